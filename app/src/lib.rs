@@ -1,0 +1,66 @@
+//! Othello 3D's Leptos application: the HTML shell, the routes and pages, the
+//! board component that hosts the 3D island, and the wire protocol shared by the
+//! server and the browser.
+
+pub mod board;
+pub mod pages;
+pub mod protocol;
+
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, MetaTags, Title};
+use leptos_router::{
+    components::{Route, Router, Routes},
+    path,
+};
+
+/// The import map that resolves `three` and its addons to the copies the server
+/// ships under `/vendor/three/` (nothing is fetched from a CDN). `three` and
+/// `three/webgpu` map to the same module so the page holds one copy of Three.js.
+pub const IMPORT_MAP: &str = r#"{"imports":{"three":"/vendor/three/build/three.webgpu.js","three/webgpu":"/vendor/three/build/three.webgpu.js","three/tsl":"/vendor/three/build/three.tsl.js","three/addons/":"/vendor/three/examples/jsm/"}}"#;
+
+/// The HTML document around the app, rendered on the server.
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="en">
+            <head>
+                <meta charset="utf-8" />
+                <meta name="viewport" content="width=device-width, initial-scale=1" />
+                <meta name="color-scheme" content="light" />
+                <script type="importmap" inner_html=IMPORT_MAP></script>
+                <link rel="stylesheet" href="/style/main.css" />
+                <link rel="icon" href="data:," />
+                <HydrationScripts options />
+                <MetaTags />
+            </head>
+            <body>
+                <App />
+            </body>
+        </html>
+    }
+}
+
+/// The application: a router over the site's pages.
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    view! {
+        <Title text="Othello 3D" />
+        <Router>
+            <Routes fallback=|| view! { <pages::NotFound /> }>
+                <Route path=path!("/") view=pages::lobby::LobbyPage />
+            </Routes>
+        </Router>
+    }
+}
+
+/// The browser entry point, called by the `frontend` crate once the wasm module
+/// is loaded. `scene` is the 3D island's constructor, injected so that this crate
+/// stays free of Three.js bindings.
+#[cfg(feature = "hydrate")]
+pub fn hydrate(scene: board::SceneFactory) {
+    leptos::mount::hydrate_body(move || {
+        provide_context(scene);
+        view! { <App /> }
+    });
+}

@@ -1,0 +1,23 @@
+//! The site's pages.
+
+pub mod lobby;
+
+use leptos::prelude::*;
+
+/// Shown for an unknown address.
+#[component]
+pub fn NotFound() -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    {
+        if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+            response.set_status(http::StatusCode::NOT_FOUND);
+        }
+    }
+    view! {
+        <main class="page">
+            <h1>"Not found"</h1>
+            <p>"There is no page here. " <a href="/">"Back to the lobby"</a></p>
+        </main>
+    }
+}
+

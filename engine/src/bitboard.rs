@@ -1,0 +1,288 @@
+//! Sets of squares packed into a `u64` (bit index = 8 × row + column, a1 = bit 0).
+//!
+//! Besides the public [`Bitboard`] type this module holds the crate-internal
+//! kernels (masked directional shifts, legal-move generation and flip
+//! computation) that every other module builds on.
+
+use crate::square::Square;
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// A set of squares. Bit `8 * row + col` stands for the square in column
+/// `col` (a = 0) and row `row` (row "1" = 0).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Bitboard(pub u64);
+
+impl Bitboard {
+    /// The empty set.
+    pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 64 squares.
+    pub const FULL: Bitboard = Bitboard(!0);
+    /// The four corners a1, h1, a8, h8.
+    pub const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
+
+    /// The set holding just `square`.
+    #[must_use]
+    pub const fn from_square(square: Square) -> Bitboard {
+        Bitboard(1u64 << square.index())
+    }
+
+    /// The raw bits.
+    #[must_use]
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// Number of squares in the set.
+    #[must_use]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// True when the set holds no square.
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// True when `square` is in the set.
+    #[must_use]
+    pub const fn contains(self, square: Square) -> bool {
+        self.0 & (1u64 << square.index()) != 0
+    }
+
+    /// The set with `square` added.
+    #[must_use]
+    pub const fn with(self, square: Square) -> Bitboard {
+        Bitboard(self.0 | (1u64 << square.index()))
+    }
+
+    /// The set with `square` removed.
+    #[must_use]
+    pub const fn without(self, square: Square) -> Bitboard {
+        Bitboard(self.0 & !(1u64 << square.index()))
+    }
+
+    /// The square with the lowest index, if any.
+    #[must_use]
+    pub fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Square::new(self.0.trailing_zeros() as usize)
+        }
+    }
+
+    /// Iterates over the squares in increasing index order.
+    #[must_use]
+    pub const fn iter(self) -> BitboardIter {
+        BitboardIter(self.0)
+    }
+}
+
+impl fmt::Debug for Bitboard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Bitboard({:#018x})", self.0)
+    }
+}
+
+/// Iterator over the squares of a [`Bitboard`], lowest index first.
+#[derive(Clone, Debug)]
+pub struct BitboardIter(u64);
+
+impl Iterator for BitboardIter {
+    type Item = Square;
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Square::new(index)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for BitboardIter {}
+
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = BitboardIter;
+    fn into_iter(self) -> BitboardIter {
+        self.iter()
+    }
+}
+
+impl FromIterator<Square> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
+        iter.into_iter().fold(Bitboard::EMPTY, Bitboard::with)
+    }
+}
+
+impl From<Square> for Bitboard {
+    fn from(square: Square) -> Bitboard {
+        Bitboard::from_square(square)
+    }
+}
+
+macro_rules! bit_op {
+    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
+        impl $tr for Bitboard {
+            type Output = Bitboard;
+            fn $f(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl $atr for Bitboard {
+            fn $af(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+bit_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+bit_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+bit_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Internal kernels on raw u64 boards.
+
+/// Column a.
+pub(crate) const FILE_A: u64 = 0x0101_0101_0101_0101;
+/// Column h.
+pub(crate) const FILE_H: u64 = 0x8080_8080_8080_8080;
+/// Columns b..g.
+const INNER_FILES: u64 = !(FILE_A | FILE_H);
+
+/// Shifts every square one step in direction `dir` (0..8), dropping squares
+/// that would leave the board or wrap onto another row.
+///
+/// Directions: 0 east (+1), 1 west (−1), 2 north (+8), 3 south (−8),
+/// 4 north-east (+9), 5 north-west (+7), 6 south-east (−7), 7 south-west (−9).
+#[inline(always)]
+pub(crate) const fn shift(x: u64, dir: usize) -> u64 {
+    match dir {
+        0 => (x << 1) & !FILE_A,
+        1 => (x >> 1) & !FILE_H,
+        2 => x << 8,
+        3 => x >> 8,
+        4 => (x << 9) & !FILE_A,
+        5 => (x << 7) & !FILE_H,
+        6 => (x >> 7) & !FILE_A,
+        _ => (x >> 9) & !FILE_H,
+    }
+}
+
+/// Union of the eight one-step shifts of `x`: every square adjacent to a
+/// square of `x` (squares of `x` are included only when adjacent to another).
+#[inline]
+pub(crate) const fn neighbours(x: u64) -> u64 {
+    let h = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
+    let hx = h | x;
+    h | (hx << 8) | (hx >> 8)
+}
+
+/// Legal moves for the player owning `p` against the opponent owning `o`.
+#[inline]
+pub(crate) const fn legal_moves(p: u64, o: u64) -> u64 {
+    let empty = !(p | o);
+    let mut moves = 0u64;
+    let masked = o & INNER_FILES;
+
+    // One macro-like block per axis: (shift amount, opponent mask).
+    let mut axis = 0;
+    while axis < 4 {
+        let (s, m) = match axis {
+            0 => (1u32, masked),
+            1 => (8u32, o),
+            2 => (7u32, masked),
+            _ => (9u32, masked),
+        };
+        // Towards higher indices.
+        let mut t = m & (p << s);
+        t |= m & (t << s);
+        t |= m & (t << s);
+        t |= m & (t << s);
+        t |= m & (t << s);
+        t |= m & (t << s);
+        moves |= t << s;
+        // Towards lower indices.
+        let mut t = m & (p >> s);
+        t |= m & (t >> s);
+        t |= m & (t >> s);
+        t |= m & (t >> s);
+        t |= m & (t >> s);
+        t |= m & (t >> s);
+        moves |= t >> s;
+        axis += 1;
+    }
+    moves & empty
+}
+
+/// For each square and direction, the squares strictly beyond it up to the
+/// board edge (directions as in [`shift`]).
+const RAYS: [[u64; 8]; 64] = rays();
+
+const fn rays() -> [[u64; 8]; 64] {
+    let mut out = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut dir = 0;
+        while dir < 8 {
+            let mut x = shift(1u64 << sq, dir);
+            let mut ray = 0u64;
+            while x != 0 {
+                ray |= x;
+                x = shift(x, dir);
+            }
+            out[sq][dir] = ray;
+            dir += 1;
+        }
+        sq += 1;
+    }
+    out
+}
+
+/// Discs of `o` flipped when the owner of `p` plays on the (empty) square
+/// `index`. Zero when the move flips nothing.
+///
+/// Per direction: the first square of the ray that is not an opponent disc
+/// must hold an own disc; the opponent discs before it flip.
+#[inline]
+pub(crate) fn flips(p: u64, o: u64, index: usize) -> u64 {
+    let rays = &RAYS[index & 63];
+    let mut all = 0u64;
+    // Directions towards higher indices: east, north, north-east, north-west.
+    for dir in [0, 2, 4, 5] {
+        let ray = rays[dir];
+        let stop = !o & ray;
+        if stop != 0 {
+            let first = stop & stop.wrapping_neg();
+            if first & p != 0 {
+                all |= ray & (first - 1);
+            }
+        }
+    }
+    // Directions towards lower indices: west, south, south-east, south-west.
+    for dir in [1, 3, 6, 7] {
+        let ray = rays[dir];
+        let stop = !o & ray;
+        if stop != 0 {
+            let high = 63 - stop.leading_zeros();
+            if p & (1u64 << high) != 0 {
+                all |= ray & (u64::MAX << high) & !(1u64 << high);
+            }
+        }
+    }
+    all
+}

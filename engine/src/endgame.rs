@@ -1,0 +1,469 @@
+//! Exact endgame solver (standard scoring: empty squares go to the winner).
+//!
+//! Negamax with α–β and principal-variation (null-window) search, a
+//! transposition table of score bounds, fastest-first move ordering (fewest
+//! opponent replies, corners counted double), parity ordering with a static
+//! square order when few squares are empty, and dedicated last-two/last-one
+//! empty-square code. Scores are final disc differences for the side to
+//! move, in −64..=64.
+
+use crate::bitboard::{flips, legal_moves, neighbours, Bitboard};
+use crate::position::Position;
+use crate::square::Square;
+
+/// What [`solve`] found.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SolveResult {
+    /// Exact final disc difference for the side to move with perfect play
+    /// (empty squares counted for the winner).
+    pub score: i32,
+    /// A move reaching that score; `None` when the side must pass or the
+    /// game is over.
+    pub best_move: Option<Square>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Below this many empty squares the solver drops the transposition table
+/// and mobility ordering.
+const SHALLOW_EMPTIES: u32 = 7;
+/// Default transposition table size (entries, a power of two).
+const TT_BITS: u32 = 20;
+const INF: i32 = 127;
+const POT_W: i32 = 2;
+const NO_MOVE: u8 = 64;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+}
+
+/// Quadrant masks for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// Static square priority groups for shallow ordering: corners, then
+/// A/B-squares, then the rest, C-squares, X-squares last.
+const STATIC_GROUPS: [u64; 5] = [
+    0x8100_0000_0000_0081,                         // corners
+    0x003c_7e7e_7e7e_3c00,                         // interior
+    0x3c00_8181_8181_003c,                         // edges (A/B squares)
+    0x4281_0000_0000_8142,                         // C-squares
+    0x0042_0000_0000_4200,                         // X-squares
+];
+
+/// Diagonal lines (both orientations) with at least 3 squares.
+const DIAGONALS: [u64; 22] = diagonals();
+
+const fn diagonals() -> [u64; 22] {
+    let mut out = [0u64; 22];
+    let mut n = 0;
+    // a1-h8 orientation: col - row = k; a8-h1 orientation: col + row = k.
+    let mut k: i32 = -5;
+    while k <= 5 {
+        let mut m = 0u64;
+        let mut sq = 0;
+        while sq < 64 {
+            if (sq % 8) as i32 - (sq / 8) as i32 == k {
+                m |= 1 << sq;
+            }
+            sq += 1;
+        }
+        out[n] = m;
+        n += 1;
+        k += 1;
+    }
+    let mut k: i32 = 2;
+    while k <= 12 {
+        let mut m = 0u64;
+        let mut sq = 0;
+        while sq < 64 {
+            if (sq % 8) as i32 + (sq / 8) as i32 == k {
+                m |= 1 << sq;
+            }
+            sq += 1;
+        }
+        out[n] = m;
+        n += 1;
+        k += 1;
+    }
+    out
+}
+
+const EDGES: u64 = 0xff81_8181_8181_81ff;
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+
+/// A lower bound of the discs of `o` that can never flip: a disc is stable
+/// when, along each of the four axes, its line is full or one neighbour on
+/// that axis is the board edge or a stable disc of its colour.
+fn stable_discs(o: u64, occupied: u64) -> u64 {
+    let mut full_h = 0u64;
+    let mut full_v = occupied;
+    full_v &= full_v >> 8;
+    full_v &= full_v >> 16;
+    full_v &= full_v >> 32;
+    full_v = (full_v & 0xff).wrapping_mul(0x0101_0101_0101_0101);
+    let mut row = 0;
+    while row < 8 {
+        let m = 0xffu64 << (8 * row);
+        if occupied & m == m {
+            full_h |= m;
+        }
+        row += 1;
+    }
+    let mut full_d9 = 0u64;
+    let mut full_d7 = 0u64;
+    for (i, m) in DIAGONALS.iter().enumerate() {
+        if occupied & m == *m {
+            if i < 11 {
+                full_d9 |= m;
+            } else {
+                full_d7 |= m;
+            }
+        }
+    }
+    // Short corner diagonals (1–2 squares) count as full or edge-bounded anyway.
+    let mut stable = 0u64;
+    loop {
+        let h = ((stable << 1) & !FILE_A) | ((stable >> 1) & !FILE_H) | FILE_A | FILE_H | full_h;
+        let v = (stable << 8) | (stable >> 8) | 0xff00_0000_0000_00ff | full_v;
+        let d9 = ((stable << 9) & !FILE_A) | ((stable >> 9) & !FILE_H) | EDGES | full_d9;
+        let d7 = ((stable << 7) & !FILE_H) | ((stable >> 7) & !FILE_A) | EDGES | full_d7;
+        let next = stable | (o & h & v & d9 & d7);
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+struct Solver {
+    table: Vec<Entry>,
+    shift: u32,
+    nodes: u64,
+}
+
+#[inline]
+fn final_score(p: u64, o: u64) -> i32 {
+    let own = p.count_ones() as i32;
+    let opp = o.count_ones() as i32;
+    let diff = own - opp;
+    let empties = 64 - own - opp;
+    if diff > 0 {
+        diff + empties
+    } else if diff < 0 {
+        diff - empties
+    } else {
+        0
+    }
+}
+
+impl Solver {
+    fn new(bits: u32) -> Solver {
+        Solver {
+            table: vec![Entry::default(); 1usize << bits],
+            shift: 64 - bits,
+            nodes: 0,
+        }
+    }
+
+    #[inline]
+    fn slot(&self, p: u64, o: u64) -> usize {
+        let h = (p ^ o.rotate_left(23).wrapping_mul(0xD6E8_FEB8_6659_FD93))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> self.shift) as usize
+    }
+
+    /// Score of the last empty square `sq` with `p` to move.
+    #[inline]
+    fn last1(&mut self, p: u64, o: u64, sq: usize) -> i32 {
+        self.nodes += 1;
+        let base = p.count_ones() as i32 - o.count_ones() as i32;
+        let f = flips(p, o, sq).count_ones() as i32;
+        if f > 0 {
+            return base + 2 * f + 1;
+        }
+        let f = flips(o, p, sq).count_ones() as i32;
+        if f > 0 {
+            return base - 2 * f - 1;
+        }
+        if base > 0 {
+            base + 1
+        } else if base < 0 {
+            base - 1
+        } else {
+            0
+        }
+    }
+
+    fn last2(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, a: usize, b: usize, passed: bool) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        let f = flips(p, o, a);
+        if f != 0 {
+            best = -self.last1(o & !f, p | f | (1 << a), b);
+            if best > alpha {
+                alpha = best;
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        let f = flips(p, o, b);
+        if f != 0 {
+            let v = -self.last1(o & !f, p | f | (1 << b), a);
+            if v > best {
+                best = v;
+            }
+        }
+        if best == -INF {
+            if passed {
+                return final_score(p, o);
+            }
+            return -self.last2(o, p, -beta, -alpha, a, b, true);
+        }
+        best
+    }
+
+    /// Search without table or mobility ordering, for few empties.
+    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+        let empty = !(p | o);
+        let n = empty.count_ones();
+        if n == 2 {
+            let a = empty.trailing_zeros() as usize;
+            let b = 63 - empty.leading_zeros() as usize;
+            return self.last2(p, o, alpha, beta, a, b, passed);
+        }
+        if n == 1 {
+            return self.last1(p, o, empty.trailing_zeros() as usize);
+        }
+        if n == 0 {
+            self.nodes += 1;
+            return final_score(p, o);
+        }
+        self.nodes += 1;
+        let mut odd = 0u64;
+        for q in QUADRANTS {
+            if (empty & q).count_ones() & 1 == 1 {
+                odd |= q;
+            }
+        }
+        let mut best = -INF;
+        for parity_mask in [odd, !odd] {
+            for group in STATIC_GROUPS {
+                let mut m = empty & parity_mask & group;
+                while m != 0 {
+                    let sq = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let f = flips(p, o, sq);
+                    if f == 0 {
+                        continue;
+                    }
+                    let v = -self.shallow(o & !f, p | f | (1 << sq), -beta, -alpha, false);
+                    if v > best {
+                        best = v;
+                        if v > alpha {
+                            alpha = v;
+                            if v >= beta {
+                                return v;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            if passed {
+                return final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, true);
+        }
+        best
+    }
+
+    /// Moves of `p` ordered fastest-first (TT move first).
+    fn ordered_moves(p: u64, o: u64, moves: u64, tt_move: u8, out: &mut [(i32, u8, u64); 32]) -> usize {
+        let mut n = 0;
+        let mut m = moves;
+        while m != 0 && n < 32 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(p, o, sq);
+            let np = p | f | (1 << sq);
+            let no = o & !f;
+            let replies = legal_moves(no, np);
+            let key = if sq as u8 == tt_move {
+                -1000
+            } else {
+                let empty = !(np | no);
+                let potential = (neighbours(np) & empty).count_ones() as i32;
+                (replies.count_ones() + (replies & Bitboard::CORNERS.0).count_ones()) as i32 * 16
+                    + potential * POT_W
+                    - if (1u64 << sq) & Bitboard::CORNERS.0 != 0 { 8 } else { 0 }
+            };
+            // Insertion into sorted position (stable: equal keys keep bit order).
+            let mut i = n;
+            while i > 0 && out[i - 1].0 > key {
+                out[i] = out[i - 1];
+                i -= 1;
+            }
+            out[i] = (key, sq as u8, f);
+            n += 1;
+        }
+        n
+    }
+
+    fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+        let empty = !(p | o);
+        if empty.count_ones() < SHALLOW_EMPTIES {
+            return self.shallow(p, o, alpha, beta, passed);
+        }
+        self.nodes += 1;
+        let slot = self.slot(p, o);
+        let mut tt_move = NO_MOVE;
+        let entry = self.table[slot];
+        if entry.player == p && entry.opponent == o {
+            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+            if lower >= beta {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            if lower == upper {
+                return lower;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            tt_move = entry.best;
+        }
+        // Stability cutoff: p can score at most 64 − 2 × (stable discs of o).
+        if alpha >= 64 - 2 * o.count_ones() as i32 {
+            let bound = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+            beta = beta.min(bound.max(alpha + 1));
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if passed {
+                return final_score(p, o);
+            }
+            return -self.search(o, p, -beta, -alpha, true);
+        }
+        let mut list = [(0i32, 0u8, 0u64); 32];
+        let n = Self::ordered_moves(p, o, moves, tt_move, &mut list);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for (i, &(_, sq, f)) in list[..n].iter().enumerate() {
+            let np = p | f | (1u64 << sq);
+            let no = o & !f;
+            let v = if i == 0 {
+                -self.search(no, np, -beta, -alpha, false)
+            } else {
+                let v = -self.search(no, np, -alpha - 1, -alpha, false);
+                if v > alpha && v < beta {
+                    -self.search(no, np, -beta, -alpha, false)
+                } else {
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_move = sq;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (mut lower, mut upper) = if best <= alpha0 {
+            (-64, best)
+        } else if best >= beta {
+            (best, 64)
+        } else {
+            (best, best)
+        };
+        let old = self.table[slot];
+        if old.player == p && old.opponent == o {
+            lower = lower.max(i32::from(old.lower));
+            upper = upper.min(i32::from(old.upper));
+        }
+        self.table[slot] = Entry {
+            player: p,
+            opponent: o,
+            lower: lower.clamp(-64, 64) as i8,
+            upper: upper.clamp(-64, 64) as i8,
+            best: best_move,
+        };
+        best
+    }
+
+    fn root(&mut self, p: u64, o: u64) -> (i32, Option<Square>) {
+        self.nodes += 1;
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return (final_score(p, o), None);
+            }
+            return (-self.search(o, p, -INF, INF, true), None);
+        }
+        let mut list = [(0i32, 0u8, 0u64); 32];
+        let n = Self::ordered_moves(p, o, moves, NO_MOVE, &mut list);
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best = (-INF, None);
+        for (i, &(_, sq, f)) in list[..n].iter().enumerate() {
+            let np = p | f | (1u64 << sq);
+            let no = o & !f;
+            let v = if i == 0 {
+                -self.search(no, np, -beta, -alpha, false)
+            } else {
+                let v = -self.search(no, np, -alpha - 1, -alpha, false);
+                if v > alpha {
+                    -self.search(no, np, -beta, -alpha, false)
+                } else {
+                    v
+                }
+            };
+            if v > best.0 {
+                best = (v, Square::new(usize::from(sq)));
+                alpha = alpha.max(v);
+            }
+        }
+        best
+    }
+}
+
+/// Solves `pos` exactly: final disc difference for the side to move with
+/// perfect play by both sides, and a move that achieves it.
+#[must_use]
+pub fn solve(pos: &Position) -> SolveResult {
+    solve_with_table(pos, TT_BITS)
+}
+
+/// [`solve`] with a transposition table of `2^bits` entries (clamped to
+/// 10..=26; 24 bytes each). Smaller tables suit memory-tight targets.
+#[must_use]
+pub fn solve_with_table(pos: &Position, bits: u32) -> SolveResult {
+    let mut solver = Solver::new(bits.clamp(10, 26));
+    let (score, best_move) = solver.root(pos.player().0, pos.opponent().0 & !pos.player().0);
+    SolveResult {
+        score,
+        best_move,
+        nodes: solver.nodes,
+    }
+}

@@ -1,0 +1,43 @@
+//! Othello engine: rules, notation, the α–β play AI, an exact endgame
+//! solver and perft. Pure `std`, no I/O, builds for `wasm32-unknown-unknown`.
+//!
+//! Squares are indexed `8 × row + column` with a1 = 0 and h8 = 63; the
+//! interchange board form is 64 cells of 0 (empty), +1 (black), −1 (white).
+//!
+//! ```
+//! use engine::{Position, Square, search};
+//! let pos = Position::initial();
+//! let f5: Square = "f5".parse().unwrap();
+//! let after = pos.play(f5).unwrap();
+//! assert_eq!(after.flipped.count(), 1);
+//! let report = search(&after.position, 3);
+//! assert!(report.best_move.is_some());
+//! ```
+
+mod bitboard;
+mod color;
+mod endgame;
+mod error;
+mod eval;
+mod game;
+mod notation;
+mod perft;
+mod position;
+pub mod reference;
+mod search;
+mod square;
+
+pub use bitboard::{Bitboard, BitboardIter};
+pub use color::Color;
+pub use endgame::{solve, solve_with_table, SolveResult};
+pub use error::{ParseError, PlayError};
+pub use eval::{
+    evaluate, evaluation_terms, ordered_moves, terminal_score, EvaluationTerms, MOVE_ORDER,
+    WEIGHTS, WIN_SCORE,
+};
+pub use game::{Game, GameEvent, ReplayError, Turn};
+pub use notation::{format_moves, parse_moves, parse_transcript, GgfInfo, TranscriptError};
+pub use perft::perft;
+pub use position::{GameResult, MoveOutcome, Position};
+pub use search::{search, search_parallel, RootMove, SearchReport};
+pub use square::Square;

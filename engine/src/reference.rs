@@ -1,0 +1,89 @@
+//! An independent, exhaustive MiniMax (no pruning) used to check the α–β
+//! play search.
+//!
+//! It shares only the public rules ([`Position::flips`] per square, not the
+//! bitboard move generator), the evaluation and the move order definition
+//! (weight descending, ties to the lower index) so that "the same move" is
+//! well defined when values tie. Exponential: keep depths small.
+
+use crate::color::Color;
+use crate::eval::{evaluate, terminal_score, WEIGHTS};
+use crate::position::Position;
+use crate::square::Square;
+
+/// Legal moves by scanning every square, in the play AI's order.
+fn moves_in_order(pos: &Position) -> Vec<(Square, Position)> {
+    let mut list: Vec<(Square, Position)> = Square::all()
+        .filter_map(|sq| pos.play(sq).ok().map(|o| (sq, o.position)))
+        .collect();
+    list.sort_by_key(|(sq, _)| (-WEIGHTS[sq.index()], sq.index()));
+    list
+}
+
+/// Plain MiniMax value of `pos` for `ai` at `depth` placed discs (SPEC §5
+/// pseudo-code without α–β).
+#[must_use]
+pub fn minimax(pos: &Position, ai: Color, depth: u32) -> i32 {
+    let moves = moves_in_order(pos);
+    if moves.is_empty() {
+        let passed = Position {
+            side_to_move: pos.side_to_move.opponent(),
+            ..*pos
+        };
+        if moves_in_order(&passed).is_empty() {
+            return terminal_score(pos, ai);
+        }
+        return minimax(&passed, ai, depth);
+    }
+    if depth == 0 {
+        return evaluate(pos, ai);
+    }
+    let values = moves.iter().map(|(_, next)| minimax(next, ai, depth - 1));
+    if pos.side_to_move == ai {
+        values.max().unwrap_or(0)
+    } else {
+        values.min().unwrap_or(0)
+    }
+}
+
+/// The reference choice at the root: every legal move with its value, and
+/// the best (highest value, ties to the earlier move in the order).
+/// `None` when the side to move has no legal move.
+#[must_use]
+pub fn best_move(pos: &Position, depth: u32) -> Option<(Square, i32, Vec<(Square, i32)>)> {
+    let depth = depth.max(1);
+    let ai = pos.side_to_move;
+    let values: Vec<(Square, i32)> = moves_in_order(pos)
+        .into_iter()
+        .map(|(sq, next)| (sq, minimax(&next, ai, depth - 1)))
+        .collect();
+    let mut best: Option<(Square, i32)> = None;
+    for &(sq, v) in &values {
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((sq, v));
+        }
+    }
+    best.map(|(sq, v)| (sq, v, values))
+}
+
+/// Exhaustive exact endgame score (standard scoring) for the side to move,
+/// by plain negamax over the public rules. Exponential: ≤ 10 empties.
+#[must_use]
+pub fn solve_exhaustive(pos: &Position) -> i32 {
+    let moves = moves_in_order(pos);
+    if moves.is_empty() {
+        let passed = Position {
+            side_to_move: pos.side_to_move.opponent(),
+            ..*pos
+        };
+        if moves_in_order(&passed).is_empty() {
+            return pos.final_score(pos.side_to_move);
+        }
+        return -solve_exhaustive(&passed);
+    }
+    moves
+        .iter()
+        .map(|(_, next)| -solve_exhaustive(next))
+        .max()
+        .unwrap_or(0)
+}

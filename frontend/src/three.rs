@@ -1,0 +1,269 @@
+//! wasm-bindgen bindings to the parts of Three.js (0.187, `three.webgpu.js`) that
+//! the board island uses. Three.js is loaded lazily (see [`load_three`]) and
+//! published as `globalThis.THREE`, so these bindings use `js_namespace = THREE`
+//! and hydration never waits for Three.js to download.
+
+use js_sys::{Object, Promise};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = "
+export async function load_three() {
+  const [three, controls] = await Promise.all([
+    import('three'),
+    import('three/addons/controls/OrbitControls.js'),
+  ]);
+  globalThis.THREE = three;
+  globalThis.THREE_ADDONS = { OrbitControls: controls.OrbitControls };
+}
+export function has_webgpu() { return !!(globalThis.navigator && navigator.gpu); }
+export function has_webgl2() {
+  try { return !!document.createElement('canvas').getContext('webgl2'); } catch (e) { return false; }
+}
+")]
+extern "C" {
+    /// Imports Three.js and OrbitControls through the page's import map.
+    #[wasm_bindgen(catch)]
+    pub async fn load_three() -> Result<(), JsValue>;
+    /// Whether the browser exposes `navigator.gpu`.
+    pub fn has_webgpu() -> bool;
+    /// Whether a WebGL 2 context can be created.
+    pub fn has_webgl2() -> bool;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = THREE, js_name = EventDispatcher)]
+    pub type EventDispatcher;
+
+    #[wasm_bindgen(js_namespace = THREE, extends = EventDispatcher)]
+    pub type Object3D;
+    #[wasm_bindgen(method)]
+    pub fn add(this: &Object3D, child: &Object3D);
+    #[wasm_bindgen(method)]
+    pub fn remove(this: &Object3D, child: &Object3D);
+    #[wasm_bindgen(method, getter)]
+    pub fn position(this: &Object3D) -> Vector3;
+    #[wasm_bindgen(method, getter)]
+    pub fn rotation(this: &Object3D) -> Euler;
+    #[wasm_bindgen(method, getter)]
+    pub fn scale(this: &Object3D) -> Vector3;
+    #[wasm_bindgen(method, setter)]
+    pub fn set_visible(this: &Object3D, visible: bool);
+    #[wasm_bindgen(method, setter, js_name = castShadow)]
+    pub fn set_cast_shadow(this: &Object3D, value: bool);
+    #[wasm_bindgen(method, setter, js_name = receiveShadow)]
+    pub fn set_receive_shadow(this: &Object3D, value: bool);
+    #[wasm_bindgen(method, js_name = lookAt)]
+    pub fn look_at(this: &Object3D, x: f64, y: f64, z: f64);
+    #[wasm_bindgen(method, js_name = updateMatrixWorld)]
+    pub fn update_matrix_world(this: &Object3D);
+
+    #[wasm_bindgen(js_namespace = THREE, extends = Object3D)]
+    pub type Scene;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new() -> Scene;
+
+    #[wasm_bindgen(js_namespace = THREE, extends = Object3D)]
+    pub type Group;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new() -> Group;
+
+    #[wasm_bindgen(js_namespace = THREE, extends = Object3D)]
+    pub type PerspectiveCamera;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(fov: f64, aspect: f64, near: f64, far: f64) -> PerspectiveCamera;
+    #[wasm_bindgen(method, setter)]
+    pub fn set_aspect(this: &PerspectiveCamera, aspect: f64);
+    #[wasm_bindgen(method, js_name = updateProjectionMatrix)]
+    pub fn update_projection_matrix(this: &PerspectiveCamera);
+
+    #[wasm_bindgen(js_namespace = THREE, extends = Object3D)]
+    pub type Mesh;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(geometry: &BufferGeometry, material: &Material) -> Mesh;
+    #[wasm_bindgen(method, getter)]
+    pub fn material(this: &Mesh) -> Material;
+
+    #[wasm_bindgen(js_namespace = THREE, extends = Object3D)]
+    pub type Light;
+    #[wasm_bindgen(method, getter)]
+    pub fn shadow(this: &Light) -> Object;
+
+    #[wasm_bindgen(js_namespace = THREE, extends = Light)]
+    pub type DirectionalLight;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(color: u32, intensity: f64) -> DirectionalLight;
+
+    #[wasm_bindgen(js_namespace = THREE, extends = Light)]
+    pub type HemisphereLight;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(sky: u32, ground: u32, intensity: f64) -> HemisphereLight;
+
+    #[wasm_bindgen(js_namespace = THREE)]
+    pub type BufferGeometry;
+    #[wasm_bindgen(method, js_name = rotateX)]
+    pub fn rotate_x(this: &BufferGeometry, angle: f64) -> BufferGeometry;
+    #[wasm_bindgen(method)]
+    pub fn translate(this: &BufferGeometry, x: f64, y: f64, z: f64) -> BufferGeometry;
+    #[wasm_bindgen(method)]
+    pub fn dispose(this: &BufferGeometry);
+
+    #[wasm_bindgen(js_namespace = THREE, extends = BufferGeometry)]
+    pub type BoxGeometry;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(width: f64, height: f64, depth: f64) -> BoxGeometry;
+
+    #[wasm_bindgen(js_namespace = THREE, extends = BufferGeometry)]
+    pub type PlaneGeometry;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(width: f64, height: f64) -> PlaneGeometry;
+
+    #[wasm_bindgen(js_namespace = THREE, extends = BufferGeometry)]
+    pub type CylinderGeometry;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(top: f64, bottom: f64, height: f64, segments: u32) -> CylinderGeometry;
+
+    #[wasm_bindgen(js_namespace = THREE, extends = BufferGeometry)]
+    pub type RingGeometry;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(inner: f64, outer: f64, segments: u32) -> RingGeometry;
+
+    #[wasm_bindgen(js_namespace = THREE)]
+    pub type Material;
+    #[wasm_bindgen(method, setter)]
+    pub fn set_opacity(this: &Material, value: f64);
+    #[wasm_bindgen(method, getter)]
+    pub fn color(this: &Material) -> Color;
+    #[wasm_bindgen(method)]
+    pub fn dispose(this: &Material);
+
+    #[wasm_bindgen(js_namespace = THREE, extends = Material)]
+    pub type MeshStandardMaterial;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(params: &Object) -> MeshStandardMaterial;
+
+    #[wasm_bindgen(js_namespace = THREE, extends = Material)]
+    pub type MeshBasicMaterial;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(params: &Object) -> MeshBasicMaterial;
+
+    #[wasm_bindgen(js_namespace = THREE)]
+    pub type Color;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(hex: u32) -> Color;
+    #[wasm_bindgen(method, js_name = setHex)]
+    pub fn set_hex(this: &Color, hex: u32);
+
+    #[wasm_bindgen(js_namespace = THREE)]
+    pub type Vector3;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(x: f64, y: f64, z: f64) -> Vector3;
+    #[wasm_bindgen(method)]
+    pub fn set(this: &Vector3, x: f64, y: f64, z: f64) -> Vector3;
+    #[wasm_bindgen(method, js_name = setScalar)]
+    pub fn set_scalar(this: &Vector3, value: f64) -> Vector3;
+    #[wasm_bindgen(method)]
+    pub fn project(this: &Vector3, camera: &PerspectiveCamera) -> Vector3;
+    #[wasm_bindgen(method, getter)]
+    pub fn x(this: &Vector3) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn y(this: &Vector3) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn z(this: &Vector3) -> f64;
+    #[wasm_bindgen(method, setter, js_name = y)]
+    pub fn set_y(this: &Vector3, value: f64);
+
+    #[wasm_bindgen(js_namespace = THREE)]
+    pub type Euler;
+    #[wasm_bindgen(method, setter, js_name = x)]
+    pub fn set_x(this: &Euler, value: f64);
+    #[wasm_bindgen(method, setter, js_name = y)]
+    pub fn set_y(this: &Euler, value: f64);
+    #[wasm_bindgen(method, setter, js_name = z)]
+    pub fn set_z(this: &Euler, value: f64);
+
+    #[wasm_bindgen(js_namespace = THREE)]
+    pub type Vector2;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(x: f64, y: f64) -> Vector2;
+
+    #[wasm_bindgen(js_namespace = THREE)]
+    pub type Raycaster;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new() -> Raycaster;
+    #[wasm_bindgen(method, js_name = setFromCamera)]
+    pub fn set_from_camera(this: &Raycaster, coords: &Vector2, camera: &PerspectiveCamera);
+    #[wasm_bindgen(method, js_name = intersectObject)]
+    pub fn intersect_object(this: &Raycaster, object: &Object3D, recursive: bool) -> js_sys::Array;
+
+    #[wasm_bindgen(js_namespace = THREE)]
+    pub type RenderTarget;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(width: u32, height: u32) -> RenderTarget;
+    #[wasm_bindgen(method)]
+    pub fn dispose(this: &RenderTarget);
+
+    #[wasm_bindgen(js_namespace = THREE)]
+    pub type WebGPURenderer;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(params: &Object) -> WebGPURenderer;
+    #[wasm_bindgen(method)]
+    pub fn init(this: &WebGPURenderer) -> Promise;
+    #[wasm_bindgen(method, js_name = setSize)]
+    pub fn set_size(this: &WebGPURenderer, width: f64, height: f64, update_style: bool);
+    #[wasm_bindgen(method, js_name = setPixelRatio)]
+    pub fn set_pixel_ratio(this: &WebGPURenderer, ratio: f64);
+    #[wasm_bindgen(method, js_name = setClearColor)]
+    pub fn set_clear_color(this: &WebGPURenderer, color: u32, alpha: f64);
+    #[wasm_bindgen(method)]
+    pub fn render(this: &WebGPURenderer, scene: &Scene, camera: &PerspectiveCamera);
+    #[wasm_bindgen(method, js_name = setRenderTarget)]
+    pub fn set_render_target(this: &WebGPURenderer, target: Option<&RenderTarget>);
+    #[wasm_bindgen(method, js_name = readRenderTargetPixelsAsync)]
+    pub fn read_render_target_pixels_async(
+        this: &WebGPURenderer,
+        target: &RenderTarget,
+        x: u32,
+        y: u32,
+        width: u32,
+        height: u32,
+    ) -> Promise;
+    #[wasm_bindgen(method, js_name = setAnimationLoop)]
+    pub fn set_animation_loop(this: &WebGPURenderer, callback: &JsValue);
+    #[wasm_bindgen(method)]
+    pub fn dispose(this: &WebGPURenderer);
+    #[wasm_bindgen(method, getter)]
+    pub fn backend(this: &WebGPURenderer) -> Object;
+    #[wasm_bindgen(method, getter, js_name = shadowMap)]
+    pub fn shadow_map(this: &WebGPURenderer) -> Object;
+
+    #[wasm_bindgen(js_namespace = THREE_ADDONS)]
+    pub type OrbitControls;
+    #[wasm_bindgen(constructor, js_namespace = THREE_ADDONS)]
+    pub fn new(camera: &PerspectiveCamera, element: &web_sys::HtmlCanvasElement) -> OrbitControls;
+    #[wasm_bindgen(method)]
+    pub fn update(this: &OrbitControls) -> bool;
+    #[wasm_bindgen(method)]
+    pub fn dispose(this: &OrbitControls);
+    #[wasm_bindgen(method, js_name = addEventListener)]
+    pub fn add_event_listener(this: &OrbitControls, name: &str, listener: &js_sys::Function);
+}
+
+/// A plain JS object built from `(key, value)` pairs, for Three.js parameters.
+pub fn params(pairs: &[(&str, JsValue)]) -> Object {
+    let object = Object::new();
+    for (key, value) in pairs {
+        let _ = js_sys::Reflect::set(&object, &JsValue::from_str(key), value);
+    }
+    object
+}
+
+/// Sets a property on a JS object, ignoring failure (used for Three.js options).
+pub fn set_property(target: &JsValue, key: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+/// Reads a property from a JS object.
+pub fn property(target: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}

@@ -1,0 +1,58 @@
+// Browser suite: Playwright driving Debian's Chromium, once with real WebGPU
+// (SwiftShader Vulkan, no GPU needed) and once on the WebGL 2 fallback.
+// Each worker starts its own server on a free port with a fresh database
+// (tests/browser/support/fixtures.ts).
+import { defineConfig } from '@playwright/test';
+
+const common = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export default defineConfig({
+  testDir: 'tests/browser',
+  outputDir: 'test-results/playwright-artifacts',
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
+  fullyParallel: false,
+  workers: Number(process.env.OTHELLO_BROWSER_WORKERS ?? 2),
+  retries: 0,
+  reporter: [
+    ['list'],
+    ['json', { outputFile: 'test-results/browser-results.json' }],
+  ],
+  use: {
+    viewport: { width: 1100, height: 760 },
+    actionTimeout: 20_000,
+  },
+  projects: [
+    {
+      name: 'webgpu',
+      use: {
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            ...common,
+            '--enable-unsafe-webgpu',
+            '--enable-features=Vulkan',
+            '--use-vulkan=swiftshader',
+            '--use-angle=swiftshader',
+          ],
+        },
+      },
+    },
+    {
+      name: 'webgl2',
+      use: {
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [...common, '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+        },
+      },
+    },
+  ],
+});

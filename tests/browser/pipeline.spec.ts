@@ -1,0 +1,40 @@
+// The pipeline end to end: server-rendered HTML hydrates with no console
+// errors, the 3D island runs on the expected backend and draws real pixels.
+import { test, expect, expectedBackend, waitForIsland, pixelStats, saveResult, screenshot } from './support/fixtures';
+
+test('lobby is server-rendered, hydrates and draws the board', async ({ page, consoleErrors, request }, info) => {
+  const html = await (await request.get('/')).text();
+  expect(html).toContain('Othello 3D');
+  expect(html).toContain('id="board-canvas"');
+  expect(html).toContain('type="importmap"');
+
+  const started = Date.now();
+  await page.goto('/');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  const hydratedMs = Date.now() - started;
+  await waitForIsland(page);
+  const firstFrameMs = Date.now() - started;
+
+  const backend = expectedBackend(info);
+  await expect(page.locator('#backend')).toHaveAttribute('data-backend', backend);
+  expect(await page.evaluate(() => (window as any).othello3d.backend)).toBe(backend);
+
+  const stats = await pixelStats(page);
+  // The felt fills a good part of the frame; an empty board has no discs.
+  expect(stats.drawn).toBeGreaterThan(stats.width * stats.height * 0.2);
+  expect(stats.felt).toBeGreaterThan(stats.width * stats.height * 0.15);
+  expect(stats.black).toBeLessThan(50);
+  expect(stats.white).toBeLessThan(50);
+
+  await screenshot(page, info, 'lobby');
+  expect(consoleErrors).toEqual([]);
+  saveResult(info, 'pipeline', { backend, hydratedMs, firstFrameMs, pixels: stats, consoleErrors });
+});
+
+test('health and readiness answer', async ({ request }) => {
+  const health = await request.get('/healthz');
+  expect(health.ok()).toBeTruthy();
+  expect((await health.json()).status).toBe('ok');
+  const ready = await request.get('/readyz');
+  expect(ready.ok()).toBeTruthy();
+});

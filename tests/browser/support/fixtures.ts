@@ -1,0 +1,89 @@
+// Shared fixtures: one server per worker, console-error capture per page, and
+// helpers to wait for the 3D island and to save results per backend.
+import { test as base, expect, Page, TestInfo } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, RunningServer } from './server';
+
+export const test = base.extend<{ consoleErrors: string[] }, { server: RunningServer }>({
+  server: [
+    async ({}, use) => {
+      const server = await startServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
+  consoleErrors: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) errors.push(`HTTP ${response.status()} ${response.url()}`);
+    });
+    await use(errors);
+  },
+});
+
+export { expect };
+
+/** The backend this project must run on. */
+export function expectedBackend(info: TestInfo): 'webgpu' | 'webgl2' {
+  return info.project.name === 'webgpu' ? 'webgpu' : 'webgl2';
+}
+
+/** Waits until the page has hydrated and the 3D island has drawn a frame. */
+export async function waitForIsland(page: Page) {
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true', null, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => {
+      const api = (window as any).othello3d;
+      return !!api && api.status() && api.status().frames > 0;
+    },
+    null,
+    { timeout: 60_000 },
+  );
+}
+
+/** Waits until the island has drawn the given board version with animations done. */
+export async function waitForDrawn(page: Page, version: number) {
+  await page.waitForFunction(
+    (v) => {
+      const s = (window as any).othello3d?.status();
+      return !!s && s.drawnVersion >= v;
+    },
+    version,
+    { timeout: 60_000 },
+  );
+}
+
+export interface PixelStats {
+  width: number;
+  height: number;
+  drawn: number;
+  felt: number;
+  black: number;
+  white: number;
+}
+
+export async function pixelStats(page: Page): Promise<PixelStats> {
+  return page.evaluate(() => (window as any).othello3d.pixelStats());
+}
+
+/** Folder for this project's (backend's) results. */
+export function resultsDir(info: TestInfo): string {
+  const dir = join('test-results', info.project.name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export function saveResult(info: TestInfo, name: string, data: unknown) {
+  writeFileSync(join(resultsDir(info), `${name}.json`), JSON.stringify(data, null, 2));
+}
+
+export async function screenshot(page: Page, info: TestInfo, name: string) {
+  await page.screenshot({ path: join(resultsDir(info), `${name}.png`) });
+}

@@ -1,0 +1,318 @@
+//! The build, run and test driver behind `cargo xtask`.
+//!
+//! ```text
+//! cargo xtask run [-- SERVER ARGS]   build everything (release) and start the site on :40085
+//! cargo xtask test                   every test: cargo test, then the browser suite
+//! cargo xtask build [--release]      build the site (wasm, Three.js, CSS) and the server
+//! cargo xtask site                   build only the site folder
+//! ```
+//!
+//! It installs what a fresh machine lacks: the wasm32 target (rustup), the npm
+//! packages from `package-lock.json` (Three.js, binaryen's wasm-opt, Playwright)
+//! and Debian's Chromium for the browser tests. wasm-bindgen runs as a library
+//! (`wasm-bindgen-cli-support`), pinned by the lockfile to the crate's version.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+type Result<T = ()> = std::result::Result<T, String>;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (command, rest) = match args.split_first() {
+        Some((c, rest)) => (c.as_str(), rest.to_vec()),
+        None => ("help", Vec::new()),
+    };
+    let started = Instant::now();
+    let outcome = match command {
+        "run" => run(&rest),
+        "test" => test(&rest),
+        "build" => build(rest.iter().any(|a| a == "--release")),
+        "site" => site(),
+        "help" | "--help" | "-h" => {
+            println!("{}", USAGE);
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n{USAGE}")),
+    };
+    match outcome {
+        Ok(()) => {
+            eprintln!("xtask {command}: done in {:.1}s", started.elapsed().as_secs_f64());
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("xtask {command}: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+const USAGE: &str = "usage: cargo xtask <run [-- server args] | test [playwright args] | build [--release] | site>";
+
+/// The workspace root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives inside the workspace")
+        .to_path_buf()
+}
+
+fn step(name: &str) {
+    eprintln!("==> {name}");
+}
+
+/// Runs a command in the workspace root, failing on a non-zero exit.
+fn sh(program: &str, args: &[&str]) -> Result {
+    sh_env(program, args, &[])
+}
+
+fn sh_env(program: &str, args: &[&str], env: &[(&str, &str)]) -> Result {
+    let status = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+    }
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+fn ensure_wasm_target() -> Result {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"))
+        .unwrap_or(false);
+    if !installed {
+        step("installing the wasm32-unknown-unknown target");
+        sh("rustup", &["target", "add", "wasm32-unknown-unknown"])?;
+    }
+    Ok(())
+}
+
+fn ensure_npm_packages() -> Result {
+    let root = root();
+    let marker = root.join("node_modules/.package-lock.json");
+    let lock = root.join("package-lock.json");
+    let fresh = match (fs::metadata(&marker), fs::metadata(&lock)) {
+        (Ok(m), Ok(l)) => m.modified().ok() >= l.modified().ok(),
+        _ => false,
+    };
+    if !fresh || !root.join("node_modules/three/build/three.webgpu.js").exists() {
+        step("installing npm packages (npm ci)");
+        sh("npm", &["ci", "--no-audit", "--no-fund"])?;
+    }
+    Ok(())
+}
+
+fn ensure_chromium() -> Result {
+    if Path::new("/usr/bin/chromium").exists() {
+        return Ok(());
+    }
+    step("installing Debian's chromium");
+    sh("apt-get", &["update", "-qq"])?;
+    sh_env(
+        "apt-get",
+        &["install", "-y", "-qq", "chromium"],
+        &[("DEBIAN_FRONTEND", "noninteractive")],
+    )
+}
+
+/// Builds the `site/` folder: the wasm package, Three.js and the CSS, each with
+/// a gzip twin that the server sends to browsers that accept it.
+fn site() -> Result {
+    ensure_wasm_target()?;
+    ensure_npm_packages()?;
+    let root = root();
+    let site = root.join("site");
+
+    step("building the frontend (wasm32, size-optimised)");
+    sh(
+        &cargo(),
+        &[
+            "build",
+            "-p",
+            "frontend",
+            "--lib",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--profile",
+            "wasm-release",
+        ],
+    )?;
+    let target_dir = std::env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root.join("target"));
+    let wasm = target_dir.join("wasm32-unknown-unknown/wasm-release/frontend.wasm");
+
+    step("wasm-bindgen");
+    let pkg = site.join("pkg");
+    let _ = fs::remove_dir_all(&pkg);
+    fs::create_dir_all(&pkg).map_err(|e| e.to_string())?;
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(&wasm)
+        .web(true)
+        .map_err(|e| e.to_string())?
+        .out_name("frontend")
+        .typescript(false)
+        .generate(&pkg)
+        .map_err(|e| format!("wasm-bindgen: {e}"))?;
+
+    step("wasm-opt -Oz");
+    let bg = pkg.join("frontend_bg.wasm");
+    let bg_str = bg.to_string_lossy().to_string();
+    sh(
+        &root.join("node_modules/.bin/wasm-opt").to_string_lossy(),
+        &[
+            &bg_str,
+            "-Oz",
+            "--enable-bulk-memory",
+            "--enable-nontrapping-float-to-int",
+            "--enable-sign-ext",
+            "--enable-mutable-globals",
+            "--enable-reference-types",
+            "--enable-multivalue",
+            "-o",
+            &bg_str,
+        ],
+    )?;
+
+    step("vendoring Three.js and the CSS");
+    let three = root.join("node_modules/three");
+    let vendor = site.join("vendor/three");
+    let _ = fs::remove_dir_all(&vendor);
+    for file in [
+        "build/three.webgpu.js",
+        "build/three.core.js",
+        "build/three.tsl.js",
+        "examples/jsm/controls/OrbitControls.js",
+        "LICENSE",
+    ] {
+        copy(&three.join(file), &vendor.join(file))?;
+    }
+    let style = site.join("style");
+    let _ = fs::remove_dir_all(&style);
+    for entry in fs::read_dir(root.join("style")).map_err(|e| e.to_string())? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if path.extension() == Some(OsStr::new("css")) {
+            copy(&path, &style.join(path.file_name().unwrap_or_default()))?;
+        }
+    }
+
+    step("precompressing (gzip)");
+    let mut total = (0u64, 0u64);
+    for dir in [&pkg, &vendor, &style] {
+        gzip_tree(dir, &mut total)?;
+    }
+    let wasm_size = fs::metadata(&bg).map(|m| m.len()).unwrap_or(0);
+    let wasm_gz = fs::metadata(pkg.join("frontend_bg.wasm.gz"))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    eprintln!(
+        "    site: {} KiB raw, {} KiB gzip; wasm {} KiB raw, {} KiB gzip",
+        total.0 / 1024,
+        total.1 / 1024,
+        wasm_size / 1024,
+        wasm_gz / 1024
+    );
+    Ok(())
+}
+
+fn copy(from: &Path, to: &Path) -> Result {
+    if let Some(parent) = to.parent() {
+        fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+    }
+    fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| format!("copy {} -> {}: {e}", from.display(), to.display()))
+}
+
+fn gzip_tree(dir: &Path, total: &mut (u64, u64)) -> Result {
+    for entry in fs::read_dir(dir).map_err(|e| e.to_string())? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if path.is_dir() {
+            gzip_tree(&path, total)?;
+            continue;
+        }
+        if path.extension() == Some(OsStr::new("gz")) {
+            continue;
+        }
+        let data = fs::read(&path).map_err(|e| e.to_string())?;
+        let mut encoder =
+            flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(&data).map_err(|e| e.to_string())?;
+        let compressed = encoder.finish().map_err(|e| e.to_string())?;
+        total.0 += data.len() as u64;
+        total.1 += compressed.len() as u64;
+        let mut gz = path.clone().into_os_string();
+        gz.push(".gz");
+        fs::write(PathBuf::from(gz), compressed).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn build(release: bool) -> Result {
+    site()?;
+    step("building the server");
+    let mut args = vec!["build", "-p", "server", "--bin", "othello-server"];
+    if release {
+        args.push("--release");
+    }
+    sh(&cargo(), &args)
+}
+
+fn run(args: &[String]) -> Result {
+    build(true)?;
+    let binary = root().join("target/release/othello-server");
+    let args: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .skip_while(|a| *a == "--")
+        .collect();
+    step("starting the server (Ctrl-C stops it)");
+    let status = Command::new(&binary)
+        .args(&args)
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("server exited with {status}"))
+    }
+}
+
+fn test(playwright_args: &[String]) -> Result {
+    let root = root();
+    let started = Instant::now();
+    site()?;
+    step("cargo test (workspace, native crates)");
+    sh(&cargo(), &["test", "--workspace", "--exclude", "frontend"])?;
+    step("building the server for the browser suite");
+    sh(&cargo(), &["build", "-p", "server", "--bin", "othello-server"])?;
+    ensure_chromium()?;
+    step("browser suite (Playwright + Debian Chromium: WebGPU and WebGL 2)");
+    fs::create_dir_all(root.join("test-results")).map_err(|e| e.to_string())?;
+    let server = root.join("target/debug/othello-server");
+    let server = server.to_string_lossy().to_string();
+    let mut args = vec!["test"];
+    args.extend(playwright_args.iter().map(String::as_str));
+    sh_env(
+        &root.join("node_modules/.bin/playwright").to_string_lossy(),
+        &args,
+        &[("OTHELLO_SERVER_BIN", &server)],
+    )?;
+    eprintln!("all tests passed in {:.0}s", started.elapsed().as_secs_f64());
+    Ok(())
+}
