@@ -2,7 +2,10 @@
 //! board component that hosts the 3D island, and the wire protocol shared by the
 //! server and the browser.
 
+pub mod api;
 pub mod board;
+#[cfg(feature = "hydrate")]
+mod live;
 pub mod pages;
 pub mod protocol;
 
@@ -49,6 +52,7 @@ pub fn App() -> impl IntoView {
         <Router>
             <Routes fallback=|| view! { <pages::NotFound /> }>
                 <Route path=path!("/") view=pages::lobby::LobbyPage />
+                <Route path=path!("/table/:id") view=pages::table::TablePage />
             </Routes>
         </Router>
     }

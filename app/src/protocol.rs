@@ -49,3 +49,185 @@ pub fn square_name(index: u8) -> String {
     let row = index / 8 + 1;
     format!("{col}{row}")
 }
+
+/// A side of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Black,
+    White,
+}
+
+impl Side {
+    /// The other side.
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::Black => Side::White,
+            Side::White => Side::Black,
+        }
+    }
+
+    /// "Black" or "White".
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Black => "Black",
+            Side::White => "White",
+        }
+    }
+
+    /// The cell value of this side's discs (+1 black, −1 white).
+    pub fn cell(self) -> i8 {
+        match self {
+            Side::Black => 1,
+            Side::White => -1,
+        }
+    }
+}
+
+/// How a table is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TableMode {
+    /// One player against the AI, which searches `depth` plies (1–6).
+    VsAi { depth: u8, human: Side },
+    /// Two players taking turns in one browser.
+    HotSeat,
+}
+
+impl TableMode {
+    /// A one-line description for headings.
+    pub fn describe(&self) -> String {
+        match self {
+            TableMode::VsAi { depth, human } => {
+                format!("You ({}) vs AI depth {depth}", human.name())
+            }
+            TableMode::HotSeat => "Hot-seat: two players, one screen".to_string(),
+        }
+    }
+}
+
+/// Why a round ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// Neither side could move.
+    Finished,
+    /// A player resigned.
+    Resigned,
+}
+
+/// The state of the current round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum RoundStatus {
+    /// `to_move` is to play.
+    Playing { to_move: Side },
+    /// Over; `winner` is `None` for a draw.
+    Over {
+        winner: Option<Side>,
+        reason: EndReason,
+    },
+}
+
+/// Wins and draws across the rounds of one table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub black_wins: u32,
+    pub white_wins: u32,
+    pub draws: u32,
+}
+
+/// Rematch votes of the current (finished) round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Votes {
+    pub black: bool,
+    pub white: bool,
+}
+
+/// One entry of the move list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    pub side: Side,
+    /// The square name (`d3`), or `None` for a pass.
+    pub square: Option<String>,
+    /// Discs flipped by the move.
+    pub flipped: u8,
+}
+
+/// Everything a browser shows about a table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableView {
+    pub id: String,
+    pub mode: TableMode,
+    /// 1 for the first game at this table, then one more per rematch.
+    pub round: u32,
+    pub board: BoardSnapshot,
+    pub status: RoundStatus,
+    pub black_count: u8,
+    pub white_count: u8,
+    pub history: Vec<HistoryEntry>,
+    pub tally: Tally,
+    pub votes: Votes,
+    /// The AI is searching its reply.
+    pub ai_thinking: bool,
+    /// The latest notice, e.g. an automatic pass or the result.
+    pub notice: Option<String>,
+    /// The sides the viewer may play (both at a hot-seat table).
+    pub you: Vec<Side>,
+}
+
+impl TableView {
+    /// Whether the viewer may place a disc now.
+    pub fn viewer_to_move(&self) -> bool {
+        match self.status {
+            RoundStatus::Playing { to_move } => self.you.contains(&to_move) && !self.ai_thinking,
+            RoundStatus::Over { .. } => false,
+        }
+    }
+}
+
+/// A command from a player. Parsed from server-function arguments.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum TableCommand {
+    Place {
+        table: String,
+        square: u8,
+    },
+    Resign {
+        table: String,
+        side: Option<Side>,
+    },
+    Vote {
+        table: String,
+        side: Option<Side>,
+        vote: bool,
+    },
+}
+
+/// What the server pushes over a table's WebSocket.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The table's state (sent on connect and after every change).
+    State { table: Box<TableView> },
+    /// A message from the client was refused.
+    Error { message: String },
+    /// Answer to a ping.
+    Pong,
+}
+
+/// What a browser may send over the WebSocket (commands go through server
+/// functions; the socket carries keep-alives).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    Ping,
+}
+
+/// The name of the session cookie.
+pub const SESSION_COOKIE: &str = "othello_session";
+
+/// A validated session token, put in the request by the server's middleware.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Session(pub String);

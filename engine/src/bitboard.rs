@@ -286,3 +286,48 @@ pub(crate) fn flips(p: u64, o: u64, index: usize) -> u64 {
     }
     all
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Move generation agrees with the per-square flip computation, and
+    /// shifts never wrap between rows.
+    #[test]
+    fn legal_moves_agree_with_flips() {
+        let mut state = 0x1234_5678_9abc_def0u64;
+        for _ in 0..2000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let a = state;
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let b = state;
+            let (p, o) = (a & !b & (b >> 3 | a >> 7), b & !a);
+            let expected = (0..64)
+                .filter(|&i| (p | o) & (1 << i) == 0 && flips(p, o, i) != 0)
+                .fold(0u64, |m, i| m | (1 << i));
+            assert_eq!(legal_moves(p, o), expected);
+        }
+        for dir in 0..8 {
+            for sq in 0..64usize {
+                let moved = shift(1 << sq, dir);
+                if moved != 0 {
+                    let to = moved.trailing_zeros() as usize;
+                    assert!((to % 8).abs_diff(sq % 8) <= 1 && (to / 8).abs_diff(sq / 8) <= 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn neighbours_are_the_eight_shifts() {
+        for sq in 0..64usize {
+            let x = 1u64 << sq;
+            let union = (0..8).fold(0, |m, d| m | shift(x, d));
+            assert_eq!(neighbours(x), union);
+        }
+    }
+}

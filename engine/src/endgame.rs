@@ -30,6 +30,8 @@ const SHALLOW_EMPTIES: u32 = 7;
 /// Default transposition table size (entries, a power of two).
 const TT_BITS: u32 = 20;
 const INF: i32 = 127;
+/// From this many empties on, children are probed in the table first.
+const ETC_EMPTIES: u32 = 10;
 const POT_W: i32 = 2;
 const NO_MOVE: u8 = 64;
 
@@ -53,11 +55,11 @@ const QUADRANTS: [u64; 4] = [
 /// Static square priority groups for shallow ordering: corners, then
 /// A/B-squares, then the rest, C-squares, X-squares last.
 const STATIC_GROUPS: [u64; 5] = [
-    0x8100_0000_0000_0081,                         // corners
-    0x003c_7e7e_7e7e_3c00,                         // interior
-    0x3c00_8181_8181_003c,                         // edges (A/B squares)
-    0x4281_0000_0000_8142,                         // C-squares
-    0x0042_0000_0000_4200,                         // X-squares
+    0x8100_0000_0000_0081, // corners
+    0x003c_7e7e_7e7e_3c00, // interior
+    0x3c00_8181_8181_003c, // edges (A/B squares)
+    0x4281_0000_0000_8142, // C-squares
+    0x0042_0000_0000_4200, // X-squares
 ];
 
 /// Diagonal lines (both orientations) with at least 3 squares.
@@ -70,7 +72,7 @@ const fn diagonals() -> [u64; 22] {
     let mut k: i32 = -5;
     while k <= 5 {
         let mut m = 0u64;
-        let mut sq = 0;
+        let mut sq: u32 = 0;
         while sq < 64 {
             if (sq % 8) as i32 - (sq / 8) as i32 == k {
                 m |= 1 << sq;
@@ -84,7 +86,7 @@ const fn diagonals() -> [u64; 22] {
     let mut k: i32 = 2;
     while k <= 12 {
         let mut m = 0u64;
-        let mut sq = 0;
+        let mut sq: u32 = 0;
         while sq < 64 {
             if (sq % 8) as i32 + (sq / 8) as i32 == k {
                 m |= 1 << sq;
@@ -205,7 +207,17 @@ impl Solver {
         }
     }
 
-    fn last2(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, a: usize, b: usize, passed: bool) -> i32 {
+    #[allow(clippy::too_many_arguments)]
+    fn last2(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        a: usize,
+        b: usize,
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
         let f = flips(p, o, a);
@@ -291,7 +303,13 @@ impl Solver {
     }
 
     /// Moves of `p` ordered fastest-first (TT move first).
-    fn ordered_moves(p: u64, o: u64, moves: u64, tt_move: u8, out: &mut [(i32, u8, u64); 32]) -> usize {
+    fn ordered_moves(
+        p: u64,
+        o: u64,
+        moves: u64,
+        tt_move: u8,
+        out: &mut [(i32, u8, u64); 32],
+    ) -> usize {
         let mut n = 0;
         let mut m = moves;
         while m != 0 && n < 32 {
@@ -308,7 +326,11 @@ impl Solver {
                 let potential = (neighbours(np) & empty).count_ones() as i32;
                 (replies.count_ones() + (replies & Bitboard::CORNERS.0).count_ones()) as i32 * 16
                     + potential * POT_W
-                    - if (1u64 << sq) & Bitboard::CORNERS.0 != 0 { 8 } else { 0 }
+                    - if (1u64 << sq) & Bitboard::CORNERS.0 != 0 {
+                        8
+                    } else {
+                        0
+                    }
             };
             // Insertion into sorted position (stable: equal keys keep bit order).
             let mut i = n;
@@ -363,6 +385,17 @@ impl Solver {
         }
         let mut list = [(0i32, 0u8, 0u64); 32];
         let n = Self::ordered_moves(p, o, moves, tt_move, &mut list);
+        // Enhanced transposition cutoff: a child already known to refute.
+        if empty.count_ones() >= ETC_EMPTIES {
+            for &(_, sq, f) in &list[..n] {
+                let np = p | f | (1u64 << sq);
+                let no = o & !f;
+                let child = self.table[self.slot(no, np)];
+                if child.player == no && child.opponent == np && -i32::from(child.upper) >= beta {
+                    return -i32::from(child.upper);
+                }
+            }
+        }
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;

@@ -71,11 +71,17 @@ impl fmt::Display for ParseError {
                 "unexpected character {found:?} at line {line}, column {column}"
             ),
             ParseError::MissingHeader => {
-                write!(f, "the board must start with the header line 'A B C D E F G H'")
+                write!(
+                    f,
+                    "the board must start with the header line 'A B C D E F G H'"
+                )
             }
             ParseError::BadRow { row, reason } => write!(f, "board row {row}: {reason}"),
             ParseError::InvalidSideToMove(s) => {
-                write!(f, "side to move must be X (black) or O (white), found '{s}'")
+                write!(
+                    f,
+                    "side to move must be X (black) or O (white), found '{s}'"
+                )
             }
         }
     }

@@ -51,7 +51,11 @@ pub struct ReplayError {
 
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "move {} ({}) is illegal: {}", self.ply, self.square, self.error)
+        write!(
+            f,
+            "move {} ({}) is illegal: {}",
+            self.ply, self.square, self.error
+        )
     }
 }
 
@@ -182,7 +186,9 @@ impl Game {
             .iter()
             .map(|e| {
                 pos = match *e {
-                    GameEvent::Move { square, flipped, .. } => pos.apply(square, flipped),
+                    GameEvent::Move {
+                        square, flipped, ..
+                    } => pos.apply(square, flipped),
                     GameEvent::Pass { .. } => pos.passed(),
                 };
                 pos

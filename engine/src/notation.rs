@@ -44,10 +44,12 @@ impl Position {
             out.push(char::from(b'1' + row as u8));
             for col in 0..8 {
                 out.push(' ');
-                out.push(match Square::from_coords(col, row).and_then(|sq| self.disc_at(sq)) {
-                    Some(c) => c.letter(),
-                    None => '.',
-                });
+                out.push(
+                    match Square::from_coords(col, row).and_then(|sq| self.disc_at(sq)) {
+                        Some(c) => c.letter(),
+                        None => '.',
+                    },
+                );
             }
             out.push('\n');
         }
@@ -230,10 +232,12 @@ pub fn parse_moves(text: &str) -> Result<Vec<Square>, TranscriptError> {
     let mut moves = Vec::with_capacity(chars.len() / 2);
     for pair in chars.chunks(2) {
         let found: String = pair.iter().map(|&(_, c)| c).collect();
-        let square = found.parse::<Square>().map_err(|_| TranscriptError::Syntax {
-            column: pair[0].0 + 1,
-            found: found.clone(),
-        })?;
+        let square = found
+            .parse::<Square>()
+            .map_err(|_| TranscriptError::Syntax {
+                column: pair[0].0 + 1,
+                found: found.clone(),
+            })?;
         moves.push(square);
     }
     Ok(moves)

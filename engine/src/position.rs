@@ -58,7 +58,11 @@ impl Position {
     }
 
     /// A position from disc sets; refuses overlapping sets.
-    pub fn new(black: Bitboard, white: Bitboard, side_to_move: Color) -> Result<Position, ParseError> {
+    pub fn new(
+        black: Bitboard,
+        white: Bitboard,
+        side_to_move: Color,
+    ) -> Result<Position, ParseError> {
         let both = black & white;
         if let Some(sq) = both.first() {
             return Err(ParseError::Overlap(sq));
@@ -255,7 +259,10 @@ impl Position {
     /// True when the side to move has no legal move but the opponent has one.
     #[must_use]
     pub const fn must_pass(&self) -> bool {
-        self.legal_moves().is_empty() && !self.legal_moves_for(self.side_to_move.opponent()).is_empty()
+        self.legal_moves().is_empty()
+            && !self
+                .legal_moves_for(self.side_to_move.opponent())
+                .is_empty()
     }
 
     /// Passes the turn; refused when the side to move has a legal move or
@@ -273,7 +280,10 @@ impl Position {
     /// True when neither side can move (full board, wipe-out or blocked).
     #[must_use]
     pub const fn is_game_over(&self) -> bool {
-        self.legal_moves().is_empty() && self.legal_moves_for(self.side_to_move.opponent()).is_empty()
+        self.legal_moves().is_empty()
+            && self
+                .legal_moves_for(self.side_to_move.opponent())
+                .is_empty()
     }
 
     /// Disc count of `color` minus that of its opponent (empties not counted).

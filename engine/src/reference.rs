@@ -46,24 +46,37 @@ pub fn minimax(pos: &Position, ai: Color, depth: u32) -> i32 {
     }
 }
 
-/// The reference choice at the root: every legal move with its value, and
-/// the best (highest value, ties to the earlier move in the order).
-/// `None` when the side to move has no legal move.
+/// The reference choice at the root.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ReferenceChoice {
+    /// Highest value, ties to the earlier move in the order.
+    pub best_move: Square,
+    /// Its value.
+    pub value: i32,
+    /// Every legal move with its value, in the play AI's order.
+    pub root_moves: Vec<(Square, i32)>,
+}
+
+/// Plain MiniMax at the root; `None` when the side to move has no legal move.
 #[must_use]
-pub fn best_move(pos: &Position, depth: u32) -> Option<(Square, i32, Vec<(Square, i32)>)> {
+pub fn best_move(pos: &Position, depth: u32) -> Option<ReferenceChoice> {
     let depth = depth.max(1);
     let ai = pos.side_to_move;
-    let values: Vec<(Square, i32)> = moves_in_order(pos)
+    let root_moves: Vec<(Square, i32)> = moves_in_order(pos)
         .into_iter()
         .map(|(sq, next)| (sq, minimax(&next, ai, depth - 1)))
         .collect();
     let mut best: Option<(Square, i32)> = None;
-    for &(sq, v) in &values {
+    for &(sq, v) in &root_moves {
         if best.is_none_or(|(_, b)| v > b) {
             best = Some((sq, v));
         }
     }
-    best.map(|(sq, v)| (sq, v, values))
+    best.map(|(best_move, value)| ReferenceChoice {
+        best_move,
+        value,
+        root_moves,
+    })
 }
 
 /// Exhaustive exact endgame score (standard scoring) for the side to move,

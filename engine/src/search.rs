@@ -120,7 +120,14 @@ impl Searcher {
 
     /// SPEC §5 MiniMax with α–β (fail-soft). `ply` counts placed discs from
     /// the root (always < 65).
-    fn minimax(&mut self, pos: &Position, depth: u32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+    fn minimax(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.nodes += 1;
         self.pv_len[ply] = 0;
         let p = pos.player().0;

@@ -6,7 +6,8 @@
 use crate::three::{self, *};
 use app::board::{BoardScene, SceneHooks};
 use app::protocol::BoardSnapshot;
-use js_sys::{Array, Function, Object, Reflect};
+use js_sys::{Array, Object, Reflect};
+use leptos::prelude::Callable;
 use std::cell::RefCell;
 use std::f64::consts::PI;
 use std::rc::Rc;
@@ -16,7 +17,7 @@ use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::HtmlCanvasElement;
 
 const FELT: u32 = 0x1e7b4f;
-const GRID: u32 = 0x0f3d27;
+const GRID: u32 = 0x1d5c3c;
 const FRAME: u32 = 0x6b4226;
 const DISC_BLACK: u32 = 0x141414;
 const DISC_WHITE: u32 = 0xf4f4f0;
@@ -178,7 +179,9 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
     let backend_name = if is_webgpu { "webgpu" } else { "webgl2" };
     set_property(&renderer.shadow_map(), "enabled", &true.into());
     renderer.set_clear_color(0x000000, 0.0);
-    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).min(2.0);
+    let ratio = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .min(2.0);
     renderer.set_pixel_ratio(ratio);
 
     let scene = Scene::new();
@@ -193,7 +196,12 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
     sun.set_cast_shadow(true);
     let shadow = sun.shadow();
     let shadow_camera = three::property(&shadow, "camera");
-    for (key, value) in [("left", -6.0), ("right", 6.0), ("top", 6.0), ("bottom", -6.0)] {
+    for (key, value) in [
+        ("left", -6.0),
+        ("right", 6.0),
+        ("top", 6.0),
+        ("bottom", -6.0),
+    ] {
         set_property(&shadow_camera, key, &value.into());
     }
     let map_size = three::property(&shadow, "mapSize");
@@ -234,7 +242,10 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
     }
     // The four star points.
     for (x, z) in [(-2.0, -2.0), (2.0, -2.0), (-2.0, 2.0), (2.0, 2.0)] {
-        let dot = Mesh::new(&CylinderGeometry::new(0.07, 0.07, 0.012, 16), &line_material);
+        let dot = Mesh::new(
+            &CylinderGeometry::new(0.07, 0.07, 0.012, 16),
+            &line_material,
+        );
         dot.position().set(x, 0.005, z);
         scene.add(&dot);
     }
@@ -276,8 +287,8 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
     hover_marker.set_visible(false);
     scene.add(&hover_marker);
 
-    let half: BufferGeometry = CylinderGeometry::new(DISC_RADIUS, DISC_RADIUS, DISC_HALF, 40)
-        .unchecked_into();
+    let half: BufferGeometry =
+        CylinderGeometry::new(DISC_RADIUS, DISC_RADIUS, DISC_HALF, 40).unchecked_into();
     let disc_top = Geometry2 {
         half,
         black: standard(DISC_BLACK, 0.45),
@@ -347,9 +358,7 @@ impl State {
         group.add(&bottom);
         let (x, z) = square_centre(index);
         group.position().set(x, DISC_HALF, z);
-        group
-            .rotation()
-            .set_x(if colour == 1 { 0.0 } else { PI });
+        group.rotation().set_x(if colour == 1 { 0.0 } else { PI });
         self.scene.add(&group);
         Disc {
             group: group.unchecked_into(),
@@ -390,9 +399,7 @@ impl State {
                     if animate {
                         disc.animation = Some((t, Animation::Flip { delay }));
                     } else {
-                        disc.group
-                            .rotation()
-                            .set_x(if c == 1 { 0.0 } else { PI });
+                        disc.group.rotation().set_x(if c == 1 { 0.0 } else { PI });
                     }
                 }
                 _ => {}
@@ -422,7 +429,9 @@ impl State {
     fn animate(&mut self, t: f64) -> bool {
         let mut running = false;
         for disc in self.discs.iter_mut().flatten() {
-            let Some((start, kind)) = disc.animation else { continue };
+            let Some((start, kind)) = disc.animation else {
+                continue;
+            };
             let end_angle = if disc.target == 1 { 0.0 } else { PI };
             match kind {
                 Animation::Drop => {
@@ -465,7 +474,11 @@ impl State {
             self.renderer.set_size(width, height, false);
             self.camera.set_aspect(width / height);
             // Keep the whole board in view on narrow (portrait) screens.
-            let distance = if width < height { 15.0 * (height / width).min(1.8) } else { 15.0 };
+            let distance = if width < height {
+                15.0 * (height / width).min(1.8)
+            } else {
+                15.0
+            };
             let len = (12.5f64 * 12.5 + 8.5 * 8.5).sqrt();
             let k = distance / len;
             self.camera.position().set(0.0, 12.5 * k, 8.5 * k);
@@ -574,7 +587,9 @@ fn start_loop(state: &Rc<RefCell<State>>) {
     let hover = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
         let event: web_sys::MouseEvent = event.unchecked_into();
         let Some(state) = weak.upgrade() else { return };
-        let Ok(mut s) = state.try_borrow_mut() else { return };
+        let Ok(mut s) = state.try_borrow_mut() else {
+            return;
+        };
         let picked = s.pick(f64::from(event.client_x()), f64::from(event.client_y()));
         match picked {
             Some(square) => {
@@ -606,7 +621,9 @@ fn start_loop(state: &Rc<RefCell<State>>) {
 
 /// Publishes `window.othello3d`: what tests (and the curious) can ask the island.
 fn publish_hooks(state: &Rc<RefCell<State>>) {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let api = Object::new();
     let backend = {
         let s = state.borrow();
@@ -620,8 +637,12 @@ fn publish_hooks(state: &Rc<RefCell<State>>) {
 
     let weak = Rc::downgrade(state);
     let status = Closure::<dyn Fn() -> JsValue>::new(move || {
-        let Some(state) = weak.upgrade() else { return JsValue::NULL };
-        let Ok(s) = state.try_borrow() else { return JsValue::NULL };
+        let Some(state) = weak.upgrade() else {
+            return JsValue::NULL;
+        };
+        let Ok(s) = state.try_borrow() else {
+            return JsValue::NULL;
+        };
         let (black, white) = s.current.counts();
         three::params(&[
             ("frames", (s.frames as f64).into()),
@@ -634,8 +655,12 @@ fn publish_hooks(state: &Rc<RefCell<State>>) {
     });
     let weak = Rc::downgrade(state);
     let to_screen = Closure::<dyn Fn(u32) -> JsValue>::new(move |index: u32| {
-        let Some(state) = weak.upgrade() else { return JsValue::NULL };
-        let Ok(s) = state.try_borrow() else { return JsValue::NULL };
+        let Some(state) = weak.upgrade() else {
+            return JsValue::NULL;
+        };
+        let Ok(s) = state.try_borrow() else {
+            return JsValue::NULL;
+        };
         if index >= 64 {
             return JsValue::NULL;
         }
@@ -646,7 +671,9 @@ fn publish_hooks(state: &Rc<RefCell<State>>) {
     let pixels = Closure::<dyn Fn() -> js_sys::Promise>::new(move || {
         let weak = weak.clone();
         wasm_bindgen_futures::future_to_promise(async move {
-            let state = weak.upgrade().ok_or_else(|| JsValue::from_str("island gone"))?;
+            let state = weak
+                .upgrade()
+                .ok_or_else(|| JsValue::from_str("island gone"))?;
             pixel_stats(&state).await
         })
     });
@@ -669,9 +696,10 @@ async fn pixel_stats(state: &Rc<RefCell<State>>) -> Result<JsValue, JsValue> {
         let target = RenderTarget::new(W, H);
         s.camera.set_aspect(1.0);
         s.camera.update_projection_matrix();
-        s.renderer.set_render_target(Some(&target));
+        s.renderer.set_render_target(&target);
         s.renderer.render(&s.scene, &s.camera);
-        s.renderer.set_render_target(None);
+        // Three.js tests `=== null`: pass null, never undefined.
+        s.renderer.set_render_target(&JsValue::NULL);
         let (w, h) = s.size;
         s.camera.set_aspect(w / h.max(1.0));
         s.camera.update_projection_matrix();
@@ -695,7 +723,7 @@ async fn pixel_stats(state: &Rc<RefCell<State>>) -> Result<JsValue, JsValue> {
         let min = r.min(g).min(b);
         if g * 10 > r * 14 && g * 10 > b * 13 && g > 20 {
             felt += 1;
-        } else if max < 12 {
+        } else if max < 10 && g <= r + 3 {
             black += 1;
         } else if min > 150 && max - min < 40 {
             white += 1;
@@ -711,4 +739,3 @@ async fn pixel_stats(state: &Rc<RefCell<State>>) -> Result<JsValue, JsValue> {
     ])
     .into())
 }
-

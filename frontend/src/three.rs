@@ -218,7 +218,7 @@ extern "C" {
     #[wasm_bindgen(method)]
     pub fn render(this: &WebGPURenderer, scene: &Scene, camera: &PerspectiveCamera);
     #[wasm_bindgen(method, js_name = setRenderTarget)]
-    pub fn set_render_target(this: &WebGPURenderer, target: Option<&RenderTarget>);
+    pub fn set_render_target(this: &WebGPURenderer, target: &JsValue);
     #[wasm_bindgen(method, js_name = readRenderTargetPixelsAsync)]
     pub fn read_render_target_pixels_async(
         this: &WebGPURenderer,

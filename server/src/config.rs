@@ -23,6 +23,36 @@ pub struct Config {
     /// Log filter (tracing `EnvFilter` syntax), e.g. `info` or `server=debug`.
     #[arg(long, env = "OTHELLO_LOG", default_value = "info")]
     pub log: String,
+
+    /// Extra origins allowed to open WebSockets (comma-separated, e.g.
+    /// `https://othello.example`). The site's own origin is always allowed.
+    #[arg(long, env = "OTHELLO_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+
+    /// Public base URL of the site (e.g. `https://othello.example`); its origin
+    /// is allowed for WebSockets.
+    #[arg(long, env = "OTHELLO_PUBLIC_URL")]
+    pub public_url: Option<String>,
+
+    /// Mark the session cookie `Secure` (set when served over HTTPS).
+    #[arg(long, env = "OTHELLO_SECURE_COOKIES", default_value_t = false)]
+    pub secure_cookies: bool,
+
+    /// Threads that run AI searches.
+    #[arg(long, env = "OTHELLO_AI_THREADS", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub ai_threads: u16,
+
+    /// Searches that may wait for an AI thread before new ones are held back.
+    #[arg(long, env = "OTHELLO_AI_QUEUE", default_value_t = 256)]
+    pub ai_queue: usize,
+
+    /// Seconds without activity after which a table is deleted (24 h).
+    #[arg(long, env = "OTHELLO_TABLE_EXPIRY_SECS", default_value_t = 86_400)]
+    pub table_expiry_secs: u64,
+
+    /// Seconds between sweeps for idle tables.
+    #[arg(long, env = "OTHELLO_SWEEP_SECS", default_value_t = 60)]
+    pub sweep_secs: u64,
 }
 
 impl Config {
@@ -33,6 +63,33 @@ impl Config {
             database,
             site_root: PathBuf::from("site"),
             log: "warn".into(),
+            allowed_origins: Vec::new(),
+            public_url: None,
+            secure_cookies: false,
+            ai_threads: 2,
+            ai_queue: 256,
+            table_expiry_secs: 86_400,
+            sweep_secs: 60,
         }
+    }
+}
+
+impl Config {
+    /// Origins allowed for WebSockets besides the request's own host.
+    pub fn origins(&self) -> Vec<String> {
+        let mut origins = self.allowed_origins.clone();
+        if let Some(url) = &self.public_url {
+            // Keep scheme://host[:port], drop any path.
+            let trimmed = url.trim_end_matches('/');
+            let origin = match trimmed.find("://") {
+                Some(i) => match trimmed[i + 3..].find('/') {
+                    Some(j) => trimmed[..i + 3 + j].to_string(),
+                    None => trimmed.to_string(),
+                },
+                None => trimmed.to_string(),
+            };
+            origins.push(origin);
+        }
+        origins
     }
 }

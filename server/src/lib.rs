@@ -1,10 +1,17 @@
 //! The Othello 3D server: configuration, the SQLite store, the HTTP routes
 //! (Leptos pages, static files, health) and start-up/shutdown.
 
+pub mod ai;
+pub mod clock;
 pub mod config;
+pub mod export;
+pub mod hub;
 pub mod routes;
+pub mod session;
 pub mod store;
+pub mod table;
 pub mod telemetry;
+pub mod ws;
 
 use config::Config;
 use std::sync::Arc;
@@ -15,6 +22,9 @@ use store::Store;
 pub struct AppState {
     pub leptos: leptos::config::LeptosOptions,
     pub store: Store,
+    pub hub: hub::Hub,
+    pub allowed_origins: Arc<Vec<String>>,
+    pub secure_cookies: bool,
     pub started: Arc<std::time::Instant>,
 }
 
@@ -29,6 +39,8 @@ impl axum::extract::FromRef<AppState> for leptos::config::LeptosOptions {
 pub enum StartError {
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    #[error("cannot restore tables: {0}")]
+    Restore(#[from] hub::RestoreError),
     #[error("cannot listen on {address}: {source}")]
     Listen {
         address: std::net::SocketAddr,
@@ -38,9 +50,28 @@ pub enum StartError {
     Serve(std::io::Error),
 }
 
-/// Opens the store and builds the shared state.
+/// Opens the store, restores the tables and builds the shared state.
 pub async fn prepare(config: &Config) -> Result<AppState, StartError> {
+    prepare_with_clock(config, Arc::new(clock::SystemClock)).await
+}
+
+/// As [`prepare`], with an injected clock (tests).
+pub async fn prepare_with_clock(
+    config: &Config,
+    clock: Arc<dyn clock::Clock>,
+) -> Result<AppState, StartError> {
     let store = Store::open(&config.database).await?;
+    let hub = hub::Hub::start(
+        store.clone(),
+        clock,
+        hub::HubConfig {
+            ai_threads: usize::from(config.ai_threads),
+            ai_queue: config.ai_queue,
+            table_expiry_ms: i64::try_from(config.table_expiry_secs.saturating_mul(1000))
+                .unwrap_or(i64::MAX),
+        },
+    )
+    .await?;
     let leptos = leptos::config::LeptosOptions::builder()
         .output_name("frontend")
         .site_root(config.site_root.display().to_string())
@@ -50,6 +81,9 @@ pub async fn prepare(config: &Config) -> Result<AppState, StartError> {
     Ok(AppState {
         leptos,
         store,
+        hub,
+        allowed_origins: Arc::new(config.origins()),
+        secure_cookies: config.secure_cookies,
         started: Arc::new(std::time::Instant::now()),
     })
 }
@@ -57,6 +91,7 @@ pub async fn prepare(config: &Config) -> Result<AppState, StartError> {
 /// Runs the server until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> Result<(), StartError> {
     let state = prepare(&config).await?;
+    spawn_sweeper(state.hub.clone(), config.sweep_secs);
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|source| StartError::Listen {
@@ -95,4 +130,17 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutdown signal received");
+}
+
+/// Deletes idle tables every `every_secs` seconds.
+fn spawn_sweeper(hub: hub::Hub, every_secs: u64) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(std::time::Duration::from_secs(every_secs.max(1)));
+        loop {
+            ticker.tick().await;
+            if let Err(error) = hub.expire_idle().await {
+                tracing::error!("sweeping idle tables failed: {error}");
+            }
+        }
+    });
 }

@@ -2,13 +2,17 @@
 //! package, vendored Three.js, CSS), and health.
 
 use crate::AppState;
+use app::api::backend::BackendHandle;
 use app::{shell, App};
+use axum::extract::Path;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::{middleware, Json, Router};
+use leptos::prelude::provide_context;
 use leptos_axum::{generate_route_list, LeptosRoutes};
+use std::sync::Arc;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -20,17 +24,38 @@ pub fn router(state: AppState) -> Router {
     let leptos_options = state.leptos.clone();
     let static_files = Router::new()
         .nest_service("/pkg", ServeDir::new(site.join("pkg")).precompressed_gzip())
-        .nest_service("/vendor", ServeDir::new(site.join("vendor")).precompressed_gzip())
-        .nest_service("/style", ServeDir::new(site.join("style")).precompressed_gzip())
+        .nest_service(
+            "/vendor",
+            ServeDir::new(site.join("vendor")).precompressed_gzip(),
+        )
+        .nest_service(
+            "/style",
+            ServeDir::new(site.join("style")).precompressed_gzip(),
+        )
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CACHE_CONTROL,
             header::HeaderValue::from_static("public, max-age=300"),
         ));
+    let backend = BackendHandle(Arc::new(state.hub.clone()));
+    let with_session = Router::new()
+        .leptos_routes_with_context(
+            &state,
+            routes,
+            move || provide_context(backend.clone()),
+            move || shell(leptos_options.clone()),
+        )
+        .route("/ws/table/{id}", get(crate::ws::table_socket))
+        .route("/table/{id}/export.txt", get(export_text))
+        .route("/table/{id}/export.ggf", get(export_ggf))
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            crate::session::layer,
+        ));
     Router::new()
         .route("/healthz", get(health))
         .route("/readyz", get(ready))
-        .leptos_routes(&state, routes, move || shell(leptos_options.clone()))
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .merge(with_session)
         .merge(static_files)
         .layer(CompressionLayer::new())
         .with_state(state)
@@ -52,5 +77,47 @@ async fn ready(State(state): State<AppState>) -> impl IntoResponse {
             StatusCode::SERVICE_UNAVAILABLE,
             Json(serde_json::json!({"status": "database unavailable"})),
         )
+    }
+}
+
+async fn export_text(State(state): State<AppState>, Path(id): Path<String>) -> impl IntoResponse {
+    match state.hub.export(&id).await {
+        Ok(text) => (
+            StatusCode::OK,
+            [
+                (
+                    header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8".to_string(),
+                ),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"othello-{id}.txt\""),
+                ),
+            ],
+            text,
+        )
+            .into_response(),
+        Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
+    }
+}
+
+async fn export_ggf(State(state): State<AppState>, Path(id): Path<String>) -> impl IntoResponse {
+    match state.hub.export_ggf(&id).await {
+        Ok(text) => (
+            StatusCode::OK,
+            [
+                (
+                    header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8".to_string(),
+                ),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"othello-{id}.ggf\""),
+                ),
+            ],
+            text,
+        )
+            .into_response(),
+        Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
     }
 }

@@ -74,3 +74,210 @@ impl Store {
         Ok(mode)
     }
 }
+
+/// A stored table header.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct StoredTable {
+    pub id: String,
+    pub mode: String,
+    pub owner: String,
+    pub created_at: i64,
+    pub last_activity: i64,
+}
+
+/// A stored command or derived pass.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct MoveRow {
+    pub seq: i64,
+    pub round: i64,
+    pub kind: String,
+    pub side: String,
+    pub square: Option<i64>,
+}
+
+/// A round that ended with a command.
+#[derive(Clone, Debug)]
+pub struct RoundEnd {
+    pub round: i64,
+    pub winner: Option<&'static str>,
+    pub reason: &'static str,
+    pub black: i64,
+    pub white: i64,
+}
+
+/// Everything one accepted command writes, in one transaction.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub table_id: String,
+    pub rows: Vec<MoveRow>,
+    pub round_end: Option<RoundEnd>,
+    pub new_round: Option<i64>,
+    pub votes: Option<(i64, bool, bool)>,
+    pub tally: (i64, i64, i64),
+    pub now: i64,
+}
+
+impl Store {
+    /// Records a new browser session.
+    pub async fn insert_session(&self, token: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT OR IGNORE INTO sessions (token, created_at, last_seen) VALUES (?, ?, ?)",
+        )
+        .bind(token)
+        .bind(now)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Every known session token.
+    pub async fn session_tokens(&self) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String,)> = sqlx::query_as("SELECT token FROM sessions")
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.into_iter().map(|(t,)| t).collect())
+    }
+
+    /// Creates a table with its first round and an empty tally.
+    pub async fn create_table(
+        &self,
+        id: &str,
+        mode: &str,
+        owner: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO tables (id, mode, owner, created_at, last_activity) VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(mode)
+        .bind(owner)
+        .bind(now)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("INSERT INTO rounds (table_id, round, started_at) VALUES (?, 1, ?)")
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("INSERT INTO tallies (table_id) VALUES (?)")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Writes one accepted command and what it changed, atomically.
+    pub async fn record(&self, record: &Record) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for row in &record.rows {
+            sqlx::query(
+                "INSERT INTO moves (table_id, seq, round, kind, side, square, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(&record.table_id)
+            .bind(row.seq)
+            .bind(row.round)
+            .bind(&row.kind)
+            .bind(&row.side)
+            .bind(row.square)
+            .bind(record.now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some(end) = &record.round_end {
+            sqlx::query(
+                "UPDATE rounds SET winner = ?, reason = ?, black = ?, white = ?, ended_at = ? WHERE table_id = ? AND round = ?",
+            )
+            .bind(end.winner)
+            .bind(end.reason)
+            .bind(end.black)
+            .bind(end.white)
+            .bind(record.now)
+            .bind(&record.table_id)
+            .bind(end.round)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some((round, black, white)) = record.votes {
+            for (side, vote) in [("black", black), ("white", white)] {
+                sqlx::query(
+                    "INSERT INTO votes (table_id, round, side, vote) VALUES (?, ?, ?, ?)
+                     ON CONFLICT (table_id, round, side) DO UPDATE SET vote = excluded.vote",
+                )
+                .bind(&record.table_id)
+                .bind(round)
+                .bind(side)
+                .bind(vote)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        if let Some(round) = record.new_round {
+            sqlx::query("INSERT INTO rounds (table_id, round, started_at) VALUES (?, ?, ?)")
+                .bind(&record.table_id)
+                .bind(round)
+                .bind(record.now)
+                .execute(&mut *tx)
+                .await?;
+        }
+        sqlx::query(
+            "UPDATE tallies SET black_wins = ?, white_wins = ?, draws = ? WHERE table_id = ?",
+        )
+        .bind(record.tally.0)
+        .bind(record.tally.1)
+        .bind(record.tally.2)
+        .bind(&record.table_id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE tables SET last_activity = ? WHERE id = ?")
+            .bind(record.now)
+            .bind(&record.table_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Every stored table.
+    pub async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, mode, owner, created_at, last_activity FROM tables ORDER BY created_at",
+        )
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// A table's commands and passes, in order.
+    pub async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT seq, round, kind, side, square FROM moves WHERE table_id = ? ORDER BY seq",
+        )
+        .bind(table_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// The stored tally of a table: (black wins, white wins, draws).
+    pub async fn tally(&self, table_id: &str) -> Result<Option<(i64, i64, i64)>, StoreError> {
+        Ok(
+            sqlx::query_as("SELECT black_wins, white_wins, draws FROM tallies WHERE table_id = ?")
+                .bind(table_id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    /// Deletes tables idle since before `cutoff`; returns their ids.
+    pub async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String,)> =
+            sqlx::query_as("DELETE FROM tables WHERE last_activity < ? RETURNING id")
+                .bind(cutoff)
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+}

@@ -19,16 +19,15 @@ test('lobby is server-rendered, hydrates and draws the board', async ({ page, co
   await expect(page.locator('#backend')).toHaveAttribute('data-backend', backend);
   expect(await page.evaluate(() => (window as any).othello3d.backend)).toBe(backend);
 
+  await screenshot(page, info, 'lobby');
   const stats = await pixelStats(page);
+  saveResult(info, 'pipeline', { backend, hydratedMs, firstFrameMs, pixels: stats, consoleErrors });
   // The felt fills a good part of the frame; an empty board has no discs.
   expect(stats.drawn).toBeGreaterThan(stats.width * stats.height * 0.2);
   expect(stats.felt).toBeGreaterThan(stats.width * stats.height * 0.15);
   expect(stats.black).toBeLessThan(50);
   expect(stats.white).toBeLessThan(50);
-
-  await screenshot(page, info, 'lobby');
   expect(consoleErrors).toEqual([]);
-  saveResult(info, 'pipeline', { backend, hydratedMs, firstFrameMs, pixels: stats, consoleErrors });
 });
 
 test('health and readiness answer', async ({ request }) => {

@@ -41,7 +41,10 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(()) => {
-            eprintln!("xtask {command}: done in {:.1}s", started.elapsed().as_secs_f64());
+            eprintln!(
+                "xtask {command}: done in {:.1}s",
+                started.elapsed().as_secs_f64()
+            );
             ExitCode::SUCCESS
         }
         Err(message) => {
@@ -51,7 +54,8 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <run [-- server args] | test [playwright args] | build [--release] | site>";
+const USAGE: &str =
+    "usage: cargo xtask <run [-- server args] | test [playwright args] | build [--release] | site>";
 
 /// The workspace root.
 fn root() -> PathBuf {
@@ -109,7 +113,11 @@ fn ensure_npm_packages() -> Result {
         (Ok(m), Ok(l)) => m.modified().ok() >= l.modified().ok(),
         _ => false,
     };
-    if !fresh || !root.join("node_modules/three/build/three.webgpu.js").exists() {
+    if !fresh
+        || !root
+            .join("node_modules/three/build/three.webgpu.js")
+            .exists()
+    {
         step("installing npm packages (npm ci)");
         sh("npm", &["ci", "--no-audit", "--no-fund"])?;
     }
@@ -183,6 +191,8 @@ fn site() -> Result {
             "--enable-mutable-globals",
             "--enable-reference-types",
             "--enable-multivalue",
+            "--strip-debug",
+            "--strip-producers",
             "-o",
             &bg_str,
         ],
@@ -249,8 +259,7 @@ fn gzip_tree(dir: &Path, total: &mut (u64, u64)) -> Result {
             continue;
         }
         let data = fs::read(&path).map_err(|e| e.to_string())?;
-        let mut encoder =
-            flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         encoder.write_all(&data).map_err(|e| e.to_string())?;
         let compressed = encoder.finish().map_err(|e| e.to_string())?;
         total.0 += data.len() as u64;
@@ -300,7 +309,10 @@ fn test(playwright_args: &[String]) -> Result {
     step("cargo test (workspace, native crates)");
     sh(&cargo(), &["test", "--workspace", "--exclude", "frontend"])?;
     step("building the server for the browser suite");
-    sh(&cargo(), &["build", "-p", "server", "--bin", "othello-server"])?;
+    sh(
+        &cargo(),
+        &["build", "-p", "server", "--bin", "othello-server"],
+    )?;
     ensure_chromium()?;
     step("browser suite (Playwright + Debian Chromium: WebGPU and WebGL 2)");
     fs::create_dir_all(root.join("test-results")).map_err(|e| e.to_string())?;
@@ -313,6 +325,9 @@ fn test(playwright_args: &[String]) -> Result {
         &args,
         &[("OTHELLO_SERVER_BIN", &server)],
     )?;
-    eprintln!("all tests passed in {:.0}s", started.elapsed().as_secs_f64());
+    eprintln!(
+        "all tests passed in {:.0}s",
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }

@@ -1,19 +1,113 @@
 //! The lobby: the site's front page, where a player starts a game.
 
+use crate::api::create_table;
 use crate::board::Board3D;
-use crate::protocol::BoardSnapshot;
+use crate::protocol::{BoardSnapshot, Side, TableMode};
 use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
 
 /// The lobby page.
 #[component]
 pub fn LobbyPage() -> impl IntoView {
     let snapshot = Signal::derive(BoardSnapshot::empty);
     let on_square = Callback::new(|_square: u8| {});
+    let (depth, set_depth) = signal(3u8);
+    let (human, set_human) = signal(Side::Black);
+    let (error, set_error) = signal(None::<String>);
+    let (busy, set_busy) = signal(false);
+    let navigate = use_navigate();
+    let start = move |mode: TableMode| {
+        let navigate = navigate.clone();
+        set_busy.set(true);
+        set_error.set(None);
+        leptos::task::spawn_local(async move {
+            match create_table(mode).await {
+                Ok(id) => navigate(&format!("/table/{id}"), Default::default()),
+                Err(e) => {
+                    set_error.set(Some(e.message));
+                    set_busy.set(false);
+                }
+            }
+        });
+    };
+    let start_ai = {
+        let start = start.clone();
+        move |_| {
+            start(TableMode::VsAi {
+                depth: depth.get_untracked(),
+                human: human.get_untracked(),
+            })
+        }
+    };
+    let start_hot_seat = move |_| start(TableMode::HotSeat);
     view! {
         <main class="lobby">
             <header class="topbar">
                 <h1>"Othello 3D"</h1>
             </header>
+            <section class="lobby-panel">
+                <div class="card" id="vs-ai">
+                    <h2>"Play the AI"</h2>
+                    <p>"The AI looks ahead a fixed number of moves: 1 is gentle, 6 is strong."</p>
+                    <label>
+                        "Search depth"
+                        <select
+                            id="ai-depth"
+                            on:change=move |ev| {
+                                if let Ok(d) = event_target_value(&ev).parse::<u8>() {
+                                    set_depth.set(d.clamp(1, 6));
+                                }
+                            }
+                        >
+                            {(1..=6u8)
+                                .map(|d| {
+                                    view! {
+                                        <option value=d.to_string() selected=move || depth.get() == d>
+                                            {d.to_string()}
+                                        </option>
+                                    }
+                                })
+                                .collect_view()}
+                        </select>
+                    </label>
+                    <fieldset class="row colour-choice">
+                        <legend>"You play"</legend>
+                        <label>
+                            <input
+                                type="radio"
+                                name="colour"
+                                value="black"
+                                id="play-black"
+                                checked=move || human.get() == Side::Black
+                                on:change=move |_| set_human.set(Side::Black)
+                            />
+                            "Black (first)"
+                        </label>
+                        <label>
+                            <input
+                                type="radio"
+                                name="colour"
+                                value="white"
+                                id="play-white"
+                                checked=move || human.get() == Side::White
+                                on:change=move |_| set_human.set(Side::White)
+                            />
+                            "White (second)"
+                        </label>
+                    </fieldset>
+                    <button id="start-ai" on:click=start_ai disabled=move || busy.get()>
+                        "Play vs AI"
+                    </button>
+                </div>
+                <div class="card" id="hot-seat">
+                    <h2>"Hot-seat"</h2>
+                    <p>"Two players share this screen and take turns."</p>
+                    <button id="start-hot-seat" on:click=start_hot_seat disabled=move || busy.get()>
+                        "Play hot-seat"
+                    </button>
+                </div>
+                <p class="error" role="alert">{move || error.get()}</p>
+            </section>
             <section class="lobby-board">
                 <Board3D snapshot on_square />
             </section>

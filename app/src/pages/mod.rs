@@ -1,6 +1,8 @@
 //! The site's pages.
 
 pub mod lobby;
+pub mod rules;
+pub mod table;
 
 use leptos::prelude::*;
 
@@ -20,4 +22,3 @@ pub fn NotFound() -> impl IntoView {
         </main>
     }
 }
-

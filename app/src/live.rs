@@ -1,0 +1,94 @@
+//! The browser end of a table's WebSocket: applies pushed states and
+//! reconnects after a drop.
+
+use crate::protocol::{ServerMessage, TableView};
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Opens `/ws/table/{id}` and feeds every pushed state to `on_state`.
+pub fn connect(id: String, on_state: Callback<TableView>, connected: WriteSignal<bool>) {
+    let alive = Rc::new(RefCell::new(true));
+    let socket_slot: Rc<RefCell<Option<web_sys::WebSocket>>> = Rc::new(RefCell::new(None));
+    open(
+        id,
+        on_state,
+        connected,
+        alive.clone(),
+        socket_slot.clone(),
+        0,
+    );
+    let handles = StoredValue::new_local((alive, socket_slot));
+    on_cleanup(move || {
+        handles.with_value(|(alive, slot)| {
+            *alive.borrow_mut() = false;
+            if let Some(socket) = slot.borrow_mut().take() {
+                let _ = socket.close();
+            }
+        });
+    });
+}
+
+fn open(
+    id: String,
+    on_state: Callback<TableView>,
+    connected: WriteSignal<bool>,
+    alive: Rc<RefCell<bool>>,
+    slot: Rc<RefCell<Option<web_sys::WebSocket>>>,
+    attempt: u32,
+) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    let scheme = if location.protocol().ok().as_deref() == Some("https:") {
+        "wss"
+    } else {
+        "ws"
+    };
+    let host = location.host().unwrap_or_default();
+    let Ok(socket) = web_sys::WebSocket::new(&format!("{scheme}://{host}/ws/table/{id}")) else {
+        return;
+    };
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            let Some(text) = event.data().as_string() else {
+                return;
+            };
+            match serde_json::from_str::<ServerMessage>(&text) {
+                Ok(ServerMessage::State { table }) => on_state.run(*table),
+                Ok(_) => {}
+                Err(error) => web_sys::console::warn_1(&format!("bad message: {error}").into()),
+            }
+        });
+    socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    let on_open = Closure::<dyn FnMut()>::new(move || connected.set(true));
+    socket.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+    on_open.forget();
+    let retry = {
+        let (id, alive, slot) = (id.clone(), alive.clone(), slot.clone());
+        Closure::<dyn FnMut()>::new(move || {
+            connected.set(false);
+            if !*alive.borrow() {
+                return;
+            }
+            let (id, alive, slot) = (id.clone(), alive.clone(), slot.clone());
+            let delay = (500 * 2u32.pow(attempt.min(4))) as i32;
+            let again = Closure::once_into_js(move || {
+                open(id, on_state, connected, alive, slot, attempt + 1)
+            });
+            if let Some(window) = web_sys::window() {
+                let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+                    again.unchecked_ref(),
+                    delay,
+                );
+            }
+        })
+    };
+    socket.set_onclose(Some(retry.as_ref().unchecked_ref()));
+    retry.forget();
+    *slot.borrow_mut() = Some(socket);
+}

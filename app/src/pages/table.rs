@@ -1,0 +1,290 @@
+//! The table page: the 3D board, score, turn, messages, tally, rematch votes,
+//! resign, export and the rules sidebar. Commands go through server functions;
+//! the table's WebSocket pushes every change.
+
+use crate::api::{get_table, new_table, play_move, resign, vote_rematch};
+use crate::board::Board3D;
+use crate::pages::rules::RulesSidebar;
+use crate::protocol::{
+    square_name, BoardSnapshot, EndReason, RoundStatus, Side, TableMode, TableView,
+};
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_params_map};
+
+/// `/table/:id`.
+#[component]
+pub fn TablePage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.read().get("id").unwrap_or_default();
+    let loaded = Resource::new(id, get_table);
+    view! {
+        <Suspense fallback=|| view! { <main class="page"><p>"Loading the table…"</p></main> }>
+            {move || Suspend::new(async move {
+                match loaded.await {
+                    Ok(view) => view! { <TableScreen initial=view /> }.into_any(),
+                    Err(error) => view! {
+                        <main class="page">
+                            <h1>"Table not found"</h1>
+                            <p class="error" role="alert">{error.message}</p>
+                            <p><a href="/">"Back to the lobby"</a></p>
+                        </main>
+                    }
+                    .into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+fn side_class(side: Side) -> &'static str {
+    match side {
+        Side::Black => "black",
+        Side::White => "white",
+    }
+}
+
+#[component]
+fn TableScreen(initial: TableView) -> impl IntoView {
+    let table_id = initial.id.clone();
+    let view_state = RwSignal::new(initial);
+    let (message, set_message) = signal(None::<String>);
+    let (rules_open, set_rules_open) = signal(false);
+    let (connected, set_connected) = signal(false);
+
+    // Accept a view only if it is not older than the one shown.
+    let accept = move |incoming: TableView| {
+        view_state.update(|current| {
+            if incoming.board.version >= current.board.version {
+                let you = if incoming.you.is_empty() {
+                    current.you.clone()
+                } else {
+                    incoming.you.clone()
+                };
+                *current = TableView { you, ..incoming };
+            }
+        });
+    };
+    #[cfg(feature = "hydrate")]
+    crate::live::connect(table_id.clone(), Callback::new(accept), set_connected);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = set_connected;
+
+    let snapshot = Signal::derive(move || {
+        let v = view_state.get();
+        let mut board: BoardSnapshot = v.board.clone();
+        if !v.viewer_to_move() {
+            board.legal.clear();
+        }
+        board
+    });
+    let id_for_click = table_id.clone();
+    let on_square = Callback::new(move |square: u8| {
+        let table = id_for_click.clone();
+        set_message.set(None);
+        leptos::task::spawn_local(async move {
+            match play_move(table, square).await {
+                Ok(view) => accept(view),
+                Err(error) => {
+                    set_message.set(Some(format!("{}: {}", square_name(square), error.message)))
+                }
+            }
+        });
+    });
+
+    let id_for_resign = table_id.clone();
+    let do_resign = move |side: Option<Side>| {
+        let table = id_for_resign.clone();
+        leptos::task::spawn_local(async move {
+            match resign(table, side).await {
+                Ok(view) => accept(view),
+                Err(error) => set_message.set(Some(error.message)),
+            }
+        });
+    };
+    let id_for_vote = table_id.clone();
+    let do_vote = move |side: Option<Side>, vote: bool| {
+        let table = id_for_vote.clone();
+        leptos::task::spawn_local(async move {
+            match vote_rematch(table, side, vote).await {
+                Ok(view) => accept(view),
+                Err(error) => set_message.set(Some(error.message)),
+            }
+        });
+    };
+    let navigate = use_navigate();
+    let id_for_new = table_id.clone();
+    let do_new_table = move |_| {
+        let table = id_for_new.clone();
+        let navigate = navigate.clone();
+        leptos::task::spawn_local(async move {
+            match new_table(table).await {
+                Ok(id) => navigate(&format!("/table/{id}"), Default::default()),
+                Err(error) => set_message.set(Some(error.message)),
+            }
+        });
+    };
+
+    let mode = move || view_state.with(|v| v.mode);
+    let is_hot_seat = move || matches!(mode(), TableMode::HotSeat);
+    let status = move || view_state.with(|v| v.status);
+    let over = move || matches!(status(), RoundStatus::Over { .. });
+    let turn_text = move || {
+        let v = view_state.get();
+        match v.status {
+            RoundStatus::Playing { to_move } => {
+                if v.ai_thinking {
+                    format!("{} (AI) is thinking…", to_move.name())
+                } else if v.you.contains(&to_move) && v.you.len() == 1 {
+                    format!("Your move ({})", to_move.name())
+                } else {
+                    format!("{} to move", to_move.name())
+                }
+            }
+            RoundStatus::Over { winner, reason } => {
+                let how = match reason {
+                    EndReason::Resigned => " by resignation",
+                    EndReason::Finished => "",
+                };
+                match winner {
+                    Some(w) => format!("{} wins{how}", w.name()),
+                    None => "Draw".to_string(),
+                }
+            }
+        }
+    };
+    let to_move_class = move || match status() {
+        RoundStatus::Playing { to_move } => side_class(to_move),
+        RoundStatus::Over { .. } => "over",
+    };
+    let export_href = format!("/table/{table_id}/export.txt");
+    let resign_button = {
+        let do_resign = do_resign.clone();
+        move || {
+            let do_resign = do_resign.clone();
+            (!over()).then(|| {
+                view! {
+                    <button class="secondary" id="resign" on:click=move |_| do_resign(None)>
+                        {move || if is_hot_seat() { "Resign (side to move)" } else { "Resign" }}
+                    </button>
+                }
+            })
+        }
+    };
+    let vote_buttons = move || {
+        let do_vote = do_vote.clone();
+        over().then(move || {
+            let v = view_state.get();
+            if is_hot_seat() {
+                [Side::Black, Side::White]
+                    .into_iter()
+                    .map(|side| {
+                        let voted = match side {
+                            Side::Black => v.votes.black,
+                            Side::White => v.votes.white,
+                        };
+                        let do_vote = do_vote.clone();
+                        let label = if voted {
+                            format!("{}: withdraw rematch vote", side.name())
+                        } else {
+                            format!("{}: vote rematch", side.name())
+                        };
+                        view! {
+                            <button
+                                id=format!("vote-{}", side_class(side))
+                                class:voted=voted
+                                on:click=move |_| do_vote(Some(side), !voted)
+                            >
+                                {label}
+                            </button>
+                        }
+                    })
+                    .collect_view()
+                    .into_any()
+            } else {
+                view! {
+                    <button id="rematch" on:click=move |_| do_vote(None, true)>
+                        "Rematch"
+                    </button>
+                }
+                .into_any()
+            }
+        })
+    };
+
+    view! {
+        <main class="table-page">
+            <header class="topbar">
+                <h1><a href="/">"Othello 3D"</a></h1>
+                <span class="mode">{move || mode().describe()}</span>
+                <button
+                    class="help"
+                    id="rules-toggle"
+                    aria-label="Rules"
+                    aria-expanded=move || rules_open.get().to_string()
+                    on:click=move |_| set_rules_open.update(|o| *o = !*o)
+                >
+                    "?"
+                </button>
+            </header>
+            <section class="table-board">
+                <Board3D snapshot on_square />
+            </section>
+            <aside class="hud">
+                <div class="card score">
+                    <div class="count black-count" id="black-count">
+                        <span class="disc black"></span>
+                        {move || view_state.with(|v| v.black_count)}
+                    </div>
+                    <div class="count white-count" id="white-count">
+                        <span class="disc white"></span>
+                        {move || view_state.with(|v| v.white_count)}
+                    </div>
+                    <p id="turn" class=move || format!("turn {}", to_move_class())>{turn_text}</p>
+                    <p class="round">"Round " {move || view_state.with(|v| v.round)}</p>
+                </div>
+                <div class="card messages">
+                    <p id="notice" aria-live="polite">
+                        {move || view_state.with(|v| v.notice.clone())}
+                    </p>
+                    <p id="message" class="error" role="alert">{move || message.get()}</p>
+                </div>
+                <div class="card tally" id="tally">
+                    <h2>"Tally"</h2>
+                    <p>
+                        "Black " <strong id="tally-black">{move || view_state.with(|v| v.tally.black_wins)}</strong>
+                        " · White " <strong id="tally-white">{move || view_state.with(|v| v.tally.white_wins)}</strong>
+                        " · Draws " <strong id="tally-draws">{move || view_state.with(|v| v.tally.draws)}</strong>
+                    </p>
+                </div>
+                <div class="card actions row">
+                    {resign_button}
+                    {vote_buttons}
+                    <a class="button secondary" id="export" href=export_href download>"Export"</a>
+                    <button class="secondary" id="new-table" on:click=do_new_table>"New table"</button>
+                </div>
+                <details class="card history">
+                    <summary>"Moves (" {move || view_state.with(|v| v.history.len())} ")"</summary>
+                    <ol id="history">
+                        {move || {
+                            view_state
+                                .with(|v| v.history.clone())
+                                .into_iter()
+                                .map(|h| {
+                                    let text = match &h.square {
+                                        Some(sq) => format!("{} {} (+{})", h.side.name(), sq, h.flipped),
+                                        None => format!("{} passes", h.side.name()),
+                                    };
+                                    view! { <li>{text}</li> }
+                                })
+                                .collect_view()
+                        }}
+                    </ol>
+                </details>
+                <p class="connection" data-connected=move || connected.get().to_string()>
+                    {move || if connected.get() { "Live" } else { "Connecting…" }}
+                </p>
+            </aside>
+            <RulesSidebar open=rules_open on_close=Callback::new(move |_| set_rules_open.set(false)) />
+        </main>
+    }
+}

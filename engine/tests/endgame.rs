@@ -1,0 +1,54 @@
+//! The exact solver: FFO #40–#44 and exhaustive agreement on small endgames.
+
+mod common;
+use engine::{reference, solve, Position};
+
+const FFO: &str = include_str!("data/ffo40-44.obf");
+
+#[test]
+fn solver_matches_exhaustive_search_on_small_endgames() {
+    for empties in 1..=9 {
+        for pos in common::positions(40 + u64::from(empties), empties, 8) {
+            let exact = reference::solve_exhaustive(&pos);
+            let r = solve(&pos);
+            assert_eq!(r.score, exact, "\n{pos}");
+            if let Some(m) = r.best_move {
+                let next = pos.play(m).expect("best move is legal").position;
+                assert_eq!(
+                    -reference::solve_exhaustive(&next),
+                    exact,
+                    "best move {m}\n{pos}"
+                );
+            } else {
+                assert!(pos.legal_moves().is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn ffo_40_to_44() {
+    for (n, line) in FFO.lines().take(5).enumerate() {
+        let pos = Position::from_obf(line).expect("FFO position parses");
+        // Per-move exact scores follow the ';'.
+        let scores: Vec<(String, i32)> = line
+            .split(';')
+            .skip(1)
+            .filter_map(|item| {
+                let (m, s) = item.trim().split_once(':')?;
+                Some((m.to_lowercase(), s.trim().parse().ok()?))
+            })
+            .collect();
+        let best = scores.iter().map(|s| s.1).max().expect("scores listed");
+        let r = solve(&pos);
+        assert_eq!(r.score, best, "FFO #{}", 40 + n);
+        let m = r.best_move.expect("a move").to_string();
+        let listed = scores.iter().find(|s| s.0 == m).map(|s| s.1);
+        assert_eq!(
+            listed,
+            Some(best),
+            "FFO #{}: {m} is not an optimal move",
+            40 + n
+        );
+    }
+}

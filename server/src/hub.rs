@@ -1,0 +1,641 @@
+//! The table hub: every live table in memory, the command path (check → apply →
+//! commit → broadcast → answer), the AI's turns, restart recovery and expiry.
+//!
+//! A command is committed to SQLite before anyone hears of it. Recovery replays
+//! the stored commands through [`Table::apply`], the same code path as play.
+
+use crate::ai::{AiPool, Job, Reply};
+use crate::clock::Clock;
+use crate::store::{MoveRow, Record, RoundEnd, Store, StoreError};
+use crate::table::{Command, Event, Table, TableError};
+use app::api::backend::{Backend, BoxFuture};
+use app::api::CommandError;
+use app::protocol::{EndReason, Session, Side, TableCommand, TableMode, TableView};
+use engine::{Color, Square};
+use rand::Rng;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use tokio::sync::{broadcast, Mutex as AsyncMutex};
+
+/// Settings of the hub.
+#[derive(Clone, Debug)]
+pub struct HubConfig {
+    pub ai_threads: usize,
+    pub ai_queue: usize,
+    /// Idle time after which a table is deleted, in milliseconds.
+    pub table_expiry_ms: i64,
+}
+
+impl Default for HubConfig {
+    fn default() -> Self {
+        Self {
+            ai_threads: 2,
+            ai_queue: 256,
+            table_expiry_ms: 24 * 3600 * 1000,
+        }
+    }
+}
+
+/// A pushed update: the table's state for everyone (the socket fills in `you`).
+#[derive(Clone, Debug)]
+pub struct Update {
+    pub view: Arc<TableView>,
+}
+
+struct Entry {
+    id: String,
+    table: Table,
+    owner: String,
+    next_seq: i64,
+    ai_thinking: bool,
+    updates: broadcast::Sender<Update>,
+}
+
+impl Entry {
+    /// The sides a session may play at this table.
+    fn seats(&self, session: &Session) -> Vec<Side> {
+        if session.0 != self.owner {
+            return Vec::new();
+        }
+        match self.table.mode() {
+            TableMode::VsAi { human, .. } => vec![human],
+            TableMode::HotSeat => vec![Side::Black, Side::White],
+        }
+    }
+
+    fn view_for(&self, session: &Session) -> TableView {
+        self.table
+            .view(&self.id, self.seats(session), self.ai_thinking)
+    }
+}
+
+struct Inner {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    config: HubConfig,
+    tables: Mutex<HashMap<String, Arc<AsyncMutex<Entry>>>>,
+    sessions: Mutex<HashSet<String>>,
+    ai: AiPool,
+}
+
+/// The hub; cheap to clone.
+#[derive(Clone)]
+pub struct Hub {
+    inner: Arc<Inner>,
+}
+
+/// Errors while restoring tables at start-up.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Black => "black",
+        Side::White => "white",
+    }
+}
+
+fn parse_side(text: &str) -> Option<Side> {
+    match text {
+        "black" => Some(Side::Black),
+        "white" => Some(Side::White),
+        _ => None,
+    }
+}
+
+fn new_id(bytes: usize) -> String {
+    let mut rng = rand::thread_rng();
+    (0..bytes)
+        .map(|_| format!("{:02x}", rng.gen::<u8>()))
+        .collect()
+}
+
+impl Hub {
+    /// Starts the hub and its AI workers, restoring every stored table.
+    pub async fn start(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        config: HubConfig,
+    ) -> Result<Self, RestoreError> {
+        let (replies_tx, replies_rx) = tokio::sync::mpsc::unbounded_channel();
+        let ai = AiPool::start(config.ai_threads, config.ai_queue, replies_tx);
+        let sessions = store.session_tokens().await?.into_iter().collect();
+        let hub = Hub {
+            inner: Arc::new(Inner {
+                store,
+                clock,
+                config,
+                tables: Mutex::new(HashMap::new()),
+                sessions: Mutex::new(sessions),
+                ai,
+            }),
+        };
+        hub.restore().await?;
+        tokio::spawn(hub.clone().ai_replies(replies_rx));
+        Ok(hub)
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    pub fn now(&self) -> i64 {
+        self.inner.clock.now_ms()
+    }
+
+    /// Number of tables in memory.
+    pub fn live_tables(&self) -> usize {
+        self.inner.tables.lock().map_or(0, |t| t.len())
+    }
+
+    // ----- sessions -----
+
+    /// Whether a session token is known.
+    pub fn session_known(&self, token: &str) -> bool {
+        self.inner
+            .sessions
+            .lock()
+            .map(|s| s.contains(token))
+            .unwrap_or(false)
+    }
+
+    /// Creates and stores a new session.
+    pub async fn new_session(&self) -> Result<Session, StoreError> {
+        let token = new_id(32);
+        self.inner.store.insert_session(&token, self.now()).await?;
+        if let Ok(mut sessions) = self.inner.sessions.lock() {
+            sessions.insert(token.clone());
+        }
+        Ok(Session(token))
+    }
+
+    // ----- tables -----
+
+    fn entry(&self, id: &str) -> Result<Arc<AsyncMutex<Entry>>, CommandError> {
+        self.inner
+            .tables
+            .lock()
+            .ok()
+            .and_then(|t| t.get(id).cloned())
+            .ok_or_else(|| {
+                CommandError::new("No such table: it may have expired or never existed.")
+            })
+    }
+
+    /// Subscribes to a table's updates; also returns the current view.
+    pub async fn subscribe(
+        &self,
+        id: &str,
+        session: &Session,
+    ) -> Result<(TableView, broadcast::Receiver<Update>, Vec<Side>), CommandError> {
+        let entry = self.entry(id)?;
+        let entry = entry.lock().await;
+        Ok((
+            entry.view_for(session),
+            entry.updates.subscribe(),
+            entry.seats(session),
+        ))
+    }
+
+    /// Creates a table owned by `session`.
+    pub async fn create(&self, session: &Session, mode: TableMode) -> Result<String, CommandError> {
+        if let TableMode::VsAi { depth, .. } = mode {
+            if !(1..=6).contains(&depth) {
+                return Err(CommandError::new("The AI's depth must be between 1 and 6."));
+            }
+        }
+        let id = new_id(8);
+        let mode_json = serde_json::to_string(&mode)
+            .map_err(|e| CommandError::new(format!("cannot encode the table mode: {e}")))?;
+        self.inner
+            .store
+            .create_table(&id, &mode_json, &session.0, self.now())
+            .await
+            .map_err(storage_error)?;
+        let entry = Entry {
+            id: id.clone(),
+            table: Table::new(mode),
+            owner: session.0.clone(),
+            next_seq: 1,
+            ai_thinking: false,
+            updates: broadcast::channel(64).0,
+        };
+        let entry = Arc::new(AsyncMutex::new(entry));
+        if let Ok(mut tables) = self.inner.tables.lock() {
+            tables.insert(id.clone(), entry.clone());
+        }
+        let mut guard = entry.lock().await;
+        self.after_change(&mut guard);
+        tracing::info!(table = %id, ?mode, "table created");
+        Ok(id)
+    }
+
+    /// The view of a table for a session.
+    pub async fn view(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
+        let entry = self.entry(id)?;
+        let entry = entry.lock().await;
+        Ok(entry.view_for(session))
+    }
+
+    /// Runs a player's command.
+    pub async fn execute(
+        &self,
+        session: &Session,
+        command: TableCommand,
+    ) -> Result<TableView, CommandError> {
+        let id = match &command {
+            TableCommand::Place { table, .. }
+            | TableCommand::Resign { table, .. }
+            | TableCommand::Vote { table, .. } => table.clone(),
+        };
+        let entry = self.entry(&id)?;
+        let mut entry = entry.lock().await;
+        let seats = entry.seats(session);
+        if seats.is_empty() {
+            return Err(CommandError::new(TableError::NotASeat.to_string()));
+        }
+        let to_move = entry.table.to_move();
+        let pick_side = |requested: Option<Side>| -> Result<Side, CommandError> {
+            match requested {
+                Some(side) if seats.contains(&side) => Ok(side),
+                Some(side) => Err(CommandError::new(format!(
+                    "You do not play {} at this table.",
+                    side.name()
+                ))),
+                None if seats.len() == 1 => Ok(seats[0]),
+                None => to_move
+                    .ok_or_else(|| CommandError::new("Say which side votes: black or white.")),
+            }
+        };
+        let command = match command {
+            TableCommand::Place { square, .. } => {
+                let square = Square::new(usize::from(square)).ok_or_else(|| {
+                    CommandError::new(format!("Square {square} is not on the board (0–63)."))
+                })?;
+                let side = match to_move {
+                    Some(side) if seats.contains(&side) => side,
+                    Some(side) if entry.table.ai_side() == Some(side) => {
+                        return Err(CommandError::new("Wait: the AI is thinking."))
+                    }
+                    Some(side) => {
+                        return Err(CommandError::new(
+                            TableError::NotYourTurn { to_move: side }.to_string(),
+                        ))
+                    }
+                    None => return Err(CommandError::new(TableError::GameOver.to_string())),
+                };
+                Command::Place { side, square }
+            }
+            TableCommand::Resign { side, .. } => Command::Resign {
+                side: pick_side(side)?,
+            },
+            TableCommand::Vote { side, vote, .. } => Command::Vote {
+                side: pick_side(side)?,
+                vote,
+            },
+        };
+        self.commit(&mut entry, command).await?;
+        Ok(entry.view_for(session))
+    }
+
+    /// A new table with the same mode, owned by the caller.
+    pub async fn new_table_like(
+        &self,
+        session: &Session,
+        id: &str,
+    ) -> Result<String, CommandError> {
+        let mode = {
+            let entry = self.entry(id)?;
+            let entry = entry.lock().await;
+            if entry.owner != session.0 {
+                return Err(CommandError::new(TableError::NotASeat.to_string()));
+            }
+            entry.table.mode()
+        };
+        self.create(session, mode).await
+    }
+
+    /// Applies `command` to a copy, commits it, then swaps it in and broadcasts.
+    async fn commit(
+        &self,
+        entry: &mut Entry,
+        command: Command,
+    ) -> Result<Vec<Event>, CommandError> {
+        let mut next = entry.table.clone();
+        let round_before = next.round();
+        let events = next
+            .apply(command)
+            .map_err(|e| CommandError::new(e.to_string()))?;
+        let record = record_for(
+            &entry.id,
+            entry.next_seq,
+            round_before,
+            command,
+            &events,
+            &next,
+            self.now(),
+        );
+        self.inner
+            .store
+            .record(&record)
+            .await
+            .map_err(storage_error)?;
+        entry.next_seq += record.rows.len() as i64;
+        entry.table = next;
+        self.after_change(entry);
+        Ok(events)
+    }
+
+    /// Broadcasts the new state and starts the AI's search when it is to move.
+    fn after_change(&self, entry: &mut Entry) {
+        if entry.table.ai_to_move() && !entry.ai_thinking {
+            if let TableMode::VsAi { depth, .. } = entry.table.mode() {
+                let job = Job {
+                    table_id: entry.id.clone(),
+                    version: entry.table.view(&entry.id, vec![], false).board.version,
+                    position: *entry.table.game().position(),
+                    depth: u32::from(depth),
+                };
+                entry.ai_thinking = true;
+                self.submit_ai(job);
+            }
+        }
+        let view = Arc::new(entry.table.view(&entry.id, Vec::new(), entry.ai_thinking));
+        let _ = entry.updates.send(Update { view });
+    }
+
+    fn submit_ai(&self, job: Job) {
+        if let Err(full) = self.inner.ai.submit(job) {
+            // The queue is full: retry shortly instead of blocking the caller.
+            let hub = self.clone();
+            tokio::spawn(async move {
+                let mut job = full.0;
+                loop {
+                    tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+                    match hub.inner.ai.submit(job) {
+                        Ok(()) => return,
+                        Err(again) => job = again.0,
+                    }
+                }
+            });
+        }
+    }
+
+    async fn ai_replies(self, mut replies: tokio::sync::mpsc::UnboundedReceiver<Reply>) {
+        while let Some(reply) = replies.recv().await {
+            let Ok(entry) = self.entry(&reply.job.table_id) else {
+                continue;
+            };
+            let mut entry = entry.lock().await;
+            entry.ai_thinking = false;
+            let version = entry.table.view(&entry.id, vec![], false).board.version;
+            let stale = version != reply.job.version || !entry.table.ai_to_move();
+            let (Some(square), Some(side), false) =
+                (reply.report.best_move, entry.table.ai_side(), stale)
+            else {
+                self.after_change(&mut entry);
+                continue;
+            };
+            if let Err(error) = self
+                .commit(&mut entry, Command::Place { side, square })
+                .await
+            {
+                tracing::error!(table = %entry.id, "the AI's move was refused: {}", error.message);
+                self.after_change(&mut entry);
+            }
+        }
+    }
+
+    /// Rebuilds every stored table by replaying its commands.
+    async fn restore(&self) -> Result<(), RestoreError> {
+        let stored = self.inner.store.tables().await?;
+        let mut restored = 0;
+        for header in stored {
+            let Ok(mode) = serde_json::from_str::<TableMode>(&header.mode) else {
+                tracing::error!(table = %header.id, "unreadable table mode; skipped");
+                continue;
+            };
+            let rows = self.inner.store.moves(&header.id).await?;
+            let mut table = Table::new(mode);
+            let mut next_seq = 1;
+            let mut broken = false;
+            for row in &rows {
+                next_seq = row.seq + 1;
+                let Some(side) = parse_side(&row.side) else {
+                    broken = true;
+                    break;
+                };
+                let command = match (row.kind.as_str(), row.square) {
+                    ("pass", _) => continue,
+                    ("place", Some(square)) => match Square::new(square as usize) {
+                        Some(square) => Command::Place { side, square },
+                        None => {
+                            broken = true;
+                            break;
+                        }
+                    },
+                    ("resign", _) => Command::Resign { side },
+                    ("vote", _) => Command::Vote { side, vote: true },
+                    ("withdraw", _) => Command::Vote { side, vote: false },
+                    _ => {
+                        broken = true;
+                        break;
+                    }
+                };
+                if let Err(error) = table.apply(command) {
+                    tracing::error!(table = %header.id, seq = row.seq, "stored command no longer applies: {error}");
+                    broken = true;
+                    break;
+                }
+            }
+            if broken {
+                tracing::error!(table = %header.id, "table could not be restored; left on disk");
+                continue;
+            }
+            if let Some(stored_tally) = self.inner.store.tally(&header.id).await? {
+                let t = table.tally();
+                if stored_tally
+                    != (
+                        i64::from(t.black_wins),
+                        i64::from(t.white_wins),
+                        i64::from(t.draws),
+                    )
+                {
+                    tracing::warn!(table = %header.id, ?stored_tally, replayed = ?t, "stored tally differs from the replay");
+                }
+            }
+            let entry = Entry {
+                id: header.id.clone(),
+                table,
+                owner: header.owner,
+                next_seq,
+                ai_thinking: false,
+                updates: broadcast::channel(64).0,
+            };
+            let entry = Arc::new(AsyncMutex::new(entry));
+            if let Ok(mut tables) = self.inner.tables.lock() {
+                tables.insert(header.id.clone(), entry.clone());
+            }
+            // Resume the AI if it was to move when the server stopped.
+            let mut guard = entry.lock().await;
+            self.after_change(&mut guard);
+            restored += 1;
+        }
+        if restored > 0 {
+            tracing::info!(restored, "tables restored from the database");
+        }
+        Ok(())
+    }
+
+    /// Deletes tables with no activity for the configured expiry; returns how many.
+    pub async fn expire_idle(&self) -> Result<usize, StoreError> {
+        let cutoff = self.now() - self.inner.config.table_expiry_ms;
+        let deleted = self.inner.store.delete_idle_tables(cutoff).await?;
+        if let Ok(mut tables) = self.inner.tables.lock() {
+            for id in &deleted {
+                tables.remove(id);
+            }
+        }
+        if !deleted.is_empty() {
+            tracing::info!(count = deleted.len(), "idle tables deleted");
+        }
+        Ok(deleted.len())
+    }
+
+    /// The export file of a table (SPEC §2): every move, the board after each
+    /// placement, every pass, the result, the transcript and GGF.
+    pub async fn export(&self, id: &str) -> Result<String, CommandError> {
+        let entry = self.entry(id)?;
+        let entry = entry.lock().await;
+        Ok(crate::export::text(&entry.id, &entry.table))
+    }
+
+    /// The GGF record of a table's current round.
+    pub async fn export_ggf(&self, id: &str) -> Result<String, CommandError> {
+        let entry = self.entry(id)?;
+        let entry = entry.lock().await;
+        Ok(crate::export::ggf(&entry.table))
+    }
+}
+
+fn storage_error(error: StoreError) -> CommandError {
+    tracing::error!("storage error: {error}");
+    CommandError::new("The server could not save this; nothing changed. Please try again.")
+}
+
+/// Builds what one accepted command writes.
+fn record_for(
+    table_id: &str,
+    first_seq: i64,
+    round_before: u32,
+    command: Command,
+    events: &[Event],
+    after: &Table,
+    now: i64,
+) -> Record {
+    let round = i64::from(round_before);
+    let mut rows = Vec::new();
+    let mut seq = first_seq;
+    let mut push = |kind: &str, side: Side, square: Option<i64>| {
+        rows.push(MoveRow {
+            seq,
+            round,
+            kind: kind.to_string(),
+            side: side_name(side).to_string(),
+            square,
+        });
+        seq += 1;
+    };
+    match command {
+        Command::Place { side, square } => push("place", side, Some(square.index() as i64)),
+        Command::Resign { side } => push("resign", side, None),
+        Command::Vote { side, vote } => push(if vote { "vote" } else { "withdraw" }, side, None),
+    }
+    for event in events {
+        if let Event::Passed { side } = event {
+            push("pass", *side, None);
+        }
+    }
+    let round_end = events.iter().find_map(|event| match event {
+        Event::RoundOver { winner, reason } => {
+            let position = after.game().position();
+            Some(RoundEnd {
+                round,
+                winner: winner.map(side_name),
+                reason: match reason {
+                    EndReason::Finished => "finished",
+                    EndReason::Resigned => "resigned",
+                },
+                black: i64::from(position.count(Color::Black)),
+                white: i64::from(position.count(Color::White)),
+            })
+        }
+        _ => None,
+    });
+    let new_round = events.iter().find_map(|event| match event {
+        Event::RematchStarted { round } => Some(i64::from(*round)),
+        _ => None,
+    });
+    let votes = matches!(command, Command::Vote { .. }).then(|| {
+        let v = if new_round.is_some() {
+            app::protocol::Votes {
+                black: true,
+                white: true,
+            }
+        } else {
+            after.votes()
+        };
+        (round, v.black, v.white)
+    });
+    let tally = after.tally();
+    Record {
+        table_id: table_id.to_string(),
+        rows,
+        round_end,
+        new_round,
+        votes,
+        tally: (
+            i64::from(tally.black_wins),
+            i64::from(tally.white_wins),
+            i64::from(tally.draws),
+        ),
+        now,
+    }
+}
+
+impl Backend for Hub {
+    fn create_table<'a>(
+        &'a self,
+        session: &'a Session,
+        mode: TableMode,
+    ) -> BoxFuture<'a, Result<String, CommandError>> {
+        Box::pin(self.create(session, mode))
+    }
+
+    fn view<'a>(
+        &'a self,
+        session: &'a Session,
+        table: &'a str,
+    ) -> BoxFuture<'a, Result<TableView, CommandError>> {
+        Box::pin(Hub::view(self, session, table))
+    }
+
+    fn execute<'a>(
+        &'a self,
+        session: &'a Session,
+        command: TableCommand,
+    ) -> BoxFuture<'a, Result<TableView, CommandError>> {
+        Box::pin(Hub::execute(self, session, command))
+    }
+
+    fn new_table<'a>(
+        &'a self,
+        session: &'a Session,
+        table: &'a str,
+    ) -> BoxFuture<'a, Result<String, CommandError>> {
+        Box::pin(self.new_table_like(session, table))
+    }
+}
