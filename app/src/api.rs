@@ -86,6 +86,16 @@ pub mod backend {
     #[derive(Clone)]
     pub struct BackendHandle(pub Arc<dyn Backend>);
 
+    /// Marks a refused command as `422 Unprocessable Entity` (not a server fault).
+    pub fn refused<T>(result: Result<T, CommandError>) -> Result<T, CommandError> {
+        if result.is_err() {
+            if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
+                response.set_status(http::StatusCode::UNPROCESSABLE_ENTITY);
+            }
+        }
+        result
+    }
+
     /// The backend and the caller's session, or a clear error.
     pub fn context() -> Result<(Arc<dyn Backend>, Session), CommandError> {
         let backend = leptos::prelude::use_context::<BackendHandle>()
@@ -103,33 +113,29 @@ pub mod backend {
 /// Starts a table; returns its id.
 #[server(endpoint = "create_table", input = Json)]
 pub async fn create_table(mode: TableMode) -> Result<String, CommandError> {
-    let (backend, session) = backend::context()?;
-    backend.create_table(&session, mode).await
+    let (backend, session) = backend::refused(backend::context())?;
+    backend::refused(backend.create_table(&session, mode).await)
 }
 
 /// The table as the caller sees it.
 #[server(endpoint = "get_table", input = Json)]
 pub async fn get_table(table: String) -> Result<TableView, CommandError> {
-    let (backend, session) = backend::context()?;
-    backend.view(&session, &table).await
+    let (backend, session) = backend::refused(backend::context())?;
+    backend::refused(backend.view(&session, &table).await)
 }
 
 /// Places a disc on `square` (0..64).
 #[server(endpoint = "play_move", input = Json)]
 pub async fn play_move(table: String, square: u8) -> Result<TableView, CommandError> {
-    let (backend, session) = backend::context()?;
-    backend
-        .execute(&session, TableCommand::Place { table, square })
-        .await
+    let (backend, session) = backend::refused(backend::context())?;
+    backend::refused(backend.execute(&session, TableCommand::Place { table, square }).await)
 }
 
 /// Resigns the current round (`side` picks the side at a hot-seat table).
 #[server(endpoint = "resign", input = Json)]
 pub async fn resign(table: String, side: Option<Side>) -> Result<TableView, CommandError> {
-    let (backend, session) = backend::context()?;
-    backend
-        .execute(&session, TableCommand::Resign { table, side })
-        .await
+    let (backend, session) = backend::refused(backend::context())?;
+    backend::refused(backend.execute(&session, TableCommand::Resign { table, side }).await)
 }
 
 /// Votes for (or withdraws a vote for) a rematch.
@@ -139,15 +145,13 @@ pub async fn vote_rematch(
     side: Option<Side>,
     vote: bool,
 ) -> Result<TableView, CommandError> {
-    let (backend, session) = backend::context()?;
-    backend
-        .execute(&session, TableCommand::Vote { table, side, vote })
-        .await
+    let (backend, session) = backend::refused(backend::context())?;
+    backend::refused(backend.execute(&session, TableCommand::Vote { table, side, vote }).await)
 }
 
 /// A new table with the same settings (and a fresh tally); returns its id.
 #[server(endpoint = "new_table", input = Json)]
 pub async fn new_table(table: String) -> Result<String, CommandError> {
-    let (backend, session) = backend::context()?;
-    backend.new_table(&session, &table).await
+    let (backend, session) = backend::refused(backend::context())?;
+    backend::refused(backend.new_table(&session, &table).await)
 }

@@ -650,6 +650,16 @@ fn publish_hooks(state: &Rc<RefCell<State>>) {
             ("drawnVersion", (s.drawn_version as f64).into()),
             ("black", (black as f64).into()),
             ("white", (white as f64).into()),
+            (
+                "legal",
+                s.current
+                    .legal
+                    .iter()
+                    .map(|&q| JsValue::from(q))
+                    .collect::<Array>()
+                    .into(),
+            ),
+            ("animating", s.dirty.into()),
         ])
         .into()
     });

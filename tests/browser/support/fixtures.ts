@@ -41,7 +41,7 @@ export async function waitForIsland(page: Page) {
   await page.waitForFunction(
     () => {
       const api = (window as any).othello3d;
-      return !!api && api.status() && api.status().frames > 0;
+      return !!api && !!api.status() && api.status().frames > 0;
     },
     null,
     { timeout: 60_000 },
