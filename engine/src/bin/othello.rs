@@ -5,9 +5,11 @@
 //! othello solve "<OBF>"           exact score for the side to move and a best move
 //! othello search --depth D "<OBF>" play-AI search: best move, value, nodes
 //! othello bench                   speed figures
+//! othello report [--out-dir DIR]  sample games vs the script (SPEC §9)
 //! ```
 
-use engine::{perft, search, solve, Position};
+use engine::{perft, search, solve, Position, SampleReport};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -16,6 +18,8 @@ const USAGE: &str = "usage:
   othello solve \"<OBF>\"             exact endgame score for the side to move and a best move
   othello search --depth D \"<OBF>\"  play-AI search (D = 1..12): best move, value, nodes
   othello bench                     perft, search and solver speed figures
+  othello report [--out-dir DIR]    play the depth-3 AI against the script as black and as white;
+                                    write DIR/sample-games.json and DIR/sample-games.txt (DIR = docs)
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
 
 /// FFO endgame positions #40–#42 (OBF, with their exact scores).
@@ -49,6 +53,7 @@ enum Command {
     Solve(String),
     Search(u32, String),
     Bench,
+    Report(PathBuf),
 }
 
 fn parse_args(args: &[String]) -> Result<Command, String> {
@@ -67,6 +72,10 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             )),
         },
         [cmd] if cmd == "bench" => Ok(Command::Bench),
+        [cmd] if cmd == "report" => Ok(Command::Report(PathBuf::from("docs"))),
+        [cmd, flag, dir] if cmd == "report" && flag == "--out-dir" && !dir.is_empty() => {
+            Ok(Command::Report(PathBuf::from(dir)))
+        }
         [] => Err("missing command".into()),
         _ => Err(format!("unrecognised arguments: {}", args.join(" "))),
     }
@@ -122,8 +131,32 @@ fn main() -> ExitCode {
             }
         },
         Command::Bench => bench(),
+        Command::Report(dir) => {
+            if let Err(message) = report(&dir) {
+                eprintln!("othello: {message}");
+                return ExitCode::FAILURE;
+            }
+        }
     }
     ExitCode::SUCCESS
+}
+
+/// Plays the sample games and writes `dir/sample-games.json` and
+/// `dir/sample-games.txt`; prints one summary line per game.
+fn report(dir: &std::path::Path) -> Result<(), String> {
+    let report = SampleReport::generate();
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for (name, text) in [
+        ("sample-games.json", report.to_json()),
+        ("sample-games.txt", report.to_text()),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    for (i, game) in report.games.iter().enumerate() {
+        println!("game {}: {}", i + 1, game.summary());
+    }
+    Ok(())
 }
 
 fn bench() {

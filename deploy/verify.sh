@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Checks the deploy kit: the systemd user unit (with systemd-analyze when it
+# is installed) and the nginx reverse-proxy config (grep checks, plus
+# `nginx -t` when nginx and openssl are installed).
+#
+# Usage: deploy/verify.sh            (from anywhere; exit 0 = all checks passed)
+#        NGINX=/path/to/nginx deploy/verify.sh   to pick the nginx binary
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+unit="$here/othello.service"
+conf="$here/nginx.conf"
+failures=0
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { printf 'ok: %s\n' "$1"; }
+fail() {
+    printf 'FAIL: %s\n' "$1" >&2
+    failures=$((failures + 1))
+}
+skip() { printf 'skipped: %s\n' "$1"; }
+
+# Extended-regex grep for a line in a file.
+require() {
+    local file="$1" pattern="$2" what="$3"
+    if grep -Eq -- "$pattern" "$file"; then
+        ok "$what"
+    else
+        fail "$what (no line matching '$pattern' in ${file#"$here"/})"
+    fi
+}
+
+# --- systemd unit -----------------------------------------------------------
+require "$unit" '^ExecStart=%h/othello3d/target/release/othello-server$' "unit starts the release server"
+require "$unit" '^WorkingDirectory=%h/othello3d$' "unit working directory"
+require "$unit" '^Environment=OTHELLO_LISTEN=127\.0\.0\.1:40085$' "unit listens on 127.0.0.1:40085"
+require "$unit" '^Environment=OTHELLO_DATABASE=%h/othello3d/data/othello\.db$' "unit database path"
+require "$unit" '^Environment=OTHELLO_PUBLIC_URL=' "unit public URL"
+require "$unit" '^Environment=OTHELLO_SECURE_COOKIES=true$' "unit secure cookies"
+require "$unit" '^Restart=on-failure$' "unit restarts on failure"
+require "$unit" '^KillSignal=SIGTERM$' "unit stops with SIGTERM"
+require "$unit" '^TimeoutStopSec=' "unit stop timeout"
+require "$unit" '^WantedBy=default\.target$' "unit installs into default.target"
+
+if command -v systemd-analyze >/dev/null 2>&1; then
+    # %h expands to $HOME: point it at a scratch home holding a stub server so
+    # that verify can check ExecStart without a real build or install.
+    mkdir -p "$tmp/home/othello3d/target/release" "$tmp/home/othello3d/data"
+    printf '#!/bin/sh\nexit 0\n' >"$tmp/home/othello3d/target/release/othello-server"
+    chmod +x "$tmp/home/othello3d/target/release/othello-server"
+    cp "$unit" "$tmp/othello.service"
+    # verify prints warnings (unknown keys, bad values) but may still exit 0:
+    # any output counts as a failure.
+    if out="$(cd "$tmp" && HOME="$tmp/home" systemd-analyze verify "$tmp/othello.service" 2>&1)" && [ -z "$out" ]; then
+        ok "systemd-analyze verify othello.service"
+    else
+        fail "systemd-analyze verify othello.service:"$'\n'"$out"
+    fi
+else
+    skip "systemd-analyze not installed (unit syntax not verified)"
+fi
+
+# --- nginx reverse proxy ------------------------------------------------------
+require "$conf" '^[[:space:]]*listen 443 ssl http2;' "nginx listens on 443 with TLS and HTTP/2"
+require "$conf" 'return 301 https://\$host\$request_uri;' "nginx redirects port 80 to HTTPS"
+require "$conf" '^[[:space:]]*location /ws/ \{' "nginx has a /ws/ location"
+require "$conf" 'proxy_pass http://(127\.0\.0\.1:40085|othello_backend);' "nginx proxies to the server"
+require "$conf" '^[[:space:]]*server 127\.0\.0\.1:40085;' "nginx upstream is 127.0.0.1:40085"
+require "$conf" '^[[:space:]]*proxy_http_version 1\.1;' "nginx uses HTTP/1.1 upstream"
+require "$conf" '^[[:space:]]*proxy_set_header Upgrade \$http_upgrade;' "nginx forwards the Upgrade header"
+require "$conf" '^[[:space:]]*proxy_set_header Connection \$connection_upgrade;' "nginx forwards Connection: upgrade"
+require "$conf" '^[[:space:]]*proxy_read_timeout [0-9]+[smhd]?;' "nginx sets a read timeout"
+require "$conf" '^[[:space:]]*proxy_set_header X-Forwarded-For ' "nginx sets X-Forwarded-For"
+require "$conf" '^[[:space:]]*proxy_set_header X-Forwarded-Proto \$scheme;' "nginx sets X-Forwarded-Proto"
+
+# The Upgrade/Connection lines must sit inside the /ws/ block.
+if awk '/location \/ws\/ \{/{inws=1} inws && /proxy_set_header Upgrade/{u=1} inws && /proxy_set_header Connection \$connection_upgrade/{c=1} inws && /^[[:space:]]*\}/{inws=0} END{exit !(u && c)}' "$conf"; then
+    ok "nginx /ws/ block carries the upgrade headers"
+else
+    fail "nginx /ws/ block lacks the Upgrade/Connection headers"
+fi
+
+nginx_bin="${NGINX:-$(command -v nginx 2>/dev/null || true)}"
+if [ -n "$nginx_bin" ] && [ -x "$nginx_bin" ] && command -v openssl >/dev/null 2>&1; then
+    mkdir -p "$tmp/nginx/logs"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=othello.example.com \
+        -keyout "$tmp/key.pem" -out "$tmp/cert.pem" >/dev/null 2>&1
+    sed -e "s#/etc/letsencrypt/live/othello.example.com/fullchain.pem#$tmp/cert.pem#" \
+        -e "s#/etc/letsencrypt/live/othello.example.com/privkey.pem#$tmp/key.pem#" \
+        "$conf" >"$tmp/site.conf"
+    cat >"$tmp/main.conf" <<CONF
+pid $tmp/nginx/nginx.pid;
+error_log $tmp/nginx/logs/error.log;
+events {}
+http {
+    access_log off;
+    client_body_temp_path $tmp/nginx/cb;
+    proxy_temp_path $tmp/nginx/pt;
+    fastcgi_temp_path $tmp/nginx/ft;
+    uwsgi_temp_path $tmp/nginx/ut;
+    scgi_temp_path $tmp/nginx/st;
+    include $tmp/site.conf;
+}
+CONF
+    if out="$("$nginx_bin" -t -q -p "$tmp/nginx" -c "$tmp/main.conf" -e "$tmp/nginx/logs/error.log" 2>&1)"; then
+        ok "nginx -t accepts nginx.conf"
+    else
+        fail "nginx -t rejects nginx.conf:"$'\n'"$out"
+    fi
+else
+    skip "nginx -t (nginx or openssl not installed)"
+fi
+
+if [ "$failures" -ne 0 ]; then
+    printf 'deploy/verify.sh: %d check(s) failed\n' "$failures" >&2
+    exit 1
+fi
+echo "deploy/verify.sh: all checks passed"

@@ -1,0 +1,90 @@
+//! Shared helpers: start the real server binary on a free port.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub struct Server {
+    pub child: Child,
+    pub url: String,
+}
+
+impl Server {
+    /// Starts `othello-server` on 127.0.0.1:0 with the given database.
+    pub fn start(database: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_othello-server"))
+            .args(["--listen", "127.0.0.1:0", "--database"])
+            .arg(database)
+            .args(extra)
+            .env("OTHELLO_LOG", "warn")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("server starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut reader = BufReader::new(stdout);
+        let mut line = String::new();
+        let url = loop {
+            line.clear();
+            let read = reader.read_line(&mut line).expect("read stdout");
+            assert!(read > 0, "server exited before listening");
+            if let Some(rest) = line.trim().strip_prefix("listening on ") {
+                break rest.to_string();
+            }
+        };
+        // Keep draining stdout so the server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = String::new();
+            while reader.read_line(&mut sink).map(|n| n > 0).unwrap_or(false) {
+                sink.clear();
+            }
+        });
+        Server { child, url }
+    }
+
+    /// SIGKILL, no chance to clean up.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .cookie_store(true)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("client")
+}
+
+/// Calls a server function with a JSON body; returns (status, JSON body).
+pub async fn call(
+    client: &reqwest::Client,
+    url: &str,
+    name: &str,
+    body: serde_json::Value,
+) -> (u16, serde_json::Value) {
+    let response = client
+        .post(format!("{url}/api/{name}"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("request");
+    let status = response.status().as_u16();
+    let text = response.text().await.expect("body");
+    let value = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
+    (status, value)
+}
