@@ -128,14 +128,22 @@ pub async fn get_table(table: String) -> Result<TableView, CommandError> {
 #[server(endpoint = "play_move", input = Json)]
 pub async fn play_move(table: String, square: u8) -> Result<TableView, CommandError> {
     let (backend, session) = backend::refused(backend::context())?;
-    backend::refused(backend.execute(&session, TableCommand::Place { table, square }).await)
+    backend::refused(
+        backend
+            .execute(&session, TableCommand::Place { table, square })
+            .await,
+    )
 }
 
 /// Resigns the current round (`side` picks the side at a hot-seat table).
 #[server(endpoint = "resign", input = Json)]
 pub async fn resign(table: String, side: Option<Side>) -> Result<TableView, CommandError> {
     let (backend, session) = backend::refused(backend::context())?;
-    backend::refused(backend.execute(&session, TableCommand::Resign { table, side }).await)
+    backend::refused(
+        backend
+            .execute(&session, TableCommand::Resign { table, side })
+            .await,
+    )
 }
 
 /// Votes for (or withdraws a vote for) a rematch.
@@ -146,7 +154,11 @@ pub async fn vote_rematch(
     vote: bool,
 ) -> Result<TableView, CommandError> {
     let (backend, session) = backend::refused(backend::context())?;
-    backend::refused(backend.execute(&session, TableCommand::Vote { table, side, vote }).await)
+    backend::refused(
+        backend
+            .execute(&session, TableCommand::Vote { table, side, vote })
+            .await,
+    )
 }
 
 /// A new table with the same settings (and a fresh tally); returns its id.

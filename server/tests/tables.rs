@@ -17,7 +17,13 @@ async fn create(client: &reqwest::Client, url: &str, mode: serde_json::Value) ->
 }
 
 async fn play(client: &reqwest::Client, url: &str, table: &str, square: u8) -> serde_json::Value {
-    let (status, view) = call(client, url, "play_move", json!({ "table": table, "square": square })).await;
+    let (status, view) = call(
+        client,
+        url,
+        "play_move",
+        json!({ "table": table, "square": square }),
+    )
+    .await;
     assert_eq!(status, 200, "move {square}: {view}");
     view
 }
@@ -35,11 +41,22 @@ async fn after_sigkill_the_game_continues_from_the_same_position_and_tally() {
     // Round 1: two moves, then black resigns; both vote for a rematch.
     play(&player, &url, &table, 37).await;
     play(&player, &url, &table, 45).await;
-    let (status, _) = call(&player, &url, "resign", json!({ "table": table, "side": null })).await;
+    let (status, _) = call(
+        &player,
+        &url,
+        "resign",
+        json!({ "table": table, "side": null }),
+    )
+    .await;
     assert_eq!(status, 200);
     for side in ["black", "white"] {
-        let (status, view) =
-            call(&player, &url, "vote_rematch", json!({ "table": table, "side": side, "vote": true })).await;
+        let (status, view) = call(
+            &player,
+            &url,
+            "vote_rematch",
+            json!({ "table": table, "side": side, "vote": true }),
+        )
+        .await;
         assert_eq!(status, 200, "{view}");
     }
     // Round 2: three moves.
@@ -56,7 +73,15 @@ async fn after_sigkill_the_game_continues_from_the_same_position_and_tally() {
     let url = server.url.clone();
     let (status, after) = call(&player, &url, "get_table", json!({ "table": table })).await;
     assert_eq!(status, 200, "{after}");
-    for field in ["round", "tally", "history", "status", "black_count", "white_count", "votes"] {
+    for field in [
+        "round",
+        "tally",
+        "history",
+        "status",
+        "black_count",
+        "white_count",
+        "votes",
+    ] {
         assert_eq!(after[field], before[field], "{field} survives the restart");
     }
     assert_eq!(after["board"]["cells"], before["board"]["cells"]);
@@ -81,7 +106,13 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
 
     // A stranger with a fresh session.
     let stranger = client();
-    let (status, error) = call(&stranger, &url, "play_move", json!({ "table": table, "square": 37 })).await;
+    let (status, error) = call(
+        &stranger,
+        &url,
+        "play_move",
+        json!({ "table": table, "square": 37 }),
+    )
+    .await;
     assert_eq!(status, 422);
     assert!(error.to_string().contains("not seated"), "{error}");
 
@@ -98,10 +129,22 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
     assert!(forged.text().await.expect("body").contains("not seated"));
 
     // Out-of-range square, unknown table, malformed JSON: clear errors.
-    let (status, error) = call(&owner, &url, "play_move", json!({ "table": table, "square": 64 })).await;
+    let (status, error) = call(
+        &owner,
+        &url,
+        "play_move",
+        json!({ "table": table, "square": 64 }),
+    )
+    .await;
     assert_eq!(status, 422);
     assert!(error.to_string().contains("not on the board"), "{error}");
-    let (status, error) = call(&owner, &url, "play_move", json!({ "table": "nope", "square": 37 })).await;
+    let (status, error) = call(
+        &owner,
+        &url,
+        "play_move",
+        json!({ "table": "nope", "square": 37 }),
+    )
+    .await;
     assert_eq!(status, 422);
     assert!(error.to_string().contains("No such table"), "{error}");
     let malformed = owner
@@ -113,8 +156,17 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
         .expect("request");
     assert!(malformed.status().is_client_error() || malformed.status().is_server_error());
     let body = malformed.text().await.expect("body");
-    assert!(body.contains("malformed") || body.contains("rror"), "{body}");
-    let (status, error) = call(&owner, &url, "create_table", json!({ "mode": { "kind": "vs_ai", "depth": 9, "human": "black" } })).await;
+    assert!(
+        body.contains("malformed") || body.contains("rror"),
+        "{body}"
+    );
+    let (status, error) = call(
+        &owner,
+        &url,
+        "create_table",
+        json!({ "mode": { "kind": "vs_ai", "depth": 9, "human": "black" } }),
+    )
+    .await;
     assert_eq!(status, 422);
     assert!(error.to_string().contains("between 1 and 6"), "{error}");
 
@@ -122,14 +174,21 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
     let (_, view) = call(&owner, &url, "get_table", json!({ "table": table })).await;
     assert_eq!(view["history"].as_array().map(Vec::len), Some(0));
     // The server is still healthy.
-    let health = owner.get(format!("{url}/healthz")).send().await.expect("health");
+    let health = owner
+        .get(format!("{url}/healthz"))
+        .send()
+        .await
+        .expect("health");
     assert!(health.status().is_success());
 }
 
 #[tokio::test]
 async fn a_cross_origin_websocket_is_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(&dir.path().join("othello.db"), &["--allowed-origins", "https://friend.example"]);
+    let server = Server::start(
+        &dir.path().join("othello.db"),
+        &["--allowed-origins", "https://friend.example"],
+    );
     let url = server.url.clone();
     let owner = client();
     new_session(&owner, &url).await;
@@ -159,10 +218,17 @@ async fn choosing_white_makes_the_ai_open() {
     let url = server.url.clone();
     let player = client();
     new_session(&player, &url).await;
-    let table = create(&player, &url, json!({ "kind": "vs_ai", "depth": 3, "human": "white" })).await;
+    let table = create(
+        &player,
+        &url,
+        json!({ "kind": "vs_ai", "depth": 3, "human": "white" }),
+    )
+    .await;
     let mut view = serde_json::Value::Null;
     for _ in 0..100 {
-        view = call(&player, &url, "get_table", json!({ "table": table })).await.1;
+        view = call(&player, &url, "get_table", json!({ "table": table }))
+            .await
+            .1;
         if view["history"].as_array().map(Vec::len) == Some(1) && view["ai_thinking"] == false {
             break;
         }
@@ -182,7 +248,12 @@ async fn the_server_refuses_to_start_on_a_bad_setting() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("invalid value"));
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_othello-server"))
-        .args(["--listen", "127.0.0.1:0", "--database", "/proc/no-such-dir/othello.db"])
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--database",
+            "/proc/no-such-dir/othello.db",
+        ])
         .output()
         .expect("runs");
     assert!(!output.status.success());

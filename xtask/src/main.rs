@@ -308,6 +308,8 @@ fn test(playwright_args: &[String]) -> Result {
     site()?;
     step("cargo test (workspace, native crates)");
     sh(&cargo(), &["test", "--workspace", "--exclude", "frontend"])?;
+    step("deploy kit checks (systemd unit, nginx config)");
+    sh("bash", &["deploy/verify.sh"])?;
     step("building the server for the browser suite");
     sh(
         &cargo(),
