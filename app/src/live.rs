@@ -92,3 +92,34 @@ fn open(
     retry.forget();
     *slot.borrow_mut() = Some(socket);
 }
+
+/// Joins the quick-match queue: `on_matched` gets the table id. Dropping or
+/// closing the returned socket leaves the queue.
+pub fn join_queue(
+    on_matched: Callback<String>,
+    on_error: Callback<String>,
+) -> Option<web_sys::WebSocket> {
+    let window = web_sys::window()?;
+    let location = window.location();
+    let scheme = if location.protocol().ok().as_deref() == Some("https:") {
+        "wss"
+    } else {
+        "ws"
+    };
+    let host = location.host().ok()?;
+    let socket = web_sys::WebSocket::new(&format!("{scheme}://{host}/ws/queue")).ok()?;
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            let Some(text) = event.data().as_string() else {
+                return;
+            };
+            match serde_json::from_str::<ServerMessage>(&text) {
+                Ok(ServerMessage::Matched { table }) => on_matched.run(table),
+                Ok(ServerMessage::Error { message }) => on_error.run(message),
+                _ => {}
+            }
+        });
+    socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    Some(socket)
+}

@@ -92,6 +92,8 @@ pub enum TableMode {
     VsAi { depth: u8, human: Side },
     /// Two players taking turns in one browser.
     HotSeat,
+    /// Two players in two browsers (quick match or a private link).
+    Online { private: bool },
 }
 
 impl TableMode {
@@ -102,6 +104,8 @@ impl TableMode {
                 format!("You ({}) vs AI depth {depth}", human.name())
             }
             TableMode::HotSeat => "Hot-seat: two players, one screen".to_string(),
+            TableMode::Online { private: true } => "Online: private table".to_string(),
+            TableMode::Online { private: false } => "Online: quick match".to_string(),
         }
     }
 }
@@ -114,6 +118,10 @@ pub enum EndReason {
     Finished,
     /// A player resigned.
     Resigned,
+    /// A player left and did not come back within the grace period.
+    Timeout,
+    /// Both players left; nobody wins.
+    Abandoned,
 }
 
 /// The state of the current round.
@@ -174,6 +182,36 @@ pub struct TableView {
     pub notice: Option<String>,
     /// The sides the viewer may play (both at a hot-seat table).
     pub you: Vec<Side>,
+    /// Seats and presence at an online table.
+    #[serde(default)]
+    pub seats: Option<Seats>,
+}
+
+/// One seat of an online table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatView {
+    /// Someone holds this seat.
+    pub taken: bool,
+    /// The holder has a live connection.
+    pub connected: bool,
+    /// Seconds left before a disconnected holder loses the game.
+    pub grace_left: Option<u32>,
+}
+
+/// Both seats of an online table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seats {
+    pub black: SeatView,
+    pub white: SeatView,
+}
+
+impl Seats {
+    pub fn get(&self, side: Side) -> SeatView {
+        match side {
+            Side::Black => self.black,
+            Side::White => self.white,
+        }
+    }
 }
 
 impl TableView {
@@ -215,6 +253,10 @@ pub enum ServerMessage {
     Error { message: String },
     /// Answer to a ping.
     Pong,
+    /// Quick match: waiting for an opponent.
+    Queued,
+    /// Quick match: paired; go to this table.
+    Matched { table: String },
 }
 
 /// What a browser may send over the WebSocket (commands go through server

@@ -50,6 +50,14 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_TABLE_EXPIRY_SECS", default_value_t = 86_400)]
     pub table_expiry_secs: u64,
 
+    /// Seconds a player who left an online table keeps the seat.
+    #[arg(long, env = "OTHELLO_GRACE_SECS", default_value_t = 90)]
+    pub grace_secs: u64,
+
+    /// Milliseconds between checks of online players' grace periods.
+    #[arg(long, env = "OTHELLO_PRESENCE_CHECK_MS", default_value_t = 1000)]
+    pub presence_check_ms: u64,
+
     /// Seconds between sweeps for idle tables.
     #[arg(long, env = "OTHELLO_SWEEP_SECS", default_value_t = 60)]
     pub sweep_secs: u64,
@@ -69,6 +77,8 @@ impl Config {
             ai_threads: 2,
             ai_queue: 256,
             table_expiry_secs: 86_400,
+            grace_secs: 90,
+            presence_check_ms: 1000,
             sweep_secs: 60,
         }
     }

@@ -14,7 +14,9 @@ fn players(mode: TableMode) -> (String, String) {
                 app::protocol::Side::White => (ai, "Player".into()),
             }
         }
-        TableMode::HotSeat => ("Black player".into(), "White player".into()),
+        TableMode::HotSeat | TableMode::Online { .. } => {
+            ("Black player".into(), "White player".into())
+        }
     }
 }
 
@@ -75,6 +77,12 @@ pub fn text(id: &str, table: &Table) -> String {
                     )
                 }
                 (Some(w), EndReason::Finished) => format!("{} wins {score}", w.name()),
+                (Some(w), EndReason::Timeout) => format!(
+                    "{} did not return in time; {} wins (discs {score})",
+                    w.opponent().name(),
+                    w.name()
+                ),
+                (_, EndReason::Abandoned) => format!("Abandoned by both players (discs {score})"),
                 (None, _) => format!("Draw {score}"),
             }
         }

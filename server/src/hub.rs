@@ -10,7 +10,9 @@ use crate::store::{MoveRow, Record, RoundEnd, Store, StoreError};
 use crate::table::{Command, Event, Table, TableError};
 use app::api::backend::{Backend, BoxFuture};
 use app::api::CommandError;
-use app::protocol::{EndReason, Session, Side, TableCommand, TableMode, TableView};
+use app::protocol::{
+    EndReason, SeatView, Seats, Session, Side, TableCommand, TableMode, TableView,
+};
 use engine::{Color, Square};
 use rand::Rng;
 use std::collections::{HashMap, HashSet};
@@ -24,6 +26,8 @@ pub struct HubConfig {
     pub ai_queue: usize,
     /// Idle time after which a table is deleted, in milliseconds.
     pub table_expiry_ms: i64,
+    /// How long a player who left an online table keeps the seat, in milliseconds.
+    pub grace_ms: i64,
 }
 
 impl Default for HubConfig {
@@ -32,6 +36,7 @@ impl Default for HubConfig {
             ai_threads: 2,
             ai_queue: 256,
             table_expiry_ms: 24 * 3600 * 1000,
+            grace_ms: 90_000,
         }
     }
 }
@@ -42,30 +47,81 @@ pub struct Update {
     pub view: Arc<TableView>,
 }
 
+/// Presence of one online seat holder.
+#[derive(Clone, Copy, Debug, Default)]
+struct Presence {
+    /// Open table sockets of the holder.
+    sockets: u32,
+    /// When the holder's last socket closed (None: connected, or never left).
+    gone_since: Option<i64>,
+}
+
 struct Entry {
     id: String,
     table: Table,
     owner: String,
+    /// Online seat holders (session tokens), black then white.
+    seat_holders: [Option<String>; 2],
+    presence: [Presence; 2],
     next_seq: i64,
     ai_thinking: bool,
     updates: broadcast::Sender<Update>,
 }
 
+fn seat_index(side: Side) -> usize {
+    match side {
+        Side::Black => 0,
+        Side::White => 1,
+    }
+}
+
 impl Entry {
+    fn is_online(&self) -> bool {
+        matches!(self.table.mode(), TableMode::Online { .. })
+    }
+
     /// The sides a session may play at this table.
     fn seats(&self, session: &Session) -> Vec<Side> {
-        if session.0 != self.owner {
-            return Vec::new();
-        }
         match self.table.mode() {
-            TableMode::VsAi { human, .. } => vec![human],
-            TableMode::HotSeat => vec![Side::Black, Side::White],
+            TableMode::VsAi { human, .. } if session.0 == self.owner => vec![human],
+            TableMode::HotSeat if session.0 == self.owner => vec![Side::Black, Side::White],
+            TableMode::Online { .. } => [Side::Black, Side::White]
+                .into_iter()
+                .filter(|&side| self.seat_holders[seat_index(side)].as_deref() == Some(&session.0))
+                .collect(),
+            _ => Vec::new(),
         }
     }
 
-    fn view_for(&self, session: &Session) -> TableView {
-        self.table
-            .view(&self.id, self.seats(session), self.ai_thinking)
+    fn both_seated(&self) -> bool {
+        self.seat_holders.iter().all(Option::is_some)
+    }
+
+    /// Seats and presence as the browser shows them.
+    fn seats_view(&self, now: i64, grace_ms: i64) -> Option<Seats> {
+        if !self.is_online() {
+            return None;
+        }
+        let seat = |side: Side| {
+            let i = seat_index(side);
+            let presence = self.presence[i];
+            let taken = self.seat_holders[i].is_some();
+            let playing = self.table.outcome().is_none() && self.both_seated();
+            SeatView {
+                taken,
+                connected: taken && presence.sockets > 0,
+                grace_left: match presence.gone_since {
+                    Some(since) if taken && playing && presence.sockets == 0 => {
+                        Some(((since + grace_ms - now).max(0) as u64).div_ceil(1000) as u32)
+                    }
+                    _ => None,
+                },
+            }
+        };
+        Some(Seats {
+            black: seat(Side::Black),
+            white: seat(Side::White),
+        })
     }
 }
 
@@ -76,6 +132,26 @@ struct Inner {
     tables: Mutex<HashMap<String, Arc<AsyncMutex<Entry>>>>,
     sessions: Mutex<HashSet<String>>,
     ai: AiPool,
+    queue: Mutex<Option<Waiting>>,
+    tickets: std::sync::atomic::AtomicU64,
+}
+
+/// The player waiting in the quick-match queue.
+struct Waiting {
+    session: Session,
+    ticket: u64,
+    matched: tokio::sync::oneshot::Sender<String>,
+}
+
+/// The answer to joining the quick-match queue.
+pub enum Queued {
+    /// Paired at once: the table to go to.
+    Matched(String),
+    /// Waiting; the receiver yields the table when an opponent arrives.
+    Waiting {
+        ticket: u64,
+        matched: tokio::sync::oneshot::Receiver<String>,
+    },
 }
 
 /// The hub; cheap to clone.
@@ -131,6 +207,8 @@ impl Hub {
                 tables: Mutex::new(HashMap::new()),
                 sessions: Mutex::new(sessions),
                 ai,
+                queue: Mutex::new(None),
+                tickets: std::sync::atomic::AtomicU64::new(1),
             }),
         };
         hub.restore().await?;
@@ -194,31 +272,56 @@ impl Hub {
         let entry = self.entry(id)?;
         let entry = entry.lock().await;
         Ok((
-            entry.view_for(session),
+            self.view_of(&entry, entry.seats(session)),
             entry.updates.subscribe(),
             entry.seats(session),
         ))
     }
 
-    /// Creates a table owned by `session`.
+    /// Creates a table owned by `session`. An online table seats its creator
+    /// on a random side (and `opponent`, if given, on the other).
     pub async fn create(&self, session: &Session, mode: TableMode) -> Result<String, CommandError> {
+        self.create_seated(session, mode, None).await
+    }
+
+    async fn create_seated(
+        &self,
+        session: &Session,
+        mode: TableMode,
+        opponent: Option<&Session>,
+    ) -> Result<String, CommandError> {
         if let TableMode::VsAi { depth, .. } = mode {
             if !(1..=6).contains(&depth) {
                 return Err(CommandError::new("The AI's depth must be between 1 and 6."));
             }
+        }
+        let mut seat_holders: [Option<String>; 2] = [None, None];
+        if let TableMode::Online { .. } = mode {
+            let creator_black = rand::thread_rng().gen_bool(0.5);
+            let (creator, other) = if creator_black { (0, 1) } else { (1, 0) };
+            seat_holders[creator] = Some(session.0.clone());
+            seat_holders[other] = opponent.map(|o| o.0.clone());
         }
         let id = new_id(8);
         let mode_json = serde_json::to_string(&mode)
             .map_err(|e| CommandError::new(format!("cannot encode the table mode: {e}")))?;
         self.inner
             .store
-            .create_table(&id, &mode_json, &session.0, self.now())
+            .create_table(
+                &id,
+                &mode_json,
+                &session.0,
+                (seat_holders[0].as_deref(), seat_holders[1].as_deref()),
+                self.now(),
+            )
             .await
             .map_err(storage_error)?;
         let entry = Entry {
             id: id.clone(),
             table: Table::new(mode),
             owner: session.0.clone(),
+            seat_holders,
+            presence: [Presence::default(); 2],
             next_seq: 1,
             ai_thinking: false,
             updates: broadcast::channel(64).0,
@@ -233,11 +336,184 @@ impl Hub {
         Ok(id)
     }
 
-    /// The view of a table for a session.
+    /// The view of a table for a session. At an online table with a free seat,
+    /// the first other visitor takes it; later visitors are spectators.
     pub async fn view(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
         let entry = self.entry(id)?;
-        let entry = entry.lock().await;
-        Ok(entry.view_for(session))
+        let mut entry = entry.lock().await;
+        if entry.is_online() && entry.seats(session).is_empty() {
+            if let Some(free) = entry.seat_holders.iter().position(Option::is_none) {
+                let mut holders = entry.seat_holders.clone();
+                holders[free] = Some(session.0.clone());
+                self.inner
+                    .store
+                    .update_seats(
+                        &entry.id,
+                        holders[0].as_deref(),
+                        holders[1].as_deref(),
+                        self.now(),
+                    )
+                    .await
+                    .map_err(storage_error)?;
+                entry.seat_holders = holders;
+                tracing::info!(table = %entry.id, "second player seated");
+                self.after_change(&mut entry);
+            }
+        }
+        Ok(self.view_of(&entry, entry.seats(session)))
+    }
+
+    /// A table's view with the viewer's sides and the seats' presence.
+    fn view_of(&self, entry: &Entry, you: Vec<Side>) -> TableView {
+        let mut view = entry.table.view(&entry.id, you, entry.ai_thinking);
+        view.seats = entry.seats_view(self.now(), self.inner.config.grace_ms);
+        view
+    }
+
+    // ----- quick match -----
+
+    /// Joins the quick-match queue: pairs with the waiting player, or waits.
+    pub async fn enqueue(&self, session: Session) -> Result<Queued, CommandError> {
+        let partner = {
+            let mut queue = self
+                .inner
+                .queue
+                .lock()
+                .map_err(|_| CommandError::new("the queue is unavailable"))?;
+            match queue.take() {
+                Some(waiting) if waiting.session != session && !waiting.matched.is_closed() => {
+                    Some(waiting)
+                }
+                _ => {
+                    let ticket = self
+                        .inner
+                        .tickets
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let (tx, rx) = tokio::sync::oneshot::channel();
+                    *queue = Some(Waiting {
+                        session: session.clone(),
+                        ticket,
+                        matched: tx,
+                    });
+                    return Ok(Queued::Waiting {
+                        ticket,
+                        matched: rx,
+                    });
+                }
+            }
+        };
+        let Some(partner) = partner else {
+            return Err(CommandError::new("the queue is unavailable"));
+        };
+        let id = self
+            .create_seated(
+                &partner.session,
+                TableMode::Online { private: false },
+                Some(&session),
+            )
+            .await?;
+        // If the partner vanished meanwhile, the table still exists and the
+        // grace period decides; the new player is told either way.
+        let _ = partner.matched.send(id.clone());
+        tracing::info!(table = %id, "quick match paired two players");
+        Ok(Queued::Matched(id))
+    }
+
+    /// Leaves the queue (the waiting socket closed).
+    pub fn dequeue(&self, ticket: u64) {
+        if let Ok(mut queue) = self.inner.queue.lock() {
+            if queue.as_ref().is_some_and(|w| w.ticket == ticket) {
+                *queue = None;
+            }
+        }
+    }
+
+    /// Whether someone is waiting in the queue.
+    pub fn queue_len(&self) -> usize {
+        self.inner.queue.lock().map_or(0, |q| {
+            usize::from(q.as_ref().is_some_and(|w| !w.matched.is_closed()))
+        })
+    }
+
+    // ----- presence -----
+
+    /// A seat holder's socket opened.
+    pub async fn socket_opened(&self, id: &str, sides: &[Side]) {
+        self.presence_change(id, sides, true).await;
+    }
+
+    /// A seat holder's socket closed.
+    pub async fn socket_closed(&self, id: &str, sides: &[Side]) {
+        self.presence_change(id, sides, false).await;
+    }
+
+    async fn presence_change(&self, id: &str, sides: &[Side], opened: bool) {
+        let Ok(entry) = self.entry(id) else { return };
+        let mut entry = entry.lock().await;
+        if !entry.is_online() || sides.is_empty() {
+            return;
+        }
+        let now = self.now();
+        for &side in sides {
+            let presence = &mut entry.presence[seat_index(side)];
+            if opened {
+                presence.sockets += 1;
+                presence.gone_since = None;
+            } else {
+                presence.sockets = presence.sockets.saturating_sub(1);
+                if presence.sockets == 0 {
+                    presence.gone_since = Some(now);
+                }
+            }
+        }
+        let (black, white) = (entry.presence[0].gone_since, entry.presence[1].gone_since);
+        if let Err(error) = self
+            .inner
+            .store
+            .update_presence(&entry.id, black, white)
+            .await
+        {
+            tracing::error!(table = %entry.id, "cannot record presence: {error}");
+        }
+        self.broadcast(&entry);
+    }
+
+    /// Ends online rounds whose disconnected players ran out of grace: the
+    /// absent player loses, or nobody wins if both are gone.
+    pub async fn check_presence(&self) {
+        let entries: Vec<_> = self
+            .inner
+            .tables
+            .lock()
+            .map(|t| t.values().cloned().collect())
+            .unwrap_or_default();
+        let now = self.now();
+        let grace = self.inner.config.grace_ms;
+        for entry in entries {
+            let mut entry = entry.lock().await;
+            if !entry.is_online() || entry.table.outcome().is_some() || !entry.both_seated() {
+                continue;
+            }
+            let gone = |side: Side| entry.presence[seat_index(side)].gone_since;
+            let expired = [Side::Black, Side::White]
+                .into_iter()
+                .find(|&side| gone(side).is_some_and(|since| now - since >= grace));
+            let Some(side) = expired else { continue };
+            let command = if gone(side.opponent()).is_some() {
+                Command::Abandon
+            } else {
+                Command::Forfeit { side }
+            };
+            if let Err(error) = self.commit(&mut entry, command).await {
+                tracing::error!(table = %entry.id, "grace timeout not applied: {}", error.message);
+            }
+        }
+    }
+
+    /// Pushes a fresh view to the table's sockets (presence changes).
+    fn broadcast(&self, entry: &Entry) {
+        let view = Arc::new(self.view_of(entry, Vec::new()));
+        let _ = entry.updates.send(Update { view });
     }
 
     /// Runs a player's command.
@@ -256,6 +532,14 @@ impl Hub {
         let seats = entry.seats(session);
         if seats.is_empty() {
             return Err(CommandError::new(TableError::NotASeat.to_string()));
+        }
+        if entry.is_online()
+            && !entry.both_seated()
+            && matches!(command, TableCommand::Place { .. })
+        {
+            return Err(CommandError::new(
+                "Waiting for an opponent: share this table's link to start.",
+            ));
         }
         let to_move = entry.table.to_move();
         let pick_side = |requested: Option<Side>| -> Result<Side, CommandError> {
@@ -298,7 +582,7 @@ impl Hub {
             },
         };
         self.commit(&mut entry, command).await?;
-        Ok(entry.view_for(session))
+        Ok(self.view_of(&entry, entry.seats(session)))
     }
 
     /// A new table with the same mode, owned by the caller.
@@ -310,10 +594,13 @@ impl Hub {
         let mode = {
             let entry = self.entry(id)?;
             let entry = entry.lock().await;
-            if entry.owner != session.0 {
+            if entry.seats(session).is_empty() {
                 return Err(CommandError::new(TableError::NotASeat.to_string()));
             }
-            entry.table.mode()
+            match entry.table.mode() {
+                TableMode::Online { .. } => TableMode::Online { private: true },
+                other => other,
+            }
         };
         self.create(session, mode).await
     }
@@ -363,8 +650,7 @@ impl Hub {
                 self.submit_ai(job);
             }
         }
-        let view = Arc::new(entry.table.view(&entry.id, Vec::new(), entry.ai_thinking));
-        let _ = entry.updates.send(Update { view });
+        self.broadcast(entry);
     }
 
     fn submit_ai(&self, job: Job) {
@@ -438,6 +724,8 @@ impl Hub {
                         }
                     },
                     ("resign", _) => Command::Resign { side },
+                    ("timeout", _) => Command::Forfeit { side },
+                    ("abandon", _) => Command::Abandon,
                     ("vote", _) => Command::Vote { side, vote: true },
                     ("withdraw", _) => Command::Vote { side, vote: false },
                     _ => {
@@ -467,10 +755,24 @@ impl Hub {
                     tracing::warn!(table = %header.id, ?stored_tally, replayed = ?t, "stored tally differs from the replay");
                 }
             }
+            // Nobody is connected after a restart: holders who were connected
+            // get a fresh grace period from now; those already gone keep theirs.
+            let now = self.now();
+            let seat_holders = [header.black_seat.clone(), header.white_seat.clone()];
+            let presence = [
+                (&seat_holders[0], header.black_gone_since),
+                (&seat_holders[1], header.white_gone_since),
+            ]
+            .map(|(holder, gone)| Presence {
+                sockets: 0,
+                gone_since: holder.as_ref().map(|_| gone.unwrap_or(now)),
+            });
             let entry = Entry {
                 id: header.id.clone(),
                 table,
                 owner: header.owner,
+                seat_holders,
+                presence,
                 next_seq,
                 ai_thinking: false,
                 updates: broadcast::channel(64).0,
@@ -553,6 +855,9 @@ fn record_for(
         Command::Place { side, square } => push("place", side, Some(square.index() as i64)),
         Command::Resign { side } => push("resign", side, None),
         Command::Vote { side, vote } => push(if vote { "vote" } else { "withdraw" }, side, None),
+        Command::Forfeit { side } => push("timeout", side, None),
+        // The side column is required; an abandon names black by convention.
+        Command::Abandon => push("abandon", Side::Black, None),
     }
     for event in events {
         if let Event::Passed { side } = event {
@@ -568,6 +873,8 @@ fn record_for(
                 reason: match reason {
                     EndReason::Finished => "finished",
                     EndReason::Resigned => "resigned",
+                    EndReason::Timeout => "timeout",
+                    EndReason::Abandoned => "abandoned",
                 },
                 black: i64::from(position.count(Color::Black)),
                 white: i64::from(position.count(Color::White)),

@@ -69,6 +69,7 @@ pub async fn prepare_with_clock(
             ai_queue: config.ai_queue,
             table_expiry_ms: i64::try_from(config.table_expiry_secs.saturating_mul(1000))
                 .unwrap_or(i64::MAX),
+            grace_ms: i64::try_from(config.grace_secs.saturating_mul(1000)).unwrap_or(i64::MAX),
         },
     )
     .await?;
@@ -92,6 +93,7 @@ pub async fn prepare_with_clock(
 pub async fn run(config: Config) -> Result<(), StartError> {
     let state = prepare(&config).await?;
     spawn_sweeper(state.hub.clone(), config.sweep_secs);
+    spawn_presence_checker(state.hub.clone(), config.presence_check_ms);
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|source| StartError::Listen {
@@ -141,6 +143,17 @@ fn spawn_sweeper(hub: hub::Hub, every_secs: u64) {
             if let Err(error) = hub.expire_idle().await {
                 tracing::error!("sweeping idle tables failed: {error}");
             }
+        }
+    });
+}
+
+/// Checks online players' grace periods every `every_ms` milliseconds.
+fn spawn_presence_checker(hub: hub::Hub, every_ms: u64) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(std::time::Duration::from_millis(every_ms.max(10)));
+        loop {
+            ticker.tick().await;
+            hub.check_presence().await;
         }
     });
 }

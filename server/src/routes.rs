@@ -45,6 +45,7 @@ pub fn router(state: AppState) -> Router {
             move || shell(leptos_options.clone()),
         )
         .route("/ws/table/{id}", get(crate::ws::table_socket))
+        .route("/ws/queue", get(crate::ws::queue_socket))
         .route("/table/{id}/export.txt", get(export_text))
         .route("/table/{id}/export.ggf", get(export_ggf))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))

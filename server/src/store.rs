@@ -83,6 +83,10 @@ pub struct StoredTable {
     pub owner: String,
     pub created_at: i64,
     pub last_activity: i64,
+    pub black_seat: Option<String>,
+    pub white_seat: Option<String>,
+    pub black_gone_since: Option<i64>,
+    pub white_gone_since: Option<i64>,
 }
 
 /// A stored command or derived pass.
@@ -139,23 +143,27 @@ impl Store {
         Ok(rows.into_iter().map(|(t,)| t).collect())
     }
 
-    /// Creates a table with its first round and an empty tally.
+    /// Creates a table with its first round and an empty tally; `seats` are
+    /// the black and white seat holders of an online table.
     pub async fn create_table(
         &self,
         id: &str,
         mode: &str,
         owner: &str,
+        seats: (Option<&str>, Option<&str>),
         now: i64,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO tables (id, mode, owner, created_at, last_activity) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO tables (id, mode, owner, created_at, last_activity, black_seat, white_seat) VALUES (?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(id)
         .bind(mode)
         .bind(owner)
         .bind(now)
         .bind(now)
+        .bind(seats.0)
+        .bind(seats.1)
         .execute(&mut *tx)
         .await?;
         sqlx::query("INSERT INTO rounds (table_id, round, started_at) VALUES (?, 1, ?)")
@@ -242,10 +250,46 @@ impl Store {
         Ok(())
     }
 
+    /// Records the seat holders of an online table.
+    pub async fn update_seats(
+        &self,
+        id: &str,
+        black: Option<&str>,
+        white: Option<&str>,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE tables SET black_seat = ?, white_seat = ?, last_activity = ? WHERE id = ?",
+        )
+        .bind(black)
+        .bind(white)
+        .bind(now)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Records since when each seat holder has been gone (NULL: connected).
+    pub async fn update_presence(
+        &self,
+        id: &str,
+        black_gone_since: Option<i64>,
+        white_gone_since: Option<i64>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE tables SET black_gone_since = ?, white_gone_since = ? WHERE id = ?")
+            .bind(black_gone_since)
+            .bind(white_gone_since)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Every stored table.
     pub async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
         Ok(sqlx::query_as(
-            "SELECT id, mode, owner, created_at, last_activity FROM tables ORDER BY created_at",
+            "SELECT id, mode, owner, created_at, last_activity, black_seat, white_seat, black_gone_since, white_gone_since FROM tables ORDER BY created_at",
         )
         .fetch_all(&self.pool)
         .await?)

@@ -15,9 +15,23 @@ use std::fmt;
 /// the caller holds that side).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
-    Place { side: Side, square: Square },
-    Resign { side: Side },
-    Vote { side: Side, vote: bool },
+    Place {
+        side: Side,
+        square: Square,
+    },
+    Resign {
+        side: Side,
+    },
+    Vote {
+        side: Side,
+        vote: bool,
+    },
+    /// `side` left an online table and did not return within the grace period.
+    Forfeit {
+        side: Side,
+    },
+    /// Both players left an online table: the round ends with no winner.
+    Abandon,
 }
 
 /// What an accepted command changed, in order.
@@ -171,7 +185,7 @@ impl Table {
     pub fn ai_side(&self) -> Option<Side> {
         match self.mode {
             TableMode::VsAi { human, .. } => Some(human.opponent()),
-            TableMode::HotSeat => None,
+            TableMode::HotSeat | TableMode::Online { .. } => None,
         }
     }
 
@@ -186,6 +200,18 @@ impl Table {
             Command::Place { side, square } => self.place(side, square)?,
             Command::Resign { side } => self.resign(side)?,
             Command::Vote { side, vote } => self.vote(side, vote)?,
+            Command::Forfeit { side } => {
+                if self.outcome.is_some() {
+                    return Err(TableError::GameOver);
+                }
+                vec![self.finish(Some(side.opponent()), EndReason::Timeout)]
+            }
+            Command::Abandon => {
+                if self.outcome.is_some() {
+                    return Err(TableError::GameOver);
+                }
+                vec![self.finish(None, EndReason::Abandoned)]
+            }
         };
         self.version += 1;
         Ok(events)
@@ -229,10 +255,11 @@ impl Table {
 
     fn finish(&mut self, winner: Option<Side>, reason: EndReason) -> Event {
         self.outcome = Some(Outcome { winner, reason });
-        match winner {
-            Some(Side::Black) => self.tally.black_wins += 1,
-            Some(Side::White) => self.tally.white_wins += 1,
-            None => self.tally.draws += 1,
+        match (winner, reason) {
+            (_, EndReason::Abandoned) => {}
+            (Some(Side::Black), _) => self.tally.black_wins += 1,
+            (Some(Side::White), _) => self.tally.white_wins += 1,
+            (None, _) => self.tally.draws += 1,
         }
         let position = self.game.position();
         let score = format!(
@@ -245,6 +272,14 @@ impl Table {
                 format!("{} resigns. {} wins.", w.opponent().name(), w.name())
             }
             (Some(w), EndReason::Finished) => format!("Game over: {} wins {score}.", w.name()),
+            (Some(w), EndReason::Timeout) => format!(
+                "{} left and did not come back in time. {} wins.",
+                w.opponent().name(),
+                w.name()
+            ),
+            (_, EndReason::Abandoned) => {
+                "Both players left: the game is abandoned and nobody wins.".to_string()
+            }
             (None, _) => format!("Game over: a draw, {score}."),
         });
         Event::RoundOver { winner, reason }
@@ -368,6 +403,7 @@ impl Table {
             ai_thinking,
             notice: self.notice.clone(),
             you,
+            seats: None,
         }
     }
 }
@@ -542,6 +578,36 @@ mod tests {
         );
         assert!(view.board.legal.is_empty());
         assert!(matches!(view.status, RoundStatus::Over { .. }));
+    }
+
+    #[test]
+    fn a_forfeit_counts_once_and_an_abandoned_round_counts_for_nobody() {
+        let mut table = Table::new(TableMode::Online { private: true });
+        table
+            .apply(Command::Forfeit { side: Side::Black })
+            .expect("forfeit");
+        assert_eq!(table.tally().white_wins, 1);
+        assert_eq!(
+            table.apply(Command::Forfeit { side: Side::White }),
+            Err(TableError::GameOver)
+        );
+        assert_eq!(table.tally().white_wins, 1);
+        table
+            .apply(Command::Vote {
+                side: Side::Black,
+                vote: true,
+            })
+            .expect("vote");
+        table
+            .apply(Command::Vote {
+                side: Side::White,
+                vote: true,
+            })
+            .expect("vote");
+        table.apply(Command::Abandon).expect("abandon");
+        let tally = table.tally();
+        assert_eq!((tally.black_wins, tally.white_wins, tally.draws), (0, 1, 0));
+        assert_eq!(table.outcome().map(|o| o.winner), Some(None));
     }
 
     #[test]

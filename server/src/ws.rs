@@ -49,9 +49,85 @@ pub async fn table_socket(
         Ok(s) => s,
         Err(error) => return (StatusCode::NOT_FOUND, error.message).into_response(),
     };
+    let hub = state.hub.clone();
     upgrade
         .max_message_size(64 * 1024)
-        .on_upgrade(move |socket| serve(socket, subscription))
+        .on_upgrade(move |socket| async move {
+            let sides = subscription.2.clone();
+            hub.socket_opened(&id, &sides).await;
+            serve(socket, subscription).await;
+            hub.socket_closed(&id, &sides).await;
+        })
+}
+
+/// `GET /ws/queue`: joins the quick-match queue while the socket is open.
+/// Sends `queued`, then `matched` with the table to go to; closing the socket
+/// leaves the queue.
+pub async fn queue_socket(
+    State(state): State<AppState>,
+    Extension(session): Extension<Session>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    if !origin_allowed(&headers, &state.allowed_origins) {
+        return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
+    }
+    let hub = state.hub.clone();
+    upgrade
+        .max_message_size(64 * 1024)
+        .on_upgrade(move |socket| wait_in_queue(socket, hub, session))
+}
+
+async fn wait_in_queue(mut socket: WebSocket, hub: crate::hub::Hub, session: Session) {
+    let queued = match hub.enqueue(session).await {
+        Ok(q) => q,
+        Err(error) => {
+            let _ = socket
+                .send(encode(&ServerMessage::Error {
+                    message: error.message,
+                }))
+                .await;
+            return;
+        }
+    };
+    let (ticket, mut matched) = match queued {
+        crate::hub::Queued::Matched(table) => {
+            let _ = socket.send(encode(&ServerMessage::Matched { table })).await;
+            return;
+        }
+        crate::hub::Queued::Waiting { ticket, matched } => (ticket, matched),
+    };
+    if socket.send(encode(&ServerMessage::Queued)).await.is_err() {
+        hub.dequeue(ticket);
+        return;
+    }
+    loop {
+        tokio::select! {
+            table = &mut matched => {
+                if let Ok(table) = table {
+                    let _ = socket.send(encode(&ServerMessage::Matched { table })).await;
+                }
+                return;
+            }
+            incoming = socket.recv() => {
+                let reply = match incoming {
+                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => {
+                        hub.dequeue(ticket);
+                        return;
+                    }
+                    Some(Ok(Message::Text(text))) => answer(text.as_bytes()),
+                    Some(Ok(Message::Binary(bytes))) => answer(&bytes),
+                    Some(Ok(_)) => None,
+                };
+                if let Some(reply) = reply {
+                    if socket.send(encode(&reply)).await.is_err() {
+                        hub.dequeue(ticket);
+                        return;
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn encode(message: &ServerMessage) -> Message {

@@ -39,7 +39,59 @@ pub fn LobbyPage() -> impl IntoView {
             })
         }
     };
-    let start_hot_seat = move |_| start(TableMode::HotSeat);
+    let start_hot_seat = {
+        let start = start.clone();
+        move |_| start(TableMode::HotSeat)
+    };
+    let start_private = move |_| start(TableMode::Online { private: true });
+
+    // Quick match: waiting while the queue socket is open.
+    let (queued, set_queued) = signal(false);
+    #[cfg(feature = "hydrate")]
+    let queue_socket: StoredValue<Option<web_sys::WebSocket>, LocalStorage> =
+        StoredValue::new_local(None);
+    let navigate_matched = use_navigate();
+    let join_queue = move |_| {
+        set_error.set(None);
+        #[cfg(feature = "hydrate")]
+        {
+            let navigate = navigate_matched.clone();
+            let on_matched = Callback::new(move |table: String| {
+                set_queued.set(false);
+                navigate(&format!("/table/{table}"), Default::default());
+            });
+            let on_error = Callback::new(move |message: String| {
+                set_queued.set(false);
+                set_error.set(Some(message));
+            });
+            match crate::live::join_queue(on_matched, on_error) {
+                Some(socket) => {
+                    queue_socket.set_value(Some(socket));
+                    set_queued.set(true);
+                }
+                None => set_error.set(Some("Cannot reach the server.".into())),
+            }
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = &navigate_matched;
+    };
+    let leave_queue = move |_| {
+        #[cfg(feature = "hydrate")]
+        queue_socket.update_value(|socket| {
+            if let Some(socket) = socket.take() {
+                let _ = socket.close();
+            }
+        });
+        set_queued.set(false);
+    };
+    #[cfg(feature = "hydrate")]
+    on_cleanup(move || {
+        queue_socket.update_value(|socket| {
+            if let Some(socket) = socket.take() {
+                let _ = socket.close();
+            }
+        })
+    });
     view! {
         <main class="lobby">
             <header class="topbar">
@@ -105,6 +157,36 @@ pub fn LobbyPage() -> impl IntoView {
                     <button id="start-hot-seat" on:click=start_hot_seat disabled=move || busy.get()>
                         "Play hot-seat"
                     </button>
+                </div>
+                <div class="card" id="online">
+                    <h2>"Play online"</h2>
+                    <p>"Meet a stranger in the quick-match queue, or open a private table and send its link to a friend."</p>
+                    <div class="row">
+                        <Show
+                            when=move || queued.get()
+                            fallback=move || {
+                                let join_queue = join_queue.clone();
+                                view! {
+                                    <button id="quick-match" on:click=join_queue>
+                                        "Quick match"
+                                    </button>
+                                }
+                            }
+                        >
+                            <span id="queue-status" role="status">"Waiting for an opponent…"</span>
+                            <button class="secondary" id="leave-queue" on:click=leave_queue>
+                                "Leave queue"
+                            </button>
+                        </Show>
+                        <button
+                            class="secondary"
+                            id="private-table"
+                            on:click=start_private
+                            disabled=move || busy.get()
+                        >
+                            "Private table"
+                        </button>
+                    </div>
                 </div>
                 <p class="error" role="alert">{move || error.get()}</p>
             </section>

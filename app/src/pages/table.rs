@@ -125,6 +125,60 @@ fn TableScreen(initial: TableView) -> impl IntoView {
     };
 
     let mode = move || view_state.with(|v| v.mode);
+    let seated = move || view_state.with(|v| !v.you.is_empty());
+    let is_online = move || matches!(mode(), TableMode::Online { .. });
+
+    // A clock for the grace countdown: seconds since the last state arrived.
+    let (elapsed, set_elapsed) = signal(0u32);
+    Effect::new(move |_| {
+        view_state.track();
+        set_elapsed.set(0);
+    });
+    #[cfg(feature = "hydrate")]
+    {
+        if let Ok(handle) = set_interval_with_handle(
+            move || set_elapsed.update(|e| *e += 1),
+            std::time::Duration::from_secs(1),
+        ) {
+            on_cleanup(move || handle.clear());
+        }
+    }
+    let presence_text = move || {
+        let v = view_state.get();
+        let seats = v.seats?;
+        let mut lines = Vec::new();
+        for side in [Side::Black, Side::White] {
+            let seat = seats.get(side);
+            let who = if v.you.contains(&side) {
+                "You".to_string()
+            } else {
+                side.name().to_string()
+            };
+            if !seat.taken {
+                lines.push(format!("{} seat is free.", side.name()));
+            } else if let Some(left) = seat.grace_left {
+                let left = left.saturating_sub(elapsed.get());
+                lines.push(format!(
+                    "{who} left the table: {left} s to come back before losing."
+                ));
+            }
+        }
+        (!lines.is_empty()).then(|| lines.join(" "))
+    };
+    let waiting_for_opponent =
+        move || view_state.with(|v| v.seats.is_some_and(|s| !(s.black.taken && s.white.taken)));
+    let share_url = move || {
+        #[cfg(feature = "hydrate")]
+        {
+            web_sys::window()
+                .and_then(|w| w.location().href().ok())
+                .unwrap_or_default()
+        }
+        #[cfg(not(feature = "hydrate"))]
+        {
+            String::new()
+        }
+    };
     let is_hot_seat = move || matches!(mode(), TableMode::HotSeat);
     let status = move || view_state.with(|v| v.status);
     let over = move || matches!(status(), RoundStatus::Over { .. });
@@ -143,11 +197,13 @@ fn TableScreen(initial: TableView) -> impl IntoView {
             RoundStatus::Over { winner, reason } => {
                 let how = match reason {
                     EndReason::Resigned => " by resignation",
-                    EndReason::Finished => "",
+                    EndReason::Timeout => " (the opponent left)",
+                    EndReason::Finished | EndReason::Abandoned => "",
                 };
-                match winner {
-                    Some(w) => format!("{} wins{how}", w.name()),
-                    None => "Draw".to_string(),
+                match (winner, reason) {
+                    (_, EndReason::Abandoned) => "Abandoned: nobody wins".to_string(),
+                    (Some(w), _) => format!("{} wins{how}", w.name()),
+                    (None, _) => "Draw".to_string(),
                 }
             }
         }
@@ -161,7 +217,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         let do_resign = do_resign.clone();
         move || {
             let do_resign = do_resign.clone();
-            (!over()).then(|| {
+            (!over() && seated()).then(|| {
                 view! {
                     <button class="secondary" id="resign" on:click=move |_| do_resign(None)>
                         {move || if is_hot_seat() { "Resign (side to move)" } else { "Resign" }}
@@ -172,7 +228,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
     };
     let vote_buttons = move || {
         let do_vote = do_vote.clone();
-        over().then(move || {
+        (over() && seated()).then(move || {
             let v = view_state.get();
             if is_hot_seat() {
                 [Side::Black, Side::White]
@@ -200,6 +256,23 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     })
                     .collect_view()
                     .into_any()
+            } else if is_online() {
+                let mine = v.you.first().copied().unwrap_or(Side::Black);
+                let (my_vote, their_vote) = match mine {
+                    Side::Black => (v.votes.black, v.votes.white),
+                    Side::White => (v.votes.white, v.votes.black),
+                };
+                view! {
+                    <button
+                        id="rematch"
+                        class:voted=my_vote
+                        on:click=move |_| do_vote(None, !my_vote)
+                    >
+                        {if my_vote { "Withdraw rematch vote" } else { "Vote rematch" }}
+                    </button>
+                    {their_vote.then(|| view! { <span class="their-vote">"Your opponent wants a rematch."</span> })}
+                }
+                .into_any()
             } else {
                 view! {
                     <button id="rematch" on:click=move |_| do_vote(None, true)>
@@ -242,6 +315,19 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     <p id="turn" class=move || format!("turn {}", to_move_class())>{turn_text}</p>
                     <p class="round">"Round " {move || view_state.with(|v| v.round)}</p>
                 </div>
+                <Show when=move || is_online() && !seated()>
+                    <div class="card spectator" id="spectator">
+                        <p>"You are watching this game."</p>
+                    </div>
+                </Show>
+                <Show when=move || waiting_for_opponent() && seated()>
+                    <div class="card share" id="share">
+                        <h2>"Waiting for an opponent"</h2>
+                        <p>"Send this link to a friend; the first to open it takes the free seat."</p>
+                        <input id="share-link" readonly value=share_url />
+                    </div>
+                </Show>
+                <p id="presence" class="presence" aria-live="polite">{presence_text}</p>
                 <div class="card messages">
                     <p id="notice" aria-live="polite">
                         {move || view_state.with(|v| v.notice.clone())}
@@ -260,7 +346,11 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     {resign_button}
                     {vote_buttons}
                     <a class="button secondary" id="export" href=export_href download>"Export"</a>
-                    <button class="secondary" id="new-table" on:click=do_new_table>"New table"</button>
+                    <Show when=seated>
+                        <button class="secondary" id="new-table" on:click=do_new_table.clone()>
+                            "New table"
+                        </button>
+                    </Show>
                 </div>
                 <details class="card history">
                     <summary>"Moves (" {move || view_state.with(|v| v.history.len())} ")"</summary>
