@@ -58,23 +58,27 @@ fn open(
                 return;
             };
             match serde_json::from_str::<ServerMessage>(&text) {
-                Ok(ServerMessage::State { table }) => on_state.run(*table),
+                Ok(ServerMessage::State { table }) => {
+                    let _ = on_state.try_run(*table);
+                }
                 Ok(_) => {}
                 Err(error) => web_sys::console::warn_1(&format!("bad message: {error}").into()),
             }
         });
     socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
-    let on_open = Closure::<dyn FnMut()>::new(move || connected.set(true));
+    let on_open = Closure::<dyn FnMut()>::new(move || {
+        let _ = connected.try_set(true);
+    });
     socket.set_onopen(Some(on_open.as_ref().unchecked_ref()));
     on_open.forget();
     let retry = {
         let (id, alive, slot) = (id.clone(), alive.clone(), slot.clone());
         Closure::<dyn FnMut()>::new(move || {
-            connected.set(false);
             if !*alive.borrow() {
                 return;
             }
+            let _ = connected.try_set(false);
             let (id, alive, slot) = (id.clone(), alive.clone(), slot.clone());
             let delay = (500 * 2u32.pow(attempt.min(4))) as i32;
             let again = Closure::once_into_js(move || {
@@ -114,8 +118,12 @@ pub fn join_queue(
                 return;
             };
             match serde_json::from_str::<ServerMessage>(&text) {
-                Ok(ServerMessage::Matched { table }) => on_matched.run(table),
-                Ok(ServerMessage::Error { message }) => on_error.run(message),
+                Ok(ServerMessage::Matched { table }) => {
+                    let _ = on_matched.try_run(table);
+                }
+                Ok(ServerMessage::Error { message }) => {
+                    let _ = on_error.try_run(message);
+                }
                 _ => {}
             }
         });

@@ -123,7 +123,7 @@ pub fn start(
             }
             Err(error) => {
                 web_sys::console::warn_2(&"3D board unavailable:".into(), &error);
-                hooks.on_backend.run("2d".to_string());
+                let _ = hooks.on_backend.try_run("2d".to_string());
             }
         }
     });
@@ -306,7 +306,7 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
         set_property(&controls, key, &value);
     }
 
-    hooks.on_backend.run(backend_name.to_string());
+    let _ = hooks.on_backend.try_run(backend_name.to_string());
     Ok(State {
         canvas,
         renderer,
@@ -580,7 +580,7 @@ fn start_loop(state: &Rc<RefCell<State>>) {
         };
         if let Some(square) = picked {
             let hooks = state.borrow().hooks;
-            hooks.on_square.run(square);
+            let _ = hooks.on_square.try_run(square);
         }
     });
     let weak = Rc::downgrade(state);

@@ -26,6 +26,7 @@ pub struct Reply {
 #[derive(Clone)]
 pub struct AiPool {
     jobs: SyncSender<Job>,
+    metrics: Arc<crate::metrics::Metrics>,
 }
 
 /// The queue is full; try again later.
@@ -39,12 +40,14 @@ impl AiPool {
         threads: usize,
         capacity: usize,
         replies: tokio::sync::mpsc::UnboundedSender<Reply>,
+        metrics: Arc<crate::metrics::Metrics>,
     ) -> Self {
         let (jobs, queue) = sync_channel::<Job>(capacity.max(1));
         let queue = Arc::new(Mutex::new(queue));
         for index in 0..threads.max(1) {
             let queue: Arc<Mutex<Receiver<Job>>> = queue.clone();
             let replies = replies.clone();
+            let worker_metrics = metrics.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("ai-worker-{index}"))
                 .spawn(move || loop {
@@ -56,6 +59,9 @@ impl AiPool {
                         }
                     };
                     let report = engine::search(&job.position, job.depth);
+                    worker_metrics
+                        .ai_queue_depth
+                        .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
                     if replies.send(Reply { job, report }).is_err() {
                         return;
                     }
@@ -64,13 +70,21 @@ impl AiPool {
                 tracing::error!("cannot start AI worker {index}: {error}");
             }
         }
-        Self { jobs }
+        Self { jobs, metrics }
     }
 
     /// Queues a search without blocking.
     pub fn submit(&self, job: Job) -> Result<(), QueueFull> {
-        self.jobs.try_send(job).map_err(|e| match e {
-            TrySendError::Full(job) | TrySendError::Disconnected(job) => QueueFull(job),
+        self.metrics
+            .ai_queue_depth
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.jobs.try_send(job).map_err(|e| {
+            self.metrics
+                .ai_queue_depth
+                .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+            match e {
+                TrySendError::Full(job) | TrySendError::Disconnected(job) => QueueFull(job),
+            }
         })
     }
 }

@@ -134,6 +134,7 @@ struct Inner {
     ai: AiPool,
     queue: Mutex<Option<Waiting>>,
     tickets: std::sync::atomic::AtomicU64,
+    metrics: Arc<crate::metrics::Metrics>,
 }
 
 /// The player waiting in the quick-match queue.
@@ -197,7 +198,13 @@ impl Hub {
         config: HubConfig,
     ) -> Result<Self, RestoreError> {
         let (replies_tx, replies_rx) = tokio::sync::mpsc::unbounded_channel();
-        let ai = AiPool::start(config.ai_threads, config.ai_queue, replies_tx);
+        let metrics = Arc::new(crate::metrics::Metrics::default());
+        let ai = AiPool::start(
+            config.ai_threads,
+            config.ai_queue,
+            replies_tx,
+            metrics.clone(),
+        );
         let sessions = store.session_tokens().await?.into_iter().collect();
         let hub = Hub {
             inner: Arc::new(Inner {
@@ -209,11 +216,17 @@ impl Hub {
                 ai,
                 queue: Mutex::new(None),
                 tickets: std::sync::atomic::AtomicU64::new(1),
+                metrics,
             }),
         };
         hub.restore().await?;
         tokio::spawn(hub.clone().ai_replies(replies_rx));
         Ok(hub)
+    }
+
+    /// The server's live figures.
+    pub fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.inner.metrics
     }
 
     pub fn store(&self) -> &Store {
@@ -613,9 +626,13 @@ impl Hub {
     ) -> Result<Vec<Event>, CommandError> {
         let mut next = entry.table.clone();
         let round_before = next.round();
-        let events = next
-            .apply(command)
-            .map_err(|e| CommandError::new(e.to_string()))?;
+        let events = next.apply(command).map_err(|e| {
+            self.inner
+                .metrics
+                .commands_refused_total
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            CommandError::new(e.to_string())
+        })?;
         let record = record_for(
             &entry.id,
             entry.next_seq,
@@ -632,6 +649,9 @@ impl Hub {
             .map_err(storage_error)?;
         entry.next_seq += record.rows.len() as i64;
         entry.table = next;
+        if matches!(command, Command::Place { .. }) {
+            self.inner.metrics.record_move();
+        }
         self.after_change(entry);
         Ok(events)
     }

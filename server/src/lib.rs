@@ -6,6 +6,7 @@ pub mod clock;
 pub mod config;
 pub mod export;
 pub mod hub;
+pub mod metrics;
 pub mod routes;
 pub mod session;
 pub mod store;

@@ -56,6 +56,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(health))
         .route("/readyz", get(ready))
+        .route("/metrics", get(metrics))
         .merge(with_session)
         .merge(static_files)
         .layer(CompressionLayer::new())
@@ -121,4 +122,18 @@ async fn export_ggf(State(state): State<AppState>, Path(id): Path<String>) -> im
             .into_response(),
         Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
     }
+}
+
+async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    let body = state
+        .hub
+        .metrics()
+        .render(state.hub.live_tables(), state.hub.queue_len());
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        body,
+    )
 }

@@ -54,9 +54,12 @@ pub async fn table_socket(
         .max_message_size(64 * 1024)
         .on_upgrade(move |socket| async move {
             let sides = subscription.2.clone();
+            let sockets = &hub.metrics().open_sockets;
+            sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             hub.socket_opened(&id, &sides).await;
             serve(socket, subscription).await;
             hub.socket_closed(&id, &sides).await;
+            sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         })
 }
 
@@ -75,7 +78,12 @@ pub async fn queue_socket(
     let hub = state.hub.clone();
     upgrade
         .max_message_size(64 * 1024)
-        .on_upgrade(move |socket| wait_in_queue(socket, hub, session))
+        .on_upgrade(move |socket| async move {
+            let sockets = &hub.metrics().open_sockets;
+            sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            wait_in_queue(socket, hub.clone(), session).await;
+            sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        })
 }
 
 async fn wait_in_queue(mut socket: WebSocket, hub: crate::hub::Hub, session: Session) {

@@ -24,8 +24,8 @@ pub fn LobbyPage() -> impl IntoView {
             match create_table(mode).await {
                 Ok(id) => navigate(&format!("/table/{id}"), Default::default()),
                 Err(e) => {
-                    set_error.set(Some(e.message));
-                    set_busy.set(false);
+                    let _ = set_error.try_set(Some(e.message));
+                    let _ = set_busy.try_set(false);
                 }
             }
         });
@@ -50,21 +50,21 @@ pub fn LobbyPage() -> impl IntoView {
     #[cfg(feature = "hydrate")]
     let queue_socket: StoredValue<Option<web_sys::WebSocket>, LocalStorage> =
         StoredValue::new_local(None);
+    // Created here, owned by the page (not by the button, which unmounts).
     let navigate_matched = use_navigate();
+    let on_matched = Callback::new(move |table: String| {
+        let _ = set_queued.try_set(false);
+        navigate_matched(&format!("/table/{table}"), Default::default());
+    });
+    let on_queue_error = Callback::new(move |message: String| {
+        let _ = set_queued.try_set(false);
+        let _ = set_error.try_set(Some(message));
+    });
     let join_queue = move |_| {
         set_error.set(None);
         #[cfg(feature = "hydrate")]
         {
-            let navigate = navigate_matched.clone();
-            let on_matched = Callback::new(move |table: String| {
-                set_queued.set(false);
-                navigate(&format!("/table/{table}"), Default::default());
-            });
-            let on_error = Callback::new(move |message: String| {
-                set_queued.set(false);
-                set_error.set(Some(message));
-            });
-            match crate::live::join_queue(on_matched, on_error) {
+            match crate::live::join_queue(on_matched, on_queue_error) {
                 Some(socket) => {
                     queue_socket.set_value(Some(socket));
                     set_queued.set(true);
@@ -73,7 +73,7 @@ pub fn LobbyPage() -> impl IntoView {
             }
         }
         #[cfg(not(feature = "hydrate"))]
-        let _ = &navigate_matched;
+        let _ = (on_matched, on_queue_error);
     };
     let leave_queue = move |_| {
         #[cfg(feature = "hydrate")]

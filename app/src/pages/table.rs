@@ -53,7 +53,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
 
     // Accept a view only if it is not older than the one shown.
     let accept = move |incoming: TableView| {
-        view_state.update(|current| {
+        view_state.try_update(|current| {
             if incoming.board.version >= current.board.version {
                 let you = if incoming.you.is_empty() {
                     current.you.clone()
@@ -97,7 +97,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match resign(table, side).await {
                 Ok(view) => accept(view),
-                Err(error) => set_message.set(Some(error.message)),
+                Err(error) => set_message.try_set(Some(error.message)).map_or((), |_| ()),
             }
         });
     };
@@ -107,7 +107,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match vote_rematch(table, side, vote).await {
                 Ok(view) => accept(view),
-                Err(error) => set_message.set(Some(error.message)),
+                Err(error) => set_message.try_set(Some(error.message)).map_or((), |_| ()),
             }
         });
     };
@@ -119,7 +119,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match new_table(table).await {
                 Ok(id) => navigate(&format!("/table/{id}"), Default::default()),
-                Err(error) => set_message.set(Some(error.message)),
+                Err(error) => set_message.try_set(Some(error.message)).map_or((), |_| ()),
             }
         });
     };
