@@ -185,6 +185,17 @@ pub struct TableView {
     /// Seats and presence at an online table.
     #[serde(default)]
     pub seats: Option<Seats>,
+    /// The AI's latest search (vs AI tables).
+    #[serde(default)]
+    pub ai_search: Option<AiSearch>,
+}
+
+/// What the AI's latest search did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiSearch {
+    pub depth: u8,
+    pub nodes: u64,
+    pub value: i32,
 }
 
 /// One seat of an online table.

@@ -65,6 +65,7 @@ struct Entry {
     presence: [Presence; 2],
     next_seq: i64,
     ai_thinking: bool,
+    ai_search: Option<app::protocol::AiSearch>,
     updates: broadcast::Sender<Update>,
 }
 
@@ -337,6 +338,7 @@ impl Hub {
             presence: [Presence::default(); 2],
             next_seq: 1,
             ai_thinking: false,
+            ai_search: None,
             updates: broadcast::channel(64).0,
         };
         let entry = Arc::new(AsyncMutex::new(entry));
@@ -380,6 +382,7 @@ impl Hub {
     fn view_of(&self, entry: &Entry, you: Vec<Side>) -> TableView {
         let mut view = entry.table.view(&entry.id, you, entry.ai_thinking);
         view.seats = entry.seats_view(self.now(), self.inner.config.grace_ms);
+        view.ai_search = entry.ai_search;
         view
     }
 
@@ -705,6 +708,11 @@ impl Hub {
                 self.after_change(&mut entry);
                 continue;
             };
+            entry.ai_search = Some(app::protocol::AiSearch {
+                depth: reply.report.depth as u8,
+                nodes: reply.report.nodes,
+                value: reply.report.value,
+            });
             if let Err(error) = self
                 .commit(&mut entry, Command::Place { side, square })
                 .await
@@ -795,6 +803,7 @@ impl Hub {
                 presence,
                 next_seq,
                 ai_thinking: false,
+                ai_search: None,
                 updates: broadcast::channel(64).0,
             };
             let entry = Arc::new(AsyncMutex::new(entry));

@@ -404,6 +404,7 @@ impl Table {
             notice: self.notice.clone(),
             you,
             seats: None,
+            ai_search: None,
         }
     }
 }

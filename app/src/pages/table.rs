@@ -314,6 +314,19 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     </div>
                     <p id="turn" class=move || format!("turn {}", to_move_class())>{turn_text}</p>
                     <p class="round">"Round " {move || view_state.with(|v| v.round)}</p>
+                    <p class="ai-search" id="ai-search">
+                        {move || {
+                            view_state
+                                .with(|v| v.ai_search)
+                                .map(|s| {
+                                    format!(
+                                        "AI looked {} moves ahead: {} positions.",
+                                        s.depth,
+                                        s.nodes,
+                                    )
+                                })
+                        }}
+                    </p>
                 </div>
                 <Show when=move || is_online() && !seated()>
                     <div class="card spectator" id="spectator">

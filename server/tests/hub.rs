@@ -1,0 +1,123 @@
+//! The hub in process, with an injected clock: expiry, the AI's real depth.
+
+use app::protocol::{Session, Side, TableCommand, TableMode};
+use server::clock::ManualClock;
+use server::hub::{Hub, HubConfig};
+use server::store::Store;
+use std::sync::Arc;
+use std::time::Duration;
+
+async fn hub_with_clock(clock: ManualClock) -> (Hub, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Store::open(&dir.path().join("db.sqlite"))
+        .await
+        .expect("store");
+    let hub = Hub::start(store, Arc::new(clock), HubConfig::default())
+        .await
+        .expect("hub");
+    (hub, dir)
+}
+
+#[tokio::test]
+async fn a_table_idle_for_24_hours_is_deleted_and_an_active_one_kept() {
+    let clock = ManualClock::new(1_000_000);
+    let (hub, _dir) = hub_with_clock(clock.clone()).await;
+    let player = hub.new_session().await.expect("session");
+    let idle = hub
+        .create(&player, TableMode::HotSeat)
+        .await
+        .expect("table");
+    let active = hub
+        .create(&player, TableMode::HotSeat)
+        .await
+        .expect("table");
+
+    clock.advance(23 * 3600 * 1000);
+    hub.execute(
+        &player,
+        TableCommand::Place {
+            table: active.clone(),
+            square: 37,
+        },
+    )
+    .await
+    .expect("move");
+    assert_eq!(
+        hub.expire_idle().await.expect("sweep"),
+        0,
+        "nothing is 24 h idle yet"
+    );
+
+    clock.advance(3600 * 1000 + 1);
+    assert_eq!(hub.expire_idle().await.expect("sweep"), 1);
+    let gone = hub.view(&player, &idle).await.expect_err("deleted");
+    assert!(gone.message.contains("No such table"), "{}", gone.message);
+    hub.view(&player, &active)
+        .await
+        .expect("the active table stays");
+    let tables = hub.store().tables().await.expect("tables");
+    assert_eq!(tables.len(), 1, "deleted from the database too");
+}
+
+#[tokio::test]
+async fn the_ai_plays_the_move_its_configured_depth_finds() {
+    let (hub, _dir) = hub_with_clock(ManualClock::new(0)).await;
+    let player: Session = hub.new_session().await.expect("session");
+    // The same opening for each depth; the AI's reply must be the search's
+    // best move at exactly that depth.
+    let mut replies = Vec::new();
+    for depth in 1..=5u8 {
+        let table = hub
+            .create(
+                &player,
+                TableMode::VsAi {
+                    depth,
+                    human: Side::Black,
+                },
+            )
+            .await
+            .expect("table");
+        for square in [37u8] {
+            hub.execute(
+                &player,
+                TableCommand::Place {
+                    table: table.clone(),
+                    square,
+                },
+            )
+            .await
+            .expect("move");
+        }
+        let mut view = hub.view(&player, &table).await.expect("view");
+        for _ in 0..400 {
+            if view.history.len() == 2 && !view.ai_thinking {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            view = hub.view(&player, &table).await.expect("view");
+        }
+        assert_eq!(view.history.len(), 2, "the AI replied at depth {depth}");
+        let after_human = engine::Game::replay(&["f5".parse().expect("square")])
+            .expect("legal")
+            .position()
+            .to_owned();
+        let report = engine::search(&after_human, u32::from(depth));
+        let expected = report.best_move.expect("a move").to_string();
+        assert_eq!(
+            view.history[1].square.as_deref(),
+            Some(expected.as_str()),
+            "depth {depth}"
+        );
+        // The search the AI ran is exactly the depth-`depth` search.
+        let ai = view.ai_search.expect("the AI's search is reported");
+        assert_eq!(
+            (ai.depth, ai.nodes, ai.value),
+            (depth, report.nodes, report.value)
+        );
+        replies.push(ai.nodes);
+    }
+    assert!(
+        replies.windows(2).all(|w| w[1] > w[0]),
+        "each deeper setting searched more positions: {replies:?}"
+    );
+}
