@@ -532,8 +532,23 @@ impl Hub {
         let _ = entry.updates.send(Update { view });
     }
 
-    /// Runs a player's command.
+    /// Runs a player's command; refusals are counted in the metrics.
     pub async fn execute(
+        &self,
+        session: &Session,
+        command: TableCommand,
+    ) -> Result<TableView, CommandError> {
+        let result = self.execute_checked(session, command).await;
+        if result.is_err() {
+            self.inner
+                .metrics
+                .commands_refused_total
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        result
+    }
+
+    async fn execute_checked(
         &self,
         session: &Session,
         command: TableCommand,
@@ -629,13 +644,9 @@ impl Hub {
     ) -> Result<Vec<Event>, CommandError> {
         let mut next = entry.table.clone();
         let round_before = next.round();
-        let events = next.apply(command).map_err(|e| {
-            self.inner
-                .metrics
-                .commands_refused_total
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            CommandError::new(e.to_string())
-        })?;
+        let events = next
+            .apply(command)
+            .map_err(|e| CommandError::new(e.to_string()))?;
         let record = record_for(
             &entry.id,
             entry.next_seq,

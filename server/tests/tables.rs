@@ -173,6 +173,30 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
     // Nothing changed.
     let (_, view) = call(&owner, &url, "get_table", json!({ "table": table })).await;
     assert_eq!(view["history"].as_array().map(Vec::len), Some(0));
+    // The refusals are counted in the metrics, which answer in Prometheus text.
+    let metrics = owner
+        .get(format!("{url}/metrics"))
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("body");
+    for name in [
+        "othello_live_tables 1",
+        "othello_open_sockets 0",
+        "othello_ai_queue_depth 0",
+        "othello_moves_total 0",
+        "othello_moves_per_second",
+    ] {
+        assert!(metrics.contains(name), "{name} in\n{metrics}");
+    }
+    let refused = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("othello_commands_refused_total "))
+        .and_then(|v| v.parse::<u64>().ok())
+        .expect("refusal counter");
+    assert!(refused >= 1, "{metrics}");
     // The server is still healthy.
     let health = owner
         .get(format!("{url}/healthz"))

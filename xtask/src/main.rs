@@ -5,6 +5,7 @@
 //! cargo xtask test                   every test: cargo test, then the browser suite
 //! cargo xtask build [--release]      build the site (wasm, Three.js, CSS) and the server
 //! cargo xtask site                   build only the site folder
+//! cargo xtask load [-- ARGS]          release server on a free port + the load tool
 //! ```
 //!
 //! It installs what a fresh machine lacks: the wasm32 target (rustup), the npm
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         "test" => test(&rest),
         "build" => build(rest.iter().any(|a| a == "--release")),
         "site" => site(),
+        "load" => load(&rest),
         "help" | "--help" | "-h" => {
             println!("{}", USAGE);
             Ok(())
@@ -159,10 +161,7 @@ fn site() -> Result {
             "wasm-release",
         ],
     )?;
-    let target_dir = std::env::var("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| root.join("target"));
-    let wasm = target_dir.join("wasm32-unknown-unknown/wasm-release/frontend.wasm");
+    let wasm = target_dir().join("wasm32-unknown-unknown/wasm-release/frontend.wasm");
 
     step("wasm-bindgen");
     let pkg = site.join("pkg");
@@ -239,6 +238,13 @@ fn site() -> Result {
     Ok(())
 }
 
+/// Cargo's target folder (honours `CARGO_TARGET_DIR`).
+fn target_dir() -> PathBuf {
+    std::env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root().join("target"))
+}
+
 fn copy(from: &Path, to: &Path) -> Result {
     if let Some(parent) = to.parent() {
         fs::create_dir_all(parent).map_err(|e| e.to_string())?;
@@ -283,7 +289,7 @@ fn build(release: bool) -> Result {
 
 fn run(args: &[String]) -> Result {
     build(true)?;
-    let binary = root().join("target/release/othello-server");
+    let binary = target_dir().join("release/othello-server");
     let args: Vec<&str> = args
         .iter()
         .map(String::as_str)
@@ -310,15 +316,17 @@ fn test(playwright_args: &[String]) -> Result {
     sh(&cargo(), &["test", "--workspace", "--exclude", "frontend"])?;
     step("deploy kit checks (systemd unit, nginx config)");
     sh("bash", &["deploy/verify.sh"])?;
-    step("building the server for the browser suite");
-    sh(
-        &cargo(),
-        &["build", "-p", "server", "--bin", "othello-server"],
-    )?;
+    // `cargo test` built the server binary for its integration tests; the
+    // browser suite reuses it (a plain `cargo build` would rebuild the server
+    // with other features).
+    let server = target_dir().join("debug/othello-server");
+    if !server.exists() {
+        step("building the server for the browser suite");
+        sh(&cargo(), &["build", "-p", "server", "--bin", "othello-server"])?;
+    }
     ensure_chromium()?;
     step("browser suite (Playwright + Debian Chromium: WebGPU and WebGL 2)");
     fs::create_dir_all(root.join("test-results")).map_err(|e| e.to_string())?;
-    let server = root.join("target/debug/othello-server");
     let server = server.to_string_lossy().to_string();
     let mut args = vec!["test"];
     args.extend(playwright_args.iter().map(String::as_str));
@@ -332,4 +340,54 @@ fn test(playwright_args: &[String]) -> Result {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Starts a release server on a free loopback port with a fresh database, runs
+/// `othello-load` against it (extra arguments go to the load tool), stops it.
+fn load(args: &[String]) -> Result {
+    step("building the release server and the load tool");
+    sh(
+        &cargo(),
+        &["build", "--release", "-p", "server", "-p", "load"],
+    )?;
+    let dir = std::env::temp_dir().join(format!("othello-load-{}", std::process::id()));
+    fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut server = Command::new(target_dir().join("release/othello-server"))
+        .args(["--listen", "127.0.0.1:0", "--log", "warn", "--database"])
+        .arg(dir.join("load.db"))
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    let stdout = server.stdout.take().ok_or("no server stdout")?;
+    let mut reader = std::io::BufReader::new(stdout);
+    let mut line = String::new();
+    let url = loop {
+        line.clear();
+        let read = std::io::BufRead::read_line(&mut reader, &mut line).map_err(|e| e.to_string())?;
+        if read == 0 {
+            return Err("the server exited before listening".into());
+        }
+        if let Some(url) = line.trim().strip_prefix("listening on ") {
+            break url.to_string();
+        }
+    };
+    std::thread::spawn(move || {
+        let mut sink = String::new();
+        while std::io::BufRead::read_line(&mut reader, &mut sink).map(|n| n > 0).unwrap_or(false) {
+            sink.clear();
+        }
+    });
+    step(&format!("load against {url}"));
+    let pid = server.id().to_string();
+    let mut load_args = vec!["--url", url.as_str(), "--server-pid", pid.as_str()];
+    load_args.extend(args.iter().map(String::as_str).skip_while(|a| *a == "--"));
+    let outcome = sh(
+        &target_dir().join("release/othello-load").to_string_lossy(),
+        &load_args,
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = fs::remove_dir_all(&dir);
+    outcome
 }
