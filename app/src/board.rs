@@ -185,8 +185,13 @@ pub fn Board3D(
             let Some(factory) = factory else { return };
             let hooks = SceneHooks {
                 on_square,
-                on_backend: Callback::new(move |name: String| set_backend.set(name)),
-                on_celebration_end: Callback::new(move |()| celebrating.set(false)),
+                // `try_set`: a late report after the page has gone is ignored.
+                on_backend: Callback::new(move |name: String| {
+                    let _ = set_backend.try_set(name);
+                }),
+                on_celebration_end: Callback::new(move |()| {
+                    let _ = celebrating.try_set(false);
+                }),
             };
             let built = (factory.0)(element, hooks, &snapshot.get_untracked());
             scene.set_value(Some(built));

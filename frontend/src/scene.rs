@@ -10,7 +10,7 @@ use app::board::{ends_celebration, BoardScene, SceneHooks};
 use app::protocol::BoardSnapshot;
 use js_sys::{Array, Object, Reflect};
 use leptos::prelude::Callable;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::f64::consts::PI;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -106,6 +106,9 @@ struct State {
     confetti_parts: Option<ConfettiParts>,
     /// The keyboard cursor's square.
     cursor: Option<u8>,
+    /// How long a celebration lasts; tests may lengthen it, which holds the
+    /// last frame of the motion (see `setCelebrationMs`).
+    celebration_ms: f64,
 }
 
 /// Shared geometries and materials for discs.
@@ -162,13 +165,25 @@ pub fn start(
 ) -> Box<dyn BoardScene> {
     let holder: Rc<RefCell<Option<Rc<RefCell<State>>>>> = Rc::new(RefCell::new(None));
     let pending = Rc::new(RefCell::new(Some(initial.clone())));
+    let disposed = Rc::new(Cell::new(false));
     let island = LazyIsland {
         holder: holder.clone(),
         pending: pending.clone(),
+        disposed: disposed.clone(),
     };
     spawn_local(async move {
-        match build(canvas, hooks).await {
+        let built = build(canvas, hooks).await;
+        // The page may have gone (e.g. the lobby, left for a table) while
+        // Three.js loaded: then free what was built and tell nobody.
+        if disposed.get() {
+            if let Ok(state) = built {
+                Island(Rc::new(RefCell::new(state))).dispose();
+            }
+            return;
+        }
+        match built {
             Ok(state) => {
+                let backend = state.backend_name();
                 let state = Rc::new(RefCell::new(state));
                 if let Some(snapshot) = pending.borrow_mut().take() {
                     state.borrow_mut().pending = Some(snapshot);
@@ -176,6 +191,7 @@ pub fn start(
                 start_loop(&state);
                 publish_hooks(&state);
                 *holder.borrow_mut() = Some(state);
+                hooks.on_backend.run(backend.to_string());
             }
             Err(error) => {
                 web_sys::console::warn_2(&"3D board unavailable:".into(), &error);
@@ -190,6 +206,7 @@ pub fn start(
 struct LazyIsland {
     holder: Rc<RefCell<Option<Rc<RefCell<State>>>>>,
     pending: Rc<RefCell<Option<BoardSnapshot>>>,
+    disposed: Rc<Cell<bool>>,
 }
 
 impl BoardScene for LazyIsland {
@@ -220,6 +237,7 @@ impl BoardScene for LazyIsland {
     }
 
     fn dispose(&self) {
+        self.disposed.set(true);
         if let Some(state) = self.holder.borrow().as_ref() {
             Island(state.clone()).dispose();
         }
@@ -249,9 +267,6 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
         ("forceWebGL", force_webgl.into()),
     ]));
     JsFuture::from(renderer.init()).await?;
-    let backend = renderer.backend();
-    let is_webgpu = three::property(&backend, "isWebGPUBackend").is_truthy();
-    let backend_name = if is_webgpu { "webgpu" } else { "webgl2" };
     set_property(&renderer.shadow_map(), "enabled", &true.into());
     renderer.set_clear_color(0x000000, 0.0);
     let ratio = web_sys::window()
@@ -383,7 +398,6 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
         set_property(&controls, key, &value);
     }
 
-    hooks.on_backend.run(backend_name.to_string());
     Ok(State {
         canvas,
         renderer,
@@ -412,6 +426,7 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
         celebrations: 0,
         confetti_parts: None,
         cursor: None,
+        celebration_ms: CELEBRATION_MS,
     })
 }
 
@@ -449,6 +464,14 @@ fn now() -> f64 {
 }
 
 impl State {
+    fn backend_name(&self) -> &'static str {
+        if three::property(&self.renderer.backend(), "isWebGPUBackend").is_truthy() {
+            "webgpu"
+        } else {
+            "webgl2"
+        }
+    }
+
     fn new_disc(&self, index: usize, colour: i8) -> Disc {
         let group = Group::new();
         let top = Mesh::new(&self.disc_top.half, &self.disc_top.black);
@@ -716,14 +739,18 @@ impl State {
             return false;
         };
         let elapsed = (t - celebration.start).max(0.0);
-        let p = elapsed / CELEBRATION_MS;
-        if p >= 1.0 {
+        if elapsed >= self.celebration_ms {
             self.finish_celebration();
             return false;
         }
+        // The motion takes CELEBRATION_MS; a longer `celebration_ms` (tests)
+        // holds its last frame until then.
+        let p = (elapsed / CELEBRATION_MS).min(1.0);
         // The whole board makes one turn, rising a little on the way.
         self.root.rotation().set_y(2.0 * PI * smoothstep(p));
         self.root.position().set(0.0, 0.4 * (PI * p).sin(), 0.0);
+        // Shrink a little mid-turn so the corners stay in view.
+        self.root.scale().set_scalar(1.0 - 0.14 * (PI * p).sin());
         // Discs fly up and out in a wave from the centre, spin twice, and land
         // back on their squares with the same face up.
         for (index, slot) in self.discs.iter().enumerate() {
@@ -776,6 +803,7 @@ impl State {
         }
         self.root.rotation().set(0.0, 0.0, 0.0);
         self.root.position().set(0.0, 0.0, 0.0);
+        self.root.scale().set_scalar(1.0);
         for (index, slot) in self.discs.iter_mut().enumerate() {
             if let Some(disc) = slot {
                 disc.animation = None;
@@ -792,7 +820,11 @@ impl State {
     fn at_rest(&self) -> bool {
         let rotation = self.root.rotation();
         let position = self.root.position();
-        let board_still = rotation.angle_x() == 0.0
+        let scale = self.root.scale();
+        let board_still = scale.x() == 1.0
+            && scale.y() == 1.0
+            && scale.z() == 1.0
+            && rotation.angle_x() == 0.0
             && rotation.angle_y() == 0.0
             && rotation.angle_z() == 0.0
             && position.x() == 0.0
@@ -948,14 +980,7 @@ fn publish_hooks(state: &Rc<RefCell<State>>) {
         return;
     };
     let api = Object::new();
-    let backend = {
-        let s = state.borrow();
-        if three::property(&s.renderer.backend(), "isWebGPUBackend").is_truthy() {
-            "webgpu"
-        } else {
-            "webgl2"
-        }
-    };
+    let backend = state.borrow().backend_name();
     set_property(&api, "backend", &backend.into());
 
     let weak = Rc::downgrade(state);
@@ -1017,6 +1042,16 @@ fn publish_hooks(state: &Rc<RefCell<State>>) {
             pixel_stats(&state).await
         })
     });
+    // Tests that must act during a celebration (Skip) make it last longer
+    // than a slow software renderer could need.
+    let weak = Rc::downgrade(state);
+    let set_celebration_ms = Closure::<dyn Fn(f64)>::new(move |ms: f64| {
+        if let Some(state) = weak.upgrade() {
+            state.borrow_mut().celebration_ms = ms.max(100.0);
+        }
+    });
+    set_property(&api, "setCelebrationMs", set_celebration_ms.as_ref());
+    set_celebration_ms.forget();
     set_property(&api, "status", status.as_ref());
     set_property(&api, "squareToScreen", to_screen.as_ref());
     set_property(&api, "pixelStats", pixels.as_ref());

@@ -36,6 +36,8 @@ test('the celebration plays when a hot-seat game ends by resignation, and Skip e
   expect(b.celebrations).toBe(0);
   expect(b.atRest).toBe(true);
   await expect(page.locator('#skip-celebration')).toHaveCount(0);
+  // A slow software renderer must not let it end by itself before Skip is clicked.
+  await page.evaluate(() => (window as any).othello3d.setCelebrationMs(120_000));
 
   // White (to move) resigns: the round is over and the celebration starts.
   await page.click('#resign');
@@ -45,6 +47,7 @@ test('the celebration plays when a hot-seat game ends by resignation, and Skip e
   // It really animates: frames keep coming and the board is off its rest pose.
   const startFrames = (await boardStatus(page)).frames;
   await page.waitForFunction((f) => (window as any).othello3d.status().frames >= f + 4, startFrames);
+  await page.waitForTimeout(1500); // about a quarter of the motion: a picture mid-way.
   b = await boardStatus(page);
   expect(b.celebrating).toBe(true);
   expect(b.atRest).toBe(false);
