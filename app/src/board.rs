@@ -108,7 +108,12 @@ pub fn announcement(before: &BoardSnapshot, after: &BoardSnapshot) -> Option<Str
 pub fn describe_square(snapshot: &BoardSnapshot, square: u8) -> String {
     let mut text = square_name(square);
     text.push_str(
-        match snapshot.cells.get(usize::from(square)).copied().unwrap_or(0) {
+        match snapshot
+            .cells
+            .get(usize::from(square))
+            .copied()
+            .unwrap_or(0)
+        {
             1 => ", black disc",
             -1 => ", white disc",
             _ => ", empty",
@@ -147,7 +152,11 @@ pub fn move_cursor(square: u8, key: &str) -> Option<u8> {
 #[cfg(feature = "hydrate")]
 fn prefers_reduced_motion() -> bool {
     web_sys::window()
-        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
         .is_some_and(|q| q.matches())
 }
 
@@ -309,11 +318,7 @@ fn Board2D(
     cursor: RwSignal<Option<u8>>,
 ) -> impl IntoView {
     let grid = NodeRef::<leptos::html::Div>::new();
-    let focus_square = move || {
-        cursor
-            .get()
-            .unwrap_or_else(|| snapshot.with(cursor_start))
-    };
+    let focus_square = move || cursor.get().unwrap_or_else(|| snapshot.with(cursor_start));
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let current = cursor
             .get_untracked()

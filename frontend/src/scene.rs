@@ -701,10 +701,7 @@ impl State {
         let random = js_sys::Math::random;
         let confetti: Vec<Confetto> = (0..CONFETTI)
             .map(|i| {
-                let mesh = Mesh::new(
-                    &parts.geometry,
-                    &parts.materials[i % parts.materials.len()],
-                );
+                let mesh = Mesh::new(&parts.geometry, &parts.materials[i % parts.materials.len()]);
                 mesh.set_visible(false);
                 self.root.add(&mesh);
                 Confetto {
@@ -1011,10 +1008,7 @@ fn publish_hooks(state: &Rc<RefCell<State>>) {
             ("celebrating", s.celebration.is_some().into()),
             ("celebrations", s.celebrations.into()),
             ("atRest", s.at_rest().into()),
-            (
-                "cursor",
-                s.cursor.map_or(JsValue::NULL, |c| JsValue::from(c)),
-            ),
+            ("cursor", s.cursor.map_or(JsValue::NULL, JsValue::from)),
         ])
         .into()
     });

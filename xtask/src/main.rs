@@ -233,10 +233,8 @@ fn site() -> Result {
 
 /// Three.js addons the island may bind (`js_namespace = THREE_ADDONS`), with
 /// their module under `node_modules/three/`.
-const THREE_ADDONS: &[(&str, &str)] = &[(
-    "OrbitControls",
-    "examples/jsm/controls/OrbitControls.js",
-)];
+const THREE_ADDONS: &[(&str, &str)] =
+    &[("OrbitControls", "examples/jsm/controls/OrbitControls.js")];
 
 /// The names `frontend/src/three.rs` binds: types declared with
 /// `js_namespace = THREE` (their `js_name` when given) and with
@@ -277,11 +275,14 @@ fn bound_three_names(source: &str) -> (Vec<String>, Vec<String>) {
 /// OrbitControls.js unminified (3.9 MB, ~770 KB gzip).
 fn bundle_three(root: &Path, vendor: &Path) -> Result {
     let bindings = root.join("frontend/src/three.rs");
-    let source = fs::read_to_string(&bindings)
-        .map_err(|e| format!("read {}: {e}", bindings.display()))?;
+    let source =
+        fs::read_to_string(&bindings).map_err(|e| format!("read {}: {e}", bindings.display()))?;
     let (core, addons) = bound_three_names(&source);
     if core.is_empty() {
-        return Err(format!("no Three.js bindings found in {}", bindings.display()));
+        return Err(format!(
+            "no Three.js bindings found in {}",
+            bindings.display()
+        ));
     }
     let mut entry = format!(
         "export {{ {} }} from './node_modules/three/build/three.webgpu.js';\n",
@@ -443,8 +444,17 @@ mod tests {
     fn the_bundle_exports_what_three_rs_binds() {
         let source = include_str!("../../frontend/src/three.rs");
         let (core, addons) = bound_three_names(source);
-        for name in ["WebGPURenderer", "EventDispatcher", "Mesh", "Raycaster", "Euler"] {
-            assert!(core.iter().any(|n| n == name), "{name} missing from {core:?}");
+        for name in [
+            "WebGPURenderer",
+            "EventDispatcher",
+            "Mesh",
+            "Raycaster",
+            "Euler",
+        ] {
+            assert!(
+                core.iter().any(|n| n == name),
+                "{name} missing from {core:?}"
+            );
         }
         assert_eq!(addons, ["OrbitControls"]);
         assert!(!core.iter().any(|n| n == "OrbitControls"));
