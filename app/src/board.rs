@@ -1,7 +1,17 @@
 //! The board component: server-rendered frame around a `<canvas>` that the 3D
 //! island (in the `frontend` crate) takes over after hydration.
+//!
+//! Around the canvas it owns what every mode needs and the scene cannot draw:
+//! keyboard play (a cursor moved with the arrow keys, Enter or Space plays), an
+//! `aria-live` announcer for moves and results, the Skip button of the
+//! end-of-game celebration, and a DOM board (8 × 8 buttons) used when neither
+//! WebGPU nor WebGL 2 is available (or with `?renderer=2d`).
+//!
+//! The celebration plays once per round end seen live: when a snapshot with an
+//! `outcome` follows one without. A page loaded on a finished table does not
+//! replay it, and it never plays when the browser asks for reduced motion.
 
-use crate::protocol::BoardSnapshot;
+use crate::protocol::{square_name, BoardSnapshot};
 use leptos::prelude::*;
 
 /// What the island reports back to the page.
@@ -11,12 +21,21 @@ pub struct SceneHooks {
     pub on_square: Callback<u8>,
     /// The renderer backend in use: `webgpu`, `webgl2` or `2d`.
     pub on_backend: Callback<String>,
+    /// The celebration has played to its end.
+    pub on_celebration_end: Callback<()>,
 }
 
 /// A running 3D scene.
 pub trait BoardScene {
-    /// Shows a new board state (animating what changed).
+    /// Shows a new board state (animating what changed). A change of position
+    /// (see [`ends_celebration`]) ends a running celebration first.
     fn show(&self, snapshot: &BoardSnapshot);
+    /// Shows the keyboard cursor on a square, or hides it.
+    fn set_cursor(&self, square: Option<u8>);
+    /// Starts the end-of-game celebration; false when the scene cannot play it.
+    fn celebrate(&self) -> bool;
+    /// Ends the celebration at once and shows the final position again.
+    fn skip_celebration(&self);
     /// Stops rendering and frees GPU resources.
     fn dispose(&self);
 }
@@ -28,6 +47,119 @@ pub struct SceneFactory(
     pub fn(web_sys::HtmlCanvasElement, SceneHooks, &BoardSnapshot) -> Box<dyn BoardScene>,
 );
 
+fn side_name(colour: i8) -> &'static str {
+    if colour > 0 {
+        "Black"
+    } else {
+        "White"
+    }
+}
+
+/// Whether going from `before` to `after` starts the celebration: the round
+/// has just ended.
+pub fn starts_celebration(before: &BoardSnapshot, after: &BoardSnapshot) -> bool {
+    before.outcome.is_none() && after.outcome.is_some()
+}
+
+/// Whether a new snapshot ends a running celebration: the position changed or
+/// a new round began (a rematch vote alone does not).
+pub fn ends_celebration(before: &BoardSnapshot, after: &BoardSnapshot) -> bool {
+    before.cells != after.cells || after.outcome.is_none()
+}
+
+/// What the announcer says when the board goes from `before` to `after`: the
+/// move just played and, when the round has just ended, the result.
+pub fn announcement(before: &BoardSnapshot, after: &BoardSnapshot) -> Option<String> {
+    if before.version == after.version {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if let Some(square) = after.last_move {
+        let at = usize::from(square);
+        let placed = after.cells.get(at).copied().unwrap_or(0);
+        if placed != 0 && before.cells.get(at).copied().unwrap_or(0) == 0 {
+            let n = after.flipped.len();
+            parts.push(format!(
+                "{} played {} and flipped {} disc{}.",
+                side_name(placed),
+                square_name(square),
+                n,
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    if starts_celebration(before, after) {
+        let (black, white) = after.counts();
+        let result = match after.outcome {
+            Some(0) => "a draw".to_string(),
+            Some(o) => format!("{} wins", side_name(o)),
+            None => unreachable!("starts_celebration checked the outcome"),
+        };
+        parts.push(format!(
+            "Game over: {result}. Black {black}, white {white}."
+        ));
+    } else if before.outcome.is_some() && after.outcome.is_none() {
+        parts.push("A new round begins.".to_string());
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+/// A square as a screen reader hears it: "f5, black disc", "d3, empty, legal move".
+pub fn describe_square(snapshot: &BoardSnapshot, square: u8) -> String {
+    let mut text = square_name(square);
+    text.push_str(
+        match snapshot
+            .cells
+            .get(usize::from(square))
+            .copied()
+            .unwrap_or(0)
+        {
+            1 => ", black disc",
+            -1 => ", white disc",
+            _ => ", empty",
+        },
+    );
+    if snapshot.legal.contains(&square) {
+        text.push_str(", legal move");
+    }
+    if snapshot.last_move == Some(square) {
+        text.push_str(", last move");
+    }
+    text
+}
+
+/// Where the keyboard cursor starts: the first legal move, else d4.
+pub fn cursor_start(snapshot: &BoardSnapshot) -> u8 {
+    snapshot.legal.iter().copied().min().unwrap_or(27)
+}
+
+/// The cursor after an arrow key (row 1 is at the top of the board on screen,
+/// column a on the left); `None` for other keys. Stops at the edges.
+pub fn move_cursor(square: u8, key: &str) -> Option<u8> {
+    let (row, col) = (square / 8, square % 8);
+    let (row, col) = match key {
+        "ArrowUp" => (row.saturating_sub(1), col),
+        "ArrowDown" => ((row + 1).min(7), col),
+        "ArrowLeft" => (row, col.saturating_sub(1)),
+        "ArrowRight" => (row, (col + 1).min(7)),
+        "Home" => (row, 0),
+        "End" => (row, 7),
+        _ => return None,
+    };
+    Some(row * 8 + col)
+}
+
+#[cfg(feature = "hydrate")]
+fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|q| q.matches())
+}
+
 /// The 3D board. `snapshot` is the server's state; clicks go to `on_square`.
 #[component]
 pub fn Board3D(
@@ -36,45 +168,318 @@ pub fn Board3D(
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (backend, set_backend) = signal(String::from("loading"));
+    let celebrating = RwSignal::new(false);
+    let announcer = RwSignal::new(String::new());
+    let cursor = RwSignal::new(None::<u8>);
+
+    #[cfg(feature = "hydrate")]
+    let scene: StoredValue<Option<Box<dyn BoardScene>>, LocalStorage> =
+        StoredValue::new_local(None);
+    // Runs `f` on the scene once it exists (never on the server).
+    let with_scene = move |f: &dyn Fn(&dyn BoardScene)| {
+        #[cfg(feature = "hydrate")]
+        scene.with_value(|s| {
+            if let Some(s) = s {
+                f(s.as_ref());
+            }
+        });
+        #[cfg(not(feature = "hydrate"))]
+        let _ = f;
+    };
+
     #[cfg(feature = "hydrate")]
     {
         let factory = use_context::<SceneFactory>();
-        let scene: StoredValue<Option<Box<dyn BoardScene>>, LocalStorage> =
-            StoredValue::new_local(None);
         canvas.on_load(move |element| {
             let Some(factory) = factory else { return };
             let hooks = SceneHooks {
                 on_square,
-                on_backend: Callback::new(move |name: String| set_backend.set(name)),
+                // `try_set`: a late report after the page has gone is ignored.
+                on_backend: Callback::new(move |name: String| {
+                    let _ = set_backend.try_set(name);
+                }),
+                on_celebration_end: Callback::new(move |()| {
+                    let _ = celebrating.try_set(false);
+                }),
             };
             let built = (factory.0)(element, hooks, &snapshot.get_untracked());
             scene.set_value(Some(built));
         });
+        let previous: StoredValue<Option<BoardSnapshot>> = StoredValue::new(None);
         Effect::new(move |_| {
             let current = snapshot.get();
-            scene.with_value(|s| {
-                if let Some(s) = s {
-                    s.show(&current);
+            let before = previous.get_value();
+            with_scene(&|s| s.show(&current));
+            if let Some(before) = before {
+                if celebrating.get_untracked() && ends_celebration(&before, &current) {
+                    celebrating.set(false);
                 }
-            });
-        });
-        on_cleanup(move || {
-            scene.with_value(|s| {
-                if let Some(s) = s {
-                    s.dispose();
+                if let Some(text) = announcement(&before, &current) {
+                    announcer.set(text);
                 }
-            })
+                if starts_celebration(&before, &current) && !prefers_reduced_motion() {
+                    with_scene(&|s| {
+                        if s.celebrate() {
+                            celebrating.set(true);
+                        }
+                    });
+                }
+            }
+            previous.set_value(Some(current));
         });
+        on_cleanup(move || with_scene(&|s| s.dispose()));
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (snapshot, on_square, set_backend);
+    let _ = set_backend;
+
+    let skip = move || {
+        with_scene(&|s| s.skip_celebration());
+        celebrating.set(false);
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let key = ev.key();
+        if key == "Escape" && celebrating.get_untracked() {
+            skip();
+            return;
+        }
+        let board = snapshot.get_untracked();
+        let next = match (cursor.get_untracked(), key.as_str()) {
+            (Some(square), "Enter" | " ") => {
+                ev.prevent_default();
+                on_square.run(square);
+                return;
+            }
+            (None, "Enter" | " ") => Some(cursor_start(&board)),
+            (None, k) => move_cursor(0, k).map(|_| cursor_start(&board)),
+            (Some(square), k) => move_cursor(square, k),
+        };
+        if let Some(square) = next {
+            ev.prevent_default();
+            cursor.set(Some(square));
+            with_scene(&|s| s.set_cursor(Some(square)));
+            announcer.set(describe_square(&board, square));
+        }
+    };
+    let on_blur = move |_| with_scene(&|s| s.set_cursor(None));
+    let on_focus = move |_| {
+        if let Some(square) = cursor.get_untracked() {
+            with_scene(&|s| s.set_cursor(Some(square)));
+        }
+    };
+    let is_2d = move || backend.get() == "2d";
+
     view! {
-        <div class="board-frame">
-            <canvas node_ref=canvas id="board-canvas" aria-label="Othello board"></canvas>
+        <div class="board-frame" class:mode-2d=is_2d>
+            <canvas
+                node_ref=canvas
+                id="board-canvas"
+                tabindex="0"
+                aria-label="Othello board. Arrow keys move the cursor, Enter or Space plays there."
+                aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight Enter Space"
+                on:keydown=on_key
+                on:blur=on_blur
+                on:focus=on_focus
+            ></canvas>
+            {move || is_2d().then(|| view! { <Board2D snapshot on_square cursor /> })}
+            {move || {
+                celebrating
+                    .get()
+                    .then(|| {
+                        view! {
+                            <button
+                                type="button"
+                                id="skip-celebration"
+                                class="skip-celebration"
+                                on:click=move |_| skip()
+                            >
+                                "Skip celebration"
+                            </button>
+                        }
+                    })
+            }}
+            <p id="announcer" class="sr-only" aria-live="polite" aria-atomic="true">
+                {move || announcer.get()}
+            </p>
             <p class="backend" id="backend" data-backend=move || backend.get()>
                 "Renderer: "
                 {move || backend.get()}
             </p>
         </div>
+    }
+    .into_any()
+}
+
+/// The DOM board for browsers without WebGPU and WebGL 2: 64 buttons, one per
+/// square, playable by click and by keyboard (arrow keys move the focus).
+#[component]
+fn Board2D(
+    snapshot: Signal<BoardSnapshot>,
+    on_square: Callback<u8>,
+    cursor: RwSignal<Option<u8>>,
+) -> impl IntoView {
+    let grid = NodeRef::<leptos::html::Div>::new();
+    let focus_square = move || cursor.get().unwrap_or_else(|| snapshot.with(cursor_start));
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let current = cursor
+            .get_untracked()
+            .unwrap_or_else(|| snapshot.with_untracked(cursor_start));
+        let Some(next) = move_cursor(current, &ev.key()) else {
+            return;
+        };
+        ev.prevent_default();
+        cursor.set(Some(next));
+        #[cfg(feature = "hydrate")]
+        if let Some(grid) = grid.get_untracked() {
+            use wasm_bindgen::JsCast;
+            if let Ok(Some(cell)) = grid.query_selector(&format!("[data-square=\"{next}\"]")) {
+                if let Ok(cell) = cell.dyn_into::<web_sys::HtmlElement>() {
+                    let _ = cell.focus();
+                }
+            }
+        }
+    };
+    let cell = move |square: u8| {
+        let index = usize::from(square);
+        let colour = move || snapshot.with(|s| s.cells.get(index).copied().unwrap_or(0));
+        let class = move || {
+            snapshot.with(|s| {
+                let mut class = String::from("cell");
+                if s.legal.contains(&square) {
+                    class.push_str(" legal");
+                }
+                if s.last_move == Some(square) {
+                    class.push_str(" last");
+                }
+                class
+            })
+        };
+        let disc_class = move || match colour() {
+            1 => "disc2d black",
+            -1 => "disc2d white",
+            _ => "disc2d none",
+        };
+        view! {
+            <button
+                type="button"
+                class=class
+                data-square=square
+                aria-label=move || snapshot.with(|s| describe_square(s, square))
+                tabindex=move || if focus_square() == square { "0" } else { "-1" }
+                on:click=move |_| {
+                    cursor.set(Some(square));
+                    on_square.run(square);
+                }
+                on:focus=move |_| cursor.set(Some(square))
+            >
+                <span class=disc_class aria-hidden="true"></span>
+            </button>
+        }
+    };
+    let columns = (0..8u8)
+        .map(|c| view! { <span class="coord" aria-hidden="true">{((b'a' + c) as char).to_string()}</span> })
+        .collect_view();
+    let rows = (0..8u8)
+        .map(|row| {
+            view! {
+                <span class="coord" aria-hidden="true">{(row + 1).to_string()}</span>
+                {(0..8u8).map(|col| cell(row * 8 + col)).collect_view()}
+            }
+        })
+        .collect_view();
+    view! {
+        <div
+            class="board-2d"
+            id="board-2d"
+            role="group"
+            aria-label="Othello board (2D). Arrow keys move between squares, Enter or Space plays."
+            node_ref=grid
+            on:keydown=on_key
+        >
+            <span class="coord corner" aria-hidden="true"></span>
+            {columns}
+            {rows}
+        </div>
+    }
+    .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start() -> BoardSnapshot {
+        let mut s = BoardSnapshot::empty();
+        s.cells[27] = -1;
+        s.cells[28] = 1;
+        s.cells[35] = 1;
+        s.cells[36] = -1;
+        s.legal = vec![19, 26, 37, 44];
+        s.version = 1;
+        s
+    }
+
+    #[test]
+    fn a_move_is_announced_with_its_flips() {
+        let before = start();
+        let mut after = before.clone();
+        after.cells[37] = 1;
+        after.cells[36] = 1;
+        after.last_move = Some(37);
+        after.flipped = vec![36];
+        after.version = 2;
+        assert_eq!(
+            announcement(&before, &after).as_deref(),
+            Some("Black played f5 and flipped 1 disc.")
+        );
+        assert_eq!(announcement(&after, &after), None);
+    }
+
+    #[test]
+    fn the_result_is_announced_once() {
+        let before = start();
+        let mut after = before.clone();
+        after.version = 2;
+        after.outcome = Some(-1);
+        assert_eq!(
+            announcement(&before, &after).as_deref(),
+            Some("Game over: White wins. Black 2, white 2.")
+        );
+        assert!(starts_celebration(&before, &after));
+        let mut vote = after.clone();
+        vote.version = 3;
+        assert!(!starts_celebration(&after, &vote));
+        assert!(!ends_celebration(&after, &vote));
+        assert_eq!(announcement(&after, &vote), None);
+        let mut rematch = start();
+        rematch.version = 4;
+        assert!(ends_celebration(&vote, &rematch));
+        assert_eq!(
+            announcement(&vote, &rematch).as_deref(),
+            Some("A new round begins.")
+        );
+    }
+
+    #[test]
+    fn squares_are_described() {
+        let mut s = start();
+        s.last_move = Some(28);
+        assert_eq!(describe_square(&s, 28), "e4, black disc, last move");
+        assert_eq!(describe_square(&s, 27), "d4, white disc");
+        assert_eq!(describe_square(&s, 19), "d3, empty, legal move");
+        assert_eq!(describe_square(&s, 0), "a1, empty");
+    }
+
+    #[test]
+    fn the_cursor_moves_and_stops_at_edges() {
+        assert_eq!(cursor_start(&start()), 19);
+        assert_eq!(cursor_start(&BoardSnapshot::empty()), 27);
+        assert_eq!(move_cursor(19, "ArrowDown"), Some(27));
+        assert_eq!(move_cursor(19, "ArrowUp"), Some(11));
+        assert_eq!(move_cursor(19, "ArrowRight"), Some(20));
+        assert_eq!(move_cursor(0, "ArrowLeft"), Some(0));
+        assert_eq!(move_cursor(0, "ArrowUp"), Some(0));
+        assert_eq!(move_cursor(63, "ArrowDown"), Some(63));
+        assert_eq!(move_cursor(63, "ArrowRight"), Some(63));
+        assert_eq!(move_cursor(10, "x"), None);
     }
 }

@@ -16,10 +16,11 @@ use leptos_router::{
     path,
 };
 
-/// The import map that resolves `three` and its addons to the copies the server
-/// ships under `/vendor/three/` (nothing is fetched from a CDN). `three` and
-/// `three/webgpu` map to the same module so the page holds one copy of Three.js.
-pub const IMPORT_MAP: &str = r#"{"imports":{"three":"/vendor/three/build/three.webgpu.js","three/webgpu":"/vendor/three/build/three.webgpu.js","three/tsl":"/vendor/three/build/three.tsl.js","three/addons/":"/vendor/three/examples/jsm/"}}"#;
+/// The import map that resolves `three` to the bundle the server ships under
+/// `/vendor/three/` (nothing is fetched from a CDN): one minified, tree-shaken
+/// module with the Three.js classes the island binds plus OrbitControls (built
+/// by `cargo xtask site`). `three/webgpu` maps to the same module.
+pub const IMPORT_MAP: &str = r#"{"imports":{"three":"/vendor/three/three.bundle.js","three/webgpu":"/vendor/three/three.bundle.js"}}"#;
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -32,6 +33,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light" />
                 <script type="importmap" inner_html=IMPORT_MAP></script>
                 <link rel="stylesheet" href="/style/main.css" />
+                <link rel="stylesheet" href="/style/board.css" />
                 <link rel="icon" href="data:," />
                 <HydrationScripts options />
                 <MetaTags />

@@ -21,6 +21,10 @@ pub struct BoardSnapshot {
     /// A counter that grows with every change, so the island can tell a new
     /// position from a redraw of the same one.
     pub version: u64,
+    /// The round's result once it is over: `Some(1)` black won, `Some(-1)` white
+    /// won, `Some(0)` a draw; `None` while the round is being played.
+    #[serde(default)]
+    pub outcome: Option<i8>,
 }
 
 impl BoardSnapshot {
@@ -32,6 +36,7 @@ impl BoardSnapshot {
             last_move: None,
             flipped: Vec::new(),
             version: 0,
+            outcome: None,
         }
     }
 

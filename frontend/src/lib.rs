@@ -12,10 +12,16 @@ pub fn hydrate() {
     console_error_panic_hook::set_once();
     app::hydrate(app::board::SceneFactory(scene::start));
     // A marker for tests and tools: the page is interactive from here on.
-    if let Some(body) = web_sys::window()
+    let window = web_sys::window();
+    if let Some(body) = window
+        .as_ref()
         .and_then(|w| w.document())
         .and_then(|d| d.body())
     {
         let _ = body.set_attribute("data-hydrated", "true");
+    }
+    // For timings (tests/browser/perf.spec.ts): `performance.getEntriesByName`.
+    if let Some(performance) = window.and_then(|w| w.performance()) {
+        let _ = performance.mark("othello:hydrated");
     }
 }

@@ -1,14 +1,16 @@
 //! The 3D board island: builds the Three.js scene (felt, grid, frame, two-sided
 //! discs, lights and shadows, an orbiting camera), animates flips, picks squares
-//! by raycast, and publishes test hooks on `window.othello3d` (backend, frame
-//! count, square positions on screen, pixel counts read back from a render target).
+//! by raycast, draws the keyboard cursor, plays the end-of-game celebration (the
+//! board turns, discs fly, confetti falls), and publishes test hooks on
+//! `window.othello3d` (backend, frame count, square positions on screen, pixel
+//! counts read back from a render target).
 
 use crate::three::{self, *};
-use app::board::{BoardScene, SceneHooks};
+use app::board::{ends_celebration, BoardScene, SceneHooks};
 use app::protocol::BoardSnapshot;
 use js_sys::{Array, Object, Reflect};
 use leptos::prelude::Callable;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::f64::consts::PI;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -25,6 +27,11 @@ const DISC_RADIUS: f64 = 0.42;
 const DISC_HALF: f64 = 0.05;
 const FLIP_MS: f64 = 420.0;
 const STAGGER_MS: f64 = 70.0;
+const CELEBRATION_MS: f64 = 6000.0;
+const CONFETTI: usize = 120;
+const CONFETTI_COLOURS: [u32; 6] = [0xff3b30, 0xffcc00, 0x34c759, 0x0a84ff, 0xaf52de, 0xff9f0a];
+/// Where confetti comes to rest: just above the discs' tops.
+const CONFETTI_REST: f64 = 2.0 * DISC_HALF + 0.006;
 
 /// A disc on one square: a group of a black and a white half; rotation about x
 /// by π shows the white face.
@@ -42,12 +49,41 @@ enum Animation {
     Flip { delay: f64 },
 }
 
+/// One piece of confetti: falls from `top` after `delay`, tumbling, and lies
+/// flat once it reaches the board.
+struct Confetto {
+    mesh: Mesh,
+    x: f64,
+    z: f64,
+    top: f64,
+    delay: f64,
+    speed: f64,
+    spin: (f64, f64, f64),
+    sway: f64,
+    phase: f64,
+}
+
+/// The running end-of-game celebration.
+struct Celebration {
+    start: f64,
+    confetti: Vec<Confetto>,
+}
+
+/// Geometry and materials shared by all confetti, made on first use.
+struct ConfettiParts {
+    geometry: BufferGeometry,
+    materials: Vec<Material>,
+}
+
 struct State {
     canvas: HtmlCanvasElement,
     renderer: WebGPURenderer,
     scene: Scene,
     camera: PerspectiveCamera,
     controls: Option<OrbitControls>,
+    /// Everything that belongs to the board (frame, felt, grid, markers, discs):
+    /// the celebration turns this group.
+    root: Group,
     felt: Mesh,
     discs: Vec<Option<Disc>>,
     legal_markers: Vec<Mesh>,
@@ -65,6 +101,14 @@ struct State {
     disc_top: Geometry2,
     closures: Vec<Closure<dyn FnMut(JsValue)>>,
     disposed: bool,
+    celebration: Option<Celebration>,
+    celebrations: u32,
+    confetti_parts: Option<ConfettiParts>,
+    /// The keyboard cursor's square.
+    cursor: Option<u8>,
+    /// How long a celebration lasts; tests may lengthen it, which holds the
+    /// last frame of the motion (see `setCelebrationMs`).
+    celebration_ms: f64,
 }
 
 /// Shared geometries and materials for discs.
@@ -80,11 +124,26 @@ struct Island(Rc<RefCell<State>>);
 impl BoardScene for Island {
     fn show(&self, snapshot: &BoardSnapshot) {
         let mut state = self.0.borrow_mut();
+        if state.celebration.is_some() && ends_celebration(&state.current, snapshot) {
+            state.finish_celebration();
+        }
         if state.ready {
             state.apply(snapshot);
         } else {
             state.pending = Some(snapshot.clone());
         }
+    }
+
+    fn set_cursor(&self, square: Option<u8>) {
+        self.0.borrow_mut().set_cursor(square);
+    }
+
+    fn celebrate(&self) -> bool {
+        self.0.borrow_mut().celebrate()
+    }
+
+    fn skip_celebration(&self) {
+        self.0.borrow_mut().finish_celebration();
     }
 
     fn dispose(&self) {
@@ -106,13 +165,25 @@ pub fn start(
 ) -> Box<dyn BoardScene> {
     let holder: Rc<RefCell<Option<Rc<RefCell<State>>>>> = Rc::new(RefCell::new(None));
     let pending = Rc::new(RefCell::new(Some(initial.clone())));
+    let disposed = Rc::new(Cell::new(false));
     let island = LazyIsland {
         holder: holder.clone(),
         pending: pending.clone(),
+        disposed: disposed.clone(),
     };
     spawn_local(async move {
-        match build(canvas, hooks).await {
+        let built = build(canvas, hooks).await;
+        // The page may have gone (e.g. the lobby, left for a table) while
+        // Three.js loaded: then free what was built and tell nobody.
+        if disposed.get() {
+            if let Ok(state) = built {
+                Island(Rc::new(RefCell::new(state))).dispose();
+            }
+            return;
+        }
+        match built {
             Ok(state) => {
+                let backend = state.backend_name();
                 let state = Rc::new(RefCell::new(state));
                 if let Some(snapshot) = pending.borrow_mut().take() {
                     state.borrow_mut().pending = Some(snapshot);
@@ -120,6 +191,7 @@ pub fn start(
                 start_loop(&state);
                 publish_hooks(&state);
                 *holder.borrow_mut() = Some(state);
+                let _ = hooks.on_backend.try_run(backend.to_string());
             }
             Err(error) => {
                 web_sys::console::warn_2(&"3D board unavailable:".into(), &error);
@@ -134,6 +206,7 @@ pub fn start(
 struct LazyIsland {
     holder: Rc<RefCell<Option<Rc<RefCell<State>>>>>,
     pending: Rc<RefCell<Option<BoardSnapshot>>>,
+    disposed: Rc<Cell<bool>>,
 }
 
 impl BoardScene for LazyIsland {
@@ -144,7 +217,27 @@ impl BoardScene for LazyIsland {
         }
     }
 
+    fn set_cursor(&self, square: Option<u8>) {
+        if let Some(state) = self.holder.borrow().as_ref() {
+            Island(state.clone()).set_cursor(square);
+        }
+    }
+
+    fn celebrate(&self) -> bool {
+        match self.holder.borrow().as_ref() {
+            Some(state) => Island(state.clone()).celebrate(),
+            None => false,
+        }
+    }
+
+    fn skip_celebration(&self) {
+        if let Some(state) = self.holder.borrow().as_ref() {
+            Island(state.clone()).skip_celebration();
+        }
+    }
+
     fn dispose(&self) {
+        self.disposed.set(true);
         if let Some(state) = self.holder.borrow().as_ref() {
             Island(state.clone()).dispose();
         }
@@ -174,9 +267,6 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
         ("forceWebGL", force_webgl.into()),
     ]));
     JsFuture::from(renderer.init()).await?;
-    let backend = renderer.backend();
-    let is_webgpu = three::property(&backend, "isWebGPUBackend").is_truthy();
-    let backend_name = if is_webgpu { "webgpu" } else { "webgl2" };
     set_property(&renderer.shadow_map(), "enabled", &true.into());
     renderer.set_clear_color(0x000000, 0.0);
     let ratio = web_sys::window()
@@ -185,6 +275,8 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
     renderer.set_pixel_ratio(ratio);
 
     let scene = Scene::new();
+    let root = Group::new();
+    scene.add(&root);
     let camera = PerspectiveCamera::new(40.0, 1.0, 0.1, 100.0);
     camera.position().set(0.0, 12.5, 8.5);
     camera.look_at(0.0, 0.0, 0.0);
@@ -222,23 +314,23 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
     let frame = Mesh::new(&BoxGeometry::new(9.0, 0.4, 9.0), &standard(FRAME, 0.7));
     frame.position().set(0.0, -0.21, 0.0);
     frame.set_receive_shadow(true);
-    scene.add(&frame);
+    root.add(&frame);
 
     let felt_geometry: BufferGeometry = PlaneGeometry::new(8.0, 8.0).unchecked_into();
     felt_geometry.rotate_x(-PI / 2.0);
     let felt = Mesh::new(&felt_geometry, &standard(FELT, 0.95));
     felt.set_receive_shadow(true);
-    scene.add(&felt);
+    root.add(&felt);
 
     let line_material = standard(GRID, 1.0);
     for i in 0..=8 {
         let offset = f64::from(i) - 4.0;
         let along_x = Mesh::new(&BoxGeometry::new(8.04, 0.01, 0.04), &line_material);
         along_x.position().set(0.0, 0.004, offset);
-        scene.add(&along_x);
+        root.add(&along_x);
         let along_z = Mesh::new(&BoxGeometry::new(0.04, 0.01, 8.04), &line_material);
         along_z.position().set(offset, 0.004, 0.0);
-        scene.add(&along_z);
+        root.add(&along_z);
     }
     // The four star points.
     for (x, z) in [(-2.0, -2.0), (2.0, -2.0), (-2.0, 2.0), (2.0, 2.0)] {
@@ -247,7 +339,7 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
             &line_material,
         );
         dot.position().set(x, 0.005, z);
-        scene.add(&dot);
+        root.add(&dot);
     }
 
     let marker = |color: u32, opacity: f64, inner: f64, outer: f64| -> Mesh {
@@ -266,12 +358,12 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
     let legal_markers: Vec<Mesh> = (0..64)
         .map(|_| {
             let m = marker(0xffe066, 0.85, 0.0, 0.13);
-            scene.add(&m);
+            root.add(&m);
             m
         })
         .collect();
     let last_marker = marker(0xff3b30, 0.95, 0.44, 0.49);
-    scene.add(&last_marker);
+    root.add(&last_marker);
     let hover_geometry: BufferGeometry = PlaneGeometry::new(0.96, 0.96).unchecked_into();
     hover_geometry.rotate_x(-PI / 2.0);
     let hover_marker = Mesh::new(
@@ -285,7 +377,7 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
         .unchecked_into(),
     );
     hover_marker.set_visible(false);
-    scene.add(&hover_marker);
+    root.add(&hover_marker);
 
     let half: BufferGeometry =
         CylinderGeometry::new(DISC_RADIUS, DISC_RADIUS, DISC_HALF, 40).unchecked_into();
@@ -306,13 +398,13 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
         set_property(&controls, key, &value);
     }
 
-    let _ = hooks.on_backend.try_run(backend_name.to_string());
     Ok(State {
         canvas,
         renderer,
         scene,
         camera,
         controls: Some(controls),
+        root,
         felt,
         discs: (0..64).map(|_| None).collect(),
         legal_markers,
@@ -330,6 +422,11 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
         disc_top,
         closures: Vec::new(),
         disposed: false,
+        celebration: None,
+        celebrations: 0,
+        confetti_parts: None,
+        cursor: None,
+        celebration_ms: CELEBRATION_MS,
     })
 }
 
@@ -339,6 +436,27 @@ fn square_centre(index: usize) -> (f64, f64) {
     (col - 3.5, row - 3.5)
 }
 
+/// The disc's rotation about x that shows `colour` on top.
+fn rest_angle(colour: i8) -> f64 {
+    if colour == 1 {
+        0.0
+    } else {
+        PI
+    }
+}
+
+/// Puts a disc flat on its square with its colour up.
+fn rest_disc(disc: &Disc, index: usize) {
+    let (x, z) = square_centre(index);
+    disc.group.position().set(x, DISC_HALF, z);
+    disc.group.rotation().set(rest_angle(disc.target), 0.0, 0.0);
+}
+
+fn smoothstep(p: f64) -> f64 {
+    let p = p.clamp(0.0, 1.0);
+    p * p * (3.0 - 2.0 * p)
+}
+
 fn now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
@@ -346,6 +464,14 @@ fn now() -> f64 {
 }
 
 impl State {
+    fn backend_name(&self) -> &'static str {
+        if three::property(&self.renderer.backend(), "isWebGPUBackend").is_truthy() {
+            "webgpu"
+        } else {
+            "webgl2"
+        }
+    }
+
     fn new_disc(&self, index: usize, colour: i8) -> Disc {
         let group = Group::new();
         let top = Mesh::new(&self.disc_top.half, &self.disc_top.black);
@@ -358,8 +484,8 @@ impl State {
         group.add(&bottom);
         let (x, z) = square_centre(index);
         group.position().set(x, DISC_HALF, z);
-        group.rotation().set_x(if colour == 1 { 0.0 } else { PI });
-        self.scene.add(&group);
+        group.rotation().set_x(rest_angle(colour));
+        self.root.add(&group);
         Disc {
             group: group.unchecked_into(),
             target: colour,
@@ -378,7 +504,7 @@ impl State {
             match (&mut self.discs[index], colour) {
                 (slot @ Some(_), 0) => {
                     if let Some(disc) = slot.take() {
-                        self.scene.remove(&disc.group);
+                        self.root.remove(&disc.group);
                     }
                 }
                 (None, 0) => {}
@@ -399,7 +525,7 @@ impl State {
                     if animate {
                         disc.animation = Some((t, Animation::Flip { delay }));
                     } else {
-                        disc.group.rotation().set_x(if c == 1 { 0.0 } else { PI });
+                        disc.group.rotation().set_x(rest_angle(c));
                     }
                 }
                 _ => {}
@@ -427,12 +553,16 @@ impl State {
 
     /// Advances animations; returns whether any is still running.
     fn animate(&mut self, t: f64) -> bool {
+        if self.celebration.is_some() {
+            return self.animate_celebration(t);
+        }
         let mut running = false;
-        for disc in self.discs.iter_mut().flatten() {
+        for (index, slot) in self.discs.iter_mut().enumerate() {
+            let Some(disc) = slot else { continue };
             let Some((start, kind)) = disc.animation else {
                 continue;
             };
-            let end_angle = if disc.target == 1 { 0.0 } else { PI };
+            let end_angle = rest_angle(disc.target);
             match kind {
                 Animation::Drop => {
                     let p = ((t - start) / 300.0).clamp(0.0, 1.0);
@@ -441,6 +571,7 @@ impl State {
                         .set_y(DISC_HALF + 1.2 * (1.0 - p) * (1.0 - p));
                     if p >= 1.0 {
                         disc.animation = None;
+                        rest_disc(disc, index);
                     } else {
                         running = true;
                     }
@@ -457,6 +588,7 @@ impl State {
                         .set_y(DISC_HALF + 0.6 * (PI * p).sin());
                     if p >= 1.0 {
                         disc.animation = None;
+                        rest_disc(disc, index);
                     } else {
                         running = true;
                     }
@@ -488,27 +620,238 @@ impl State {
         }
     }
 
-    fn frame(&mut self, t: f64) {
+    /// Draws a frame if anything changed; returns whether a celebration has
+    /// just played to its end (the caller tells the page, outside the borrow).
+    fn frame(&mut self, t: f64) -> bool {
         if self.disposed {
-            return;
+            return false;
         }
         if let Some(snapshot) = self.pending.take() {
             self.apply(&snapshot);
         }
         self.resize();
+        let celebrating = self.celebration.is_some();
         let animating = self.animate(t);
+        let ended = celebrating && self.celebration.is_none();
         if self.dirty || animating {
             self.renderer.render(&self.scene, &self.camera);
             self.frames += 1;
+            if self.frames == 1 {
+                if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+                    let _ = performance.mark("othello:first-frame");
+                }
+            }
             self.dirty = animating;
             if !animating {
                 self.drawn_version = self.current.version;
             }
         }
+        ended
+    }
+
+    /// Shows the keyboard cursor (the hover marker, brighter) or hides it.
+    fn set_cursor(&mut self, square: Option<u8>) {
+        self.cursor = square;
+        match square.filter(|_| self.celebration.is_none()) {
+            Some(square) => {
+                let (x, z) = square_centre(usize::from(square));
+                self.hover_marker.position().set(x, 0.011, z);
+                self.hover_marker.material().set_opacity(0.45);
+                self.hover_marker.set_visible(true);
+            }
+            None => self.hover_marker.set_visible(false),
+        }
+        self.dirty = true;
+    }
+
+    /// Starts the celebration. Disc animations still running jump to their end
+    /// first, so the celebration starts from (and returns to) the final position.
+    fn celebrate(&mut self) -> bool {
+        if !self.ready || self.disposed {
+            return false;
+        }
+        if self.celebration.is_some() {
+            self.finish_celebration();
+        }
+        for (index, slot) in self.discs.iter_mut().enumerate() {
+            if let Some(disc) = slot {
+                disc.animation = None;
+                rest_disc(disc, index);
+            }
+        }
+        self.hover_marker.set_visible(false);
+        let parts = self.confetti_parts.get_or_insert_with(|| {
+            let geometry: BufferGeometry = PlaneGeometry::new(0.14, 0.24).unchecked_into();
+            let materials = CONFETTI_COLOURS
+                .iter()
+                .map(|&color| {
+                    MeshBasicMaterial::new(&params(&[
+                        ("color", color.into()),
+                        // THREE.DoubleSide: confetti shows both faces as it tumbles.
+                        ("side", 2.into()),
+                    ]))
+                    .unchecked_into()
+                })
+                .collect();
+            ConfettiParts {
+                geometry,
+                materials,
+            }
+        });
+        let random = js_sys::Math::random;
+        let confetti: Vec<Confetto> = (0..CONFETTI)
+            .map(|i| {
+                let mesh = Mesh::new(&parts.geometry, &parts.materials[i % parts.materials.len()]);
+                mesh.set_visible(false);
+                self.root.add(&mesh);
+                Confetto {
+                    mesh,
+                    x: random() * 9.0 - 4.5,
+                    z: random() * 9.0 - 4.5,
+                    top: 6.0 + random() * 4.0,
+                    delay: random() * CELEBRATION_MS * 0.45,
+                    speed: 3.5 + random() * 2.5,
+                    spin: (
+                        (random() - 0.5) * 14.0,
+                        (random() - 0.5) * 14.0,
+                        (random() - 0.5) * 10.0,
+                    ),
+                    sway: 0.15 + random() * 0.3,
+                    phase: random() * PI * 2.0,
+                }
+            })
+            .collect();
+        self.celebration = Some(Celebration {
+            start: now(),
+            confetti,
+        });
+        self.celebrations += 1;
+        self.dirty = true;
+        true
+    }
+
+    /// One step of the celebration; ends it when its time is up.
+    fn animate_celebration(&mut self, t: f64) -> bool {
+        let Some(celebration) = &self.celebration else {
+            return false;
+        };
+        let elapsed = (t - celebration.start).max(0.0);
+        if elapsed >= self.celebration_ms {
+            self.finish_celebration();
+            return false;
+        }
+        // The motion takes CELEBRATION_MS; a longer `celebration_ms` (tests)
+        // holds its last frame until then.
+        let p = (elapsed / CELEBRATION_MS).min(1.0);
+        // The whole board makes one turn, rising a little on the way.
+        self.root.rotation().set_y(2.0 * PI * smoothstep(p));
+        self.root.position().set(0.0, 0.4 * (PI * p).sin(), 0.0);
+        // Shrink a little mid-turn so the corners stay in view.
+        self.root.scale().set_scalar(1.0 - 0.14 * (PI * p).sin());
+        // Discs fly up and out in a wave from the centre, spin twice, and land
+        // back on their squares with the same face up.
+        for (index, slot) in self.discs.iter().enumerate() {
+            let Some(disc) = slot else { continue };
+            let (x, z) = square_centre(index);
+            let wave = 0.06 + 0.05 * x.hypot(z);
+            let q = ((p - wave) / 0.55).clamp(0.0, 1.0);
+            let lift = (PI * q).sin();
+            let out = 1.0 + 0.3 * lift;
+            disc.group
+                .position()
+                .set(x * out, DISC_HALF + 2.4 * lift, z * out);
+            disc.group.rotation().set(
+                rest_angle(disc.target) + 4.0 * PI * smoothstep(q),
+                0.0,
+                0.9 * lift * (x - z).signum(),
+            );
+        }
+        for (i, c) in celebration.confetti.iter().enumerate() {
+            let s = (elapsed - c.delay) / 1000.0;
+            if s < 0.0 {
+                continue;
+            }
+            c.mesh.set_visible(true);
+            let y = c.top - c.speed * s;
+            if y <= CONFETTI_REST {
+                let rest = CONFETTI_REST + i as f64 * 0.0002;
+                c.mesh.position().set(c.x, rest, c.z);
+                c.mesh.rotation().set(-PI / 2.0, 0.0, c.phase);
+            } else {
+                c.mesh
+                    .position()
+                    .set(c.x + c.sway * (c.phase + 3.0 * s).sin(), y, c.z);
+                c.mesh
+                    .rotation()
+                    .set(c.spin.0 * s, c.spin.1 * s, c.spin.2 * s + c.phase);
+            }
+        }
+        true
+    }
+
+    /// Ends the celebration: confetti gone, the board and every disc exactly
+    /// back in the final position.
+    fn finish_celebration(&mut self) {
+        let Some(celebration) = self.celebration.take() else {
+            return;
+        };
+        for c in &celebration.confetti {
+            self.root.remove(&c.mesh);
+        }
+        self.root.rotation().set(0.0, 0.0, 0.0);
+        self.root.position().set(0.0, 0.0, 0.0);
+        self.root.scale().set_scalar(1.0);
+        for (index, slot) in self.discs.iter_mut().enumerate() {
+            if let Some(disc) = slot {
+                disc.animation = None;
+                rest_disc(disc, index);
+            }
+        }
+        let cursor = self.cursor;
+        self.set_cursor(cursor);
+        self.dirty = true;
+    }
+
+    /// Whether the board is exactly at rest in the position it shows: the board
+    /// unturned, no confetti, every disc flat on its square with its colour up.
+    fn at_rest(&self) -> bool {
+        let rotation = self.root.rotation();
+        let position = self.root.position();
+        let scale = self.root.scale();
+        let board_still = scale.x() == 1.0
+            && scale.y() == 1.0
+            && scale.z() == 1.0
+            && rotation.angle_x() == 0.0
+            && rotation.angle_y() == 0.0
+            && rotation.angle_z() == 0.0
+            && position.x() == 0.0
+            && position.y() == 0.0
+            && position.z() == 0.0;
+        let discs_still = self.discs.iter().enumerate().all(|(index, slot)| {
+            let colour = self.current.cells.get(index).copied().unwrap_or(0);
+            match slot {
+                None => colour == 0,
+                Some(disc) => {
+                    let (x, z) = square_centre(index);
+                    let p = disc.group.position();
+                    let r = disc.group.rotation();
+                    disc.target == colour
+                        && p.x() == x
+                        && p.y() == DISC_HALF
+                        && p.z() == z
+                        && r.angle_x() == rest_angle(colour)
+                        && r.angle_z() == 0.0
+                }
+            }
+        });
+        self.celebration.is_none() && board_still && discs_still
     }
 
     /// The square under a point in client coordinates, by raycast onto the felt.
     fn pick(&self, client_x: f64, client_y: f64) -> Option<u8> {
+        if self.celebration.is_some() {
+            return None;
+        }
         let rect = self.canvas.get_bounding_client_rect();
         let x = (client_x - rect.left()) / rect.width() * 2.0 - 1.0;
         let y = -((client_y - rect.top()) / rect.height()) * 2.0 + 1.0;
@@ -546,8 +889,13 @@ fn start_loop(state: &Rc<RefCell<State>>) {
     let animation = Closure::<dyn FnMut(JsValue)>::new(move |time: JsValue| {
         if let Some(state) = for_loop.upgrade() {
             let t = time.as_f64().unwrap_or_else(now);
-            if let Ok(mut s) = state.try_borrow_mut() {
-                s.frame(t);
+            let ended = match state.try_borrow_mut() {
+                Ok(mut s) => s.frame(t),
+                Err(_) => false,
+            };
+            if ended {
+                let hooks = state.borrow().hooks;
+                hooks.on_celebration_end.run(());
             }
         }
     });
@@ -595,9 +943,13 @@ fn start_loop(state: &Rc<RefCell<State>>) {
             Some(square) => {
                 let (x, z) = square_centre(usize::from(square));
                 s.hover_marker.position().set(x, 0.011, z);
+                s.hover_marker.material().set_opacity(0.22);
                 s.hover_marker.set_visible(true);
             }
-            None => s.hover_marker.set_visible(false),
+            None => {
+                let cursor = s.cursor;
+                s.set_cursor(cursor);
+            }
         }
         s.dirty = true;
     });
@@ -625,14 +977,7 @@ fn publish_hooks(state: &Rc<RefCell<State>>) {
         return;
     };
     let api = Object::new();
-    let backend = {
-        let s = state.borrow();
-        if three::property(&s.renderer.backend(), "isWebGPUBackend").is_truthy() {
-            "webgpu"
-        } else {
-            "webgl2"
-        }
-    };
+    let backend = state.borrow().backend_name();
     set_property(&api, "backend", &backend.into());
 
     let weak = Rc::downgrade(state);
@@ -660,6 +1005,10 @@ fn publish_hooks(state: &Rc<RefCell<State>>) {
                     .into(),
             ),
             ("animating", s.dirty.into()),
+            ("celebrating", s.celebration.is_some().into()),
+            ("celebrations", s.celebrations.into()),
+            ("atRest", s.at_rest().into()),
+            ("cursor", s.cursor.map_or(JsValue::NULL, JsValue::from)),
         ])
         .into()
     });
@@ -687,6 +1036,16 @@ fn publish_hooks(state: &Rc<RefCell<State>>) {
             pixel_stats(&state).await
         })
     });
+    // Tests that must act during a celebration (Skip) make it last longer
+    // than a slow software renderer could need.
+    let weak = Rc::downgrade(state);
+    let set_celebration_ms = Closure::<dyn Fn(f64)>::new(move |ms: f64| {
+        if let Some(state) = weak.upgrade() {
+            state.borrow_mut().celebration_ms = ms.max(100.0);
+        }
+    });
+    set_property(&api, "setCelebrationMs", set_celebration_ms.as_ref());
+    set_celebration_ms.forget();
     set_property(&api, "status", status.as_ref());
     set_property(&api, "squareToScreen", to_screen.as_ref());
     set_property(&api, "pixelStats", pixels.as_ref());

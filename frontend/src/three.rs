@@ -1,19 +1,18 @@
 //! wasm-bindgen bindings to the parts of Three.js (0.187, `three.webgpu.js`) that
-//! the board island uses. Three.js is loaded lazily (see [`load_three`]) and
-//! published as `globalThis.THREE`, so these bindings use `js_namespace = THREE`
-//! and hydration never waits for Three.js to download.
+//! the board island uses. `cargo xtask site` reads this file: every type bound
+//! with `js_namespace = THREE` (or `THREE_ADDONS`) is exported by the tree-shaken
+//! bundle it builds, so a new binding needs no other change. Three.js is loaded
+//! lazily (see [`load_three`]) and published as `globalThis.THREE`, so these
+//! bindings use `js_namespace = THREE` and hydration never waits for Three.js.
 
 use js_sys::{Object, Promise};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = "
 export async function load_three() {
-  const [three, controls] = await Promise.all([
-    import('three'),
-    import('three/addons/controls/OrbitControls.js'),
-  ]);
+  const three = await import('three');
   globalThis.THREE = three;
-  globalThis.THREE_ADDONS = { OrbitControls: controls.OrbitControls };
+  globalThis.THREE_ADDONS = { OrbitControls: three.OrbitControls };
 }
 export function has_webgpu() { return !!(globalThis.navigator && navigator.gpu); }
 export function has_webgl2() {
@@ -21,7 +20,9 @@ export function has_webgl2() {
 }
 ")]
 extern "C" {
-    /// Imports Three.js and OrbitControls through the page's import map.
+    /// Imports Three.js through the page's import map: `three` is one minified
+    /// bundle (built by `cargo xtask site` with esbuild) that exports exactly the
+    /// classes bound below (`js_namespace = THREE`) plus OrbitControls.
     #[wasm_bindgen(catch)]
     pub async fn load_three() -> Result<(), JsValue>;
     /// Whether the browser exposes `navigator.gpu`.
@@ -181,6 +182,14 @@ extern "C" {
     pub fn set_y(this: &Euler, value: f64);
     #[wasm_bindgen(method, setter, js_name = z)]
     pub fn set_z(this: &Euler, value: f64);
+    #[wasm_bindgen(method, getter, js_name = x)]
+    pub fn angle_x(this: &Euler) -> f64;
+    #[wasm_bindgen(method, getter, js_name = y)]
+    pub fn angle_y(this: &Euler) -> f64;
+    #[wasm_bindgen(method, getter, js_name = z)]
+    pub fn angle_z(this: &Euler) -> f64;
+    #[wasm_bindgen(method)]
+    pub fn set(this: &Euler, x: f64, y: f64, z: f64) -> Euler;
 
     #[wasm_bindgen(js_namespace = THREE)]
     pub type Vector2;

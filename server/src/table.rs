@@ -393,6 +393,10 @@ impl Table {
                 last_move,
                 flipped: flipped.iter().map(|s| s.index() as u8).collect(),
                 version: self.version,
+                outcome: self.outcome.map(|o| {
+                    o.winner
+                        .map_or(0, |w| if w == Side::Black { 1 } else { -1 })
+                }),
             },
             status,
             black_count: position.count(Color::Black) as u8,

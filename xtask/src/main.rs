@@ -9,7 +9,7 @@
 //! ```
 //!
 //! It installs what a fresh machine lacks: the wasm32 target (rustup), the npm
-//! packages from `package-lock.json` (Three.js, binaryen's wasm-opt, Playwright)
+//! packages from `package-lock.json` (Three.js, esbuild, binaryen's wasm-opt, Playwright)
 //! and Debian's Chromium for the browser tests. wasm-bindgen runs as a library
 //! (`wasm-bindgen-cli-support`), pinned by the lockfile to the crate's version.
 
@@ -119,6 +119,7 @@ fn ensure_npm_packages() -> Result {
         || !root
             .join("node_modules/three/build/three.webgpu.js")
             .exists()
+        || !root.join("node_modules/.bin/esbuild").exists()
     {
         step("installing npm packages (npm ci)");
         sh("npm", &["ci", "--no-audit", "--no-fund"])?;
@@ -197,19 +198,10 @@ fn site() -> Result {
         ],
     )?;
 
-    step("vendoring Three.js and the CSS");
-    let three = root.join("node_modules/three");
+    step("vendoring Three.js (esbuild: tree-shaken, minified bundle) and the CSS");
     let vendor = site.join("vendor/three");
     let _ = fs::remove_dir_all(&vendor);
-    for file in [
-        "build/three.webgpu.js",
-        "build/three.core.js",
-        "build/three.tsl.js",
-        "examples/jsm/controls/OrbitControls.js",
-        "LICENSE",
-    ] {
-        copy(&three.join(file), &vendor.join(file))?;
-    }
+    bundle_three(&root, &vendor)?;
     let style = site.join("style");
     let _ = fs::remove_dir_all(&style);
     for entry in fs::read_dir(root.join("style")).map_err(|e| e.to_string())? {
@@ -243,6 +235,116 @@ fn target_dir() -> PathBuf {
     std::env::var("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|_| root().join("target"))
+}
+
+/// Three.js addons the island may bind (`js_namespace = THREE_ADDONS`), with
+/// their module under `node_modules/three/`.
+const THREE_ADDONS: &[(&str, &str)] =
+    &[("OrbitControls", "examples/jsm/controls/OrbitControls.js")];
+
+/// The names `frontend/src/three.rs` binds: types declared with
+/// `js_namespace = THREE` (their `js_name` when given) and with
+/// `js_namespace = THREE_ADDONS`.
+fn bound_three_names(source: &str) -> (Vec<String>, Vec<String>) {
+    let (mut core, mut addons) = (Vec::new(), Vec::new());
+    let mut attribute = "";
+    for line in source.lines().map(str::trim) {
+        if line.starts_with("#[wasm_bindgen(") {
+            attribute = line;
+            continue;
+        }
+        let Some(name) = line
+            .strip_prefix("pub type ")
+            .and_then(|rest| rest.strip_suffix(';'))
+        else {
+            continue;
+        };
+        let setting = |key: &str| {
+            attribute.split(['(', ',', ')']).find_map(|part| {
+                let (k, v) = part.split_once('=')?;
+                (k.trim() == key).then(|| v.trim().to_string())
+            })
+        };
+        let exported = setting("js_name").unwrap_or_else(|| name.to_string());
+        match setting("js_namespace").as_deref() {
+            Some("THREE") => core.push(exported),
+            Some("THREE_ADDONS") => addons.push(exported),
+            _ => {}
+        }
+    }
+    (core, addons)
+}
+
+/// Bundles exactly the Three.js classes the island binds (plus its addons) into
+/// one ES module, `three.bundle.js`, with esbuild: tree-shaken and minified.
+/// Before this, the page loaded three.webgpu.js, three.core.js, three.tsl.js and
+/// OrbitControls.js unminified (3.9 MB, ~770 KB gzip).
+fn bundle_three(root: &Path, vendor: &Path) -> Result {
+    let bindings = root.join("frontend/src/three.rs");
+    let source =
+        fs::read_to_string(&bindings).map_err(|e| format!("read {}: {e}", bindings.display()))?;
+    let (core, addons) = bound_three_names(&source);
+    if core.is_empty() {
+        return Err(format!(
+            "no Three.js bindings found in {}",
+            bindings.display()
+        ));
+    }
+    let mut entry = format!(
+        "export {{ {} }} from './node_modules/three/build/three.webgpu.js';\n",
+        core.join(", ")
+    );
+    for name in &addons {
+        let module = THREE_ADDONS
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, m)| *m)
+            .ok_or_else(|| format!("unknown Three.js addon `{name}` (add it to THREE_ADDONS)"))?;
+        entry.push_str(&format!(
+            "export {{ {name} }} from './node_modules/three/{module}';\n"
+        ));
+    }
+    fs::create_dir_all(vendor).map_err(|e| e.to_string())?;
+    let out = vendor.join("three.bundle.js");
+    let esbuild = root.join("node_modules/.bin/esbuild");
+    let mut child = Command::new(&esbuild)
+        .args([
+            "--bundle",
+            "--format=esm",
+            "--minify",
+            "--tree-shaking=true",
+            "--target=es2022",
+            "--legal-comments=none",
+            "--log-level=warning",
+            // Addons import 'three': the same WebGPU build, one copy of Three.js.
+            "--alias:three=./node_modules/three/build/three.webgpu.js",
+            "--sourcefile=three-entry.js",
+            &format!("--outfile={}", out.display()),
+        ])
+        .current_dir(root)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", esbuild.display()))?;
+    child
+        .stdin
+        .take()
+        .ok_or("esbuild: no stdin")?
+        .write_all(entry.as_bytes())
+        .map_err(|e| e.to_string())?;
+    let status = child.wait().map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err(format!("esbuild failed ({status})"));
+    }
+    copy(
+        &root.join("node_modules/three/LICENSE"),
+        &vendor.join("LICENSE"),
+    )?;
+    eprintln!(
+        "    three.bundle.js: {} names from three, addons: {}",
+        core.len(),
+        addons.join(", ")
+    );
+    Ok(())
 }
 
 fn copy(from: &Path, to: &Path) -> Result {
@@ -390,4 +492,29 @@ fn load(args: &[String]) -> Result {
     let _ = server.wait();
     let _ = fs::remove_dir_all(&dir);
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bundle_exports_what_three_rs_binds() {
+        let source = include_str!("../../frontend/src/three.rs");
+        let (core, addons) = bound_three_names(source);
+        for name in [
+            "WebGPURenderer",
+            "EventDispatcher",
+            "Mesh",
+            "Raycaster",
+            "Euler",
+        ] {
+            assert!(
+                core.iter().any(|n| n == name),
+                "{name} missing from {core:?}"
+            );
+        }
+        assert_eq!(addons, ["OrbitControls"]);
+        assert!(!core.iter().any(|n| n == "OrbitControls"));
+    }
 }

@@ -1,0 +1,188 @@
+// The board component beyond plain clicks: the end-of-game celebration (and its
+// Skip button and reduced motion), keyboard play, the aria-live announcer, and
+// the 2D DOM board used without WebGPU and WebGL 2 (forced with ?renderer=2d).
+import { test, expect, waitForIsland, pixelStats, screenshot, saveResult } from './support/fixtures';
+import { clickSquare, counts, startHotSeat, status, waitForNewVersion } from './support/board';
+import { Page } from '@playwright/test';
+
+interface BoardStatus {
+  version: number;
+  drawnVersion: number;
+  frames: number;
+  celebrating: boolean;
+  celebrations: number;
+  atRest: boolean;
+  cursor: number | null;
+}
+
+async function boardStatus(page: Page): Promise<BoardStatus> {
+  return page.evaluate(() => (window as any).othello3d.status());
+}
+
+/** Within 3% (and 3 pixels) of each other. */
+function close(a: number, b: number): boolean {
+  return Math.abs(a - b) <= Math.max(3, 0.03 * Math.max(a, b));
+}
+
+test('the celebration plays when a hot-seat game ends by resignation, and Skip ends it', async ({ page, consoleErrors }, info) => {
+  await startHotSeat(page);
+  await waitForIsland(page);
+  const s = await status(page);
+  await clickSquare(page, 37); // Black f5.
+  await waitForNewVersion(page, s.version);
+  expect(await counts(page)).toEqual([4, 1]);
+  const before = await pixelStats(page);
+  let b = await boardStatus(page);
+  expect(b.celebrations).toBe(0);
+  expect(b.atRest).toBe(true);
+  await expect(page.locator('#skip-celebration')).toHaveCount(0);
+  // A slow software renderer must not let it end by itself before Skip is clicked.
+  await page.evaluate(() => (window as any).othello3d.setCelebrationMs(120_000));
+
+  // White (to move) resigns: the round is over and the celebration starts.
+  await page.click('#resign');
+  await expect(page.locator('#turn')).toContainText('Black wins by resignation');
+  await page.waitForFunction(() => (window as any).othello3d.status().celebrating);
+  await expect(page.locator('#skip-celebration')).toBeVisible();
+  // It really animates: frames keep coming and the board is off its rest pose.
+  const startFrames = (await boardStatus(page)).frames;
+  await page.waitForFunction((f) => (window as any).othello3d.status().frames >= f + 4, startFrames);
+  await page.waitForTimeout(1500); // about a quarter of the motion: a picture mid-way.
+  b = await boardStatus(page);
+  expect(b.celebrating).toBe(true);
+  expect(b.atRest).toBe(false);
+  expect(b.celebrations).toBe(1);
+  await screenshot(page, info, 'celebration-mid');
+
+  await page.click('#skip-celebration');
+  await expect(page.locator('#skip-celebration')).toHaveCount(0);
+  b = await boardStatus(page);
+  expect(b.celebrating).toBe(false);
+  expect(b.celebrations).toBe(1);
+  expect(b.atRest).toBe(true);
+  // The result and the position are untouched, and drawn as before.
+  await expect(page.locator('#turn')).toContainText('Black wins by resignation');
+  expect(await counts(page)).toEqual([4, 1]);
+  await page.waitForFunction(() => !(window as any).othello3d.status().animating);
+  const after = await pixelStats(page);
+  saveResult(info, 'celebration-pixels', { before, after });
+  expect(close(after.black, before.black), `black pixels ${before.black} → ${after.black}`).toBe(true);
+  expect(close(after.white, before.white), `white pixels ${before.white} → ${after.white}`).toBe(true);
+  expect(after.black).toBeGreaterThan(50);
+  await screenshot(page, info, 'celebration-skipped');
+  await expect(page.locator('#announcer')).toContainText('Game over: Black wins. Black 4, white 1.');
+  expect(consoleErrors).toEqual([]);
+});
+
+test('a celebration ends by itself, and a rematch starts from a clean board', async ({ page, consoleErrors }) => {
+  await startHotSeat(page);
+  await waitForIsland(page);
+  await page.click('#resign');
+  await page.waitForFunction(() => (window as any).othello3d.status().celebrating);
+  // A rematch vote does not change the board: the celebration goes on.
+  await page.click('#vote-black');
+  await expect(page.locator('#vote-black')).toContainText('withdraw');
+  expect((await boardStatus(page)).celebrating).toBe(true);
+  await page.waitForFunction(() => !(window as any).othello3d.status().celebrating, null, { timeout: 30_000 });
+  await expect(page.locator('#skip-celebration')).toHaveCount(0);
+  expect((await boardStatus(page)).atRest).toBe(true);
+  await page.click('#vote-white');
+  await expect(page.locator('.round')).toContainText('Round 2');
+  await expect(page.locator('#announcer')).toHaveText('A new round begins.');
+  const b = await boardStatus(page);
+  expect(b.celebrations).toBe(1);
+  expect(b.atRest).toBe(true);
+  expect(await counts(page)).toEqual([2, 2]);
+  expect(consoleErrors).toEqual([]);
+});
+
+test('with reduced motion the celebration is not played', async ({ page, consoleErrors }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await startHotSeat(page);
+  await waitForIsland(page);
+  const s = await status(page);
+  await page.click('#resign');
+  await expect(page.locator('#turn')).toContainText('White wins by resignation');
+  // The island has drawn the final state: had a celebration started, it would show by now.
+  await page.waitForFunction((v) => (window as any).othello3d.status().drawnVersion > v, s.version);
+  await expect(page.locator('#announcer')).toContainText('Game over: White wins.');
+  const b = await boardStatus(page);
+  expect(b.celebrations).toBe(0);
+  expect(b.celebrating).toBe(false);
+  expect(b.atRest).toBe(true);
+  await expect(page.locator('#skip-celebration')).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});
+
+test('keyboard play: arrows move the cursor, Enter and Space play, moves are announced', async ({ page, consoleErrors }, info) => {
+  await startHotSeat(page);
+  await waitForIsland(page);
+  const canvas = page.locator('#board-canvas');
+  await expect(canvas).toHaveAttribute('tabindex', '0');
+  await canvas.focus();
+  // The first arrow shows the cursor on the first legal move, d3.
+  await page.keyboard.press('ArrowRight');
+  expect((await boardStatus(page)).cursor).toBe(19);
+  await expect(page.locator('#announcer')).toHaveText('d3, empty, legal move');
+  for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key);
+  expect((await boardStatus(page)).cursor).toBe(37);
+  await expect(page.locator('#announcer')).toHaveText('f5, empty, legal move');
+  await page.waitForFunction(() => !(window as any).othello3d.status().animating);
+  await screenshot(page, info, 'keyboard-focus');
+  const ring = await canvas.evaluate((el) => getComputedStyle(el).outlineStyle);
+  expect(ring).toBe('solid');
+
+  let s = await status(page);
+  await page.keyboard.press('Enter');
+  await waitForNewVersion(page, s.version);
+  expect(await counts(page)).toEqual([4, 1]);
+  await expect(page.locator('#announcer')).toHaveText('Black played f5 and flipped 1 disc.');
+
+  // White: down to f6, Space plays it.
+  await page.keyboard.press('ArrowDown');
+  expect((await boardStatus(page)).cursor).toBe(45);
+  s = await status(page);
+  await page.keyboard.press(' ');
+  await waitForNewVersion(page, s.version);
+  expect(await counts(page)).toEqual([3, 3]);
+  await expect(page.locator('#announcer')).toHaveText('White played f6 and flipped 1 disc.');
+  await expect(page.locator('#history li')).toHaveCount(2);
+  expect(consoleErrors).toEqual([]);
+});
+
+test('?renderer=2d: an accessible DOM board, playable by click and keyboard', async ({ page, consoleErrors }, info) => {
+  await startHotSeat(page);
+  await page.goto(page.url() + '?renderer=2d');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(page.locator('#backend')).toHaveAttribute('data-backend', '2d');
+  await expect(page.locator('#board-canvas')).toBeHidden();
+  const board = page.locator('#board-2d');
+  await expect(board).toBeVisible();
+  await expect(board.locator('button')).toHaveCount(64);
+  await expect(board.locator('button.legal')).toHaveCount(4);
+  await expect(board.locator('[data-square="37"]')).toHaveAttribute('aria-label', 'f5, empty, legal move');
+  await expect(board.locator('[data-square="27"]')).toHaveAttribute('aria-label', 'd4, white disc');
+  await expect(board.locator('[data-square="28"]')).toHaveAttribute('aria-label', 'e4, black disc');
+  await screenshot(page, info, 'board-2d-start');
+
+  // A click plays Black f5.
+  await board.locator('[data-square="37"]').click();
+  await expect(page.locator('#black-count')).toHaveText('4');
+  await expect(board.locator('[data-square="37"]')).toHaveAttribute('aria-label', 'f5, black disc, last move');
+  await expect(board.locator('[data-square="36"]')).toHaveAttribute('aria-label', 'e5, black disc');
+  await expect(page.locator('#announcer')).toHaveText('Black played f5 and flipped 1 disc.');
+
+  // The keyboard plays White f6: the arrow moves the focus, Enter plays.
+  await expect(board.locator('[data-square="37"]')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(board.locator('[data-square="45"]')).toBeFocused();
+  await expect(board.locator('[data-square="45"]')).toHaveAttribute('aria-label', 'f6, empty, legal move');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#white-count')).toHaveText('3');
+  expect(await counts(page)).toEqual([3, 3]);
+  await expect(page.locator('#announcer')).toHaveText('White played f6 and flipped 1 disc.');
+  await expect(board.locator('.disc2d.black')).toHaveCount(3);
+  await expect(board.locator('.disc2d.white')).toHaveCount(3);
+  await screenshot(page, info, 'board-2d');
+  expect(consoleErrors).toEqual([]);
+});

@@ -1,0 +1,72 @@
+// Page figures, per backend: time to interactive (hydrated) and to the first 3D
+// frame on the lobby, median of several cold loads (a fresh browser context
+// each, so nothing comes from the cache), and the compressed bytes of the
+// JavaScript and wasm the page loads, from the browser's resource timings.
+// Writes test-results/<project>/perf.json; docs/BENCHMARKS-board.md has figures.
+import { test, expect, saveResult, expectedBackend } from './support/fixtures';
+
+const LOADS = 7;
+const BUDGET_BYTES = 1_000_000;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+interface Load {
+  hydratedMs: number;
+  firstFrameMs: number;
+  resources: { name: string; encoded: number; decoded: number }[];
+}
+
+test('lobby: time to interactive, to the first 3D frame, and the bytes loaded', async ({ browser, server }, info) => {
+  test.setTimeout(300_000);
+  const loads: Load[] = [];
+  for (let i = 0; i < LOADS; i++) {
+    const context = await browser.newContext({ baseURL: server.url });
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.waitForFunction(
+      () =>
+        performance.getEntriesByName('othello:hydrated').length > 0 &&
+        performance.getEntriesByName('othello:first-frame').length > 0,
+      null,
+      { timeout: 60_000 },
+    );
+    expect(await page.evaluate(() => (window as any).othello3d.backend)).toBe(expectedBackend(info));
+    loads.push(
+      await page.evaluate(() => ({
+        hydratedMs: performance.getEntriesByName('othello:hydrated')[0].startTime,
+        firstFrameMs: performance.getEntriesByName('othello:first-frame')[0].startTime,
+        resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((r) => /\.(m?js|wasm)(\?|$)/.test(new URL(r.name).pathname))
+          .map((r) => ({ name: new URL(r.name).pathname, encoded: r.encodedBodySize, decoded: r.decodedBodySize })),
+      })),
+    );
+    await context.close();
+  }
+  const first = loads[0];
+  const jsWasmEncoded = first.resources.reduce((sum, r) => sum + r.encoded, 0);
+  const jsWasmDecoded = first.resources.reduce((sum, r) => sum + r.decoded, 0);
+  const figures = {
+    backend: expectedBackend(info),
+    loads: LOADS,
+    hydratedMsMedian: Math.round(median(loads.map((l) => l.hydratedMs))),
+    firstFrameMsMedian: Math.round(median(loads.map((l) => l.firstFrameMs))),
+    hydratedMs: loads.map((l) => Math.round(l.hydratedMs)),
+    firstFrameMs: loads.map((l) => Math.round(l.firstFrameMs)),
+    jsWasmEncodedBytes: jsWasmEncoded,
+    jsWasmDecodedBytes: jsWasmDecoded,
+    resources: first.resources,
+  };
+  saveResult(info, 'perf', figures);
+  console.log(JSON.stringify({ ...figures, resources: undefined }));
+  // The page loads the wasm and the Three.js bundle, compressed, within budget.
+  expect(first.resources.some((r) => r.name.endsWith('.wasm'))).toBe(true);
+  expect(first.resources.some((r) => r.name.endsWith('three.bundle.js'))).toBe(true);
+  for (const r of first.resources) {
+    expect(r.encoded, `${r.name} is sent compressed`).toBeLessThan(r.decoded);
+  }
+  expect(jsWasmEncoded).toBeLessThan(BUDGET_BYTES);
+});
