@@ -18,7 +18,10 @@ use tokio::sync::{Barrier, Mutex};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 #[derive(Parser, Debug, Clone)]
-#[command(name = "othello-load", about = "Drive concurrent online games against a server")]
+#[command(
+    name = "othello-load",
+    about = "Drive concurrent online games against a server"
+)]
 struct Args {
     /// Base URL of the server.
     #[arg(long, default_value = "http://127.0.0.1:40085")]
@@ -106,7 +109,10 @@ async fn call(
         .map_err(|e| e.to_string())?;
     let status = response.status().as_u16();
     let text = response.text().await.map_err(|e| e.to_string())?;
-    Ok((status, serde_json::from_str(&text).unwrap_or(Value::String(text))))
+    Ok((
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    ))
 }
 
 type Socket =
@@ -137,6 +143,7 @@ fn drain(mut socket: Socket, received: Arc<AtomicU64>) -> tokio::task::JoinHandl
 
 /// One game: set up, wait for every game to be set up, then play.
 async fn game(
+    index: usize,
     args: Arc<Args>,
     http: reqwest::Client,
     stats: Arc<Stats>,
@@ -162,7 +169,8 @@ async fn game(
         }
         let table = id.as_str().ok_or("no table id")?.to_string();
         let (status, view_a) = call(&http, url, &a, "get_table", json!({ "table": table })).await?;
-        let (status_b, view_b) = call(&http, url, &b, "get_table", json!({ "table": table })).await?;
+        let (status_b, view_b) =
+            call(&http, url, &b, "get_table", json!({ "table": table })).await?;
         if status != 200 || status_b != 200 {
             return Err("get_table failed".into());
         }
@@ -182,8 +190,14 @@ async fn game(
     let (table, players, sockets) = outcome?;
     let mut to_move = 0usize; // black opens
     let mut legal: Vec<u64> = vec![19, 26, 37, 44];
-    for _ in 0..args.moves {
-        if args.pace_ms > 0 {
+    // Spread the games over one pace interval so moves arrive steadily, as
+    // they do from people, instead of all at the same instant.
+    if args.pace_ms > 0 {
+        let offset = args.pace_ms * index as u64 / args.games.max(1) as u64;
+        tokio::time::sleep(Duration::from_millis(offset)).await;
+    }
+    for move_number in 0..args.moves {
+        if args.pace_ms > 0 && move_number > 0 {
             tokio::time::sleep(Duration::from_millis(args.pace_ms)).await;
         }
         let Some(&square) = legal.first() else { break };
@@ -206,7 +220,11 @@ async fn game(
         if view["status"]["state"] != "playing" {
             break;
         }
-        to_move = if view["status"]["to_move"] == "black" { 0 } else { 1 };
+        to_move = if view["status"]["to_move"] == "black" {
+            0
+        } else {
+            1
+        };
         legal = view["board"]["legal"]
             .as_array()
             .map(|a| a.iter().filter_map(Value::as_u64).collect())
@@ -238,8 +256,9 @@ async fn main() -> std::process::ExitCode {
     let pushes = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
     let handles: Vec<_> = (0..args.games)
-        .map(|_| {
+        .map(|index| {
             tokio::spawn(game(
+                index,
                 args.clone(),
                 http.clone(),
                 stats.clone(),
@@ -273,7 +292,10 @@ async fn main() -> std::process::ExitCode {
     let moves = stats.moves.load(Ordering::Relaxed);
     println!("games            {}", args.games);
     println!("setup            {setup_secs:.1} s");
-    println!("moves            {moves} in {play_secs:.1} s ({:.0} moves/s)", moves as f64 / play_secs.max(1e-9));
+    println!(
+        "moves            {moves} in {play_secs:.1} s ({:.0} moves/s)",
+        moves as f64 / play_secs.max(1e-9)
+    );
     println!(
         "move round trip  p50 {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
         percentile(&latencies, 50.0),

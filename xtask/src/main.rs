@@ -424,7 +424,10 @@ fn test(playwright_args: &[String]) -> Result {
     let server = target_dir().join("debug/othello-server");
     if !server.exists() {
         step("building the server for the browser suite");
-        sh(&cargo(), &["build", "-p", "server", "--bin", "othello-server"])?;
+        sh(
+            &cargo(),
+            &["build", "-p", "server", "--bin", "othello-server"],
+        )?;
     }
     ensure_chromium()?;
     step("browser suite (Playwright + Debian Chromium: WebGPU and WebGL 2)");
@@ -466,7 +469,8 @@ fn load(args: &[String]) -> Result {
     let mut line = String::new();
     let url = loop {
         line.clear();
-        let read = std::io::BufRead::read_line(&mut reader, &mut line).map_err(|e| e.to_string())?;
+        let read =
+            std::io::BufRead::read_line(&mut reader, &mut line).map_err(|e| e.to_string())?;
         if read == 0 {
             return Err("the server exited before listening".into());
         }
@@ -476,7 +480,10 @@ fn load(args: &[String]) -> Result {
     };
     std::thread::spawn(move || {
         let mut sink = String::new();
-        while std::io::BufRead::read_line(&mut reader, &mut sink).map(|n| n > 0).unwrap_or(false) {
+        while std::io::BufRead::read_line(&mut reader, &mut sink)
+            .map(|n| n > 0)
+            .unwrap_or(false)
+        {
             sink.clear();
         }
     });
