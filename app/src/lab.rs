@@ -75,9 +75,13 @@ pub struct LabMoveView {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum LabStatus {
-    Playing { to_move: Side },
+    Playing {
+        to_move: Side,
+    },
     /// Over; `winner` is `None` for a draw.
-    Over { winner: Option<Side> },
+    Over {
+        winner: Option<Side>,
+    },
 }
 
 /// Which explainer the server uses and whether it can work.
@@ -118,8 +122,7 @@ impl LabView {
 
     /// Whether the latest explanation is still being written.
     pub fn explaining(&self) -> bool {
-        self.last_move()
-            .is_some_and(|m| m.explanation.is_pending())
+        self.last_move().is_some_and(|m| m.explanation.is_pending())
     }
 
     /// Whether the latest explanation failed (autoplay freezes).

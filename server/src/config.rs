@@ -61,7 +61,11 @@ pub struct Config {
     pub explainer: ExplainerKind,
 
     /// Base URL of the Responses API (`/v1/responses` is appended).
-    #[arg(long, env = "OTHELLO_RESPONSES_BASE_URL", default_value = "https://api.openai.com")]
+    #[arg(
+        long,
+        env = "OTHELLO_RESPONSES_BASE_URL",
+        default_value = "https://api.openai.com"
+    )]
     pub responses_base_url: String,
 
     /// The Codex CLI program (for `--explainer codex`).

@@ -64,9 +64,7 @@ fn facts_from_prompt(input: &str) -> (String, u64, String) {
 }
 
 fn events(mode: Mode, text: &str) -> Vec<Value> {
-    let response = |status: &str, output: Value| {
-        json!({"id":"resp_fake","object":"response","status":status,"model":"gpt-6-luna","service_tier":"priority","output":output,"usage":null})
-    };
+    let response = |status: &str, output: Value| json!({"id":"resp_fake","object":"response","status":status,"model":"gpt-6-luna","service_tier":"priority","output":output,"usage":null});
     let reasoning = json!({"id":"rs_1","type":"reasoning","summary":[]});
     let message = json!({"id":"msg_1","type":"message","role":"assistant","status":"completed",
         "content":[{"type":"output_text","text":text,"annotations":[]}]});
@@ -84,8 +82,10 @@ fn events(mode: Mode, text: &str) -> Vec<Value> {
     let chars: Vec<char> = text.chars().collect();
     for (i, piece) in chars.chunks(17).enumerate() {
         let delta: String = piece.iter().collect();
-        out.push(json!({"type":"response.output_text.delta","sequence_number":7 + i,"item_id":"msg_1",
-            "output_index":1,"content_index":0,"delta":delta}));
+        out.push(
+            json!({"type":"response.output_text.delta","sequence_number":7 + i,"item_id":"msg_1",
+            "output_index":1,"content_index":0,"delta":delta}),
+        );
         if mode == Mode::FailMidStream && i == 1 {
             out.push(json!({"type":"response.failed","sequence_number":100,
                 "response":{"status":"failed","error":{"code":"server_error","message":"upstream overloaded, try again"}}}));
@@ -142,7 +142,9 @@ async fn fake_responses(
         );
         return (
             StatusCode::INTERNAL_SERVER_ERROR,
-            Json(json!({"error":{"message":message,"type":"server_error","param":null,"code":null}})),
+            Json(
+                json!({"error":{"message":message,"type":"server_error","param":null,"code":null}}),
+            ),
         )
             .into_response();
     }
@@ -293,10 +295,7 @@ impl Observer {
         let bodies = self.bodies.lock().expect("lock");
         assert!(!bodies.is_empty());
         for body in bodies.iter() {
-            assert!(
-                !body.contains(secret),
-                "a response leaked the key: {body}"
-            );
+            assert!(!body.contains(secret), "a response leaked the key: {body}");
         }
         // The key's random tail alone must not leak either.
         let tail = &secret[8..];
@@ -348,9 +347,7 @@ impl Observer {
 
     /// One Next turn and its explanation.
     async fn step(&self, url: &str, lab: &str) -> Value {
-        let (status, view) = self
-            .call(url, "lab_next_turn", json!({ "lab": lab }))
-            .await;
+        let (status, view) = self.call(url, "lab_next_turn", json!({ "lab": lab })).await;
         assert_eq!(status, 200, "{view}");
         self.settle(url, lab, view).await
     }
@@ -404,7 +401,9 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
         let side = m["side"].as_str().expect("side");
         let expected = format!("{side} played {square} and captured {captured} discs");
         assert_eq!(
-            m["explanation"]["explanation"].as_str().map(|e| e.starts_with(&expected)),
+            m["explanation"]["explanation"]
+                .as_str()
+                .map(|e| e.starts_with(&expected)),
             Some(true),
             "the fact sheet reached the model: {m}"
         );
@@ -419,7 +418,9 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
         .call(&url, "lab_next_turn", json!({ "lab": lab }))
         .await;
     assert_eq!(status, 422);
-    assert!(refused["message"].as_str().is_some_and(|m| m.contains("over")));
+    assert!(refused["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("over")));
 
     // What the model was asked, exactly.
     let requests = fake.requests.lock().expect("lock").clone();
@@ -591,7 +592,10 @@ async fn a_lab_game_survives_sigkill_and_a_new_lab_game_starts_afresh() {
     let server = start(&db, &args, &env);
     let url = server.url.clone();
     let after = observer.get_lab(&url, &lab).await;
-    assert_eq!(after["moves"], before["moves"], "moves, boards and explanations");
+    assert_eq!(
+        after["moves"], before["moves"],
+        "moves, boards and explanations"
+    );
     assert_eq!(after["board"], before["board"]);
     assert_eq!(after["black_depth"], 3);
     assert_eq!(after["white_depth"], 2);
@@ -647,9 +651,7 @@ async fn a_lab_game_survives_sigkill_and_a_new_lab_game_starts_afresh() {
         )
         .await;
     assert_eq!(status, 422);
-    let (status, _) = observer
-        .call(&url, "lab_get", json!({"lab": "nope"}))
-        .await;
+    let (status, _) = observer.call(&url, "lab_get", json!({"lab": "nope"})).await;
     assert_eq!(status, 422);
     observer.assert_never_saw(&key);
 }
@@ -742,11 +744,7 @@ async fn the_codex_provider_uses_the_local_login_and_its_jsonl_events() {
     let observer = Observer::new();
 
     // Not logged in: the lab page says so.
-    let server = start(
-        &data.path().join("a.db"),
-        &["--explainer", "codex"],
-        &env,
-    );
+    let server = start(&data.path().join("a.db"), &["--explainer", "codex"], &env);
     let url = server.url.clone();
     let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
     assert_eq!(provider["kind"], "codex");
@@ -757,16 +755,15 @@ async fn the_codex_provider_uses_the_local_login_and_its_jsonl_events() {
     let lab = observer.create(&url, 1, 1).await;
     let (status, page) = observer.get(&format!("{url}/lab/{lab}")).await;
     assert_eq!(status, 200);
-    assert!(page.contains("not logged in"), "the lab page shows the login state");
+    assert!(
+        page.contains("not logged in"),
+        "the lab page shows the login state"
+    );
     drop(server);
 
     // Logged in: explanations come from `codex exec`.
     std::fs::write(bin_dir.path().join("logged-in"), "").expect("login");
-    let server = start(
-        &data.path().join("b.db"),
-        &["--explainer", "codex"],
-        &env,
-    );
+    let server = start(&data.path().join("b.db"), &["--explainer", "codex"], &env);
     let url = server.url.clone();
     let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
     assert_eq!(provider["ready"], true, "{provider}");

@@ -97,6 +97,8 @@ test('AI lab: Next turn and N, autoplay and pause, review of an earlier move', a
   const reviewed = await status(page);
   expect(reviewed.black + reviewed.white, 'the board of move 2').toBe(6);
   await screenshot(page, info, 'lab-review');
+  await page.locator('#eval-graph').scrollIntoViewIfNeeded();
+  await screenshot(page, info, 'lab-graph');
   await page.click('#live');
   await expect(page.locator('#review-banner')).toHaveCount(0);
   await waitDrawn(page, paused + 1);

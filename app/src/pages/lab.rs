@@ -335,7 +335,14 @@ fn eval_graph(moves: &[LabMoveView], selected: Option<u32>) -> impl IntoView {
     const H: f64 = 110.0;
     const CAP: f64 = 300.0;
     let n = moves.len();
-    let x = move |i: usize| 6.0 + (W - 12.0) * if n > 1 { i as f64 / (n - 1) as f64 } else { 0.5 };
+    let x = move |i: usize| {
+        6.0 + (W - 12.0)
+            * if n > 1 {
+                i as f64 / (n - 1) as f64
+            } else {
+                0.5
+            }
+    };
     let y = |v: i32| H / 2.0 - (f64::from(v).clamp(-CAP, CAP) / CAP) * (H / 2.0 - 6.0);
     let points: String = moves
         .iter()
@@ -397,7 +404,9 @@ fn LabScreen(initial: LabView) -> impl IntoView {
             let typing = ev
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+                .is_some_and(|el| {
+                    matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
+                });
             if !typing {
                 ev.prevent_default();
                 ctl.next();
@@ -464,9 +473,8 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 .map(|s| format!("{} has no legal move and passes.", s.name()))
         })
     };
-    let can_next = move || {
-        view_state.with(|v| v.can_step()) && !ctl.busy.get() && !ctl.autoplay.get()
-    };
+    let can_next =
+        move || view_state.with(|v| v.can_step()) && !ctl.busy.get() && !ctl.autoplay.get();
     let frozen = move || ctl.autoplay.get() && view_state.with(|v| v.explanation_failed());
 
     let reading_options = move || {

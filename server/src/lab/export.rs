@@ -22,7 +22,11 @@ pub fn text(game: &LabGame) -> String {
         "Black (X): engine at depth {}\nWhite (O): engine at depth {}\n",
         game.black_depth, game.white_depth
     );
-    let _ = writeln!(out, "Start position:\n{}", game.game.start().to_text_board());
+    let _ = writeln!(
+        out,
+        "Start position:\n{}",
+        game.game.start().to_text_board()
+    );
     for (i, m) in game.moves.iter().enumerate() {
         let flipped: Vec<String> = m.flipped.iter().map(|s| s.to_string()).collect();
         let _ = writeln!(

@@ -135,7 +135,11 @@ fn move_view(index: usize, m: &LabMove) -> LabMoveView {
         flipped: m.flipped.iter().map(|s| s.index() as u8).collect(),
         depth: m.facts.search_depth as u8,
         value,
-        value_black: if m.color == Color::Black { value } else { -value },
+        value_black: if m.color == Color::Black {
+            value
+        } else {
+            -value
+        },
         nodes: m.facts.nodes,
         alternatives: m.facts.alternatives.len() as u32,
         pass_after: m.pass_after.map(side),
@@ -632,7 +636,11 @@ impl LabBackend for LabHub {
         Box::pin(LabHub::retry(self, lab))
     }
 
-    fn wait<'a>(&'a self, lab: &'a str, since: u64) -> BoxFuture<'a, Result<LabView, CommandError>> {
+    fn wait<'a>(
+        &'a self,
+        lab: &'a str,
+        since: u64,
+    ) -> BoxFuture<'a, Result<LabView, CommandError>> {
         Box::pin(LabHub::wait(self, lab, since))
     }
 

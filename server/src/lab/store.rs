@@ -107,7 +107,13 @@ impl Store {
                 explanation,
                 lesson,
                 provider,
-            } => ("ready", Some(explanation), Some(lesson), Some(provider), None),
+            } => (
+                "ready",
+                Some(explanation),
+                Some(lesson),
+                Some(provider),
+                None,
+            ),
             Outcome::Failed(message) => ("failed", None, None, None, Some(message)),
         };
         let mut tx = self.pool().begin().await?;

@@ -202,7 +202,9 @@ impl Codex {
                         }
                     }
                     "turn.failed" => {
-                        let message = event["error"]["message"].as_str().unwrap_or("no reason given");
+                        let message = event["error"]["message"]
+                            .as_str()
+                            .unwrap_or("no reason given");
                         failure = Some(format!("the Codex turn failed: {message}"));
                     }
                     "error" => {
@@ -210,7 +212,8 @@ impl Codex {
                             .as_str()
                             .or_else(|| event["error"]["message"].as_str())
                             .unwrap_or("no message");
-                        failure.get_or_insert_with(|| format!("Codex reported an error: {message}"));
+                        failure
+                            .get_or_insert_with(|| format!("Codex reported an error: {message}"));
                     }
                     _ => {}
                 }
@@ -239,16 +242,18 @@ impl Codex {
         }
         let text = match answer {
             Some(text) => text,
-            None => std::fs::read_to_string(&out).map_err(|_| {
-                ExplainError("Codex finished without an answer".into())
-            })?,
+            None => std::fs::read_to_string(&out)
+                .map_err(|_| ExplainError("Codex finished without an answer".into()))?,
         };
         parse_answer(&text, PROVIDER)
     }
 }
 
 impl Explainer for Codex {
-    fn explain<'a>(&'a self, facts: &'a FactSheet) -> BoxFuture<'a, Result<Explanation, ExplainError>> {
+    fn explain<'a>(
+        &'a self,
+        facts: &'a FactSheet,
+    ) -> BoxFuture<'a, Result<Explanation, ExplainError>> {
         Box::pin(async move {
             let result = self
                 .run(facts)

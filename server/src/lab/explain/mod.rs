@@ -41,7 +41,10 @@ pub struct ExplainError(pub String);
 /// One provider.
 pub trait Explainer: Send + Sync + 'static {
     /// Writes the explanation of one placement.
-    fn explain<'a>(&'a self, facts: &'a FactSheet) -> BoxFuture<'a, Result<Explanation, ExplainError>>;
+    fn explain<'a>(
+        &'a self,
+        facts: &'a FactSheet,
+    ) -> BoxFuture<'a, Result<Explanation, ExplainError>>;
     /// What the page says about this provider.
     fn status(&self) -> ProviderStatus;
 }

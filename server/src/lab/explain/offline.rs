@@ -15,7 +15,10 @@ pub const PROVIDER: &str = "Offline explainer (built-in)";
 pub struct Offline;
 
 impl Explainer for Offline {
-    fn explain<'a>(&'a self, facts: &'a FactSheet) -> BoxFuture<'a, Result<Explanation, ExplainError>> {
+    fn explain<'a>(
+        &'a self,
+        facts: &'a FactSheet,
+    ) -> BoxFuture<'a, Result<Explanation, ExplainError>> {
         Box::pin(async move { Ok(write(facts)) })
     }
 
@@ -85,7 +88,10 @@ pub fn write(facts: &FactSheet) -> Explanation {
             );
         }
         "edge" => {
-            let _ = write!(text, " It is an edge move, harder for {opponent} to flip back.");
+            let _ = write!(
+                text,
+                " It is an edge move, harder for {opponent} to flip back."
+            );
         }
         _ => {}
     }
@@ -172,9 +178,11 @@ fn lesson(facts: &FactSheet, frontier_change: i32) -> String {
     } else if !facts.opponent_corner_replies.is_empty() {
         "Before you move, check whether your move lets the opponent into a corner.".into()
     } else if facts.square_kind == "x-square" {
-        "Avoid the squares diagonally next to an empty corner; they tend to give that corner away.".into()
+        "Avoid the squares diagonally next to an empty corner; they tend to give that corner away."
+            .into()
     } else if facts.opponent_must_pass {
-        "Moves that leave the opponent without a reply are worth a lot: you keep the initiative.".into()
+        "Moves that leave the opponent without a reply are worth a lot: you keep the initiative."
+            .into()
     } else if facts.empty_squares_after < 16 {
         "In the endgame the disc count starts to decide the game: count the captures, not just the shape.".into()
     } else if frontier_change < 0 {
@@ -182,7 +190,8 @@ fn lesson(facts: &FactSheet, frontier_change: i32) -> String {
     } else if own > replies {
         "Keep more moves for yourself than your opponent has: mobility wins Othello games.".into()
     } else if facts.captured_count <= 2 {
-        "Flipping few discs in the opening and middle game often keeps the opponent short of moves.".into()
+        "Flipping few discs in the opening and middle game often keeps the opponent short of moves."
+            .into()
     } else {
         "Capturing many discs early is not a goal in itself; watch how many replies it gives your opponent.".into()
     }
@@ -219,11 +228,19 @@ mod tests {
         } else {
             format!("captured {captured} discs ")
         };
-        assert!(written.explanation.contains(&count), "{}", written.explanation);
+        assert!(
+            written.explanation.contains(&count),
+            "{}",
+            written.explanation
+        );
         for flipped in before.flips(square).iter() {
             assert!(written.explanation.contains(&flipped.to_string()));
         }
-        assert!(written.explanation.contains("Mobility"), "{}", written.explanation);
+        assert!(
+            written.explanation.contains("Mobility"),
+            "{}",
+            written.explanation
+        );
         assert!(!written.lesson.is_empty());
         assert_eq!(written.provider, PROVIDER);
     }
@@ -250,7 +267,11 @@ mod tests {
         let report = search(&position, 1);
         let facts = build(1, &position, corner, &report);
         let written = write(&facts);
-        assert!(written.explanation.contains(&format!("{corner} corner")), "{}", written.explanation);
+        assert!(
+            written.explanation.contains(&format!("{corner} corner")),
+            "{}",
+            written.explanation
+        );
         assert!(written.lesson.contains("corner"));
     }
 }

@@ -135,7 +135,10 @@ fn without_url(error: &reqwest::Error) -> String {
 }
 
 impl Explainer for Responses {
-    fn explain<'a>(&'a self, facts: &'a FactSheet) -> BoxFuture<'a, Result<Explanation, ExplainError>> {
+    fn explain<'a>(
+        &'a self,
+        facts: &'a FactSheet,
+    ) -> BoxFuture<'a, Result<Explanation, ExplainError>> {
         Box::pin(async move {
             self.run(facts)
                 .await
