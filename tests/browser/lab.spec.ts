@@ -114,5 +114,12 @@ test('AI lab: Next turn and N, autoplay and pause, review of an earlier move', a
   const text = await (await page.request.get(`/lab/${labId}/export.txt`)).text();
   expect(text).toContain('Lesson: ');
   saveResult(info, 'lab', { moves: paused, first: firstSquare });
+
+  // A phone-sized screen: board first, then the controls and the explanation.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator('#next-turn')).toBeVisible();
+  const board = await page.locator('#board-canvas').boundingBox();
+  expect(board!.width).toBeGreaterThan(300);
+  await screenshot(page, info, 'lab-mobile');
   expect(consoleErrors).toEqual([]);
 });

@@ -76,7 +76,7 @@ impl Responses {
             .map_err(|e| {
                 ExplainError(format!(
                     "cannot reach the Responses API at {}: {}",
-                    self.base_url,
+                    without_userinfo(&self.base_url),
                     without_url(&e)
                 ))
             })?;
@@ -119,6 +119,21 @@ impl Responses {
     }
 }
 
+/// A URL without any `user:password@` part (for display).
+fn without_userinfo(url: &str) -> String {
+    match url.find("://") {
+        Some(i) => {
+            let rest = &url[i + 3..];
+            let host_end = rest.find('/').unwrap_or(rest.len());
+            match rest[..host_end].rfind('@') {
+                Some(at) => format!("{}{}", &url[..i + 3], &rest[at + 1..]),
+                None => url.to_string(),
+            }
+        }
+        None => url.to_string(),
+    }
+}
+
 /// A reqwest error's text without the URL (which is ours anyway, but short).
 fn without_url(error: &reqwest::Error) -> String {
     let mut text = error.to_string();
@@ -152,7 +167,7 @@ impl Explainer for Responses {
                 true,
                 format!(
                     "Model {MODEL} (reasoning {REASONING_EFFORT}, service tier Fast) via the Responses API at {}; the key stays on the server.",
-                    self.base_url
+                    self.secrets.scrub(&without_userinfo(&self.base_url))
                 ),
             ),
             None => (
@@ -410,6 +425,15 @@ mod tests {
         let done = stream.finish().expect("explanation");
         assert_eq!(done.explanation, "E");
         assert_eq!(done.provider, PROVIDER);
+    }
+
+    #[test]
+    fn urls_are_shown_without_credentials() {
+        assert_eq!(
+            without_userinfo("https://user:pw@example.com/x"),
+            "https://example.com/x"
+        );
+        assert_eq!(without_userinfo("http://127.0.0.1:9"), "http://127.0.0.1:9");
     }
 
     #[test]
