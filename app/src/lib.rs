@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod board;
+pub mod lab;
 #[cfg(feature = "hydrate")]
 mod live;
 pub mod pages;
@@ -34,6 +35,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <script type="importmap" inner_html=IMPORT_MAP></script>
                 <link rel="stylesheet" href="/style/main.css" />
                 <link rel="stylesheet" href="/style/board.css" />
+                <link rel="stylesheet" href="/style/lab.css" />
                 <link rel="icon" href="data:," />
                 <HydrationScripts options />
                 <MetaTags />
@@ -55,6 +57,8 @@ pub fn App() -> impl IntoView {
             <Routes fallback=|| view! { <pages::NotFound /> }>
                 <Route path=path!("/") view=pages::lobby::LobbyPage />
                 <Route path=path!("/table/:id") view=pages::table::TablePage />
+                <Route path=path!("/lab") view=pages::lab::LabHomePage />
+                <Route path=path!("/lab/:id") view=pages::lab::LabPage />
             </Routes>
         </Router>
     }

@@ -61,6 +61,39 @@ pub struct Config {
     /// Seconds between sweeps for idle tables.
     #[arg(long, env = "OTHELLO_SWEEP_SECS", default_value_t = 60)]
     pub sweep_secs: u64,
+
+    /// Who writes the AI lab's explanations: the built-in offline writer, the
+    /// Responses API (key from `OPENAI_API_KEY`, never a flag) or the local
+    /// Codex CLI's login.
+    #[arg(long, env = "OTHELLO_EXPLAINER", value_enum, default_value_t = ExplainerKind::Offline)]
+    pub explainer: ExplainerKind,
+
+    /// Base URL of the Responses API (`/v1/responses` is appended).
+    #[arg(
+        long,
+        env = "OTHELLO_RESPONSES_BASE_URL",
+        default_value = "https://api.openai.com"
+    )]
+    pub responses_base_url: String,
+
+    /// The Codex CLI program (for `--explainer codex`).
+    #[arg(long, env = "OTHELLO_CODEX_BIN", default_value = "codex")]
+    pub codex_bin: String,
+
+    /// Seconds an explanation may take before it counts as failed.
+    #[arg(long, env = "OTHELLO_EXPLAIN_TIMEOUT_SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pub explain_timeout_secs: u64,
+}
+
+/// The AI lab's explanation providers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExplainerKind {
+    /// Built-in: written on the server from the position's facts.
+    Offline,
+    /// The Responses API (GPT-6 Luna), key in `OPENAI_API_KEY`.
+    Responses,
+    /// The local Codex CLI with the operator's login.
+    Codex,
 }
 
 impl Config {
@@ -80,6 +113,10 @@ impl Config {
             grace_secs: 90,
             presence_check_ms: 1000,
             sweep_secs: 60,
+            explainer: ExplainerKind::Offline,
+            responses_base_url: "https://api.openai.com".into(),
+            codex_bin: "codex".into(),
+            explain_timeout_secs: 300,
         }
     }
 }

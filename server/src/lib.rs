@@ -7,6 +7,7 @@ pub mod config;
 pub mod export;
 pub mod hub;
 pub mod metrics;
+pub mod lab;
 pub mod routes;
 pub mod session;
 pub mod store;
@@ -24,6 +25,7 @@ pub struct AppState {
     pub leptos: leptos::config::LeptosOptions,
     pub store: Store,
     pub hub: hub::Hub,
+    pub lab: lab::LabHub,
     pub allowed_origins: Arc<Vec<String>>,
     pub secure_cookies: bool,
     pub started: Arc<std::time::Instant>,
@@ -64,13 +66,22 @@ pub async fn prepare_with_clock(
     let store = Store::open(&config.database).await?;
     let hub = hub::Hub::start(
         store.clone(),
-        clock,
+        clock.clone(),
         hub::HubConfig {
             ai_threads: usize::from(config.ai_threads),
             ai_queue: config.ai_queue,
             table_expiry_ms: i64::try_from(config.table_expiry_secs.saturating_mul(1000))
                 .unwrap_or(i64::MAX),
             grace_ms: i64::try_from(config.grace_secs.saturating_mul(1000)).unwrap_or(i64::MAX),
+        },
+    )
+    .await?;
+    let lab = lab::LabHub::start(
+        store.clone(),
+        clock,
+        lab::explainer_from_config(config).await,
+        lab::LabConfig {
+            explain_timeout: std::time::Duration::from_secs(config.explain_timeout_secs),
         },
     )
     .await?;
@@ -84,6 +95,7 @@ pub async fn prepare_with_clock(
         leptos,
         store,
         hub,
+        lab,
         allowed_origins: Arc::new(config.origins()),
         secure_cookies: config.secure_cookies,
         started: Arc::new(std::time::Instant::now()),

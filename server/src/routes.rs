@@ -37,17 +37,23 @@ pub fn router(state: AppState) -> Router {
             header::HeaderValue::from_static("public, max-age=300"),
         ));
     let backend = BackendHandle(Arc::new(state.hub.clone()));
+    let lab_backend = app::lab::backend::LabBackendHandle(Arc::new(state.lab.clone()));
     let with_session = Router::new()
         .leptos_routes_with_context(
             &state,
             routes,
-            move || provide_context(backend.clone()),
+            move || {
+                provide_context(backend.clone());
+                provide_context(lab_backend.clone());
+            },
             move || shell(leptos_options.clone()),
         )
         .route("/ws/table/{id}", get(crate::ws::table_socket))
         .route("/ws/queue", get(crate::ws::queue_socket))
         .route("/table/{id}/export.txt", get(export_text))
         .route("/table/{id}/export.ggf", get(export_ggf))
+        .route("/lab/{id}/export.txt", get(lab_export_text))
+        .route("/lab/{id}/export.json", get(lab_export_json))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -136,4 +142,47 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
         )],
         body,
     )
+}
+
+fn attachment(name: String, content_type: &'static str, body: String) -> axum::response::Response {
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn lab_export_text(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> axum::response::Response {
+    match state.lab.export_text(&id).await {
+        Ok(text) => attachment(
+            format!("othello-lab-{id}.txt"),
+            "text/plain; charset=utf-8",
+            text,
+        ),
+        Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
+    }
+}
+
+async fn lab_export_json(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> axum::response::Response {
+    match state.lab.export_json(&id).await {
+        Ok(value) => attachment(
+            format!("othello-lab-{id}.json"),
+            "application/json",
+            serde_json::to_string_pretty(&value).unwrap_or_default(),
+        ),
+        Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
+    }
 }

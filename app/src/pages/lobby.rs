@@ -189,6 +189,11 @@ pub fn LobbyPage() -> impl IntoView {
                     </div>
                 </div>
                 <p class="error" role="alert">{move || error.get()}</p>
+                <div class="card" id="ai-lab">
+                    <h2>"AI lab"</h2>
+                    <p>"Watch two engines play each other, with an explanation and a lesson after every move."</p>
+                    <a class="button" id="open-lab" href="/lab">"Open the AI lab"</a>
+                </div>
             </section>
             <section class="lobby-board">
                 <Board3D snapshot on_square />

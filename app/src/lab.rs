@@ -1,0 +1,251 @@
+//! The AI lab (SPEC §6): its wire types and server functions. Two engines play
+//! each other; after each placement the server's explainer writes a short
+//! strategic explanation and one reusable lesson. The bodies call a
+//! [`backend::LabBackend`] trait object that the server provides as context,
+//! like [`crate::api`] does for tables.
+
+use crate::api::CommandError;
+use crate::protocol::{BoardSnapshot, Side};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+use server_fn::codec::Json;
+
+/// Search depths a lab engine may use.
+pub const LAB_DEPTHS: std::ops::RangeInclusive<u8> = 1..=6;
+
+/// The explanation of one placement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum ExplanationView {
+    /// Being written.
+    Pending,
+    /// Written by `provider`.
+    Ready {
+        explanation: String,
+        lesson: String,
+        provider: String,
+    },
+    /// The explanation service failed; `message` says what failed (never a
+    /// credential). The observer may retry.
+    Failed { message: String },
+}
+
+impl ExplanationView {
+    pub fn is_pending(&self) -> bool {
+        matches!(self, ExplanationView::Pending)
+    }
+    pub fn is_failed(&self) -> bool {
+        matches!(self, ExplanationView::Failed { .. })
+    }
+}
+
+/// One placement of a lab game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabMoveView {
+    /// 1 for the first placement.
+    pub ply: u32,
+    pub side: Side,
+    /// Square name (`d3`).
+    pub square: String,
+    /// Square index 0..64.
+    pub index: u8,
+    /// Discs captured (flipped) by the move.
+    pub flipped: Vec<u8>,
+    /// The mover's search depth.
+    pub depth: u8,
+    /// The search's value of the move, from the mover's side.
+    pub value: i32,
+    /// The same value from black's side (for the evaluation graph).
+    pub value_black: i32,
+    /// Positions the search visited.
+    pub nodes: u64,
+    /// Legal moves the mover had.
+    pub alternatives: u32,
+    /// Set when the next side had no legal move and passed.
+    pub pass_after: Option<Side>,
+    /// Discs after the move (black, white).
+    pub black_count: u8,
+    pub white_count: u8,
+    /// The board after this move.
+    pub board: BoardSnapshot,
+    pub explanation: ExplanationView,
+}
+
+/// The state of a lab game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum LabStatus {
+    Playing {
+        to_move: Side,
+    },
+    /// Over; `winner` is `None` for a draw.
+    Over {
+        winner: Option<Side>,
+    },
+}
+
+/// Which explainer the server uses and whether it can work.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProviderStatus {
+    /// `offline`, `responses` or `codex`.
+    pub kind: String,
+    /// A readable name, e.g. `GPT-6 Luna via the Responses API`.
+    pub name: String,
+    /// Whether explanations can be written now (key present, logged in…).
+    pub ready: bool,
+    /// One line for the page (never a credential).
+    pub detail: String,
+}
+
+/// Everything the lab page shows about a lab game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabView {
+    pub id: String,
+    pub black_depth: u8,
+    pub white_depth: u8,
+    /// The current board.
+    pub board: BoardSnapshot,
+    pub status: LabStatus,
+    pub black_count: u8,
+    pub white_count: u8,
+    pub moves: Vec<LabMoveView>,
+    pub provider: ProviderStatus,
+    /// Grows with every change (a placement or an explanation).
+    pub version: u64,
+}
+
+impl LabView {
+    /// The latest placement.
+    pub fn last_move(&self) -> Option<&LabMoveView> {
+        self.moves.last()
+    }
+
+    /// Whether the latest explanation is still being written.
+    pub fn explaining(&self) -> bool {
+        self.last_move().is_some_and(|m| m.explanation.is_pending())
+    }
+
+    /// Whether the latest explanation failed (autoplay freezes).
+    pub fn explanation_failed(&self) -> bool {
+        self.last_move().is_some_and(|m| m.explanation.is_failed())
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.status, LabStatus::Over { .. })
+    }
+
+    /// Whether a Next turn may be asked for now.
+    pub fn can_step(&self) -> bool {
+        !self.is_over() && !self.explaining() && !self.explanation_failed()
+    }
+}
+
+/// A line of the lab home's list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabSummary {
+    pub id: String,
+    pub black_depth: u8,
+    pub white_depth: u8,
+    pub plies: u32,
+    pub black_count: u8,
+    pub white_count: u8,
+    pub over: bool,
+    /// Unix milliseconds of the last change.
+    pub updated_at: i64,
+}
+
+/// Server-side glue: the trait the server's lab hub implements.
+#[cfg(feature = "ssr")]
+pub mod backend {
+    use super::{LabSummary, LabView, ProviderStatus};
+    use crate::api::backend::BoxFuture;
+    use crate::api::CommandError;
+    use std::sync::Arc;
+
+    /// What the lab's server functions need from the server.
+    pub trait LabBackend: Send + Sync + 'static {
+        fn create<'a>(
+            &'a self,
+            black_depth: u8,
+            white_depth: u8,
+        ) -> BoxFuture<'a, Result<String, CommandError>>;
+        fn list(&self) -> BoxFuture<'_, Result<Vec<LabSummary>, CommandError>>;
+        fn view<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>>;
+        /// Searches for the side to move, places its disc, stores it and starts
+        /// the explanation; answers once the disc is stored.
+        fn next_turn<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>>;
+        /// Asks again for the latest move's failed explanation (no new disc).
+        fn retry<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>>;
+        /// Waits (bounded) until the lab game's version exceeds `since`.
+        fn wait<'a>(
+            &'a self,
+            lab: &'a str,
+            since: u64,
+        ) -> BoxFuture<'a, Result<LabView, CommandError>>;
+        fn provider(&self) -> ProviderStatus;
+    }
+
+    /// The lab backend, provided to server functions as context.
+    #[derive(Clone)]
+    pub struct LabBackendHandle(pub Arc<dyn LabBackend>);
+
+    /// The lab backend, or a clear error.
+    pub fn context() -> Result<Arc<dyn LabBackend>, CommandError> {
+        leptos::prelude::use_context::<LabBackendHandle>()
+            .map(|h| h.0)
+            .ok_or_else(|| CommandError::new("the lab is not ready"))
+    }
+}
+
+#[cfg(feature = "ssr")]
+use crate::api::backend::refused;
+
+/// Starts a lab game; returns its id.
+#[server(endpoint = "lab_create", input = Json)]
+pub async fn lab_create(black_depth: u8, white_depth: u8) -> Result<String, CommandError> {
+    let lab = refused(backend::context())?;
+    refused(lab.create(black_depth, white_depth).await)
+}
+
+/// Every lab game, newest first.
+#[server(endpoint = "lab_list", input = Json)]
+pub async fn lab_list() -> Result<Vec<LabSummary>, CommandError> {
+    let lab = refused(backend::context())?;
+    refused(lab.list().await)
+}
+
+/// The explainer in use (for the lab home).
+#[server(endpoint = "lab_provider", input = Json)]
+pub async fn lab_provider() -> Result<ProviderStatus, CommandError> {
+    let lab = refused(backend::context())?;
+    Ok(lab.provider())
+}
+
+/// A lab game.
+#[server(endpoint = "lab_get", input = Json)]
+pub async fn lab_get(lab: String) -> Result<LabView, CommandError> {
+    let backend = refused(backend::context())?;
+    refused(backend.view(&lab).await)
+}
+
+/// Plays the next turn: the side to move searches at its depth and places a
+/// disc; the explanation follows (see [`lab_wait`]).
+#[server(endpoint = "lab_next_turn", input = Json)]
+pub async fn lab_next_turn(lab: String) -> Result<LabView, CommandError> {
+    let backend = refused(backend::context())?;
+    refused(backend.next_turn(&lab).await)
+}
+
+/// Asks again for the latest move's explanation, without placing a disc.
+#[server(endpoint = "lab_retry_explanation", input = Json)]
+pub async fn lab_retry_explanation(lab: String) -> Result<LabView, CommandError> {
+    let backend = refused(backend::context())?;
+    refused(backend.retry(&lab).await)
+}
+
+/// Waits up to ~20 s for a change after `since`, then answers the lab game.
+#[server(endpoint = "lab_wait", input = Json)]
+pub async fn lab_wait(lab: String, since: u64) -> Result<LabView, CommandError> {
+    let backend = refused(backend::context())?;
+    refused(backend.wait(&lab, since).await)
+}

@@ -1,0 +1,219 @@
+//! Explainers: turn a [`FactSheet`] into a short strategic explanation and one
+//! reusable lesson. Three providers behind one trait: the built-in offline
+//! writer, the Responses API (key on the server only) and the local Codex CLI
+//! (the operator's existing login).
+
+pub mod codex;
+pub mod offline;
+pub mod responses;
+
+use super::facts::FactSheet;
+use app::lab::ProviderStatus;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+/// The model that writes the lab's explanations (SPEC §6).
+pub const MODEL: &str = "gpt-6-luna";
+/// Reasoning effort asked of the model.
+pub const REASONING_EFFORT: &str = "max";
+/// Service tier asked of the model (Fast).
+pub const SERVICE_TIER: &str = "fast";
+
+/// A boxed future for the object-safe trait.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A written explanation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    pub explanation: String,
+    pub lesson: String,
+    /// Who wrote it, for the page (e.g. `GPT-6 Luna · Responses API`).
+    pub provider: String,
+}
+
+/// Why an explanation could not be written. The message is safe to show: it
+/// has been through [`Secrets::scrub`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ExplainError(pub String);
+
+/// One provider.
+pub trait Explainer: Send + Sync + 'static {
+    /// Writes the explanation of one placement.
+    fn explain<'a>(
+        &'a self,
+        facts: &'a FactSheet,
+    ) -> BoxFuture<'a, Result<Explanation, ExplainError>>;
+    /// What the page says about this provider.
+    fn status(&self) -> ProviderStatus;
+}
+
+/// Values that must never leave the server, and the scrubbing of text that
+/// might contain them (provider error bodies, process output).
+#[derive(Clone, Default)]
+pub struct Secrets(Vec<String>);
+
+impl std::fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Secrets({} redacted)", self.0.len())
+    }
+}
+
+impl Secrets {
+    pub fn new(values: impl IntoIterator<Item = String>) -> Self {
+        Secrets(values.into_iter().filter(|v| v.len() >= 4).collect())
+    }
+
+    /// Removes known secrets and anything shaped like an API key or a bearer
+    /// token, and bounds the length.
+    pub fn scrub(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for secret in &self.0 {
+            out = out.replace(secret.as_str(), "[redacted]");
+        }
+        let out = redact_key_like(&out);
+        let trimmed: String = out.chars().take(400).collect();
+        if trimmed.len() < out.len() {
+            format!("{trimmed}…")
+        } else {
+            trimmed
+        }
+    }
+}
+
+/// Replaces tokens that look like keys (`sk-…`, `Bearer …`) with `[redacted]`.
+fn redact_key_like(text: &str) -> String {
+    let is_token = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '*';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let next_sk = rest.find("sk-");
+        let next_bearer = rest.find("Bearer ");
+        let (at, skip) = match (next_sk, next_bearer) {
+            (None, None) => break,
+            (Some(a), None) => (a, 3),
+            (None, Some(b)) => (b, 7),
+            (Some(a), Some(b)) => {
+                if a <= b {
+                    (a, 3)
+                } else {
+                    (b, 7)
+                }
+            }
+        };
+        out.push_str(&rest[..at]);
+        let after = &rest[at + skip..];
+        let end = after.find(|c: char| !is_token(c)).unwrap_or(after.len());
+        out.push_str("[redacted]");
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The instructions given to the model.
+pub const INSTRUCTIONS: &str = "You are an Othello coach writing for a learner who is watching two engines play. \
+You receive a fact sheet about one placement, taken from the real game: the board before and after \
+(X black, O white, . empty; columns A-H, rows 1-8), the move, the side, the captured discs, every \
+legal alternative with the search's value for it (from the mover's side; higher is better for the mover), \
+the opponent's replies now available, the evaluation terms (positional, mobility, frontier, discs) before \
+and after from the mover's side, the search depth, nodes and principal variation, and the disc counts. \
+Write an educational assessment of the position: why this move is strong or weak, in terms of corners, \
+edges, mobility, frontier and parity, grounded only in the facts given. Name the real move and the real \
+number of captured discs. Present it as an assessment of the position, never as what the algorithm \
+thought or felt. Keep the explanation to 2-4 sentences. Then give one short reusable lesson (one sentence) \
+that a player can apply in other games. Answer with JSON: {\"explanation\": string, \"lesson\": string}.";
+
+/// The user input for a fact sheet.
+pub fn prompt(facts: &FactSheet) -> String {
+    format!(
+        "Fact sheet of placement {} ({} played {}):\n{}\n\nWrite the explanation and the lesson.",
+        facts.ply,
+        facts.side_name(),
+        facts.square,
+        facts.to_json()
+    )
+}
+
+/// The JSON schema of the answer (strict structured output).
+pub fn answer_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "explanation": {"type": "string", "description": "2-4 sentences assessing the move and position"},
+            "lesson": {"type": "string", "description": "one reusable lesson, one sentence"}
+        },
+        "required": ["explanation", "lesson"],
+        "additionalProperties": false
+    })
+}
+
+/// Parses the model's answer text (`{"explanation": …, "lesson": …}`).
+pub fn parse_answer(text: &str, provider: &str) -> Result<Explanation, ExplainError> {
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        explanation: String,
+        lesson: String,
+    }
+    let trimmed = text.trim();
+    let answer: Answer = serde_json::from_str(trimmed).map_err(|e| {
+        ExplainError(format!(
+            "the model's answer was not the expected JSON ({e})"
+        ))
+    })?;
+    let explanation = answer.explanation.trim().to_string();
+    let lesson = answer.lesson.trim().to_string();
+    if explanation.is_empty() || lesson.is_empty() {
+        return Err(ExplainError(
+            "the model's answer had an empty explanation or lesson".into(),
+        ));
+    }
+    Ok(Explanation {
+        explanation,
+        lesson,
+        provider: provider.to_string(),
+    })
+}
+
+/// Runs `explainer` with a time limit.
+pub async fn explain_with_timeout(
+    explainer: &dyn Explainer,
+    facts: &FactSheet,
+    limit: Duration,
+) -> Result<Explanation, ExplainError> {
+    match tokio::time::timeout(limit, explainer.explain(facts)).await {
+        Ok(result) => result,
+        Err(_) => Err(ExplainError(format!(
+            "the explanation service did not answer within {} s",
+            limit.as_secs()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scrub_removes_secrets_and_key_like_tokens() {
+        let secrets = Secrets::new(["sk-test-abc123XYZ".to_string()]);
+        let text = "Incorrect API key provided: sk-test-abc123XYZ. Also sk-proj-****abcd and Bearer tok_123.";
+        let clean = secrets.scrub(text);
+        assert!(!clean.contains("abc123XYZ"), "{clean}");
+        assert!(!clean.contains("abcd"), "{clean}");
+        assert!(!clean.contains("tok_123"), "{clean}");
+        assert!(clean.contains("Incorrect API key provided"));
+        let secrets = Secrets::new(["verysecretvalue".to_string()]);
+        assert_eq!(secrets.scrub("x verysecretvalue y"), "x [redacted] y");
+    }
+
+    #[test]
+    fn answers_parse_or_fail_clearly() {
+        let ok = parse_answer(r#" {"explanation":"E","lesson":"L"} "#, "p").expect("parses");
+        assert_eq!((ok.explanation.as_str(), ok.lesson.as_str()), ("E", "L"));
+        let bad = parse_answer("not json", "p").unwrap_err();
+        assert!(bad.0.contains("not the expected JSON"));
+        assert!(parse_answer(r#"{"explanation":"","lesson":"L"}"#, "p").is_err());
+    }
+}

@@ -1,0 +1,454 @@
+//! The Responses API provider: `POST {base}/v1/responses` with the server's
+//! key, streamed (SSE). Tolerates unknown events, a reasoning item and a
+//! `[DONE]` sentinel; `response.failed`, `response.incomplete`, `error` and a
+//! non-2xx answer are failures with clear (scrubbed) messages.
+
+use super::{
+    answer_schema, parse_answer, prompt, BoxFuture, ExplainError, Explainer, Explanation, Secrets,
+    INSTRUCTIONS, MODEL, REASONING_EFFORT, SERVICE_TIER,
+};
+use crate::lab::facts::FactSheet;
+use app::lab::ProviderStatus;
+use std::time::Duration;
+
+/// Provider name shown on the page.
+pub const PROVIDER: &str = "GPT-6 Luna · Responses API";
+
+/// The Responses API explainer.
+pub struct Responses {
+    client: reqwest::Client,
+    base_url: String,
+    key: Option<String>,
+    secrets: Secrets,
+}
+
+impl Responses {
+    /// `base_url` without the `/v1/responses` path; `key` from `OPENAI_API_KEY`.
+    pub fn new(base_url: &str, key: Option<String>) -> Self {
+        let client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(15))
+            .build()
+            .unwrap_or_default();
+        let key = key.filter(|k| !k.trim().is_empty());
+        Responses {
+            client,
+            base_url: base_url.trim_end_matches('/').to_string(),
+            secrets: Secrets::new(key.clone()),
+            key,
+        }
+    }
+
+    /// The request body for a fact sheet.
+    pub fn body(facts: &FactSheet) -> serde_json::Value {
+        serde_json::json!({
+            "model": MODEL,
+            "instructions": INSTRUCTIONS,
+            "input": prompt(facts),
+            "reasoning": {"effort": REASONING_EFFORT},
+            "service_tier": SERVICE_TIER,
+            "stream": true,
+            "store": false,
+            "max_output_tokens": 32000,
+            "text": {"format": {
+                "type": "json_schema",
+                "name": "lab_explanation",
+                "strict": true,
+                "schema": answer_schema(),
+            }},
+        })
+    }
+
+    async fn run(&self, facts: &FactSheet) -> Result<Explanation, ExplainError> {
+        let Some(key) = &self.key else {
+            return Err(ExplainError(
+                "the Responses API key (OPENAI_API_KEY) is not set on the server".into(),
+            ));
+        };
+        let url = format!("{}/v1/responses", self.base_url);
+        let response = self
+            .client
+            .post(&url)
+            .bearer_auth(key)
+            .header("accept", "text/event-stream")
+            .json(&Self::body(facts))
+            .send()
+            .await
+            .map_err(|e| {
+                ExplainError(format!(
+                    "cannot reach the Responses API at {}: {}",
+                    without_userinfo(&self.base_url),
+                    without_url(&e)
+                ))
+            })?;
+        let status = response.status();
+        if !status.is_success() {
+            let text = response.text().await.unwrap_or_default();
+            let message = serde_json::from_str::<serde_json::Value>(&text)
+                .ok()
+                .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
+                .unwrap_or_else(|| text.chars().take(200).collect());
+            return Err(ExplainError(format!(
+                "the Responses API answered HTTP {}: {}",
+                status.as_u16(),
+                message.trim()
+            )));
+        }
+        let mut parser = SseParser::default();
+        let mut stream = Stream::default();
+        let mut response = response;
+        loop {
+            let chunk = response.chunk().await.map_err(|e| {
+                ExplainError(format!(
+                    "the Responses API stream broke off: {}",
+                    without_url(&e)
+                ))
+            })?;
+            let Some(chunk) = chunk else { break };
+            for event in parser.push(&chunk) {
+                if stream.handle(&event)? {
+                    return stream.finish();
+                }
+            }
+        }
+        for event in parser.finish() {
+            if stream.handle(&event)? {
+                return stream.finish();
+            }
+        }
+        stream.finish()
+    }
+}
+
+/// A URL without any `user:password@` part (for display).
+fn without_userinfo(url: &str) -> String {
+    match url.find("://") {
+        Some(i) => {
+            let rest = &url[i + 3..];
+            let host_end = rest.find('/').unwrap_or(rest.len());
+            match rest[..host_end].rfind('@') {
+                Some(at) => format!("{}{}", &url[..i + 3], &rest[at + 1..]),
+                None => url.to_string(),
+            }
+        }
+        None => url.to_string(),
+    }
+}
+
+/// A reqwest error's text without the URL (which is ours anyway, but short).
+fn without_url(error: &reqwest::Error) -> String {
+    let mut text = error.to_string();
+    if let Some(url) = error.url() {
+        text = text.replace(&format!(" for url ({url})"), "");
+    }
+    let mut source = std::error::Error::source(error);
+    while let Some(inner) = source {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    text
+}
+
+impl Explainer for Responses {
+    fn explain<'a>(
+        &'a self,
+        facts: &'a FactSheet,
+    ) -> BoxFuture<'a, Result<Explanation, ExplainError>> {
+        Box::pin(async move {
+            self.run(facts)
+                .await
+                .map_err(|e| ExplainError(self.secrets.scrub(&e.0)))
+        })
+    }
+
+    fn status(&self) -> ProviderStatus {
+        let (ready, detail) = match &self.key {
+            Some(_) => (
+                true,
+                format!(
+                    "Model {MODEL} (reasoning {REASONING_EFFORT}, service tier Fast) via the Responses API at {}; the key stays on the server.",
+                    self.secrets.scrub(&without_userinfo(&self.base_url))
+                ),
+            ),
+            None => (
+                false,
+                "The Responses API is selected but OPENAI_API_KEY is not set on the server.".into(),
+            ),
+        };
+        ProviderStatus {
+            kind: "responses".into(),
+            name: PROVIDER.into(),
+            ready,
+            detail,
+        }
+    }
+}
+
+/// One server-sent event.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SseEvent {
+    pub event: Option<String>,
+    pub data: String,
+}
+
+/// A small incremental SSE parser (WHATWG rules for `event:`/`data:` lines,
+/// comments, CR/LF line ends).
+#[derive(Default)]
+pub struct SseParser {
+    buffer: Vec<u8>,
+    current: SseEvent,
+    has_data: bool,
+}
+
+impl SseParser {
+    /// Feeds bytes; returns the events completed by them.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
+        self.buffer.extend_from_slice(bytes);
+        let mut events = Vec::new();
+        while let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
+            let mut line: Vec<u8> = self.buffer.drain(..=end).collect();
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            let line = String::from_utf8_lossy(&line).into_owned();
+            self.line(&line, &mut events);
+        }
+        events
+    }
+
+    /// The end of the stream: a last event without its blank line.
+    pub fn finish(&mut self) -> Vec<SseEvent> {
+        let mut events = Vec::new();
+        if !self.buffer.is_empty() {
+            let rest = String::from_utf8_lossy(&std::mem::take(&mut self.buffer)).into_owned();
+            self.line(rest.trim_end_matches('\r'), &mut events);
+        }
+        self.line("", &mut events);
+        events
+    }
+
+    fn line(&mut self, line: &str, events: &mut Vec<SseEvent>) {
+        if line.is_empty() {
+            if self.has_data {
+                events.push(std::mem::take(&mut self.current));
+            }
+            self.current = SseEvent::default();
+            self.has_data = false;
+            return;
+        }
+        if line.starts_with(':') {
+            return;
+        }
+        let (field, value) = match line.split_once(':') {
+            Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+            None => (line, ""),
+        };
+        match field {
+            "event" => self.current.event = Some(value.to_string()),
+            "data" => {
+                if self.has_data {
+                    self.current.data.push('\n');
+                }
+                self.current.data.push_str(value);
+                self.has_data = true;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// What the stream has said so far.
+#[derive(Default)]
+struct Stream {
+    text: String,
+    done_text: Option<String>,
+    completed: Option<serde_json::Value>,
+    refusal: String,
+}
+
+impl Stream {
+    /// Handles one event; `Ok(true)` once the response is complete.
+    fn handle(&mut self, event: &SseEvent) -> Result<bool, ExplainError> {
+        let data = event.data.trim();
+        if data == "[DONE]" {
+            return Ok(self.completed.is_some());
+        }
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(data) else {
+            // Unknown non-JSON payloads are ignored, like unknown events.
+            return Ok(false);
+        };
+        let kind = json["type"]
+            .as_str()
+            .map(str::to_string)
+            .or_else(|| event.event.clone())
+            .unwrap_or_default();
+        match kind.as_str() {
+            "response.output_text.delta" => {
+                if let Some(delta) = json["delta"].as_str() {
+                    self.text.push_str(delta);
+                }
+            }
+            "response.output_text.done" => {
+                if let Some(text) = json["text"].as_str() {
+                    self.done_text = Some(text.to_string());
+                }
+            }
+            "response.refusal.delta" => {
+                if let Some(delta) = json["delta"].as_str() {
+                    self.refusal.push_str(delta);
+                }
+            }
+            "response.completed" => {
+                self.completed = Some(json["response"].clone());
+                return Ok(true);
+            }
+            "response.failed" => {
+                let message = json["response"]["error"]["message"]
+                    .as_str()
+                    .unwrap_or("no reason given");
+                return Err(ExplainError(format!(
+                    "the model's response failed: {message}"
+                )));
+            }
+            "response.incomplete" => {
+                let reason = json["response"]["incomplete_details"]["reason"]
+                    .as_str()
+                    .unwrap_or("no reason given");
+                return Err(ExplainError(format!(
+                    "the model's response was incomplete: {reason}"
+                )));
+            }
+            "error" => {
+                let message = json["message"]
+                    .as_str()
+                    .or_else(|| json["error"]["message"].as_str())
+                    .unwrap_or("no message");
+                return Err(ExplainError(format!(
+                    "the Responses API reported an error: {message}"
+                )));
+            }
+            _ => {}
+        }
+        Ok(false)
+    }
+
+    fn finish(self) -> Result<Explanation, ExplainError> {
+        let Some(response) = self.completed else {
+            return Err(ExplainError(
+                "the Responses API stream ended before the response was complete".into(),
+            ));
+        };
+        let mut text = self.done_text.unwrap_or(self.text);
+        if text.trim().is_empty() {
+            // Fall back to the completed response's output items.
+            text = response["output"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|item| item["type"] == "message")
+                .flat_map(|item| item["content"].as_array().cloned().unwrap_or_default())
+                .filter(|part| part["type"] == "output_text")
+                .filter_map(|part| part["text"].as_str().map(str::to_string))
+                .collect();
+        }
+        if text.trim().is_empty() && !self.refusal.is_empty() {
+            return Err(ExplainError(format!(
+                "the model declined to answer: {}",
+                self.refusal
+            )));
+        }
+        let model = response["model"].as_str().unwrap_or(MODEL);
+        let provider = if model == MODEL || model.starts_with(&format!("{MODEL}-")) {
+            PROVIDER.to_string()
+        } else {
+            format!("{model} · Responses API")
+        };
+        parse_answer(&text, &provider)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sse_parser_handles_split_chunks_crlf_comments_and_multiline_data() {
+        let mut parser = SseParser::default();
+        let mut events = parser.push(b": keep-alive\r\nevent: a\r\ndata: {\"x\"");
+        assert!(events.is_empty());
+        events.extend(parser.push(b":1}\r\n\r\nevent: b\ndata: one\ndata: two\n\n"));
+        events.extend(parser.push(b"data: [DONE]"));
+        events.extend(parser.finish());
+        assert_eq!(
+            events,
+            vec![
+                SseEvent {
+                    event: Some("a".into()),
+                    data: "{\"x\":1}".into()
+                },
+                SseEvent {
+                    event: Some("b".into()),
+                    data: "one\ntwo".into()
+                },
+                SseEvent {
+                    event: None,
+                    data: "[DONE]".into()
+                },
+            ]
+        );
+    }
+
+    fn event(json: serde_json::Value) -> SseEvent {
+        SseEvent {
+            event: json["type"].as_str().map(str::to_string),
+            data: json.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_stream_with_deltas_and_unknown_events_completes() {
+        let mut stream = Stream::default();
+        let answer = r#"{"explanation":"E","lesson":"L"}"#;
+        for json in [
+            serde_json::json!({"type":"response.created","response":{}}),
+            serde_json::json!({"type":"response.something_new","x":1}),
+            serde_json::json!({"type":"response.output_item.added","item":{"type":"reasoning"}}),
+            serde_json::json!({"type":"response.output_text.delta","delta":&answer[..10]}),
+            serde_json::json!({"type":"response.output_text.delta","delta":&answer[10..]}),
+        ] {
+            assert!(!stream.handle(&event(json)).expect("ok"));
+        }
+        assert!(stream
+            .handle(&event(serde_json::json!({"type":"response.completed","response":{"model":"gpt-6-luna","service_tier":"priority"}})))
+            .expect("ok"));
+        let done = stream.finish().expect("explanation");
+        assert_eq!(done.explanation, "E");
+        assert_eq!(done.provider, PROVIDER);
+    }
+
+    #[test]
+    fn urls_are_shown_without_credentials() {
+        assert_eq!(
+            without_userinfo("https://user:pw@example.com/x"),
+            "https://example.com/x"
+        );
+        assert_eq!(without_userinfo("http://127.0.0.1:9"), "http://127.0.0.1:9");
+    }
+
+    #[test]
+    fn failures_are_errors() {
+        let mut stream = Stream::default();
+        let error = stream
+            .handle(&event(serde_json::json!({"type":"response.failed","response":{"error":{"message":"overloaded"}}})))
+            .unwrap_err();
+        assert!(error.0.contains("overloaded"));
+        let mut stream = Stream::default();
+        let error = stream
+            .handle(&event(serde_json::json!({"type":"response.incomplete","response":{"incomplete_details":{"reason":"max_output_tokens"}}})))
+            .unwrap_err();
+        assert!(error.0.contains("max_output_tokens"));
+        let stream = Stream::default();
+        assert!(stream.finish().unwrap_err().0.contains("ended before"));
+    }
+}

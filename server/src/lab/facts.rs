@@ -1,0 +1,269 @@
+//! The fact sheet of one lab placement: everything an explanation may rest on,
+//! taken from the real position and the real search (never invented).
+
+use engine::{evaluation_terms, Bitboard, Color, EvaluationTerms, Position, SearchReport, Square};
+use serde::{Deserialize, Serialize};
+
+/// The four evaluation terms, from one side's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Terms {
+    /// Positional weights (corners +120, squares next to corners down to −50).
+    pub positional: i32,
+    /// 12 × (own legal moves − opponent legal moves).
+    pub mobility: i32,
+    /// 4 × (opponent frontier discs − own frontier discs).
+    pub frontier: i32,
+    /// Disc difference (× 8 when fewer than 16 squares are empty).
+    pub discs: i32,
+    pub total: i32,
+}
+
+impl From<EvaluationTerms> for Terms {
+    fn from(t: EvaluationTerms) -> Self {
+        Terms {
+            positional: t.positional,
+            mobility: t.mobility,
+            frontier: t.frontier,
+            discs: t.discs,
+            total: t.total,
+        }
+    }
+}
+
+/// A legal move the mover had, with the search's value for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Alternative {
+    #[serde(rename = "move")]
+    pub square: String,
+    /// MiniMax value from the mover's side at the searched depth.
+    pub value: i32,
+    /// Discs this move would have captured.
+    pub captures: u32,
+    /// Whether it is the move that was played.
+    pub chosen: bool,
+}
+
+/// Disc counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Discs {
+    pub black: u32,
+    pub white: u32,
+}
+
+impl Discs {
+    fn of(position: &Position) -> Self {
+        Discs {
+            black: position.count(Color::Black),
+            white: position.count(Color::White),
+        }
+    }
+}
+
+/// Everything known about one placement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FactSheet {
+    /// 1 for the first placement of the game.
+    pub ply: u32,
+    /// `black` or `white`.
+    pub side: String,
+    #[serde(rename = "move")]
+    pub square: String,
+    /// Square index 0..64 (8 × row + column, a1 = 0).
+    pub index: u8,
+    /// The captured (flipped) discs.
+    pub captured: Vec<String>,
+    pub captured_count: u32,
+    /// Text form: `X` black, `O` white, `.` empty; columns A–H, rows 1–8.
+    pub board_before: String,
+    pub board_after: String,
+    pub discs_before: Discs,
+    pub discs_after: Discs,
+    pub empty_squares_after: u32,
+    /// Every legal move the mover had, in search order, with its value.
+    pub alternatives: Vec<Alternative>,
+    /// The search: depth (placed discs), value of the chosen move (mover's
+    /// side), positions visited, expected continuation.
+    pub search_depth: u32,
+    pub search_value: i32,
+    pub nodes: u64,
+    pub principal_variation: Vec<String>,
+    /// The opponent's legal replies now (empty when it must pass).
+    pub opponent_replies: Vec<String>,
+    /// Corners among the opponent's replies.
+    pub opponent_corner_replies: Vec<String>,
+    /// The mover's own legal moves in the new position (its future mobility).
+    pub mover_moves_after: Vec<String>,
+    /// Evaluation terms before and after the move, from the mover's side.
+    pub terms_before: Terms,
+    pub terms_after: Terms,
+    /// Set when the opponent has no reply and must pass.
+    pub opponent_must_pass: bool,
+    /// Set when the move ends the game.
+    pub game_over: bool,
+    /// Square classes: `corner`, `x-square` (diagonal to an empty corner),
+    /// `c-square` (edge square next to an empty corner), `edge`, `inner`.
+    pub square_kind: String,
+}
+
+fn names(board: Bitboard) -> Vec<String> {
+    board.iter().map(|s| s.to_string()).collect()
+}
+
+const CORNERS: [usize; 4] = [0, 7, 56, 63];
+
+/// The corner a square touches (X- and C-squares), if any.
+fn adjacent_corner(square: Square) -> Option<usize> {
+    let (r, c) = (square.row(), square.col());
+    CORNERS.into_iter().find(|&corner| {
+        let (cr, cc) = (corner / 8, corner % 8);
+        r.abs_diff(cr) <= 1 && c.abs_diff(cc) <= 1 && corner != square.index()
+    })
+}
+
+/// Classifies a square for a position before the move.
+pub fn square_kind(before: &Position, square: Square) -> &'static str {
+    let index = square.index();
+    if CORNERS.contains(&index) {
+        return "corner";
+    }
+    if let Some(corner) = adjacent_corner(square) {
+        let corner_empty = Square::new(corner).is_some_and(|c| before.disc_at(c).is_none());
+        if corner_empty {
+            let diagonal = square.row() != corner / 8 && square.col() != corner % 8;
+            return if diagonal { "x-square" } else { "c-square" };
+        }
+    }
+    let (r, c) = (square.row(), square.col());
+    if r == 0 || r == 7 || c == 0 || c == 7 {
+        "edge"
+    } else {
+        "inner"
+    }
+}
+
+/// Builds the fact sheet of `square` played in `before` after `report` (the
+/// search of `before` at `report.depth`).
+pub fn build(ply: u32, before: &Position, square: Square, report: &SearchReport) -> FactSheet {
+    let mover = before.side_to_move;
+    let flipped = before.flips(square);
+    // The raw position after the move, opponent to move (a pass is not applied).
+    let after = match before.play(square) {
+        Ok(outcome) => outcome.position,
+        Err(_) => *before,
+    };
+    let opponent_replies = after.legal_moves_for(mover.opponent());
+    let alternatives = report
+        .root_moves
+        .iter()
+        .map(|m| Alternative {
+            square: m.square.to_string(),
+            value: m.value,
+            captures: before.flips(m.square).count(),
+            chosen: m.square == square,
+        })
+        .collect();
+    let search_value = report
+        .root_moves
+        .iter()
+        .find(|m| m.square == square)
+        .map_or(report.value, |m| m.value);
+    FactSheet {
+        ply,
+        side: mover.name().to_string(),
+        square: square.to_string(),
+        index: square.index() as u8,
+        captured: names(flipped),
+        captured_count: flipped.count(),
+        board_before: before.to_text_board(),
+        board_after: after.to_text_board(),
+        discs_before: Discs::of(before),
+        discs_after: Discs::of(&after),
+        empty_squares_after: after.empty_count(),
+        alternatives,
+        search_depth: report.depth,
+        search_value,
+        nodes: report.nodes,
+        principal_variation: report
+            .principal_variation
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        opponent_corner_replies: names(opponent_replies & Bitboard::CORNERS),
+        opponent_replies: names(opponent_replies),
+        mover_moves_after: names(after.legal_moves_for(mover)),
+        terms_before: evaluation_terms(before, mover).into(),
+        terms_after: evaluation_terms(&after, mover).into(),
+        opponent_must_pass: opponent_replies.is_empty() && !after.is_game_over(),
+        game_over: after.is_game_over(),
+        square_kind: square_kind(before, square).to_string(),
+    }
+}
+
+impl FactSheet {
+    /// The mover's colour.
+    pub fn color(&self) -> Color {
+        if self.side == "white" {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// The opponent's name, capitalised.
+    pub fn opponent_name(&self) -> &'static str {
+        match self.color() {
+            Color::Black => "White",
+            Color::White => "Black",
+        }
+    }
+
+    /// The mover's name, capitalised.
+    pub fn side_name(&self) -> &'static str {
+        match self.color() {
+            Color::Black => "Black",
+            Color::White => "White",
+        }
+    }
+
+    /// The JSON the prompt carries.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::search;
+
+    #[test]
+    fn facts_of_the_first_move_match_the_board() {
+        let start = Position::initial();
+        let report = search(&start, 2);
+        let square = report.best_move.expect("a move");
+        let facts = build(1, &start, square, &report);
+        assert_eq!(facts.side, "black");
+        assert_eq!(facts.captured_count, 1);
+        assert_eq!(facts.discs_after, Discs { black: 4, white: 1 });
+        assert_eq!(facts.alternatives.len(), 4);
+        assert_eq!(facts.alternatives.iter().filter(|a| a.chosen).count(), 1);
+        assert_eq!(facts.opponent_replies.len(), 3);
+        assert!(facts.opponent_corner_replies.is_empty());
+        assert_eq!(facts.search_depth, 2);
+        assert_eq!(facts.square_kind, "inner");
+        assert!(facts.board_after.contains('X'));
+        let json: serde_json::Value = serde_json::from_str(&facts.to_json()).expect("json");
+        assert_eq!(json["move"], square.to_string());
+    }
+
+    #[test]
+    fn square_kinds() {
+        let start = Position::initial();
+        let sq = |s: &str| s.parse::<Square>().expect("square");
+        assert_eq!(square_kind(&start, sq("a1")), "corner");
+        assert_eq!(square_kind(&start, sq("b2")), "x-square");
+        assert_eq!(square_kind(&start, sq("b1")), "c-square");
+        assert_eq!(square_kind(&start, sq("d1")), "edge");
+        assert_eq!(square_kind(&start, sq("d3")), "inner");
+    }
+}

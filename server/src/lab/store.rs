@@ -1,0 +1,162 @@
+//! The lab's SQLite queries (tables from `migrations/0003_lab.sql`). Each step
+//! is one transaction: a placement (its row and the game's `updated_at`), or an
+//! explanation's outcome.
+
+use crate::store::{Store, StoreError};
+
+/// A stored lab game header.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct LabGameRow {
+    pub id: String,
+    pub black_depth: i64,
+    pub white_depth: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A stored placement and its explanation.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct LabMoveRow {
+    pub ply: i64,
+    pub side: String,
+    pub square: i64,
+    pub facts: String,
+    pub explain_state: String,
+    pub explanation: Option<String>,
+    pub lesson: Option<String>,
+    pub provider: Option<String>,
+    pub explain_error: Option<String>,
+}
+
+/// An explanation's outcome to store.
+pub enum Outcome<'a> {
+    Pending,
+    Ready {
+        explanation: &'a str,
+        lesson: &'a str,
+        provider: &'a str,
+    },
+    Failed(&'a str),
+}
+
+impl Store {
+    /// Creates a lab game.
+    pub async fn create_lab_game(
+        &self,
+        id: &str,
+        black_depth: u8,
+        white_depth: u8,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO lab_games (id, black_depth, white_depth, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(i64::from(black_depth))
+        .bind(i64::from(white_depth))
+        .bind(now)
+        .bind(now)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// Records a placement (explanation pending), atomically with the game's
+    /// last change.
+    pub async fn record_lab_move(
+        &self,
+        game_id: &str,
+        ply: u32,
+        side: &str,
+        square: u8,
+        facts: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query(
+            "INSERT INTO lab_moves (game_id, ply, side, square, facts, at, explain_state) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+        )
+        .bind(game_id)
+        .bind(i64::from(ply))
+        .bind(side)
+        .bind(i64::from(square))
+        .bind(facts)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE lab_games SET updated_at = ? WHERE id = ?")
+            .bind(now)
+            .bind(game_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Stores an explanation's outcome (or marks it pending again for a retry).
+    pub async fn record_lab_explanation(
+        &self,
+        game_id: &str,
+        ply: u32,
+        outcome: Outcome<'_>,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let (state, explanation, lesson, provider, error) = match outcome {
+            Outcome::Pending => ("pending", None, None, None, None),
+            Outcome::Ready {
+                explanation,
+                lesson,
+                provider,
+            } => (
+                "ready",
+                Some(explanation),
+                Some(lesson),
+                Some(provider),
+                None,
+            ),
+            Outcome::Failed(message) => ("failed", None, None, None, Some(message)),
+        };
+        let mut tx = self.pool().begin().await?;
+        sqlx::query(
+            "UPDATE lab_moves SET explain_state = ?, explanation = ?, lesson = ?, provider = ?, explain_error = ?, explained_at = ?
+             WHERE game_id = ? AND ply = ?",
+        )
+        .bind(state)
+        .bind(explanation)
+        .bind(lesson)
+        .bind(provider)
+        .bind(error)
+        .bind(now)
+        .bind(game_id)
+        .bind(i64::from(ply))
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE lab_games SET updated_at = ? WHERE id = ?")
+            .bind(now)
+            .bind(game_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Every lab game, oldest first.
+    pub async fn lab_games(&self) -> Result<Vec<LabGameRow>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, black_depth, white_depth, created_at, updated_at FROM lab_games ORDER BY created_at, id",
+        )
+        .fetch_all(self.pool())
+        .await?)
+    }
+
+    /// A lab game's placements in order.
+    pub async fn lab_moves(&self, game_id: &str) -> Result<Vec<LabMoveRow>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT ply, side, square, facts, explain_state, explanation, lesson, provider, explain_error
+             FROM lab_moves WHERE game_id = ? ORDER BY ply",
+        )
+        .bind(game_id)
+        .fetch_all(self.pool())
+        .await?)
+    }
+}

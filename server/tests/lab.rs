@@ -1,0 +1,819 @@
+//! The AI lab end to end: the real server binary against a fake Responses API
+//! (axum in this process, real SSE event sequence) and a fake `codex`
+//! executable (a bash script speaking the JSONL events).
+
+mod common;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use common::{client, Server};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+// ---------------------------------------------------------------- fake API
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Success,
+    /// Events a second apart: longer than the server's explain timeout.
+    Slow,
+    Http500,
+    /// A complete stream whose text is not the JSON asked for.
+    Malformed,
+    /// `response.failed` after some text.
+    FailMidStream,
+    Incomplete,
+    ErrorEvent,
+    /// The connection ends before `response.completed`.
+    Truncated,
+}
+
+struct Fake {
+    key: String,
+    mode: Mutex<Mode>,
+    requests: Mutex<Vec<(Option<String>, Value)>>,
+}
+
+type SharedFake = Arc<Fake>;
+
+fn sse(event: &Value) -> String {
+    format!(
+        "event: {}\ndata: {}\n\n",
+        event["type"].as_str().unwrap_or("message"),
+        event
+    )
+}
+
+/// The played move and capture count, read from the fact sheet in the prompt.
+fn facts_from_prompt(input: &str) -> (String, u64, String) {
+    let start = input.find('{').expect("fact sheet JSON in the prompt");
+    let end = input.rfind('}').expect("end of the fact sheet");
+    let facts: Value = serde_json::from_str(&input[start..=end]).expect("fact sheet parses");
+    (
+        facts["move"].as_str().expect("move").to_string(),
+        facts["captured_count"].as_u64().expect("captured_count"),
+        facts["side"].as_str().expect("side").to_string(),
+    )
+}
+
+fn events(mode: Mode, text: &str) -> Vec<Value> {
+    let response = |status: &str, output: Value| json!({"id":"resp_fake","object":"response","status":status,"model":"gpt-6-luna","service_tier":"priority","output":output,"usage":null});
+    let reasoning = json!({"id":"rs_1","type":"reasoning","summary":[]});
+    let message = json!({"id":"msg_1","type":"message","role":"assistant","status":"completed",
+        "content":[{"type":"output_text","text":text,"annotations":[]}]});
+    let mut out = vec![
+        json!({"type":"response.created","sequence_number":0,"response":response("in_progress", json!([]))}),
+        json!({"type":"response.in_progress","sequence_number":1,"response":response("in_progress", json!([]))}),
+        json!({"type":"response.output_item.added","sequence_number":2,"output_index":0,"item":reasoning}),
+        json!({"type":"response.output_item.done","sequence_number":3,"output_index":0,"item":reasoning}),
+        json!({"type":"response.brand_new_event","sequence_number":4,"whatever":{"nested":true}}),
+        json!({"type":"response.output_item.added","sequence_number":5,"output_index":1,
+            "item":{"id":"msg_1","type":"message","role":"assistant","status":"in_progress","content":[]}}),
+        json!({"type":"response.content_part.added","sequence_number":6,"output_index":1,"content_index":0,
+            "part":{"type":"output_text","text":"","annotations":[]}}),
+    ];
+    let chars: Vec<char> = text.chars().collect();
+    for (i, piece) in chars.chunks(17).enumerate() {
+        let delta: String = piece.iter().collect();
+        out.push(
+            json!({"type":"response.output_text.delta","sequence_number":7 + i,"item_id":"msg_1",
+            "output_index":1,"content_index":0,"delta":delta}),
+        );
+        if mode == Mode::FailMidStream && i == 1 {
+            out.push(json!({"type":"response.failed","sequence_number":100,
+                "response":{"status":"failed","error":{"code":"server_error","message":"upstream overloaded, try again"}}}));
+            return out;
+        }
+        if mode == Mode::ErrorEvent && i == 1 {
+            out.push(json!({"type":"error","sequence_number":100,"code":"rate_limit","message":"Rate limit reached","param":null}));
+            return out;
+        }
+    }
+    if mode == Mode::Truncated {
+        return out;
+    }
+    if mode == Mode::Incomplete {
+        out.push(json!({"type":"response.incomplete","sequence_number":200,
+            "response":{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}));
+        return out;
+    }
+    out.push(json!({"type":"response.output_text.done","sequence_number":200,"item_id":"msg_1","output_index":1,"content_index":0,"text":text}));
+    out.push(json!({"type":"response.content_part.done","sequence_number":201,"output_index":1,"content_index":0,
+        "part":{"type":"output_text","text":text,"annotations":[]}}));
+    out.push(json!({"type":"response.output_item.done","sequence_number":202,"output_index":1,"item":message}));
+    out.push(json!({"type":"response.completed","sequence_number":203,
+        "response":response("completed", json!([reasoning, message]))}));
+    out
+}
+
+async fn fake_responses(
+    State(fake): State<SharedFake>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> Response {
+    let auth = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    fake.requests
+        .lock()
+        .expect("lock")
+        .push((auth.clone(), body.clone()));
+    if auth.as_deref() != Some(&format!("Bearer {}", fake.key)) {
+        return (
+            StatusCode::UNAUTHORIZED,
+            Json(json!({"error":{"message":"Incorrect API key provided","type":"invalid_request_error","param":null,"code":"invalid_api_key"}})),
+        )
+            .into_response();
+    }
+    let mode = *fake.mode.lock().expect("lock");
+    if mode == Mode::Http500 {
+        // Like real error bodies, this one quotes the key: the server must scrub it.
+        let message = format!(
+            "The server had an error while processing your request (key {}).",
+            fake.key
+        );
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(
+                json!({"error":{"message":message,"type":"server_error","param":null,"code":null}}),
+            ),
+        )
+            .into_response();
+    }
+    let (square, captured, side) =
+        facts_from_prompt(body["input"].as_str().expect("input is text"));
+    let text = if mode == Mode::Malformed {
+        "Sure! Here is my analysis, not in JSON.".to_string()
+    } else {
+        json!({
+            "explanation": format!("{side} played {square} and captured {captured} discs; the fake model wrote this."),
+            "lesson": format!("Fake lesson for {square}."),
+        })
+        .to_string()
+    };
+    let mut chunks: Vec<String> = events(mode, &text).iter().map(sse).collect();
+    if mode == Mode::Success {
+        chunks.push("data: [DONE]\n\n".to_string());
+    }
+    let delay = if mode == Mode::Slow {
+        Duration::from_millis(1000)
+    } else {
+        Duration::ZERO
+    };
+    let stream = futures_util::stream::unfold(chunks.into_iter(), move |mut rest| async move {
+        let next = rest.next()?;
+        if !delay.is_zero() {
+            tokio::time::sleep(delay).await;
+        }
+        Some((Ok::<_, std::io::Error>(next), rest))
+    });
+    Response::builder()
+        .status(200)
+        .header("content-type", "text/event-stream")
+        .body(axum::body::Body::from_stream(stream))
+        .expect("response")
+}
+
+async fn start_fake(key: &str) -> (SharedFake, String) {
+    let fake = Arc::new(Fake {
+        key: key.to_string(),
+        mode: Mutex::new(Mode::Success),
+        requests: Mutex::new(Vec::new()),
+    });
+    let app = Router::new()
+        .route("/v1/responses", post(fake_responses))
+        .with_state(fake.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let address = listener.local_addr().expect("address");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (fake, format!("http://{address}"))
+}
+
+fn set_mode(fake: &SharedFake, mode: Mode) {
+    *fake.mode.lock().expect("lock") = mode;
+}
+
+fn random_key() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!("sk-test-{:x}{:x}", nanos, std::process::id())
+}
+
+// ---------------------------------------------------------------- server
+
+/// Starts the real server with extra arguments and environment.
+fn start(database: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_othello-server"));
+    command
+        .args(["--listen", "127.0.0.1:0", "--database"])
+        .arg(database)
+        .args(args)
+        .env("OTHELLO_LOG", "warn")
+        .env("NO_COLOR", "1")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("CODEX_API_KEY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let mut child = command.spawn().expect("server starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut reader = BufReader::new(stdout);
+    let mut line = String::new();
+    let url = loop {
+        line.clear();
+        let read = reader.read_line(&mut line).expect("read stdout");
+        assert!(read > 0, "server exited before listening");
+        if let Some(rest) = line.trim().strip_prefix("listening on ") {
+            break rest.to_string();
+        }
+    };
+    std::thread::spawn(move || {
+        let mut sink = String::new();
+        while reader.read_line(&mut sink).map(|n| n > 0).unwrap_or(false) {
+            sink.clear();
+        }
+    });
+    Server { child, url }
+}
+
+/// A client that keeps every body it receives, to scan for the key.
+struct Observer {
+    http: reqwest::Client,
+    bodies: Mutex<Vec<String>>,
+}
+
+impl Observer {
+    fn new() -> Self {
+        Observer {
+            http: client(),
+            bodies: Mutex::new(Vec::new()),
+        }
+    }
+
+    async fn call(&self, url: &str, name: &str, body: Value) -> (u16, Value) {
+        let response = self
+            .http
+            .post(format!("{url}/api/{name}"))
+            .header("content-type", "application/json")
+            .header("accept", "application/json")
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("request");
+        let status = response.status().as_u16();
+        let text = response.text().await.expect("body");
+        self.bodies.lock().expect("lock").push(text.clone());
+        let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        (status, value)
+    }
+
+    async fn get(&self, url: &str) -> (u16, String) {
+        let response = self.http.get(url).send().await.expect("request");
+        let status = response.status().as_u16();
+        let text = response.text().await.expect("body");
+        self.bodies.lock().expect("lock").push(text.clone());
+        (status, text)
+    }
+
+    fn assert_never_saw(&self, secret: &str) {
+        let bodies = self.bodies.lock().expect("lock");
+        assert!(!bodies.is_empty());
+        for body in bodies.iter() {
+            assert!(!body.contains(secret), "a response leaked the key: {body}");
+        }
+        // The key's random tail alone must not leak either.
+        let tail = &secret[8..];
+        for body in bodies.iter() {
+            assert!(!body.contains(tail), "a response leaked part of the key");
+        }
+    }
+
+    async fn create(&self, url: &str, black: u8, white: u8) -> String {
+        let (status, id) = self
+            .call(
+                url,
+                "lab_create",
+                json!({"black_depth": black, "white_depth": white}),
+            )
+            .await;
+        assert_eq!(status, 200, "{id}");
+        id.as_str().expect("lab id").to_string()
+    }
+
+    async fn get_lab(&self, url: &str, lab: &str) -> Value {
+        let (status, view) = self.call(url, "lab_get", json!({ "lab": lab })).await;
+        assert_eq!(status, 200, "{view}");
+        view
+    }
+
+    /// Waits until the latest explanation is no longer pending.
+    async fn settle(&self, url: &str, lab: &str, mut view: Value) -> Value {
+        for _ in 0..20 {
+            let pending = view["moves"]
+                .as_array()
+                .and_then(|m| m.last())
+                .is_some_and(|m| m["explanation"]["state"] == "pending");
+            if !pending {
+                return view;
+            }
+            let (status, next) = self
+                .call(
+                    url,
+                    "lab_wait",
+                    json!({"lab": lab, "since": view["version"]}),
+                )
+                .await;
+            assert_eq!(status, 200, "{next}");
+            view = next;
+        }
+        panic!("the explanation stayed pending: {view}");
+    }
+
+    /// One Next turn and its explanation.
+    async fn step(&self, url: &str, lab: &str) -> Value {
+        let (status, view) = self.call(url, "lab_next_turn", json!({ "lab": lab })).await;
+        assert_eq!(status, 200, "{view}");
+        self.settle(url, lab, view).await
+    }
+}
+
+fn last_move(view: &Value) -> &Value {
+    view["moves"]
+        .as_array()
+        .and_then(|m| m.last())
+        .expect("a move")
+}
+
+fn move_count(view: &Value) -> usize {
+    view["moves"].as_array().map_or(0, Vec::len)
+}
+
+// ---------------------------------------------------------------- tests
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() {
+    let key = random_key();
+    let (fake, base) = start_fake(&key).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = start(
+        &dir.path().join("lab.db"),
+        &["--explainer", "responses", "--responses-base-url", &base],
+        &[("OPENAI_API_KEY", &key)],
+    );
+    let url = server.url.clone();
+    let observer = Observer::new();
+    let (status, provider) = observer.call(&url, "lab_provider", json!({})).await;
+    assert_eq!(status, 200);
+    assert_eq!(provider["kind"], "responses");
+    assert_eq!(provider["ready"], true);
+
+    let lab = observer.create(&url, 2, 1).await;
+    let mut view = observer.get_lab(&url, &lab).await;
+    assert_eq!(view["black_count"], 2);
+    let mut guard = 0;
+    while view["status"]["state"] == "playing" {
+        guard += 1;
+        assert!(guard <= 64, "the game does not end");
+        let before = move_count(&view);
+        view = observer.step(&url, &lab).await;
+        assert_eq!(move_count(&view), before + 1, "one disc per Next turn");
+        let m = last_move(&view);
+        assert_eq!(m["explanation"]["state"], "ready", "{m}");
+        assert_eq!(m["explanation"]["provider"], "GPT-6 Luna · Responses API");
+        let square = m["square"].as_str().expect("square");
+        let captured = m["flipped"].as_array().expect("flipped").len();
+        let side = m["side"].as_str().expect("side");
+        let expected = format!("{side} played {square} and captured {captured} discs");
+        assert_eq!(
+            m["explanation"]["explanation"]
+                .as_str()
+                .map(|e| e.starts_with(&expected)),
+            Some(true),
+            "the fact sheet reached the model: {m}"
+        );
+    }
+    assert_eq!(view["status"]["state"], "over");
+    let moves = view["moves"].as_array().expect("moves");
+    assert!(moves.len() >= 20);
+    for side in ["black", "white"] {
+        assert!(moves.iter().any(|m| m["side"] == side), "{side} moved");
+    }
+    let (status, refused) = observer
+        .call(&url, "lab_next_turn", json!({ "lab": lab }))
+        .await;
+    assert_eq!(status, 422);
+    assert!(refused["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("over")));
+
+    // What the model was asked, exactly.
+    let requests = fake.requests.lock().expect("lock").clone();
+    assert_eq!(requests.len(), moves.len(), "one request per move");
+    for (auth, body) in &requests {
+        assert_eq!(auth.as_deref(), Some(format!("Bearer {key}").as_str()));
+        assert_eq!(body["model"], "gpt-6-luna");
+        assert_eq!(body["reasoning"]["effort"], "max");
+        assert_eq!(body["service_tier"], "fast");
+        assert_eq!(body["stream"], true);
+        assert_eq!(body["store"], false);
+        assert_eq!(body["text"]["format"]["type"], "json_schema");
+        assert_eq!(body["text"]["format"]["strict"], true);
+        assert_eq!(
+            body["text"]["format"]["schema"]["required"],
+            json!(["explanation", "lesson"])
+        );
+        let input = body["input"].as_str().expect("input");
+        for field in [
+            "board_before",
+            "board_after",
+            "alternatives",
+            "opponent_replies",
+            "terms_before",
+            "terms_after",
+            "principal_variation",
+            "nodes",
+        ] {
+            assert!(input.contains(field), "the prompt carries {field}");
+        }
+        assert!(body["instructions"]
+            .as_str()
+            .is_some_and(|i| i.contains("never as what the algorithm")));
+    }
+
+    // Exports hold the board record with explanations and lessons.
+    let (status, text) = observer.get(&format!("{url}/lab/{lab}/export.txt")).await;
+    assert_eq!(status, 200);
+    assert!(text.contains("Lesson: Fake lesson for"));
+    assert!(text.contains("Result: "));
+    let (status, json_text) = observer.get(&format!("{url}/lab/{lab}/export.json")).await;
+    assert_eq!(status, 200);
+    let exported: Value = serde_json::from_str(&json_text).expect("export is JSON");
+    assert_eq!(
+        exported["moves"].as_array().map(Vec::len),
+        Some(moves.len())
+    );
+    assert!(exported["moves"][0]["lesson"]
+        .as_str()
+        .is_some_and(|l| l.starts_with("Fake lesson")));
+    let (status, page) = observer.get(&format!("{url}/lab/{lab}")).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("GPT-6 Luna"));
+    observer.get(&format!("{url}/lab")).await;
+    observer.assert_never_saw(&key);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_explanation_freezes_the_game_and_a_retry_places_no_disc() {
+    let key = random_key();
+    let (fake, base) = start_fake(&key).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = start(
+        &dir.path().join("lab.db"),
+        &[
+            "--explainer",
+            "responses",
+            "--responses-base-url",
+            &base,
+            "--explain-timeout-secs",
+            "2",
+        ],
+        &[("OPENAI_API_KEY", &key)],
+    );
+    let url = server.url.clone();
+    let observer = Observer::new();
+    let lab = observer.create(&url, 1, 1).await;
+    observer.step(&url, &lab).await;
+
+    let cases = [
+        (Mode::Http500, "HTTP 500"),
+        (Mode::Malformed, "not the expected JSON"),
+        (Mode::FailMidStream, "upstream overloaded"),
+        (Mode::Incomplete, "max_output_tokens"),
+        (Mode::ErrorEvent, "Rate limit reached"),
+        (Mode::Truncated, "ended before"),
+        (Mode::Slow, "did not answer within 2 s"),
+    ];
+    for (mode, expected) in cases {
+        set_mode(&fake, mode);
+        let view = observer.step(&url, &lab).await;
+        let plies = move_count(&view);
+        let m = last_move(&view);
+        assert_eq!(m["explanation"]["state"], "failed", "{mode:?}: {m}");
+        let message = m["explanation"]["message"].as_str().expect("message");
+        assert!(message.contains(expected), "{mode:?}: {message}");
+        assert!(!message.contains(&key));
+        let cells = view["board"]["cells"].clone();
+
+        // Frozen: no new disc until the explanation is written.
+        let (status, refused) = observer
+            .call(&url, "lab_next_turn", json!({ "lab": lab }))
+            .await;
+        assert_eq!(status, 422, "{refused}");
+        assert!(refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("retry")));
+        let still = observer.get_lab(&url, &lab).await;
+        assert_eq!(move_count(&still), plies);
+        assert_eq!(still["board"]["cells"], cells);
+        assert_eq!(last_move(&still)["explanation"]["state"], "failed");
+
+        // Retry with the service back: same move, explained, no new disc.
+        set_mode(&fake, Mode::Success);
+        let (status, retried) = observer
+            .call(&url, "lab_retry_explanation", json!({ "lab": lab }))
+            .await;
+        assert_eq!(status, 200, "{retried}");
+        let done = observer.settle(&url, &lab, retried).await;
+        assert_eq!(move_count(&done), plies, "{mode:?}: a retry places no disc");
+        assert_eq!(done["board"]["cells"], cells);
+        assert_eq!(last_move(&done)["explanation"]["state"], "ready");
+        // Retrying an explained move is refused.
+        let (status, _) = observer
+            .call(&url, "lab_retry_explanation", json!({ "lab": lab }))
+            .await;
+        assert_eq!(status, 422);
+    }
+    // A wrong key answers 401; the message is scrubbed and clear.
+    let wrong = random_key() + "wrong";
+    drop(server);
+    let server = start(
+        &dir.path().join("lab.db"),
+        &["--explainer", "responses", "--responses-base-url", &base],
+        &[("OPENAI_API_KEY", &wrong)],
+    );
+    let url = server.url.clone();
+    let view = observer.step(&url, &lab).await;
+    let message = last_move(&view)["explanation"]["message"]
+        .as_str()
+        .expect("message")
+        .to_string();
+    assert!(message.contains("HTTP 401"), "{message}");
+    observer.assert_never_saw(&key);
+    observer.assert_never_saw(&wrong);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lab_game_survives_sigkill_and_a_new_lab_game_starts_afresh() {
+    let key = random_key();
+    let (fake, base) = start_fake(&key).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("lab.db");
+    let args = ["--explainer", "responses", "--responses-base-url", &base];
+    let env = [("OPENAI_API_KEY", key.as_str())];
+    let server = start(&db, &args, &env);
+    let url = server.url.clone();
+    let observer = Observer::new();
+    let lab = observer.create(&url, 3, 2).await;
+    for _ in 0..5 {
+        observer.step(&url, &lab).await;
+    }
+    set_mode(&fake, Mode::Http500);
+    let before = observer.step(&url, &lab).await;
+    assert_eq!(move_count(&before), 6);
+    assert_eq!(last_move(&before)["explanation"]["state"], "failed");
+
+    server.kill();
+    let server = start(&db, &args, &env);
+    let url = server.url.clone();
+    let after = observer.get_lab(&url, &lab).await;
+    assert_eq!(
+        after["moves"], before["moves"],
+        "moves, boards and explanations"
+    );
+    assert_eq!(after["board"], before["board"]);
+    assert_eq!(after["black_depth"], 3);
+    assert_eq!(after["white_depth"], 2);
+    set_mode(&fake, Mode::Success);
+    let (status, retried) = observer
+        .call(&url, "lab_retry_explanation", json!({ "lab": lab }))
+        .await;
+    assert_eq!(status, 200);
+    let retried = observer.settle(&url, &lab, retried).await;
+    assert_eq!(last_move(&retried)["explanation"]["state"], "ready");
+    let next = observer.step(&url, &lab).await;
+    assert_eq!(move_count(&next), 7);
+
+    // Killed while an explanation is being written: it is asked again.
+    set_mode(&fake, Mode::Slow);
+    let (status, pending) = observer
+        .call(&url, "lab_next_turn", json!({ "lab": lab }))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(last_move(&pending)["explanation"]["state"], "pending");
+    server.kill();
+    set_mode(&fake, Mode::Success);
+    let server = start(&db, &args, &env);
+    let url = server.url.clone();
+    let view = observer.get_lab(&url, &lab).await;
+    assert_eq!(move_count(&view), 8);
+    let view = observer.settle(&url, &lab, view).await;
+    assert_eq!(last_move(&view)["explanation"]["state"], "ready");
+
+    // A new lab game starts from the initial position; the old one stays.
+    let fresh = observer.create(&url, 1, 6).await;
+    assert_ne!(fresh, lab);
+    let fresh_view = observer.get_lab(&url, &fresh).await;
+    assert_eq!(move_count(&fresh_view), 0);
+    assert_eq!(fresh_view["black_count"], 2);
+    assert_eq!(fresh_view["white_count"], 2);
+    assert_eq!(fresh_view["status"]["to_move"], "black");
+    let (status, list) = observer.call(&url, "lab_list", json!({})).await;
+    assert_eq!(status, 200);
+    let ids: Vec<&str> = list
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|g| g["id"].as_str())
+        .collect();
+    assert!(ids.contains(&lab.as_str()) && ids.contains(&fresh.as_str()));
+    // Bad depths are refused.
+    let (status, _) = observer
+        .call(
+            &url,
+            "lab_create",
+            json!({"black_depth": 0, "white_depth": 7}),
+        )
+        .await;
+    assert_eq!(status, 422);
+    let (status, _) = observer.call(&url, "lab_get", json!({"lab": "nope"})).await;
+    assert_eq!(status, 422);
+    observer.assert_never_saw(&key);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_offline_explainer_is_the_default_and_names_the_move() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = start(&dir.path().join("lab.db"), &[], &[]);
+    let url = server.url.clone();
+    let observer = Observer::new();
+    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
+    assert_eq!(provider["kind"], "offline");
+    let lab = observer.create(&url, 2, 2).await;
+    for _ in 0..4 {
+        let view = observer.step(&url, &lab).await;
+        let m = last_move(&view);
+        let e = &m["explanation"];
+        assert_eq!(e["state"], "ready");
+        let square = m["square"].as_str().expect("square");
+        let text = e["explanation"].as_str().expect("text");
+        assert!(text.contains(&format!("played {square}")), "{text}");
+        assert_eq!(e["provider"], "Offline explainer (built-in)");
+    }
+}
+
+// ---------------------------------------------------------------- Codex
+
+const FAKE_CODEX: &str = r#"#!/bin/bash
+# A fake `codex` for tests: speaks `codex exec --json` JSONL events.
+dir="$(cd "$(dirname "$0")" && pwd)"
+printf '%s\n' "$*" >> "$dir/args.log"
+env | grep -E '^(OPENAI_API_KEY|CODEX_API_KEY)=' >> "$dir/leaked.log"
+if [ "$1" = "login" ] && [ "$2" = "status" ]; then
+  if [ -f "$dir/logged-in" ]; then echo "Logged in using ChatGPT" >&2; exit 0; fi
+  echo "Not logged in" >&2; exit 1
+fi
+[ "$1" = "exec" ] || exit 2
+out=""; work=""; schema=""; prev=""
+for a in "$@"; do
+  case "$prev" in -o) out="$a";; -C) work="$a";; --output-schema) schema="$a";; esac
+  prev="$a"
+done
+[ -d "$work" ] && [ -z "$(ls -A "$work")" ] || echo "work dir not empty: $work" >> "$dir/problems.log"
+grep -q '"explanation"' "$schema" || echo "no schema" >> "$dir/problems.log"
+prompt="$(cat)"
+mv=$(printf '%s' "$prompt" | grep -o '"move": "[a-h][1-8]"' | head -1 | cut -d'"' -f4)
+mode="$(cat "$dir/mode" 2>/dev/null || echo success)"
+echo '{"type":"thread.started","thread_id":"0199-fake"}'
+echo '{"type":"turn.started"}'
+case "$mode" in
+  success)
+    echo '{"type":"item.completed","item":{"id":"item_0","type":"reasoning","text":"**Looking at the board**"}}'
+    answer="{\"explanation\":\"Codex looked at $mv.\",\"lesson\":\"Codex lesson for $mv.\"}"
+    escaped=$(printf '%s' "$answer" | sed 's/\\/\\\\/g; s/"/\\"/g')
+    echo "{\"type\":\"item.completed\",\"item\":{\"id\":\"item_1\",\"type\":\"agent_message\",\"text\":\"$escaped\"}}"
+    printf '%s' "$answer" > "$out"
+    echo '{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":0,"output_tokens":5}}'
+    exit 0;;
+  *)
+    echo '{"type":"error","message":"stream disconnected before completion"}'
+    echo '{"type":"turn.failed","error":{"message":"model overloaded"}}'
+    exit 1;;
+esac
+"#;
+
+fn fake_codex(dir: &Path) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = dir.join("codex");
+    std::fs::write(&bin, FAKE_CODEX).expect("write fake codex");
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_codex_provider_uses_the_local_login_and_its_jsonl_events() {
+    let bin_dir = tempfile::tempdir().expect("tempdir");
+    let path = fake_codex(bin_dir.path());
+    let data = tempfile::tempdir().expect("tempdir");
+    let key = random_key();
+    let codex_key = random_key() + "codex";
+    let env = [
+        ("PATH", path.as_str()),
+        ("OPENAI_API_KEY", key.as_str()),
+        ("CODEX_API_KEY", codex_key.as_str()),
+    ];
+    let observer = Observer::new();
+
+    // Not logged in: the lab page says so.
+    let server = start(&data.path().join("a.db"), &["--explainer", "codex"], &env);
+    let url = server.url.clone();
+    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
+    assert_eq!(provider["kind"], "codex");
+    assert_eq!(provider["ready"], false);
+    assert!(provider["detail"]
+        .as_str()
+        .is_some_and(|d| d.contains("not logged in")));
+    let lab = observer.create(&url, 1, 1).await;
+    let (status, page) = observer.get(&format!("{url}/lab/{lab}")).await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("not logged in"),
+        "the lab page shows the login state"
+    );
+    drop(server);
+
+    // Logged in: explanations come from `codex exec`.
+    std::fs::write(bin_dir.path().join("logged-in"), "").expect("login");
+    let server = start(&data.path().join("b.db"), &["--explainer", "codex"], &env);
+    let url = server.url.clone();
+    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
+    assert_eq!(provider["ready"], true, "{provider}");
+    let lab = observer.create(&url, 2, 1).await;
+    for _ in 0..2 {
+        let view = observer.step(&url, &lab).await;
+        let m = last_move(&view);
+        let square = m["square"].as_str().expect("square");
+        assert_eq!(m["explanation"]["state"], "ready", "{m}");
+        assert_eq!(
+            m["explanation"]["explanation"],
+            format!("Codex looked at {square}.")
+        );
+        assert_eq!(m["explanation"]["provider"], "GPT-6 Luna · Codex");
+    }
+    // A failing turn freezes; the retry succeeds without a new disc.
+    std::fs::write(bin_dir.path().join("mode"), "fail").expect("mode");
+    let view = observer.step(&url, &lab).await;
+    let m = last_move(&view);
+    assert_eq!(m["explanation"]["state"], "failed");
+    assert!(m["explanation"]["message"]
+        .as_str()
+        .is_some_and(|s| s.contains("model overloaded")));
+    std::fs::write(bin_dir.path().join("mode"), "success").expect("mode");
+    let (status, retried) = observer
+        .call(&url, "lab_retry_explanation", json!({ "lab": lab }))
+        .await;
+    assert_eq!(status, 200);
+    let done = observer.settle(&url, &lab, retried).await;
+    assert_eq!(move_count(&done), 3);
+    assert_eq!(last_move(&done)["explanation"]["state"], "ready");
+
+    let args = std::fs::read_to_string(bin_dir.path().join("args.log")).expect("args");
+    let exec = args
+        .lines()
+        .find(|l| l.starts_with("exec"))
+        .expect("codex exec was run");
+    for part in [
+        "exec --json --ephemeral --skip-git-repo-check -s read-only -C ",
+        " -m gpt-6-luna -c model_reasoning_effort=\"max\" -c service_tier=\"fast\" -c features.fast_mode=true --output-schema ",
+        " -o ",
+    ] {
+        assert!(exec.contains(part), "{part} in {exec}");
+    }
+    assert!(exec.ends_with(" -"), "prompt on stdin: {exec}");
+    assert!(args.lines().any(|l| l == "login status"));
+    let leaked = std::fs::read_to_string(bin_dir.path().join("leaked.log")).unwrap_or_default();
+    assert!(leaked.is_empty(), "API keys reached codex: {leaked}");
+    let problems = std::fs::read_to_string(bin_dir.path().join("problems.log")).unwrap_or_default();
+    assert!(problems.is_empty(), "{problems}");
+    observer.assert_never_saw(&key);
+    observer.assert_never_saw(&codex_key);
+}

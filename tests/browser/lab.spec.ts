@@ -1,0 +1,125 @@
+// The AI lab in a real browser (offline explainer, the server's default):
+// stepping with the button and the N key, autoplay then pause, reviewing an
+// earlier move in the sidebar, the evaluation graph and the exports.
+import { Page } from '@playwright/test';
+import { test, expect, waitForIsland, screenshot, saveResult } from './support/fixtures';
+import { status } from './support/board';
+
+async function moveCount(page: Page): Promise<number> {
+  return page.locator('#lab-moves li').count();
+}
+
+/** Waits until `n` moves are listed and the latest one is explained. */
+async function waitExplained(page: Page, n: number) {
+  await expect(page.locator('#lab-moves li')).toHaveCount(n);
+  const card = page.locator('#explanation-card');
+  await expect(card).toHaveAttribute('data-ply', String(n));
+  await expect(card).toHaveAttribute('data-state', 'ready');
+}
+
+/** Waits until the island has drawn board version `v`. */
+async function waitDrawn(page: Page, v: number) {
+  await page.waitForFunction(
+    (version) => {
+      const s = (window as any).othello3d?.status();
+      return !!s && s.version === version && s.drawnVersion >= version && !s.animating;
+    },
+    v,
+    { timeout: 60_000 },
+  );
+}
+
+test('AI lab: Next turn and N, autoplay and pause, review of an earlier move', async ({ page, consoleErrors }, info) => {
+  test.setTimeout(300_000);
+  await page.goto('/');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await page.click('#open-lab');
+  await page.waitForURL(/\/lab$/);
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(page.locator('#provider-status')).toHaveAttribute('data-kind', 'offline');
+  await page.selectOption('#black-depth', '3');
+  await page.selectOption('#white-depth', '1');
+  await page.click('#new-lab');
+  await page.waitForURL(/\/lab\/[0-9a-f]+$/);
+  const labUrl = page.url();
+  const labId = labUrl.split('/').pop()!;
+  // A short reading time for autoplay, through the URL.
+  await page.goto(`${labUrl}?reading=0.3`);
+  await waitForIsland(page);
+  await expect(page.locator('#lab-depths')).toContainText('Black depth 3 vs White depth 1');
+  await expect(page.locator('#reading')).toHaveValue('0.3');
+  await expect(page.locator('#lab-status')).toContainText('Black to move (depth 3)');
+
+  // Next turn with the button: black moves, the explanation follows.
+  await page.click('#next-turn');
+  await waitExplained(page, 1);
+  const first = (await page.locator('#lab-moves li').first().textContent()) ?? '';
+  const firstSquare = /Black ([a-h][1-8])/.exec(first)?.[1];
+  expect(firstSquare, first).toBeTruthy();
+  await expect(page.locator('#explanation')).toContainText(`Black played ${firstSquare} and captured 1 disc`);
+  await expect(page.locator('#lesson')).not.toBeEmpty();
+  await expect(page.locator('#explained-by')).toContainText('Offline explainer');
+  await expect(page.locator('#black-count')).toHaveText('4');
+  await expect(page.locator('#white-count')).toHaveText('1');
+  await waitDrawn(page, 2);
+
+  // Next turn with the N key: white answers.
+  await page.keyboard.press('n');
+  await waitExplained(page, 2);
+  await expect(page.locator('#lab-moves li').nth(1)).toContainText('White');
+  await expect(page.locator('#explanation')).toContainText('White played');
+  await waitDrawn(page, 3);
+  const afterTwo = await status(page);
+  expect(afterTwo.black + afterTwo.white).toBe(6);
+
+  // Autoplay runs on its own, then Pause stops it.
+  await page.click('#autoplay');
+  await expect(page.locator('#pause')).toBeVisible();
+  await expect(page.locator('#autoplay-state')).toContainText('0.3 s reading time');
+  await expect.poll(() => moveCount(page), { timeout: 120_000 }).toBeGreaterThanOrEqual(6);
+  await page.click('#pause');
+  await expect(page.locator('#autoplay')).toBeVisible();
+  await expect(page.locator('#next-turn')).toBeEnabled({ timeout: 60_000 });
+  const paused = await moveCount(page);
+  await expect(page.locator('#explanation-card')).toHaveAttribute('data-state', 'ready');
+  await page.waitForTimeout(1500);
+  expect(await moveCount(page), 'no move after Pause').toBe(paused);
+  await waitDrawn(page, paused + 1);
+  await expect(page.locator('#eval-graph')).toHaveAttribute('data-points', String(paused));
+  await screenshot(page, info, 'lab');
+
+  // Review move 2 in the sidebar: its board and its explanation.
+  await page.click('#lab-moves button[data-ply="2"]');
+  await expect(page.locator('#explanation-card')).toHaveAttribute('data-ply', '2');
+  await expect(page.locator('#review-banner')).toContainText('Reviewing move 2');
+  await expect(page.locator('#explanation')).toContainText('White played');
+  await waitDrawn(page, 3);
+  const reviewed = await status(page);
+  expect(reviewed.black + reviewed.white, 'the board of move 2').toBe(6);
+  await screenshot(page, info, 'lab-review');
+  await page.locator('#eval-graph').scrollIntoViewIfNeeded();
+  await screenshot(page, info, 'lab-graph');
+  await page.click('#live');
+  await expect(page.locator('#review-banner')).toHaveCount(0);
+  await waitDrawn(page, paused + 1);
+
+  // The exports hold every move with its explanation and lesson.
+  const exported = await (await page.request.get(`/lab/${labId}/export.json`)).json();
+  expect(exported.moves.length).toBe(paused);
+  for (const m of exported.moves) {
+    expect(m.explanation_state).toBe('ready');
+    expect(m.lesson.length).toBeGreaterThan(10);
+    expect(m.explanation).toContain(`played ${m.move}`);
+  }
+  const text = await (await page.request.get(`/lab/${labId}/export.txt`)).text();
+  expect(text).toContain('Lesson: ');
+  saveResult(info, 'lab', { moves: paused, first: firstSquare });
+
+  // A phone-sized screen: board first, then the controls and the explanation.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator('#next-turn')).toBeVisible();
+  const board = await page.locator('#board-canvas').boundingBox();
+  expect(board!.width).toBeGreaterThan(300);
+  await screenshot(page, info, 'lab-mobile');
+  expect(consoleErrors).toEqual([]);
+});
