@@ -121,6 +121,12 @@ fn snapshot(position: &Position, last: Option<(Square, Bitboard)>, version: u64)
             .map(|(_, f)| f.iter().map(|s| s.index() as u8).collect())
             .unwrap_or_default(),
         version,
+        // The island celebrates the end of a lab game too.
+        outcome: position.result().map(|result| match result {
+            GameResult::Win(Color::Black) => 1,
+            GameResult::Win(Color::White) => -1,
+            GameResult::Draw => 0,
+        }),
     }
 }
 
