@@ -88,44 +88,30 @@ async fn ready(State(state): State<AppState>) -> impl IntoResponse {
     }
 }
 
-async fn export_text(State(state): State<AppState>, Path(id): Path<String>) -> impl IntoResponse {
+async fn export_text(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> axum::response::Response {
     match state.hub.export(&id).await {
-        Ok(text) => (
-            StatusCode::OK,
-            [
-                (
-                    header::CONTENT_TYPE,
-                    "text/plain; charset=utf-8".to_string(),
-                ),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"othello-{id}.txt\""),
-                ),
-            ],
+        Ok(text) => attachment(
+            format!("othello-{id}.txt"),
+            "text/plain; charset=utf-8",
             text,
-        )
-            .into_response(),
+        ),
         Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
     }
 }
 
-async fn export_ggf(State(state): State<AppState>, Path(id): Path<String>) -> impl IntoResponse {
+async fn export_ggf(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> axum::response::Response {
     match state.hub.export_ggf(&id).await {
-        Ok(text) => (
-            StatusCode::OK,
-            [
-                (
-                    header::CONTENT_TYPE,
-                    "text/plain; charset=utf-8".to_string(),
-                ),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"othello-{id}.ggf\""),
-                ),
-            ],
+        Ok(text) => attachment(
+            format!("othello-{id}.ggf"),
+            "text/plain; charset=utf-8",
             text,
-        )
-            .into_response(),
+        ),
         Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
     }
 }

@@ -165,7 +165,6 @@ pub fn LobbyPage() -> impl IntoView {
                         <Show
                             when=move || queued.get()
                             fallback=move || {
-                                let join_queue = join_queue.clone();
                                 view! {
                                     <button id="quick-match" on:click=join_queue>
                                         "Quick match"
