@@ -15,16 +15,27 @@ pub struct Server {
 impl Server {
     /// Starts `othello-server` on 127.0.0.1:0 with the given database.
     pub fn start(database: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_othello-server"))
+        Server::start_with_env(database, extra, &[])
+    }
+
+    /// As [`Server::start`], with extra environment variables. Model API keys
+    /// from the caller's environment are never passed on.
+    pub fn start_with_env(database: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_othello-server"));
+        command
             .args(["--listen", "127.0.0.1:0", "--database"])
             .arg(database)
             .args(extra)
             .env("OTHELLO_LOG", "warn")
             .env("NO_COLOR", "1")
+            .env_remove("OPENAI_API_KEY")
+            .env_remove("CODEX_API_KEY")
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("server starts");
+            .stderr(Stdio::inherit());
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let mut child = command.spawn().expect("server starts");
         let stdout = child.stdout.take().expect("stdout");
         let mut reader = BufReader::new(stdout);
         let mut line = String::new();

@@ -11,9 +11,7 @@ use axum::routing::post;
 use axum::{Json, Router};
 use common::{client, Server};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -217,39 +215,7 @@ fn random_key() -> String {
 
 /// Starts the real server with extra arguments and environment.
 fn start(database: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_othello-server"));
-    command
-        .args(["--listen", "127.0.0.1:0", "--database"])
-        .arg(database)
-        .args(args)
-        .env("OTHELLO_LOG", "warn")
-        .env("NO_COLOR", "1")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("CODEX_API_KEY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    let mut child = command.spawn().expect("server starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut reader = BufReader::new(stdout);
-    let mut line = String::new();
-    let url = loop {
-        line.clear();
-        let read = reader.read_line(&mut line).expect("read stdout");
-        assert!(read > 0, "server exited before listening");
-        if let Some(rest) = line.trim().strip_prefix("listening on ") {
-            break rest.to_string();
-        }
-    };
-    std::thread::spawn(move || {
-        let mut sink = String::new();
-        while reader.read_line(&mut sink).map(|n| n > 0).unwrap_or(false) {
-            sink.clear();
-        }
-    });
-    Server { child, url }
+    Server::start_with_env(database, args, env)
 }
 
 /// A client that keeps every body it receives, to scan for the key.
