@@ -170,11 +170,12 @@ pub fn LabPage() -> impl IntoView {
                 match loaded.await {
                     Ok(view) => view! { <LabScreen initial=view /> }.into_any(),
                     Err(error) => view! {
-                        <main class="page">
-                            <h1>"Lab game not found"</h1>
-                            <p class="error" role="alert">{error.message}</p>
-                            <p><a href="/lab">"Back to the lab"</a></p>
-                        </main>
+                        <crate::pages::LoadFailed
+                            title="Lab game not found"
+                            message=error.message
+                            back_href="/lab"
+                            back_label="Back to the lab"
+                        />
                     }
                     .into_any(),
                 }

@@ -23,3 +23,20 @@ pub fn NotFound() -> impl IntoView {
         </main>
     }
 }
+
+/// Shown when a page's table or lab game could not be loaded.
+#[component]
+pub fn LoadFailed(
+    title: &'static str,
+    message: String,
+    back_href: &'static str,
+    back_label: &'static str,
+) -> impl IntoView {
+    view! {
+        <main class="page">
+            <h1>{title}</h1>
+            <p class="error" role="alert">{message}</p>
+            <p><a href=back_href>{back_label}</a></p>
+        </main>
+    }
+}

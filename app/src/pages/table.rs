@@ -23,11 +23,12 @@ pub fn TablePage() -> impl IntoView {
                 match loaded.await {
                     Ok(view) => view! { <TableScreen initial=view /> }.into_any(),
                     Err(error) => view! {
-                        <main class="page">
-                            <h1>"Table not found"</h1>
-                            <p class="error" role="alert">{error.message}</p>
-                            <p><a href="/">"Back to the lobby"</a></p>
-                        </main>
+                        <crate::pages::LoadFailed
+                            title="Table not found"
+                            message=error.message
+                            back_href="/"
+                            back_label="Back to the lobby"
+                        />
                     }
                     .into_any(),
                 }
