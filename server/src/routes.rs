@@ -117,10 +117,11 @@ async fn export_ggf(
 }
 
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    let body = state
+    let mut body = state
         .hub
         .metrics()
         .render(state.hub.live_tables(), state.hub.queue_len());
+    body.push_str(&state.hub.store().commit_stats().render());
     (
         [(
             header::CONTENT_TYPE,
