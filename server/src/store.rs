@@ -124,6 +124,12 @@ impl CommitStats {
 impl Store {
     /// Opens (creating if needed) the database at `path` and migrates it.
     pub async fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::open_with(path, SqliteSynchronous::Full).await
+    }
+
+    /// [`Store::open`] with another `synchronous` setting; only the commit
+    /// benchmark uses anything but `FULL`.
+    pub async fn open_with(path: &Path, synchronous: SqliteSynchronous) -> Result<Self, StoreError> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| StoreError::CreateFolder {
                 path: parent.display().to_string(),
@@ -134,9 +140,10 @@ impl Store {
             .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            // FULL: a committed transaction survives a power loss, not
-            // only a crash of this process (NORMAL's guarantee in WAL mode).
-            .synchronous(SqliteSynchronous::Full)
+            // FULL (the default): a committed transaction survives a power
+            // loss, not only a crash of this process (NORMAL's guarantee in
+            // WAL mode).
+            .synchronous(synchronous)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
         let pool = SqlitePoolOptions::new()
@@ -168,6 +175,13 @@ impl Store {
     /// The group-commit writer's counters.
     pub fn commit_stats(&self) -> &CommitStats {
         &self.stats
+    }
+
+    /// Writes one record in its own transaction, bypassing group commit: the
+    /// write path before group commit, kept for the commit benchmark.
+    pub async fn record_unbatched(&self, record: &Record) -> Result<(), StoreError> {
+        write_batch(&self.pool, std::iter::once(record)).await?;
+        Ok(())
     }
 
     /// Holds every group-commit write until the guard is dropped (records

@@ -1,8 +1,10 @@
 //! The build, run and test driver behind `cargo xtask`.
 //!
 //! ```text
-//! cargo xtask run [-- SERVER ARGS]   build everything (release) and start the site on :40085
-//! cargo xtask test                   every test: cargo test, then the browser suite
+//! cargo xtask run [--release] [-- SERVER ARGS]
+//!                                    build everything and start the site on :40085
+//!                                    (the test command's build; --release: production)
+//! cargo xtask test                   every test: fmt, clippy, cargo test, the browser suite
 //! cargo xtask build [--release]      build the site (wasm, Three.js, CSS) and the server
 //! cargo xtask site                   build only the site folder
 //! cargo xtask load [-- ARGS]          release server on a free port + the load tool
@@ -56,8 +58,7 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str =
-    "usage: cargo xtask <run [-- server args] | test [playwright args] | build [--release] | site>";
+const USAGE: &str = "usage: cargo xtask <run [--release] [-- server args] | test [playwright args] | build [--release] | site | load [-- args]>";
 
 /// The workspace root.
 fn root() -> PathBuf {
@@ -389,14 +390,33 @@ fn build(release: bool) -> Result {
     sh(&cargo(), &args)
 }
 
+/// The native build `cargo xtask test` uses: the workspace's tests and
+/// binaries in the dev profile (the engine at opt-level 3, see Cargo.toml).
+/// `run` builds exactly this, so a following `test` rebuilds nothing, and a
+/// `run` after `test` starts at once.
+fn build_for_tests() -> Result {
+    sh(
+        &cargo(),
+        &["test", "--workspace", "--exclude", "frontend", "--no-run"],
+    )
+}
+
 fn run(args: &[String]) -> Result {
-    build(true)?;
-    let binary = target_dir().join("release/othello-server");
-    let args: Vec<&str> = args
-        .iter()
-        .map(String::as_str)
-        .skip_while(|a| *a == "--")
-        .collect();
+    let (ours, server_args) = match args.iter().position(|a| a == "--") {
+        Some(split) => (&args[..split], &args[split + 1..]),
+        None => (args, &[][..]),
+    };
+    let release = ours.iter().any(|a| a == "--release");
+    let binary = if release {
+        build(true)?;
+        target_dir().join("release/othello-server")
+    } else {
+        site()?;
+        step("building the server (the test command's build, shared with `cargo xtask test`)");
+        build_for_tests()?;
+        target_dir().join("debug/othello-server")
+    };
+    let args: Vec<&str> = server_args.iter().map(String::as_str).collect();
     step("starting the server (Ctrl-C stops it)");
     let status = Command::new(&binary)
         .args(&args)
@@ -414,8 +434,38 @@ fn test(playwright_args: &[String]) -> Result {
     let root = root();
     let started = Instant::now();
     site()?;
+    step("cargo fmt --check");
+    sh(&cargo(), &["fmt", "--all", "--check"])?;
     step("cargo test (workspace, native crates)");
+    build_for_tests()?;
     sh(&cargo(), &["test", "--workspace", "--exclude", "frontend"])?;
+    step("cargo clippy (native crates, all targets; frontend for wasm32)");
+    sh(
+        &cargo(),
+        &[
+            "clippy",
+            "--workspace",
+            "--exclude",
+            "frontend",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
+    sh(
+        &cargo(),
+        &[
+            "clippy",
+            "-p",
+            "frontend",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
     step("deploy kit checks (systemd unit, nginx config)");
     sh("bash", &["deploy/verify.sh"])?;
     // `cargo test` built the server binary for its integration tests; the
