@@ -30,7 +30,7 @@ mod square;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use color::Color;
-pub use endgame::{solve, solve_with_table, SolveResult};
+pub use endgame::{solve, solve_with_table, solve_within, SolveResult};
 pub use error::{ParseError, PlayError};
 pub use eval::{
     evaluate, evaluation_terms, ordered_moves, terminal_score, EvaluationTerms, MOVE_ORDER,
