@@ -152,6 +152,10 @@ struct Solver {
     table: Vec<Entry>,
     shift: u32,
     nodes: u64,
+    /// Node budget; once `nodes` passes it the search unwinds with junk
+    /// values and `aborted` is set (the result is then discarded).
+    limit: u64,
+    aborted: bool,
 }
 
 #[inline]
@@ -175,6 +179,8 @@ impl Solver {
             table: vec![Entry::default(); 1usize << bits],
             shift: 64 - bits,
             nodes: 0,
+            limit: u64::MAX,
+            aborted: false,
         }
     }
 
@@ -350,6 +356,11 @@ impl Solver {
             return self.shallow(p, o, alpha, beta, passed);
         }
         self.nodes += 1;
+        if self.nodes > self.limit {
+            // Out of budget: unwind; the caller discards the whole result.
+            self.aborted = true;
+            return 0;
+        }
         let slot = self.slot(p, o);
         let mut tt_move = NO_MOVE;
         let entry = self.table[slot];
@@ -412,6 +423,9 @@ impl Solver {
                     v
                 }
             };
+            if self.aborted {
+                return 0;
+            }
             if v > best {
                 best = v;
                 best_move = sq;
@@ -472,6 +486,9 @@ impl Solver {
                     v
                 }
             };
+            if self.aborted {
+                break;
+            }
             if v > best.0 {
                 best = (v, Square::new(usize::from(sq)));
                 alpha = alpha.max(v);
@@ -499,4 +516,24 @@ pub fn solve_with_table(pos: &Position, bits: u32) -> SolveResult {
         best_move,
         nodes: solver.nodes,
     }
+}
+
+/// [`solve`] within a budget of `max_nodes` visited positions: `None` when
+/// the budget runs out before the exact score is known. The search stops
+/// cleanly (no panic, no clock), so a server can call it on any position
+/// and bound its cost; the budget may be overshot by at most one small
+/// subtree (fewer than 7 empty squares) before the search notices.
+#[must_use]
+pub fn solve_within(pos: &Position, max_nodes: u64) -> Option<SolveResult> {
+    let mut solver = Solver::new(TT_BITS);
+    solver.limit = max_nodes;
+    let (score, best_move) = solver.root(pos.player().0, pos.opponent().0 & !pos.player().0);
+    if solver.aborted || solver.nodes > max_nodes {
+        return None;
+    }
+    Some(SolveResult {
+        score,
+        best_move,
+        nodes: solver.nodes,
+    })
 }

@@ -20,7 +20,7 @@ fn moves_in_order(pos: &Position) -> Vec<(Square, Position)> {
     list
 }
 
-/// Plain MiniMax value of `pos` for `ai` at `depth` placed discs (SPEC §5
+/// Plain MiniMax value of `pos` for `ai` at `depth` placed discs (docs/PRODUCT.md
 /// pseudo-code without α–β).
 #[must_use]
 pub fn minimax(pos: &Position, ai: Color, depth: u32) -> i32 {

@@ -1,7 +1,7 @@
 //! The exact solver: FFO #40–#44 and exhaustive agreement on small endgames.
 
 mod common;
-use engine::{reference, solve, Position};
+use engine::{reference, solve, solve_within, Position};
 
 const FFO: &str = include_str!("data/ffo40-44.obf");
 
@@ -50,5 +50,27 @@ fn ffo_40_to_44() {
             "FFO #{}: {m} is not an optimal move",
             40 + n
         );
+    }
+}
+
+#[test]
+fn solve_within_gives_up_on_a_small_budget_and_agrees_with_solve_on_a_big_one() {
+    let line = FFO.lines().next().expect("FFO #40");
+    let pos = Position::from_obf(line).expect("FFO position parses");
+    assert_eq!(
+        solve_within(&pos, 1_000),
+        None,
+        "FFO #40 needs far more than 1,000 nodes"
+    );
+    assert_eq!(solve_within(&pos, 0), None);
+    let full = solve(&pos);
+    let budgeted = solve_within(&pos, full.nodes).expect("the exact node count suffices");
+    assert_eq!(budgeted, full);
+    assert_eq!(solve_within(&pos, u64::MAX), Some(full));
+    // A budget one short of what the solve needs is refused, never a wrong score.
+    assert_eq!(solve_within(&pos, full.nodes - 1), None);
+    // Small endgames fit a small budget.
+    for pos in common::positions(77, 6, 8) {
+        assert_eq!(solve_within(&pos, 1_000_000), Some(solve(&pos)));
     }
 }

@@ -5,10 +5,11 @@
 //! othello solve "<OBF>"           exact score for the side to move and a best move
 //! othello search --depth D "<OBF>" play-AI search: best move, value, nodes
 //! othello bench                   speed figures
-//! othello report [--out-dir DIR]  sample games vs the script (SPEC §9)
+//! othello report [--out-dir DIR]  sample games vs the script (docs/PRODUCT.md)
 //! ```
 
-use engine::{perft, search, solve, Position, SampleReport};
+use engine::report::PUBLISHED;
+use engine::{analyse_root, perft, search, solve, Position, SampleReport};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -21,25 +22,6 @@ const USAGE: &str = "usage:
   othello report [--out-dir DIR]    play the depth-3 AI against the script as black and as white;
                                     write DIR/sample-games.json and DIR/sample-games.txt (DIR = docs)
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
-
-/// FFO endgame positions #40–#42 (OBF, with their exact scores).
-const FFO: [(&str, &str, i32); 3] = [
-    (
-        "#40",
-        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
-        38,
-    ),
-    (
-        "#41",
-        "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X",
-        0,
-    ),
-    (
-        "#42",
-        "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X",
-        6,
-    ),
-];
 
 /// Fixed midgame positions for the search figures (transcripts from the start).
 const SEARCH_LINES: [&str; 3] = [
@@ -156,7 +138,35 @@ fn report(dir: &std::path::Path) -> Result<(), String> {
     for (i, game) in report.games.iter().enumerate() {
         println!("game {}: {}", i + 1, game.summary());
     }
-    Ok(())
+    for (i, (game, published)) in report.games.iter().zip(&PUBLISHED).enumerate() {
+        println!(
+            "game {} against the published figures: {}",
+            i + 1,
+            game.published_line(published)
+        );
+    }
+    if report.matches_published() {
+        Ok(())
+    } else {
+        Err("the sample games do not reproduce the published figures (files written anyway)".into())
+    }
+}
+
+/// FFO endgame positions #40–#44 (OBF; the exact score of each listed move
+/// follows the `;`).
+const FFO_40_44: &str = include_str!("../../tests/data/ffo40-44.obf");
+
+/// Median wall time of `runs` calls of `f`, in seconds.
+fn median_secs(runs: usize, mut f: impl FnMut()) -> f64 {
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
 }
 
 fn bench() {
@@ -170,33 +180,57 @@ fn bench() {
             n as f64 / s / 1e6
         );
     }
+    let mut medians = Vec::new();
     for (i, line) in SEARCH_LINES.iter().enumerate() {
         let Ok(game) = engine::parse_transcript(line) else {
             continue;
         };
         let pos = *game.position();
-        let t = Instant::now();
         let r = search(&pos, 6);
-        let s = t.elapsed().as_secs_f64();
+        let s = median_secs(15, || {
+            std::hint::black_box(search(std::hint::black_box(&pos), 6));
+        });
+        let a = median_secs(5, || {
+            std::hint::black_box(analyse_root(std::hint::black_box(&pos), 6));
+        });
+        medians.push(s);
         println!(
-            "search depth 6, position {}: best {} value {} nodes {} in {:.3}s ({:.2} M nodes/s)",
+            "search depth 6, position {}: best {} value {} positions {} median {:.2} ms ({:.1} M nodes/s); analysis (analyse_root) median {:.2} ms",
             i + 1,
             r.best_move.map_or("pass".into(), |m| m.to_string()),
             r.value,
             r.nodes,
-            s,
-            r.nodes as f64 / s / 1e6
+            s * 1e3,
+            r.nodes as f64 / s / 1e6,
+            a * 1e3
         );
     }
-    for (name, obf, expected) in FFO {
-        let Ok(pos) = Position::from_obf(obf) else {
+    medians.sort_by(f64::total_cmp);
+    if let Some(m) = medians.get(medians.len() / 2) {
+        println!(
+            "search depth 6: median over the positions {:.2} ms",
+            m * 1e3
+        );
+    }
+    let (mut total_nodes, mut total_secs) = (0u64, 0f64);
+    for (n, line) in FFO_40_44.lines().enumerate() {
+        let Ok(pos) = Position::from_obf(line) else {
             continue;
         };
+        let expected = line
+            .split(';')
+            .skip(1)
+            .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
+            .max()
+            .unwrap_or(0);
         let t = Instant::now();
         let r = solve(&pos);
         let s = t.elapsed().as_secs_f64();
+        total_nodes += r.nodes;
+        total_secs += s;
         println!(
-            "solve FFO {name} ({} empties): score {:+} (expected {expected:+}) best {} nodes {} in {s:.3}s ({:.1} M nodes/s)",
+            "solve FFO #{} ({} empties): score {:+} (expected {expected:+}) best {} nodes {} in {s:.3}s ({:.1} M nodes/s)",
+            40 + n,
             pos.empty_count(),
             r.score,
             r.best_move.map_or("pass".into(), |m| m.to_string()),
@@ -204,4 +238,8 @@ fn bench() {
             r.nodes as f64 / s / 1e6
         );
     }
+    println!(
+        "solve FFO #40-#44 total: {total_nodes} nodes in {total_secs:.3}s ({:.1} M nodes/s)",
+        total_nodes as f64 / total_secs / 1e6
+    );
 }

@@ -359,7 +359,9 @@ impl LabHub {
         }
         let before = *game.game.position();
         let depth = u32::from(game.depth(before.side_to_move));
-        let report = tokio::task::spawn_blocking(move || engine::search(&before, depth))
+        let (report, analysis) = tokio::task::spawn_blocking(move || {
+            (engine::search(&before, depth), engine::analyse_root(&before, depth))
+        })
             .await
             .map_err(|e| {
                 tracing::error!("lab search task failed: {e}");
@@ -373,7 +375,7 @@ impl LabHub {
             .play(square)
             .map_err(|e| CommandError::new(format!("The engine's move was refused: {e}")))?;
         let ply = game.moves.len() as u32 + 1;
-        let facts = facts::build(ply, &before, square, &report);
+        let facts = facts::build_with(ply, &before, square, &report, &analysis);
         let facts_json = serde_json::to_string(&facts)
             .map_err(|e| CommandError::new(format!("cannot encode the fact sheet: {e}")))?;
         let now = self.now();
