@@ -83,8 +83,20 @@ async fn main() {
         "writers", "NORMAL, 1 tx each", "FULL, 1 tx each", "FULL, group", "group/old"
     );
     for writers in [1usize, 8, 64, 256] {
-        let old = run(writers, per_writer, SqliteSynchronous::Normal, Path::Unbatched).await;
-        let full = run(writers, per_writer, SqliteSynchronous::Full, Path::Unbatched).await;
+        let old = run(
+            writers,
+            per_writer,
+            SqliteSynchronous::Normal,
+            Path::Unbatched,
+        )
+        .await;
+        let full = run(
+            writers,
+            per_writer,
+            SqliteSynchronous::Full,
+            Path::Unbatched,
+        )
+        .await;
         let grouped = run(writers, per_writer, SqliteSynchronous::Full, Path::Grouped).await;
         println!(
             "{writers:>8} {old:>18.0} {full:>18.0} {grouped:>18.0} {:>9.2}×",

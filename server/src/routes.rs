@@ -23,14 +23,23 @@ pub fn router(state: AppState) -> Router {
     let site = std::path::PathBuf::from(state.leptos.site_root.as_ref());
     let leptos_options = state.leptos.clone();
     let static_files = Router::new()
-        .nest_service("/pkg", ServeDir::new(site.join("pkg")).precompressed_gzip())
+        .nest_service(
+            "/pkg",
+            ServeDir::new(site.join("pkg"))
+                .precompressed_br()
+                .precompressed_gzip(),
+        )
         .nest_service(
             "/vendor",
-            ServeDir::new(site.join("vendor")).precompressed_gzip(),
+            ServeDir::new(site.join("vendor"))
+                .precompressed_br()
+                .precompressed_gzip(),
         )
         .nest_service(
             "/style",
-            ServeDir::new(site.join("style")).precompressed_gzip(),
+            ServeDir::new(site.join("style"))
+                .precompressed_br()
+                .precompressed_gzip(),
         )
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CACHE_CONTROL,

@@ -129,7 +129,10 @@ impl Store {
 
     /// [`Store::open`] with another `synchronous` setting; only the commit
     /// benchmark uses anything but `FULL`.
-    pub async fn open_with(path: &Path, synchronous: SqliteSynchronous) -> Result<Self, StoreError> {
+    pub async fn open_with(
+        path: &Path,
+        synchronous: SqliteSynchronous,
+    ) -> Result<Self, StoreError> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| StoreError::CreateFolder {
                 path: parent.display().to_string(),

@@ -293,7 +293,10 @@ mod tests {
         assert!(report.root_moves.iter().any(|m| !m.exact));
         let square = report.best_move.expect("a move");
         let facts = build(6, &before, square, &report);
-        assert_eq!(facts.nodes, report.nodes, "the play AI's positions searched");
+        assert_eq!(
+            facts.nodes, report.nodes,
+            "the play AI's positions searched"
+        );
         assert_eq!(facts.search_value, report.value);
         assert_eq!(facts.alternatives.len(), report.root_moves.len());
         for alt in &facts.alternatives {

@@ -360,13 +360,16 @@ impl LabHub {
         let before = *game.game.position();
         let depth = u32::from(game.depth(before.side_to_move));
         let (report, analysis) = tokio::task::spawn_blocking(move || {
-            (engine::search(&before, depth), engine::analyse_root(&before, depth))
+            (
+                engine::search(&before, depth),
+                engine::analyse_root(&before, depth),
+            )
         })
-            .await
-            .map_err(|e| {
-                tracing::error!("lab search task failed: {e}");
-                CommandError::new("The search failed; nothing changed. Please try again.")
-            })?;
+        .await
+        .map_err(|e| {
+            tracing::error!("lab search task failed: {e}");
+            CommandError::new("The search failed; nothing changed. Please try again.")
+        })?;
         let square = report
             .best_move
             .ok_or_else(|| CommandError::new("The side to move has no legal move."))?;
