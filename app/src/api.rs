@@ -37,6 +37,13 @@ impl FromServerFnError for CommandError {
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
         let message = match value {
             ServerFnErrorErr::Args(m) | ServerFnErrorErr::Deserialization(m) => {
+                // A request the server cannot read is the caller's fault: 400.
+                #[cfg(feature = "ssr")]
+                if let Some(response) =
+                    leptos::prelude::use_context::<leptos_axum::ResponseOptions>()
+                {
+                    response.set_status(http::StatusCode::BAD_REQUEST);
+                }
                 format!("malformed request: {m}")
             }
             ServerFnErrorErr::Request(m) => format!("the server could not be reached: {m}"),

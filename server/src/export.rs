@@ -185,7 +185,9 @@ mod tests {
 
     fn vote_both(table: &mut Table) {
         for side in [Side::Black, Side::White] {
-            table.apply(Command::Vote { side, vote: true }).expect("vote");
+            table
+                .apply(Command::Vote { side, vote: true })
+                .expect("vote");
         }
     }
 
@@ -218,21 +220,33 @@ mod tests {
         let r1 = text.find("=== Round 1 ===").expect("round 1");
         let r2 = text.find("=== Round 2 ===").expect("round 2");
         let r3 = text.find("=== Round 3 ===").expect("round 3");
-        let tally = text.find("Tally at this table: black 1 wins, white 1 wins, 0 draws").expect("tally");
+        let tally = text
+            .find("Tally at this table: black 1 wins, white 1 wins, 0 draws")
+            .expect("tally");
         assert!(r1 < r2 && r2 < r3 && r3 < tally, "{text}");
         let round1 = &text[r1..r2];
         assert!(round1.contains("1. Black f5"), "{round1}");
         assert!(round1.contains("2. White f6"), "{round1}");
-        assert!(round1.contains("Result of round 1: White resigned; Black wins"), "{round1}");
+        assert!(
+            round1.contains("Result of round 1: White resigned; Black wins"),
+            "{round1}"
+        );
         let round2 = &text[r2..r3];
         assert!(round2.contains("1. Black d3"), "{round2}");
-        assert!(round2.contains("Result of round 2: Black resigned; White wins"), "{round2}");
+        assert!(
+            round2.contains("Result of round 2: Black resigned; White wins"),
+            "{round2}"
+        );
         assert!(text[r3..].contains("Result of round 3: In progress"));
         let games = ggf(&table);
         let lines: Vec<&str> = games.lines().collect();
         assert_eq!(lines.len(), 3, "{games}");
         assert!(lines[0].contains("B[F5]W[F6]") && lines[0].contains("RE[+64.000:r]"));
         assert!(lines[1].contains("B[D3]") && lines[1].contains("RE[-64.000:r]"));
-        assert!(!lines[2].contains("B["), "round 3 has no move yet: {}", lines[2]);
+        assert!(
+            !lines[2].contains("]B["),
+            "round 3 has no move yet: {}",
+            lines[2]
+        );
     }
 }

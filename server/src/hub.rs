@@ -528,7 +528,12 @@ impl Hub {
         };
         let after = seating.record();
         if after != before {
-            if let Err(error) = self.inner.store.update_seating(&entry.id, &after, None).await {
+            if let Err(error) = self
+                .inner
+                .store
+                .update_seating(&entry.id, &after, None)
+                .await
+            {
                 tracing::error!(table = %entry.id, "cannot record presence: {error}");
             }
             self.broadcast(&entry);
@@ -737,7 +742,12 @@ impl Hub {
         }
         let after = seating.record();
         if after != before {
-            if let Err(error) = self.inner.store.update_seating(&entry.id, &after, None).await {
+            if let Err(error) = self
+                .inner
+                .store
+                .update_seating(&entry.id, &after, None)
+                .await
+            {
                 tracing::error!(table = %entry.id, "cannot record the seats: {error}");
             }
         }

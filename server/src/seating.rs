@@ -445,7 +445,8 @@ mod tests {
         assert_eq!(s.apply(SeatEvent::Tick, 1_000 + GRACE), Ok(None));
         assert_eq!(s.view(1_000 + GRACE).black.grace_left, None);
         s.apply(open("a"), 3 * GRACE).expect("back");
-        s.apply(SeatEvent::RoundStarted, 3 * GRACE).expect("rematch");
+        s.apply(SeatEvent::RoundStarted, 3 * GRACE)
+            .expect("rematch");
         assert_eq!(s.apply(SeatEvent::Tick, 10 * GRACE), Ok(None));
     }
 

@@ -142,7 +142,9 @@ pub fn playable_start(obf: &str) -> Result<Position, String> {
         ));
     }
     if position.is_game_over() {
-        return Err("Neither side has a legal move in this position: the game is already over.".into());
+        return Err(
+            "Neither side has a legal move in this position: the game is already over.".into(),
+        );
     }
     Ok(position)
 }
@@ -734,9 +736,17 @@ mod tests {
         let events = place(&mut table, Side::Black, "c6").expect("the AI's move");
         assert!(events.contains(&Event::Passed { side: Side::White }));
         let notice = "White has no legal move and passes; Black plays again.";
-        assert_eq!(table.view("t", vec![], false).notice.as_deref(), Some(notice));
+        assert_eq!(
+            table.view("t", vec![], false).notice.as_deref(),
+            Some(notice)
+        );
         // The AI moves again at once: the notice stays.
-        let square = table.game().position().legal_moves().first().expect("a move");
+        let square = table
+            .game()
+            .position()
+            .legal_moves()
+            .first()
+            .expect("a move");
         table
             .apply(Command::Place {
                 side: Side::Black,
@@ -750,9 +760,19 @@ mod tests {
             1,
             "the move list shows the pass"
         );
-        assert_eq!(view.status, RoundStatus::Playing { to_move: Side::White });
+        assert_eq!(
+            view.status,
+            RoundStatus::Playing {
+                to_move: Side::White
+            }
+        );
         // The human's own next move clears it.
-        let square = table.game().position().legal_moves().first().expect("a move");
+        let square = table
+            .game()
+            .position()
+            .legal_moves()
+            .first()
+            .expect("a move");
         table
             .apply(Command::Place {
                 side: Side::White,
@@ -767,12 +787,17 @@ mod tests {
     fn a_table_from_a_position_replays_it_in_every_round() {
         let start = playable_start(HUMAN_MUST_PASS).expect("playable");
         let mut table = Table::from_position(TableMode::HotSeat, start);
-        assert_eq!(table.view("t", vec![], false).black_count, start.count(Color::Black) as u8);
+        assert_eq!(
+            table.view("t", vec![], false).black_count,
+            start.count(Color::Black) as u8
+        );
         table
             .apply(Command::Resign { side: Side::White })
             .expect("resign");
         for side in [Side::Black, Side::White] {
-            table.apply(Command::Vote { side, vote: true }).expect("vote");
+            table
+                .apply(Command::Vote { side, vote: true })
+                .expect("vote");
         }
         assert_eq!(table.round(), 2);
         assert_eq!(*table.game().position(), start);
@@ -784,22 +809,35 @@ mod tests {
         let table = Table::from_position(TableMode::HotSeat, start);
         let view = table.view("t", vec![], false);
         assert_eq!(view.history.len(), 1);
-        assert!(view.notice.unwrap_or_default().contains("White has no legal move"));
+        assert!(view
+            .notice
+            .unwrap_or_default()
+            .contains("White has no legal move"));
     }
 
     #[test]
     fn malformed_or_impossible_positions_are_refused_with_a_reason() {
         assert!(playable_start("").unwrap_err().contains("Paste a position"));
-        assert!(playable_start("XO").unwrap_err().contains("not a valid OBF"));
+        assert!(playable_start("XO")
+            .unwrap_err()
+            .contains("not a valid OBF"));
         let bad_char = format!("{}Z X", "-".repeat(63));
-        assert!(playable_start(&bad_char).unwrap_err().contains("not a valid OBF"));
+        assert!(playable_start(&bad_char)
+            .unwrap_err()
+            .contains("not a valid OBF"));
         let no_side = format!("{}", "-".repeat(64));
-        assert!(playable_start(&no_side).unwrap_err().contains("not a valid OBF"));
+        assert!(playable_start(&no_side)
+            .unwrap_err()
+            .contains("not a valid OBF"));
         let empty = format!("{} X", "-".repeat(64));
-        assert!(playable_start(&empty).unwrap_err().contains("centre squares d4, e4, d5, e5 are empty"));
+        assert!(playable_start(&empty)
+            .unwrap_err()
+            .contains("centre squares d4, e4, d5, e5 are empty"));
         let full = format!("{} X", "X".repeat(64));
         assert!(playable_start(&full).unwrap_err().contains("already over"));
-        assert!(playable_start(&"X".repeat(500)).unwrap_err().contains("too long"));
+        assert!(playable_start(&"X".repeat(500))
+            .unwrap_err()
+            .contains("too long"));
         let initial = Position::initial().to_obf();
         assert_eq!(playable_start(&initial), Ok(Position::initial()));
     }

@@ -7,7 +7,7 @@
 //! state, a socket message), bounded by a generous timeout.
 
 use app::protocol::Session;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use serde_json::{json, Value};
 use server::clock::ManualClock;
 use server::config::Config;
@@ -207,7 +207,10 @@ async fn leave(socket: Socket, observer: &mut Socket, side: &str) {
     let mut socket = socket;
     let _ = socket.close(None).await;
     drop(socket);
-    wait_push(observer, |v| v["seats"][side]["connected"] == false).await;
+    wait_push(observer, |v| {
+        v["seats"][side]["taken"] == true && v["seats"][side]["connected"] == false
+    })
+    .await;
 }
 
 /// A private table: the creator is seated, nobody else. Returns the id, the
@@ -265,7 +268,10 @@ async fn a_visitor_sits_only_by_the_button_and_later_ones_watch() {
     let guest = Player::new(&live).await;
     let (status, page) = guest.get(&format!("/table/{table}")).await;
     assert_eq!(status, 200);
-    assert!(page.contains("Take the free seat"), "the page offers the seat");
+    assert!(
+        page.contains("Take the free seat"),
+        "the page offers the seat"
+    );
     let view = guest.view(&table).await;
     assert_eq!(view["you"], json!([]));
     assert_eq!(view["seats"][other(&creator_side)]["taken"], false);
@@ -282,7 +288,10 @@ async fn a_visitor_sits_only_by_the_button_and_later_ones_watch() {
     assert_eq!(creator.view(&table).await["status"]["state"], "playing");
     let (status, error) = creator.play(&table, 37).await;
     assert_eq!(status, 422);
-    assert!(error.to_string().contains("Waiting for an opponent"), "{error}");
+    assert!(
+        error.to_string().contains("Waiting for an opponent"),
+        "{error}"
+    );
 
     // The button seats the guest; a second press and the creator are refused.
     let (status, view) = guest.take_seat(&table).await;
@@ -298,7 +307,10 @@ async fn a_visitor_sits_only_by_the_button_and_later_ones_watch() {
     let spectator = Player::new(&live).await;
     let (status, error) = spectator.take_seat(&table).await;
     assert_eq!(status, 422);
-    assert!(error.to_string().contains("Both seats are taken"), "{error}");
+    assert!(
+        error.to_string().contains("Both seats are taken"),
+        "{error}"
+    );
     let view = spectator.view(&table).await;
     assert_eq!(view["you"], json!([]));
     let mut spectator_socket = spectator.connect(&table).await;
@@ -380,7 +392,8 @@ async fn regression_a_an_absent_creator_gets_a_full_grace_when_the_friend_sits()
     assert_eq!(view["status"]["winner"], other(&creator_side));
     live.advance(GRACE_MS).await;
     let tally = friend.view(&table).await["tally"].clone();
-    let wins = tally["black_wins"].as_u64().unwrap_or(0) + tally["white_wins"].as_u64().unwrap_or(0);
+    let wins =
+        tally["black_wins"].as_u64().unwrap_or(0) + tally["white_wins"].as_u64().unwrap_or(0);
     assert_eq!(wins, 1, "{tally}");
 }
 
@@ -405,7 +418,10 @@ async fn regression_b_a_rematch_voter_who_left_gets_a_full_grace_in_the_new_roun
     assert_eq!(view["round"], 2);
     live.advance(0).await;
     let view = white.view(&table).await;
-    assert_eq!(view["status"]["state"], "playing", "round 2 is not lost at once");
+    assert_eq!(
+        view["status"]["state"], "playing",
+        "round 2 is not lost at once"
+    );
     assert_eq!(view["seats"]["black"]["grace_left"], 90);
     assert_eq!(
         view["tally"],
@@ -539,7 +555,10 @@ async fn a_rematch_after_a_disconnect_starts_clean_and_exports_every_round() {
     assert!(text[r2..tally].contains("2. White c3"), "{text}");
     let (status, ggf) = black.get(&format!("/table/{table}/export.ggf")).await;
     assert_eq!(status, 200);
-    let games: Vec<&str> = ggf.lines().filter(|l| l.starts_with("(;GM[Othello]")).collect();
+    let games: Vec<&str> = ggf
+        .lines()
+        .filter(|l| l.starts_with("(;GM[Othello]"))
+        .collect();
     assert_eq!(games.len(), 2, "{ggf}");
     assert!(games[0].contains("B[F5]") && games[1].contains("B[D3]W[C3]"));
 }
@@ -570,7 +589,10 @@ async fn a_new_table_has_a_new_tally() {
     // Spectators cannot start a new table from someone else's.
     let spectator = Player::new(&live).await;
     assert_eq!(
-        spectator.call("new_table", json!({ "table": table })).await.0,
+        spectator
+            .call("new_table", json!({ "table": table }))
+            .await
+            .0,
         422
     );
 }
@@ -710,7 +732,10 @@ async fn a_table_starts_from_a_position_and_a_bad_one_creates_nothing() {
         .await;
     assert_eq!(status, 422, "{error}");
     let (status, _) = player
-        .call("create_table_from", json!({ "mode": { "kind": "hot_seat" } }))
+        .call(
+            "create_table_from",
+            json!({ "mode": { "kind": "hot_seat" } }),
+        )
         .await;
     assert!((400..500).contains(&status), "missing obf: {status}");
     assert_eq!(
@@ -747,8 +772,7 @@ async fn a_table_starts_from_a_position_and_a_bad_one_creates_nothing() {
         "the move list shows the pass"
     );
     assert_eq!(
-        view["notice"],
-        "White has no legal move and passes; Black plays again.",
+        view["notice"], "White has no legal move and passes; Black plays again.",
         "the AI's second move did not clear the pass notice"
     );
     assert_eq!(view["status"]["to_move"], "white");
@@ -761,5 +785,8 @@ async fn a_table_starts_from_a_position_and_a_bad_one_creates_nothing() {
         .contains("has no legal move"));
     // The export shows the pass.
     let (_, text) = player.get(&format!("/table/{table}/export.txt")).await;
-    assert!(text.contains("White has no legal move and passes."), "{text}");
+    assert!(
+        text.contains("White has no legal move and passes."),
+        "{text}"
+    );
 }

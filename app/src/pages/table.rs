@@ -323,6 +323,27 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         })
     };
 
+    let spectator_card = move || {
+        let do_take_seat = do_take_seat.clone();
+        match free_seat() {
+            Some(side) => view! {
+                <p>
+                    "You are watching. The " {side.name().to_lowercase()}
+                    " seat is free: take it to play."
+                </p>
+                <button
+                    id="take-seat"
+                    on:click=do_take_seat
+                    disabled=move || seating_busy.get()
+                >
+                    "Take the free seat"
+                </button>
+            }
+            .into_any(),
+            None => view! { <p>"You are watching this game."</p> }.into_any(),
+        }
+    };
+
     view! {
         <main class="table-page">
             <header class="topbar">
@@ -368,25 +389,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     </p>
                 </div>
                 <Show when=move || is_online() && !seated()>
-                    <div class="card spectator" id="spectator">
-                        {move || match free_seat() {
-                            Some(side) => view! {
-                                <p>
-                                    "You are watching. The " {side.name().to_lowercase()}
-                                    " seat is free: take it to play."
-                                </p>
-                                <button
-                                    id="take-seat"
-                                    on:click=do_take_seat.clone()
-                                    disabled=move || seating_busy.get()
-                                >
-                                    "Take the free seat"
-                                </button>
-                            }
-                            .into_any(),
-                            None => view! { <p>"You are watching this game."</p> }.into_any(),
-                        }}
-                    </div>
+                    <div class="card spectator" id="spectator">{spectator_card.clone()}</div>
                 </Show>
                 <Show when=move || waiting_for_opponent() && seated()>
                     <div class="card share" id="share">
