@@ -825,7 +825,7 @@ mod tests {
         assert!(playable_start(&bad_char)
             .unwrap_err()
             .contains("not a valid OBF"));
-        let no_side = format!("{}", "-".repeat(64));
+        let no_side = "-".repeat(64);
         assert!(playable_start(&no_side)
             .unwrap_err()
             .contains("not a valid OBF"));
