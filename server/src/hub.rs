@@ -946,15 +946,16 @@ impl Hub {
         Ok(deleted.len())
     }
 
-    /// The export file of a table (SPEC §2): every move, the board after each
-    /// placement, every pass, the result, the transcript and GGF.
+    /// The export file of a table (docs/PRODUCT.md, Exports): every round in
+    /// order with every move, the board after each placement, every pass and
+    /// the result, then the tally and the GGF of every round.
     pub async fn export(&self, id: &str) -> Result<String, CommandError> {
         let entry = self.entry(id)?;
         let entry = entry.lock().await;
         Ok(crate::export::text(&entry.id, &entry.table))
     }
 
-    /// The GGF record of a table's current round.
+    /// The GGF records of a table: one game per round, in order.
     pub async fn export_ggf(&self, id: &str) -> Result<String, CommandError> {
         let entry = self.entry(id)?;
         let entry = entry.lock().await;
