@@ -54,7 +54,7 @@ test("against the AI, the human's pass stays on screen, is announced and is in t
   expect(consoleErrors).toEqual([]);
 });
 
-test('a malformed position gets a clear message and creates nothing', async ({ page, consoleErrors }) => {
+test('a malformed position gets a clear message and creates nothing', async ({ page, consoleErrors }, info) => {
   await page.goto('/');
   await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
   await page.fill('#start-obf', 'this is not a position');
@@ -64,6 +64,8 @@ test('a malformed position gets a clear message and creates nothing', async ({ p
   await page.click('#start-obf-ai');
   await expect(page.locator('.lobby .error')).toContainText('cannot happen in Othello');
   expect(new URL(page.url()).pathname).toBe('/');
+  await page.locator('#from-position').scrollIntoViewIfNeeded();
+  await screenshot(page, info, 'lobby-from-position');
   // The two refusals are 422 answers to create_table_from; nothing else failed.
   const refusals = consoleErrors.filter((e) => /^HTTP 422 .*\/api\/create_table_from$/.test(e));
   expect(refusals).toHaveLength(2);
