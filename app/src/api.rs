@@ -37,6 +37,13 @@ impl FromServerFnError for CommandError {
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
         let message = match value {
             ServerFnErrorErr::Args(m) | ServerFnErrorErr::Deserialization(m) => {
+                // A request the server cannot read is the caller's fault: 400.
+                #[cfg(feature = "ssr")]
+                if let Some(response) =
+                    leptos::prelude::use_context::<leptos_axum::ResponseOptions>()
+                {
+                    response.set_status(http::StatusCode::BAD_REQUEST);
+                }
                 format!("malformed request: {m}")
             }
             ServerFnErrorErr::Request(m) => format!("the server could not be reached: {m}"),
@@ -79,6 +86,19 @@ pub mod backend {
             &'a self,
             session: &'a Session,
             table: &'a str,
+        ) -> BoxFuture<'a, Result<String, CommandError>>;
+        /// Seats the caller in the free seat of an online table.
+        fn take_seat<'a>(
+            &'a self,
+            session: &'a Session,
+            table: &'a str,
+        ) -> BoxFuture<'a, Result<TableView, CommandError>>;
+        /// Starts a vs-AI or hot-seat table from a position given in OBF.
+        fn create_table_from<'a>(
+            &'a self,
+            session: &'a Session,
+            mode: TableMode,
+            obf: &'a str,
         ) -> BoxFuture<'a, Result<String, CommandError>>;
     }
 
@@ -166,4 +186,20 @@ pub async fn vote_rematch(
 pub async fn new_table(table: String) -> Result<String, CommandError> {
     let (backend, session) = backend::refused(backend::context())?;
     backend::refused(backend.new_table(&session, &table).await)
+}
+
+/// Takes the free seat of an online table (the only way a visitor sits:
+/// loading the page or `get_table` never does).
+#[server(endpoint = "take_seat", input = Json)]
+pub async fn take_seat(table: String) -> Result<TableView, CommandError> {
+    let (backend, session) = backend::refused(backend::context())?;
+    backend::refused(backend.take_seat(&session, &table).await)
+}
+
+/// Starts a vs-AI or hot-seat table from a position in OBF (64 cells `X`,
+/// `O` or `-` from a1 to h8, a space, `X` or `O` to move); returns its id.
+#[server(endpoint = "create_table_from", input = Json)]
+pub async fn create_table_from(mode: TableMode, obf: String) -> Result<String, CommandError> {
+    let (backend, session) = backend::refused(backend::context())?;
+    backend::refused(backend.create_table_from(&session, mode, &obf).await)
 }

@@ -11,7 +11,7 @@
 //! `outcome` follows one without. A page loaded on a finished table does not
 //! replay it, and it never plays when the browser asks for reduced motion.
 
-use crate::protocol::{square_name, BoardSnapshot};
+use crate::protocol::{square_name, BoardSnapshot, Side};
 use leptos::prelude::*;
 
 /// What the island reports back to the page.
@@ -104,6 +104,29 @@ pub fn announcement(before: &BoardSnapshot, after: &BoardSnapshot) -> Option<Str
     (!parts.is_empty()).then(|| parts.join(" "))
 }
 
+/// The passes of the current round, in order, for the announcer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PassLog {
+    pub round: u32,
+    pub passers: Vec<Side>,
+}
+
+/// What the announcer adds about passes when the round's passes go from
+/// `before` to `after` ("White has no legal move and passes.").
+pub fn pass_announcement(before: &PassLog, after: &PassLog) -> Option<String> {
+    let new = if after.round != before.round {
+        &after.passers[..]
+    } else {
+        after.passers.get(before.passers.len()..).unwrap_or(&[])
+    };
+    (!new.is_empty()).then(|| {
+        new.iter()
+            .map(|side| format!("{} has no legal move and passes.", side.name()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
+}
+
 /// A square as a screen reader hears it: "f5, black disc", "d3, empty, legal move".
 pub fn describe_square(snapshot: &BoardSnapshot, square: u8) -> String {
     let mut text = square_name(square);
@@ -165,6 +188,9 @@ fn prefers_reduced_motion() -> bool {
 pub fn Board3D(
     #[prop(into)] snapshot: Signal<BoardSnapshot>,
     #[prop(into)] on_square: Callback<u8>,
+    /// The round's passes, when the page knows them: the announcer speaks each new one.
+    #[prop(optional, into)]
+    passes: Option<Signal<PassLog>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (backend, set_backend) = signal(String::from("loading"));
@@ -206,15 +232,27 @@ pub fn Board3D(
             scene.set_value(Some(built));
         });
         let previous: StoredValue<Option<BoardSnapshot>> = StoredValue::new(None);
+        let previous_passes: StoredValue<Option<PassLog>> = StoredValue::new(None);
         Effect::new(move |_| {
             let current = snapshot.get();
+            let current_passes = passes.map(|p| p.get());
+            let passed = match (previous_passes.get_value(), &current_passes) {
+                (Some(before), Some(after)) => pass_announcement(&before, after),
+                _ => None,
+            };
+            previous_passes.set_value(current_passes);
             let before = previous.get_value();
             with_scene(&|s| s.show(&current));
             if let Some(before) = before {
                 if celebrating.get_untracked() && ends_celebration(&before, &current) {
                     celebrating.set(false);
                 }
-                if let Some(text) = announcement(&before, &current) {
+                let text = [announcement(&before, &current), passed]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if !text.is_empty() {
                     announcer.set(text);
                 }
                 if starts_celebration(&before, &current) && !prefers_reduced_motion() {
@@ -230,7 +268,7 @@ pub fn Board3D(
         on_cleanup(move || with_scene(&|s| s.dispose()));
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = set_backend;
+    let _ = (set_backend, passes);
 
     let skip = move || {
         with_scene(&|s| s.skip_celebration());
@@ -457,6 +495,44 @@ mod tests {
             announcement(&vote, &rematch).as_deref(),
             Some("A new round begins.")
         );
+    }
+
+    #[test]
+    fn each_new_pass_is_announced_once() {
+        let none = PassLog {
+            round: 1,
+            passers: vec![],
+        };
+        let one = PassLog {
+            round: 1,
+            passers: vec![Side::White],
+        };
+        assert_eq!(
+            pass_announcement(&none, &one).as_deref(),
+            Some("White has no legal move and passes.")
+        );
+        assert_eq!(pass_announcement(&one, &one), None);
+        let two = PassLog {
+            round: 1,
+            passers: vec![Side::White, Side::Black],
+        };
+        assert_eq!(
+            pass_announcement(&one, &two).as_deref(),
+            Some("Black has no legal move and passes.")
+        );
+        let next_round = PassLog {
+            round: 2,
+            passers: vec![Side::Black],
+        };
+        assert_eq!(
+            pass_announcement(&two, &next_round).as_deref(),
+            Some("Black has no legal move and passes.")
+        );
+        let fresh = PassLog {
+            round: 3,
+            passers: vec![],
+        };
+        assert_eq!(pass_announcement(&next_round, &fresh), None);
     }
 
     #[test]

@@ -169,10 +169,11 @@ async fn game(
         }
         let table = id.as_str().ok_or("no table id")?.to_string();
         let (status, view_a) = call(&http, url, &a, "get_table", json!({ "table": table })).await?;
+        // The second player sits by the explicit "Take the free seat".
         let (status_b, view_b) =
-            call(&http, url, &b, "get_table", json!({ "table": table })).await?;
+            call(&http, url, &b, "take_seat", json!({ "table": table })).await?;
         if status != 200 || status_b != 200 {
-            return Err("get_table failed".into());
+            return Err("get_table or take_seat failed".into());
         }
         let a_is_black = view_a["you"] == json!(["black"]);
         if view_b["you"].as_array().map(Vec::len) != Some(1) {

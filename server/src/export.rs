@@ -1,8 +1,9 @@
-//! Export files (SPEC §2): a readable record of a round and its GGF form.
+//! Export files (docs/PRODUCT.md, Exports): a readable record of every round
+//! of a table and their GGF form.
 
-use crate::table::{side, Table};
+use crate::table::{side, Outcome, Table};
 use app::protocol::{EndReason, TableMode};
-use engine::{Color, GameEvent, GgfInfo};
+use engine::{Color, Game, GameEvent, GgfInfo};
 use std::fmt::Write;
 
 fn players(mode: TableMode) -> (String, String) {
@@ -20,99 +21,140 @@ fn players(mode: TableMode) -> (String, String) {
     }
 }
 
-/// The text export of the current round.
-pub fn text(id: &str, table: &Table) -> String {
-    let game = table.game();
-    let (black, white) = players(table.mode());
-    let mut out = String::new();
-    let _ = writeln!(out, "Othello 3D — table {id}, round {}", table.round());
-    let _ = writeln!(out, "Mode: {}", table.mode().describe());
-    let _ = writeln!(out, "Black (X): {black}\nWhite (O): {white}\n");
-    let _ = writeln!(out, "Start position:\n{}", game.start().to_text_board());
-    let positions = game.positions();
-    let mut ply = 0;
-    for (event, position) in game.events().iter().zip(positions.iter()) {
-        match *event {
-            GameEvent::Move {
-                color,
-                square,
-                flipped,
-            } => {
-                ply += 1;
-                let flipped_names: Vec<String> = flipped.iter().map(|s| s.to_string()).collect();
-                let _ = writeln!(
-                    out,
-                    "{ply}. {} {square} — flips {} ({}); black {}, white {}",
-                    side(color).name(),
-                    flipped.count(),
-                    flipped_names.join(" "),
-                    position.count(Color::Black),
-                    position.count(Color::White)
-                );
-                let _ = writeln!(out, "{}", position.to_text_board());
-            }
-            GameEvent::Pass { color } => {
-                let _ = writeln!(
-                    out,
-                    "   {} has no legal move and passes.\n",
-                    side(color).name()
-                );
-            }
-        }
-    }
+/// One round for the export: its number, game and result (None: in progress).
+struct RoundRef<'a> {
+    round: u32,
+    game: &'a Game,
+    outcome: Option<Outcome>,
+}
+
+fn rounds(table: &Table) -> Vec<RoundRef<'_>> {
+    let mut all: Vec<RoundRef<'_>> = table
+        .past_rounds()
+        .iter()
+        .map(|past| RoundRef {
+            round: past.round,
+            game: &past.game,
+            outcome: Some(past.outcome),
+        })
+        .collect();
+    all.push(RoundRef {
+        round: table.round(),
+        game: table.game(),
+        outcome: table.outcome(),
+    });
+    all
+}
+
+fn result_text(game: &Game, outcome: Option<Outcome>) -> String {
     let position = game.position();
-    let result = match table.outcome() {
-        Some(outcome) => {
-            let score = format!(
-                "{}–{}",
-                position.count(Color::Black),
-                position.count(Color::White)
-            );
-            match (outcome.winner, outcome.reason) {
-                (Some(w), EndReason::Resigned) => {
-                    format!(
-                        "{} resigned; {} wins (discs {score})",
-                        w.opponent().name(),
-                        w.name()
-                    )
-                }
-                (Some(w), EndReason::Finished) => format!("{} wins {score}", w.name()),
-                (Some(w), EndReason::Timeout) => format!(
-                    "{} did not return in time; {} wins (discs {score})",
-                    w.opponent().name(),
-                    w.name()
-                ),
-                (_, EndReason::Abandoned) => format!("Abandoned by both players (discs {score})"),
-                (None, _) => format!("Draw {score}"),
-            }
-        }
+    let score = format!(
+        "{}–{}",
+        position.count(Color::Black),
+        position.count(Color::White)
+    );
+    match outcome {
+        Some(outcome) => match (outcome.winner, outcome.reason) {
+            (Some(w), EndReason::Resigned) => format!(
+                "{} resigned; {} wins (discs {score})",
+                w.opponent().name(),
+                w.name()
+            ),
+            (Some(w), EndReason::Finished) => format!("{} wins {score}", w.name()),
+            (Some(w), EndReason::Timeout) => format!(
+                "{} did not return in time; {} wins (discs {score})",
+                w.opponent().name(),
+                w.name()
+            ),
+            (_, EndReason::Abandoned) => format!("Abandoned by both players (discs {score})"),
+            (None, _) => format!("Draw {score}"),
+        },
         None => format!(
             "In progress: {} to move (black {}, white {})",
             side(position.side_to_move).name(),
             position.count(Color::Black),
             position.count(Color::White)
         ),
-    };
-    let tally = table.tally();
-    let _ = writeln!(out, "Result: {result}");
+    }
+}
+
+/// The text export of a table: every round in order (start position, every
+/// move with the board after it, every pass, the result, the transcript),
+/// then the tally and the GGF of every round.
+pub fn text(id: &str, table: &Table) -> String {
+    let (black, white) = players(table.mode());
+    let all = rounds(table);
+    let mut out = String::new();
     let _ = writeln!(
         out,
-        "Tally at this table: black {} wins, white {} wins, {} draws",
+        "Othello 3D — table {id}, {} round{}",
+        all.len(),
+        if all.len() == 1 { "" } else { "s" }
+    );
+    let _ = writeln!(out, "Mode: {}", table.mode().describe());
+    let _ = writeln!(out, "Black (X): {black}\nWhite (O): {white}");
+    for round in &all {
+        let game = round.game;
+        let _ = writeln!(out, "\n=== Round {} ===\n", round.round);
+        let _ = writeln!(out, "Start position:\n{}", game.start().to_text_board());
+        let positions = game.positions();
+        let mut ply = 0;
+        for (event, position) in game.events().iter().zip(positions.iter()) {
+            match *event {
+                GameEvent::Move {
+                    color,
+                    square,
+                    flipped,
+                } => {
+                    ply += 1;
+                    let flipped_names: Vec<String> =
+                        flipped.iter().map(|s| s.to_string()).collect();
+                    let _ = writeln!(
+                        out,
+                        "{ply}. {} {square} — flips {} ({}); black {}, white {}",
+                        side(color).name(),
+                        flipped.count(),
+                        flipped_names.join(" "),
+                        position.count(Color::Black),
+                        position.count(Color::White)
+                    );
+                    let _ = writeln!(out, "{}", position.to_text_board());
+                }
+                GameEvent::Pass { color } => {
+                    let _ = writeln!(
+                        out,
+                        "   {} has no legal move and passes.\n",
+                        side(color).name()
+                    );
+                }
+            }
+        }
+        let _ = writeln!(
+            out,
+            "Result of round {}: {}",
+            round.round,
+            result_text(game, round.outcome)
+        );
+        let _ = writeln!(out, "Transcript: {}", game.transcript());
+    }
+    let tally = table.tally();
+    let _ = writeln!(
+        out,
+        "\nTally at this table: black {} wins, white {} wins, {} draws",
         tally.black_wins, tally.white_wins, tally.draws
     );
-    let _ = writeln!(out, "\nTranscript: {}", game.transcript());
-    let _ = writeln!(out, "\nGGF:\n{}", ggf(table));
+    let _ = writeln!(out, "\nGGF (one game per round):\n{}", ggf(table));
     out
 }
 
-/// The GGF record of the current round.
-pub fn ggf(table: &Table) -> String {
-    let (black, white) = players(table.mode());
-    let result = table.outcome().and_then(|o| match (o.winner, o.reason) {
-        (Some(w), EndReason::Resigned) => Some(match w {
+fn ggf_round(mode: TableMode, round: &RoundRef<'_>) -> String {
+    let (black, white) = players(mode);
+    let result = round.outcome.and_then(|o| match (o.winner, o.reason) {
+        (Some(w), EndReason::Resigned | EndReason::Timeout) => Some(match w {
             app::protocol::Side::Black => "+64.000:r".to_string(),
             app::protocol::Side::White => "-64.000:r".to_string(),
         }),
+        (_, EndReason::Abandoned) => Some("?".to_string()),
         _ => None,
     });
     let info = GgfInfo {
@@ -123,5 +165,88 @@ pub fn ggf(table: &Table) -> String {
         time: String::new(),
         result,
     };
-    table.game().to_ggf(&info)
+    round.game.to_ggf(&info)
+}
+
+/// The GGF records of every round of the table, one game per line, in order.
+pub fn ggf(table: &Table) -> String {
+    rounds(table)
+        .iter()
+        .map(|round| ggf_round(table.mode(), round))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Command;
+    use app::protocol::Side;
+
+    fn vote_both(table: &mut Table) {
+        for side in [Side::Black, Side::White] {
+            table
+                .apply(Command::Vote { side, vote: true })
+                .expect("vote");
+        }
+    }
+
+    #[test]
+    fn every_round_is_exported_in_order_with_the_tally_after() {
+        let mut table = Table::new(TableMode::HotSeat);
+        for (side, name) in [(Side::Black, "f5"), (Side::White, "f6")] {
+            table
+                .apply(Command::Place {
+                    side,
+                    square: name.parse().expect("square"),
+                })
+                .expect("move");
+        }
+        table
+            .apply(Command::Resign { side: Side::White })
+            .expect("resign");
+        vote_both(&mut table);
+        table
+            .apply(Command::Place {
+                side: Side::Black,
+                square: "d3".parse().expect("square"),
+            })
+            .expect("move");
+        table
+            .apply(Command::Resign { side: Side::Black })
+            .expect("resign");
+        vote_both(&mut table);
+        let text = text("t1", &table);
+        let r1 = text.find("=== Round 1 ===").expect("round 1");
+        let r2 = text.find("=== Round 2 ===").expect("round 2");
+        let r3 = text.find("=== Round 3 ===").expect("round 3");
+        let tally = text
+            .find("Tally at this table: black 1 wins, white 1 wins, 0 draws")
+            .expect("tally");
+        assert!(r1 < r2 && r2 < r3 && r3 < tally, "{text}");
+        let round1 = &text[r1..r2];
+        assert!(round1.contains("1. Black f5"), "{round1}");
+        assert!(round1.contains("2. White f6"), "{round1}");
+        assert!(
+            round1.contains("Result of round 1: White resigned; Black wins"),
+            "{round1}"
+        );
+        let round2 = &text[r2..r3];
+        assert!(round2.contains("1. Black d3"), "{round2}");
+        assert!(
+            round2.contains("Result of round 2: Black resigned; White wins"),
+            "{round2}"
+        );
+        assert!(text[r3..].contains("Result of round 3: In progress"));
+        let games = ggf(&table);
+        let lines: Vec<&str> = games.lines().collect();
+        assert_eq!(lines.len(), 3, "{games}");
+        assert!(lines[0].contains("B[F5]W[F6]") && lines[0].contains("RE[+64.000:r]"));
+        assert!(lines[1].contains("B[D3]") && lines[1].contains("RE[-64.000:r]"));
+        assert!(
+            !lines[2].contains("]B["),
+            "round 3 has no move yet: {}",
+            lines[2]
+        );
+    }
 }

@@ -6,13 +6,12 @@
 
 use crate::ai::{AiPool, Job, Reply};
 use crate::clock::Clock;
+use crate::seating::{SeatCommand, SeatEvent, Seating, SeatingRecord};
 use crate::store::{MoveRow, Record, RoundEnd, Store, StoreError};
 use crate::table::{Command, Event, Table, TableError};
 use app::api::backend::{Backend, BoxFuture};
 use app::api::CommandError;
-use app::protocol::{
-    EndReason, SeatView, Seats, Session, Side, TableCommand, TableMode, TableView,
-};
+use app::protocol::{EndReason, Session, Side, TableCommand, TableMode, TableView};
 use engine::{Color, Square};
 use rand::Rng;
 use std::collections::{HashMap, HashSet};
@@ -47,82 +46,37 @@ pub struct Update {
     pub view: Arc<TableView>,
 }
 
-/// Presence of one online seat holder.
-#[derive(Clone, Copy, Debug, Default)]
-struct Presence {
-    /// Open table sockets of the holder.
-    sockets: u32,
-    /// When the holder's last socket closed (None: connected, or never left).
-    gone_since: Option<i64>,
-}
-
 struct Entry {
     id: String,
     table: Table,
     owner: String,
-    /// Online seat holders (session tokens), black then white.
-    seat_holders: [Option<String>; 2],
-    presence: [Presence; 2],
+    /// The seat rules of an online table (None for the other modes).
+    seating: Option<Seating>,
     next_seq: i64,
     ai_thinking: bool,
     ai_search: Option<app::protocol::AiSearch>,
     updates: broadcast::Sender<Update>,
 }
 
-fn seat_index(side: Side) -> usize {
-    match side {
-        Side::Black => 0,
-        Side::White => 1,
-    }
-}
-
 impl Entry {
     fn is_online(&self) -> bool {
-        matches!(self.table.mode(), TableMode::Online { .. })
+        self.seating.is_some()
     }
 
     /// The sides a session may play at this table.
     fn seats(&self, session: &Session) -> Vec<Side> {
-        match self.table.mode() {
-            TableMode::VsAi { human, .. } if session.0 == self.owner => vec![human],
-            TableMode::HotSeat if session.0 == self.owner => vec![Side::Black, Side::White],
-            TableMode::Online { .. } => [Side::Black, Side::White]
-                .into_iter()
-                .filter(|&side| self.seat_holders[seat_index(side)].as_deref() == Some(&session.0))
-                .collect(),
+        match (self.table.mode(), &self.seating) {
+            (_, Some(seating)) => seating.sides_of(&session.0),
+            (TableMode::VsAi { human, .. }, None) if session.0 == self.owner => vec![human],
+            (TableMode::HotSeat, None) if session.0 == self.owner => {
+                vec![Side::Black, Side::White]
+            }
             _ => Vec::new(),
         }
     }
 
     fn both_seated(&self) -> bool {
-        self.seat_holders.iter().all(Option::is_some)
-    }
-
-    /// Seats and presence as the browser shows them.
-    fn seats_view(&self, now: i64, grace_ms: i64) -> Option<Seats> {
-        if !self.is_online() {
-            return None;
-        }
-        let seat = |side: Side| {
-            let i = seat_index(side);
-            let presence = self.presence[i];
-            let taken = self.seat_holders[i].is_some();
-            let playing = self.table.outcome().is_none() && self.both_seated();
-            SeatView {
-                taken,
-                connected: taken && presence.sockets > 0,
-                grace_left: match presence.gone_since {
-                    Some(since) if taken && playing && presence.sockets == 0 => {
-                        Some(((since + grace_ms - now).max(0) as u64).div_ceil(1000) as u32)
-                    }
-                    _ => None,
-                },
-            }
-        };
-        Some(Seats {
-            black: seat(Side::Black),
-            white: seat(Side::White),
-        })
+        self.seating.as_ref().is_none_or(Seating::both_taken)
     }
 }
 
@@ -295,7 +249,25 @@ impl Hub {
     /// Creates a table owned by `session`. An online table seats its creator
     /// on a random side (and `opponent`, if given, on the other).
     pub async fn create(&self, session: &Session, mode: TableMode) -> Result<String, CommandError> {
-        self.create_seated(session, mode, None).await
+        self.create_seated(session, mode, None, None).await
+    }
+
+    /// Creates a vs-AI or hot-seat table whose rounds start from the position
+    /// `obf` (OBF text). A malformed or impossible position is refused and
+    /// nothing is created.
+    pub async fn create_from_position(
+        &self,
+        session: &Session,
+        mode: TableMode,
+        obf: &str,
+    ) -> Result<String, CommandError> {
+        if matches!(mode, TableMode::Online { .. }) {
+            return Err(CommandError::new(
+                "Online tables start from the usual position; start from a position against the AI or hot-seat.",
+            ));
+        }
+        let start = crate::table::playable_start(obf).map_err(CommandError::new)?;
+        self.create_seated(session, mode, None, Some(start)).await
     }
 
     async fn create_seated(
@@ -303,39 +275,73 @@ impl Hub {
         session: &Session,
         mode: TableMode,
         opponent: Option<&Session>,
+        start: Option<engine::Position>,
     ) -> Result<String, CommandError> {
         if let TableMode::VsAi { depth, .. } = mode {
             if !(1..=6).contains(&depth) {
                 return Err(CommandError::new("The AI's depth must be between 1 and 6."));
             }
         }
-        let mut seat_holders: [Option<String>; 2] = [None, None];
-        if let TableMode::Online { .. } = mode {
-            let creator_black = rand::thread_rng().gen_bool(0.5);
-            let (creator, other) = if creator_black { (0, 1) } else { (1, 0) };
-            seat_holders[creator] = Some(session.0.clone());
-            seat_holders[other] = opponent.map(|o| o.0.clone());
-        }
+        let now = self.now();
+        let seating = match mode {
+            TableMode::Online { .. } => {
+                let mut seating = Seating::new(self.inner.config.grace_ms);
+                let creator_side = if rand::thread_rng().gen_bool(0.5) {
+                    Side::Black
+                } else {
+                    Side::White
+                };
+                let mut seat = |side: Side, who: &Session| {
+                    seating
+                        .apply(
+                            SeatEvent::SeatTaken {
+                                side,
+                                session: who.0.clone(),
+                            },
+                            now,
+                        )
+                        .map_err(|e| CommandError::new(e.to_string()))
+                };
+                seat(creator_side, session)?;
+                if let Some(opponent) = opponent {
+                    seat(creator_side.opponent(), opponent)?;
+                }
+                Some(seating)
+            }
+            _ => None,
+        };
+        let record = seating.as_ref().map(Seating::record).unwrap_or_default();
         let id = new_id(8);
         let mode_json = serde_json::to_string(&mode)
             .map_err(|e| CommandError::new(format!("cannot encode the table mode: {e}")))?;
+        let start_obf = start.map(|p| p.to_obf());
         self.inner
             .store
             .create_table(
                 &id,
                 &mode_json,
                 &session.0,
-                (seat_holders[0].as_deref(), seat_holders[1].as_deref()),
-                self.now(),
+                (record.holders[0].as_deref(), record.holders[1].as_deref()),
+                now,
             )
             .await
             .map_err(storage_error)?;
+        if seating.is_some() || start_obf.is_some() {
+            self.inner
+                .store
+                .update_table_setup(&id, &record, start_obf.as_deref())
+                .await
+                .map_err(storage_error)?;
+        }
+        let table = match start {
+            Some(start) => Table::from_position(mode, start),
+            None => Table::new(mode),
+        };
         let entry = Entry {
             id: id.clone(),
-            table: Table::new(mode),
+            table,
             owner: session.0.clone(),
-            seat_holders,
-            presence: [Presence::default(); 2],
+            seating,
             next_seq: 1,
             ai_thinking: false,
             ai_search: None,
@@ -351,29 +357,56 @@ impl Hub {
         Ok(id)
     }
 
-    /// The view of a table for a session. At an online table with a free seat,
-    /// the first other visitor takes it; later visitors are spectators.
+    /// The view of a table for a session. Viewing never takes a seat (see
+    /// [`Hub::take_seat`]).
     pub async fn view(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
         let entry = self.entry(id)?;
+        let entry = entry.lock().await;
+        Ok(self.view_of(&entry, entry.seats(session)))
+    }
+
+    /// Seats `session` in the free seat of an online table, by their explicit
+    /// action. Refused (nothing changes) at other tables, for a session that
+    /// already holds a seat, and when both seats are taken.
+    pub async fn take_seat(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
+        let entry = self.entry(id)?;
         let mut entry = entry.lock().await;
-        if entry.is_online() && entry.seats(session).is_empty() {
-            if let Some(free) = entry.seat_holders.iter().position(Option::is_none) {
-                let mut holders = entry.seat_holders.clone();
-                holders[free] = Some(session.0.clone());
-                self.inner
-                    .store
-                    .update_seats(
-                        &entry.id,
-                        holders[0].as_deref(),
-                        holders[1].as_deref(),
-                        self.now(),
-                    )
-                    .await
-                    .map_err(storage_error)?;
-                entry.seat_holders = holders;
-                tracing::info!(table = %entry.id, "second player seated");
-                self.after_change(&mut entry);
-            }
+        let now = self.now();
+        let Some(seating) = entry.seating.as_ref() else {
+            return Err(CommandError::new(
+                "Only online tables have seats to take: this table is played in one browser.",
+            ));
+        };
+        if !seating.sides_of(&session.0).is_empty() {
+            return Err(CommandError::new(
+                crate::seating::SeatError::AlreadySeated.to_string(),
+            ));
+        }
+        let Some(side) = seating.free_seat() else {
+            return Err(CommandError::new(
+                crate::seating::SeatError::SeatTaken.to_string(),
+            ));
+        };
+        let mut next = seating.clone();
+        let due = next
+            .apply(
+                SeatEvent::SeatTaken {
+                    side,
+                    session: session.0.clone(),
+                },
+                now,
+            )
+            .map_err(|e| CommandError::new(e.to_string()))?;
+        self.inner
+            .store
+            .update_seating(&entry.id, &next.record(), Some(now))
+            .await
+            .map_err(storage_error)?;
+        entry.seating = Some(next);
+        tracing::info!(table = %entry.id, side = side_name(side), "a visitor took the free seat");
+        self.after_change(&mut entry);
+        if let Some(command) = due {
+            self.run_seat_command(&mut entry, command).await;
         }
         Ok(self.view_of(&entry, entry.seats(session)))
     }
@@ -381,7 +414,7 @@ impl Hub {
     /// A table's view with the viewer's sides and the seats' presence.
     fn view_of(&self, entry: &Entry, you: Vec<Side>) -> TableView {
         let mut view = entry.table.view(&entry.id, you, entry.ai_thinking);
-        view.seats = entry.seats_view(self.now(), self.inner.config.grace_ms);
+        view.seats = entry.seating.as_ref().map(|s| s.view(self.now()));
         view.ai_search = entry.ai_search;
         view
     }
@@ -426,6 +459,7 @@ impl Hub {
                 &partner.session,
                 TableMode::Online { private: false },
                 Some(&session),
+                None,
             )
             .await?;
         // If the partner vanished meanwhile, the table still exists and the
@@ -453,49 +487,75 @@ impl Hub {
 
     // ----- presence -----
 
-    /// A seat holder's socket opened.
-    pub async fn socket_opened(&self, id: &str, sides: &[Side]) {
-        self.presence_change(id, sides, true).await;
+    /// A socket of `session` opened on table `id` (seat holder or not).
+    pub async fn socket_opened(&self, id: &str, session: &Session) {
+        self.seat_event(
+            id,
+            SeatEvent::SocketOpened {
+                session: session.0.clone(),
+            },
+        )
+        .await;
     }
 
-    /// A seat holder's socket closed.
-    pub async fn socket_closed(&self, id: &str, sides: &[Side]) {
-        self.presence_change(id, sides, false).await;
+    /// A socket of `session` on table `id` closed.
+    pub async fn socket_closed(&self, id: &str, session: &Session) {
+        self.seat_event(
+            id,
+            SeatEvent::SocketClosed {
+                session: session.0.clone(),
+            },
+        )
+        .await;
     }
 
-    async fn presence_change(&self, id: &str, sides: &[Side], opened: bool) {
+    /// Feeds a presence event to a table's seating, stores what changed,
+    /// broadcasts, and runs the command the seating answers.
+    async fn seat_event(&self, id: &str, event: SeatEvent) {
         let Ok(entry) = self.entry(id) else { return };
         let mut entry = entry.lock().await;
-        if !entry.is_online() || sides.is_empty() {
-            return;
-        }
         let now = self.now();
-        for &side in sides {
-            let presence = &mut entry.presence[seat_index(side)];
-            if opened {
-                presence.sockets += 1;
-                presence.gone_since = None;
-            } else {
-                presence.sockets = presence.sockets.saturating_sub(1);
-                if presence.sockets == 0 {
-                    presence.gone_since = Some(now);
-                }
+        let Some(seating) = entry.seating.as_mut() else {
+            return;
+        };
+        let before = seating.record();
+        let due = match seating.apply(event, now) {
+            Ok(due) => due,
+            Err(error) => {
+                tracing::warn!(table = %entry.id, "seat event refused: {error}");
+                return;
             }
+        };
+        let after = seating.record();
+        if after != before {
+            if let Err(error) = self
+                .inner
+                .store
+                .update_seating(&entry.id, &after, None)
+                .await
+            {
+                tracing::error!(table = %entry.id, "cannot record presence: {error}");
+            }
+            self.broadcast(&entry);
         }
-        let (black, white) = (entry.presence[0].gone_since, entry.presence[1].gone_since);
-        if let Err(error) = self
-            .inner
-            .store
-            .update_presence(&entry.id, black, white)
-            .await
-        {
-            tracing::error!(table = %entry.id, "cannot record presence: {error}");
+        if let Some(command) = due {
+            self.run_seat_command(&mut entry, command).await;
         }
-        self.broadcast(&entry);
     }
 
-    /// Ends online rounds whose disconnected players ran out of grace: the
-    /// absent player loses, or nobody wins if both are gone.
+    /// Commits what the seating asked for: a forfeit or an abandon.
+    async fn run_seat_command(&self, entry: &mut Entry, command: SeatCommand) {
+        let command = match command {
+            SeatCommand::Forfeit { side } => Command::Forfeit { side },
+            SeatCommand::Abandon => Command::Abandon,
+        };
+        if let Err(error) = self.commit(entry, command).await {
+            tracing::error!(table = %entry.id, "grace timeout not applied: {}", error.message);
+        }
+    }
+
+    /// Ends online rounds whose absent players ran out of grace (a tick of
+    /// every table's seating at the clock's current time).
     pub async fn check_presence(&self) {
         let entries: Vec<_> = self
             .inner
@@ -504,24 +564,13 @@ impl Hub {
             .map(|t| t.values().cloned().collect())
             .unwrap_or_default();
         let now = self.now();
-        let grace = self.inner.config.grace_ms;
         for entry in entries {
             let mut entry = entry.lock().await;
-            if !entry.is_online() || entry.table.outcome().is_some() || !entry.both_seated() {
+            let Some(seating) = entry.seating.as_mut() else {
                 continue;
-            }
-            let gone = |side: Side| entry.presence[seat_index(side)].gone_since;
-            let expired = [Side::Black, Side::White]
-                .into_iter()
-                .find(|&side| gone(side).is_some_and(|since| now - since >= grace));
-            let Some(side) = expired else { continue };
-            let command = if gone(side.opponent()).is_some() {
-                Command::Abandon
-            } else {
-                Command::Forfeit { side }
             };
-            if let Err(error) = self.commit(&mut entry, command).await {
-                tracing::error!(table = %entry.id, "grace timeout not applied: {}", error.message);
+            if let Ok(Some(command)) = seating.apply(SeatEvent::Tick, now) {
+                self.run_seat_command(&mut entry, command).await;
             }
         }
     }
@@ -622,18 +671,21 @@ impl Hub {
         session: &Session,
         id: &str,
     ) -> Result<String, CommandError> {
-        let mode = {
+        let (mode, start) = {
             let entry = self.entry(id)?;
             let entry = entry.lock().await;
             if entry.seats(session).is_empty() {
                 return Err(CommandError::new(TableError::NotASeat.to_string()));
             }
+            let start = entry.table.start();
+            let start = (start != engine::Position::initial()).then_some(start);
             match entry.table.mode() {
-                TableMode::Online { .. } => TableMode::Online { private: true },
-                other => other,
+                TableMode::Online { .. } => (TableMode::Online { private: true }, None),
+                other => (other, start),
             }
         };
-        self.create(session, mode).await
+        // A new table has its own, empty tally.
+        self.create_seated(session, mode, None, start).await
     }
 
     /// Applies `command` to a copy, commits it, then swaps it in and broadcasts.
@@ -663,11 +715,42 @@ impl Hub {
             .map_err(storage_error)?;
         entry.next_seq += record.rows.len() as i64;
         entry.table = next;
+        self.rounds_changed(entry, &events).await;
         if matches!(command, Command::Place { .. }) {
             self.inner.metrics.record_move();
         }
         self.after_change(entry);
         Ok(events)
+    }
+
+    /// Tells an online table's seating that a round ended or began, and
+    /// stores its new state (grace starts or stops with the round).
+    async fn rounds_changed(&self, entry: &mut Entry, events: &[Event]) {
+        let Some(seating) = entry.seating.as_mut() else {
+            return;
+        };
+        let now = self.now();
+        let before = seating.record();
+        for event in events {
+            let seat_event = match event {
+                Event::RoundOver { .. } => SeatEvent::RoundEnded,
+                Event::RematchStarted { .. } => SeatEvent::RoundStarted,
+                _ => continue,
+            };
+            // A grace that ends at this very instant is run by the next tick.
+            let _ = seating.apply(seat_event, now);
+        }
+        let after = seating.record();
+        if after != before {
+            if let Err(error) = self
+                .inner
+                .store
+                .update_seating(&entry.id, &after, None)
+                .await
+            {
+                tracing::error!(table = %entry.id, "cannot record the seats: {error}");
+            }
+        }
     }
 
     /// Broadcasts the new state and starts the AI's search when it is to move.
@@ -744,7 +827,16 @@ impl Hub {
                 continue;
             };
             let rows = self.inner.store.moves(&header.id).await?;
-            let mut table = Table::new(mode);
+            let mut table = match header.start_obf.as_deref() {
+                None => Table::new(mode),
+                Some(obf) => match engine::Position::from_obf(obf) {
+                    Ok(start) => Table::from_position(mode, start),
+                    Err(error) => {
+                        tracing::error!(table = %header.id, "unreadable start position ({error}); skipped");
+                        continue;
+                    }
+                },
+            };
             let mut next_seq = 1;
             let mut broken = false;
             for row in &rows {
@@ -795,23 +887,30 @@ impl Hub {
                 }
             }
             // Nobody is connected after a restart: holders who were connected
-            // get a fresh grace period from now; those already gone keep theirs.
-            let now = self.now();
-            let seat_holders = [header.black_seat.clone(), header.white_seat.clone()];
-            let presence = [
-                (&seat_holders[0], header.black_gone_since),
-                (&seat_holders[1], header.white_gone_since),
-            ]
-            .map(|(holder, gone)| Presence {
-                sockets: 0,
-                gone_since: holder.as_ref().map(|_| gone.unwrap_or(now)),
+            // are absent from now; those already gone keep the time they left.
+            let seating = matches!(mode, TableMode::Online { .. }).then(|| {
+                Seating::restore(
+                    self.inner.config.grace_ms,
+                    SeatingRecord {
+                        holders: [header.black_seat.clone(), header.white_seat.clone()],
+                        absent_since: [header.black_gone_since, header.white_gone_since],
+                        running_since: header.running_since,
+                    },
+                    table.outcome().is_none(),
+                    self.now(),
+                )
             });
+            if let Some(seating) = &seating {
+                self.inner
+                    .store
+                    .update_seating(&header.id, &seating.record(), None)
+                    .await?;
+            }
             let entry = Entry {
                 id: header.id.clone(),
                 table,
                 owner: header.owner,
-                seat_holders,
-                presence,
+                seating,
                 next_seq,
                 ai_thinking: false,
                 ai_search: None,
@@ -847,15 +946,16 @@ impl Hub {
         Ok(deleted.len())
     }
 
-    /// The export file of a table (SPEC §2): every move, the board after each
-    /// placement, every pass, the result, the transcript and GGF.
+    /// The export file of a table (docs/PRODUCT.md, Exports): every round in
+    /// order with every move, the board after each placement, every pass and
+    /// the result, then the tally and the GGF of every round.
     pub async fn export(&self, id: &str) -> Result<String, CommandError> {
         let entry = self.entry(id)?;
         let entry = entry.lock().await;
         Ok(crate::export::text(&entry.id, &entry.table))
     }
 
-    /// The GGF record of a table's current round.
+    /// The GGF records of a table: one game per round, in order.
     pub async fn export_ggf(&self, id: &str) -> Result<String, CommandError> {
         let entry = self.entry(id)?;
         let entry = entry.lock().await;
@@ -984,5 +1084,22 @@ impl Backend for Hub {
         table: &'a str,
     ) -> BoxFuture<'a, Result<String, CommandError>> {
         Box::pin(self.new_table_like(session, table))
+    }
+
+    fn take_seat<'a>(
+        &'a self,
+        session: &'a Session,
+        table: &'a str,
+    ) -> BoxFuture<'a, Result<TableView, CommandError>> {
+        Box::pin(Hub::take_seat(self, session, table))
+    }
+
+    fn create_table_from<'a>(
+        &'a self,
+        session: &'a Session,
+        mode: TableMode,
+        obf: &'a str,
+    ) -> BoxFuture<'a, Result<String, CommandError>> {
+        Box::pin(self.create_from_position(session, mode, obf))
     }
 }

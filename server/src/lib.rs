@@ -9,6 +9,7 @@ pub mod hub;
 pub mod lab;
 pub mod metrics;
 pub mod routes;
+pub mod seating;
 pub mod session;
 pub mod store;
 pub mod table;

@@ -225,6 +225,10 @@ pub struct StoredTable {
     pub white_seat: Option<String>,
     pub black_gone_since: Option<i64>,
     pub white_gone_since: Option<i64>,
+    /// Since when the seats' grace may run (online tables).
+    pub running_since: Option<i64>,
+    /// The position every round starts from, in OBF (None: the usual one).
+    pub start_obf: Option<String>,
 }
 
 /// A stored command or derived pass.
@@ -331,46 +335,51 @@ impl Store {
             .map_err(|_| StoreError::WriterGone)?;
         answer.await.map_err(|_| StoreError::WriterGone)?
     }
-    /// Records the seat holders of an online table.
-    pub async fn update_seats(
-        &self,
-        id: &str,
-        black: Option<&str>,
-        white: Option<&str>,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE tables SET black_seat = ?, white_seat = ?, last_activity = ? WHERE id = ?",
-        )
-        .bind(black)
-        .bind(white)
-        .bind(now)
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
 
-    /// Records since when each seat holder has been gone (NULL: connected).
-    pub async fn update_presence(
+    /// Stores an online table's seats, presence and grace start, and, if
+    /// given, its start position (right after [`Store::create_table`]).
+    pub async fn update_table_setup(
         &self,
         id: &str,
-        black_gone_since: Option<i64>,
-        white_gone_since: Option<i64>,
+        seating: &crate::seating::SeatingRecord,
+        start_obf: Option<&str>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE tables SET black_gone_since = ?, white_gone_since = ? WHERE id = ?")
-            .bind(black_gone_since)
-            .bind(white_gone_since)
+        self.update_seating(id, seating, None).await?;
+        sqlx::query("UPDATE tables SET start_obf = ? WHERE id = ?")
+            .bind(start_obf)
             .bind(id)
             .execute(&self.pool)
             .await?;
         Ok(())
     }
 
+    /// Stores an online table's seat holders, since when each is absent and
+    /// since when grace may run; `touch` also marks the table active.
+    pub async fn update_seating(
+        &self,
+        id: &str,
+        seating: &crate::seating::SeatingRecord,
+        touch: Option<i64>,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE tables SET black_seat = ?, white_seat = ?, black_gone_since = ?, white_gone_since = ?, running_since = ?, last_activity = COALESCE(?, last_activity) WHERE id = ?",
+        )
+        .bind(seating.holders[0].as_deref())
+        .bind(seating.holders[1].as_deref())
+        .bind(seating.absent_since[0])
+        .bind(seating.absent_since[1])
+        .bind(seating.running_since)
+        .bind(touch)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     /// Every stored table.
     pub async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
         Ok(sqlx::query_as(
-            "SELECT id, mode, owner, created_at, last_activity, black_seat, white_seat, black_gone_since, white_gone_since FROM tables ORDER BY created_at",
+            "SELECT id, mode, owner, created_at, last_activity, black_seat, white_seat, black_gone_since, white_gone_since, running_since, start_obf FROM tables ORDER BY created_at",
         )
         .fetch_all(&self.pool)
         .await?)

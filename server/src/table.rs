@@ -8,7 +8,7 @@
 use app::protocol::{
     BoardSnapshot, EndReason, HistoryEntry, RoundStatus, Side, TableMode, TableView, Tally, Votes,
 };
-use engine::{Bitboard, Color, Game, GameEvent, PlayError, Square};
+use engine::{Bitboard, Color, Game, GameEvent, PlayError, Position, Square};
 use std::fmt;
 
 /// A command made as one side of the board (the hub has already checked that
@@ -112,6 +112,43 @@ pub fn side(color: Color) -> Side {
     }
 }
 
+/// Reads a start position from OBF text (64 cells `X`/`O`/`-` from a1 to h8,
+/// then the side to move). Refused, with a message a player can read, when
+/// the text is malformed, when a centre square (d4, e4, d5, e5: occupied from
+/// the first move of every game) is empty, or when neither side can move.
+pub fn playable_start(obf: &str) -> Result<Position, String> {
+    let text = obf.trim();
+    if text.is_empty() {
+        return Err("Paste a position in OBF: 64 cells (X, O or -) from a1 to h8, a space, then X or O for the side to move.".into());
+    }
+    if text.len() > 200 {
+        return Err("That is too long for an OBF position (64 cells, a space, X or O).".into());
+    }
+    let position = Position::from_obf(text).map_err(|e| {
+        format!("This is not a valid OBF position: {e}. Expected 64 cells (X, O or -) from a1 to h8, a space, then X or O.")
+    })?;
+    let cells = position.to_cells();
+    let empty_centre: Vec<String> = [27usize, 28, 35, 36]
+        .into_iter()
+        .filter(|&i| cells[i] == 0)
+        .filter_map(|i| Square::new(i).map(|s| s.to_string()))
+        .collect();
+    if !empty_centre.is_empty() {
+        return Err(format!(
+            "This position cannot happen in Othello: the centre square{} {} {} empty.",
+            if empty_centre.len() == 1 { "" } else { "s" },
+            empty_centre.join(", "),
+            if empty_centre.len() == 1 { "is" } else { "are" }
+        ));
+    }
+    if position.is_game_over() {
+        return Err(
+            "Neither side has a legal move in this position: the game is already over.".into(),
+        );
+    }
+    Ok(position)
+}
+
 /// The result of a finished round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -119,16 +156,32 @@ pub struct Outcome {
     pub reason: EndReason,
 }
 
+/// A finished round, kept for the export.
+#[derive(Clone, Debug)]
+pub struct PastRound {
+    pub round: u32,
+    pub game: Game,
+    pub outcome: Outcome,
+}
+
 /// One table: its settings, the current round, the tally and the votes.
 #[derive(Clone, Debug)]
 pub struct Table {
     mode: TableMode,
+    /// The position every round starts from (the initial one, or a position
+    /// the table was started from).
+    start: Position,
     round: u32,
     game: Game,
     outcome: Option<Outcome>,
     tally: Tally,
     votes: Votes,
     notice: Option<String>,
+    /// The side whose pass the notice reports: the notice stays until that
+    /// side's next move.
+    pass_pending: Option<Side>,
+    /// Every finished round before the current one, in order.
+    past: Vec<PastRound>,
     /// Grows with every accepted command (drives redraws in the browser).
     version: u64,
 }
@@ -136,16 +189,55 @@ pub struct Table {
 impl Table {
     /// A new table, round 1, from the initial position.
     pub fn new(mode: TableMode) -> Self {
-        Self {
+        Self::from_position(mode, Position::initial())
+    }
+
+    /// A new table whose rounds start from `start` (checked by the caller
+    /// with [`playable_start`]). If the side to move must pass at once, the
+    /// pass is recorded and announced.
+    pub fn from_position(mode: TableMode, start: Position) -> Self {
+        let mut table = Self {
             mode,
+            start,
             round: 1,
-            game: Game::new(),
+            game: Game::from_position(start),
             outcome: None,
             tally: Tally::default(),
             votes: Votes::default(),
             notice: None,
+            pass_pending: None,
+            past: Vec::new(),
             version: 1,
+        };
+        table.note_opening_pass();
+        table
+    }
+
+    /// Announces a pass recorded when a round starts from a position whose
+    /// side to move has no legal move.
+    fn note_opening_pass(&mut self) {
+        if let Some(GameEvent::Pass { color }) = self.game.events().first() {
+            self.set_pass_notice(side(*color));
         }
+    }
+
+    fn set_pass_notice(&mut self, passer: Side) {
+        self.pass_pending = Some(passer);
+        self.notice = Some(format!(
+            "{} has no legal move and passes; {} plays again.",
+            passer.name(),
+            passer.opponent().name()
+        ));
+    }
+
+    /// The position every round starts from.
+    pub fn start(&self) -> Position {
+        self.start
+    }
+
+    /// The finished rounds before the current one, in order.
+    pub fn past_rounds(&self) -> &[PastRound] {
+        &self.past
     }
 
     pub fn mode(&self) -> TableMode {
@@ -228,15 +320,15 @@ impl Table {
             square,
             flipped: turn.flipped,
         }];
-        self.notice = None;
+        // A pass notice stays until the side that passed moves again.
+        if self.pass_pending.is_none_or(|passer| passer == mover) {
+            self.notice = None;
+            self.pass_pending = None;
+        }
         if let Some(passer) = turn.auto_pass {
             let passer = side(passer);
             events.push(Event::Passed { side: passer });
-            self.notice = Some(format!(
-                "{} has no legal move and passes; {} plays again.",
-                passer.name(),
-                passer.opponent().name()
-            ));
+            self.set_pass_notice(passer);
         }
         if self.game.position().is_game_over() {
             let winner = self.game.position().winner().map(side);
@@ -255,6 +347,7 @@ impl Table {
 
     fn finish(&mut self, winner: Option<Side>, reason: EndReason) -> Event {
         self.outcome = Some(Outcome { winner, reason });
+        self.pass_pending = None;
         match (winner, reason) {
             (_, EndReason::Abandoned) => {}
             (Some(Side::Black), _) => self.tally.black_wins += 1,
@@ -302,11 +395,20 @@ impl Table {
             }
         }
         if self.votes.black && self.votes.white {
+            if let Some(outcome) = self.outcome {
+                self.past.push(PastRound {
+                    round: self.round,
+                    game: self.game.clone(),
+                    outcome,
+                });
+            }
             self.round += 1;
-            self.game = Game::new();
+            self.game = Game::from_position(self.start);
             self.outcome = None;
             self.votes = Votes::default();
             self.notice = Some(format!("Rematch: round {} begins.", self.round));
+            self.pass_pending = None;
+            self.note_opening_pass();
             events.push(Event::RematchStarted { round: self.round });
         } else if vote {
             self.notice = Some(format!(
@@ -613,6 +715,131 @@ mod tests {
         let tally = table.tally();
         assert_eq!((tally.black_wins, tally.white_wins, tally.draws), (0, 1, 0));
         assert_eq!(table.outcome().map(|o| o.winner), Some(None));
+    }
+
+    /// Black to move with one move, c6, after which white must pass and black
+    /// plays again (a6); then white's only move, a7, fills the board. White
+    /// has no move in this position either.
+    const HUMAN_MUST_PASS: &str =
+        "OOOOOOOXOOOOOOXXOOOOOXXXOOOOOOXXOOOOOOXX-O-OXOXX-XXXXXXXXXXXXXXX X";
+
+    #[test]
+    fn a_pass_notice_stays_until_the_passer_moves_again() {
+        // The human plays white, the AI black: the human must pass.
+        let start = playable_start(HUMAN_MUST_PASS).expect("playable");
+        let mode = TableMode::VsAi {
+            depth: 1,
+            human: Side::White,
+        };
+        let mut table = Table::from_position(mode, start);
+        assert!(table.ai_to_move());
+        let events = place(&mut table, Side::Black, "c6").expect("the AI's move");
+        assert!(events.contains(&Event::Passed { side: Side::White }));
+        let notice = "White has no legal move and passes; Black plays again.";
+        assert_eq!(
+            table.view("t", vec![], false).notice.as_deref(),
+            Some(notice)
+        );
+        // The AI moves again at once: the notice stays.
+        let square = table
+            .game()
+            .position()
+            .legal_moves()
+            .first()
+            .expect("a move");
+        table
+            .apply(Command::Place {
+                side: Side::Black,
+                square,
+            })
+            .expect("the AI's second move");
+        let view = table.view("t", vec![Side::White], false);
+        assert_eq!(view.notice.as_deref(), Some(notice));
+        assert_eq!(
+            view.history.iter().filter(|h| h.square.is_none()).count(),
+            1,
+            "the move list shows the pass"
+        );
+        assert_eq!(
+            view.status,
+            RoundStatus::Playing {
+                to_move: Side::White
+            }
+        );
+        // The human's own next move clears it.
+        let square = table
+            .game()
+            .position()
+            .legal_moves()
+            .first()
+            .expect("a move");
+        table
+            .apply(Command::Place {
+                side: Side::White,
+                square,
+            })
+            .expect("the human's move");
+        let notice = table.view("t", vec![], false).notice.unwrap_or_default();
+        assert!(!notice.contains("White has no legal move"), "{notice}");
+    }
+
+    #[test]
+    fn a_table_from_a_position_replays_it_in_every_round() {
+        let start = playable_start(HUMAN_MUST_PASS).expect("playable");
+        let mut table = Table::from_position(TableMode::HotSeat, start);
+        assert_eq!(
+            table.view("t", vec![], false).black_count,
+            start.count(Color::Black) as u8
+        );
+        table
+            .apply(Command::Resign { side: Side::White })
+            .expect("resign");
+        for side in [Side::Black, Side::White] {
+            table
+                .apply(Command::Vote { side, vote: true })
+                .expect("vote");
+        }
+        assert_eq!(table.round(), 2);
+        assert_eq!(*table.game().position(), start);
+        assert_eq!(table.past_rounds().len(), 1);
+        assert_eq!(table.past_rounds()[0].round, 1);
+        // A start where the side to move must pass records the pass at once.
+        let black_passes = HUMAN_MUST_PASS.replace(" X", " O");
+        let start = playable_start(&black_passes).expect("playable");
+        let table = Table::from_position(TableMode::HotSeat, start);
+        let view = table.view("t", vec![], false);
+        assert_eq!(view.history.len(), 1);
+        assert!(view
+            .notice
+            .unwrap_or_default()
+            .contains("White has no legal move"));
+    }
+
+    #[test]
+    fn malformed_or_impossible_positions_are_refused_with_a_reason() {
+        assert!(playable_start("").unwrap_err().contains("Paste a position"));
+        assert!(playable_start("XO")
+            .unwrap_err()
+            .contains("not a valid OBF"));
+        let bad_char = format!("{}Z X", "-".repeat(63));
+        assert!(playable_start(&bad_char)
+            .unwrap_err()
+            .contains("not a valid OBF"));
+        let no_side = "-".repeat(64);
+        assert!(playable_start(&no_side)
+            .unwrap_err()
+            .contains("not a valid OBF"));
+        let empty = format!("{} X", "-".repeat(64));
+        assert!(playable_start(&empty)
+            .unwrap_err()
+            .contains("centre squares d4, e4, d5, e5 are empty"));
+        let full = format!("{} X", "X".repeat(64));
+        assert!(playable_start(&full).unwrap_err().contains("already over"));
+        assert!(playable_start(&"X".repeat(500))
+            .unwrap_err()
+            .contains("too long"));
+        let initial = Position::initial().to_obf();
+        assert_eq!(playable_start(&initial), Ok(Position::initial()));
     }
 
     #[test]

@@ -57,12 +57,11 @@ pub async fn table_socket(
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
-            let sides = subscription.2.clone();
             let sockets = &hub.metrics().open_sockets;
             sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            hub.socket_opened(&id, &sides).await;
+            hub.socket_opened(&id, &session).await;
             serve(socket, subscription).await;
-            hub.socket_closed(&id, &sides).await;
+            hub.socket_closed(&id, &session).await;
             sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         })
 }

@@ -121,3 +121,68 @@ async fn the_ai_plays_the_move_its_configured_depth_finds() {
         "each deeper setting searched more positions: {replies:?}"
     );
 }
+
+#[tokio::test]
+async fn a_quick_match_pair_who_never_connect_is_abandoned_after_one_full_grace() {
+    let clock = ManualClock::new(5_000_000);
+    let (hub, _dir) = hub_with_clock(clock.clone()).await;
+    let first = hub.new_session().await.expect("session");
+    let second = hub.new_session().await.expect("session");
+    let server::hub::Queued::Waiting { matched, .. } =
+        hub.enqueue(first.clone()).await.expect("queue")
+    else {
+        panic!("the first player waits");
+    };
+    let server::hub::Queued::Matched(table) = hub.enqueue(second.clone()).await.expect("queue")
+    else {
+        panic!("the second player is paired");
+    };
+    assert_eq!(matched.await.expect("paired"), table);
+    let grace = HubConfig::default().grace_ms;
+    let view = hub.view(&first, &table).await.expect("view");
+    let seats = view.seats.expect("an online table has seats");
+    assert_eq!(seats.black.grace_left, Some((grace / 1000) as u32));
+    assert_eq!(seats.white.grace_left, Some((grace / 1000) as u32));
+
+    // One of them shows up just in time: the other forfeits at the deadline.
+    clock.advance(grace - 1);
+    hub.check_presence().await;
+    hub.socket_opened(&table, &first).await;
+    let view = hub.view(&first, &table).await.expect("view");
+    assert!(matches!(
+        view.status,
+        app::protocol::RoundStatus::Playing { .. }
+    ));
+    clock.advance(1);
+    hub.check_presence().await;
+    let view = hub.view(&second, &table).await.expect("view");
+    let absent = view.you[0];
+    assert_eq!(
+        view.status,
+        app::protocol::RoundStatus::Over {
+            winner: Some(absent.opponent()),
+            reason: app::protocol::EndReason::Timeout
+        }
+    );
+
+    // Another pair where nobody connects: abandoned, nobody wins.
+    let (a, b) = (
+        hub.new_session().await.expect("session"),
+        hub.new_session().await.expect("session"),
+    );
+    let _waiting = hub.enqueue(a.clone()).await.expect("queue");
+    let server::hub::Queued::Matched(table) = hub.enqueue(b).await.expect("queue") else {
+        panic!("paired");
+    };
+    clock.advance(grace);
+    hub.check_presence().await;
+    let view = hub.view(&a, &table).await.expect("view");
+    assert_eq!(
+        view.status,
+        app::protocol::RoundStatus::Over {
+            winner: None,
+            reason: app::protocol::EndReason::Abandoned
+        }
+    );
+    assert_eq!(view.tally, app::protocol::Tally::default());
+}

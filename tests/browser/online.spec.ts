@@ -52,7 +52,7 @@ async function playWholeGame(players: Page[], watchers: Page[]) {
   return WIPE_OUT.length;
 }
 
-test('private link: the second visitor plays, a third watches, a whole game by clicks', async ({ browser, server }, info) => {
+test('private link: the friend sits by the button, a third visitor watches, a whole game by clicks', async ({ browser, server }, info) => {
   test.setTimeout(240_000);
   const errors: string[] = [];
   const creator = await newPlayer(browser, server.url, errors);
@@ -66,14 +66,41 @@ test('private link: the second visitor plays, a third watches, a whole game by c
   await waitForIsland(creator);
   await screenshot(creator, info, 'online-waiting');
 
+  // Opening the link does not seat the friend: they watch until they press
+  // "Take the free seat".
   const guest = await newPlayer(browser, server.url, errors);
   await guest.goto(link);
   await waitForIsland(guest);
+  await expect(guest.locator('#spectator')).toContainText('seat is free');
+  const take = guest.locator('#take-seat');
+  await expect(take).toBeVisible();
+  await expect(take).toHaveText('Take the free seat');
+  await guest.reload();
+  await waitForIsland(guest);
+  await expect(creator.locator('#share')).toBeVisible();
+  await expect(guest.locator('#resign')).toHaveCount(0);
+  // The button is readable and inside the panel, not under anything.
+  const box = await take.boundingBox();
+  const panel = await guest.locator('#spectator').boundingBox();
+  expect(box && panel).toBeTruthy();
+  expect(box!.x).toBeGreaterThanOrEqual(panel!.x);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(panel!.x + panel!.width + 0.5);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(panel!.y + panel!.height + 0.5);
+  const centre = [box!.x + box!.width / 2, box!.y + box!.height / 2];
+  const hit = await guest.evaluate(([x, y]) => document.elementFromPoint(x, y)?.id ?? '', centre);
+  expect(hit, 'nothing covers the seat button').toBe('take-seat');
+  await screenshot(guest, info, 'online-free-seat');
+  await take.click();
+  await expect(guest.locator('#spectator')).toBeHidden();
   await expect(creator.locator('#share')).toBeHidden();
+  await expect(guest.locator('#resign')).toBeVisible();
+
+  // A third visitor stays a spectator: no seat to take.
   const spectator = await newPlayer(browser, server.url, errors);
   await spectator.goto(link);
   await waitForIsland(spectator);
-  await expect(spectator.locator('#spectator')).toContainText('watching');
+  await expect(spectator.locator('#spectator')).toContainText('You are watching this game.');
+  await expect(spectator.locator('#take-seat')).toHaveCount(0);
   await expect(spectator.locator('#resign')).toHaveCount(0);
 
   const moves = await playWholeGame([creator, guest], [spectator]);

@@ -1,10 +1,10 @@
 //! The lobby: the site's front page, where a player starts a game.
 
-use crate::api::create_table;
+use crate::api::{create_table, create_table_from};
 use crate::board::Board3D;
 use crate::protocol::{BoardSnapshot, Side, TableMode};
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
+use leptos_router::hooks::{use_navigate, use_query_map};
 
 /// The lobby page.
 #[component]
@@ -43,7 +43,41 @@ pub fn LobbyPage() -> impl IntoView {
         let start = start.clone();
         move |_| start(TableMode::HotSeat)
     };
-    let start_private = move |_| start(TableMode::Online { private: true });
+    let start_private = {
+        let start = start.clone();
+        move |_| start(TableMode::Online { private: true })
+    };
+
+    // Start from a position: OBF pasted, or passed as `/?from=<OBF>` (the
+    // lab's "play from here").
+    let query = use_query_map();
+    let (obf, set_obf) = signal(query.with_untracked(|q| q.get("from").unwrap_or_default()));
+    let navigate_from = use_navigate();
+    let start_from = move |mode: TableMode| {
+        let navigate = navigate_from.clone();
+        let text = obf.get_untracked();
+        set_busy.set(true);
+        set_error.set(None);
+        leptos::task::spawn_local(async move {
+            match create_table_from(mode, text).await {
+                Ok(id) => navigate(&format!("/table/{id}"), Default::default()),
+                Err(e) => {
+                    let _ = set_error.try_set(Some(e.message));
+                    let _ = set_busy.try_set(false);
+                }
+            }
+        });
+    };
+    let start_from_ai = {
+        let start_from = start_from.clone();
+        move |_| {
+            start_from(TableMode::VsAi {
+                depth: depth.get_untracked(),
+                human: human.get_untracked(),
+            })
+        }
+    };
+    let start_from_hot_seat = move |_| start_from(TableMode::HotSeat);
 
     // Quick match: waiting while the queue socket is open.
     let (queued, set_queued) = signal(false);
@@ -184,6 +218,31 @@ pub fn LobbyPage() -> impl IntoView {
                             disabled=move || busy.get()
                         >
                             "Private table"
+                        </button>
+                    </div>
+                </div>
+                <div class="card" id="from-position">
+                    <h2>"Start from a position"</h2>
+                    <p>"Paste a position in OBF: 64 cells (X black, O white, - empty) from a1 to h8, a space, then X or O for the side to move. Against the AI you play the colour chosen above."</p>
+                    <textarea
+                        id="start-obf"
+                        rows="2"
+                        spellcheck="false"
+                        aria-label="Position in OBF"
+                        prop:value=move || obf.get()
+                        on:input=move |ev| set_obf.set(event_target_value(&ev))
+                    ></textarea>
+                    <div class="row">
+                        <button id="start-obf-ai" on:click=start_from_ai disabled=move || busy.get()>
+                            "Play it vs AI"
+                        </button>
+                        <button
+                            class="secondary"
+                            id="start-obf-hot-seat"
+                            on:click=start_from_hot_seat
+                            disabled=move || busy.get()
+                        >
+                            "Play it hot-seat"
                         </button>
                     </div>
                 </div>

@@ -27,6 +27,16 @@ pub fn RulesSidebar(#[prop(into)] open: Signal<bool>, on_close: Callback<()>) ->
             <ul>
                 <li>"Click a square to play. Drag to orbit the board; scroll or pinch to zoom."</li>
                 <li>"Resign ends the game as a loss. After a game, vote for a rematch: colours and AI depth carry over."</li>
+                <li>"When a player has to pass, a notice says so until that player moves again, and the move list shows the pass."</li>
+            </ul>
+            <h2>"Playing online"</h2>
+            <ul>
+                <li>"A private table seats its creator. A friend who opens the link watches until they press Take the free seat; later visitors watch."</li>
+                <li>"Quick match seats both players at once."</li>
+                <li>"The game starts when both seats are taken. A player who is not on the page then, or who leaves during a game, has a grace period (90 seconds by default) to come back; the countdown shows next to the board."</li>
+                <li>"A player who does not come back in time loses that game. If both players are away when a grace period ends, the game is abandoned and nobody wins."</li>
+                <li>"Between games nothing counts down. After a rematch starts, an absent player gets a full grace period from that moment."</li>
+                <li>"New table starts a fresh private table with its own tally."</li>
             </ul>
         </aside>
     }

@@ -2,8 +2,8 @@
 //! resign, export and the rules sidebar. Commands go through server functions;
 //! the table's WebSocket pushes every change.
 
-use crate::api::{get_table, new_table, play_move, resign, vote_rematch};
-use crate::board::Board3D;
+use crate::api::{get_table, new_table, play_move, resign, take_seat, vote_rematch};
+use crate::board::{Board3D, PassLog};
 use crate::pages::rules::RulesSidebar;
 use crate::protocol::{
     square_name, BoardSnapshot, EndReason, RoundStatus, Side, TableMode, TableView,
@@ -112,6 +112,22 @@ fn TableScreen(initial: TableView) -> impl IntoView {
             }
         });
     };
+    let id_for_seat = table_id.clone();
+    let (seating_busy, set_seating_busy) = signal(false);
+    let do_take_seat = move |_| {
+        let table = id_for_seat.clone();
+        set_seating_busy.set(true);
+        set_message.set(None);
+        leptos::task::spawn_local(async move {
+            match take_seat(table).await {
+                Ok(view) => accept(view),
+                Err(error) => {
+                    let _ = set_message.try_set(Some(error.message));
+                }
+            }
+            let _ = set_seating_busy.try_set(false);
+        });
+    };
     let navigate = use_navigate();
     let id_for_new = table_id.clone();
     let do_new_table = move |_| {
@@ -166,6 +182,28 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         }
         (!lines.is_empty()).then(|| lines.join(" "))
     };
+    // The seat a spectator may take (a private table's free seat).
+    let free_seat = move || {
+        view_state.with(|v| match (v.mode, v.seats) {
+            (TableMode::Online { .. }, Some(seats)) if v.you.is_empty() => {
+                [Side::Black, Side::White]
+                    .into_iter()
+                    .find(|&side| !seats.get(side).taken)
+            }
+            _ => None,
+        })
+    };
+    let passes = Signal::derive(move || {
+        view_state.with(|v| PassLog {
+            round: v.round,
+            passers: v
+                .history
+                .iter()
+                .filter(|h| h.square.is_none())
+                .map(|h| h.side)
+                .collect(),
+        })
+    });
     let waiting_for_opponent =
         move || view_state.with(|v| v.seats.is_some_and(|s| !(s.black.taken && s.white.taken)));
     let share_url = move || {
@@ -285,6 +323,27 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         })
     };
 
+    let spectator_card = move || {
+        let do_take_seat = do_take_seat.clone();
+        match free_seat() {
+            Some(side) => view! {
+                <p>
+                    "You are watching. The " {side.name().to_lowercase()}
+                    " seat is free: take it to play."
+                </p>
+                <button
+                    id="take-seat"
+                    on:click=do_take_seat
+                    disabled=move || seating_busy.get()
+                >
+                    "Take the free seat"
+                </button>
+            }
+            .into_any(),
+            None => view! { <p>"You are watching this game."</p> }.into_any(),
+        }
+    };
+
     view! {
         <main class="table-page">
             <header class="topbar">
@@ -301,7 +360,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 </button>
             </header>
             <section class="table-board">
-                <Board3D snapshot on_square />
+                <Board3D snapshot on_square passes />
             </section>
             <aside class="hud">
                 <div class="card score">
@@ -330,14 +389,12 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     </p>
                 </div>
                 <Show when=move || is_online() && !seated()>
-                    <div class="card spectator" id="spectator">
-                        <p>"You are watching this game."</p>
-                    </div>
+                    <div class="card spectator" id="spectator">{spectator_card.clone()}</div>
                 </Show>
                 <Show when=move || waiting_for_opponent() && seated()>
                     <div class="card share" id="share">
                         <h2>"Waiting for an opponent"</h2>
-                        <p>"Send this link to a friend; the first to open it takes the free seat."</p>
+                        <p>"Send this link to a friend: they take the free seat with the button on the page. The game and its grace timers start when both seats are taken."</p>
                         <input id="share-link" readonly value=share_url />
                     </div>
                 </Show>
@@ -374,11 +431,12 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                                 .with(|v| v.history.clone())
                                 .into_iter()
                                 .map(|h| {
+                                    let pass = h.square.is_none();
                                     let text = match &h.square {
                                         Some(sq) => format!("{} {} (+{})", h.side.name(), sq, h.flipped),
-                                        None => format!("{} passes", h.side.name()),
+                                        None => format!("{} passes (no legal move)", h.side.name()),
                                     };
-                                    view! { <li>{text}</li> }
+                                    view! { <li class:pass=pass>{text}</li> }
                                 })
                                 .collect_view()
                         }}
