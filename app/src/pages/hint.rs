@@ -121,6 +121,7 @@ pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl 
             </div>
         </Show>
     }
+    .into_any()
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@
 //! reached; the page itself calls no server function.
 
 use crate::board::Board3D;
-use crate::pages::hint::describe;
 use crate::protocol::{square_name, BoardSnapshot, Side};
 use crate::worker::{Analysis, EngineRequest, Step};
 use leptos::prelude::*;
@@ -266,7 +265,10 @@ impl Session {
                 Ok(timed) if self.current(generation) => {
                     self.game.update(|g| {
                         if let Some(g) = g {
-                            g.ai_search = Some(describe(&timed.result, side_of(g.ai()), timed.ms));
+                            g.ai_search = Some(format!(
+                                "AI looked {} moves ahead: {} positions.",
+                                timed.result.depth, timed.result.nodes as u64
+                            ));
                         }
                     });
                     timed.result
@@ -485,6 +487,7 @@ pub fn OfflinePage() -> impl IntoView {
             </aside>
         </main>
     }
+    .into_any()
 }
 
 #[cfg(test)]
