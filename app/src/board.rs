@@ -32,6 +32,8 @@ pub trait BoardScene {
     fn show(&self, snapshot: &BoardSnapshot);
     /// Shows the keyboard cursor on a square, or hides it.
     fn set_cursor(&self, square: Option<u8>);
+    /// Marks a hinted square (the engine's suggestion), or clears the mark.
+    fn set_hint(&self, square: Option<u8>);
     /// Starts the end-of-game celebration; false when the scene cannot play it.
     fn celebrate(&self) -> bool;
     /// Ends the celebration at once and shows the final position again.
@@ -183,7 +185,8 @@ fn prefers_reduced_motion() -> bool {
         .is_some_and(|q| q.matches())
 }
 
-/// The 3D board. `snapshot` is the server's state; clicks go to `on_square`.
+/// The 3D board. `snapshot` is the server's state; clicks go to `on_square`;
+/// `hint`, when given, is a square to mark as the engine's suggestion.
 #[component]
 pub fn Board3D(
     #[prop(into)] snapshot: Signal<BoardSnapshot>,
@@ -191,7 +194,11 @@ pub fn Board3D(
     /// The round's passes, when the page knows them: the announcer speaks each new one.
     #[prop(optional, into)]
     passes: Option<Signal<PassLog>>,
+    /// A square to mark as the hint (the engine worker's best move).
+    #[prop(optional, into)]
+    hint: Option<Signal<Option<u8>>>,
 ) -> impl IntoView {
+    let hint = hint.unwrap_or_else(|| Signal::derive(|| None));
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (backend, set_backend) = signal(String::from("loading"));
     let celebrating = RwSignal::new(false);
@@ -229,7 +236,12 @@ pub fn Board3D(
                 }),
             };
             let built = (factory.0)(element, hooks, &snapshot.get_untracked());
+            built.set_hint(hint.get_untracked());
             scene.set_value(Some(built));
+        });
+        Effect::new(move |_| {
+            let square = hint.get();
+            with_scene(&|s| s.set_hint(square));
         });
         let previous: StoredValue<Option<BoardSnapshot>> = StoredValue::new(None);
         let previous_passes: StoredValue<Option<PassLog>> = StoredValue::new(None);
@@ -318,7 +330,7 @@ pub fn Board3D(
                 on:blur=on_blur
                 on:focus=on_focus
             ></canvas>
-            {move || is_2d().then(|| view! { <Board2D snapshot on_square cursor /> })}
+            {move || is_2d().then(|| view! { <Board2D snapshot on_square cursor hint /> })}
             {move || {
                 celebrating
                     .get()
@@ -354,6 +366,7 @@ fn Board2D(
     snapshot: Signal<BoardSnapshot>,
     on_square: Callback<u8>,
     cursor: RwSignal<Option<u8>>,
+    hint: Signal<Option<u8>>,
 ) -> impl IntoView {
     let grid = NodeRef::<leptos::html::Div>::new();
     let focus_square = move || cursor.get().unwrap_or_else(|| snapshot.with(cursor_start));
@@ -387,6 +400,9 @@ fn Board2D(
                 }
                 if s.last_move == Some(square) {
                     class.push_str(" last");
+                }
+                if hint.get() == Some(square) {
+                    class.push_str(" hint");
                 }
                 class
             })

@@ -9,6 +9,7 @@ pub mod lab;
 mod live;
 pub mod pages;
 pub mod protocol;
+pub mod worker;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};
@@ -59,6 +60,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/table/:id") view=pages::table::TablePage />
                 <Route path=path!("/lab") view=pages::lab::LabHomePage />
                 <Route path=path!("/lab/:id") view=pages::lab::LabPage />
+                <Route path=path!("/offline") view=pages::offline::OfflinePage />
             </Routes>
         </Router>
     }

@@ -89,6 +89,9 @@ struct State {
     legal_markers: Vec<Mesh>,
     last_marker: Mesh,
     hover_marker: Mesh,
+    /// The engine's suggested square (the Hint button), a blue ring.
+    hint_marker: Mesh,
+    hint: Option<u8>,
     hooks: SceneHooks,
     ready: bool,
     dirty: bool,
@@ -138,6 +141,10 @@ impl BoardScene for Island {
         self.0.borrow_mut().set_cursor(square);
     }
 
+    fn set_hint(&self, square: Option<u8>) {
+        self.0.borrow_mut().set_hint(square);
+    }
+
     fn celebrate(&self) -> bool {
         self.0.borrow_mut().celebrate()
     }
@@ -166,10 +173,12 @@ pub fn start(
     let holder: Rc<RefCell<Option<Rc<RefCell<State>>>>> = Rc::new(RefCell::new(None));
     let pending = Rc::new(RefCell::new(Some(initial.clone())));
     let disposed = Rc::new(Cell::new(false));
+    let pending_hint = Rc::new(Cell::new(None));
     let island = LazyIsland {
         holder: holder.clone(),
         pending: pending.clone(),
         disposed: disposed.clone(),
+        pending_hint: pending_hint.clone(),
     };
     spawn_local(async move {
         let built = build(canvas, hooks).await;
@@ -188,6 +197,7 @@ pub fn start(
                 if let Some(snapshot) = pending.borrow_mut().take() {
                     state.borrow_mut().pending = Some(snapshot);
                 }
+                state.borrow_mut().hint = pending_hint.get();
                 start_loop(&state);
                 publish_hooks(&state);
                 *holder.borrow_mut() = Some(state);
@@ -207,6 +217,7 @@ struct LazyIsland {
     holder: Rc<RefCell<Option<Rc<RefCell<State>>>>>,
     pending: Rc<RefCell<Option<BoardSnapshot>>>,
     disposed: Rc<Cell<bool>>,
+    pending_hint: Rc<Cell<Option<u8>>>,
 }
 
 impl BoardScene for LazyIsland {
@@ -220,6 +231,13 @@ impl BoardScene for LazyIsland {
     fn set_cursor(&self, square: Option<u8>) {
         if let Some(state) = self.holder.borrow().as_ref() {
             Island(state.clone()).set_cursor(square);
+        }
+    }
+
+    fn set_hint(&self, square: Option<u8>) {
+        match self.holder.borrow().as_ref() {
+            Some(state) => Island(state.clone()).set_hint(square),
+            None => self.pending_hint.set(square),
         }
     }
 
@@ -364,6 +382,8 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
         .collect();
     let last_marker = marker(0xff3b30, 0.95, 0.44, 0.49);
     root.add(&last_marker);
+    let hint_marker = marker(0x1e90ff, 0.95, 0.22, 0.38);
+    root.add(&hint_marker);
     let hover_geometry: BufferGeometry = PlaneGeometry::new(0.96, 0.96).unchecked_into();
     hover_geometry.rotate_x(-PI / 2.0);
     let hover_marker = Mesh::new(
@@ -410,6 +430,8 @@ async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, Js
         legal_markers,
         last_marker,
         hover_marker,
+        hint_marker,
+        hint: None,
         hooks,
         ready: true,
         dirty: true,
@@ -548,6 +570,8 @@ impl State {
             None => self.last_marker.set_visible(false),
         }
         self.current = snapshot.clone();
+        let hint = self.hint;
+        self.set_hint(hint);
         self.dirty = true;
     }
 
@@ -647,6 +671,29 @@ impl State {
             }
         }
         ended
+    }
+
+    /// The hinted square while its ring is drawn: an empty square, outside a
+    /// celebration.
+    fn shown_hint(&self) -> Option<u8> {
+        self.hint.filter(|&s| {
+            self.celebration.is_none()
+                && self.current.cells.get(usize::from(s)).copied().unwrap_or(1) == 0
+        })
+    }
+
+    /// Shows the hint ring on an empty square, or hides it.
+    fn set_hint(&mut self, square: Option<u8>) {
+        self.hint = square;
+        match self.shown_hint() {
+            Some(square) => {
+                let (x, z) = square_centre(usize::from(square));
+                self.hint_marker.position().set(x, 0.014, z);
+                self.hint_marker.set_visible(true);
+            }
+            None => self.hint_marker.set_visible(false),
+        }
+        self.dirty = true;
     }
 
     /// Shows the keyboard cursor (the hover marker, brighter) or hides it.
@@ -1009,6 +1056,7 @@ fn publish_hooks(state: &Rc<RefCell<State>>) {
             ("celebrations", s.celebrations.into()),
             ("atRest", s.at_rest().into()),
             ("cursor", s.cursor.map_or(JsValue::NULL, JsValue::from)),
+            ("hint", s.shown_hint().map_or(JsValue::NULL, JsValue::from)),
         ])
         .into()
     });

@@ -199,6 +199,8 @@ fn site() -> Result {
         ],
     )?;
 
+    engine_worker(&root, &pkg)?;
+
     step("vendoring Three.js (esbuild: tree-shaken, minified bundle) and the CSS");
     let vendor = site.join("vendor/three");
     let _ = fs::remove_dir_all(&vendor);
@@ -228,7 +230,75 @@ fn site() -> Result {
         size("frontend_bg.wasm.gz") / 1024,
         size("frontend_bg.wasm.br") / 1024
     );
+    let worker: u64 = ENGINE_WORKER_FILES
+        .iter()
+        .map(|f| {
+            fs::metadata(pkg.join(format!("{f}.gz")))
+                .map(|m| m.len())
+                .unwrap_or(0)
+        })
+        .sum();
+    eprintln!(
+        "    engine worker (loaded on demand): {} KiB gzip",
+        worker / 1024
+    );
     Ok(())
+}
+
+/// The files of the engine's Web Worker under `site/pkg/`: the hand-written
+/// worker script, the wasm-bindgen glue and the engine's wasm module.
+const ENGINE_WORKER_FILES: [&str; 3] = ["engine-worker.js", "engine.js", "engine_bg.wasm"];
+
+/// Builds the engine's own wasm module (the `engine-wasm` crate, optimised for
+/// speed) into `pkg/engine.js` + `pkg/engine_bg.wasm`, next to the worker
+/// script that loads it. No page imports these: the worker is started (and
+/// fetches them) only when a hint or an offline game needs the engine.
+fn engine_worker(root: &Path, pkg: &Path) -> Result {
+    step("building the engine's worker module (engine-wasm, wasm32, speed-optimised)");
+    sh(
+        &cargo(),
+        &[
+            "build",
+            "-p",
+            "engine-wasm",
+            "--lib",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--profile",
+            "wasm-engine",
+        ],
+    )?;
+    let wasm = target_dir().join("wasm32-unknown-unknown/wasm-engine/engine_wasm.wasm");
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(&wasm)
+        .web(true)
+        .map_err(|e| e.to_string())?
+        .out_name("engine")
+        .typescript(false)
+        .generate(pkg)
+        .map_err(|e| format!("wasm-bindgen (engine): {e}"))?;
+    let bg = pkg.join("engine_bg.wasm").to_string_lossy().to_string();
+    sh(
+        &root.join("node_modules/.bin/wasm-opt").to_string_lossy(),
+        &[
+            &bg,
+            "-O3",
+            "--enable-bulk-memory",
+            "--enable-nontrapping-float-to-int",
+            "--enable-sign-ext",
+            "--enable-mutable-globals",
+            "--enable-reference-types",
+            "--enable-multivalue",
+            "--strip-debug",
+            "--strip-producers",
+            "-o",
+            &bg,
+        ],
+    )?;
+    copy(
+        &root.join("engine-wasm/engine-worker.js"),
+        &pkg.join("engine-worker.js"),
+    )
 }
 
 /// Cargo's target folder (honours `CARGO_TARGET_DIR`).

@@ -6,6 +6,12 @@ use crate::protocol::{BoardSnapshot, Side, TableMode};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
+/// Whether a failed call means the server could not be reached at all (see
+/// `CommandError`'s message for a request that never got an answer).
+pub fn server_unreachable(message: &str) -> bool {
+    message.starts_with("the server could not be reached")
+}
+
 /// The lobby page.
 #[component]
 pub fn LobbyPage() -> impl IntoView {
@@ -15,6 +21,20 @@ pub fn LobbyPage() -> impl IntoView {
     let (human, set_human) = signal(Side::Black);
     let (error, set_error) = signal(None::<String>);
     let (busy, set_busy) = signal(false);
+    // The server cannot be reached: offer the offline game (see offline.rs).
+    let (server_down, set_server_down) = signal(false);
+    #[cfg(feature = "hydrate")]
+    {
+        Effect::new(move |_| {
+            if web_sys::window().is_some_and(|w| !w.navigator().on_line()) {
+                set_server_down.set(true);
+            }
+        });
+        let handle = window_event_listener(leptos::ev::offline, move |_| {
+            let _ = set_server_down.try_set(true);
+        });
+        on_cleanup(move || handle.remove());
+    }
     let navigate = use_navigate();
     let start = move |mode: TableMode| {
         let navigate = navigate.clone();
@@ -24,6 +44,9 @@ pub fn LobbyPage() -> impl IntoView {
             match create_table(mode).await {
                 Ok(id) => navigate(&format!("/table/{id}"), Default::default()),
                 Err(e) => {
+                    if server_unreachable(&e.message) {
+                        let _ = set_server_down.try_set(true);
+                    }
                     let _ = set_error.try_set(Some(e.message));
                     let _ = set_busy.try_set(false);
                 }
@@ -103,7 +126,10 @@ pub fn LobbyPage() -> impl IntoView {
                     queue_socket.set_value(Some(socket));
                     set_queued.set(true);
                 }
-                None => set_error.set(Some("Cannot reach the server.".into())),
+                None => {
+                    set_server_down.set(true);
+                    set_error.set(Some("Cannot reach the server.".into()))
+                }
             }
         }
         #[cfg(not(feature = "hydrate"))]
@@ -132,6 +158,13 @@ pub fn LobbyPage() -> impl IntoView {
                 <h1>"Othello 3D"</h1>
             </header>
             <section class="lobby-panel">
+                <Show when=move || server_down.get()>
+                    <div class="card offline-offer" id="offline-offer" role="status">
+                        <h2>"The server cannot be reached"</h2>
+                        <p>"You can still practise: the AI also runs in this browser. That game is kept in this browser only, not saved on the server."</p>
+                        <a class="button" id="play-offline" href="/offline">"Play the AI offline"</a>
+                    </div>
+                </Show>
                 <div class="card" id="vs-ai">
                     <h2>"Play the AI"</h2>
                     <p>"The AI looks ahead a fixed number of moves: 1 is gentle, 6 is strong."</p>

@@ -1,7 +1,9 @@
 //! The site's pages.
 
+pub mod hint;
 pub mod lab;
 pub mod lobby;
+pub mod offline;
 pub mod rules;
 pub mod table;
 

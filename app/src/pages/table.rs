@@ -78,6 +78,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         }
         board
     });
+    let hint = RwSignal::new(None::<u8>);
     let id_for_click = table_id.clone();
     let on_square = Callback::new(move |square: u8| {
         let table = id_for_click.clone();
@@ -360,7 +361,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 </button>
             </header>
             <section class="table-board">
-                <Board3D snapshot on_square passes />
+                <Board3D snapshot on_square passes hint />
             </section>
             <aside class="hud">
                 <div class="card score">
@@ -388,6 +389,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         }}
                     </p>
                 </div>
+                <crate::pages::hint::HintPanel view=view_state hint />
                 <Show when=move || is_online() && !seated()>
                     <div class="card spectator" id="spectator">{spectator_card.clone()}</div>
                 </Show>

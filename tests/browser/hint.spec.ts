@@ -1,0 +1,74 @@
+// The Hint button: the engine runs in the browser (a Web Worker with its own
+// wasm module, fetched only when a hint is asked for) and its suggestion is
+// marked on the 3D board, on vs-AI and hot-seat tables; online tables offer none.
+import { test, expect, waitForIsland, screenshot, saveResult } from './support/fixtures';
+import { clickSquare, startHotSeat, startVsAi, status, waitForNewVersion, waitForTurnOrEnd } from './support/board';
+import type { Page } from '@playwright/test';
+
+/** Asks for a hint; returns the marked square and the card's text. */
+async function askHint(page: Page): Promise<{ square: number; text: string }> {
+  await page.click('#hint');
+  await expect(page.locator('#hint-result')).toContainText('Best move', { timeout: 60_000 });
+  const text = (await page.locator('#hint-result').textContent()) ?? '';
+  const square = Number(await page.locator('#hint-result').getAttribute('data-square'));
+  // The island draws the ring on that square.
+  await page.waitForFunction((q) => (window as any).othello3d.status().hint === q, square);
+  return { square, text };
+}
+
+test('a hint on a vs-AI table: computed in the worker, marked on the board', async ({ page, consoleErrors }, info) => {
+  const engineFiles: string[] = [];
+  page.on('request', (r) => {
+    if (/\/pkg\/engine/.test(r.url())) engineFiles.push(new URL(r.url()).pathname);
+  });
+  await startVsAi(page, 2, 'black');
+  await waitForIsland(page);
+  await waitForTurnOrEnd(page);
+  expect(engineFiles, 'the lobby and the table do not load the engine by themselves').toEqual([]);
+
+  const s = await status(page);
+  const { square, text } = await askHint(page);
+  expect(s.legal).toContain(square);
+  expect(text).toMatch(/value [+-]\d+ for Black; searched 6 moves ahead, \d+ positions in \d+ ms\./);
+  expect(engineFiles.sort()).toEqual(['/pkg/engine-worker.js', '/pkg/engine.js', '/pkg/engine_bg.wasm']);
+  await screenshot(page, info, 'hint-vs-ai');
+
+  // Playing the hinted move clears the hint; the AI replies.
+  await clickSquare(page, square);
+  await waitForNewVersion(page, s.version);
+  await expect(page.locator('#hint-result')).toBeEmpty();
+  expect((await status(page)).hint).toBeNull();
+  await waitForTurnOrEnd(page);
+  const second = await askHint(page);
+  expect((await status(page)).legal).toContain(second.square);
+  saveResult(info, 'hint-vs-ai', { first: text, second: second.text });
+  expect(consoleErrors).toEqual([]);
+});
+
+test('hints on a hot-seat table for both sides', async ({ page, consoleErrors }, info) => {
+  await startHotSeat(page);
+  await waitForIsland(page);
+  let s = await status(page);
+  const black = await askHint(page);
+  expect(black.text).toContain('for Black');
+  expect(s.legal).toContain(black.square);
+  await clickSquare(page, black.square);
+  await waitForNewVersion(page, s.version);
+  s = await status(page);
+  const white = await askHint(page);
+  expect(white.text).toContain('for White');
+  expect(s.legal).toContain(white.square);
+  await screenshot(page, info, 'hint-hot-seat');
+  expect(consoleErrors).toEqual([]);
+});
+
+test('online tables offer no hint', async ({ page, consoleErrors }) => {
+  await page.goto('/');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await page.click('#private-table');
+  await page.waitForURL(/\/table\//);
+  await waitForIsland(page);
+  await expect(page.locator('#share')).toBeVisible();
+  await expect(page.locator('#hint')).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});

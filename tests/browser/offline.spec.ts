@@ -1,0 +1,96 @@
+// Offline practice: with the server's API and sockets unreachable, the lobby
+// offers a game against the AI that runs in the browser's engine worker; the
+// game is kept in local storage across a reload and calls no server function.
+import { test, expect, waitForIsland, screenshot, saveResult } from './support/fixtures';
+import { clickSquare, counts, status, waitForNewVersion } from './support/board';
+import type { Page } from '@playwright/test';
+
+/** Waits until it is the human's move (legal squares shown) or the game is over. */
+async function humanTurn(page: Page) {
+  await page.waitForFunction(
+    () => {
+      const s = (window as any).othello3d?.status();
+      const turn = document.querySelector('#turn')?.textContent ?? '';
+      if (/win|Draw/.test(turn)) return true;
+      return !!s && /Your move/.test(turn) && s.legal.length > 0 && s.drawnVersion >= s.version && !s.animating;
+    },
+    null,
+    { timeout: 60_000 },
+  );
+}
+
+test('an offline game against the AI with the network blocked, surviving a reload', async ({ page, consoleErrors }, info) => {
+  test.setTimeout(240_000);
+  await page.goto('/');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(page.locator('#offline-offer')).toHaveCount(0);
+
+  // The server's API and sockets go away.
+  const blocked: string[] = [];
+  await page.route(/\/(api|ws)\//, (route) => {
+    blocked.push(new URL(route.request().url()).pathname);
+    return route.abort('connectionrefused');
+  });
+  await page.routeWebSocket(/\/ws\//, (ws) => {
+    blocked.push(new URL(ws.url()).pathname);
+    ws.close();
+  });
+  await page.click('#start-ai');
+  await expect(page.locator('#offline-offer')).toBeVisible();
+  await expect(page.locator('.lobby .error')).toContainText('could not be reached');
+  expect(blocked).toEqual(['/api/create_table']);
+  await screenshot(page, info, 'offline-offer');
+
+  await page.click('#play-offline');
+  await page.waitForURL(/\/offline$/);
+  await waitForIsland(page);
+  await expect(page.locator('#offline-note')).toContainText('not saved on the server');
+  await page.selectOption('#offline-depth', '2');
+  await page.check('#offline-black');
+  await page.click('#offline-start');
+  await humanTurn(page);
+  await expect(page.locator('#offline-mode')).toContainText('AI depth 2');
+
+  // Three moves each.
+  for (let i = 0; i < 3; i++) {
+    const s = await status(page);
+    await clickSquare(page, s.legal[0]);
+    await waitForNewVersion(page, s.version);
+    await humanTurn(page);
+  }
+  const before = await counts(page);
+  const history = await page.locator('#history li').allTextContents();
+  expect(history.length).toBeGreaterThanOrEqual(6);
+  expect(history[0]).toMatch(/^Black [a-h][1-8]$/);
+  expect(history[1]).toMatch(/^White [a-h][1-8]$/);
+  await expect(page.locator('#ai-search')).toContainText('AI looked 2 moves ahead');
+  await screenshot(page, info, 'offline-game');
+
+  // A reload (the page itself still comes from the server) resumes the game.
+  await page.reload();
+  await waitForIsland(page);
+  await humanTurn(page);
+  expect(await counts(page)).toEqual(before);
+  expect(await page.locator('#history li').allTextContents()).toEqual(history);
+  const s = await status(page);
+  await clickSquare(page, s.legal[0]);
+  await waitForNewVersion(page, s.version);
+  await humanTurn(page);
+  expect((await page.locator('#history li').allTextContents()).length).toBeGreaterThan(history.length);
+
+  expect(blocked, 'no server call while offline').toEqual(['/api/create_table']);
+  saveResult(info, 'offline-game', { before, history });
+  // The one refused call is the lobby's create_table, seen as a failed request.
+  expect(consoleErrors.filter((e) => !/create_table|ERR_CONNECTION_REFUSED|Failed to load resource/.test(e))).toEqual([]);
+});
+
+test('the lobby offers the offline game when the browser is offline', async ({ page, context, consoleErrors }) => {
+  await page.goto('/');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(page.locator('#offline-offer')).toHaveCount(0);
+  await context.setOffline(true);
+  await expect(page.locator('#offline-offer')).toBeVisible();
+  await expect(page.locator('#play-offline')).toHaveAttribute('href', '/offline');
+  await context.setOffline(false);
+  expect(consoleErrors).toEqual([]);
+});
