@@ -4,7 +4,7 @@
 //! othello perft N                 leaf count N plies below the start
 //! othello solve "<OBF>"           exact score for the side to move and a best move
 //! othello search --depth D "<OBF>" play-AI search: best move, value, nodes
-//! othello bench                   speed figures
+//! othello bench [perft|search|ffo] speed figures (CPU time)
 //! othello report [--out-dir DIR]  sample games vs the script (docs/PRODUCT.md)
 //! ```
 
@@ -18,7 +18,8 @@ const USAGE: &str = "usage:
   othello perft N                   count leaves N plies below the initial position (N <= 14)
   othello solve \"<OBF>\"             exact endgame score for the side to move and a best move
   othello search --depth D \"<OBF>\"  play-AI search (D = 1..12): best move, value, nodes
-  othello bench                     perft, search and solver speed figures
+  othello bench [perft|search|ffo]  speed figures: perft 9-11, depth-6 search medians, FFO #40-#44
+                                    exact (all three without an argument); times are CPU seconds
   othello report [--out-dir DIR]    play the depth-3 AI against the script as black and as white;
                                     write DIR/sample-games.json and DIR/sample-games.txt (DIR = docs)
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
@@ -34,8 +35,16 @@ enum Command {
     Perft(u32),
     Solve(String),
     Search(u32, String),
-    Bench,
+    Bench(BenchPart),
     Report(PathBuf),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BenchPart {
+    All,
+    Perft,
+    Search,
+    Ffo,
 }
 
 fn parse_args(args: &[String]) -> Result<Command, String> {
@@ -53,7 +62,15 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
                 "search depth must be a number from 1 to 12, got '{d}'"
             )),
         },
-        [cmd] if cmd == "bench" => Ok(Command::Bench),
+        [cmd] if cmd == "bench" => Ok(Command::Bench(BenchPart::All)),
+        [cmd, part] if cmd == "bench" => match part.as_str() {
+            "perft" => Ok(Command::Bench(BenchPart::Perft)),
+            "search" => Ok(Command::Bench(BenchPart::Search)),
+            "ffo" => Ok(Command::Bench(BenchPart::Ffo)),
+            _ => Err(format!(
+                "bench part must be perft, search or ffo, got '{part}'"
+            )),
+        },
         [cmd] if cmd == "report" => Ok(Command::Report(PathBuf::from("docs"))),
         [cmd, flag, dir] if cmd == "report" && flag == "--out-dir" && !dir.is_empty() => {
             Ok(Command::Report(PathBuf::from(dir)))
@@ -112,7 +129,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         },
-        Command::Bench => bench(),
+        Command::Bench(part) => bench(part),
         Command::Report(dir) => {
             if let Err(message) = report(&dir) {
                 eprintln!("othello: {message}");
@@ -156,30 +173,57 @@ fn report(dir: &std::path::Path) -> Result<(), String> {
 /// follows the `;`).
 const FFO_40_44: &str = include_str!("../../tests/data/ffo40-44.obf");
 
-/// Median wall time of `runs` calls of `f`, in seconds.
+/// CPU time this process has used, in seconds (`/proc/self/schedstat`, ns
+/// resolution; wall time from the start where that file is missing), so the
+/// figures stay meaningful on a loaded machine.
+fn cpu_seconds() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    let start = *START.get_or_init(Instant::now);
+    std::fs::read_to_string("/proc/self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or_else(|| start.elapsed().as_secs_f64(), |ns| ns as f64 / 1e9)
+}
+
+/// CPU seconds `f` takes, and its result.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = cpu_seconds();
+    let out = f();
+    (out, cpu_seconds() - t)
+}
+
+/// Median CPU time of `runs` calls of `f`, in seconds.
 fn median_secs(runs: usize, mut f: impl FnMut()) -> f64 {
-    let mut times: Vec<f64> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
+    let mut times: Vec<f64> = (0..runs).map(|_| timed(&mut f).1).collect();
     times.sort_by(f64::total_cmp);
     times[times.len() / 2]
 }
 
-fn bench() {
+fn bench(part: BenchPart) {
+    let _ = cpu_seconds();
+    if matches!(part, BenchPart::All | BenchPart::Perft) {
+        bench_perft();
+    }
+    if matches!(part, BenchPart::All | BenchPart::Search) {
+        bench_search();
+    }
+    if matches!(part, BenchPart::All | BenchPart::Ffo) {
+        bench_ffo();
+    }
+}
+
+fn bench_perft() {
     let start = Position::initial();
     for depth in [9u32, 10, 11] {
-        let t = Instant::now();
-        let n = perft(&start, depth);
-        let s = t.elapsed().as_secs_f64();
+        let (n, s) = timed(|| perft(&start, depth));
         println!(
             "perft {depth}: {n} leaves in {s:.3}s ({:.1} M leaves/s)",
             n as f64 / s / 1e6
         );
     }
+}
+
+fn bench_search() {
     let mut medians = Vec::new();
     for (i, line) in SEARCH_LINES.iter().enumerate() {
         let Ok(game) = engine::parse_transcript(line) else {
@@ -212,6 +256,9 @@ fn bench() {
             m * 1e3
         );
     }
+}
+
+fn bench_ffo() {
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for (n, line) in FFO_40_44.lines().enumerate() {
         let Ok(pos) = Position::from_obf(line) else {
@@ -223,9 +270,7 @@ fn bench() {
             .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
             .max()
             .unwrap_or(0);
-        let t = Instant::now();
-        let r = solve(&pos);
-        let s = t.elapsed().as_secs_f64();
+        let (r, s) = timed(|| solve(&pos));
         total_nodes += r.nodes;
         total_secs += s;
         println!(
