@@ -12,8 +12,9 @@
 #
 # Rows: perft 11 from the start (CPU seconds of the last ply: Edax's own
 # per-ply getrusage figure; `othello bench perft`'s CPU time) and FFO #40-#44
-# solved exactly (Edax -solve, its "cpu =" figure and node count; `othello
-# bench ffo`'s total). Prints one line per run and row.
+# solved exactly, position by position alternating (Edax -solve: its "cpu ="
+# figure and node count; `othello solve`: its cpu figure), summed. Prints
+# one line per program and row per round.
 set -euo pipefail
 ROUNDS=${1:-3}
 EDAX_DIR=${EDAX_DIR:-/work/edax}
@@ -35,16 +36,30 @@ edax_perft() {
     echo "edax    perft 11: $(grep -E '^ +11,' "$out" | awk -F, '{gsub(/ /,"",$2); print $2}') leaves, cpu $(to_secs "$t") s"
 }
 
-edax_ffo() {
-    local out=$TMP/edax-ffo.txt
-    (cd "$EDAX_DIR" && "$EDAX" -n-tasks 1 -book-usage off -level 60 -solve "$FFO" > "$out" 2>&1)
-    local line t nodes
-    line=$(grep 'nodes in' "$out" | tail -1)
-    t=$(echo "$line" | sed -E 's/.*cpu = +([0-9:.]+).*/\1/')
-    nodes=$(echo "$line" | sed -E 's/.*: ([0-9]+) nodes in.*/\1/')
-    local scores
-    scores=$(grep -E '^ +[0-9]+\|' "$out" | awk -F'|' '{print $3}' | awk '{print $2}' | tr '\n' ' ')
-    echo "edax    FFO #40-#44: $nodes nodes, cpu $(to_secs "$t") s, scores $scores"
+# FFO #40-#44 one position at a time, Edax then othello on the same
+# position, so that both see the same load; prints the totals.
+ffo_pair() {
+    local edax_cpu=0 edax_nodes=0 ours_cpu=0 ours_nodes=0 edax_scores="" ours_scores=""
+    while IFS= read -r line; do
+        echo "$line" > "$TMP/one.obf"
+        local out=$TMP/edax-ffo.txt
+        (cd "$EDAX_DIR" && "$EDAX" -n-tasks 1 -book-usage off -level 60 -solve "$TMP/one.obf" > "$out" 2>&1)
+        local summary t nodes
+        summary=$(grep 'nodes in' "$out" | tail -1)
+        t=$(echo "$summary" | sed -E 's/.*cpu = +([0-9:.]+).*/\1/')
+        nodes=$(echo "$summary" | sed -E 's/.*: ([0-9]+) nodes in.*/\1/')
+        edax_cpu=$(awk -v a="$edax_cpu" -v b="$(to_secs "$t")" 'BEGIN {print a + b}')
+        edax_nodes=$((edax_nodes + nodes))
+        edax_scores="$edax_scores$(grep -E '^ +[0-9]+\|' "$out" | awk -F'|' '{split($2, a, " "); print a[2]}') "
+        # othello: "score +38 best a2 nodes 19405486 time 1.2s cpu 1.1s"
+        local ours
+        ours=$("$OTHELLO" solve "${line%%;*}")
+        ours_cpu=$(awk -v a="$ours_cpu" -v b="$(echo "$ours" | sed -E 's/.*cpu ([0-9.]+)s.*/\1/')" 'BEGIN {print a + b}')
+        ours_nodes=$((ours_nodes + $(echo "$ours" | awk '{print $6}')))
+        ours_scores="$ours_scores$(echo "$ours" | awk '{print $2}') "
+    done < "$FFO"
+    echo "edax    FFO #40-#44: $edax_nodes nodes, cpu $edax_cpu s, scores $edax_scores"
+    echo "othello FFO #40-#44: $ours_nodes nodes, cpu $ours_cpu s, scores $ours_scores"
 }
 
 to_secs() { # 0:00.612 or 1:02.300 -> seconds
@@ -55,18 +70,11 @@ ours_perft() {
     echo "othello $("$OTHELLO" bench perft | grep 'perft 11')"
 }
 
-ours_ffo() {
-    local out
-    out=$("$OTHELLO" bench ffo)
-    echo "othello $(echo "$out" | grep total) scores $(echo "$out" | grep -oE 'score [+-][0-9]+' | awk '{print $2}' | tr '\n' ' ')"
-}
-
 echo "# $(date -u '+%F %T UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$ROUNDS"); do
     echo "## round $r"
     edax_perft
     ours_perft
-    ours_ffo
-    edax_ffo
+    ffo_pair
 done
 echo "# done $(date -u '+%T UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"

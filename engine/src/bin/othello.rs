@@ -17,6 +17,8 @@ use std::time::Instant;
 const USAGE: &str = "usage:
   othello perft N                   count leaves N plies below the initial position (N <= 14)
   othello solve \"<OBF>\"             exact endgame score for the side to move and a best move
+  othello solve-file FILE           solve every OBF line of FILE and check it against the scores
+                                    listed after ';' (FFO format); exit 1 on a mismatch
   othello search --depth D \"<OBF>\"  play-AI search (D = 1..12): best move, value, nodes
   othello bench [perft|search|ffo]  speed figures: perft 9-11, depth-6 search medians, FFO #40-#44
                                     exact (all three without an argument); times are CPU seconds
@@ -34,6 +36,7 @@ const SEARCH_LINES: [&str; 3] = [
 enum Command {
     Perft(u32),
     Solve(String),
+    SolveFile(PathBuf),
     Search(u32, String),
     Bench(BenchPart),
     Report(PathBuf),
@@ -56,6 +59,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             )),
         },
         [cmd, obf] if cmd == "solve" => Ok(Command::Solve(obf.clone())),
+        [cmd, file] if cmd == "solve-file" => Ok(Command::SolveFile(PathBuf::from(file))),
         [cmd, flag, d, obf] if cmd == "search" && flag == "--depth" => match d.parse::<u32>() {
             Ok(d) if (1..=12).contains(&d) => Ok(Command::Search(d, obf.clone())),
             _ => Err(format!(
@@ -94,10 +98,10 @@ fn main() -> ExitCode {
         Command::Solve(obf) => match Position::from_obf(&obf) {
             Ok(pos) => {
                 let t = Instant::now();
-                let r = solve(&pos);
+                let (r, cpu) = timed(|| solve(&pos));
                 let best = r.best_move.map_or("pass".to_string(), |s| s.to_string());
                 println!(
-                    "score {:+} best {best} nodes {} time {:.3}s",
+                    "score {:+} best {best} nodes {} time {:.3}s cpu {cpu:.3}s",
                     r.score,
                     r.nodes,
                     t.elapsed().as_secs_f64()
@@ -130,6 +134,14 @@ fn main() -> ExitCode {
             }
         },
         Command::Bench(part) => bench(part),
+        Command::SolveFile(path) => match solve_file(&path) {
+            Ok(true) => {}
+            Ok(false) => return ExitCode::FAILURE,
+            Err(message) => {
+                eprintln!("othello: {message}");
+                return ExitCode::from(2);
+            }
+        },
         Command::Report(dir) => {
             if let Err(message) = report(&dir) {
                 eprintln!("othello: {message}");
@@ -138,6 +150,44 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Solves each OBF line of `path` and compares the score with the best
+/// score listed after the `;` (FFO format). `Ok(false)` on a mismatch.
+fn solve_file(path: &std::path::Path) -> Result<bool, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut all_right = true;
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let pos = Position::from_obf(line).map_err(|e| format!("line {}: bad OBF: {e}", n + 1))?;
+        let expected = line
+            .split(';')
+            .skip(1)
+            .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
+            .max();
+        let (r, s) = timed(|| solve(&pos));
+        let verdict = match expected {
+            Some(e) if e == r.score => "exact".to_string(),
+            Some(e) => {
+                all_right = false;
+                format!("WRONG, listed {e:+}")
+            }
+            None => "no listed score".to_string(),
+        };
+        println!(
+            "line {} ({} empties): score {:+} best {} nodes {} in {s:.3}s: {verdict}",
+            n + 1,
+            pos.empty_count(),
+            r.score,
+            r.best_move.map_or("pass".into(), |m| m.to_string()),
+            r.nodes
+        );
+    }
+    Ok(all_right)
 }
 
 /// Plays the sample games and writes `dir/sample-games.json` and
