@@ -21,7 +21,8 @@ const USAGE: &str = "usage:
                                     listed after ';' (FFO format); exit 1 on a mismatch
   othello search --depth D \"<OBF>\"  play-AI search (D = 1..12): best move, value, nodes
   othello bench [perft|search|ffo]  speed figures: perft 9-11, depth-6 search medians, FFO #40-#44
-                                    exact (all three without an argument); times are CPU seconds
+                                    exact (all three without an argument); perft and FFO times are
+                                    CPU seconds, the search medians wall time
   othello report [--out-dir DIR]    play the depth-3 AI against the script as black and as white;
                                     write DIR/sample-games.json and DIR/sample-games.txt (DIR = docs)
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
@@ -223,8 +224,9 @@ fn report(dir: &std::path::Path) -> Result<(), String> {
 /// follows the `;`).
 const FFO_40_44: &str = include_str!("../../tests/data/ffo40-44.obf");
 
-/// CPU time this process has used, in seconds (`/proc/self/schedstat`, ns
-/// resolution; wall time from the start where that file is missing), so the
+/// CPU time this process has used, in seconds (`/proc/self/schedstat`,
+/// updated at scheduler ticks, so good for runs of a tenth of a second and
+/// more; wall time from the start where that file is missing), so the
 /// figures stay meaningful on a loaded machine.
 fn cpu_seconds() -> f64 {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
@@ -242,9 +244,16 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     (out, cpu_seconds() - t)
 }
 
-/// Median CPU time of `runs` calls of `f`, in seconds.
+/// Median wall time of `runs` calls of `f`, in seconds (the CPU-time
+/// counter only advances at scheduler ticks, too coarse for milliseconds).
 fn median_secs(runs: usize, mut f: impl FnMut()) -> f64 {
-    let mut times: Vec<f64> = (0..runs).map(|_| timed(&mut f).1).collect();
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
     times.sort_by(f64::total_cmp);
     times[times.len() / 2]
 }
