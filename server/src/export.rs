@@ -20,6 +20,16 @@ fn players(mode: TableMode) -> (String, String) {
     }
 }
 
+/// `Opening: Tiger` (or that no named opening was played), from the
+/// opening list matched under the board's symmetries.
+pub fn opening_line(moves: &[engine::Square]) -> String {
+    let squares: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
+    match app::openings::name_of_squares(&squares) {
+        Some(named) => format!("Opening: {} (first {} moves)", named.name, named.plies),
+        None => "Opening: not a named opening".to_string(),
+    }
+}
+
 /// The text export of the current round.
 pub fn text(id: &str, table: &Table) -> String {
     let game = table.game();
@@ -27,7 +37,8 @@ pub fn text(id: &str, table: &Table) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "Othello 3D — table {id}, round {}", table.round());
     let _ = writeln!(out, "Mode: {}", table.mode().describe());
-    let _ = writeln!(out, "Black (X): {black}\nWhite (O): {white}\n");
+    let _ = writeln!(out, "Black (X): {black}\nWhite (O): {white}");
+    let _ = writeln!(out, "{}\n", opening_line(&game.moves()));
     let _ = writeln!(out, "Start position:\n{}", game.start().to_text_board());
     let positions = game.positions();
     let mut ply = 0;
