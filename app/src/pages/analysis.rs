@@ -159,7 +159,7 @@ fn ready_view(analysis: GameAnalysis) -> impl IntoView {
             .map(|m| {
                 let best = (m.loss > 0).then(|| format!(" — best was {}", m.best));
                 view! {
-                    <li class=format!("mistake {} {}", side_class(m.side), m.severity.label()) data-ply=m.ply.to_string()>
+                    <li class=format!("mistake-row {} {}", side_class(m.side), m.severity.label()) data-ply=m.ply.to_string()>
                         <span class="what">{format!("{}. {} {}", m.ply, m.side.name(), m.square)}</span>
                         <span class="severity">{m.severity.label()}</span>
                         <span class="loss">{loss_text(&m)}{best}</span>
