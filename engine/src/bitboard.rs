@@ -185,7 +185,7 @@ pub(crate) const fn shift(x: u64, dir: usize) -> u64 {
 
 /// Union of the eight one-step shifts of `x`: every square adjacent to a
 /// square of `x` (squares of `x` are included only when adjacent to another).
-#[inline]
+#[inline(always)]
 pub(crate) const fn neighbours(x: u64) -> u64 {
     let h = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
     let hx = h | x;
@@ -193,44 +193,38 @@ pub(crate) const fn neighbours(x: u64) -> u64 {
 }
 
 /// Legal moves for the player owning `p` against the opponent owning `o`.
-#[inline]
-pub(crate) const fn legal_moves(p: u64, o: u64) -> u64 {
-    let empty = !(p | o);
-    let mut moves = 0u64;
+/// Legal moves of `p` against `o`: for each of the four axes, both
+/// directions, the runs of opponent discs that start next to an own disc are
+/// grown by parallel prefix (1, 2, 4 steps at once: Edax's `get_moves`), and
+/// the empty square just past a run is a move.
+#[inline(always)]
+pub const fn legal_moves(p: u64, o: u64) -> u64 {
     let masked = o & INNER_FILES;
-
-    // One macro-like block per axis: (shift amount, opponent mask).
-    let mut axis = 0;
-    while axis < 4 {
-        let (s, m) = match axis {
-            0 => (1u32, masked),
-            1 => (8u32, o),
-            2 => (7u32, masked),
-            _ => (9u32, masked),
-        };
-        // Towards higher indices.
-        let mut t = m & (p << s);
-        t |= m & (t << s);
-        t |= m & (t << s);
-        t |= m & (t << s);
-        t |= m & (t << s);
-        t |= m & (t << s);
-        moves |= t << s;
-        // Towards lower indices.
-        let mut t = m & (p >> s);
-        t |= m & (t >> s);
-        t |= m & (t >> s);
-        t |= m & (t >> s);
-        t |= m & (t >> s);
-        t |= m & (t >> s);
-        moves |= t >> s;
-        axis += 1;
-    }
-    moves & empty
+    (axis_moves(p, masked, 1)
+        | axis_moves(p, o, 8)
+        | axis_moves(p, masked, 7)
+        | axis_moves(p, masked, 9))
+        & !(p | o)
 }
 
-/// For each square and direction, the squares strictly beyond it up to the
-/// board edge (directions as in [`shift`]).
+/// Moves along one axis (shift `s`), both directions; `m` = the opponent
+/// discs that may sit inside a run on this axis.
+#[inline(always)]
+const fn axis_moves(p: u64, m: u64, s: u32) -> u64 {
+    let d = 2 * s;
+    let mut up = m & (p << s);
+    up |= m & (up << s);
+    let pre_up = m & (m << s);
+    up |= pre_up & (up << d);
+    up |= pre_up & (up << d);
+    let mut down = m & (p >> s);
+    down |= m & (down >> s);
+    let pre_down = pre_up >> s;
+    down |= pre_down & (down >> d);
+    down |= pre_down & (down >> d);
+    (up << s) | (down >> s)
+}
+
 const RAYS: [[u64; 8]; 64] = rays();
 
 const fn rays() -> [[u64; 8]; 64] {
@@ -256,35 +250,109 @@ const fn rays() -> [[u64; 8]; 64] {
 /// Discs of `o` flipped when the owner of `p` plays on the (empty) square
 /// `index`. Zero when the move flips nothing.
 ///
-/// Per direction: the first square of the ray that is not an opponent disc
-/// must hold an own disc; the opponent discs before it flip.
-#[inline]
-pub(crate) fn flips(p: u64, o: u64, index: usize) -> u64 {
+/// Branch-free per direction (a scalar form of Edax's `flip_avx_acepck`):
+/// towards higher indices the lowest non-opponent square of the ray must be
+/// an own disc; towards lower indices the highest one must be.
+#[inline(always)]
+pub fn flips(p: u64, o: u64, index: usize) -> u64 {
     let rays = &RAYS[index & 63];
     let mut all = 0u64;
-    // Directions towards higher indices: east, north, north-east, north-west.
+    // Towards higher indices (east, north, north-east, north-west): the run
+    // up to and including the first non-opponent square.
     for dir in [0, 2, 4, 5] {
         let ray = rays[dir];
         let stop = !o & ray;
-        if stop != 0 {
-            let first = stop & stop.wrapping_neg();
-            if first & p != 0 {
-                all |= ray & (first - 1);
-            }
-        }
+        let run = (stop ^ stop.wrapping_sub(1)) & ray;
+        let hit = u64::from(run & p != 0).wrapping_neg();
+        all |= run & !p & hit;
     }
-    // Directions towards lower indices: west, south, south-east, south-west.
+    // Towards lower indices (west, south, south-east, south-west): the
+    // highest non-opponent square must be own, i.e. own > other there.
     for dir in [1, 3, 6, 7] {
         let ray = rays[dir];
         let stop = !o & ray;
-        if stop != 0 {
-            let high = 63 - stop.leading_zeros();
-            if p & (1u64 << high) != 0 {
-                all |= ray & (u64::MAX << high) & !(1u64 << high);
-            }
-        }
+        let own = stop & p;
+        let hit = u64::from(own > stop ^ own).wrapping_neg();
+        let above = u64::MAX.wrapping_shl(64 - stop.leading_zeros());
+        all |= ray & above & hit;
     }
     all
+}
+
+/// Twice the number of discs flipped along a line of 8 squares, indexed by
+/// the mover's position in the line and the mover's discs in the line
+/// (bit i = square i of the line), every other square of the line holding
+/// an opponent disc. Squares past the end of a short line read as
+/// opponent discs, which can never close a run, so short lines work too.
+static LINE_FLIPS: [[u8; 256]; 8] = line_flips();
+
+const fn line_flips() -> [[u8; 256]; 8] {
+    let mut out = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut pattern = 0;
+        while pattern < 256 {
+            let mut n = 0;
+            // Upwards.
+            let mut i = pos + 1;
+            let mut run = 0;
+            while i < 8 && pattern & (1 << i) == 0 {
+                run += 1;
+                i += 1;
+            }
+            if i < 8 {
+                n += run;
+            }
+            // Downwards.
+            let mut i = pos as i32 - 1;
+            let mut run = 0;
+            while i >= 0 && pattern & (1 << i) == 0 {
+                run += 1;
+                i -= 1;
+            }
+            if i >= 0 {
+                n += run;
+            }
+            out[pos][pattern] = 2 * n as u8;
+            pattern += 1;
+        }
+        pos += 1;
+    }
+    out
+}
+
+/// The a1–h8 and a8–h1 diagonals through each square.
+static DIAGONALS_OF: [(u64, u64); 64] = diagonals_of();
+
+const fn diagonals_of() -> [(u64, u64); 64] {
+    let mut out = [(0u64, 0u64); 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let r = &RAYS[sq];
+        out[sq] = (r[4] | r[7] | (1 << sq), r[5] | r[6] | (1 << sq));
+        sq += 1;
+    }
+    out
+}
+
+/// Twice the number of discs `p` flips by playing the last empty square
+/// `index` (every other square is occupied, so the opponent holds exactly
+/// the squares `p` does not). Edax's `count_last_flip`: four table look-ups,
+/// one per line through the square, with the line's discs gathered into a
+/// byte by a shift (rows) or a multiplication (columns, diagonals).
+#[inline(always)]
+pub fn count_last_flips(p: u64, index: usize) -> i32 {
+    let index = index & 63;
+    let (row, col) = (index >> 3, index & 7);
+    let row_bits = (p >> (row * 8)) as u8;
+    let col_bits = (((p >> col) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    let (d9, d7) = DIAGONALS_OF[index];
+    let d9_bits = ((p & d9).wrapping_mul(FILE_A) >> 56) as u8;
+    let d7_bits = ((p & d7).wrapping_mul(FILE_A) >> 56) as u8;
+    i32::from(LINE_FLIPS[col][row_bits as usize])
+        + i32::from(LINE_FLIPS[row][col_bits as usize])
+        + i32::from(LINE_FLIPS[col][d9_bits as usize])
+        + i32::from(LINE_FLIPS[col][d7_bits as usize])
 }
 
 #[cfg(test)]

@@ -7,9 +7,10 @@
 //! empty-square code. Scores are final disc differences for the side to
 //! move, in −64..=64.
 
-use crate::bitboard::{flips, legal_moves, neighbours, Bitboard};
+use crate::bitboard::{count_last_flips, flips, legal_moves, neighbours, Bitboard};
 use crate::position::Position;
 use crate::square::Square;
+use std::marker::PhantomData;
 
 /// What [`solve`] found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -28,14 +29,17 @@ pub struct SolveResult {
 /// and mobility ordering.
 const SHALLOW_EMPTIES: u32 = 7;
 /// Default transposition table size (entries, a power of two).
-const TT_BITS: u32 = 20;
+const TT_BITS: u32 = 19;
 const INF: i32 = 127;
 /// From this many empties on, children are probed in the table first.
 const ETC_EMPTIES: u32 = 10;
 const POT_W: i32 = 2;
 const NO_MOVE: u8 = 64;
 
+/// 32 bytes, aligned so that an entry never straddles two cache lines (a
+/// probe is one memory access).
 #[derive(Clone, Copy, Default)]
+#[repr(align(32))]
 struct Entry {
     player: u64,
     opponent: u64,
@@ -107,6 +111,7 @@ const FILE_H: u64 = 0x8080_8080_8080_8080;
 /// A lower bound of the discs of `o` that can never flip: a disc is stable
 /// when, along each of the four axes, its line is full or one neighbour on
 /// that axis is the board edge or a stable disc of its colour.
+#[inline(always)]
 fn stable_discs(o: u64, occupied: u64) -> u64 {
     let mut full_h = 0u64;
     let mut full_v = occupied;
@@ -148,7 +153,27 @@ fn stable_discs(o: u64, occupied: u64) -> u64 {
     }
 }
 
-struct Solver {
+/// The solver's recursion compiled for any CPU.
+struct Portable;
+/// The solver's recursion compiled for x86-64 CPUs with POPCNT, LZCNT,
+/// BMI1/2 and AVX2 (x86-64-v3), chosen at run time.
+#[cfg(target_arch = "x86_64")]
+struct X86V3;
+
+/// Squares next to each square (a move must touch an opponent disc).
+static NEIGHBOURS: [u64; 64] = neighbour_table();
+
+const fn neighbour_table() -> [u64; 64] {
+    let mut out = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        out[sq] = neighbours(1 << sq);
+        sq += 1;
+    }
+    out
+}
+
+struct Solver<K> {
     table: Vec<Entry>,
     shift: u32,
     nodes: u64,
@@ -156,9 +181,10 @@ struct Solver {
     /// values and `aborted` is set (the result is then discarded).
     limit: u64,
     aborted: bool,
+    kernel: PhantomData<K>,
 }
 
-#[inline]
+#[inline(always)]
 fn final_score(p: u64, o: u64) -> i32 {
     let own = p.count_ones() as i32;
     let opp = o.count_ones() as i32;
@@ -173,47 +199,58 @@ fn final_score(p: u64, o: u64) -> i32 {
     }
 }
 
-impl Solver {
-    fn new(bits: u32) -> Solver {
+impl<K> Solver<K> {
+    fn new(bits: u32) -> Solver<K> {
         Solver {
             table: vec![Entry::default(); 1usize << bits],
             shift: 64 - bits,
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
+            kernel: PhantomData,
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn slot(&self, p: u64, o: u64) -> usize {
         let h = (p ^ o.rotate_left(23).wrapping_mul(0xD6E8_FEB8_6659_FD93))
             .wrapping_mul(0x9E37_79B9_7F4A_7C15);
         (h >> self.shift) as usize
     }
+}
 
+/// The recursion of the solver, instantiated once per kernel set: plain
+/// for every target, and on x86-64 once more with the x86-64-v3 features
+/// enabled so that the same code compiles to single-instruction popcounts,
+/// bit scans and shifts.
+macro_rules! solver_methods {
+    ($kernel:ty $(, $features:literal)?) => {
+impl Solver<$kernel> {
     /// Score of the last empty square `sq` with `p` to move.
-    #[inline]
-    fn last1(&mut self, p: u64, o: u64, sq: usize) -> i32 {
+    /// Score of the last empty square `sq` with `p` to move (Edax's
+    /// `count_last_flip`: the flip count alone, from the line tables).
+    $(#[target_feature(enable = $features)])?
+    fn last1(&mut self, p: u64, sq: usize) -> i32 {
         self.nodes += 1;
-        let base = p.count_ones() as i32 - o.count_ones() as i32;
-        let f = flips(p, o, sq).count_ones() as i32;
+        // 63 discs on the board: p − o = 2p − 63, never 0.
+        let base = 2 * p.count_ones() as i32 - 63;
+        let f = count_last_flips(p, sq);
         if f > 0 {
-            return base + 2 * f + 1;
+            return base + f + 1;
         }
-        let f = flips(o, p, sq).count_ones() as i32;
+        let f = count_last_flips(!p & !(1 << sq), sq);
         if f > 0 {
-            return base - 2 * f - 1;
+            return base - f - 1;
         }
         if base > 0 {
             base + 1
-        } else if base < 0 {
-            base - 1
         } else {
-            0
+            base - 1
         }
     }
 
     #[allow(clippy::too_many_arguments)]
+    $(#[target_feature(enable = $features)])?
     fn last2(
         &mut self,
         p: u64,
@@ -226,9 +263,9 @@ impl Solver {
     ) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
-        let f = flips(p, o, a);
+        let f = if NEIGHBOURS[a] & o != 0 { flips(p, o, a) } else { 0 };
         if f != 0 {
-            best = -self.last1(o & !f, p | f | (1 << a), b);
+            best = -self.last1(o & !f, b);
             if best > alpha {
                 alpha = best;
                 if best >= beta {
@@ -236,9 +273,9 @@ impl Solver {
                 }
             }
         }
-        let f = flips(p, o, b);
+        let f = if NEIGHBOURS[b] & o != 0 { flips(p, o, b) } else { 0 };
         if f != 0 {
-            let v = -self.last1(o & !f, p | f | (1 << b), a);
+            let v = -self.last1(o & !f, a);
             if v > best {
                 best = v;
             }
@@ -253,6 +290,7 @@ impl Solver {
     }
 
     /// Search without table or mobility ordering, for few empties.
+    $(#[target_feature(enable = $features)])?
     fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
         let empty = !(p | o);
         let n = empty.count_ones();
@@ -262,7 +300,7 @@ impl Solver {
             return self.last2(p, o, alpha, beta, a, b, passed);
         }
         if n == 1 {
-            return self.last1(p, o, empty.trailing_zeros() as usize);
+            return self.last1(p, empty.trailing_zeros() as usize);
         }
         if n == 0 {
             self.nodes += 1;
@@ -282,6 +320,9 @@ impl Solver {
                 while m != 0 {
                     let sq = m.trailing_zeros() as usize;
                     m &= m - 1;
+                    if NEIGHBOURS[sq] & o == 0 {
+                        continue;
+                    }
                     let f = flips(p, o, sq);
                     if f == 0 {
                         continue;
@@ -309,6 +350,7 @@ impl Solver {
     }
 
     /// Moves of `p` ordered fastest-first (TT move first).
+    #[inline(always)]
     fn ordered_moves(
         p: u64,
         o: u64,
@@ -350,6 +392,7 @@ impl Solver {
         n
     }
 
+    $(#[target_feature(enable = $features)])?
     fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
         let empty = !(p | o);
         if empty.count_ones() < SHALLOW_EMPTIES {
@@ -459,6 +502,7 @@ impl Solver {
         best
     }
 
+    $(#[target_feature(enable = $features)])?
     fn root(&mut self, p: u64, o: u64) -> (i32, Option<Square>) {
         self.nodes += 1;
         let moves = legal_moves(p, o);
@@ -497,6 +541,43 @@ impl Solver {
         best
     }
 }
+    };
+}
+
+solver_methods!(Portable);
+#[cfg(target_arch = "x86_64")]
+solver_methods!(X86V3, "popcnt,lzcnt,bmi1,bmi2,avx2");
+
+/// Whether this CPU runs the x86-64-v3 copy of the recursions.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn x86_v3() -> bool {
+    std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("avx2")
+}
+
+/// Runs the solver on (`p`, `o`) with a table of 2^`bits` entries and a node
+/// budget: (score, move, nodes, aborted). `portable` forces the plain copy.
+fn run(p: u64, o: u64, bits: u32, limit: u64, portable: bool) -> (i32, Option<Square>, u64, bool) {
+    #[cfg(target_arch = "x86_64")]
+    if !portable && x86_v3() {
+        let mut solver = Solver::<X86V3>::new(bits);
+        solver.limit = limit;
+        #[allow(unsafe_code)]
+        // SAFETY: `Solver<X86V3>`'s methods are compiled for popcnt, lzcnt,
+        // bmi1, bmi2 and avx2, and `x86_v3()` has just checked that this CPU
+        // has every one of them. No other unsafe operation is involved.
+        let (score, best) = unsafe { solver.root(p, o) };
+        return (score, best, solver.nodes, solver.aborted);
+    }
+    let _ = portable;
+    let mut solver = Solver::<Portable>::new(bits);
+    solver.limit = limit;
+    let (score, best) = solver.root(p, o);
+    (score, best, solver.nodes, solver.aborted)
+}
 
 /// Solves `pos` exactly: final disc difference for the side to move with
 /// perfect play by both sides, and a move that achieves it.
@@ -509,12 +590,17 @@ pub fn solve(pos: &Position) -> SolveResult {
 /// 10..=26; 24 bytes each). Smaller tables suit memory-tight targets.
 #[must_use]
 pub fn solve_with_table(pos: &Position, bits: u32) -> SolveResult {
-    let mut solver = Solver::new(bits.clamp(10, 26));
-    let (score, best_move) = solver.root(pos.player().0, pos.opponent().0 & !pos.player().0);
+    let (score, best_move, nodes, _) = run(
+        pos.player().0,
+        pos.opponent().0 & !pos.player().0,
+        bits.clamp(10, 26),
+        u64::MAX,
+        false,
+    );
     SolveResult {
         score,
         best_move,
-        nodes: solver.nodes,
+        nodes,
     }
 }
 
@@ -525,15 +611,38 @@ pub fn solve_with_table(pos: &Position, bits: u32) -> SolveResult {
 /// subtree (fewer than 7 empty squares) before the search notices.
 #[must_use]
 pub fn solve_within(pos: &Position, max_nodes: u64) -> Option<SolveResult> {
-    let mut solver = Solver::new(TT_BITS);
-    solver.limit = max_nodes;
-    let (score, best_move) = solver.root(pos.player().0, pos.opponent().0 & !pos.player().0);
-    if solver.aborted || solver.nodes > max_nodes {
+    let (score, best_move, nodes, aborted) = run(
+        pos.player().0,
+        pos.opponent().0 & !pos.player().0,
+        TT_BITS,
+        max_nodes,
+        false,
+    );
+    if aborted || nodes > max_nodes {
         return None;
     }
     Some(SolveResult {
         score,
         best_move,
-        nodes: solver.nodes,
+        nodes,
     })
+}
+
+/// [`solve`] on the portable copy of the solver even where the CPU could
+/// run the x86-64-v3 one (tests compare the two).
+#[doc(hidden)]
+#[must_use]
+pub fn solve_portable(pos: &Position) -> SolveResult {
+    let (score, best_move, nodes, _) = run(
+        pos.player().0,
+        pos.opponent().0 & !pos.player().0,
+        TT_BITS,
+        u64::MAX,
+        true,
+    );
+    SolveResult {
+        score,
+        best_move,
+        nodes,
+    }
 }

@@ -1,4 +1,5 @@
-//! The play AI's evaluation (SPEC §5), always from the AI's side.
+//! The play AI's evaluation (docs/PRODUCT.md, "The board, the rules and
+//! the play AI"), always from the AI's side.
 //!
 //! `evaluate = positional + 12 × mobility + 4 × frontier + w × discs` where
 //! * positional: sum of [`WEIGHTS`] over the AI's discs minus the opponent's;
@@ -16,18 +17,78 @@ use crate::position::Position;
 use crate::square::Square;
 
 /// Positional weights, index = 8 × row + column (symmetric; corners +120,
-/// X-squares −50, C-squares −20).
+/// X-squares −50, C-squares −30). The one source of the weight values:
+/// [`WEIGHT_GROUPS`] (the evaluation's positional term and the search's move
+/// ordering) and [`MOVE_ORDER`] are derived from this table.
 #[rustfmt::skip]
 pub const WEIGHTS: [i32; 64] = [
-    120, -20,  20,   5,   5,  20, -20, 120,
-    -20, -50,  -5,  -5,  -5,  -5, -50, -20,
+    120, -30,  20,   5,   5,  20, -30, 120,
+    -30, -50,  -5,  -5,  -5,  -5, -50, -30,
      20,  -5,  15,   3,   3,  15,  -5,  20,
       5,  -5,   3,   3,   3,   3,  -5,   5,
       5,  -5,   3,   3,   3,   3,  -5,   5,
      20,  -5,  15,   3,   3,  15,  -5,  20,
-    -20, -50,  -5,  -5,  -5,  -5, -50, -20,
-    120, -20,  20,   5,   5,  20, -20, 120,
+    -30, -50,  -5,  -5,  -5,  -5, -50, -30,
+    120, -30,  20,   5,   5,  20, -30, 120,
 ];
+
+/// Number of distinct values in [`WEIGHTS`].
+pub const WEIGHT_GROUP_COUNT: usize = distinct_weights();
+
+/// The squares of each distinct weight, highest weight first: `(weight,
+/// squares as a bit mask)`. Derived from [`WEIGHTS`], so every square is in
+/// exactly one group whatever the table holds. Within a group the search
+/// tries squares in increasing index (bit) order.
+pub const WEIGHT_GROUPS: [(i32, u64); WEIGHT_GROUP_COUNT] = weight_groups();
+
+const fn distinct_weights() -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < 64 {
+        let mut seen = false;
+        let mut j = 0;
+        while j < i {
+            if WEIGHTS[j] == WEIGHTS[i] {
+                seen = true;
+            }
+            j += 1;
+        }
+        if !seen {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+const fn weight_groups() -> [(i32, u64); WEIGHT_GROUP_COUNT] {
+    let mut out = [(0i32, 0u64); WEIGHT_GROUP_COUNT];
+    let mut k = 0;
+    // Each round takes the largest weight below the previous group's.
+    let mut ceiling = i32::MAX;
+    while k < WEIGHT_GROUP_COUNT {
+        let mut value = i32::MIN;
+        let mut i = 0;
+        while i < 64 {
+            if WEIGHTS[i] < ceiling && WEIGHTS[i] > value {
+                value = WEIGHTS[i];
+            }
+            i += 1;
+        }
+        let mut mask = 0u64;
+        let mut i = 0;
+        while i < 64 {
+            if WEIGHTS[i] == value {
+                mask |= 1 << i;
+            }
+            i += 1;
+        }
+        out[k] = (value, mask);
+        ceiling = value;
+        k += 1;
+    }
+    out
+}
 
 /// Weight of one mobility unit.
 pub const MOBILITY_WEIGHT: i32 = 12;
@@ -55,32 +116,10 @@ pub struct EvaluationTerms {
     pub total: i32,
 }
 
-/// Squares grouped by weight, so the positional term is a few popcounts.
-const WEIGHT_CLASSES: [(i32, u64); 8] = weight_classes();
-
-const fn weight_classes() -> [(i32, u64); 8] {
-    let values = [120, -20, 20, 5, -50, -5, 15, 3];
-    let mut out = [(0i32, 0u64); 8];
-    let mut k = 0;
-    while k < 8 {
-        let mut mask = 0u64;
-        let mut i = 0;
-        while i < 64 {
-            if WEIGHTS[i] == values[k] {
-                mask |= 1 << i;
-            }
-            i += 1;
-        }
-        out[k] = (values[k], mask);
-        k += 1;
-    }
-    out
-}
-
 #[inline]
 fn positional(own: u64, opp: u64) -> i32 {
     let mut sum = 0;
-    for &(w, mask) in &WEIGHT_CLASSES {
+    for &(w, mask) in &WEIGHT_GROUPS {
         sum += w * ((own & mask).count_ones() as i32 - (opp & mask).count_ones() as i32);
     }
     sum

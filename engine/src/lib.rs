@@ -20,6 +20,7 @@ mod endgame;
 mod error;
 mod eval;
 mod game;
+pub mod kernels;
 mod notation;
 mod perft;
 mod position;
@@ -30,18 +31,18 @@ mod square;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use color::Color;
-pub use endgame::{solve, solve_with_table, solve_within, SolveResult};
+pub use endgame::{solve, solve_portable, solve_with_table, solve_within, SolveResult};
 pub use error::{ParseError, PlayError};
 pub use eval::{
     evaluate, evaluation_terms, ordered_moves, terminal_score, EvaluationTerms, MOVE_ORDER,
-    WEIGHTS, WIN_SCORE,
+    WEIGHTS, WEIGHT_GROUPS, WEIGHT_GROUP_COUNT, WIN_SCORE,
 };
 pub use game::{Game, GameEvent, ReplayError, Turn};
 pub use notation::{format_moves, parse_moves, parse_transcript, GgfInfo, TranscriptError};
-pub use perft::perft;
+pub use perft::{perft, perft_portable};
 pub use position::{GameResult, MoveOutcome, Position};
 pub use report::{
     play_sample_game, script_move, SampleEvent, SampleGame, SampleReport, REPORT_DEPTH,
 };
-pub use search::{search, search_parallel, RootMove, SearchReport};
+pub use search::{analyse_root, search, search_parallel, RootMove, SearchReport};
 pub use square::Square;

@@ -1,6 +1,7 @@
 //! Text forms: the text board, OBF, move transcripts and GGF export.
 //!
-//! Text board (SPEC §5), nine lines, each ended by `\n`, no trailing spaces:
+//! Text board (docs/PRODUCT.md, "The board, the rules and the play AI"),
+//! nine lines, each ended by `\n`, no trailing spaces:
 //!
 //! ```text
 //!   A B C D E F G H

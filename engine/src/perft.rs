@@ -14,10 +14,32 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    let (p, o) = (pos.player().0, pos.opponent().0);
+    #[cfg(target_arch = "x86_64")]
+    if crate::endgame::x86_v3() {
+        #[allow(unsafe_code)]
+        // SAFETY: `perft_v3` is compiled for popcnt, lzcnt, bmi1, bmi2 and
+        // avx2, and `x86_v3()` has just checked that this CPU has them all.
+        return unsafe { perft_v3(p, o, depth, false) };
+    }
+    perft_raw(p, o, depth, false)
+}
+
+/// [`perft`] on the portable copy of the recursion (tests compare the two).
+#[doc(hidden)]
+#[must_use]
+pub fn perft_portable(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
     perft_raw(pos.player().0, pos.opponent().0, depth, false)
 }
 
-fn perft_raw(p: u64, o: u64, depth: u32, passed: bool) -> u64 {
+/// The recursion, once plain and (on x86-64) once compiled for x86-64-v3.
+macro_rules! perft_recursion {
+    ($name:ident $(, $features:literal)?) => {
+$(#[target_feature(enable = $features)])?
+fn $name(p: u64, o: u64, depth: u32, passed: bool) -> u64 {
     let mut moves = legal_moves(p, o);
     if moves == 0 {
         if passed {
@@ -30,7 +52,7 @@ fn perft_raw(p: u64, o: u64, depth: u32, passed: bool) -> u64 {
         return if depth == 1 {
             1
         } else {
-            perft_raw(o, p, depth - 1, true)
+            $name(o, p, depth - 1, true)
         };
     }
     if depth == 1 {
@@ -41,7 +63,13 @@ fn perft_raw(p: u64, o: u64, depth: u32, passed: bool) -> u64 {
         let sq = moves.trailing_zeros() as usize;
         moves &= moves - 1;
         let f = flips(p, o, sq);
-        total += perft_raw(o & !f, p | f | (1 << sq), depth - 1, false);
+        total += $name(o & !f, p | f | (1 << sq), depth - 1, false);
     }
     total
 }
+    };
+}
+
+perft_recursion!(perft_raw);
+#[cfg(target_arch = "x86_64")]
+perft_recursion!(perft_v3, "popcnt,lzcnt,bmi1,bmi2,avx2");

@@ -20,7 +20,7 @@ fn moves_in_order(pos: &Position) -> Vec<(Square, Position)> {
     list
 }
 
-/// Plain MiniMax value of `pos` for `ai` at `depth` placed discs (SPEC §5
+/// Plain MiniMax value of `pos` for `ai` at `depth` placed discs (docs/PRODUCT.md
 /// pseudo-code without α–β).
 #[must_use]
 pub fn minimax(pos: &Position, ai: Color, depth: u32) -> i32 {
@@ -99,4 +99,53 @@ pub fn solve_exhaustive(pos: &Position) -> i32 {
         .map(|(_, next)| -solve_exhaustive(next))
         .max()
         .unwrap_or(0)
+}
+
+/// Discs of `o` flipped by the owner of `p` playing on `index`, found the
+/// slow way: walk each of the eight directions square by square (row and
+/// column arithmetic, no bit tricks) and flip a run of opponent discs that
+/// ends on an own disc. The reference for the fast kernels.
+#[must_use]
+pub fn flips_naive(p: u64, o: u64, index: usize) -> u64 {
+    if index >= 64 || (p | o) & (1 << index) != 0 {
+        return 0;
+    }
+    let (row, col) = ((index / 8) as i32, (index % 8) as i32);
+    let mut all = 0u64;
+    for (dr, dc) in [
+        (0, 1),
+        (0, -1),
+        (1, 0),
+        (-1, 0),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ] {
+        let mut run = 0u64;
+        let (mut r, mut c) = (row + dr, col + dc);
+        while (0..8).contains(&r) && (0..8).contains(&c) {
+            let bit = 1u64 << (r * 8 + c);
+            if o & bit != 0 {
+                run |= bit;
+            } else {
+                if p & bit != 0 {
+                    all |= run;
+                }
+                break;
+            }
+            r += dr;
+            c += dc;
+        }
+    }
+    all
+}
+
+/// Legal moves of `p` against `o` by trying every empty square with
+/// [`flips_naive`].
+#[must_use]
+pub fn legal_moves_naive(p: u64, o: u64) -> u64 {
+    (0..64)
+        .filter(|&i| flips_naive(p, o, i) != 0)
+        .fold(0u64, |m, i| m | (1 << i))
 }

@@ -1,4 +1,5 @@
-//! Reproducible sample games (SPEC §9): the play AI against a simple
+//! Reproducible sample games (docs/PRODUCT.md, "Sample games and the
+//! report"): the play AI against a simple
 //! deterministic script, as black and as white, written out as a JSON
 //! document and a readable text report.
 //!
@@ -30,6 +31,43 @@ use std::fmt::Write as _;
 
 /// Search depth of the AI in the sample games (placed discs).
 pub const REPORT_DEPTH: u32 = 3;
+
+/// The figures published for the two sample games (docs/PRODUCT.md,
+/// "Sample games and the report") that the play AI must reproduce.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Published {
+    /// The AI's colour in that game.
+    pub ai_color: Color,
+    /// Final black discs.
+    pub black: u32,
+    /// Final white discs.
+    pub white: u32,
+    /// Automatic passes.
+    pub passes: usize,
+    /// Positions searched by the AI over the game.
+    pub positions: u64,
+}
+
+/// Game 1 (AI black) and game 2 (AI white) as published.
+pub const PUBLISHED: [Published; 2] = [
+    Published {
+        ai_color: Color::Black,
+        black: 48,
+        white: 16,
+        passes: 3,
+        positions: 7_216,
+    },
+    Published {
+        ai_color: Color::White,
+        black: 7,
+        white: 57,
+        passes: 6,
+        positions: 6_500,
+    },
+];
+
+/// The report's middle board is the position after this many placed discs.
+pub const MIDDLE_MOVES: usize = 24;
 
 /// One-line statement of the script's rule (written into the report).
 pub const SCRIPT_RULE: &str = "corners first (the corner flipping the most discs), otherwise the move flipping the most discs; ties to the lowest cell index";
@@ -144,7 +182,7 @@ pub struct Snapshot {
     pub moves: usize,
     /// Events (moves and passes) so far.
     pub ply: usize,
-    /// The text board of SPEC §5 ([`Position::to_text_board`]).
+    /// The text board ([`Position::to_text_board`]).
     pub board: String,
 }
 
@@ -161,7 +199,8 @@ pub struct SampleGame {
     pub transcript: String,
     /// The start board.
     pub start: Snapshot,
-    /// The board after move `N / 2` of the `N` placed discs.
+    /// The board after [`MIDDLE_MOVES`] placed discs (the last board if
+    /// the game is shorter).
     pub middle: Snapshot,
     /// The final board.
     pub end: Snapshot,
@@ -240,6 +279,56 @@ impl SampleGame {
     }
 }
 
+impl SampleGame {
+    /// This game's figures next to the published ones: `(name, ours,
+    /// published)` for the final score, the passes and the positions.
+    #[must_use]
+    pub fn against(&self, published: &Published) -> [(&'static str, String, String); 3] {
+        [
+            (
+                "final (black-white)",
+                format!("{}-{}", self.black_discs, self.white_discs),
+                format!("{}-{}", published.black, published.white),
+            ),
+            (
+                "passes",
+                self.passes.to_string(),
+                published.passes.to_string(),
+            ),
+            (
+                "positions searched",
+                self.ai_nodes.to_string(),
+                published.positions.to_string(),
+            ),
+        ]
+    }
+
+    /// Whether every figure equals the published one (and the AI had the
+    /// published colour).
+    #[must_use]
+    pub fn matches(&self, published: &Published) -> bool {
+        self.ai_color == published.ai_color
+            && self.against(published).iter().all(|(_, a, b)| a == b)
+    }
+
+    /// One line: the published figures and whether each matches.
+    #[must_use]
+    pub fn published_line(&self, published: &Published) -> String {
+        let parts: Vec<String> = self
+            .against(published)
+            .iter()
+            .map(|(name, ours, theirs)| {
+                if ours == theirs {
+                    format!("{name} {ours} = published ✓")
+                } else {
+                    format!("{name} {ours} ≠ published {theirs} ✗")
+                }
+            })
+            .collect();
+        parts.join(", ")
+    }
+}
+
 /// Plays the AI (colour `ai_color`, [`search`] at `depth`) against the
 /// script from the initial position until the game ends.
 #[must_use]
@@ -279,7 +368,7 @@ pub fn play_sample_game(ai_color: Color, depth: u32) -> SampleGame {
 
     let positions = game.positions();
     let total_moves = ai_info.len();
-    let middle_target = total_moves / 2;
+    let middle_target = MIDDLE_MOVES.min(total_moves);
     let mut events = Vec::with_capacity(game.events().len());
     let mut number = 0;
     let mut passes = 0;
@@ -364,6 +453,13 @@ pub struct SampleReport {
 }
 
 impl SampleReport {
+    /// Whether both games reproduce [`PUBLISHED`] exactly.
+    #[must_use]
+    pub fn matches_published(&self) -> bool {
+        self.games.len() == PUBLISHED.len()
+            && self.games.iter().zip(&PUBLISHED).all(|(g, p)| g.matches(p))
+    }
+
     /// Plays both games at [`REPORT_DEPTH`].
     #[must_use]
     pub fn generate() -> SampleReport {
@@ -396,8 +492,14 @@ impl SampleReport {
     #[must_use]
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "Othello sample games (SPEC §9)");
-        let _ = writeln!(out, "==============================");
+        let _ = writeln!(
+            out,
+            "Othello sample games (docs/PRODUCT.md, Sample games and the report)"
+        );
+        let _ = writeln!(
+            out,
+            "==================================================================="
+        );
         out.push('\n');
         let _ = writeln!(
             out,
@@ -418,6 +520,14 @@ impl SampleReport {
         let _ = writeln!(out, "-------");
         for (i, game) in self.games.iter().enumerate() {
             let _ = writeln!(out, "Game {}: {}", i + 1, game.summary());
+        }
+        if self.depth == REPORT_DEPTH {
+            out.push('\n');
+            let _ = writeln!(out, "Published figures");
+            let _ = writeln!(out, "-----------------");
+            for (i, (game, published)) in self.games.iter().zip(&PUBLISHED).enumerate() {
+                let _ = writeln!(out, "Game {}: {}", i + 1, game.published_line(published));
+            }
         }
         for (i, game) in self.games.iter().enumerate() {
             out.push('\n');

@@ -1,5 +1,6 @@
 //! The `othello` binary.
 
+mod common;
 use std::process::Command;
 
 #[test]
@@ -21,6 +22,8 @@ fn bad_arguments_print_usage_and_exit_2() {
         &[],
         &["search", "--depth", "0", "x"],
         &["solve", "XO X"],
+        &["bench", "everything"],
+        &["solve-file"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_othello"))
             .args(args)
@@ -57,4 +60,55 @@ fn solve_and_search_print_results() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("best d3 value "), "{text}");
+}
+
+#[test]
+fn solve_file_checks_the_listed_scores() {
+    // Small endgames (8 empties) with their exact scores, in FFO format.
+    let dir = std::env::temp_dir().join(format!("othello-solve-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let positions = common::positions(5, 8, 3);
+    let right: String = positions
+        .iter()
+        .map(|p| {
+            format!(
+                "{}; A1:{:+}\n",
+                p.to_obf(),
+                engine::reference::solve_exhaustive(p)
+            )
+        })
+        .collect();
+    let wrong: String = positions
+        .iter()
+        .map(|p| {
+            format!(
+                "{}; A1:{:+}\n",
+                p.to_obf(),
+                engine::reference::solve_exhaustive(p) + 2
+            )
+        })
+        .collect();
+    for (name, text, code) in [("right.obf", &right, 0), ("wrong.obf", &wrong, 1)] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_othello"))
+            .arg("solve-file")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{name}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(stdout.lines().count(), 3, "{stdout}");
+        if code == 0 {
+            assert_eq!(stdout.matches(": exact").count(), 3, "{stdout}");
+        } else {
+            assert_eq!(stdout.matches("WRONG").count(), 3, "{stdout}");
+        }
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(["solve-file", "/nonexistent/ffo.obf"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,7 @@
 //! The exact solver: FFO #40–#44 and exhaustive agreement on small endgames.
 
 mod common;
-use engine::{reference, solve, solve_within, Position};
+use engine::{reference, solve, solve_portable, solve_within, Position};
 
 const FFO: &str = include_str!("data/ffo40-44.obf");
 
@@ -12,6 +12,9 @@ fn solver_matches_exhaustive_search_on_small_endgames() {
             let exact = reference::solve_exhaustive(&pos);
             let r = solve(&pos);
             assert_eq!(r.score, exact, "\n{pos}");
+            // The portable copy of the solver (what wasm runs) is the same
+            // search: same score, move and node count.
+            assert_eq!(solve_portable(&pos), r, "\n{pos}");
             if let Some(m) = r.best_move {
                 let next = pos.play(m).expect("best move is legal").position;
                 assert_eq!(

@@ -1,7 +1,7 @@
 //! Perft from the initial position (a forced pass is a ply; a finished game
 //! is one leaf at deeper depths).
 
-use engine::{perft, Position};
+use engine::{perft, perft_portable, Position};
 
 const EXPECTED: [(u32, u64); 10] = [
     (0, 1),
@@ -20,6 +20,8 @@ const EXPECTED: [(u32, u64); 10] = [
 fn perft_from_the_start() {
     for (depth, leaves) in EXPECTED {
         assert_eq!(perft(&Position::initial(), depth), leaves, "depth {depth}");
+        // The portable copy of the recursion (the one wasm runs) agrees.
+        assert_eq!(perft_portable(&Position::initial(), depth), leaves);
     }
 }
 

@@ -1,6 +1,6 @@
-//! The reproducible sample-games report (SPEC §9).
+//! The reproducible sample-games report (docs/PRODUCT.md).
 
-use engine::report::{json_string, Player, REPORT_FORMAT};
+use engine::report::{json_string, Player, MIDDLE_MOVES, PUBLISHED, REPORT_FORMAT};
 use engine::{
     script_move, search, Color, Game, GameEvent, Position, SampleEvent, SampleReport, Square,
     REPORT_DEPTH,
@@ -229,15 +229,60 @@ fn game_records_are_legal_and_consistent() {
         assert_eq!(game.ai_nodes, nodes);
         assert!(nodes > 0);
 
-        // The middle board is the one after move N / 2.
+        // The middle board is the one after 24 placed discs.
         let n = game.move_count();
-        assert_eq!(game.middle.moves, n / 2);
-        let middle = Game::replay(&game.moves()[..n / 2]).unwrap();
+        assert_eq!(game.middle.moves, 24);
+        let middle = Game::replay(&game.moves()[..24]).unwrap();
         assert_eq!(middle.position().to_text_board(), game.middle.board);
         assert_eq!(game.middle.ply, middle.events().len());
         assert_eq!(game.end.moves, n);
         assert_eq!(game.end.ply, game.events.len());
     }
+}
+
+#[test]
+fn the_published_sample_games_are_reproduced() {
+    // docs/PRODUCT.md, "Sample games and the report": the figures themselves.
+    let report = SampleReport::generate();
+    let figures: Vec<(Color, u32, u32, usize, u64)> = report
+        .games
+        .iter()
+        .map(|g| {
+            (
+                g.ai_color,
+                g.black_discs,
+                g.white_discs,
+                g.passes,
+                g.ai_nodes,
+            )
+        })
+        .collect();
+    assert_eq!(
+        figures,
+        [
+            (Color::Black, 48, 16, 3, 7_216),
+            (Color::White, 7, 57, 6, 6_500),
+        ]
+    );
+    let published: Vec<(Color, u32, u32, usize, u64)> = PUBLISHED
+        .iter()
+        .map(|p| (p.ai_color, p.black, p.white, p.passes, p.positions))
+        .collect();
+    assert_eq!(published, figures);
+    assert!(report.matches_published());
+    for (game, published) in report.games.iter().zip(&PUBLISHED) {
+        assert_eq!(game.published_line(published).matches('✓').count(), 3);
+        assert!(!game.published_line(published).contains('✗'));
+        assert_eq!(game.middle.moves, MIDDLE_MOVES);
+    }
+    // A different AI (depth 2) does not reproduce them, and says so.
+    let other = SampleReport::generate_at(2);
+    assert!(!other.matches_published());
+    assert!(other
+        .games
+        .iter()
+        .zip(&PUBLISHED)
+        .any(|(g, p)| g.published_line(p).contains('✗')));
 }
 
 #[test]
@@ -321,9 +366,17 @@ fn cli_report_writes_both_files_and_prints_summaries() {
     let report = SampleReport::generate();
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 4);
     for (line, game) in lines.iter().zip(&report.games) {
         assert!(line.ends_with(&game.summary()), "{line}");
+    }
+    for (line, (game, published)) in lines[2..].iter().zip(report.games.iter().zip(&PUBLISHED)) {
+        assert!(line.ends_with(&game.published_line(published)), "{line}");
+        assert!(
+            line.contains("positions searched 7216 = published ✓")
+                || line.contains("positions searched 6500 = published ✓"),
+            "{line}"
+        );
     }
     assert_eq!(
         std::fs::read_to_string(dir.join("sample-games.json")).unwrap(),

@@ -1,4 +1,4 @@
-//! Rule tests (SPEC §11): layout, the eight capture directions, edges,
+//! Rule tests (docs/PRODUCT.md): layout, the eight capture directions, edges,
 //! invalid moves, automatic passes, game end with empty squares, whole games.
 
 mod common;

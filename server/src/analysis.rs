@@ -61,7 +61,8 @@ pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings
             }
         }
     }
-    let report = engine::search(before, settings.depth);
+    // Every root move with a full window: exact values at this depth.
+    let report = engine::analyse_root(before, settings.depth);
     let mut best = (played, i32::MIN);
     let mut played_value = report.value;
     for m in &report.root_moves {

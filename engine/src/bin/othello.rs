@@ -4,11 +4,12 @@
 //! othello perft N                 leaf count N plies below the start
 //! othello solve "<OBF>"           exact score for the side to move and a best move
 //! othello search --depth D "<OBF>" play-AI search: best move, value, nodes
-//! othello bench                   speed figures
-//! othello report [--out-dir DIR]  sample games vs the script (SPEC §9)
+//! othello bench [perft|search|ffo] speed figures (CPU time)
+//! othello report [--out-dir DIR]  sample games vs the script (docs/PRODUCT.md)
 //! ```
 
-use engine::{perft, search, solve, Position, SampleReport};
+use engine::report::PUBLISHED;
+use engine::{analyse_root, perft, search, solve, Position, SampleReport};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -16,30 +17,15 @@ use std::time::Instant;
 const USAGE: &str = "usage:
   othello perft N                   count leaves N plies below the initial position (N <= 14)
   othello solve \"<OBF>\"             exact endgame score for the side to move and a best move
+  othello solve-file FILE           solve every OBF line of FILE and check it against the scores
+                                    listed after ';' (FFO format); exit 1 on a mismatch
   othello search --depth D \"<OBF>\"  play-AI search (D = 1..12): best move, value, nodes
-  othello bench                     perft, search and solver speed figures
+  othello bench [perft|search|ffo]  speed figures: perft 9-11, depth-6 search medians, FFO #40-#44
+                                    exact (all three without an argument); perft and FFO times are
+                                    CPU seconds, the search medians wall time
   othello report [--out-dir DIR]    play the depth-3 AI against the script as black and as white;
                                     write DIR/sample-games.json and DIR/sample-games.txt (DIR = docs)
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
-
-/// FFO endgame positions #40–#42 (OBF, with their exact scores).
-const FFO: [(&str, &str, i32); 3] = [
-    (
-        "#40",
-        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
-        38,
-    ),
-    (
-        "#41",
-        "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X",
-        0,
-    ),
-    (
-        "#42",
-        "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X",
-        6,
-    ),
-];
 
 /// Fixed midgame positions for the search figures (transcripts from the start).
 const SEARCH_LINES: [&str; 3] = [
@@ -51,9 +37,18 @@ const SEARCH_LINES: [&str; 3] = [
 enum Command {
     Perft(u32),
     Solve(String),
+    SolveFile(PathBuf),
     Search(u32, String),
-    Bench,
+    Bench(BenchPart),
     Report(PathBuf),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BenchPart {
+    All,
+    Perft,
+    Search,
+    Ffo,
 }
 
 fn parse_args(args: &[String]) -> Result<Command, String> {
@@ -65,13 +60,22 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             )),
         },
         [cmd, obf] if cmd == "solve" => Ok(Command::Solve(obf.clone())),
+        [cmd, file] if cmd == "solve-file" => Ok(Command::SolveFile(PathBuf::from(file))),
         [cmd, flag, d, obf] if cmd == "search" && flag == "--depth" => match d.parse::<u32>() {
             Ok(d) if (1..=12).contains(&d) => Ok(Command::Search(d, obf.clone())),
             _ => Err(format!(
                 "search depth must be a number from 1 to 12, got '{d}'"
             )),
         },
-        [cmd] if cmd == "bench" => Ok(Command::Bench),
+        [cmd] if cmd == "bench" => Ok(Command::Bench(BenchPart::All)),
+        [cmd, part] if cmd == "bench" => match part.as_str() {
+            "perft" => Ok(Command::Bench(BenchPart::Perft)),
+            "search" => Ok(Command::Bench(BenchPart::Search)),
+            "ffo" => Ok(Command::Bench(BenchPart::Ffo)),
+            _ => Err(format!(
+                "bench part must be perft, search or ffo, got '{part}'"
+            )),
+        },
         [cmd] if cmd == "report" => Ok(Command::Report(PathBuf::from("docs"))),
         [cmd, flag, dir] if cmd == "report" && flag == "--out-dir" && !dir.is_empty() => {
             Ok(Command::Report(PathBuf::from(dir)))
@@ -95,10 +99,10 @@ fn main() -> ExitCode {
         Command::Solve(obf) => match Position::from_obf(&obf) {
             Ok(pos) => {
                 let t = Instant::now();
-                let r = solve(&pos);
+                let (r, cpu) = timed(|| solve(&pos));
                 let best = r.best_move.map_or("pass".to_string(), |s| s.to_string());
                 println!(
-                    "score {:+} best {best} nodes {} time {:.3}s",
+                    "score {:+} best {best} nodes {} time {:.3}s cpu {cpu:.3}s",
                     r.score,
                     r.nodes,
                     t.elapsed().as_secs_f64()
@@ -130,7 +134,15 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         },
-        Command::Bench => bench(),
+        Command::Bench(part) => bench(part),
+        Command::SolveFile(path) => match solve_file(&path) {
+            Ok(true) => {}
+            Ok(false) => return ExitCode::FAILURE,
+            Err(message) => {
+                eprintln!("othello: {message}");
+                return ExitCode::from(2);
+            }
+        },
         Command::Report(dir) => {
             if let Err(message) = report(&dir) {
                 eprintln!("othello: {message}");
@@ -139,6 +151,44 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Solves each OBF line of `path` and compares the score with the best
+/// score listed after the `;` (FFO format). `Ok(false)` on a mismatch.
+fn solve_file(path: &std::path::Path) -> Result<bool, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut all_right = true;
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let pos = Position::from_obf(line).map_err(|e| format!("line {}: bad OBF: {e}", n + 1))?;
+        let expected = line
+            .split(';')
+            .skip(1)
+            .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
+            .max();
+        let (r, s) = timed(|| solve(&pos));
+        let verdict = match expected {
+            Some(e) if e == r.score => "exact".to_string(),
+            Some(e) => {
+                all_right = false;
+                format!("WRONG, listed {e:+}")
+            }
+            None => "no listed score".to_string(),
+        };
+        println!(
+            "line {} ({} empties): score {:+} best {} nodes {} in {s:.3}s: {verdict}",
+            n + 1,
+            pos.empty_count(),
+            r.score,
+            r.best_move.map_or("pass".into(), |m| m.to_string()),
+            r.nodes
+        );
+    }
+    Ok(all_right)
 }
 
 /// Plays the sample games and writes `dir/sample-games.json` and
@@ -156,47 +206,135 @@ fn report(dir: &std::path::Path) -> Result<(), String> {
     for (i, game) in report.games.iter().enumerate() {
         println!("game {}: {}", i + 1, game.summary());
     }
-    Ok(())
+    for (i, (game, published)) in report.games.iter().zip(&PUBLISHED).enumerate() {
+        println!(
+            "game {} against the published figures: {}",
+            i + 1,
+            game.published_line(published)
+        );
+    }
+    if report.matches_published() {
+        Ok(())
+    } else {
+        Err("the sample games do not reproduce the published figures (files written anyway)".into())
+    }
 }
 
-fn bench() {
+/// FFO endgame positions #40–#44 (OBF; the exact score of each listed move
+/// follows the `;`).
+const FFO_40_44: &str = include_str!("../../tests/data/ffo40-44.obf");
+
+/// CPU time this process has used, in seconds (`/proc/self/schedstat`,
+/// updated at scheduler ticks, so good for runs of a tenth of a second and
+/// more; wall time from the start where that file is missing), so the
+/// figures stay meaningful on a loaded machine.
+fn cpu_seconds() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    let start = *START.get_or_init(Instant::now);
+    std::fs::read_to_string("/proc/self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or_else(|| start.elapsed().as_secs_f64(), |ns| ns as f64 / 1e9)
+}
+
+/// CPU seconds `f` takes, and its result.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = cpu_seconds();
+    let out = f();
+    (out, cpu_seconds() - t)
+}
+
+/// Median wall time of `runs` calls of `f`, in seconds (the CPU-time
+/// counter only advances at scheduler ticks, too coarse for milliseconds).
+fn median_secs(runs: usize, mut f: impl FnMut()) -> f64 {
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+fn bench(part: BenchPart) {
+    let _ = cpu_seconds();
+    if matches!(part, BenchPart::All | BenchPart::Perft) {
+        bench_perft();
+    }
+    if matches!(part, BenchPart::All | BenchPart::Search) {
+        bench_search();
+    }
+    if matches!(part, BenchPart::All | BenchPart::Ffo) {
+        bench_ffo();
+    }
+}
+
+fn bench_perft() {
     let start = Position::initial();
     for depth in [9u32, 10, 11] {
-        let t = Instant::now();
-        let n = perft(&start, depth);
-        let s = t.elapsed().as_secs_f64();
+        let (n, s) = timed(|| perft(&start, depth));
         println!(
             "perft {depth}: {n} leaves in {s:.3}s ({:.1} M leaves/s)",
             n as f64 / s / 1e6
         );
     }
+}
+
+fn bench_search() {
+    let mut medians = Vec::new();
     for (i, line) in SEARCH_LINES.iter().enumerate() {
         let Ok(game) = engine::parse_transcript(line) else {
             continue;
         };
         let pos = *game.position();
-        let t = Instant::now();
         let r = search(&pos, 6);
-        let s = t.elapsed().as_secs_f64();
+        let s = median_secs(15, || {
+            std::hint::black_box(search(std::hint::black_box(&pos), 6));
+        });
+        let a = median_secs(5, || {
+            std::hint::black_box(analyse_root(std::hint::black_box(&pos), 6));
+        });
+        medians.push(s);
         println!(
-            "search depth 6, position {}: best {} value {} nodes {} in {:.3}s ({:.2} M nodes/s)",
+            "search depth 6, position {}: best {} value {} positions {} median {:.2} ms ({:.1} M nodes/s); analysis (analyse_root) median {:.2} ms",
             i + 1,
             r.best_move.map_or("pass".into(), |m| m.to_string()),
             r.value,
             r.nodes,
-            s,
-            r.nodes as f64 / s / 1e6
+            s * 1e3,
+            r.nodes as f64 / s / 1e6,
+            a * 1e3
         );
     }
-    for (name, obf, expected) in FFO {
-        let Ok(pos) = Position::from_obf(obf) else {
+    medians.sort_by(f64::total_cmp);
+    if let Some(m) = medians.get(medians.len() / 2) {
+        println!(
+            "search depth 6: median over the positions {:.2} ms",
+            m * 1e3
+        );
+    }
+}
+
+fn bench_ffo() {
+    let (mut total_nodes, mut total_secs) = (0u64, 0f64);
+    for (n, line) in FFO_40_44.lines().enumerate() {
+        let Ok(pos) = Position::from_obf(line) else {
             continue;
         };
-        let t = Instant::now();
-        let r = solve(&pos);
-        let s = t.elapsed().as_secs_f64();
+        let expected = line
+            .split(';')
+            .skip(1)
+            .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
+            .max()
+            .unwrap_or(0);
+        let (r, s) = timed(|| solve(&pos));
+        total_nodes += r.nodes;
+        total_secs += s;
         println!(
-            "solve FFO {name} ({} empties): score {:+} (expected {expected:+}) best {} nodes {} in {s:.3}s ({:.1} M nodes/s)",
+            "solve FFO #{} ({} empties): score {:+} (expected {expected:+}) best {} nodes {} in {s:.3}s ({:.1} M nodes/s)",
+            40 + n,
             pos.empty_count(),
             r.score,
             r.best_move.map_or("pass".into(), |m| m.to_string()),
@@ -204,4 +342,8 @@ fn bench() {
             r.nodes as f64 / s / 1e6
         );
     }
+    println!(
+        "solve FFO #40-#44 total: {total_nodes} nodes in {total_secs:.3}s ({:.1} M nodes/s)",
+        total_nodes as f64 / total_secs / 1e6
+    );
 }

@@ -30,12 +30,14 @@ impl From<EvaluationTerms> for Terms {
     }
 }
 
-/// A legal move the mover had, with the search's value for it.
+/// A legal move the mover had, with the analysis search's value for it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Alternative {
     #[serde(rename = "move")]
     pub square: String,
-    /// MiniMax value from the mover's side at the searched depth.
+    /// Exact MiniMax value from the mover's side at the searched depth, from
+    /// the analysis search ([`ALTERNATIVES_SEARCH`]), not the play AI's α–β
+    /// root (which only bounds the moves it did not choose).
     pub value: i32,
     /// Discs this move would have captured.
     pub captures: u32,
@@ -79,8 +81,12 @@ pub struct FactSheet {
     pub discs_before: Discs,
     pub discs_after: Discs,
     pub empty_squares_after: u32,
-    /// Every legal move the mover had, in search order, with its value.
+    /// Every legal move the mover had, in search order, with its exact
+    /// value from the analysis search.
     pub alternatives: Vec<Alternative>,
+    /// Which search gave the alternatives' values ([`ALTERNATIVES_SEARCH`]).
+    #[serde(default)]
+    pub alternatives_search: String,
     /// The search: depth (placed discs), value of the chosen move (mover's
     /// side), positions visited, expected continuation.
     pub search_depth: u32,
@@ -145,9 +151,27 @@ pub fn square_kind(before: &Position, square: Square) -> &'static str {
     }
 }
 
-/// Builds the fact sheet of `square` played in `before` after `report` (the
-/// search of `before` at `report.depth`).
+/// Names the search behind [`Alternative::value`] in the fact sheet.
+pub const ALTERNATIVES_SEARCH: &str = "analysis search (engine::analyse_root): every legal move searched with a full alpha-beta window at the same depth, so each value is exact; the play AI's own alpha-beta root only bounds the moves it did not choose";
+
+/// [`build_with`] that runs the analysis search itself (CPU work: call it
+/// off the async loop).
 pub fn build(ply: u32, before: &Position, square: Square, report: &SearchReport) -> FactSheet {
+    let analysis = engine::analyse_root(before, report.depth);
+    build_with(ply, before, square, report, &analysis)
+}
+
+/// Builds the fact sheet of `square` played in `before` after `report` (the
+/// play AI's search of `before` at `report.depth`: chosen move, value, node
+/// count, continuation) and `analysis` ([`engine::analyse_root`] of `before`
+/// at the same depth: the exact value of every alternative).
+pub fn build_with(
+    ply: u32,
+    before: &Position,
+    square: Square,
+    report: &SearchReport,
+    analysis: &SearchReport,
+) -> FactSheet {
     let mover = before.side_to_move;
     let flipped = before.flips(square);
     // The raw position after the move, opponent to move (a pass is not applied).
@@ -156,7 +180,7 @@ pub fn build(ply: u32, before: &Position, square: Square, report: &SearchReport)
         Err(_) => *before,
     };
     let opponent_replies = after.legal_moves_for(mover.opponent());
-    let alternatives = report
+    let alternatives = analysis
         .root_moves
         .iter()
         .map(|m| Alternative {
@@ -166,7 +190,7 @@ pub fn build(ply: u32, before: &Position, square: Square, report: &SearchReport)
             chosen: m.square == square,
         })
         .collect();
-    let search_value = report
+    let search_value = analysis
         .root_moves
         .iter()
         .find(|m| m.square == square)
@@ -184,6 +208,7 @@ pub fn build(ply: u32, before: &Position, square: Square, report: &SearchReport)
         discs_after: Discs::of(&after),
         empty_squares_after: after.empty_count(),
         alternatives,
+        alternatives_search: ALTERNATIVES_SEARCH.to_string(),
         search_depth: report.depth,
         search_value,
         nodes: report.nodes,
@@ -255,10 +280,39 @@ mod tests {
         assert_eq!(facts.opponent_replies.len(), 3);
         assert!(facts.opponent_corner_replies.is_empty());
         assert_eq!(facts.search_depth, 2);
+        assert!(facts.alternatives_search.starts_with("analysis search"));
         assert_eq!(facts.square_kind, "inner");
         assert!(facts.board_after.contains('X'));
         let json: serde_json::Value = serde_json::from_str(&facts.to_json()).expect("json");
         assert_eq!(json["move"], square.to_string());
+    }
+
+    #[test]
+    fn every_alternative_has_its_exact_value_and_the_count_is_the_play_ais() {
+        // After f5 d6 c3 d3 c4: several alternatives, some of which the α–β
+        // root only bounds.
+        let game = engine::parse_transcript("f5d6c3d3c4").expect("transcript");
+        let before = *game.position();
+        let depth = 4;
+        let report = search(&before, depth);
+        assert!(report.root_moves.iter().any(|m| !m.exact));
+        let square = report.best_move.expect("a move");
+        let facts = build(6, &before, square, &report);
+        assert_eq!(
+            facts.nodes, report.nodes,
+            "the play AI's positions searched"
+        );
+        assert_eq!(facts.search_value, report.value);
+        assert_eq!(facts.alternatives.len(), report.root_moves.len());
+        for alt in &facts.alternatives {
+            let sq: Square = alt.square.parse().expect("square");
+            let next = before.play(sq).expect("legal").position;
+            // Exact value: the child searched one disc shallower from the
+            // opponent's side (the evaluation is antisymmetric), negated.
+            assert_eq!(next.side_to_move, before.side_to_move.opponent());
+            let exact = -engine::analyse_root(&next, depth - 1).value;
+            assert_eq!(alt.value, exact, "{}", alt.square);
+        }
     }
 
     #[test]

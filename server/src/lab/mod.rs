@@ -375,12 +375,13 @@ impl LabHub {
         let before = *game.game.position();
         let depth = u32::from(game.depth(before.side_to_move));
         let limits = self.inner.config.exact;
-        let (report, truth) = tokio::task::spawn_blocking(move || {
+        let (report, analysis, truth) = tokio::task::spawn_blocking(move || {
             let report = engine::search(&before, depth);
+            let analysis = engine::analyse_root(&before, depth);
             let truth = report
                 .best_move
                 .and_then(|square| exact::truth(&before, square, limits));
-            (report, truth)
+            (report, analysis, truth)
         })
         .await
         .map_err(|e| {
@@ -395,7 +396,7 @@ impl LabHub {
             .play(square)
             .map_err(|e| CommandError::new(format!("The engine's move was refused: {e}")))?;
         let ply = game.moves.len() as u32 + 1;
-        let mut facts = facts::build(ply, &before, square, &report);
+        let mut facts = facts::build_with(ply, &before, square, &report, &analysis);
         facts.endgame = truth;
         let facts_json = serde_json::to_string(&facts)
             .map_err(|e| CommandError::new(format!("cannot encode the fact sheet: {e}")))?;
