@@ -203,3 +203,59 @@ pub async fn create_table_from(mode: TableMode, obf: String) -> Result<String, C
     let (backend, session) = backend::refused(backend::context())?;
     backend::refused(backend.create_table_from(&session, mode, &obf).await)
 }
+
+// ---------------------------------------------------------------- analysis
+
+/// Server-side glue for game analysis: the trait the server implements.
+#[cfg(feature = "ssr")]
+pub mod analysis_backend {
+    use super::backend::BoxFuture;
+    use super::CommandError;
+    use crate::protocol::AnalysisView;
+    use std::sync::Arc;
+
+    /// What the analysis server functions need. `kind` is `table` or `lab`.
+    pub trait AnalysisBackend: Send + Sync + 'static {
+        fn start<'a>(
+            &'a self,
+            kind: &'a str,
+            id: &'a str,
+        ) -> BoxFuture<'a, Result<AnalysisView, CommandError>>;
+        fn get<'a>(
+            &'a self,
+            kind: &'a str,
+            id: &'a str,
+        ) -> BoxFuture<'a, Result<AnalysisView, CommandError>>;
+    }
+
+    /// The analysis backend, provided to server functions as context.
+    #[derive(Clone)]
+    pub struct AnalysisBackendHandle(pub Arc<dyn AnalysisBackend>);
+
+    pub fn context() -> Result<Arc<dyn AnalysisBackend>, CommandError> {
+        leptos::prelude::use_context::<AnalysisBackendHandle>()
+            .map(|h| h.0)
+            .ok_or_else(|| CommandError::new("game analysis is not ready"))
+    }
+}
+
+/// Starts the analysis of a finished game (`kind`: `table` or `lab`), or
+/// answers the stored one.
+#[server(endpoint = "analysis_start", input = Json)]
+pub async fn analysis_start(
+    kind: String,
+    id: String,
+) -> Result<crate::protocol::AnalysisView, CommandError> {
+    let analysis = backend::refused(analysis_backend::context())?;
+    backend::refused(analysis.start(&kind, &id).await)
+}
+
+/// Where a game's analysis stands (stored results come back at once).
+#[server(endpoint = "analysis_get", input = Json)]
+pub async fn analysis_get(
+    kind: String,
+    id: String,
+) -> Result<crate::protocol::AnalysisView, CommandError> {
+    let analysis = backend::refused(analysis_backend::context())?;
+    backend::refused(analysis.get(&kind, &id).await)
+}

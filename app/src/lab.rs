@@ -24,6 +24,11 @@ pub enum ExplanationView {
         explanation: String,
         lesson: String,
         provider: String,
+        /// Squares the text names that the fact sheet does not vouch for
+        /// (not a legal move, a capture or an occupied square); the page marks
+        /// the text "unverified" (the text is kept as written).
+        #[serde(default)]
+        unverified: Vec<String>,
     },
     /// The explanation service failed; `message` says what failed (never a
     /// credential). The observer may retry.
@@ -57,6 +62,9 @@ pub struct LabMoveView {
     pub value: i32,
     /// The same value from black's side (for the evaluation graph).
     pub value_black: i32,
+    /// Exact endgame values, when the position was in the solver's range.
+    #[serde(default)]
+    pub exact: Option<LabExact>,
     /// Positions the search visited.
     pub nodes: u64,
     /// Legal moves the mover had.
@@ -69,6 +77,17 @@ pub struct LabMoveView {
     /// The board after this move.
     pub board: BoardSnapshot,
     pub explanation: ExplanationView,
+}
+
+/// The exact endgame solver's verdict on one lab placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabExact {
+    /// `false`: the node budget ran out and the values are estimates.
+    pub exact: bool,
+    /// Final disc difference of the played move with perfect play (mover's side).
+    pub played: Option<i32>,
+    /// The best final disc difference the mover could reach.
+    pub best: Option<i32>,
 }
 
 /// The state of a lab game.

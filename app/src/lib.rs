@@ -7,6 +7,7 @@ pub mod board;
 pub mod lab;
 #[cfg(feature = "hydrate")]
 mod live;
+pub mod openings;
 pub mod pages;
 pub mod protocol;
 pub mod worker;

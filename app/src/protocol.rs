@@ -289,3 +289,83 @@ pub const SESSION_COOKIE: &str = "othello_session";
 /// A validated session token, put in the request by the server's middleware.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Session(pub String);
+
+// ---------------------------------------------------------------- analysis
+
+/// How much a move lost against the best move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Best,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Severity {
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Best => "best",
+            Severity::Inaccuracy => "inaccuracy",
+            Severity::Mistake => "mistake",
+            Severity::Blunder => "blunder",
+        }
+    }
+}
+
+/// One analysed placement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveAnalysis {
+    /// 1 for the first placement (passes are not counted).
+    pub ply: u32,
+    pub side: Side,
+    pub square: String,
+    /// The best move found (the played one when it was best).
+    pub best: String,
+    /// Value of the best move and of the played move, from the mover's side:
+    /// search evaluation in the midgame, final disc difference when `exact`.
+    pub best_value: i32,
+    pub played_value: i32,
+    /// `best_value - played_value` (0 for the best move).
+    pub loss: i32,
+    /// Values from the exact endgame solver (disc differences).
+    pub exact: bool,
+    /// The played move's value from black's side (the graph's point).
+    pub value_black: i32,
+    pub severity: Severity,
+}
+
+/// The analysis of a whole game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameAnalysis {
+    pub moves: Vec<MoveAnalysis>,
+    /// The fixed search depth used in the midgame.
+    pub depth: u32,
+    /// Exact values from this many empty squares down.
+    pub exact_empties: u32,
+    /// Plies of the worst mistakes, worst first.
+    pub worst: Vec<u32>,
+    /// The opening's name, when it is a named one.
+    pub opening: Option<String>,
+}
+
+/// Where an analysis stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum AnalysisView {
+    /// Not analysed yet; `available` says whether it can be (a finished game).
+    None {
+        available: bool,
+    },
+    /// Being computed: `done` of `total` placements.
+    Running {
+        done: u32,
+        total: u32,
+    },
+    Ready {
+        analysis: GameAnalysis,
+    },
+    Failed {
+        message: String,
+    },
+}

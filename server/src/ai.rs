@@ -22,16 +22,30 @@ pub struct Reply {
     pub report: SearchReport,
 }
 
+/// Other work for the pool's threads (game analysis), run in turn with the
+/// searches.
+pub type Task = Box<dyn FnOnce() + Send + 'static>;
+
+/// What the workers take from the queue.
+enum Work {
+    Search(Job),
+    Task(Task),
+}
+
 /// Handle to the pool.
 #[derive(Clone)]
 pub struct AiPool {
-    jobs: SyncSender<Job>,
+    jobs: SyncSender<Work>,
     metrics: Arc<crate::metrics::Metrics>,
 }
 
 /// The queue is full; try again later.
 #[derive(Debug)]
 pub struct QueueFull(pub Job);
+
+/// The queue is full (a [`AiPool::run`] task); try again later.
+#[derive(Debug)]
+pub struct QueueBusy;
 
 impl AiPool {
     /// Starts `threads` workers with a queue of `capacity` jobs; replies go to
@@ -42,20 +56,30 @@ impl AiPool {
         replies: tokio::sync::mpsc::UnboundedSender<Reply>,
         metrics: Arc<crate::metrics::Metrics>,
     ) -> Self {
-        let (jobs, queue) = sync_channel::<Job>(capacity.max(1));
+        let (jobs, queue) = sync_channel::<Work>(capacity.max(1));
         let queue = Arc::new(Mutex::new(queue));
         for index in 0..threads.max(1) {
-            let queue: Arc<Mutex<Receiver<Job>>> = queue.clone();
+            let queue: Arc<Mutex<Receiver<Work>>> = queue.clone();
             let replies = replies.clone();
             let worker_metrics = metrics.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("ai-worker-{index}"))
                 .spawn(move || loop {
-                    let job = {
+                    let work = {
                         let Ok(receiver) = queue.lock() else { return };
                         match receiver.recv() {
-                            Ok(job) => job,
+                            Ok(work) => work,
                             Err(_) => return,
+                        }
+                    };
+                    let job = match work {
+                        Work::Search(job) => job,
+                        Work::Task(task) => {
+                            task();
+                            worker_metrics
+                                .ai_queue_depth
+                                .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+                            continue;
                         }
                     };
                     let report = engine::search(&job.position, job.depth);
@@ -78,13 +102,40 @@ impl AiPool {
         self.metrics
             .ai_queue_depth
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.jobs.try_send(job).map_err(|e| {
+        let (TrySendError::Full(work) | TrySendError::Disconnected(work)) =
+            match self.jobs.try_send(Work::Search(job)) {
+                Ok(()) => return Ok(()),
+                Err(e) => e,
+            };
+        self.metrics
+            .ai_queue_depth
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        match work {
+            Work::Search(job) => Err(QueueFull(job)),
+            // Only a search was sent above.
+            Work::Task(_) => Ok(()),
+        }
+    }
+
+    /// Runs `work` on a pool thread, in turn with the searches; the answer
+    /// comes back on the receiver. `Err` when the queue is full.
+    pub fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<tokio::sync::oneshot::Receiver<T>, QueueBusy> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let task: Task = Box::new(move || {
+            let _ = tx.send(work());
+        });
+        self.metrics
+            .ai_queue_depth
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.jobs.try_send(Work::Task(task)).map_err(|_| {
             self.metrics
                 .ai_queue_depth
                 .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-            match e {
-                TrySendError::Full(job) | TrySendError::Disconnected(job) => QueueFull(job),
-            }
-        })
+            QueueBusy
+        })?;
+        Ok(rx)
     }
 }

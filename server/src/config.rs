@@ -62,10 +62,11 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_SWEEP_SECS", default_value_t = 60)]
     pub sweep_secs: u64,
 
-    /// Who writes the AI lab's explanations: the built-in offline writer, the
-    /// Responses API (key from `OPENAI_API_KEY`, never a flag) or the local
-    /// Codex CLI's login.
-    #[arg(long, env = "OTHELLO_EXPLAINER", value_enum, default_value_t = ExplainerKind::Offline)]
+    /// Who writes the AI lab's explanations: `auto` (the Codex CLI if logged
+    /// in, else the Responses API if `OPENAI_API_KEY` is set, else offline),
+    /// the built-in offline writer, the Responses API (key from
+    /// `OPENAI_API_KEY`, never a flag) or the local Codex CLI's login.
+    #[arg(long, env = "OTHELLO_EXPLAINER", value_enum, default_value_t = ExplainerKind::Auto)]
     pub explainer: ExplainerKind,
 
     /// Base URL of the Responses API (`/v1/responses` is appended).
@@ -83,11 +84,29 @@ pub struct Config {
     /// Seconds an explanation may take before it counts as failed.
     #[arg(long, env = "OTHELLO_EXPLAIN_TIMEOUT_SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     pub explain_timeout_secs: u64,
+
+    // ---- Lab teaching and game analysis (issue 16).
+    /// Exact endgame values (lab fact sheets, game analysis) from this many
+    /// empty squares down; 0 turns the exact solver off.
+    #[arg(long, env = "OTHELLO_EXACT_EMPTIES", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub exact_empties: u32,
+
+    /// Positions the exact solver may visit for one position (all its
+    /// moves); past it the values are marked as estimates.
+    #[arg(long, env = "OTHELLO_EXACT_NODE_BUDGET", default_value_t = 200_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub exact_node_budget: u64,
+
+    /// Search depth of game analysis in the midgame (placed discs).
+    #[arg(long, env = "OTHELLO_ANALYSIS_DEPTH", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=12))]
+    pub analysis_depth: u32,
 }
 
 /// The AI lab's explanation providers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExplainerKind {
+    /// The Codex CLI if logged in, else the Responses API if a key is set,
+    /// else offline; the lab page and `/healthz` say which and why.
+    Auto,
     /// Built-in: written on the server from the position's facts.
     Offline,
     /// The Responses API (GPT-6 Luna), key in `OPENAI_API_KEY`.
@@ -117,6 +136,9 @@ impl Config {
             responses_base_url: "https://api.openai.com".into(),
             codex_bin: "codex".into(),
             explain_timeout_secs: 300,
+            exact_empties: 20,
+            exact_node_budget: 200_000_000,
+            analysis_depth: 6,
         }
     }
 }

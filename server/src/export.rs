@@ -21,6 +21,16 @@ fn players(mode: TableMode) -> (String, String) {
     }
 }
 
+/// `Opening: Tiger` (or that no named opening was played), from the
+/// opening list matched under the board's symmetries.
+pub fn opening_line(moves: &[engine::Square]) -> String {
+    let squares: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
+    match app::openings::name_of_squares(&squares) {
+        Some(named) => format!("Opening: {} (first {} moves)", named.name, named.plies),
+        None => "Opening: not a named opening".to_string(),
+    }
+}
+
 /// One round for the export: its number, game and result (None: in progress).
 struct RoundRef<'a> {
     round: u32,
@@ -96,6 +106,7 @@ pub fn text(id: &str, table: &Table) -> String {
     for round in &all {
         let game = round.game;
         let _ = writeln!(out, "\n=== Round {} ===\n", round.round);
+        let _ = writeln!(out, "{}\n", opening_line(&game.moves()));
         let _ = writeln!(out, "Start position:\n{}", game.start().to_text_board());
         let positions = game.positions();
         let mut ply = 0;

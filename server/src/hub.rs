@@ -955,6 +955,23 @@ impl Hub {
         Ok(crate::export::text(&entry.id, &entry.table))
     }
 
+    /// The AI worker pool (game analysis runs its work there too).
+    pub fn ai_pool(&self) -> AiPool {
+        self.inner.ai.clone()
+    }
+
+    /// A table's current round for analysis: its number, the game and
+    /// whether the round is over.
+    pub async fn round_game(&self, id: &str) -> Result<(u32, engine::Game, bool), CommandError> {
+        let entry = self.entry(id)?;
+        let entry = entry.lock().await;
+        Ok((
+            entry.table.round(),
+            entry.table.game().clone(),
+            entry.table.outcome().is_some(),
+        ))
+    }
+
     /// The GGF records of a table: one game per round, in order.
     pub async fn export_ggf(&self, id: &str) -> Result<String, CommandError> {
         let entry = self.entry(id)?;

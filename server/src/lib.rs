@@ -2,6 +2,7 @@
 //! (Leptos pages, static files, health) and start-up/shutdown.
 
 pub mod ai;
+pub mod analysis;
 pub mod clock;
 pub mod config;
 pub mod export;
@@ -27,6 +28,7 @@ pub struct AppState {
     pub store: Store,
     pub hub: hub::Hub,
     pub lab: lab::LabHub,
+    pub analysis: analysis::Analyses,
     pub allowed_origins: Arc<Vec<String>>,
     pub secure_cookies: bool,
     pub started: Arc<std::time::Instant>,
@@ -79,13 +81,32 @@ pub async fn prepare_with_clock(
     .await?;
     let lab = lab::LabHub::start(
         store.clone(),
-        clock,
+        clock.clone(),
         lab::explainer_from_config(config).await,
         lab::LabConfig {
             explain_timeout: std::time::Duration::from_secs(config.explain_timeout_secs),
+            exact: lab::exact::ExactLimits {
+                empties: config.exact_empties,
+                max_nodes: config.exact_node_budget,
+            },
+            expiry_ms: i64::try_from(config.table_expiry_secs.saturating_mul(1000))
+                .unwrap_or(i64::MAX),
         },
     )
     .await?;
+    let analysis = analysis::Analyses::new(
+        store.clone(),
+        hub.clone(),
+        lab.clone(),
+        clock.clone(),
+        analysis::AnalysisSettings {
+            depth: config.analysis_depth,
+            exact: lab::exact::ExactLimits {
+                empties: config.exact_empties,
+                max_nodes: config.exact_node_budget,
+            },
+        },
+    );
     let leptos = leptos::config::LeptosOptions::builder()
         .output_name("frontend")
         .site_root(config.site_root.display().to_string())
@@ -97,6 +118,7 @@ pub async fn prepare_with_clock(
         store,
         hub,
         lab,
+        analysis,
         allowed_origins: Arc::new(config.origins()),
         secure_cookies: config.secure_cookies,
         started: Arc::new(std::time::Instant::now()),
@@ -107,6 +129,7 @@ pub async fn prepare_with_clock(
 pub async fn run(config: Config) -> Result<(), StartError> {
     let state = prepare(&config).await?;
     spawn_sweeper(state.hub.clone(), config.sweep_secs);
+    spawn_lab_sweeper(state.lab.clone(), config.sweep_secs);
     spawn_presence_checker(state.hub.clone(), config.presence_check_ms);
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
@@ -156,6 +179,19 @@ fn spawn_sweeper(hub: hub::Hub, every_secs: u64) {
             ticker.tick().await;
             if let Err(error) = hub.expire_idle().await {
                 tracing::error!("sweeping idle tables failed: {error}");
+            }
+        }
+    });
+}
+
+/// Deletes idle lab games every `every_secs` seconds.
+fn spawn_lab_sweeper(lab: lab::LabHub, every_secs: u64) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(std::time::Duration::from_secs(every_secs.max(1)));
+        loop {
+            ticker.tick().await;
+            if let Err(error) = lab.expire_idle().await {
+                tracing::error!("sweeping idle lab games failed: {error}");
             }
         }
     });

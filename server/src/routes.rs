@@ -47,6 +47,8 @@ pub fn router(state: AppState) -> Router {
         ));
     let backend = BackendHandle(Arc::new(state.hub.clone()));
     let lab_backend = app::lab::backend::LabBackendHandle(Arc::new(state.lab.clone()));
+    let analysis_backend =
+        app::api::analysis_backend::AnalysisBackendHandle(Arc::new(state.analysis.clone()));
     let with_session = Router::new()
         .leptos_routes_with_context(
             &state,
@@ -54,6 +56,7 @@ pub fn router(state: AppState) -> Router {
             move || {
                 provide_context(backend.clone());
                 provide_context(lab_backend.clone());
+                provide_context(analysis_backend.clone());
             },
             move || shell(leptos_options.clone()),
         )
@@ -79,10 +82,13 @@ pub fn router(state: AppState) -> Router {
 }
 
 async fn health(State(state): State<AppState>) -> impl IntoResponse {
+    let explainer = state.lab.provider_status();
     Json(serde_json::json!({
         "status": "ok",
         "uptime_seconds": state.started.elapsed().as_secs(),
         "version": env!("CARGO_PKG_VERSION"),
+        // Which lab explainer is in use and why (never a credential).
+        "explainer": {"kind": explainer.kind, "name": explainer.name, "ready": explainer.ready, "detail": explainer.detail},
     }))
 }
 
@@ -102,11 +108,18 @@ async fn export_text(
     Path(id): Path<String>,
 ) -> axum::response::Response {
     match state.hub.export(&id).await {
-        Ok(text) => attachment(
-            format!("othello-{id}.txt"),
-            "text/plain; charset=utf-8",
-            text,
-        ),
+        Ok(mut text) => {
+            // Per-move loss, once the game has been analysed.
+            if let Some(section) = state.analysis.export_section("table", &id).await {
+                text.push('\n');
+                text.push_str(&section);
+            }
+            attachment(
+                format!("othello-{id}.txt"),
+                "text/plain; charset=utf-8",
+                text,
+            )
+        }
         Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
     }
 }
@@ -160,11 +173,17 @@ async fn lab_export_text(
     Path(id): Path<String>,
 ) -> axum::response::Response {
     match state.lab.export_text(&id).await {
-        Ok(text) => attachment(
-            format!("othello-lab-{id}.txt"),
-            "text/plain; charset=utf-8",
-            text,
-        ),
+        Ok(mut text) => {
+            if let Some(section) = state.analysis.export_section("lab", &id).await {
+                text.push('\n');
+                text.push_str(&section);
+            }
+            attachment(
+                format!("othello-lab-{id}.txt"),
+                "text/plain; charset=utf-8",
+                text,
+            )
+        }
         Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
     }
 }
@@ -174,11 +193,16 @@ async fn lab_export_json(
     Path(id): Path<String>,
 ) -> axum::response::Response {
     match state.lab.export_json(&id).await {
-        Ok(value) => attachment(
-            format!("othello-lab-{id}.json"),
-            "application/json",
-            serde_json::to_string_pretty(&value).unwrap_or_default(),
-        ),
+        Ok(mut value) => {
+            if let Some(analysis) = state.analysis.stored_of("lab", &id).await {
+                value["analysis"] = serde_json::to_value(analysis).unwrap_or_default();
+            }
+            attachment(
+                format!("othello-lab-{id}.json"),
+                "application/json",
+                serde_json::to_string_pretty(&value).unwrap_or_default(),
+            )
+        }
         Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
     }
 }

@@ -30,10 +30,17 @@ impl Server {
             .env("NO_COLOR", "1")
             .env_remove("OPENAI_API_KEY")
             .env_remove("CODEX_API_KEY")
+            // Tests choose their explainer; `auto` must not find a real Codex login.
+            .env("OTHELLO_EXPLAINER", "offline")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         for (name, value) in env {
-            command.env(name, value);
+            // An empty value removes the variable (e.g. the default explainer).
+            if value.is_empty() {
+                command.env_remove(name);
+            } else {
+                command.env(name, value);
+            }
         }
         let mut child = command.spawn().expect("server starts");
         let stdout = child.stdout.take().expect("stdout");

@@ -31,6 +31,8 @@ enum Mode {
     ErrorEvent,
     /// The connection ends before `response.completed`.
     Truncated,
+    /// A well-formed answer that names squares the fact sheet does not hold.
+    Hallucinate,
 }
 
 struct Fake {
@@ -150,6 +152,12 @@ async fn fake_responses(
         facts_from_prompt(body["input"].as_str().expect("input is text"));
     let text = if mode == Mode::Malformed {
         "Sure! Here is my analysis, not in JSON.".to_string()
+    } else if mode == Mode::Hallucinate {
+        json!({
+            "explanation": format!("{side} played {square} and captured {captured} discs, preparing A1 and h8."),
+            "lesson": format!("Fake lesson for {square}."),
+        })
+        .to_string()
     } else {
         json!({
             "explanation": format!("{side} played {square} and captured {captured} discs; the fake model wrote this."),
@@ -157,8 +165,13 @@ async fn fake_responses(
         })
         .to_string()
     };
-    let mut chunks: Vec<String> = events(mode, &text).iter().map(sse).collect();
-    if mode == Mode::Success {
+    let wire_mode = if mode == Mode::Hallucinate {
+        Mode::Success
+    } else {
+        mode
+    };
+    let mut chunks: Vec<String> = events(wire_mode, &text).iter().map(sse).collect();
+    if wire_mode == Mode::Success {
         chunks.push("data: [DONE]\n\n".to_string());
     }
     let delay = if mode == Mode::Slow {
@@ -337,9 +350,19 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
     let key = random_key();
     let (fake, base) = start_fake(&key).await;
     let dir = tempfile::tempdir().expect("tempdir");
+    // The exact solver runs from 20 empties down with a budget a debug build
+    // spends in about a second: the first endgame moves come out as
+    // estimates, the last ones exact.
     let server = start(
         &dir.path().join("lab.db"),
-        &["--explainer", "responses", "--responses-base-url", &base],
+        &[
+            "--explainer",
+            "responses",
+            "--responses-base-url",
+            &base,
+            "--exact-node-budget",
+            "1500000",
+        ],
         &[("OPENAI_API_KEY", &key)],
     );
     let url = server.url.clone();
@@ -388,9 +411,59 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
         .as_str()
         .is_some_and(|m| m.contains("over")));
 
+    // Exact endgame truth: every move from 20 empties down carries the
+    // solver's verdict; the last ones are exact, with a value for every move.
+    let mut empties = 60;
+    let mut verdicts = Vec::new();
+    for m in moves {
+        let exact = &m["exact"];
+        if empties <= 20 {
+            assert!(
+                exact.is_object(),
+                "ply {} at {empties} empties: {m}",
+                m["ply"]
+            );
+            verdicts.push(exact["exact"] == true);
+            if exact["exact"] == true {
+                let played = exact["played"].as_i64().expect("played value");
+                let best = exact["best"].as_i64().expect("best value");
+                assert!(played <= best, "{exact}");
+            } else {
+                assert!(
+                    exact["played"].is_null(),
+                    "no value on an estimate: {exact}"
+                );
+            }
+        } else {
+            assert!(exact.is_null(), "no exact facts at {empties} empties");
+        }
+        empties -= 1;
+    }
+    assert!(verdicts.len() >= 15, "{} endgame moves", verdicts.len());
+    assert!(
+        verdicts.iter().rev().take(8).all(|v| *v),
+        "the last moves are exact: {verdicts:?}"
+    );
+
     // What the model was asked, exactly.
     let requests = fake.requests.lock().expect("lock").clone();
     assert_eq!(requests.len(), moves.len(), "one request per move");
+    // The sheet says `exact` or `estimate`, and the instructions tie
+    // perfect-play claims to `exact`.
+    let (_, last_body) = requests.last().expect("a request");
+    let last_input = last_body["input"].as_str().expect("input");
+    assert!(last_input.contains("\"status\": \"exact\""), "{last_input}");
+    assert!(last_input.contains("final_disc_difference"));
+    for (_, body) in &requests {
+        let input = body["input"].as_str().expect("input");
+        if input.contains("\"status\": \"estimate\"") {
+            assert!(input.contains("Estimates only"));
+            assert!(!input.contains("final_disc_difference"));
+        }
+    }
+    assert!(last_body["instructions"]
+        .as_str()
+        .is_some_and(|i| i.contains("only when the sheet's `endgame.status` is `exact`")));
     for (auth, body) in &requests {
         assert_eq!(auth.as_deref(), Some(format!("Bearer {key}").as_str()));
         assert_eq!(body["model"], "gpt-6-luna");
@@ -442,6 +515,49 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
     assert!(page.contains("GPT-6 Luna"));
     observer.get(&format!("{url}/lab")).await;
     observer.assert_never_saw(&key);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn squares_the_model_names_off_the_fact_sheet_are_marked_unverified() {
+    let key = random_key();
+    let (fake, base) = start_fake(&key).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = start(
+        &dir.path().join("lab.db"),
+        &["--explainer", "responses", "--responses-base-url", &base],
+        &[("OPENAI_API_KEY", &key)],
+    );
+    let url = server.url.clone();
+    let observer = Observer::new();
+    let lab = observer.create(&url, 1, 1).await;
+
+    // The model names a1 and h8: on the first move neither is a legal move, a
+    // capture, an occupied square, a reply or on the principal variation.
+    set_mode(&fake, Mode::Hallucinate);
+    let view = observer.step(&url, &lab).await;
+    let m = last_move(&view);
+    let square = m["square"].as_str().expect("square").to_string();
+    assert_eq!(m["explanation"]["state"], "ready", "{m}");
+    assert_eq!(m["explanation"]["unverified"], json!(["a1", "h8"]), "{m}");
+    let text = m["explanation"]["explanation"].as_str().expect("text");
+    assert!(
+        text.ends_with("preparing A1 and h8."),
+        "the text is kept: {text}"
+    );
+    let (status, page) = observer.get(&format!("{url}/lab/{lab}")).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"unverified\""), "the page marks it");
+    assert!(page.contains("a1, h8"));
+    assert!(page.contains("preparing A1 and h8."), "and keeps the text");
+
+    // A grounded answer (the move and its captures only) is not marked.
+    set_mode(&fake, Mode::Success);
+    let view = observer.step(&url, &lab).await;
+    let m = last_move(&view);
+    assert_ne!(m["square"], square.as_str());
+    assert_eq!(m["explanation"]["unverified"], json!([]), "{m}");
+    let (_, page) = observer.get(&format!("{url}/lab/{lab}")).await;
+    assert!(!page.contains("id=\"unverified\""));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -623,9 +739,17 @@ async fn a_lab_game_survives_sigkill_and_a_new_lab_game_starts_afresh() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_offline_explainer_is_the_default_and_names_the_move() {
+async fn with_no_codex_and_no_key_the_default_is_offline_and_names_the_move() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = start(&dir.path().join("lab.db"), &[], &[]);
+    // No flag: `auto`, with no Codex CLI and no key, falls back to offline.
+    let server = start(
+        &dir.path().join("lab.db"),
+        &[],
+        &[
+            ("OTHELLO_EXPLAINER", ""),
+            ("OTHELLO_CODEX_BIN", "/nonexistent/codex"),
+        ],
+    );
     let url = server.url.clone();
     let observer = Observer::new();
     let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
@@ -782,4 +906,96 @@ async fn the_codex_provider_uses_the_local_login_and_its_jsonl_events() {
     assert!(problems.is_empty(), "{problems}");
     observer.assert_never_saw(&key);
     observer.assert_never_saw(&codex_key);
+}
+
+// ---------------------------------------------------------------- auto
+
+async fn health(observer: &Observer, url: &str) -> Value {
+    let (status, body) = observer.get(&format!("{url}/healthz")).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).expect("health JSON")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auto_picks_a_logged_in_codex_else_the_key_else_offline_and_says_why() {
+    let bin_dir = tempfile::tempdir().expect("tempdir");
+    let path = fake_codex(bin_dir.path());
+    let data = tempfile::tempdir().expect("tempdir");
+    let key = random_key();
+    let observer = Observer::new();
+    // No `--explainer` flag and no OTHELLO_EXPLAINER: the default is `auto`.
+    let no_flag = ("OTHELLO_EXPLAINER", "");
+
+    // Codex missing, no key: offline, and the page says why.
+    let env = [
+        no_flag,
+        ("PATH", path.as_str()),
+        ("OTHELLO_CODEX_BIN", "/nonexistent/codex"),
+    ];
+    let server = start(&data.path().join("a.db"), &[], &env);
+    let url = server.url.clone();
+    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
+    assert_eq!(provider["kind"], "offline", "{provider}");
+    let detail = provider["detail"].as_str().expect("detail");
+    assert!(detail.contains("Codex CLI: not installed"), "{detail}");
+    assert!(detail.contains("OPENAI_API_KEY: not set"), "{detail}");
+    let healthz = health(&observer, &url).await;
+    assert_eq!(healthz["explainer"]["kind"], "offline", "{healthz}");
+    assert!(healthz["explainer"]["detail"]
+        .as_str()
+        .is_some_and(|d| d.contains("Codex CLI: not installed")));
+    drop(server);
+
+    // Codex installed but not logged in, key set: the Responses API.
+    let env = [
+        no_flag,
+        ("PATH", path.as_str()),
+        ("OPENAI_API_KEY", key.as_str()),
+    ];
+    let server = start(&data.path().join("b.db"), &[], &env);
+    let url = server.url.clone();
+    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
+    assert_eq!(provider["kind"], "responses", "{provider}");
+    assert!(provider["detail"]
+        .as_str()
+        .is_some_and(|d| d.contains("Codex CLI: not logged in")));
+    let lab = observer.create(&url, 1, 1).await;
+    let (status, page) = observer.get(&format!("{url}/lab/{lab}")).await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("Codex CLI: not logged in"),
+        "the lab page says why"
+    );
+    let healthz = health(&observer, &url).await;
+    assert_eq!(healthz["explainer"]["kind"], "responses");
+    drop(server);
+
+    // Logged in: GPT-6 Luna through Codex, without any flag, even with a key.
+    std::fs::write(bin_dir.path().join("logged-in"), "").expect("login");
+    let server = start(&data.path().join("c.db"), &[], &env);
+    let url = server.url.clone();
+    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
+    assert_eq!(provider["kind"], "codex", "{provider}");
+    assert_eq!(provider["ready"], true);
+    assert!(provider["detail"]
+        .as_str()
+        .is_some_and(|d| d.contains("logged in")));
+    let lab = observer.create(&url, 1, 1).await;
+    let view = observer.step(&url, &lab).await;
+    let m = last_move(&view);
+    let square = m["square"].as_str().expect("square");
+    assert_eq!(m["explanation"]["provider"], "GPT-6 Luna · Codex");
+    assert_eq!(
+        m["explanation"]["explanation"],
+        format!("Codex looked at {square}.")
+    );
+    assert_eq!(health(&observer, &url).await["explainer"]["kind"], "codex");
+    let leaked = std::fs::read_to_string(bin_dir.path().join("leaked.log")).unwrap_or_default();
+    assert!(leaked.is_empty(), "API keys reached codex: {leaked}");
+    observer.assert_never_saw(&key);
+
+    // Explicit values keep working.
+    let server = start(&data.path().join("d.db"), &["--explainer", "offline"], &env);
+    let (_, provider) = observer.call(&server.url, "lab_provider", json!({})).await;
+    assert_eq!(provider["kind"], "offline");
 }

@@ -87,6 +87,10 @@ test('AI lab: Next turn and N, autoplay and pause, review of an earlier move', a
   await waitDrawn(page, paused + 1);
   await expect(page.locator('#eval-graph')).toHaveAttribute('data-points', String(paused));
   await screenshot(page, info, 'lab');
+  // The engines (depth 3 and 1) play d3 c3 (the diagonal opening) c4 e3 f6:
+  // the Buffalo, seen from d3 (the list is written from f5).
+  expect(paused).toBeGreaterThanOrEqual(2);
+  await expect(page.locator('#opening')).toContainText(paused >= 5 ? 'Buffalo' : 'Diagonal Opening');
 
   // Review move 2 in the sidebar: its board and its explanation.
   await page.click('#lab-moves button[data-ply="2"]');

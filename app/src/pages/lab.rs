@@ -518,13 +518,43 @@ fn LabScreen(initial: LabView) -> impl IntoView {
             "Search: depth {}, value {:+}, {} positions, {} legal moves",
             m.depth, m.value, m.nodes, m.alternatives
         );
+        let exact = m.exact.map(|e| match (e.exact, e.played, e.best) {
+            (true, Some(played), Some(best)) => {
+                let words = |d: i32| match d.cmp(&0) {
+                    std::cmp::Ordering::Greater => format!("wins by {d}"),
+                    std::cmp::Ordering::Less => format!("loses by {}", -d),
+                    std::cmp::Ordering::Equal => "draws".to_string(),
+                };
+                let mut text = format!("Exact (perfect play): this move {}", words(played));
+                if best > played {
+                    text.push_str(&format!("; the best move {}", words(best)));
+                }
+                view! { <p class="search-facts exact-facts" id="exact-facts" data-exact="true">{text}</p> }
+                    .into_any()
+            }
+            _ => view! {
+                <p class="search-facts exact-facts" id="exact-facts" data-exact="false">
+                    "Endgame solver: out of budget, values are estimates."
+                </p>
+            }
+            .into_any(),
+        });
         let is_latest = view_state.with(|v| v.moves.len() as u32 == m.ply);
         let body = match m.explanation.clone() {
             ExplanationView::Pending => view! {
                 <p class="pending" id="explanation-pending">"Writing the explanation…"</p>
             }
             .into_any(),
-            ExplanationView::Ready { explanation, lesson, provider } => view! {
+            ExplanationView::Ready { explanation, lesson, provider, unverified } => view! {
+                {(!unverified.is_empty()).then(|| view! {
+                    <p id="unverified" class="unverified" data-squares=unverified.join(" ")>
+                        <strong>"Unverified: "</strong>
+                        {format!(
+                            "the text names {} — not a legal move, a capture or an occupied square of this position.",
+                            unverified.join(", ")
+                        )}
+                    </p>
+                })}
                 <p id="explanation" class="explanation-text">{explanation}</p>
                 <p id="lesson" class="lesson"><strong>"Lesson: "</strong>{lesson}</p>
                 <p id="explained-by" class="provider">"Written by " {provider}</p>
@@ -551,6 +581,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
             <div class="card explanation" id="explanation-card" data-state=state data-ply=m.ply.to_string()>
                 <h2 class=format!("move-heading {}", side_class(m.side))>{heading}</h2>
                 <p class="search-facts">{search}</p>
+                {exact}
                 {body}
             </div>
         }
@@ -615,6 +646,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                         "Live"
                     </button>
                 </div>
+                <crate::pages::analysis::OpeningName moves=Signal::derive(move || view_state.with(|v| v.moves.iter().map(|m| m.square.clone()).collect::<Vec<_>>())) />
                 <ol id="lab-moves">{moves_list}</ol>
             </aside>
             <section class="lab-board">
@@ -690,6 +722,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                     {move || view_state.with(|v| eval_graph(&v.moves, selected.get()))}
                     <p class="graph-legend">"Search value of each move, from black's side: above the line Black is better."</p>
                 </div>
+                <crate::pages::analysis::AnalysisPanel kind="lab" id=lab_id.clone() over=Signal::derive(move || view_state.with(|v| v.is_over())) />
                 <div class="card">
                     {move || provider_line(view_state.with(|v| v.provider.clone()))}
                     <div class="row exports">

@@ -1,6 +1,7 @@
 //! The site's pages.
 
 pub mod hint;
+pub mod analysis;
 pub mod lab;
 pub mod lobby;
 pub mod offline;

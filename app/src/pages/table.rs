@@ -425,6 +425,8 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         </button>
                     </Show>
                 </div>
+                <crate::pages::analysis::AnalysisPanel kind="table" id=table_id.clone() over=Signal::derive(over) />
+                <crate::pages::analysis::OpeningName moves=Signal::derive(move || view_state.with(|v| v.history.iter().filter_map(|h| h.square.clone()).collect::<Vec<_>>())) />
                 <details class="card history">
                     <summary>"Moves (" {move || view_state.with(|v| v.history.len())} ")"</summary>
                     <ol id="history">

@@ -22,6 +22,7 @@ pub fn text(game: &LabGame) -> String {
         "Black (X): engine at depth {}\nWhite (O): engine at depth {}\n",
         game.black_depth, game.white_depth
     );
+    let _ = writeln!(out, "{}\n", crate::export::opening_line(&game.game.moves()));
     let _ = writeln!(
         out,
         "Start position:\n{}",
@@ -92,6 +93,12 @@ pub fn text(game: &LabGame) -> String {
     out
 }
 
+/// The named opening of a lab game, if any.
+fn opening_name(game: &LabGame) -> Option<String> {
+    let squares: Vec<String> = game.game.moves().iter().map(|s| s.to_string()).collect();
+    app::openings::name_of_squares(&squares).map(|n| n.name)
+}
+
 /// The JSON export.
 pub fn json(game: &LabGame) -> serde_json::Value {
     let position = game.game.position();
@@ -129,6 +136,7 @@ pub fn json(game: &LabGame) -> serde_json::Value {
                     "principal_variation": m.facts.principal_variation,
                     "alternatives": m.facts.alternatives,
                 },
+                "endgame": m.facts.endgame,
                 "explanation_state": state,
                 "explanation": explanation,
                 "lesson": lesson,
@@ -142,6 +150,7 @@ pub fn json(game: &LabGame) -> serde_json::Value {
         "black_depth": game.black_depth,
         "white_depth": game.white_depth,
         "start": game.game.start().to_text_board(),
+        "opening": opening_name(game),
         "moves": moves,
         "over": game.game.is_over(),
         "result": game.result_text(),

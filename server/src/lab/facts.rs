@@ -109,6 +109,10 @@ pub struct FactSheet {
     /// Square classes: `corner`, `x-square` (diagonal to an empty corner),
     /// `c-square` (edge square next to an empty corner), `edge`, `inner`.
     pub square_kind: String,
+    /// Exact endgame truth (see [`crate::lab::exact`]): set from the
+    /// configured number of empties down; says `exact` or `estimate`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endgame: Option<crate::lab::exact::EndgameTruth>,
 }
 
 fn names(board: Bitboard) -> Vec<String> {
@@ -221,6 +225,7 @@ pub fn build_with(
         opponent_must_pass: opponent_replies.is_empty() && !after.is_game_over(),
         game_over: after.is_game_over(),
         square_kind: square_kind(before, square).to_string(),
+        endgame: None,
     }
 }
 

@@ -9,8 +9,10 @@
 //! recovery replays the stored squares through `engine::Game` and asks again
 //! for explanations that were still being written.
 
+pub mod exact;
 pub mod explain;
 pub mod export;
+pub mod factcheck;
 pub mod facts;
 pub mod store;
 
@@ -20,7 +22,8 @@ use app::api::backend::BoxFuture;
 use app::api::CommandError;
 use app::lab::backend::LabBackend;
 use app::lab::{
-    ExplanationView, LabMoveView, LabStatus, LabSummary, LabView, ProviderStatus, LAB_DEPTHS,
+    ExplanationView, LabExact, LabMoveView, LabStatus, LabSummary, LabView, ProviderStatus,
+    LAB_DEPTHS,
 };
 use app::protocol::{BoardSnapshot, Side};
 use engine::{Bitboard, Color, Game, GameResult, Position, Square};
@@ -146,6 +149,11 @@ fn move_view(index: usize, m: &LabMove) -> LabMoveView {
         } else {
             -value
         },
+        exact: m.facts.endgame.as_ref().map(|t| LabExact {
+            exact: t.is_exact(),
+            played: t.played,
+            best: t.best,
+        }),
         nodes: m.facts.nodes,
         alternatives: m.facts.alternatives.len() as u32,
         pass_after: m.pass_after.map(side),
@@ -158,6 +166,8 @@ fn move_view(index: usize, m: &LabMove) -> LabMoveView {
                 explanation: e.explanation.clone(),
                 lesson: e.lesson.clone(),
                 provider: e.provider.clone(),
+                // Checked against the fact sheet before it is shown.
+                unverified: factcheck::unverified(&m.facts, &[&e.explanation, &e.lesson]),
             },
             Explained::Failed(message) => ExplanationView::Failed {
                 message: message.clone(),
@@ -203,6 +213,11 @@ pub fn view(game: &LabGame, provider: ProviderStatus) -> LabView {
 pub struct LabConfig {
     /// The longest an explanation may take before it counts as failed.
     pub explain_timeout: Duration,
+    /// When and how far the exact endgame solver runs for fact sheets.
+    pub exact: exact::ExactLimits,
+    /// Milliseconds without activity after which a lab game is deleted (the
+    /// same idle time as tables).
+    pub expiry_ms: i64,
 }
 
 struct Inner {
@@ -359,11 +374,14 @@ impl LabHub {
         }
         let before = *game.game.position();
         let depth = u32::from(game.depth(before.side_to_move));
-        let (report, analysis) = tokio::task::spawn_blocking(move || {
-            (
-                engine::search(&before, depth),
-                engine::analyse_root(&before, depth),
-            )
+        let limits = self.inner.config.exact;
+        let (report, analysis, truth) = tokio::task::spawn_blocking(move || {
+            let report = engine::search(&before, depth);
+            let analysis = engine::analyse_root(&before, depth);
+            let truth = report
+                .best_move
+                .and_then(|square| exact::truth(&before, square, limits));
+            (report, analysis, truth)
         })
         .await
         .map_err(|e| {
@@ -378,7 +396,8 @@ impl LabHub {
             .play(square)
             .map_err(|e| CommandError::new(format!("The engine's move was refused: {e}")))?;
         let ply = game.moves.len() as u32 + 1;
-        let facts = facts::build_with(ply, &before, square, &report, &analysis);
+        let mut facts = facts::build_with(ply, &before, square, &report, &analysis);
+        facts.endgame = truth;
         let facts_json = serde_json::to_string(&facts)
             .map_err(|e| CommandError::new(format!("cannot encode the fact sheet: {e}")))?;
         let now = self.now();
@@ -575,6 +594,29 @@ impl LabHub {
         Ok(())
     }
 
+    /// Deletes lab games idle for longer than the expiry (on the injected
+    /// clock); returns how many.
+    pub async fn expire_idle(&self) -> Result<usize, StoreError> {
+        let cutoff = self.now().saturating_sub(self.inner.config.expiry_ms);
+        let deleted = self.inner.store.delete_idle_lab_games(cutoff).await?;
+        if let Ok(mut games) = self.inner.games.lock() {
+            for id in &deleted {
+                games.remove(id);
+            }
+        }
+        if !deleted.is_empty() {
+            tracing::info!(count = deleted.len(), "idle lab games deleted");
+        }
+        Ok(deleted.len())
+    }
+
+    /// A lab game's moves and whether it is over (game analysis).
+    pub async fn game_of(&self, id: &str) -> Result<(Game, bool), CommandError> {
+        let entry = self.entry(id)?;
+        let game = entry.lock().await;
+        Ok((game.game.clone(), game.game.is_over()))
+    }
+
     /// The text export of a lab game.
     pub async fn export_text(&self, id: &str) -> Result<String, CommandError> {
         let entry = self.entry(id)?;
@@ -590,7 +632,8 @@ impl LabHub {
     }
 }
 
-/// Builds the configured explainer (`--explainer`).
+/// Builds the configured explainer (`--explainer`; `auto` picks one, see
+/// [`explain::auto`]).
 pub async fn explainer_from_config(config: &crate::config::Config) -> Arc<dyn Explainer> {
     use crate::config::ExplainerKind;
     let key = std::env::var("OPENAI_API_KEY")
@@ -602,6 +645,22 @@ pub async fn explainer_from_config(config: &crate::config::Config) -> Arc<dyn Ex
     }
     let secrets = explain::Secrets::new(secrets);
     let explainer: Arc<dyn Explainer> = match config.explainer {
+        ExplainerKind::Auto => {
+            use explain::auto::{choose, Choice, Chosen};
+            let login = Chosen::login(&config.codex_bin).await;
+            let (choice, reason) = choose(&login, key.is_some());
+            let inner: Arc<dyn Explainer> = match choice {
+                Choice::Codex => {
+                    Arc::new(explain::codex::Codex::start(&config.codex_bin, secrets).await)
+                }
+                Choice::Responses => Arc::new(explain::responses::Responses::new(
+                    &config.responses_base_url,
+                    key,
+                )),
+                Choice::Offline => Arc::new(explain::offline::Offline),
+            };
+            Arc::new(Chosen::new(inner, reason))
+        }
         ExplainerKind::Offline => Arc::new(explain::offline::Offline),
         ExplainerKind::Responses => Arc::new(explain::responses::Responses::new(
             &config.responses_base_url,

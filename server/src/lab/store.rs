@@ -159,4 +159,27 @@ impl Store {
         .fetch_all(self.pool())
         .await?)
     }
+
+    /// Deletes lab games idle since before `cutoff` (unix ms), with their
+    /// moves and stored analyses, in one transaction; returns their ids.
+    pub async fn delete_idle_lab_games(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let ids: Vec<(String,)> =
+            sqlx::query_as("DELETE FROM lab_games WHERE updated_at < ? RETURNING id")
+                .bind(cutoff)
+                .fetch_all(&mut *tx)
+                .await?;
+        for (id,) in &ids {
+            sqlx::query("DELETE FROM lab_moves WHERE game_id = ?")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM analyses WHERE game = ?")
+                .bind(format!("lab:{id}"))
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(ids.into_iter().map(|(id,)| id).collect())
+    }
 }

@@ -3,6 +3,7 @@
 //! writer, the Responses API (key on the server only) and the local Codex CLI
 //! (the operator's existing login).
 
+pub mod auto;
 pub mod codex;
 pub mod offline;
 pub mod responses;
@@ -123,7 +124,10 @@ Write an educational assessment of the position: why this move is strong or weak
 edges, mobility, frontier and parity, grounded only in the facts given. Name the real move and the real \
 number of captured discs. Present it as an assessment of the position, never as what the algorithm \
 thought or felt. Keep the explanation to 2-4 sentences. Then give one short reusable lesson (one sentence) \
-that a player can apply in other games. Answer with JSON: {\"explanation\": string, \"lesson\": string}.";
+that a player can apply in other games. Exact endgame results: only when the sheet's `endgame.status` is \
+`exact` may you state perfect-play outcomes (for example \"perfect play: this wins by 6\", using the sheet's \
+`final_disc_difference` values); when it is `estimate` or absent, never claim exact or perfect-play results. \
+Answer with JSON: {\"explanation\": string, \"lesson\": string}.";
 
 /// The user input for a fact sheet.
 pub fn prompt(facts: &FactSheet) -> String {

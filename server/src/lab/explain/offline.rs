@@ -162,11 +162,47 @@ pub fn write(facts: &FactSheet) -> Explanation {
         }
     }
 
+    endgame_sentence(&mut text, facts);
+
     let lesson = lesson(facts, frontier_change);
     Explanation {
         explanation: text,
         lesson,
         provider: PROVIDER.to_string(),
+    }
+}
+
+/// Perfect-play results, only when the sheet says they are exact.
+fn endgame_sentence(text: &mut String, facts: &FactSheet) {
+    use crate::lab::exact::result_words;
+    let Some(truth) = &facts.endgame else { return };
+    if !truth.is_exact() {
+        let _ = write!(
+            text,
+            " The exact endgame solver ran out of its budget here, so these values are estimates, not perfect play."
+        );
+        return;
+    }
+    let Some(played) = truth.played else { return };
+    let _ = write!(
+        text,
+        " Perfect play: {} {}",
+        facts.square,
+        result_words(played)
+    );
+    match truth.moves.first() {
+        Some(best) if best.final_disc_difference > played => {
+            let _ = write!(
+                text,
+                ", while {} {} ({} discs lost to the best move).",
+                best.square,
+                result_words(best.final_disc_difference),
+                best.final_disc_difference - played
+            );
+        }
+        _ => {
+            let _ = write!(text, ", the best result available.");
+        }
     }
 }
 
@@ -243,6 +279,67 @@ mod tests {
         );
         assert!(!written.lesson.is_empty());
         assert_eq!(written.provider, PROVIDER);
+    }
+
+    fn endgame_facts(max_nodes: u64) -> FactSheet {
+        use crate::lab::exact::{truth, ExactLimits};
+        let mut game = Game::new();
+        while game.position().empty_count() > 12 {
+            let position = *game.position();
+            let first = position.legal_moves().iter().next().expect("a move");
+            game.play(first).expect("legal");
+        }
+        let before = *game.position();
+        let report = search(&before, 2);
+        let square = report.best_move.expect("a move");
+        let mut facts = build(49, &before, square, &report);
+        facts.endgame = truth(
+            &before,
+            square,
+            ExactLimits {
+                empties: 20,
+                max_nodes,
+            },
+        );
+        facts
+    }
+
+    #[test]
+    fn exact_endgames_state_perfect_play_results() {
+        let facts = endgame_facts(u64::MAX);
+        let truth = facts.endgame.as_ref().expect("in range");
+        assert!(truth.is_exact());
+        let played = truth.played.expect("value");
+        let written = write(&facts);
+        let words = crate::lab::exact::result_words(played);
+        assert!(
+            written
+                .explanation
+                .contains(&format!("Perfect play: {} {words}", facts.square)),
+            "{}",
+            written.explanation
+        );
+    }
+
+    #[test]
+    fn the_offline_explainer_never_claims_exactness_on_an_estimate() {
+        let facts = endgame_facts(10);
+        assert_eq!(
+            facts.endgame.as_ref().map(|t| t.status.as_str()),
+            Some("estimate")
+        );
+        let written = write(&facts);
+        let lower = written.explanation.to_lowercase();
+        assert!(!lower.contains("perfect play:"), "{}", written.explanation);
+        assert!(!lower.contains("wins by") && !lower.contains("loses by"));
+        assert!(lower.contains("estimates"), "{}", written.explanation);
+        // And with no endgame facts at all (midgame) nothing is claimed either.
+        let mut midgame = facts.clone();
+        midgame.endgame = None;
+        assert!(!write(&midgame)
+            .explanation
+            .to_lowercase()
+            .contains("perfect play"));
     }
 
     #[test]

@@ -1,0 +1,254 @@
+//! Game analysis on the table and lab pages: the "Analyse" button of a
+//! finished game, its progress, the evaluation graph (SVG) and the list of the
+//! worst moves; and the opening's name beside the move list.
+
+use crate::api::{analysis_get, analysis_start};
+use crate::protocol::{AnalysisView, GameAnalysis, MoveAnalysis, Severity, Side};
+use leptos::prelude::*;
+
+/// `Opening: Tiger` for the moves played so far (nothing when unnamed).
+#[component]
+pub fn OpeningName(#[prop(into)] moves: Signal<Vec<String>>) -> impl IntoView {
+    move || {
+        let moves = moves.get();
+        crate::openings::name_of_squares(&moves).map(|named| {
+            view! {
+                <p class="opening" id="opening" data-plies=named.plies.to_string()>
+                    "Opening: " <strong>{named.name}</strong>
+                </p>
+            }
+        })
+    }
+}
+
+fn side_class(side: Side) -> &'static str {
+    match side {
+        Side::Black => "black",
+        Side::White => "white",
+    }
+}
+
+/// Asks for the analysis state; keeps asking while it runs.
+fn poll(
+    kind: &'static str,
+    id: String,
+    state: RwSignal<Option<AnalysisView>>,
+    error: RwSignal<Option<String>>,
+) {
+    leptos::task::spawn_local(async move {
+        match analysis_get(kind.to_string(), id.clone()).await {
+            Ok(view) => {
+                let running = matches!(view, AnalysisView::Running { .. });
+                if state.try_set(Some(view)).is_none() && running {
+                    set_timeout(
+                        move || poll(kind, id, state, error),
+                        std::time::Duration::from_millis(500),
+                    );
+                }
+            }
+            Err(e) => {
+                let _ = error.try_set(Some(e.message));
+            }
+        }
+    });
+}
+
+/// The analysis card of a finished game (`kind`: `table` or `lab`).
+#[component]
+pub fn AnalysisPanel(
+    kind: &'static str,
+    id: String,
+    /// Whether the game is finished (the card shows only then).
+    #[prop(into)]
+    over: Signal<bool>,
+) -> impl IntoView {
+    let state = RwSignal::new(None::<AnalysisView>);
+    let error = RwSignal::new(None::<String>);
+    let id = StoredValue::new(id);
+    // Whenever the game is (again) finished, show what the server has.
+    Effect::new(move |_| {
+        if over.get() {
+            poll(kind, id.get_value(), state, error);
+        } else {
+            state.set(None);
+        }
+    });
+    let start = move |_| {
+        error.set(None);
+        let game = id.get_value();
+        leptos::task::spawn_local(async move {
+            match analysis_start(kind.to_string(), game.clone()).await {
+                Ok(view) => {
+                    let running = matches!(view, AnalysisView::Running { .. });
+                    state.set(Some(view));
+                    if running {
+                        poll(kind, game, state, error);
+                    }
+                }
+                Err(e) => error.set(Some(e.message)),
+            }
+        });
+    };
+    let body = move || {
+        match state.get() {
+        None => view! { <p class="muted">"Checking for an analysis…"</p> }.into_any(),
+        Some(AnalysisView::None { .. }) | Some(AnalysisView::Failed { .. }) => {
+            let failed = match state.get() {
+                Some(AnalysisView::Failed { message }) => Some(message),
+                _ => None,
+            };
+            view! {
+                <p class="muted">
+                    "Find each move's loss against the best move: a fixed-depth search in the midgame, the exact solver in the last empties."
+                </p>
+                {failed.map(|m| view! { <p class="error" role="alert">"The analysis failed: " {m}</p> })}
+                <button id="analyse" on:click=start>"Analyse"</button>
+            }
+            .into_any()
+        }
+        Some(AnalysisView::Running { done, total }) => view! {
+            <p id="analysis-progress-text">{format!("Analysing… {done} of {total} moves")}</p>
+            <progress id="analysis-progress" max=total.to_string() value=done.to_string()></progress>
+        }
+        .into_any(),
+        Some(AnalysisView::Ready { analysis }) => ready_view(analysis).into_any(),
+    }
+    };
+    move || {
+        over.get().then(|| {
+            view! {
+                <div class="card analysis" id="analysis" data-state=move || match state.get() {
+                    None => "loading",
+                    Some(AnalysisView::None { .. }) => "none",
+                    Some(AnalysisView::Running { .. }) => "running",
+                    Some(AnalysisView::Ready { .. }) => "ready",
+                    Some(AnalysisView::Failed { .. }) => "failed",
+                }>
+                    <h2>"Analysis"</h2>
+                    {body}
+                    <p class="error" role="alert">{move || error.get()}</p>
+                </div>
+            }
+        })
+    }
+}
+
+fn loss_text(m: &MoveAnalysis) -> String {
+    if m.exact {
+        format!("−{} discs (exact)", m.loss)
+    } else {
+        format!("−{} (depth search)", m.loss)
+    }
+}
+
+fn ready_view(analysis: GameAnalysis) -> impl IntoView {
+    let worst: Vec<MoveAnalysis> = analysis
+        .worst
+        .iter()
+        .filter_map(|ply| analysis.moves.iter().find(|m| m.ply == *ply).cloned())
+        .collect();
+    let summary = format!(
+        "Search depth {} in the midgame; exact solver in the last {} empties.",
+        analysis.depth, analysis.exact_empties
+    );
+    let mistakes = if worst.is_empty() {
+        view! { <p id="no-mistakes">"No move lost anything against the best move."</p> }.into_any()
+    } else {
+        worst
+            .into_iter()
+            .map(|m| {
+                let best = (m.loss > 0).then(|| format!(" — best was {}", m.best));
+                view! {
+                    <li class=format!("mistake-row {} {}", side_class(m.side), m.severity.label()) data-ply=m.ply.to_string()>
+                        <span class="what">{format!("{}. {} {}", m.ply, m.side.name(), m.square)}</span>
+                        <span class="severity">{m.severity.label()}</span>
+                        <span class="loss">{loss_text(&m)}{best}</span>
+                    </li>
+                }
+            })
+            .collect_view()
+            .into_any()
+    };
+    view! {
+        {analysis.opening.clone().map(|name| view! { <p class="opening">"Opening: " <strong>{name}</strong></p> })}
+        {graph(&analysis)}
+        <p class="graph-legend">
+            "Black's advantage after each move (above the line Black is better); dots mark the worst moves. Right of the dashed line the values are exact disc counts."
+        </p>
+        <h3>"Worst moves"</h3>
+        <ol id="mistakes" class="mistakes">{mistakes}</ol>
+        <p class="muted">{summary}</p>
+    }
+}
+
+/// The evaluation graph: black's value after each move. Midgame values are
+/// search evaluations (capped at ±300), endgame values exact disc differences
+/// (±64); each phase fills the same height.
+fn graph(analysis: &GameAnalysis) -> impl IntoView {
+    const W: f64 = 300.0;
+    const H: f64 = 120.0;
+    let n = analysis.moves.len();
+    let x = move |i: usize| {
+        6.0 + (W - 12.0)
+            * if n > 1 {
+                i as f64 / (n - 1) as f64
+            } else {
+                0.5
+            }
+    };
+    let y = |m: &MoveAnalysis| {
+        let cap = if m.exact { 64.0 } else { 300.0 };
+        H / 2.0 - (f64::from(m.value_black).clamp(-cap, cap) / cap) * (H / 2.0 - 6.0)
+    };
+    let points = analysis
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| format!("{:.1},{:.1}", x(i), y(m)))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let exact_from = analysis.moves.iter().position(|m| m.exact).map(|i| {
+        let at = format!("{:.1}", x(i));
+        view! { <line class="exact-from" x1=at.clone() y1="0" x2=at y2=H.to_string()></line> }
+    });
+    let dots = analysis
+        .worst
+        .iter()
+        .filter_map(|ply| {
+            let i = analysis.moves.iter().position(|m| m.ply == *ply)?;
+            let m = &analysis.moves[i];
+            Some(view! {
+                <circle
+                    class=format!("mistake-dot {}", m.severity.label())
+                    cx=format!("{:.1}", x(i))
+                    cy=format!("{:.1}", y(m))
+                    r="4"
+                >
+                    <title>{format!("{}. {} {}: {}", m.ply, m.side.name(), m.square, m.severity.label())}</title>
+                </circle>
+            })
+        })
+        .collect_view();
+    let severe = analysis
+        .moves
+        .iter()
+        .filter(|m| matches!(m.severity, Severity::Mistake | Severity::Blunder))
+        .count();
+    view! {
+        <svg
+            id="analysis-graph"
+            class="eval-graph analysis-graph"
+            viewBox=format!("0 0 {W} {H}")
+            preserveAspectRatio="none"
+            role="img"
+            aria-label=format!("Evaluation over the game, from black's side; {severe} mistakes")
+            data-points=n.to_string()
+        >
+            <rect class="eval-black-zone" x="0" y="0" width=W.to_string() height=(H / 2.0).to_string()></rect>
+            <line class="eval-zero" x1="0" y1=(H / 2.0).to_string() x2=W.to_string() y2=(H / 2.0).to_string()></line>
+            {exact_from}
+            <polyline class="eval-line" points=points></polyline>
+            {dots}
+        </svg>
+    }
+}

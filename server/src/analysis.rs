@@ -1,0 +1,637 @@
+//! Analysis of finished games (vs AI, hot-seat, online, lab): each placement's
+//! loss against the best move — a fixed-depth search in the midgame, the exact
+//! solver in the last empties (within a node budget) — the worst mistakes and
+//! the evaluation graph's points. The work runs on the AI worker pool one
+//! placement at a time (in turn with the games' searches), shows progress, and
+//! the result is stored (`migrations/0009_analysis.sql`) so a reload does not
+//! compute it again.
+
+use crate::ai::AiPool;
+use crate::lab::exact::{solve_moves, ExactLimits};
+use crate::store::{Store, StoreError};
+use app::api::analysis_backend::AnalysisBackend;
+use app::api::backend::BoxFuture;
+use app::api::CommandError;
+use app::protocol::{AnalysisView, GameAnalysis, MoveAnalysis, Severity, Side};
+use engine::{Color, Game, GameEvent, Position, Square};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// At most this many analyses run at once (each one placement at a time).
+const MAX_RUNNING: usize = 4;
+/// How many of the worst moves are listed.
+const WORST_LISTED: usize = 5;
+
+/// Settings of the analysis.
+#[derive(Clone, Copy, Debug)]
+pub struct AnalysisSettings {
+    /// The fixed search depth in the midgame.
+    pub depth: u32,
+    /// The exact solver's range and budget (per placement).
+    pub exact: ExactLimits,
+}
+
+/// What one placement's analysis found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlyValues {
+    pub best: Square,
+    pub best_value: i32,
+    pub played_value: i32,
+    pub exact: bool,
+}
+
+/// Analyses `played` in `before`: the exact solver when `before` has at most
+/// `settings.exact.empties` empties and the budget suffices, else a search at
+/// `settings.depth`. Values are from the mover's side.
+pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings) -> PlyValues {
+    if before.empty_count() <= settings.exact.empties {
+        if let (Some(moves), _) = solve_moves(before, settings.exact.max_nodes) {
+            let played_value = moves
+                .iter()
+                .find(|(s, _)| *s == played)
+                .map_or(i32::MIN / 2, |(_, v)| *v);
+            if let Some(&(best, best_value)) = moves.first() {
+                return PlyValues {
+                    best,
+                    best_value,
+                    played_value,
+                    exact: true,
+                };
+            }
+        }
+    }
+    // Every root move with a full window: exact values at this depth.
+    let report = engine::analyse_root(before, settings.depth);
+    let mut best = (played, i32::MIN);
+    let mut played_value = report.value;
+    for m in &report.root_moves {
+        if m.value > best.1 {
+            best = (m.square, m.value);
+        }
+        if m.square == played {
+            played_value = m.value;
+        }
+    }
+    PlyValues {
+        best: best.0,
+        best_value: best.1.max(played_value),
+        played_value,
+        exact: false,
+    }
+}
+
+/// How bad a loss is: disc differences when exact, evaluation units else.
+pub fn severity(loss: i32, exact: bool) -> Severity {
+    let (inaccuracy, mistake, blunder) = if exact { (1, 4, 10) } else { (15, 40, 120) };
+    if loss >= blunder {
+        Severity::Blunder
+    } else if loss >= mistake {
+        Severity::Mistake
+    } else if loss >= inaccuracy {
+        Severity::Inaccuracy
+    } else {
+        Severity::Best
+    }
+}
+
+fn rank(s: Severity) -> u8 {
+    match s {
+        Severity::Best => 0,
+        Severity::Inaccuracy => 1,
+        Severity::Mistake => 2,
+        Severity::Blunder => 3,
+    }
+}
+
+/// The placements of a game: the position before each and the square.
+pub fn placements(game: &Game) -> Vec<(Position, Square)> {
+    let mut position = *game.start();
+    let mut out = Vec::new();
+    for event in game.events() {
+        match *event {
+            GameEvent::Move { square, .. } => {
+                out.push((position, square));
+                match position.play(square) {
+                    Ok(outcome) => position = outcome.position,
+                    Err(_) => break,
+                }
+            }
+            GameEvent::Pass { .. } => match position.pass() {
+                Ok(next) => position = next,
+                Err(_) => break,
+            },
+        }
+    }
+    out
+}
+
+/// The game's transcript (`f5d6…`), the key a stored result is checked by.
+pub fn transcript(game: &Game) -> String {
+    game.moves().iter().map(|s| s.to_string()).collect()
+}
+
+fn side(color: Color) -> Side {
+    crate::table::side(color)
+}
+
+/// Builds the move entry of one analysed placement.
+pub fn move_analysis(ply: u32, before: &Position, square: Square, v: PlyValues) -> MoveAnalysis {
+    let loss = (v.best_value - v.played_value).max(0);
+    let color = before.side_to_move;
+    MoveAnalysis {
+        ply,
+        side: side(color),
+        square: square.to_string(),
+        best: if loss == 0 { square } else { v.best }.to_string(),
+        best_value: v.best_value,
+        played_value: v.played_value,
+        loss,
+        exact: v.exact,
+        value_black: if color == Color::Black {
+            v.played_value
+        } else {
+            -v.played_value
+        },
+        severity: severity(loss, v.exact),
+    }
+}
+
+/// Puts the analysed moves together: worst mistakes and the opening.
+pub fn assemble(moves: Vec<MoveAnalysis>, settings: AnalysisSettings) -> GameAnalysis {
+    let mut worst: Vec<&MoveAnalysis> = moves
+        .iter()
+        .filter(|m| m.severity != Severity::Best)
+        .collect();
+    // Worst first: severity, then the loss relative to its scale.
+    worst.sort_by(|a, b| {
+        let scaled = |m: &MoveAnalysis| if m.exact { m.loss * 12 } else { m.loss };
+        rank(b.severity)
+            .cmp(&rank(a.severity))
+            .then(scaled(b).cmp(&scaled(a)))
+            .then(a.ply.cmp(&b.ply))
+    });
+    let squares: Vec<&str> = moves.iter().map(|m| m.square.as_str()).collect();
+    GameAnalysis {
+        worst: worst.iter().take(WORST_LISTED).map(|m| m.ply).collect(),
+        opening: app::openings::name_of_squares(&squares).map(|n| n.name),
+        depth: settings.depth,
+        exact_empties: settings.exact.empties,
+        moves,
+    }
+}
+
+/// Analyses a whole game on this thread (tests, the CLI-free path).
+pub fn analyse_game(game: &Game, settings: AnalysisSettings) -> GameAnalysis {
+    let moves = placements(game)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (before, square))| {
+            move_analysis(
+                i as u32 + 1,
+                &before,
+                square,
+                analyse_ply(&before, square, settings),
+            )
+        })
+        .collect();
+    assemble(moves, settings)
+}
+
+/// The per-move loss section of an export.
+pub fn export_section(analysis: &GameAnalysis) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Analysis (search depth {} in the midgame, exact solver from {} empties):",
+        analysis.depth, analysis.exact_empties
+    );
+    for m in &analysis.moves {
+        let unit = if m.exact { "discs (exact)" } else { "eval" };
+        let _ = writeln!(
+            out,
+            "{:>2}. {} {} — loss {} {unit}{}{}",
+            m.ply,
+            m.side.name(),
+            m.square,
+            m.loss,
+            if m.loss > 0 {
+                format!(", best {}", m.best)
+            } else {
+                String::new()
+            },
+            match m.severity {
+                Severity::Best => String::new(),
+                s => format!(" [{}]", s.label()),
+            }
+        );
+    }
+    if !analysis.worst.is_empty() {
+        let list: Vec<String> = analysis
+            .worst
+            .iter()
+            .filter_map(|ply| analysis.moves.iter().find(|m| m.ply == *ply))
+            .map(|m| format!("{}. {} {}", m.ply, m.side.name(), m.square))
+            .collect();
+        let _ = writeln!(out, "Worst moves: {}", list.join("; "));
+    }
+    out
+}
+
+// ---------------------------------------------------------------- storage
+
+impl Store {
+    /// The stored analysis of `game`, with the transcript it was made of.
+    pub async fn analysis(&self, game: &str) -> Result<Option<(String, String)>, StoreError> {
+        let row: Option<(String, String)> =
+            sqlx::query_as("SELECT moves, result FROM analyses WHERE game = ?")
+                .bind(game)
+                .fetch_optional(self.pool())
+                .await?;
+        Ok(row)
+    }
+
+    /// Stores (or replaces) the analysis of `game`.
+    pub async fn save_analysis(
+        &self,
+        game: &str,
+        moves: &str,
+        result: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO analyses (game, moves, result, created_at) VALUES (?, ?, ?, ?)
+             ON CONFLICT(game) DO UPDATE SET moves = excluded.moves, result = excluded.result, created_at = excluded.created_at",
+        )
+        .bind(game)
+        .bind(moves)
+        .bind(result)
+        .bind(now)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------- service
+
+#[derive(Clone, Debug)]
+enum Progress {
+    Running { done: u32, total: u32 },
+    Failed(String),
+}
+
+struct Inner {
+    store: Store,
+    pool: AiPool,
+    hub: crate::hub::Hub,
+    lab: crate::lab::LabHub,
+    clock: Arc<dyn crate::clock::Clock>,
+    settings: AnalysisSettings,
+    running: Mutex<HashMap<String, Progress>>,
+}
+
+/// The analysis service; cheap to clone.
+#[derive(Clone)]
+pub struct Analyses {
+    inner: Arc<Inner>,
+}
+
+/// A finished (or not) game, named for storage.
+struct Target {
+    key: String,
+    game: Game,
+    over: bool,
+}
+
+impl Analyses {
+    pub fn new(
+        store: Store,
+        hub: crate::hub::Hub,
+        lab: crate::lab::LabHub,
+        clock: Arc<dyn crate::clock::Clock>,
+        settings: AnalysisSettings,
+    ) -> Self {
+        Analyses {
+            inner: Arc::new(Inner {
+                pool: hub.ai_pool(),
+                store,
+                hub,
+                lab,
+                clock,
+                settings,
+                running: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    async fn target(&self, kind: &str, id: &str) -> Result<Target, CommandError> {
+        if id.is_empty() || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(CommandError::new("Not a game id."));
+        }
+        match kind {
+            "table" => {
+                let (round, game, over) = self.inner.hub.round_game(id).await?;
+                Ok(Target {
+                    key: format!("table:{id}:{round}"),
+                    game,
+                    over,
+                })
+            }
+            "lab" => {
+                let (game, over) = self.inner.lab.game_of(id).await?;
+                Ok(Target {
+                    key: format!("lab:{id}"),
+                    game,
+                    over,
+                })
+            }
+            _ => Err(CommandError::new(
+                "Unknown kind of game: expected `table` or `lab`.",
+            )),
+        }
+    }
+
+    async fn stored(&self, target: &Target) -> Result<Option<GameAnalysis>, CommandError> {
+        let row = self.inner.store.analysis(&target.key).await.map_err(|e| {
+            tracing::error!("analysis storage error: {e}");
+            CommandError::new("The server could not read the analysis; please try again.")
+        })?;
+        Ok(row
+            .filter(|(moves, _)| *moves == transcript(&target.game))
+            .and_then(|(_, result)| serde_json::from_str(&result).ok()))
+    }
+
+    fn progress(&self, key: &str) -> Option<Progress> {
+        self.inner
+            .running
+            .lock()
+            .ok()
+            .and_then(|r| r.get(key).cloned())
+    }
+
+    /// Where the analysis of a game stands.
+    pub async fn get(&self, kind: &str, id: &str) -> Result<AnalysisView, CommandError> {
+        let target = self.target(kind, id).await?;
+        if let Some(analysis) = self.stored(&target).await? {
+            return Ok(AnalysisView::Ready { analysis });
+        }
+        Ok(match self.progress(&target.key) {
+            Some(Progress::Running { done, total }) => AnalysisView::Running { done, total },
+            Some(Progress::Failed(message)) => AnalysisView::Failed { message },
+            None => AnalysisView::None {
+                available: target.over,
+            },
+        })
+    }
+
+    /// Starts analysing a finished game (or answers the stored result).
+    pub async fn start(&self, kind: &str, id: &str) -> Result<AnalysisView, CommandError> {
+        let target = self.target(kind, id).await?;
+        if !target.over {
+            return Err(CommandError::new(
+                "The game is not finished yet: analysis is for finished games.",
+            ));
+        }
+        if let Some(analysis) = self.stored(&target).await? {
+            return Ok(AnalysisView::Ready { analysis });
+        }
+        let plies = placements(&target.game);
+        let total = plies.len() as u32;
+        {
+            let mut running = self
+                .inner
+                .running
+                .lock()
+                .map_err(|_| CommandError::new("The analysis service is unavailable."))?;
+            if let Some(Progress::Running { done, total }) = running.get(&target.key) {
+                return Ok(AnalysisView::Running {
+                    done: *done,
+                    total: *total,
+                });
+            }
+            let busy = running
+                .values()
+                .filter(|p| matches!(p, Progress::Running { .. }))
+                .count();
+            if busy >= MAX_RUNNING {
+                return Err(CommandError::new(
+                    "The server is analysing other games; try again in a minute.",
+                ));
+            }
+            running.insert(target.key.clone(), Progress::Running { done: 0, total });
+        }
+        tracing::info!(game = %target.key, plies = total, "analysis started");
+        let service = self.clone();
+        tokio::spawn(async move {
+            let key = target.key.clone();
+            let outcome = service.run(&target, plies).await;
+            let mut running = match service.inner.running.lock() {
+                Ok(r) => r,
+                Err(_) => return,
+            };
+            match outcome {
+                Ok(()) => {
+                    running.remove(&key);
+                    tracing::info!(game = %key, "analysis stored");
+                }
+                Err(message) => {
+                    tracing::warn!(game = %key, "analysis failed: {message}");
+                    running.insert(key, Progress::Failed(message));
+                }
+            }
+        });
+        Ok(AnalysisView::Running { done: 0, total })
+    }
+
+    async fn run(&self, target: &Target, plies: Vec<(Position, Square)>) -> Result<(), String> {
+        let settings = self.inner.settings;
+        let total = plies.len() as u32;
+        let mut moves = Vec::with_capacity(plies.len());
+        for (i, (before, square)) in plies.into_iter().enumerate() {
+            let receiver = loop {
+                match self
+                    .inner
+                    .pool
+                    .run(move || analyse_ply(&before, square, settings))
+                {
+                    Ok(receiver) => break receiver,
+                    // The queue is full of game searches: let them go first.
+                    Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+                }
+            };
+            let values = receiver
+                .await
+                .map_err(|_| "the analysis worker stopped".to_string())?;
+            moves.push(move_analysis(i as u32 + 1, &before, square, values));
+            if let Ok(mut running) = self.inner.running.lock() {
+                running.insert(
+                    target.key.clone(),
+                    Progress::Running {
+                        done: i as u32 + 1,
+                        total,
+                    },
+                );
+            }
+        }
+        let analysis = assemble(moves, settings);
+        let json = serde_json::to_string(&analysis).map_err(|e| e.to_string())?;
+        self.inner
+            .store
+            .save_analysis(
+                &target.key,
+                &transcript(&target.game),
+                &json,
+                self.inner.clock.now_ms(),
+            )
+            .await
+            .map_err(|e| format!("the result could not be stored: {e}"))
+    }
+
+    /// The export section of a game's stored analysis, if any.
+    pub async fn export_section(&self, kind: &str, id: &str) -> Option<String> {
+        let target = self.target(kind, id).await.ok()?;
+        let analysis = self.stored(&target).await.ok()??;
+        Some(export_section(&analysis))
+    }
+
+    /// The stored analysis of a game, if any (JSON exports).
+    pub async fn stored_of(&self, kind: &str, id: &str) -> Option<GameAnalysis> {
+        let target = self.target(kind, id).await.ok()?;
+        self.stored(&target).await.ok()?
+    }
+}
+
+impl AnalysisBackend for Analyses {
+    fn start<'a>(
+        &'a self,
+        kind: &'a str,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<AnalysisView, CommandError>> {
+        Box::pin(Analyses::start(self, kind, id))
+    }
+
+    fn get<'a>(
+        &'a self,
+        kind: &'a str,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<AnalysisView, CommandError>> {
+        Box::pin(Analyses::get(self, kind, id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(empties: u32) -> AnalysisSettings {
+        AnalysisSettings {
+            depth: 2,
+            exact: ExactLimits {
+                empties,
+                max_nodes: u64::MAX,
+            },
+        }
+    }
+
+    /// A whole game where black always takes the first legal move and white
+    /// the last one.
+    fn played_game() -> Game {
+        let mut game = Game::new();
+        while !game.position().is_game_over() {
+            let position = *game.position();
+            let legal: Vec<Square> = position.legal_moves().iter().collect();
+            let square = if position.side_to_move == Color::Black {
+                legal[0]
+            } else {
+                legal[legal.len() - 1]
+            };
+            game.play(square).expect("legal");
+        }
+        game
+    }
+
+    #[test]
+    fn every_placement_gets_a_loss_and_exact_values_at_the_end() {
+        let game = played_game();
+        let analysis = analyse_game(&game, settings(10));
+        assert_eq!(analysis.moves.len(), game.moves().len());
+        for m in &analysis.moves {
+            assert!(m.loss >= 0);
+            assert_eq!(m.loss, m.best_value - m.played_value, "{m:?}");
+            assert_eq!(m.severity, severity(m.loss, m.exact));
+            if m.loss == 0 {
+                assert_eq!(m.severity, Severity::Best);
+                assert_eq!(m.best, m.square);
+            }
+        }
+        let placements = placements(&game);
+        for (m, (before, _)) in analysis.moves.iter().zip(&placements) {
+            assert_eq!(m.exact, before.empty_count() <= 10, "ply {}", m.ply);
+            if m.exact {
+                // The best exact value is the solver's value of the position.
+                assert_eq!(m.best_value, engine::solve(before).score);
+            }
+        }
+        // The last placement's value is the final result from its mover's side.
+        let last = analysis.moves.last().expect("moves");
+        let final_position = game.position();
+        let mover = if last.side == Side::Black {
+            Color::Black
+        } else {
+            Color::White
+        };
+        assert_eq!(last.played_value, final_position.final_score(mover));
+        // The worst list is sorted by severity and only lists real losses.
+        for ply in &analysis.worst {
+            let m = analysis
+                .moves
+                .iter()
+                .find(|m| m.ply == *ply)
+                .expect("listed");
+            assert_ne!(m.severity, Severity::Best);
+        }
+        let text = export_section(&analysis);
+        assert!(
+            text.contains(&format!("1. Black {} — loss", analysis.moves[0].square)),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_known_blunder_is_marked() {
+        // The same position, the best move against a move that gives up the
+        // most discs, solved exactly.
+        let game = played_game();
+        let (before, _) = placements(&game)
+            .into_iter()
+            .find(|(p, _)| p.empty_count() == 8 && p.legal_moves().count() >= 2)
+            .expect("an 8-empty position with a choice");
+        let (solved, _) = solve_moves(&before, u64::MAX);
+        let solved = solved.expect("solved");
+        let (best, best_value) = solved[0];
+        let (worst, worst_value) = solved[solved.len() - 1];
+        let good = analyse_ply(&before, best, settings(20));
+        assert_eq!(
+            (good.best_value, good.played_value),
+            (best_value, best_value)
+        );
+        let bad = analyse_ply(&before, worst, settings(20));
+        assert!(bad.exact);
+        assert_eq!(bad.played_value, worst_value);
+        let entry = move_analysis(52, &before, worst, bad);
+        assert_eq!(entry.loss, best_value - worst_value);
+        assert_eq!(entry.severity, severity(best_value - worst_value, true));
+    }
+
+    #[test]
+    fn severities_follow_the_thresholds() {
+        assert_eq!(severity(0, true), Severity::Best);
+        assert_eq!(severity(2, true), Severity::Inaccuracy);
+        assert_eq!(severity(6, true), Severity::Mistake);
+        assert_eq!(severity(20, true), Severity::Blunder);
+        assert_eq!(severity(10, false), Severity::Best);
+        assert_eq!(severity(200, false), Severity::Blunder);
+    }
+}

@@ -1,0 +1,293 @@
+//! Game analysis and lab expiry in process, with an injected clock: a finished
+//! hot-seat game analysed on the AI pool (progress, stored result, export),
+//! bad requests refused, and idle lab games deleted after 24 h.
+
+use app::protocol::{AnalysisView, Session, Severity, TableCommand, TableMode};
+use engine::{Game, Position};
+use server::analysis::{Analyses, AnalysisSettings};
+use server::clock::ManualClock;
+use server::hub::{Hub, HubConfig};
+use server::lab::exact::ExactLimits;
+use server::lab::{explain::offline::Offline, LabConfig, LabHub};
+use server::store::Store;
+use std::sync::Arc;
+use std::time::Duration;
+
+struct World {
+    hub: Hub,
+    lab: LabHub,
+    analyses: Analyses,
+    clock: ManualClock,
+    _dir: tempfile::TempDir,
+}
+
+async fn world() -> World {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Store::open(&dir.path().join("db.sqlite"))
+        .await
+        .expect("store");
+    let clock = ManualClock::new(1_000_000);
+    let hub = Hub::start(store.clone(), Arc::new(clock.clone()), HubConfig::default())
+        .await
+        .expect("hub");
+    let exact = ExactLimits {
+        empties: 10,
+        max_nodes: 50_000_000,
+    };
+    let lab = LabHub::start(
+        store.clone(),
+        Arc::new(clock.clone()),
+        Arc::new(Offline),
+        LabConfig {
+            explain_timeout: Duration::from_secs(30),
+            exact,
+            expiry_ms: 24 * 3600 * 1000,
+        },
+    )
+    .await
+    .expect("lab");
+    let analyses = Analyses::new(
+        store,
+        hub.clone(),
+        lab.clone(),
+        Arc::new(clock.clone()),
+        AnalysisSettings { depth: 2, exact },
+    );
+    World {
+        hub,
+        lab,
+        analyses,
+        clock,
+        _dir: dir,
+    }
+}
+
+/// Plays a whole hot-seat game (first legal move each turn); returns the table.
+async fn finished_hot_seat(hub: &Hub, player: &Session) -> String {
+    let table = hub.create(player, TableMode::HotSeat).await.expect("table");
+    let mut position = Position::initial();
+    let mut game = Game::new();
+    while !position.is_game_over() {
+        let square = position.legal_moves().iter().next().expect("a move");
+        hub.execute(
+            player,
+            TableCommand::Place {
+                table: table.clone(),
+                square: square.index() as u8,
+            },
+        )
+        .await
+        .expect("move");
+        game.play(square).expect("legal");
+        position = *game.position();
+    }
+    table
+}
+
+async fn wait_ready(analyses: &Analyses, kind: &str, id: &str) -> app::protocol::GameAnalysis {
+    for _ in 0..600 {
+        match analyses.get(kind, id).await.expect("get") {
+            AnalysisView::Ready { analysis } => return analysis,
+            AnalysisView::Running { done, total } => assert!(done <= total),
+            other => panic!("unexpected state {other:?}"),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the analysis did not finish");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
+    let w = world().await;
+    let player = w.hub.new_session().await.expect("session");
+    let table = w
+        .hub
+        .create(&player, TableMode::HotSeat)
+        .await
+        .expect("table");
+    // Not finished: refused (4xx path), and the state says so.
+    let early = w
+        .analyses
+        .start("table", &table)
+        .await
+        .expect_err("refused");
+    assert!(early.message.contains("not finished"), "{}", early.message);
+    assert_eq!(
+        w.analyses.get("table", &table).await.expect("get"),
+        AnalysisView::None { available: false }
+    );
+
+    let table = finished_hot_seat(&w.hub, &player).await;
+    assert_eq!(
+        w.analyses.get("table", &table).await.expect("get"),
+        AnalysisView::None { available: true }
+    );
+    let started = w.analyses.start("table", &table).await.expect("start");
+    let total = match started {
+        AnalysisView::Running { done: 0, total } => total,
+        other => panic!("expected a running analysis, got {other:?}"),
+    };
+    // Starting again while it runs does not start a second one.
+    assert!(matches!(
+        w.analyses.start("table", &table).await.expect("again"),
+        AnalysisView::Running { .. } | AnalysisView::Ready { .. }
+    ));
+    let analysis = wait_ready(&w.analyses, "table", &table).await;
+    assert_eq!(analysis.moves.len() as u32, total);
+    assert!(total >= 55, "a whole game: {total} placements");
+    // The last 10 empties are exact, the rest depth-2 searches.
+    let exact: Vec<_> = analysis.moves.iter().filter(|m| m.exact).collect();
+    assert!(!exact.is_empty() && exact.len() <= 10, "{}", exact.len());
+    assert!(analysis.moves.iter().all(|m| m.loss >= 0));
+    // Always playing the first legal move loses something somewhere.
+    assert!(!analysis.worst.is_empty());
+    let worst = analysis
+        .moves
+        .iter()
+        .find(|m| m.ply == analysis.worst[0])
+        .expect("worst move");
+    assert_ne!(worst.severity, Severity::Best);
+    assert_eq!(analysis.depth, 2);
+
+    // Stored: the same result comes back at once, from the database.
+    let again = w.analyses.start("table", &table).await.expect("stored");
+    assert_eq!(
+        again,
+        AnalysisView::Ready {
+            analysis: analysis.clone()
+        }
+    );
+    let section = w
+        .analyses
+        .export_section("table", &table)
+        .await
+        .expect("export section");
+    assert!(
+        section.contains(&format!("{}. Black {} — loss", 1, analysis.moves[0].square)),
+        "{section}"
+    );
+    assert!(section.contains("Worst moves:"), "{section}");
+    let row = w
+        .hub
+        .store()
+        .analysis(&format!("table:{table}:1"))
+        .await
+        .expect("read");
+    assert!(row.is_some(), "stored under the table and round");
+}
+
+#[tokio::test]
+async fn bad_analysis_requests_are_refused_clearly() {
+    let w = world().await;
+    for (kind, id, expected) in [
+        ("chess", "abc", "Unknown kind"),
+        ("table", "", "Not a game id"),
+        ("table", "../etc", "Not a game id"),
+        ("table", "feedfacecafebeef", "No such table"),
+        ("lab", "feedfacecafebeef", "No such lab game"),
+    ] {
+        let error = w.analyses.start(kind, id).await.expect_err("refused");
+        assert!(
+            error.message.contains(expected),
+            "{kind} {id}: {}",
+            error.message
+        );
+        let error = w.analyses.get(kind, id).await.expect_err("refused");
+        assert!(
+            error.message.contains(expected),
+            "{kind} {id}: {}",
+            error.message
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_lab_game_is_analysed_and_its_endgame_is_exact() {
+    let w = world().await;
+    let id = w.lab.create(1, 1).await.expect("lab");
+    loop {
+        let view = w.lab.next_turn(&id).await.expect("turn");
+        // Wait for the (offline) explanation before the next turn.
+        let mut view = view;
+        while view.explaining() {
+            view = w.lab.wait(&id, view.version).await.expect("wait");
+        }
+        if view.is_over() {
+            break;
+        }
+    }
+    // The last placements carry exact values (10 empties in this world).
+    let view = w.lab.view(&id).await.expect("view");
+    let tail: Vec<_> = view.moves.iter().rev().take(5).collect();
+    for m in &tail {
+        let exact = m.exact.expect("endgame facts");
+        assert!(exact.exact, "ply {}", m.ply);
+        assert!(exact.played.is_some());
+    }
+    w.analyses.start("lab", &id).await.expect("start");
+    let analysis = wait_ready(&w.analyses, "lab", &id).await;
+    assert_eq!(analysis.moves.len(), view.moves.len());
+    // The analysis and the lab's own exact values agree on the last move.
+    let last = analysis.moves.last().expect("moves");
+    let lab_last = view.moves.last().and_then(|m| m.exact).expect("exact");
+    assert_eq!(Some(last.played_value), lab_last.played);
+}
+
+#[tokio::test]
+async fn lab_games_idle_for_24_hours_are_deleted_on_the_injected_clock() {
+    let w = world().await;
+    let idle = w.lab.create(1, 1).await.expect("lab");
+    let active = w.lab.create(1, 1).await.expect("lab");
+    w.clock.advance(23 * 3600 * 1000);
+    let mut view = w.lab.next_turn(&active).await.expect("turn");
+    while view.explaining() {
+        view = w.lab.wait(&active, view.version).await.expect("wait");
+    }
+    assert_eq!(
+        w.lab.expire_idle().await.expect("sweep"),
+        0,
+        "nothing is 24 h idle yet"
+    );
+    w.clock.advance(3600 * 1000 + 1);
+    assert_eq!(w.lab.expire_idle().await.expect("sweep"), 1);
+    let gone = w.lab.view(&idle).await.expect_err("deleted");
+    assert!(
+        gone.message.contains("No such lab game"),
+        "{}",
+        gone.message
+    );
+    w.lab
+        .view(&active)
+        .await
+        .expect("the active lab game stays");
+    let stored = w.hub.store().lab_games().await.expect("rows");
+    assert_eq!(stored.len(), 1, "deleted from the database too");
+    assert_eq!(stored[0].id, active);
+}
+
+#[test]
+fn every_named_opening_is_a_legal_start_in_all_eight_symmetries() {
+    let list = app::openings::all();
+    assert!(list.len() > 60);
+    for opening in list {
+        for symmetry in 0..8 {
+            let moves: Vec<engine::Square> = opening
+                .moves
+                .iter()
+                .map(|&m| {
+                    engine::Square::new(usize::from(app::openings::transform(symmetry, m)))
+                        .expect("square")
+                })
+                .collect();
+            // The four symmetries that keep the start position are legal games;
+            // the other four swap the centre's colours and are not.
+            let legal = Game::replay(&moves).is_ok();
+            assert_eq!(
+                legal,
+                [0, 1, 2, 3].contains(&symmetry),
+                "{} under {symmetry}",
+                opening.name
+            );
+        }
+    }
+}
