@@ -250,6 +250,12 @@ impl Hub {
 
     // ----- sessions -----
 
+    /// A fresh session (for tests and tools): not stored until it owns
+    /// something.
+    pub async fn new_session(&self) -> Result<Session, StoreError> {
+        Ok(crate::session::session_of(&crate::session::new_token()))
+    }
+
     /// Stores `session` (first time it owns something) or marks it used; at
     /// most one write per session an hour.
     pub async fn remember_session(&self, session: &Session) -> Result<(), StoreError> {

@@ -1042,3 +1042,97 @@ async fn a_lab_game_is_stepped_only_by_its_creator() {
         "the owner sees all their own games and the recent others"
     );
 }
+
+async fn queue_depth(http: &reqwest::Client, url: &str) -> i64 {
+    let text = http
+        .get(format!("{url}/metrics"))
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("body");
+    text.lines()
+        .find_map(|l| l.strip_prefix("othello_ai_queue_depth "))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("queue depth")
+}
+
+/// One session with hundreds of depth-6 AI tables does not delay another
+/// player's AI reply: the queue serves sessions round robin. Prints the
+/// figures recorded in docs/BENCHMARKS.md.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_greedy_sessions_ai_searches_do_not_delay_a_players_reply() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(
+        &dir.path().join("othello.db"),
+        &[
+            "--ai-threads",
+            "1",
+            "--ai-queue",
+            "1000",
+            "--ai-queue-per-session",
+            "1000",
+            "--max-tables-per-session",
+            "1000",
+            "--max-tables-per-ip",
+            "1000",
+            "--rate-per-ip",
+            "0",
+        ],
+    );
+    let url = server.url.clone();
+    let greedy = client();
+    get_cookie(&greedy, &url).await;
+    let ai_first = json!({ "kind": "vs_ai", "depth": 6, "human": "white" });
+    let started = Instant::now();
+    let creations: Vec<_> = (0..300)
+        .map(|_| {
+            let greedy = greedy.clone();
+            let url = url.clone();
+            let mode = ai_first.clone();
+            tokio::spawn(async move { create(&greedy, &url, mode).await.0 })
+        })
+        .collect();
+    for creation in creations {
+        assert_eq!(creation.await.expect("task"), 200);
+    }
+    let backlog = queue_depth(&greedy, &url).await;
+    let player = client();
+    get_cookie(&player, &url).await;
+    let asked = Instant::now();
+    let (status, table) = create(&player, &url, ai_first.clone()).await;
+    assert_eq!(status, 200);
+    let table = table.as_str().expect("id").to_string();
+    let reply = loop {
+        let (_, view) = call(&player, &url, "get_table", json!({ "table": table })).await;
+        if view["history"].as_array().map(Vec::len) == Some(1) {
+            break asked.elapsed();
+        }
+        assert!(asked.elapsed() < Duration::from_secs(60), "no AI reply");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    };
+    let left_behind = queue_depth(&greedy, &url).await;
+    while queue_depth(&greedy, &url).await > 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "the backlog never drained"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let drained = started.elapsed();
+    eprintln!(
+        "fairness: greedy backlog {backlog} depth-6 searches; player's AI reply in {} ms \
+         with {left_behind} greedy searches still waiting; the greedy backlog drained in {} ms",
+        reply.as_millis(),
+        drained.as_millis()
+    );
+    assert!(
+        backlog >= 50,
+        "the greedy session built no backlog ({backlog})"
+    );
+    assert!(
+        left_behind >= backlog / 2,
+        "the player waited behind the greedy session: {left_behind} of {backlog} left"
+    );
+}
