@@ -61,16 +61,16 @@ fn admit(
     headers: &HeaderMap,
     session: &Session,
     ip: Option<crate::guard::ClientIp>,
-) -> Result<crate::limits::SocketPermit, Response> {
+) -> Result<crate::limits::SocketPermit, (StatusCode, String)> {
     if !origin_allowed(headers, &state.guard) {
-        return Err((StatusCode::FORBIDDEN, "origin not allowed").into_response());
+        return Err((StatusCode::FORBIDDEN, "origin not allowed".to_string()));
     }
     state
         .limits
         .open_socket(&session.0, ip.map(|c| c.0))
         .map_err(|message| {
             state.hub.metrics().note_refusal("sockets");
-            (StatusCode::TOO_MANY_REQUESTS, message).into_response()
+            (StatusCode::TOO_MANY_REQUESTS, message)
         })
 }
 
@@ -96,7 +96,7 @@ pub async fn table_socket(
 ) -> Response {
     let permit = match admit(&state, &headers, &session, ip.map(|e| e.0)) {
         Ok(permit) => permit,
-        Err(refusal) => return refusal,
+        Err(refusal) => return refusal.into_response(),
     };
     let subscription = match state.hub.subscribe(&id, &session).await {
         Ok(s) => s,
@@ -131,7 +131,7 @@ pub async fn queue_socket(
 ) -> Response {
     let permit = match admit(&state, &headers, &session, ip.map(|e| e.0)) {
         Ok(permit) => permit,
-        Err(refusal) => return refusal,
+        Err(refusal) => return refusal.into_response(),
     };
     let hub = state.hub.clone();
     let keep = KeepAlive {

@@ -1077,7 +1077,9 @@ async fn a_greedy_sessions_ai_searches_do_not_delay_a_players_reply() {
         position: midgame(line),
         depth: 6,
     };
-    let greedy_jobs: Vec<Job> = (0..GREEDY).map(|i| job("greedy", format!("g{i}"), i)).collect();
+    let greedy_jobs: Vec<Job> = (0..GREEDY)
+        .map(|i| job("greedy", format!("g{i}"), i))
+        .collect();
     let player_job = job("player", "player".into(), 7);
     let started = Instant::now();
     for job in greedy_jobs {
@@ -1111,6 +1113,12 @@ async fn a_greedy_sessions_ai_searches_do_not_delay_a_players_reply() {
     );
     // The worker may already be inside one greedy search, and takes the next
     // greedy one before the player's at most once.
-    assert!(greedy_before <= 2, "{greedy_before} greedy searches went first");
-    assert!(player_reply < drained / 10, "{player_reply:?} of {drained:?}");
+    assert!(
+        greedy_before <= 2,
+        "{greedy_before} greedy searches went first"
+    );
+    assert!(
+        player_reply < drained / 10,
+        "{player_reply:?} of {drained:?}"
+    );
 }
