@@ -415,8 +415,9 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
     )
     .await;
     assert_eq!(status, 413);
-    // A GET on a command.
-    let response = http
+    // A GET on a command (a fresh connection: the server closed the one
+    // whose oversized body it did not read).
+    let response = reqwest::Client::new()
         .get(format!("{url}/api/get_table"))
         .send()
         .await
@@ -1121,4 +1122,41 @@ async fn a_greedy_sessions_ai_searches_do_not_delay_a_players_reply() {
         player_reply < drained / 10,
         "{player_reply:?} of {drained:?}"
     );
+}
+
+#[tokio::test]
+async fn metrics_can_listen_on_their_own_address() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("free port")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(
+        &dir.path().join("othello.db"),
+        &["--metrics-listen", &address],
+    );
+    let http = reqwest::Client::new();
+    let site = http
+        .get(format!("{}/metrics", server.url))
+        .send()
+        .await
+        .expect("site");
+    assert_eq!(
+        site.status().as_u16(),
+        404,
+        "the site no longer serves /metrics"
+    );
+    let mut answered = None;
+    for _ in 0..50 {
+        if let Ok(response) = http.get(format!("http://{address}/metrics")).send().await {
+            answered = Some(response.text().await.expect("body"));
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let text = answered.expect("metrics on their own address");
+    assert!(text.contains("othello_limit_refusals_total 0"), "{text}");
+    assert!(text.contains("othello_live_tables 0"), "{text}");
 }
