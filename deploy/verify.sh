@@ -74,6 +74,15 @@ require "$conf" '^[[:space:]]*proxy_read_timeout [0-9]+[smhd]?;' "nginx sets a r
 require "$conf" '^[[:space:]]*proxy_set_header X-Forwarded-For ' "nginx sets X-Forwarded-For"
 require "$conf" '^[[:space:]]*proxy_set_header X-Forwarded-Proto \$scheme;' "nginx sets X-Forwarded-Proto"
 
+require "$conf" '^[[:space:]]*add_header X-Content-Type-Options "nosniff" always;' "nginx sends nosniff"
+require "$conf" '^[[:space:]]*add_header X-Frame-Options "DENY" always;' "nginx denies framing"
+require "$conf" '^[[:space:]]*add_header Referrer-Policy "same-origin" always;' "nginx sets the referrer policy"
+require "$conf" '^[[:space:]]*client_max_body_size 64k;' "nginx bounds request bodies like the server"
+require "$conf" '^limit_req_zone .* rate=50r/s;' "nginx rate-limits per address like the server"
+require "$conf" '^[[:space:]]*limit_req_status 429;' "nginx answers 429 past the rate"
+require "$conf" '^[[:space:]]*limit_conn othello_conn [0-9]+;' "nginx bounds connections per address"
+require "$unit" '^Environment=OTHELLO_CLIENT_IP_HEADER=X-Real-IP$' "unit reads the client address from X-Real-IP"
+
 # The Upgrade/Connection lines must sit inside the /ws/ block.
 if awk '/location \/ws\/ \{/{inws=1} inws && /proxy_set_header Upgrade/{u=1} inws && /proxy_set_header Connection \$connection_upgrade/{c=1} inws && /^[[:space:]]*\}/{inws=0} END{exit !(u && c)}' "$conf"; then
     ok "nginx /ws/ block carries the upgrade headers"

@@ -35,7 +35,28 @@ impl FromServerFnError for CommandError {
     type Encoder = JsonEncoding;
 
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
+        // On the server, a request the server function cannot read is the
+        // caller's fault: 400 (405 for a wrong method), never 500.
+        #[cfg(feature = "ssr")]
+        {
+            let status = match &value {
+                ServerFnErrorErr::Args(_)
+                | ServerFnErrorErr::MissingArg(_)
+                | ServerFnErrorErr::Deserialization(_) => Some(http::StatusCode::BAD_REQUEST),
+                ServerFnErrorErr::UnsupportedRequestMethod(_) => {
+                    Some(http::StatusCode::METHOD_NOT_ALLOWED)
+                }
+                _ => None,
+            };
+            if let (Some(status), Some(response)) = (
+                status,
+                leptos::prelude::use_context::<leptos_axum::ResponseOptions>(),
+            ) {
+                response.set_status(status);
+            }
+        }
         let message = match value {
+            ServerFnErrorErr::MissingArg(m) => format!("malformed request: missing argument {m}"),
             ServerFnErrorErr::Args(m) | ServerFnErrorErr::Deserialization(m) => {
                 // A request the server cannot read is the caller's fault: 400.
                 #[cfg(feature = "ssr")]

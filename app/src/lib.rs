@@ -34,7 +34,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <meta name="color-scheme" content="light" />
-                <script type="importmap" inner_html=IMPORT_MAP></script>
+                // The request's CSP nonce (server side; see server/src/guard.rs).
+                <script type="importmap" nonce=leptos::nonce::use_nonce() inner_html=IMPORT_MAP></script>
                 <link rel="stylesheet" href="/style/main.css" />
                 <link rel="stylesheet" href="/style/board.css" />
                 <link rel="stylesheet" href="/style/lab.css" />

@@ -76,6 +76,7 @@ async fn new_player(http: &reqwest::Client, url: &str) -> Result<Player, String>
     let response = http
         .post(format!("{url}/api/get_table"))
         .header("content-type", "application/json")
+        .header("origin", url)
         .body(r#"{"table":"-"}"#)
         .send()
         .await
@@ -102,6 +103,7 @@ async fn call(
     let response = http
         .post(format!("{url}/api/{name}"))
         .header("content-type", "application/json")
+        .header("origin", url)
         .header("cookie", &player.cookie)
         .body(body.to_string())
         .send()

@@ -24,15 +24,75 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_LOG", default_value = "info")]
     pub log: String,
 
-    /// Extra origins allowed to open WebSockets (comma-separated, e.g.
-    /// `https://othello.example`). The site's own origin is always allowed.
+    /// Extra origins allowed to send commands and open WebSockets
+    /// (comma-separated, e.g. `https://othello.example`); their hosts are
+    /// allowed in `Host`. The site's own origin is always allowed.
     #[arg(long, env = "OTHELLO_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
 
     /// Public base URL of the site (e.g. `https://othello.example`); its origin
-    /// is allowed for WebSockets.
+    /// is allowed for commands and WebSockets, its host in `Host`.
     #[arg(long, env = "OTHELLO_PUBLIC_URL")]
     pub public_url: Option<String>,
+
+    /// Extra names allowed in the `Host` header (comma-separated, e.g. a LAN
+    /// address `192.168.1.20`). Localhost names, the listen address and the
+    /// hosts of `--public-url` / `--allowed-origins` are always allowed.
+    #[arg(long, env = "OTHELLO_ALLOWED_HOSTS", value_delimiter = ',')]
+    pub allowed_hosts: Vec<String>,
+
+    /// Largest request body accepted (bytes); larger ones get 413.
+    #[arg(long, env = "OTHELLO_MAX_BODY_BYTES", default_value_t = 65_536)]
+    pub max_body_bytes: usize,
+
+    /// Requests per second allowed from one IP address (0 = unlimited); past
+    /// the burst, requests get 429.
+    #[arg(long, env = "OTHELLO_RATE_PER_IP", default_value_t = 50)]
+    pub rate_per_ip: u32,
+
+    /// Requests one IP address may make at once before the rate applies.
+    #[arg(long, env = "OTHELLO_RATE_BURST", default_value_t = 300)]
+    pub rate_burst: u32,
+
+    /// Header naming the client's address when behind a reverse proxy (e.g.
+    /// `X-Real-IP`); without it the peer address counts. Set it only behind a
+    /// proxy that overwrites the header.
+    #[arg(long, env = "OTHELLO_CLIENT_IP_HEADER")]
+    pub client_ip_header: Option<String>,
+
+    /// Live tables one browser session may own at once.
+    #[arg(long, env = "OTHELLO_MAX_TABLES_PER_SESSION", default_value_t = 20)]
+    pub max_tables_per_session: usize,
+
+    /// Live tables created from one IP address that may exist at once.
+    #[arg(long, env = "OTHELLO_MAX_TABLES_PER_IP", default_value_t = 200)]
+    pub max_tables_per_ip: usize,
+
+    /// WebSockets one browser session may hold open at once.
+    #[arg(long, env = "OTHELLO_MAX_SOCKETS_PER_SESSION", default_value_t = 16)]
+    pub max_sockets_per_session: usize,
+
+    /// WebSockets one IP address may hold open at once.
+    #[arg(long, env = "OTHELLO_MAX_SOCKETS_PER_IP", default_value_t = 128)]
+    pub max_sockets_per_ip: usize,
+
+    /// Seconds between the server's pings on each WebSocket.
+    #[arg(long, env = "OTHELLO_WS_PING_SECS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    pub ws_ping_secs: u64,
+
+    /// Seconds a WebSocket may stay silent (no message, no pong) before the
+    /// server closes it, so a half-open connection's grace period starts.
+    #[arg(long, env = "OTHELLO_WS_SILENT_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub ws_silent_secs: u64,
+
+    /// Seconds a stored session may stay unused before it is deleted (30 days).
+    #[arg(long, env = "OTHELLO_SESSION_EXPIRY_SECS", default_value_t = 2_592_000)]
+    pub session_expiry_secs: u64,
+
+    /// Serve `/metrics` on this address instead of the site's (e.g.
+    /// `127.0.0.1:9100`); the site then answers 404 for `/metrics`.
+    #[arg(long, env = "OTHELLO_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
 
     /// Mark the session cookie `Secure` (set when served over HTTPS).
     #[arg(long, env = "OTHELLO_SECURE_COOKIES", default_value_t = false)]
@@ -45,6 +105,11 @@ pub struct Config {
     /// Searches that may wait for an AI thread before new ones are held back.
     #[arg(long, env = "OTHELLO_AI_QUEUE", default_value_t = 256)]
     pub ai_queue: usize,
+
+    /// Searches one session may have waiting for an AI thread (the queue
+    /// serves sessions round robin); more are refused.
+    #[arg(long, env = "OTHELLO_AI_QUEUE_PER_SESSION", default_value_t = 32)]
+    pub ai_queue_per_session: usize,
 
     /// Seconds without activity after which a table is deleted (24 h).
     #[arg(long, env = "OTHELLO_TABLE_EXPIRY_SECS", default_value_t = 86_400)]
@@ -99,6 +164,14 @@ pub struct Config {
     /// Search depth of game analysis in the midgame (placed discs).
     #[arg(long, env = "OTHELLO_ANALYSIS_DEPTH", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=12))]
     pub analysis_depth: u32,
+    /// Paid explanations (Responses, Codex) written at once, server-wide.
+    #[arg(long, env = "OTHELLO_EXPLAIN_CONCURRENCY", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub explain_concurrency: u16,
+
+    /// Paid explanations per UTC day, server-wide; past it, explanations fail
+    /// with a message until midnight UTC.
+    #[arg(long, env = "OTHELLO_EXPLAIN_DAILY_BUDGET", default_value_t = 500)]
+    pub explain_daily_budget: u32,
 }
 
 /// The AI lab's explanation providers.
@@ -125,9 +198,23 @@ impl Config {
             log: "warn".into(),
             allowed_origins: Vec::new(),
             public_url: None,
+            allowed_hosts: Vec::new(),
+            max_body_bytes: 65_536,
+            rate_per_ip: 50,
+            rate_burst: 300,
+            client_ip_header: None,
+            max_tables_per_session: 20,
+            max_tables_per_ip: 200,
+            max_sockets_per_session: 16,
+            max_sockets_per_ip: 128,
+            session_expiry_secs: 2_592_000,
+            metrics_listen: None,
+            ws_ping_secs: 20,
+            ws_silent_secs: 60,
             secure_cookies: false,
             ai_threads: 2,
             ai_queue: 256,
+            ai_queue_per_session: 32,
             table_expiry_secs: 86_400,
             grace_secs: 90,
             presence_check_ms: 1000,
@@ -139,6 +226,8 @@ impl Config {
             exact_empties: 20,
             exact_node_budget: 200_000_000,
             analysis_depth: 6,
+            explain_concurrency: 2,
+            explain_daily_budget: 500,
         }
     }
 }

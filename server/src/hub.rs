@@ -14,7 +14,7 @@ use app::api::CommandError;
 use app::protocol::{EndReason, Session, Side, TableCommand, TableMode, TableView};
 use engine::{Color, Square};
 use rand::Rng;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
@@ -23,6 +23,8 @@ use tokio::sync::{broadcast, Mutex as AsyncMutex};
 pub struct HubConfig {
     pub ai_threads: usize,
     pub ai_queue: usize,
+    /// Searches one session may have waiting (the AI queue is fair per session).
+    pub ai_queue_per_session: usize,
     /// Idle time after which a table is deleted, in milliseconds.
     pub table_expiry_ms: i64,
     /// How long a player who left an online table keeps the seat, in milliseconds.
@@ -34,6 +36,7 @@ impl Default for HubConfig {
         Self {
             ai_threads: 2,
             ai_queue: 256,
+            ai_queue_per_session: 32,
             table_expiry_ms: 24 * 3600 * 1000,
             grace_ms: 90_000,
         }
@@ -85,7 +88,9 @@ struct Inner {
     clock: Arc<dyn Clock>,
     config: HubConfig,
     tables: Mutex<HashMap<String, Arc<AsyncMutex<Entry>>>>,
-    sessions: Mutex<HashSet<String>>,
+    /// Stored sessions (token hashes) and when this process last marked
+    /// each used; filled lazily, never loaded whole.
+    sessions: Mutex<HashMap<String, i64>>,
     ai: AiPool,
     queue: Mutex<Option<Waiting>>,
     tickets: std::sync::atomic::AtomicU64,
@@ -157,17 +162,17 @@ impl Hub {
         let ai = AiPool::start(
             config.ai_threads,
             config.ai_queue,
+            config.ai_queue_per_session,
             replies_tx,
             metrics.clone(),
         );
-        let sessions = store.session_tokens().await?.into_iter().collect();
         let hub = Hub {
             inner: Arc::new(Inner {
                 store,
                 clock,
                 config,
                 tables: Mutex::new(HashMap::new()),
-                sessions: Mutex::new(sessions),
+                sessions: Mutex::new(HashMap::new()),
                 ai,
                 queue: Mutex::new(None),
                 tickets: std::sync::atomic::AtomicU64::new(1),
@@ -199,23 +204,49 @@ impl Hub {
 
     // ----- sessions -----
 
-    /// Whether a session token is known.
-    pub fn session_known(&self, token: &str) -> bool {
-        self.inner
-            .sessions
-            .lock()
-            .map(|s| s.contains(token))
-            .unwrap_or(false)
+    /// A fresh session (for tests and tools): not stored until it owns
+    /// something.
+    pub async fn new_session(&self) -> Result<Session, StoreError> {
+        Ok(crate::session::session_of(&crate::session::new_token()))
     }
 
-    /// Creates and stores a new session.
-    pub async fn new_session(&self) -> Result<Session, StoreError> {
-        let token = new_id(32);
-        self.inner.store.insert_session(&token, self.now()).await?;
-        if let Ok(mut sessions) = self.inner.sessions.lock() {
-            sessions.insert(token.clone());
+    /// Stores `session` (first time it owns something) or marks it used; at
+    /// most one write per session an hour.
+    pub async fn remember_session(&self, session: &Session) -> Result<(), StoreError> {
+        let now = self.now();
+        let fresh = self
+            .inner
+            .sessions
+            .lock()
+            .map(|s| s.get(&session.0).is_some_and(|&at| now - at < 3_600_000))
+            .unwrap_or(false);
+        if fresh {
+            return Ok(());
         }
-        Ok(Session(token))
+        self.inner.store.remember_session(&session.0, now).await?;
+        if let Ok(mut sessions) = self.inner.sessions.lock() {
+            sessions.insert(session.0.clone(), now);
+        }
+        Ok(())
+    }
+
+    /// Deletes sessions unused for `expiry_secs`; returns how many.
+    pub async fn expire_sessions(&self, expiry_secs: u64) -> Result<u64, StoreError> {
+        let span = i64::try_from(expiry_secs.saturating_mul(1000)).unwrap_or(i64::MAX);
+        let before = self.now().saturating_sub(span);
+        if let Ok(mut sessions) = self.inner.sessions.lock() {
+            sessions.retain(|_, at| *at >= before);
+        }
+        self.inner.store.expire_sessions(before).await
+    }
+
+    /// Whether a table is live (in memory).
+    pub fn is_live(&self, id: &str) -> bool {
+        self.inner
+            .tables
+            .lock()
+            .map(|t| t.contains_key(id))
+            .unwrap_or(false)
     }
 
     // ----- tables -----
@@ -311,6 +342,14 @@ impl Hub {
             _ => None,
         };
         let record = seating.as_ref().map(Seating::record).unwrap_or_default();
+        self.remember_session(session)
+            .await
+            .map_err(storage_error)?;
+        if let Some(opponent) = opponent {
+            self.remember_session(opponent)
+                .await
+                .map_err(storage_error)?;
+        }
         let id = new_id(8);
         let mode_json = serde_json::to_string(&mode)
             .map_err(|e| CommandError::new(format!("cannot encode the table mode: {e}")))?;
@@ -361,7 +400,11 @@ impl Hub {
     /// [`Hub::take_seat`]).
     pub async fn view(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
         let entry = self.entry(id)?;
-        let entry = entry.lock().await;
+        let mut entry = entry.lock().await;
+        if entry.table.ai_to_move() && !entry.ai_thinking {
+            // An AI search refused earlier (queue full): ask again now.
+            self.after_change(&mut entry);
+        }
         Ok(self.view_of(&entry, entry.seats(session)))
     }
 
@@ -387,6 +430,9 @@ impl Hub {
                 crate::seating::SeatError::SeatTaken.to_string(),
             ));
         };
+        self.remember_session(session)
+            .await
+            .map_err(storage_error)?;
         let mut next = seating.clone();
         let due = next
             .apply(
@@ -759,32 +805,33 @@ impl Hub {
             if let TableMode::VsAi { depth, .. } = entry.table.mode() {
                 let job = Job {
                     table_id: entry.id.clone(),
+                    owner: entry.owner.clone(),
                     version: entry.table.view(&entry.id, vec![], false).board.version,
                     position: *entry.table.game().position(),
                     depth: u32::from(depth),
                 };
-                entry.ai_thinking = true;
-                self.submit_ai(job);
+                entry.ai_thinking = self.submit_ai(job);
             }
         }
         self.broadcast(entry);
     }
 
-    fn submit_ai(&self, job: Job) {
-        if let Err(full) = self.inner.ai.submit(job) {
-            // The queue is full: retry shortly instead of blocking the caller.
-            let hub = self.clone();
-            tokio::spawn(async move {
-                let mut job = full.0;
-                loop {
-                    tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-                    match hub.inner.ai.submit(job) {
-                        Ok(()) => return,
-                        Err(again) => job = again.0,
-                    }
-                }
-            });
+    /// Queues the AI's search; a full queue is refused at once (no retry
+    /// loop): the AI moves when the table is next opened.
+    fn submit_ai(&self, job: Job) -> bool {
+        let table = job.table_id.clone();
+        match self.inner.ai.submit(job) {
+            Ok(()) => true,
+            Err(full) => {
+                tracing::warn!(%table, "AI search refused: {}", full.message);
+                false
+            }
         }
+    }
+
+    /// The AI worker pool (the lab's searches run on it too).
+    pub fn ai_pool(&self) -> AiPool {
+        self.inner.ai.clone()
     }
 
     async fn ai_replies(self, mut replies: tokio::sync::mpsc::UnboundedReceiver<Reply>) {

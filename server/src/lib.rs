@@ -6,8 +6,10 @@ pub mod analysis;
 pub mod clock;
 pub mod config;
 pub mod export;
+pub mod guard;
 pub mod hub;
 pub mod lab;
+pub mod limits;
 pub mod metrics;
 pub mod routes;
 pub mod seating;
@@ -29,8 +31,16 @@ pub struct AppState {
     pub hub: hub::Hub,
     pub lab: lab::LabHub,
     pub analysis: analysis::Analyses,
-    pub allowed_origins: Arc<Vec<String>>,
+    pub guard: guard::SharedGuard,
+    pub limits: Arc<limits::Limits>,
     pub secure_cookies: bool,
+    /// Session cookie lifetime, and how long an unused stored session is kept.
+    pub session_expiry_secs: u64,
+    /// `/metrics` is served on its own address (not on the site's).
+    pub metrics_elsewhere: bool,
+    /// WebSocket keep-alive: ping period and the silence that closes.
+    pub ws_ping: std::time::Duration,
+    pub ws_silent: std::time::Duration,
     pub started: Arc<std::time::Instant>,
 }
 
@@ -73,6 +83,7 @@ pub async fn prepare_with_clock(
         hub::HubConfig {
             ai_threads: usize::from(config.ai_threads),
             ai_queue: config.ai_queue,
+            ai_queue_per_session: config.ai_queue_per_session,
             table_expiry_ms: i64::try_from(config.table_expiry_secs.saturating_mul(1000))
                 .unwrap_or(i64::MAX),
             grace_ms: i64::try_from(config.grace_secs.saturating_mul(1000)).unwrap_or(i64::MAX),
@@ -91,6 +102,9 @@ pub async fn prepare_with_clock(
             },
             expiry_ms: i64::try_from(config.table_expiry_secs.saturating_mul(1000))
                 .unwrap_or(i64::MAX),
+            ai: Some(hub.ai_pool()),
+            explain_concurrency: usize::from(config.explain_concurrency),
+            explain_daily_budget: config.explain_daily_budget,
         },
     )
     .await?;
@@ -119,8 +133,27 @@ pub async fn prepare_with_clock(
         hub,
         lab,
         analysis,
-        allowed_origins: Arc::new(config.origins()),
+        guard: Arc::new(guard::Guard::new(guard::GuardConfig {
+            listen: config.listen,
+            public_url: config.public_url.clone(),
+            allowed_origins: config.allowed_origins.clone(),
+            allowed_hosts: config.allowed_hosts.clone(),
+            max_body_bytes: config.max_body_bytes,
+            rate_per_ip: config.rate_per_ip,
+            rate_burst: config.rate_burst,
+            client_ip_header: config.client_ip_header.clone(),
+        })),
+        limits: Arc::new(limits::Limits::new(limits::LimitConfig {
+            tables_per_session: config.max_tables_per_session,
+            tables_per_ip: config.max_tables_per_ip,
+            sockets_per_session: config.max_sockets_per_session,
+            sockets_per_ip: config.max_sockets_per_ip,
+        })),
         secure_cookies: config.secure_cookies,
+        session_expiry_secs: config.session_expiry_secs,
+        metrics_elsewhere: config.metrics_listen.is_some(),
+        ws_ping: std::time::Duration::from_secs(config.ws_ping_secs),
+        ws_silent: std::time::Duration::from_secs(config.ws_silent_secs),
         started: Arc::new(std::time::Instant::now()),
     })
 }
@@ -128,7 +161,7 @@ pub async fn prepare_with_clock(
 /// Runs the server until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> Result<(), StartError> {
     let state = prepare(&config).await?;
-    spawn_sweeper(state.hub.clone(), config.sweep_secs);
+    spawn_sweeper(state.clone(), config.sweep_secs);
     spawn_lab_sweeper(state.lab.clone(), config.sweep_secs);
     spawn_presence_checker(state.hub.clone(), config.presence_check_ms);
     let listener = tokio::net::TcpListener::bind(config.listen)
@@ -141,10 +174,28 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     // A plain line on stdout that scripts and tests wait for.
     println!("listening on http://{address}");
     tracing::info!(%address, database = %config.database.display(), "Othello 3D listening on http://{address}");
-    axum::serve(listener, routes::router(state))
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .map_err(StartError::Serve)?;
+    if let Some(metrics_address) = config.metrics_listen {
+        let metrics_listener = tokio::net::TcpListener::bind(metrics_address)
+            .await
+            .map_err(|source| StartError::Listen {
+                address: metrics_address,
+                source,
+            })?;
+        let metrics_router = routes::metrics_router(state.clone());
+        tracing::info!(%metrics_address, "metrics on http://{metrics_address}/metrics");
+        tokio::spawn(async move {
+            if let Err(error) = axum::serve(metrics_listener, metrics_router).await {
+                tracing::error!("metrics listener failed: {error}");
+            }
+        });
+    }
+    axum::serve(
+        listener,
+        routes::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await
+    .map_err(StartError::Serve)?;
     tracing::info!("shut down cleanly");
     Ok(())
 }
@@ -171,15 +222,20 @@ async fn shutdown_signal() {
     tracing::info!("shutdown signal received");
 }
 
-/// Deletes idle tables every `every_secs` seconds.
-fn spawn_sweeper(hub: hub::Hub, every_secs: u64) {
+/// Deletes idle tables and sessions every `every_secs` seconds, and forgets
+/// idle rate-limit keys.
+fn spawn_sweeper(state: AppState, every_secs: u64) {
     tokio::spawn(async move {
         let mut ticker = tokio::time::interval(std::time::Duration::from_secs(every_secs.max(1)));
         loop {
             ticker.tick().await;
-            if let Err(error) = hub.expire_idle().await {
+            if let Err(error) = state.hub.expire_idle().await {
                 tracing::error!("sweeping idle tables failed: {error}");
             }
+            if let Err(error) = state.hub.expire_sessions(state.session_expiry_secs).await {
+                tracing::error!("sweeping idle sessions failed: {error}");
+            }
+            state.guard.forget_idle();
         }
     });
 }

@@ -15,6 +15,8 @@ pub struct Metrics {
     pub ai_queue_depth: AtomicI64,
     pub moves_total: AtomicU64,
     pub commands_refused_total: AtomicU64,
+    /// Requests refused by a limit (rate, tables, sockets, AI queue, lab).
+    pub limit_refusals_total: AtomicU64,
     buckets: Mutex<[(u64, u64); WINDOW_SECS]>,
 }
 
@@ -26,6 +28,7 @@ impl Default for Metrics {
             ai_queue_depth: AtomicI64::new(0),
             moves_total: AtomicU64::new(0),
             commands_refused_total: AtomicU64::new(0),
+            limit_refusals_total: AtomicU64::new(0),
             buckets: Mutex::new([(u64::MAX, 0); WINDOW_SECS]),
         }
     }
@@ -34,6 +37,12 @@ impl Default for Metrics {
 impl Metrics {
     fn second(&self) -> u64 {
         self.started.elapsed().as_secs()
+    }
+
+    /// Counts one request refused by a limit (`kind` names it in the log).
+    pub fn note_refusal(&self, kind: &str) {
+        self.limit_refusals_total.fetch_add(1, Ordering::Relaxed);
+        tracing::debug!(limit = kind, "request refused by a limit");
     }
 
     /// Counts one placed disc.
@@ -107,6 +116,11 @@ impl Metrics {
                 "othello_commands_refused_total",
                 "Commands refused with a message.",
                 self.commands_refused_total.load(Ordering::Relaxed),
+            ),
+            counter(
+                "othello_limit_refusals_total",
+                "Requests refused by a limit (rate, tables, sockets, AI queue, lab).",
+                self.limit_refusals_total.load(Ordering::Relaxed),
             ),
             gauge(
                 "othello_uptime_seconds",

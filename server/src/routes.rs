@@ -15,7 +15,6 @@ use leptos_axum::{generate_route_list, LeptosRoutes};
 use std::sync::Arc;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
-use tower_http::set_header::SetResponseHeaderLayer;
 
 /// The whole application router.
 pub fn router(state: AppState) -> Router {
@@ -41,10 +40,7 @@ pub fn router(state: AppState) -> Router {
                 .precompressed_br()
                 .precompressed_gzip(),
         )
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CACHE_CONTROL,
-            header::HeaderValue::from_static("public, max-age=300"),
-        ));
+        .layer(middleware::from_fn(static_cache));
     let backend = BackendHandle(Arc::new(state.hub.clone()));
     let lab_backend = app::lab::backend::LabBackendHandle(Arc::new(state.lab.clone()));
     let analysis_backend =
@@ -58,7 +54,10 @@ pub fn router(state: AppState) -> Router {
                 provide_context(lab_backend.clone());
                 provide_context(analysis_backend.clone());
             },
-            move || shell(leptos_options.clone()),
+            move || {
+                provide_request_nonce();
+                shell(leptos_options.clone())
+            },
         )
         .route("/ws/table/{id}", get(crate::ws::table_socket))
         .route("/ws/queue", get(crate::ws::queue_socket))
@@ -66,19 +65,123 @@ pub fn router(state: AppState) -> Router {
         .route("/table/{id}/export.ggf", get(export_ggf))
         .route("/lab/{id}/export.txt", get(lab_export_text))
         .route("/lab/{id}/export.json", get(lab_export_json))
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
+            |options: leptos::config::LeptosOptions| {
+                provide_request_nonce();
+                shell(options)
+            },
+        ))
+        .layer(middleware::from_fn_with_state(state.clone(), table_limits))
+        .layer(middleware::from_fn_with_state(state.clone(), lab_ownership))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             crate::session::layer,
         ));
-    Router::new()
+    let mut router = Router::new()
         .route("/healthz", get(health))
-        .route("/readyz", get(ready))
-        .route("/metrics", get(metrics))
+        .route("/readyz", get(ready));
+    if !state.metrics_elsewhere {
+        router = router.route("/metrics", get(metrics));
+    }
+    router
         .merge(with_session)
         .merge(static_files)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            crate::guard::layer,
+        ))
         .layer(CompressionLayer::new())
         .with_state(state)
+}
+
+/// `/metrics` alone, for `--metrics-listen`.
+pub fn metrics_router(state: AppState) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics))
+        .with_state(state)
+}
+
+/// Gives the page renderer the request's CSP nonce: Leptos writes it on every
+/// inline script (import map, hydration bootstrap, streamed data).
+fn provide_request_nonce() {
+    let nonce = leptos::prelude::use_context::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<crate::guard::CspNonce>().cloned());
+    if let Some(nonce) = nonce {
+        provide_context(leptos::nonce::Nonce::from_value(nonce.0));
+    }
+}
+
+/// Static files: long-lived when asked for by content hash (`?v=<hash>`, as
+/// the pages do), short-lived otherwise.
+async fn static_cache(
+    request: axum::extract::Request,
+    next: middleware::Next,
+) -> axum::response::Response {
+    let versioned = request
+        .uri()
+        .query()
+        .is_some_and(|q| q.split('&').any(|p| p.starts_with("v=")));
+    let mut response = next.run(request).await;
+    if response.status().is_success() {
+        let value = if versioned {
+            "public, max-age=31536000, immutable"
+        } else {
+            "public, max-age=300"
+        };
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static(value),
+        );
+    }
+    response
+}
+
+/// Commands that create a table (`create_table`, `new_table`): refused with
+/// 429 past the per-session and per-IP live-table limits.
+async fn table_limits(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+    next: middleware::Next,
+) -> axum::response::Response {
+    let path = request.uri().path();
+    if !matches!(path, "/api/create_table" | "/api/new_table") {
+        return next.run(request).await;
+    }
+    let Some(session) = request
+        .extensions()
+        .get::<app::protocol::Session>()
+        .cloned()
+    else {
+        return next.run(request).await;
+    };
+    let ip = request
+        .extensions()
+        .get::<crate::guard::ClientIp>()
+        .map(|c| c.0);
+    let hub = state.hub.clone();
+    if let Err(message) = state
+        .limits
+        .may_create_table(&session.0, ip, |id| hub.is_live(id))
+    {
+        state.hub.metrics().note_refusal("tables");
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            Json(app::api::CommandError::new(message)),
+        )
+            .into_response();
+    }
+    let response = next.run(request).await;
+    if !response.status().is_success() {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .unwrap_or_default();
+    if let Ok(id) = serde_json::from_slice::<String>(&bytes) {
+        state.limits.table_created(&session.0, ip, &id);
+    }
+    axum::response::Response::from_parts(parts, axum::body::Body::from(bytes))
 }
 
 async fn health(State(state): State<AppState>) -> impl IntoResponse {
@@ -205,4 +308,120 @@ async fn lab_export_json(
         }
         Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
     }
+}
+
+/// Recent lab games of other sessions listed (read-only) besides your own.
+pub const RECENT_LAB_GAMES: usize = 20;
+
+fn refusal(status: StatusCode, message: String) -> axum::response::Response {
+    (status, Json(app::api::CommandError::new(message))).into_response()
+}
+
+/// The lab's ownership rules: a lab game is stepped (next turn, retried
+/// explanation) only by the session that created it; others watch. The list
+/// shows your own games and the most recent others.
+async fn lab_ownership(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+    next: middleware::Next,
+) -> axum::response::Response {
+    let path = request.uri().path().to_string();
+    let stepping = matches!(
+        path.as_str(),
+        "/api/lab_next_turn" | "/api/lab_retry_explanation"
+    );
+    if !(stepping || path == "/api/lab_create" || path == "/api/lab_list") {
+        return next.run(request).await;
+    }
+    let Some(session) = request
+        .extensions()
+        .get::<app::protocol::Session>()
+        .cloned()
+    else {
+        return next.run(request).await;
+    };
+    if stepping {
+        let (parts, body) = request.into_parts();
+        // The guard has already bounded the body.
+        let bytes = axum::body::to_bytes(body, usize::MAX)
+            .await
+            .unwrap_or_default();
+        #[derive(serde::Deserialize)]
+        struct Target {
+            lab: String,
+        }
+        if let Ok(target) = serde_json::from_slice::<Target>(&bytes) {
+            match state.store.lab_owner(&target.lab).await {
+                Ok(Some(owner)) if owner == session.0 => {}
+                Ok(_) if state.lab.view(&target.lab).await.is_err() => {
+                    // No such game: let the lab say so.
+                }
+                Ok(_) => {
+                    state.hub.metrics().note_refusal("lab owner");
+                    return refusal(
+                        StatusCode::FORBIDDEN,
+                        "Only the visitor who started this lab game can play its turns: watch it, or start your own game in the lab.".into(),
+                    );
+                }
+                Err(error) => {
+                    tracing::error!("cannot read a lab game's owner: {error}");
+                    return refusal(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "The lab is unavailable right now; try again.".into(),
+                    );
+                }
+            }
+        }
+        let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+        return next.run(request).await;
+    }
+    let response = next.run(request).await;
+    if !response.status().is_success() {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let rebuilt =
+        |bytes: Vec<u8>| axum::response::Response::from_parts(parts, axum::body::Body::from(bytes));
+    if path == "/api/lab_create" {
+        if let Ok(id) = serde_json::from_slice::<String>(&bytes) {
+            let stored = async {
+                state.hub.remember_session(&session).await?;
+                state.store.set_lab_owner(&id, &session.0).await
+            };
+            if let Err(error) = stored.await {
+                tracing::error!(lab = %id, "cannot record the lab game's owner: {error}");
+            }
+        }
+        return rebuilt(bytes.to_vec());
+    }
+    // lab_list: your own games, then the most recent others.
+    let Ok(games) = serde_json::from_slice::<Vec<app::lab::LabSummary>>(&bytes) else {
+        return rebuilt(bytes.to_vec());
+    };
+    let mine: std::collections::HashSet<String> = state
+        .store
+        .lab_games_of(&session.0)
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    let mut others = 0;
+    let kept: Vec<_> = games
+        .into_iter()
+        .filter(|g| {
+            if mine.contains(&g.id) {
+                true
+            } else {
+                others += 1;
+                others <= RECENT_LAB_GAMES
+            }
+        })
+        .collect();
+    let body = serde_json::to_vec(&kept).unwrap_or_else(|_| bytes.to_vec());
+    let mut response = rebuilt(body);
+    response.headers_mut().remove(header::CONTENT_LENGTH);
+    response
 }

@@ -1,14 +1,22 @@
 //! Browser sessions: a random token in an HttpOnly, SameSite=Lax cookie
-//! (Secure when the site is served over HTTPS). Unknown or forged tokens are
-//! replaced by a fresh session, which holds no seats.
+//! (Secure when the site is served over HTTPS).
+//!
+//! The server never keeps the token itself: a session is known by the SHA-256
+//! of its token ([`Session`] holds that hash), so a leaked database hands out no
+//! cookies. A visitor gets a cookie on the first request but is stored only
+//! when the session first owns something (a table, a seat, a lab game); stored
+//! sessions unused for `--session-expiry-secs` are deleted by the sweeper.
+//! A well-formed token the server has never seen is simply a new session (it
+//! owns nothing); guessing another visitor's 256-bit token is not feasible.
 
 use crate::AppState;
 use app::protocol::{Session, SESSION_COOKIE};
 use axum::extract::{Request, State};
-use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::header::{CONTENT_TYPE, COOKIE, SET_COOKIE};
 use axum::http::HeaderValue;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
+use sha2::{Digest, Sha256};
 
 /// The session token in a `Cookie` header, if well-formed.
 pub fn token_from_headers(headers: &axum::http::HeaderMap) -> Option<String> {
@@ -19,38 +27,78 @@ pub fn token_from_headers(headers: &axum::http::HeaderMap) -> Option<String> {
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(name, _)| *name == SESSION_COOKIE)
-        .map(|(_, value)| value.to_string())
+        .map(|(_, value)| value.to_ascii_lowercase())
         .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-/// Middleware: attaches the caller's [`Session`], creating one when needed.
+/// The session a token stands for: the hex SHA-256 of the token.
+pub fn session_of(token: &str) -> Session {
+    let digest = Sha256::digest(token.as_bytes());
+    Session(digest.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A new random token (256 bits, hex).
+pub fn new_token() -> String {
+    let bytes: [u8; 32] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Middleware: attaches the caller's [`Session`]. A new visitor gets a fresh
+/// token in a cookie; page loads renew the cookie's lifetime.
 pub async fn layer(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let known = token_from_headers(request.headers()).filter(|t| state.hub.session_known(t));
-    let (session, fresh) = match known {
-        Some(token) => (Session(token), false),
-        None => match state.hub.new_session().await {
-            Ok(session) => (session, true),
-            Err(error) => {
-                tracing::error!("cannot create a session: {error}");
-                return (
-                    axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                    "The server cannot create a session right now.",
-                )
-                    .into_response();
-            }
-        },
+    let (token, fresh) = match token_from_headers(request.headers()) {
+        Some(token) => (token, false),
+        None => (new_token(), true),
     };
-    request.extensions_mut().insert(session.clone());
+    let session = session_of(&token);
+    request.extensions_mut().insert(session);
     let mut response = next.run(request).await;
-    if fresh {
+    let is_page = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if fresh || is_page {
         let secure = if state.secure_cookies { "; Secure" } else { "" };
         let cookie = format!(
-            "{SESSION_COOKIE}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000{secure}",
-            session.0
+            "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
+            state.session_expiry_secs
         );
         if let Ok(value) = HeaderValue::from_str(&cookie) {
             response.headers_mut().append(SET_COOKIE, value);
         }
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_session_is_the_hash_of_the_token() {
+        let token = new_token();
+        assert_eq!(token.len(), 64);
+        let session = session_of(&token);
+        assert_eq!(session.0.len(), 64);
+        assert_ne!(session.0, token);
+        assert_eq!(session_of(&token), session);
+        assert_eq!(
+            session_of("").0,
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+
+    #[test]
+    fn only_well_formed_tokens_are_read() {
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert(COOKIE, HeaderValue::from_static("othello_session=abc"));
+        assert_eq!(token_from_headers(&headers), None);
+        let token = new_token();
+        headers.insert(
+            COOKIE,
+            HeaderValue::from_str(&format!("a=b; {SESSION_COOKIE}={token}")).expect("header"),
+        );
+        assert_eq!(token_from_headers(&headers), Some(token));
+    }
 }

@@ -264,12 +264,14 @@ pub struct Record {
 }
 
 impl Store {
-    /// Records a new browser session.
-    pub async fn insert_session(&self, token: &str, now: i64) -> Result<(), StoreError> {
+    /// Stores a session (by the hash of its token, never the token) or marks
+    /// it used now. Sessions are stored only once they own something.
+    pub async fn remember_session(&self, id: &str, now: i64) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT OR IGNORE INTO sessions (token, created_at, last_seen) VALUES (?, ?, ?)",
+            "INSERT INTO sessions (token, created_at, last_seen) VALUES (?, ?, ?) \
+             ON CONFLICT(token) DO UPDATE SET last_seen = excluded.last_seen",
         )
-        .bind(token)
+        .bind(id)
         .bind(now)
         .bind(now)
         .execute(&self.pool)
@@ -277,12 +279,50 @@ impl Store {
         Ok(())
     }
 
-    /// Every known session token.
-    pub async fn session_tokens(&self) -> Result<Vec<String>, StoreError> {
-        let rows: Vec<(String,)> = sqlx::query_as("SELECT token FROM sessions")
+    /// Deletes sessions unused since `before` (ms); returns how many.
+    pub async fn expire_sessions(&self, before: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE last_seen < ?")
+            .bind(before)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Records who created a lab game.
+    pub async fn set_lab_owner(&self, game: &str, owner: &str) -> Result<(), StoreError> {
+        sqlx::query("INSERT OR REPLACE INTO lab_owners (game_id, owner) VALUES (?, ?)")
+            .bind(game)
+            .bind(owner)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Who created a lab game (`None`: a game from before owners were kept).
+    pub async fn lab_owner(&self, game: &str) -> Result<Option<String>, StoreError> {
+        let row: Option<(String,)> =
+            sqlx::query_as("SELECT owner FROM lab_owners WHERE game_id = ?")
+                .bind(game)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|(owner,)| owner))
+    }
+
+    /// The lab games a session created.
+    pub async fn lab_games_of(&self, owner: &str) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String,)> = sqlx::query_as("SELECT game_id FROM lab_owners WHERE owner = ?")
+            .bind(owner)
             .fetch_all(&self.pool)
             .await?;
-        Ok(rows.into_iter().map(|(t,)| t).collect())
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+
+    /// How many sessions are stored.
+    pub async fn session_count(&self) -> Result<i64, StoreError> {
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sessions")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(n)
     }
 
     /// Creates a table with its first round and an empty tally; `seats` are

@@ -1,6 +1,12 @@
 //! The table WebSocket: pushes the table's state on connect and after every
 //! change. Only allowed origins may connect; malformed or oversized messages
 //! are answered with an error, never a panic.
+//!
+//! Each socket is bounded: frames and messages are capped, a session and an
+//! IP address may hold only so many sockets, the server pings every
+//! `--ws-ping-secs` and closes a socket silent for `--ws-silent-secs` (so a
+//! half-open connection's grace period starts), and a send that cannot drain
+//! within [`SEND_TIMEOUT`] closes the socket instead of queueing without end.
 
 use crate::AppState;
 use app::protocol::{ClientMessage, ServerMessage, Session, TableView};
@@ -9,29 +15,74 @@ use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
+use std::time::Duration;
+use tokio::time::Instant;
 
-/// Largest message a client may send.
+/// Largest message a client may send (larger ones get an error message).
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
+
+/// Largest frame or message the socket reads at all (larger ones close it).
+pub const MAX_FRAME: usize = 16 * 1024;
+
+/// Largest amount of outgoing data buffered for one socket.
+pub const MAX_WRITE_BUFFER: usize = 256 * 1024;
+
+/// How long one send may wait for a slow reader before the socket closes.
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Whether the `Origin` of an upgrade request is allowed: the site's own
 /// (same host as the request), the public URL, or the configured list.
-pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+/// Without an `Origin` it is not a browser (browsers always send one on
+/// WebSocket upgrades), so no visitor's cookies can be abused.
+pub fn origin_allowed(headers: &HeaderMap, guard: &crate::guard::Guard) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
-        // Not a browser: browsers always send Origin on WebSocket upgrades.
         return true;
     };
     let Ok(origin) = origin.to_str() else {
         return false;
     };
-    let origin = origin.trim_end_matches('/');
-    if allowed.iter().any(|a| a.trim_end_matches('/') == origin) {
-        return true;
-    }
     let host = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or_default();
-    !host.is_empty() && (origin == format!("http://{host}") || origin == format!("https://{host}"))
+    guard.origin_allowed(origin, host)
+}
+
+/// Keep-alive settings of one socket.
+#[derive(Clone, Copy, Debug)]
+pub struct KeepAlive {
+    pub ping: Duration,
+    pub silent: Duration,
+}
+
+/// The socket checks every upgrade shares: origin, then the socket limits.
+fn admit(
+    state: &AppState,
+    headers: &HeaderMap,
+    session: &Session,
+    ip: Option<crate::guard::ClientIp>,
+) -> Result<crate::limits::SocketPermit, (StatusCode, String)> {
+    if !origin_allowed(headers, &state.guard) {
+        return Err((StatusCode::FORBIDDEN, "origin not allowed".to_string()));
+    }
+    state
+        .limits
+        .open_socket(&session.0, ip.map(|c| c.0))
+        .map_err(|message| {
+            state.hub.metrics().note_refusal("sockets");
+            (StatusCode::TOO_MANY_REQUESTS, message)
+        })
+}
+
+fn bounded(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
+    upgrade
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        // Messages are a few KiB: small buffers keep thousands of sockets cheap
+        // (the 128 KiB defaults cost ~250 KiB per game with two players).
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024)
+        .max_write_buffer_size(MAX_WRITE_BUFFER)
 }
 
 /// `GET /ws/table/{id}`.
@@ -39,31 +90,32 @@ pub async fn table_socket(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Extension(session): Extension<Session>,
+    ip: Option<Extension<crate::guard::ClientIp>>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if !origin_allowed(&headers, &state.allowed_origins) {
-        return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
-    }
+    let permit = match admit(&state, &headers, &session, ip.map(|e| e.0)) {
+        Ok(permit) => permit,
+        Err(refusal) => return refusal.into_response(),
+    };
     let subscription = match state.hub.subscribe(&id, &session).await {
         Ok(s) => s,
         Err(error) => return (StatusCode::NOT_FOUND, error.message).into_response(),
     };
     let hub = state.hub.clone();
-    upgrade
-        .max_message_size(64 * 1024)
-        // Messages are a few KiB: small buffers keep thousands of sockets cheap
-        // (the 128 KiB defaults cost ~250 KiB per game with two players).
-        .read_buffer_size(8 * 1024)
-        .write_buffer_size(8 * 1024)
-        .on_upgrade(move |socket| async move {
-            let sockets = &hub.metrics().open_sockets;
-            sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            hub.socket_opened(&id, &session).await;
-            serve(socket, subscription).await;
-            hub.socket_closed(&id, &session).await;
-            sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-        })
+    let keep = KeepAlive {
+        ping: state.ws_ping,
+        silent: state.ws_silent,
+    };
+    bounded(upgrade).on_upgrade(move |socket| async move {
+        let _permit = permit;
+        let sockets = &hub.metrics().open_sockets;
+        sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        hub.socket_opened(&id, &session).await;
+        serve(socket, subscription, keep).await;
+        hub.socket_closed(&id, &session).await;
+        sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    })
 }
 
 /// `GET /ws/queue`: joins the quick-match queue while the socket is open.
@@ -72,71 +124,114 @@ pub async fn table_socket(
 pub async fn queue_socket(
     State(state): State<AppState>,
     Extension(session): Extension<Session>,
+    ip: Option<Extension<crate::guard::ClientIp>>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if !origin_allowed(&headers, &state.allowed_origins) {
-        return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
-    }
+    let permit = match admit(&state, &headers, &session, ip.map(|e| e.0)) {
+        Ok(permit) => permit,
+        Err(refusal) => return refusal.into_response(),
+    };
     let hub = state.hub.clone();
-    upgrade
-        .max_message_size(64 * 1024)
-        .read_buffer_size(8 * 1024)
-        .write_buffer_size(8 * 1024)
-        .on_upgrade(move |socket| async move {
-            let sockets = &hub.metrics().open_sockets;
-            sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            wait_in_queue(socket, hub.clone(), session).await;
-            sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-        })
+    let keep = KeepAlive {
+        ping: state.ws_ping,
+        silent: state.ws_silent,
+    };
+    bounded(upgrade).on_upgrade(move |socket| async move {
+        let _permit = permit;
+        let sockets = &hub.metrics().open_sockets;
+        sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        wait_in_queue(socket, hub.clone(), session, keep).await;
+        sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    })
 }
 
-async fn wait_in_queue(mut socket: WebSocket, hub: crate::hub::Hub, session: Session) {
+/// Sends one message, giving up (the socket is to close) when the reader is
+/// too slow or gone.
+async fn send(socket: &mut WebSocket, message: Message) -> bool {
+    matches!(
+        tokio::time::timeout(SEND_TIMEOUT, socket.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
+/// What one read from the client means.
+enum Incoming {
+    /// The socket is closed or broken.
+    Closed,
+    /// A reply to send (or nothing to send).
+    Reply(Option<ServerMessage>),
+}
+
+fn read(incoming: Option<Result<Message, axum::Error>>) -> Incoming {
+    match incoming {
+        None | Some(Err(_)) | Some(Ok(Message::Close(_))) => Incoming::Closed,
+        Some(Ok(Message::Text(text))) => Incoming::Reply(answer(text.as_bytes())),
+        Some(Ok(Message::Binary(bytes))) => Incoming::Reply(answer(&bytes)),
+        Some(Ok(_)) => Incoming::Reply(None),
+    }
+}
+
+async fn wait_in_queue(
+    mut socket: WebSocket,
+    hub: crate::hub::Hub,
+    session: Session,
+    keep: KeepAlive,
+) {
     let queued = match hub.enqueue(session).await {
         Ok(q) => q,
         Err(error) => {
-            let _ = socket
-                .send(encode(&ServerMessage::Error {
+            send(
+                &mut socket,
+                encode(&ServerMessage::Error {
                     message: error.message,
-                }))
-                .await;
+                }),
+            )
+            .await;
             return;
         }
     };
     let (ticket, mut matched) = match queued {
         crate::hub::Queued::Matched(table) => {
-            let _ = socket.send(encode(&ServerMessage::Matched { table })).await;
+            send(&mut socket, encode(&ServerMessage::Matched { table })).await;
             return;
         }
         crate::hub::Queued::Waiting { ticket, matched } => (ticket, matched),
     };
-    if socket.send(encode(&ServerMessage::Queued)).await.is_err() {
+    if !send(&mut socket, encode(&ServerMessage::Queued)).await {
         hub.dequeue(ticket);
         return;
     }
+    let mut pings = tokio::time::interval_at(Instant::now() + keep.ping, keep.ping);
+    let mut heard = Instant::now();
     loop {
         tokio::select! {
             table = &mut matched => {
                 if let Ok(table) = table {
-                    let _ = socket.send(encode(&ServerMessage::Matched { table })).await;
+                    send(&mut socket, encode(&ServerMessage::Matched { table })).await;
                 }
                 return;
             }
+            _ = pings.tick() => {
+                if heard.elapsed() >= keep.silent || !send(&mut socket, Message::Ping(Default::default())).await {
+                    hub.dequeue(ticket);
+                    return;
+                }
+            }
             incoming = socket.recv() => {
-                let reply = match incoming {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => {
+                heard = Instant::now();
+                match read(incoming) {
+                    Incoming::Closed => {
                         hub.dequeue(ticket);
                         return;
                     }
-                    Some(Ok(Message::Text(text))) => answer(text.as_bytes()),
-                    Some(Ok(Message::Binary(bytes))) => answer(&bytes),
-                    Some(Ok(_)) => None,
-                };
-                if let Some(reply) = reply {
-                    if socket.send(encode(&reply)).await.is_err() {
-                        hub.dequeue(ticket);
-                        return;
+                    Incoming::Reply(Some(reply)) => {
+                        if !send(&mut socket, encode(&reply)).await {
+                            hub.dequeue(ticket);
+                            return;
+                        }
                     }
+                    Incoming::Reply(None) => {}
                 }
             }
         }
@@ -166,32 +261,45 @@ async fn serve(
         tokio::sync::broadcast::Receiver<crate::hub::Update>,
         Vec<app::protocol::Side>,
     ),
+    keep: KeepAlive,
 ) {
-    if socket.send(state_message(&view, &you)).await.is_err() {
+    if !send(&mut socket, state_message(&view, &you)).await {
         return;
     }
+    let mut pings = tokio::time::interval_at(Instant::now() + keep.ping, keep.ping);
+    let mut heard = Instant::now();
     loop {
         tokio::select! {
             update = updates.recv() => match update {
                 Ok(update) => {
-                    if socket.send(state_message(&update.view, &you)).await.is_err() {
+                    if !send(&mut socket, state_message(&update.view, &you)).await {
                         return;
                     }
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
             },
+            _ = pings.tick() => {
+                if heard.elapsed() >= keep.silent {
+                    // Silent too long: a half-open connection. Closing it
+                    // starts the holder's grace period.
+                    let _ = tokio::time::timeout(Duration::from_secs(1), socket.send(Message::Close(None))).await;
+                    return;
+                }
+                if !send(&mut socket, Message::Ping(Default::default())).await {
+                    return;
+                }
+            }
             incoming = socket.recv() => {
-                let reply = match incoming {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
-                    Some(Ok(Message::Text(text))) => answer(text.as_bytes()),
-                    Some(Ok(Message::Binary(bytes))) => answer(&bytes),
-                    Some(Ok(_)) => None,
-                };
-                if let Some(reply) = reply {
-                    if socket.send(encode(&reply)).await.is_err() {
-                        return;
+                heard = Instant::now();
+                match read(incoming) {
+                    Incoming::Closed => return,
+                    Incoming::Reply(Some(reply)) => {
+                        if !send(&mut socket, encode(&reply)).await {
+                            return;
+                        }
                     }
+                    Incoming::Reply(None) => {}
                 }
             }
         }
@@ -237,21 +345,33 @@ mod tests {
 
     #[test]
     fn only_allowed_origins_may_connect() {
+        let guard = |allowed: Vec<String>| {
+            crate::guard::Guard::new(crate::guard::GuardConfig {
+                listen: "127.0.0.1:40085".parse().expect("addr"),
+                public_url: None,
+                allowed_origins: allowed,
+                allowed_hosts: vec![],
+                max_body_bytes: 1024,
+                rate_per_ip: 0,
+                rate_burst: 0,
+                client_ip_header: None,
+            })
+        };
         let mut headers = HeaderMap::new();
         headers.insert(header::HOST, "127.0.0.1:40085".parse().expect("header"));
         headers.insert(
             header::ORIGIN,
             "http://127.0.0.1:40085".parse().expect("header"),
         );
-        assert!(origin_allowed(&headers, &[]));
+        assert!(origin_allowed(&headers, &guard(vec![])));
         headers.insert(
             header::ORIGIN,
             "http://evil.example".parse().expect("header"),
         );
-        assert!(!origin_allowed(&headers, &[]));
+        assert!(!origin_allowed(&headers, &guard(vec![])));
         assert!(origin_allowed(
             &headers,
-            &["http://evil.example/".to_string()]
+            &guard(vec!["http://evil.example/".to_string()])
         ));
     }
 }

@@ -96,6 +96,7 @@ pub async fn call(
     let response = client
         .post(format!("{url}/api/{name}"))
         .header("content-type", "application/json")
+        .header("origin", url)
         .header("accept", "application/json")
         .body(body.to_string())
         .send()

@@ -250,6 +250,7 @@ impl Observer {
             .http
             .post(format!("{url}/api/{name}"))
             .header("content-type", "application/json")
+            .header("origin", url)
             .header("accept", "application/json")
             .body(body.to_string())
             .send()

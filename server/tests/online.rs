@@ -97,6 +97,7 @@ impl Player {
             .http
             .post(format!("{}/api/{name}", self.url))
             .header("content-type", "application/json")
+            .header("origin", &self.url)
             .header("cookie", &self.cookie)
             .body(body.to_string())
             .send()

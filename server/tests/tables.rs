@@ -120,6 +120,7 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
     let forged = reqwest::Client::new()
         .post(format!("{url}/api/play_move"))
         .header("content-type", "application/json")
+        .header("origin", &url)
         .header("cookie", format!("othello_session={}", "ab".repeat(32)))
         .body(json!({ "table": table, "square": 37 }).to_string())
         .send()
@@ -150,15 +151,29 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
     let malformed = owner
         .post(format!("{url}/api/play_move"))
         .header("content-type", "application/json")
+        .header("origin", &url)
         .body("{\"table\": ")
         .send()
         .await
         .expect("request");
-    assert!(malformed.status().is_client_error() || malformed.status().is_server_error());
-    let body = malformed.text().await.expect("body");
+    assert_eq!(malformed.status().as_u16(), 400);
+    let body: serde_json::Value = malformed.json().await.expect("a JSON error");
+    let message = body["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with("malformed request"), "{body}");
+    // A square past a byte's range cannot even be read: 400, not 500.
+    let (status, error) = call(
+        &owner,
+        &url,
+        "play_move",
+        json!({ "table": table, "square": 300 }),
+    )
+    .await;
+    assert_eq!(status, 400, "{error}");
     assert!(
-        body.contains("malformed") || body.contains("rror"),
-        "{body}"
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("malformed request")),
+        "{error}"
     );
     let (status, error) = call(
         &owner,

@@ -593,7 +593,17 @@ fn load(args: &[String]) -> Result {
     )?;
     let dir = std::env::temp_dir().join(format!("othello-load-{}", std::process::id()));
     fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    // Every simulated player comes from 127.0.0.1: lift the per-address limits
+    // (they are for the public internet, see docs/SECURITY.md).
     let mut server = Command::new(target_dir().join("release/othello-server"))
+        .args([
+            "--rate-per-ip",
+            "0",
+            "--max-tables-per-ip",
+            "1000000",
+            "--max-sockets-per-ip",
+            "1000000",
+        ])
         .args(["--listen", "127.0.0.1:0", "--log", "warn", "--database"])
         .arg(dir.join("load.db"))
         .current_dir(root())

@@ -218,6 +218,41 @@ pub struct LabConfig {
     /// Milliseconds without activity after which a lab game is deleted (the
     /// same idle time as tables).
     pub expiry_ms: i64,
+    /// The AI worker pool the lab's searches run on (`None`: a blocking task).
+    pub ai: Option<crate::ai::AiPool>,
+    /// Paid explanations written at once, server-wide (`--explain-concurrency`).
+    pub explain_concurrency: usize,
+    /// Paid explanations per UTC day, server-wide (`--explain-daily-budget`).
+    pub explain_daily_budget: u32,
+}
+
+/// The server-wide cost bounds on paid explanations: a concurrency cap and a
+/// daily budget. The offline writer costs nothing and is not bounded.
+struct ExplainBudget {
+    permits: Arc<tokio::sync::Semaphore>,
+    /// (UTC day number, explanations started that day).
+    spent: Mutex<(i64, u32)>,
+}
+
+impl ExplainBudget {
+    /// Takes one explanation from today's budget, or says why not.
+    fn take(&self, now_ms: i64, daily: u32) -> Result<(), String> {
+        let day = now_ms.div_euclid(86_400_000);
+        let mut spent = self
+            .spent
+            .lock()
+            .map_err(|_| "the explanation budget is unavailable".to_string())?;
+        if spent.0 != day {
+            *spent = (day, 0);
+        }
+        if spent.1 >= daily {
+            return Err(format!(
+                "The server's daily budget of {daily} paid explanations is spent; retry after midnight UTC."
+            ));
+        }
+        spent.1 += 1;
+        Ok(())
+    }
 }
 
 struct Inner {
@@ -226,6 +261,7 @@ struct Inner {
     explainer: Arc<dyn Explainer>,
     config: LabConfig,
     games: Mutex<HashMap<String, Arc<AsyncMutex<LabGame>>>>,
+    budget: ExplainBudget,
 }
 
 /// The lab hub; cheap to clone.
@@ -258,6 +294,12 @@ impl LabHub {
                 store,
                 clock,
                 explainer,
+                budget: ExplainBudget {
+                    permits: Arc::new(tokio::sync::Semaphore::new(
+                        config.explain_concurrency.max(1),
+                    )),
+                    spent: Mutex::new((i64::MIN, 0)),
+                },
                 config,
                 games: Mutex::new(HashMap::new()),
             }),
@@ -375,19 +417,29 @@ impl LabHub {
         let before = *game.game.position();
         let depth = u32::from(game.depth(before.side_to_move));
         let limits = self.inner.config.exact;
-        let (report, analysis, truth) = tokio::task::spawn_blocking(move || {
+        let work = move || {
             let report = engine::search(&before, depth);
             let analysis = engine::analyse_root(&before, depth);
             let truth = report
                 .best_move
                 .and_then(|square| exact::truth(&before, square, limits));
             (report, analysis, truth)
-        })
-        .await
-        .map_err(|e| {
-            tracing::error!("lab search task failed: {e}");
-            CommandError::new("The search failed; nothing changed. Please try again.")
-        })?;
+        };
+        let (report, analysis, truth) = match &self.inner.config.ai {
+            // On the AI worker pool, where all lab searches together take one
+            // share of the round robin (they cannot crowd out players' AIs).
+            Some(pool) => pool
+                .run_as("lab", work)
+                .map_err(|full| CommandError::new(format!("{} Nothing changed.", full.message)))?
+                .await
+                .map_err(|_| {
+                    CommandError::new("The search failed; nothing changed. Please try again.")
+                })?,
+            None => tokio::task::spawn_blocking(work).await.map_err(|e| {
+                tracing::error!("lab search task failed: {e}");
+                CommandError::new("The search failed; nothing changed. Please try again.")
+            })?,
+        };
         let square = report
             .best_move
             .ok_or_else(|| CommandError::new("The side to move has no legal move."))?;
@@ -460,15 +512,42 @@ impl LabHub {
     }
 
     /// Writes an explanation in the background and commits its outcome.
+    /// Writes an explanation; a paid provider within the server-wide
+    /// concurrency cap and daily budget.
+    async fn bounded_explanation(
+        &self,
+        facts: &FactSheet,
+    ) -> Result<explain::Explanation, explain::ExplainError> {
+        let paid = self.inner.explainer.status().kind != "offline";
+        let _permit = if paid {
+            self.inner
+                .budget
+                .take(self.now(), self.inner.config.explain_daily_budget)
+                .map_err(explain::ExplainError)?;
+            Some(
+                self.inner
+                    .budget
+                    .permits
+                    .clone()
+                    .acquire_owned()
+                    .await
+                    .map_err(|_| explain::ExplainError("the explainer is shutting down".into()))?,
+            )
+        } else {
+            None
+        };
+        explain::explain_with_timeout(
+            self.inner.explainer.as_ref(),
+            facts,
+            self.inner.config.explain_timeout,
+        )
+        .await
+    }
+
     fn spawn_explanation(&self, id: String, ply: u32, facts: FactSheet) {
         let hub = self.clone();
         tokio::spawn(async move {
-            let result = explain::explain_with_timeout(
-                hub.inner.explainer.as_ref(),
-                &facts,
-                hub.inner.config.explain_timeout,
-            )
-            .await;
+            let result = hub.bounded_explanation(&facts).await;
             let Ok(entry) = hub.entry(&id) else { return };
             let mut game = entry.lock().await;
             let index = ply as usize - 1;

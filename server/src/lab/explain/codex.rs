@@ -255,10 +255,9 @@ impl Explainer for Codex {
         facts: &'a FactSheet,
     ) -> BoxFuture<'a, Result<Explanation, ExplainError>> {
         Box::pin(async move {
-            let result = self
-                .run(facts)
-                .await
-                .map_err(|e| ExplainError(self.secrets.scrub(&e.0)));
+            let result = self.run(facts).await.map_err(|e| {
+                ExplainError(super::responses::redact_identity(&self.secrets.scrub(&e.0)))
+            });
             if result.is_ok() {
                 if let Ok(mut status) = self.status.write() {
                     if !status.ready {

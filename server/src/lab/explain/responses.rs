@@ -119,6 +119,64 @@ impl Responses {
     }
 }
 
+/// Removes JWT-shaped tokens (`eyJ….….…`) and e-mail addresses from a text
+/// shown to visitors (provider errors can carry the operator's login).
+pub(crate) fn redact_identity(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let is_b64 = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    let is_local = |c: char| c.is_ascii_alphanumeric() || "._%+-".contains(c);
+    let is_domain = |c: char| c.is_ascii_alphanumeric() || c == '.' || c == '-';
+    while i < chars.len() {
+        // A JWT: three base64url parts joined by dots, starting with `eyJ`.
+        if chars[i..].starts_with(&['e', 'y', 'J']) && (i == 0 || !is_b64(chars[i - 1])) {
+            let mut j = i;
+            while j < chars.len() && (is_b64(chars[j]) || chars[j] == '.') {
+                j += 1;
+            }
+            if chars[i..j].iter().filter(|&&c| c == '.').count() >= 2 {
+                out.push_str("[redacted token]");
+                i = j;
+                continue;
+            }
+        }
+        if chars[i] == '@' {
+            let mut start = out.len();
+            for (at, c) in out.char_indices().rev() {
+                if is_local(c) {
+                    start = at;
+                } else {
+                    break;
+                }
+            }
+            let mut end = i + 1;
+            while end < chars.len() && is_domain(chars[end]) {
+                end += 1;
+            }
+            let domain: String = chars[i + 1..end].iter().collect();
+            let domain = domain.trim_end_matches('.');
+            if start < out.len() && domain.contains('.') && !domain.starts_with('.') {
+                out.truncate(start);
+                out.push_str("[redacted e-mail]");
+                i = i + 1 + domain.chars().count();
+                continue;
+            }
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+/// Scheme and host (and port) of a URL, for the provider line.
+fn scheme_and_host(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(parsed) if parsed.host_str().is_some() => parsed.origin().ascii_serialization(),
+        _ => "(an invalid URL)".to_string(),
+    }
+}
+
 /// A URL without any `user:password@` part (for display).
 fn without_userinfo(url: &str) -> String {
     match url.find("://") {
@@ -157,7 +215,7 @@ impl Explainer for Responses {
         Box::pin(async move {
             self.run(facts)
                 .await
-                .map_err(|e| ExplainError(self.secrets.scrub(&e.0)))
+                .map_err(|e| ExplainError(redact_identity(&self.secrets.scrub(&e.0))))
         })
     }
 
@@ -167,7 +225,7 @@ impl Explainer for Responses {
                 true,
                 format!(
                     "Model {MODEL} (reasoning {REASONING_EFFORT}, service tier Fast) via the Responses API at {}; the key stays on the server.",
-                    self.secrets.scrub(&without_userinfo(&self.base_url))
+                    scheme_and_host(&without_userinfo(&self.base_url))
                 ),
             ),
             None => (
@@ -425,6 +483,37 @@ mod tests {
         let done = stream.finish().expect("explanation");
         assert_eq!(done.explanation, "E");
         assert_eq!(done.provider, PROVIDER);
+    }
+
+    #[test]
+    fn jwts_and_emails_are_scrubbed() {
+        let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJlbWFpbCI6ImEifQ.c2lnbmF0dXJl_-x";
+        let text = format!("auth failed for ada.lovelace+x@mail.example.org with {jwt}; retry");
+        let clean = redact_identity(&text);
+        assert!(!clean.contains("ada.lovelace"), "{clean}");
+        assert!(!clean.contains("mail.example"), "{clean}");
+        assert!(!clean.contains("eyJ"), "{clean}");
+        assert_eq!(
+            clean,
+            "auth failed for [redacted e-mail] with [redacted token]; retry"
+        );
+        assert_eq!(
+            redact_identity("a @ b, x@y, eyJ.only"),
+            "a @ b, x@y, eyJ.only"
+        );
+    }
+
+    #[test]
+    fn the_provider_line_shows_scheme_and_host_only() {
+        assert_eq!(
+            scheme_and_host("https://user:pw@api.example.com:8443/v1/x?key=1"),
+            "https://api.example.com:8443"
+        );
+        assert_eq!(
+            scheme_and_host("https://api.openai.com"),
+            "https://api.openai.com"
+        );
+        assert_eq!(scheme_and_host("nonsense"), "(an invalid URL)");
     }
 
     #[test]

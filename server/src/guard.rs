@@ -1,0 +1,475 @@
+//! The front door: every request passes here before it reaches a page, a
+//! command or a socket.
+//!
+//! - `Host` must name the site (localhost names, the listen address, the
+//!   `--public-url` and `--allowed-origins` hosts): DNS rebinding gets 403.
+//! - Commands (`POST /api/*`) must be `application/json` (415 otherwise) and come
+//!   from the site itself: an `Origin` matching the site or, without one,
+//!   `Sec-Fetch-Site: same-origin` (403 otherwise). A page on another origin can
+//!   therefore not make a visitor's browser act, even with a "simple" request.
+//! - Bodies larger than `--max-body-bytes` get 413.
+//! - A per-IP request rate (`--rate-per-ip`, `--rate-burst`) answers 429.
+//! - Every response carries the security headers: a nonce-based CSP, `nosniff`,
+//!   framing denied, `Referrer-Policy: same-origin`; HTML is never cached.
+
+use crate::AppState;
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+/// The per-request CSP nonce, put in the request's extensions for the page
+/// renderer (Leptos puts it on every inline script it writes).
+#[derive(Clone, Debug)]
+pub struct CspNonce(pub String);
+
+/// The client's IP address as the guard saw it (peer address, or the
+/// configured proxy header).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClientIp(pub IpAddr);
+
+/// What the guard checks against.
+pub struct Guard {
+    hosts: Vec<String>,
+    origins: Vec<String>,
+    max_body: usize,
+    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    client_ip_header: Option<HeaderName>,
+}
+
+/// Settings for [`Guard::new`].
+pub struct GuardConfig {
+    pub listen: SocketAddr,
+    pub public_url: Option<String>,
+    pub allowed_origins: Vec<String>,
+    pub allowed_hosts: Vec<String>,
+    pub max_body_bytes: usize,
+    /// Requests per second per IP (0 = unlimited).
+    pub rate_per_ip: u32,
+    pub rate_burst: u32,
+    pub client_ip_header: Option<String>,
+}
+
+/// The origin (`scheme://host[:port]`) of a URL, lower-case, or `None` when it
+/// is not a web URL.
+pub fn origin_of(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url.trim()).ok()?;
+    match parsed.scheme() {
+        "http" | "https" => {}
+        _ => return None,
+    }
+    parsed.host_str()?;
+    Some(parsed.origin().ascii_serialization())
+}
+
+/// The host name (no port) of a `Host` header value, lower-case.
+pub fn host_name(host: &str) -> Option<String> {
+    let parsed = url::Url::parse(&format!("http://{}", host.trim())).ok()?;
+    if parsed.path() != "/" || parsed.username() != "" || parsed.query().is_some() {
+        return None;
+    }
+    parsed.host_str().map(|h| h.to_ascii_lowercase())
+}
+
+fn is_local_name(host: &str) -> bool {
+    host == "localhost" || host.ends_with(".localhost") || host == "127.0.0.1" || host == "[::1]"
+}
+
+impl Guard {
+    pub fn new(config: GuardConfig) -> Self {
+        let mut origins: Vec<String> = config
+            .allowed_origins
+            .iter()
+            .filter_map(|o| origin_of(o))
+            .collect();
+        if let Some(url) = &config.public_url {
+            origins.extend(origin_of(url));
+        }
+        let mut hosts: Vec<String> = origins
+            .iter()
+            .filter_map(|o| url::Url::parse(o).ok())
+            .filter_map(|u| u.host_str().map(|h| h.to_ascii_lowercase()))
+            .collect();
+        hosts.extend(config.allowed_hosts.iter().filter_map(|h| host_name(h)));
+        let ip = config.listen.ip();
+        if !ip.is_unspecified() {
+            hosts.extend(host_name(&SocketAddr::new(ip, 80).to_string()));
+        }
+        let limiter = NonZeroU32::new(config.rate_per_ip).map(|rate| {
+            let burst = NonZeroU32::new(config.rate_burst.max(config.rate_per_ip)).unwrap_or(rate);
+            RateLimiter::keyed(Quota::per_second(rate).allow_burst(burst))
+        });
+        let client_ip_header = config
+            .client_ip_header
+            .as_deref()
+            .filter(|h| !h.is_empty())
+            .and_then(|h| HeaderName::from_bytes(h.to_ascii_lowercase().as_bytes()).ok());
+        Self {
+            hosts,
+            origins,
+            max_body: config.max_body_bytes,
+            limiter,
+            client_ip_header,
+        }
+    }
+
+    /// Whether a `Host` header value names this site.
+    pub fn host_allowed(&self, host: &str) -> bool {
+        match host_name(host) {
+            Some(name) => is_local_name(&name) || self.hosts.contains(&name),
+            None => false,
+        }
+    }
+
+    /// Whether an `Origin` header value is the site's: the request's own host
+    /// (already checked by [`Guard::host_allowed`]) or a configured origin.
+    pub fn origin_allowed(&self, origin: &str, host: &str) -> bool {
+        let Some(origin) = origin_of(origin) else {
+            return false;
+        };
+        if self.origins.contains(&origin) {
+            return true;
+        }
+        let host = host.trim().to_ascii_lowercase();
+        [format!("http://{host}"), format!("https://{host}")]
+            .iter()
+            .filter_map(|o| origin_of(o))
+            .any(|own| own == origin)
+    }
+
+    /// The client's IP: the configured proxy header's first address, else the
+    /// peer's.
+    fn client_ip(&self, request: &Request) -> Option<IpAddr> {
+        if let Some(name) = &self.client_ip_header {
+            if let Some(ip) = request
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(',').next())
+                .and_then(|v| v.trim().parse::<IpAddr>().ok())
+            {
+                return Some(ip);
+            }
+        }
+        request
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip())
+    }
+
+    /// Whether `ip` may make another request now.
+    pub fn rate_ok(&self, ip: IpAddr) -> bool {
+        match &self.limiter {
+            Some(limiter) => limiter.check_key(&ip).is_ok(),
+            None => true,
+        }
+    }
+
+    /// Forgets idle keys of the rate limiter (called by the sweeper).
+    pub fn forget_idle(&self) {
+        if let Some(limiter) = &self.limiter {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+    }
+}
+
+/// A refusal: JSON `{"message": …}` for commands (what the pages' server
+/// functions read), plain text elsewhere.
+fn refuse(status: StatusCode, message: &str, json: bool) -> Response {
+    if json {
+        let body = serde_json::json!({ "message": message }).to_string();
+        (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+    } else {
+        (
+            status,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            message.to_string(),
+        )
+            .into_response()
+    }
+}
+
+/// Why a command is refused, or `None` when it may go on.
+pub fn command_refusal(guard: &Guard, headers: &HeaderMap) -> Option<(StatusCode, String)> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    if essence != "application/json" {
+        return Some((
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "commands must be sent as Content-Type: application/json".into(),
+        ));
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    match headers.get(header::ORIGIN).map(|v| v.to_str()) {
+        Some(Ok(origin)) if guard.origin_allowed(origin, host) => None,
+        Some(_) => Some((
+            StatusCode::FORBIDDEN,
+            "commands are accepted only from the site's own pages (Origin not allowed)".into(),
+        )),
+        None => {
+            let site = headers
+                .get("sec-fetch-site")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default();
+            if site.eq_ignore_ascii_case("same-origin") {
+                None
+            } else {
+                Some((
+                    StatusCode::FORBIDDEN,
+                    "commands need an Origin header naming the site (or Sec-Fetch-Site: same-origin)"
+                        .into(),
+                ))
+            }
+        }
+    }
+}
+
+/// A fresh CSP nonce (128 random bits, hex).
+fn new_nonce() -> String {
+    let bytes: [u8; 16] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The Content-Security-Policy for a page with this nonce: own scripts and the
+/// nonce'd inline ones (import map, hydration bootstrap, streamed resources),
+/// the wasm, own styles (inline `style` attributes allowed), own sockets.
+pub fn content_security_policy(nonce: &str) -> String {
+    format!(
+        "default-src 'self'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
+         style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; \
+         connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; \
+         form-action 'self'; frame-ancestors 'none'"
+    )
+}
+
+/// Middleware: the checks and headers above.
+pub async fn layer(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let guard = state.guard.clone();
+    let path = request.uri().path().to_string();
+    let probe = matches!(path.as_str(), "/healthz" | "/readyz");
+    let json = path.starts_with("/api/");
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| request.uri().authority().map(|a| a.to_string()))
+        .unwrap_or_default();
+    if !probe && !guard.host_allowed(&host) {
+        return with_headers(
+            refuse(
+                StatusCode::FORBIDDEN,
+                "this server does not answer for that Host name (start it with --public-url or --allowed-hosts)",
+                json,
+            ),
+            None,
+        );
+    }
+    let ip = guard.client_ip(&request);
+    if let Some(ip) = ip {
+        request.extensions_mut().insert(ClientIp(ip));
+        if !probe && !guard.rate_ok(ip) {
+            state.hub.metrics().note_refusal("rate");
+            return with_headers(
+                refuse(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too many requests from your address: slow down and try again in a moment",
+                    json,
+                ),
+                None,
+            );
+        }
+    }
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > guard.max_body as u64) {
+        return with_headers(too_large(guard.max_body, json), None);
+    }
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        if path.starts_with("/api/") {
+            if let Some((status, message)) = command_refusal(&guard, request.headers()) {
+                return with_headers(refuse(status, &message, json), None);
+            }
+        }
+        // Buffer the (small) body under the limit, so a chunked upload cannot
+        // go past it either.
+        let (parts, body) = request.into_parts();
+        let bytes = match axum::body::to_bytes(body, guard.max_body).await {
+            Ok(bytes) => bytes,
+            Err(_) => return with_headers(too_large(guard.max_body, json), None),
+        };
+        request = Request::from_parts(parts, Body::from(bytes));
+    }
+    let nonce = new_nonce();
+    request.extensions_mut().insert(CspNonce(nonce.clone()));
+    let response = next.run(request).await;
+    with_headers(response, Some(&nonce))
+}
+
+fn too_large(limit: usize, json: bool) -> Response {
+    refuse(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        &format!("request body too large (limit {limit} bytes)"),
+        json,
+    )
+}
+
+/// Adds the security headers; HTML is never cached.
+fn with_headers(mut response: Response, nonce: Option<&str>) -> Response {
+    let headers = response.headers_mut();
+    let is_html = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    let csp = match nonce {
+        Some(nonce) if is_html => content_security_policy(nonce),
+        // Nothing else is a document that runs scripts.
+        _ => "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+            .to_string(),
+    };
+    if let Ok(value) = HeaderValue::from_str(&csp) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, value);
+    }
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    if is_html || !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+/// Shared handle.
+pub type SharedGuard = Arc<Guard>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guard() -> Guard {
+        Guard::new(GuardConfig {
+            listen: "0.0.0.0:40085".parse().expect("addr"),
+            public_url: Some("https://othello.example/play/".into()),
+            allowed_origins: vec!["http://friend.example:8080".into()],
+            allowed_hosts: vec![],
+            max_body_bytes: 1024,
+            rate_per_ip: 2,
+            rate_burst: 3,
+            client_ip_header: None,
+        })
+    }
+
+    #[test]
+    fn hosts_are_the_sites_names_only() {
+        let g = guard();
+        for ok in [
+            "localhost:40085",
+            "127.0.0.1:1",
+            "[::1]:3000",
+            "othello.example",
+            "OTHELLO.example:443",
+            "friend.example",
+        ] {
+            assert!(g.host_allowed(ok), "{ok} should be allowed");
+        }
+        for bad in [
+            "evil.example",
+            "othello.example.evil.example",
+            "",
+            "a b",
+            "x/y",
+            "10.0.0.1",
+        ] {
+            assert!(!g.host_allowed(bad), "{bad:?} should be refused");
+        }
+    }
+
+    #[test]
+    fn origins_are_the_sites_or_configured() {
+        let g = guard();
+        assert!(g.origin_allowed("http://127.0.0.1:40085", "127.0.0.1:40085"));
+        assert!(g.origin_allowed("https://othello.example", "127.0.0.1:40085"));
+        assert!(g.origin_allowed("http://friend.example:8080", "x"));
+        assert!(!g.origin_allowed("http://friend.example", "x"));
+        assert!(!g.origin_allowed("http://evil.example", "127.0.0.1:40085"));
+        assert!(!g.origin_allowed("null", "127.0.0.1:40085"));
+        assert!(!g.origin_allowed("http://127.0.0.1:40086", "127.0.0.1:40085"));
+    }
+
+    #[test]
+    fn commands_need_json_and_the_sites_origin() {
+        let g = guard();
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_static("127.0.0.1:40085"));
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain"));
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("http://127.0.0.1:40085"),
+        );
+        assert_eq!(
+            command_refusal(&g, &h).map(|r| r.0),
+            Some(StatusCode::UNSUPPORTED_MEDIA_TYPE)
+        );
+        h.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json; charset=utf-8"),
+        );
+        assert_eq!(command_refusal(&g, &h), None);
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("http://evil.example"),
+        );
+        assert_eq!(
+            command_refusal(&g, &h).map(|r| r.0),
+            Some(StatusCode::FORBIDDEN)
+        );
+        h.remove(header::ORIGIN);
+        assert_eq!(
+            command_refusal(&g, &h).map(|r| r.0),
+            Some(StatusCode::FORBIDDEN)
+        );
+        h.insert("sec-fetch-site", HeaderValue::from_static("cross-site"));
+        assert_eq!(
+            command_refusal(&g, &h).map(|r| r.0),
+            Some(StatusCode::FORBIDDEN)
+        );
+        h.insert("sec-fetch-site", HeaderValue::from_static("same-origin"));
+        assert_eq!(command_refusal(&g, &h), None);
+    }
+
+    #[test]
+    fn the_rate_limit_refuses_past_the_burst() {
+        let g = guard();
+        let ip: IpAddr = "203.0.113.9".parse().expect("ip");
+        let other: IpAddr = "203.0.113.10".parse().expect("ip");
+        let allowed = (0..10).filter(|_| g.rate_ok(ip)).count();
+        assert_eq!(allowed, 3);
+        assert!(g.rate_ok(other));
+    }
+}

@@ -1,0 +1,1162 @@
+//! The server as an attacker meets it: cross-site commands, bad input of every
+//! shape (property-based), floods of cookieless requests, tables, sockets and
+//! lab steps. Every answer is a clear 4xx, never a 5xx or a crash, the limits
+//! hold, and a real player's game goes on throughout.
+
+mod common;
+
+use common::{call, client, Server};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// Every server function and a well-formed body for it.
+const FUNCTIONS: &[(&str, &str)] = &[
+    ("create_table", r#"{"mode":{"kind":"hot_seat"}}"#),
+    ("get_table", r#"{"table":"nope"}"#),
+    ("play_move", r#"{"table":"nope","square":37}"#),
+    ("resign", r#"{"table":"nope","side":null}"#),
+    (
+        "vote_rematch",
+        r#"{"table":"nope","side":null,"vote":true}"#,
+    ),
+    ("new_table", r#"{"table":"nope"}"#),
+    ("lab_create", r#"{"black_depth":1,"white_depth":1}"#),
+    ("lab_list", r#"{}"#),
+    ("lab_provider", r#"{}"#),
+    ("lab_get", r#"{"lab":"nope"}"#),
+    ("lab_next_turn", r#"{"lab":"nope"}"#),
+    ("lab_retry_explanation", r#"{"lab":"nope"}"#),
+    ("lab_wait", r#"{"lab":"nope","since":0}"#),
+];
+
+/// A raw POST to a server function with the given headers.
+async fn raw(
+    http: &reqwest::Client,
+    url: &str,
+    name: &str,
+    body: impl Into<reqwest::Body>,
+    headers: &[(&str, &str)],
+) -> (u16, String) {
+    let mut request = http.post(format!("{url}/api/{name}"));
+    for (k, v) in headers {
+        request = request.header(*k, *v);
+    }
+    let response = request.body(body).send().await.expect("request");
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap_or_default())
+}
+
+/// Sends only the head of a POST declaring a `length`-byte JSON body and reads
+/// the answer (a server that refuses up front answers without the body).
+async fn declared_body(url: &str, name: &str, length: usize) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let address = url.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(address)
+        .await
+        .expect("connect");
+    let head = format!(
+        "POST /api/{name} HTTP/1.1\r\nHost: {address}\r\nOrigin: {url}\r\n\
+         Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.expect("write");
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 4096];
+    loop {
+        let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buffer))
+            .await
+            .expect("an answer before the body")
+            .unwrap_or(0);
+        if read == 0 {
+            break;
+        }
+        answer.extend_from_slice(&buffer[..read]);
+        let text = String::from_utf8_lossy(&answer);
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length = head
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length: ")
+                        .map(str::to_string)
+                })
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .unwrap_or(0);
+            if body.len() >= length {
+                break;
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+fn message(body: &str) -> String {
+    serde_json::from_str::<Value>(body)
+        .ok()
+        .and_then(|v| v["message"].as_str().map(str::to_string))
+        .unwrap_or_else(|| body.to_string())
+}
+
+async fn get_cookie(http: &reqwest::Client, url: &str) {
+    let page = http.get(format!("{url}/")).send().await.expect("lobby");
+    assert_eq!(page.status().as_u16(), 200);
+}
+
+async fn create(http: &reqwest::Client, url: &str, mode: Value) -> (u16, Value) {
+    call(http, url, "create_table", json!({ "mode": mode })).await
+}
+
+async fn stored_sessions(db: &std::path::Path) -> i64 {
+    let store = server::store::Store::open(db).await.expect("store");
+    store.session_count().await.expect("count")
+}
+
+#[tokio::test]
+async fn cross_site_commands_and_foreign_hosts_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(
+        &dir.path().join("othello.db"),
+        &["--public-url", "https://othello.example/"],
+    );
+    let url = server.url.clone();
+    let http = client();
+    get_cookie(&http, &url).await;
+    let body = r#"{"mode":{"kind":"hot_seat"}}"#;
+
+    // A "simple" cross-site request: text/plain, no preflight.
+    let (status, text) = raw(
+        &http,
+        &url,
+        "create_table",
+        body,
+        &[
+            ("content-type", "text/plain"),
+            ("origin", "http://evil.example"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 415, "{text}");
+    assert_eq!(
+        message(&text),
+        "commands must be sent as Content-Type: application/json"
+    );
+    // Url-encoded forms neither.
+    let (status, _) = raw(
+        &http,
+        &url,
+        "create_table",
+        "mode=x",
+        &[
+            ("content-type", "application/x-www-form-urlencoded"),
+            ("origin", &url),
+        ],
+    )
+    .await;
+    assert_eq!(status, 415);
+    // JSON from another origin.
+    let (status, text) = raw(
+        &http,
+        &url,
+        "create_table",
+        body,
+        &[
+            ("content-type", "application/json"),
+            ("origin", "http://evil.example"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 403);
+    assert_eq!(
+        message(&text),
+        "commands are accepted only from the site's own pages (Origin not allowed)"
+    );
+    let (status, _) = raw(
+        &http,
+        &url,
+        "create_table",
+        body,
+        &[("content-type", "application/json"), ("origin", "null")],
+    )
+    .await;
+    assert_eq!(status, 403);
+    // Neither Origin nor Sec-Fetch-Site: refused; cross-site fetch metadata too.
+    let (status, text) = raw(
+        &http,
+        &url,
+        "create_table",
+        body,
+        &[("content-type", "application/json")],
+    )
+    .await;
+    assert_eq!(status, 403);
+    assert!(message(&text).starts_with("commands need an Origin header"));
+    let (status, _) = raw(
+        &http,
+        &url,
+        "create_table",
+        body,
+        &[
+            ("content-type", "application/json"),
+            ("sec-fetch-site", "cross-site"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 403);
+    // Same-origin fetch metadata, the site's own origin, or the public URL's:
+    // accepted.
+    for headers in [
+        [
+            ("content-type", "application/json"),
+            ("sec-fetch-site", "same-origin"),
+        ],
+        [
+            ("content-type", "application/json"),
+            ("origin", url.as_str()),
+        ],
+        [
+            ("content-type", "application/json; charset=utf-8"),
+            ("origin", "https://othello.example"),
+        ],
+    ] {
+        let (status, text) = raw(&http, &url, "create_table", body, &headers).await;
+        assert_eq!(status, 200, "{headers:?}: {text}");
+    }
+
+    // DNS rebinding: a foreign Host name is refused, pages and commands alike.
+    for path in ["/", "/api/get_table", "/pkg/frontend.js", "/nowhere"] {
+        let response = http
+            .get(format!("{url}{path}"))
+            .header("host", "evil.example")
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(response.status().as_u16(), 403, "{path}");
+        let text = response.text().await.expect("body");
+        assert!(
+            message(&text).contains("does not answer for that Host name"),
+            "{text}"
+        );
+    }
+    let port = url.rsplit(':').next().expect("port");
+    for host in [
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        "othello.example".to_string(),
+    ] {
+        let response = http
+            .get(format!("{url}/"))
+            .header("host", host.as_str())
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(response.status().as_u16(), 200, "{host}");
+    }
+    // Probes answer whatever the Host.
+    let health = http
+        .get(format!("{url}/healthz"))
+        .header("host", "10.1.2.3")
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(health.status().as_u16(), 200);
+}
+
+#[tokio::test]
+async fn every_response_carries_the_security_headers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&dir.path().join("othello.db"), &[]);
+    let url = server.url.clone();
+    let http = client();
+    get_cookie(&http, &url).await;
+    let (_, table) = create(&http, &url, json!({ "kind": "hot_seat" })).await;
+    let table = table.as_str().expect("id").to_string();
+    for path in [
+        "/".to_string(),
+        format!("/table/{table}"),
+        "/lab".to_string(),
+        "/no-such-page".to_string(),
+    ] {
+        let response = http.get(format!("{url}{path}")).send().await.expect("page");
+        let headers = response.headers().clone();
+        let html = response.text().await.expect("html");
+        let csp = headers["content-security-policy"]
+            .to_str()
+            .expect("csp")
+            .to_string();
+        assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+        assert!(csp.contains("'wasm-unsafe-eval'"), "{csp}");
+        assert!(!csp.contains(" 'unsafe-eval'"), "{csp}");
+        assert!(!csp.contains("script-src 'self' 'unsafe-inline'"), "{csp}");
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(headers["x-frame-options"], "DENY", "{path}");
+        assert_eq!(headers["referrer-policy"], "same-origin", "{path}");
+        assert_eq!(headers["cache-control"], "no-store", "{path}");
+        // Every inline script carries this response's nonce.
+        let nonce = csp
+            .split("'nonce-")
+            .nth(1)
+            .and_then(|rest| rest.split('\'').next())
+            .expect("a nonce in the CSP");
+        assert!(nonce.len() >= 22, "{nonce}");
+        let scripts: Vec<&str> = html.split("<script").skip(1).collect();
+        assert!(!scripts.is_empty(), "{path}: no scripts");
+        for script in scripts {
+            let tag = script.split('>').next().unwrap_or_default();
+            if tag.contains(" src=") {
+                continue;
+            }
+            assert!(
+                tag.contains(&format!("nonce=\"{nonce}\"")),
+                "{path}: inline script without the nonce: <script{tag}>"
+            );
+        }
+    }
+    // Two pages, two nonces.
+    let csp = |r: &reqwest::Response| r.headers()["content-security-policy"].clone();
+    let a = http.get(format!("{url}/")).send().await.expect("page");
+    let b = http.get(format!("{url}/")).send().await.expect("page");
+    assert_ne!(csp(&a), csp(&b));
+    // Commands and static files: nosniff, framing denied, no script policy.
+    let (_, text) = raw(
+        &http,
+        &url,
+        "get_table",
+        format!(r#"{{"table":"{table}"}}"#),
+        &[("content-type", "application/json"), ("origin", &url)],
+    )
+    .await;
+    assert!(text.contains(&table));
+    let api = http
+        .post(format!("{url}/api/lab_provider"))
+        .header("content-type", "application/json")
+        .header("origin", &url)
+        .body("{}")
+        .send()
+        .await
+        .expect("api");
+    assert_eq!(api.headers()["x-content-type-options"], "nosniff");
+    assert_eq!(api.headers()["cache-control"], "no-store");
+    assert!(api.headers()["content-security-policy"]
+        .to_str()
+        .expect("csp")
+        .starts_with("default-src 'none'"));
+}
+
+#[tokio::test]
+async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&dir.path().join("othello.db"), &[]);
+    let url = server.url.clone();
+    let http = client();
+    get_cookie(&http, &url).await;
+    let json_headers = [
+        ("content-type", "application/json"),
+        ("origin", url.as_str()),
+    ];
+    for (name, good) in FUNCTIONS {
+        // A 3 MB body: 413 before any of it is read.
+        let (status, text) = declared_body(&url, name, 3 * 1024 * 1024).await;
+        assert_eq!(status, 413, "{name}: {text}");
+        assert_eq!(message(&text), "request body too large (limit 65536 bytes)");
+        // Malformed JSON, a wrong shape, a truncated body: 400 with a message.
+        for bad in ["{not json", "[]", "\"x\"", "{\"table\": ", "null"] {
+            let (status, text) = raw(&http, &url, name, bad, &json_headers).await;
+            if *name == "lab_list" || *name == "lab_provider" {
+                // No arguments to read: any JSON object-ish body is fine, but
+                // never a 5xx.
+                assert!(status < 500, "{name} {bad}: {status} {text}");
+                continue;
+            }
+            assert_eq!(status, 400, "{name} {bad}: {text}");
+            assert!(
+                message(&text).starts_with("malformed request"),
+                "{name} {bad}: {text}"
+            );
+        }
+        // The well-formed body: an answer or a refusal, never a 5xx.
+        let (status, text) = raw(&http, &url, name, *good, &json_headers).await;
+        assert!(status == 200 || status == 422, "{name}: {status} {text}");
+    }
+    // Out-of-range numbers.
+    for (name, body) in [
+        ("play_move", r#"{"table":"x","square":300}"#),
+        ("play_move", r#"{"table":"x","square":-1}"#),
+        ("lab_create", r#"{"black_depth":700,"white_depth":1}"#),
+        (
+            "create_table",
+            r#"{"mode":{"kind":"vs_ai","depth":256,"human":"black"}}"#,
+        ),
+        ("lab_wait", r#"{"lab":"x","since":-5}"#),
+    ] {
+        let (status, text) = raw(&http, &url, name, body, &json_headers).await;
+        assert_eq!(status, 400, "{name} {body}: {text}");
+        assert!(message(&text).starts_with("malformed request"), "{text}");
+    }
+    // A chunked body past the limit (no Content-Length) is refused too.
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        (0..100).map(|_| Ok(vec![b' '; 1024])).collect();
+    let stream = futures_util::stream::iter(chunks);
+    let (status, _) = raw(
+        &http,
+        &url,
+        "get_table",
+        reqwest::Body::wrap_stream(stream),
+        &json_headers,
+    )
+    .await;
+    assert_eq!(status, 413);
+    // A GET on a command (a fresh connection: the server closed the one
+    // whose oversized body it did not read).
+    let response = reqwest::Client::new()
+        .get(format!("{url}/api/get_table"))
+        .send()
+        .await
+        .expect("get");
+    assert!(response.status().is_client_error(), "{}", response.status());
+}
+
+fn fuzz_config(cases: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
+/// Arbitrary JSON and arbitrary bytes to every server function: never a 5xx,
+/// always a message, and the server stays up.
+#[test]
+fn fuzzed_server_function_bodies_never_get_a_5xx() {
+    let rt = runtime();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&dir.path().join("othello.db"), &["--rate-per-ip", "0"]);
+    let url = server.url.clone();
+    let http = client();
+    rt.block_on(get_cookie(&http, &url));
+    let body = prop_oneof![
+        any::<Vec<u8>>(),
+        json_value().prop_map(|v| v.to_string().into_bytes()),
+        (json_value(), json_value()).prop_map(|(a, b)| {
+            json!({"table": a, "square": b, "lab": a, "mode": b, "since": b, "side": a, "vote": b,
+                   "black_depth": b, "white_depth": a})
+            .to_string()
+            .into_bytes()
+        }),
+    ];
+    // lab_wait waits up to 20 s on a real game; its arguments are read like
+    // the others', so it is fuzzed against unknown games only (fast answers).
+    let mut runner = proptest::test_runner::TestRunner::new(fuzz_config(400));
+    let tried = std::cell::Cell::new(0u32);
+    runner
+        .run(&(0..FUNCTIONS.len(), body), |(function, body)| {
+            let (name, _) = FUNCTIONS[function];
+            let body = if name == "lab_wait" {
+                // Keep the game unknown so the answer comes at once.
+                let mut v: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("lab".into(), json!("no-such-game"));
+                }
+                v.to_string().into_bytes()
+            } else {
+                body
+            };
+            let (status, text) = rt.block_on(raw(
+                &http,
+                &url,
+                name,
+                body,
+                &[
+                    ("content-type", "application/json"),
+                    ("origin", url.as_str()),
+                ],
+            ));
+            tried.set(tried.get() + 1);
+            prop_assert!(status < 500, "{} answered {}: {}", name, status, text);
+            prop_assert!(!text.is_empty(), "{} gave no message", name);
+            Ok(())
+        })
+        .expect("no 5xx");
+    assert_eq!(tried.get(), 400);
+    let health = rt
+        .block_on(async { http.get(format!("{url}/healthz")).send().await })
+        .expect("health");
+    assert_eq!(health.status().as_u16(), 200);
+}
+
+/// Arbitrary socket messages: an error message or a pong, never a closed
+/// socket or a crash.
+#[test]
+fn fuzzed_socket_messages_get_an_answer() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let rt = runtime();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&dir.path().join("othello.db"), &["--rate-per-ip", "0"]);
+    let url = server.url.clone();
+    let http = client();
+    let table = rt.block_on(async {
+        get_cookie(&http, &url).await;
+        let (_, id) = create(&http, &url, json!({ "kind": "hot_seat" })).await;
+        id.as_str().expect("id").to_string()
+    });
+    let ws = url.replace("http://", "ws://");
+    let socket = rt
+        .block_on(tokio_tungstenite::connect_async(format!(
+            "{ws}/ws/table/{table}"
+        )))
+        .expect("socket")
+        .0;
+    let socket = std::cell::RefCell::new(socket);
+    let _state = rt.block_on(socket.borrow_mut().next());
+    let message = prop_oneof![
+        ".{0,300}",
+        json_value().prop_map(|v| v.to_string()),
+        json_value().prop_map(|v| json!({"type": v}).to_string()),
+    ];
+    let mut runner = proptest::test_runner::TestRunner::new(fuzz_config(300));
+    let answers = std::cell::Cell::new(0u32);
+    runner
+        .run(&(message, any::<bool>()), |(text, binary)| {
+            let mut socket = socket.borrow_mut();
+            rt.block_on(async {
+                let frame = if binary {
+                    Message::Binary(text.clone().into_bytes().into())
+                } else {
+                    Message::Text(text.clone().into())
+                };
+                socket.send(frame).await.expect("send");
+                let reply = loop {
+                    let frame = tokio::time::timeout(Duration::from_secs(10), socket.next())
+                        .await
+                        .expect("an answer in time")
+                        .expect("the socket stays open")
+                        .expect("a frame");
+                    if frame.is_text() {
+                        break frame;
+                    }
+                };
+                let reply: Value =
+                    serde_json::from_str(reply.to_text().expect("text")).expect("json");
+                let kind = reply["type"].as_str().unwrap_or_default().to_string();
+                prop_assert!(kind == "error" || kind == "pong", "{}", reply);
+                answers.set(answers.get() + 1);
+                Ok(())
+            })
+        })
+        .expect("every message answered");
+    assert_eq!(answers.get(), 300);
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<f64>().prop_map(|f| json!(f)),
+        (0u32..400).prop_map(|n| json!(n)),
+        ".{0,40}".prop_map(Value::String),
+        prop_oneof![
+            Just("black"),
+            Just("white"),
+            Just("hot_seat"),
+            Just("vs_ai"),
+            Just("online")
+        ]
+        .prop_map(|s| json!(s)),
+    ];
+    leaf.prop_recursive(3, 24, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::hash_map(
+                prop_oneof![
+                    Just("kind".to_string()),
+                    Just("depth".to_string()),
+                    Just("human".to_string()),
+                    Just("private".to_string()),
+                    Just("mode".to_string()),
+                    ".{0,8}".prop_map(|s| s)
+                ],
+                inner,
+                0..5
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+fn runtime() -> &'static tokio::runtime::Runtime {
+    use std::sync::OnceLock;
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime")
+    })
+}
+
+#[tokio::test]
+async fn cookieless_visitors_store_no_sessions_and_tokens_are_stored_hashed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("othello.db");
+    let server = Server::start(&db, &["--rate-per-ip", "0"]);
+    let url = server.url.clone();
+    let bare = reqwest::Client::new();
+    for i in 0..300 {
+        let path = if i % 2 == 0 { "/" } else { "/no-such-page" };
+        let response = bare.get(format!("{url}{path}")).send().await.expect("page");
+        assert!(response.headers().contains_key("set-cookie"));
+    }
+    assert_eq!(
+        stored_sessions(&db).await,
+        0,
+        "cookieless visits stored sessions"
+    );
+
+    // The first thing a session owns stores it, under the token's hash.
+    let player = client();
+    let page = player.get(format!("{url}/")).send().await.expect("page");
+    let cookie = page
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|v| v.strip_prefix("othello_session="))
+        .and_then(|v| v.split(';').next())
+        .expect("cookie")
+        .to_string();
+    let (status, _) = create(&player, &url, json!({ "kind": "hot_seat" })).await;
+    assert_eq!(status, 200);
+    assert_eq!(stored_sessions(&db).await, 1);
+    let raw_db = std::fs::read(&db).expect("db");
+    let wal = std::fs::read(db.with_extension("db-wal")).unwrap_or_default();
+    let contains =
+        |hay: &[u8], needle: &str| hay.windows(needle.len()).any(|w| w == needle.as_bytes());
+    assert!(
+        !contains(&raw_db, &cookie) && !contains(&wal, &cookie),
+        "the raw token is on disk"
+    );
+    let hash = server::session::session_of(&cookie).0;
+    assert!(
+        contains(&raw_db, &hash) || contains(&wal, &hash),
+        "the hash is stored"
+    );
+}
+
+#[tokio::test]
+async fn table_floods_hit_the_limits_and_a_real_player_goes_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(
+        &dir.path().join("othello.db"),
+        &[
+            "--max-tables-per-session",
+            "5",
+            "--max-tables-per-ip",
+            "8",
+            "--rate-per-ip",
+            "0",
+        ],
+    );
+    let url = server.url.clone();
+    let player = client();
+    get_cookie(&player, &url).await;
+    let (status, table) = create(&player, &url, json!({ "kind": "hot_seat" })).await;
+    assert_eq!(status, 200);
+    let table = table.as_str().expect("id").to_string();
+
+    let flooder = client();
+    get_cookie(&flooder, &url).await;
+    let mut created = 0;
+    let mut refusal = None;
+    for _ in 0..50 {
+        let (status, body) = create(&flooder, &url, json!({ "kind": "hot_seat" })).await;
+        match status {
+            200 => created += 1,
+            429 => {
+                refusal = Some(body["message"].as_str().unwrap_or_default().to_string());
+                break;
+            }
+            other => panic!("unexpected {other}: {body}"),
+        }
+    }
+    assert_eq!(created, 5);
+    assert_eq!(
+        refusal.as_deref(),
+        Some("too many live tables for this browser (limit 5): finish or leave some first")
+    );
+    // new_table counts too.
+    let (status, _) = call(&flooder, &url, "new_table", json!({ "table": table })).await;
+    assert!(status == 429 || status == 422, "{status}");
+    // A second session from the same address reaches the per-IP limit (1 + 5 + 2 = 8).
+    let second = client();
+    get_cookie(&second, &url).await;
+    let mut statuses = Vec::new();
+    for _ in 0..4 {
+        statuses.push(create(&second, &url, json!({ "kind": "hot_seat" })).await);
+    }
+    assert_eq!(statuses[0].0, 200);
+    assert_eq!(statuses[1].0, 200);
+    assert_eq!(statuses[2].0, 429, "{:?}", statuses[2]);
+    assert!(statuses[2].1["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("from your address (limit 8)")));
+
+    // The real player's game goes on.
+    let (status, view) = call(
+        &player,
+        &url,
+        "play_move",
+        json!({ "table": table, "square": 37 }),
+    )
+    .await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["history"].as_array().map(Vec::len), Some(1));
+}
+
+#[tokio::test]
+async fn the_request_rate_per_ip_is_bounded() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(
+        &dir.path().join("othello.db"),
+        &["--rate-per-ip", "5", "--rate-burst", "20"],
+    );
+    let url = server.url.clone();
+    let http = reqwest::Client::new();
+    let mut ok = 0;
+    let mut limited = None;
+    for _ in 0..60 {
+        let response = http.get(format!("{url}/lab")).send().await.expect("page");
+        match response.status().as_u16() {
+            200 => ok += 1,
+            429 => {
+                limited = Some(response.text().await.expect("body"));
+            }
+            other => panic!("unexpected {other}"),
+        }
+    }
+    // The burst, plus what the rate refilled meanwhile.
+    assert!((20..40).contains(&ok), "{ok} answered");
+    assert_eq!(
+        limited.as_deref(),
+        Some("too many requests from your address: slow down and try again in a moment")
+    );
+    // Health probes are never limited.
+    let health = http
+        .get(format!("{url}/healthz"))
+        .send()
+        .await
+        .expect("health");
+    assert_eq!(health.status().as_u16(), 200);
+}
+
+async fn upgrade(http: &reqwest::Client, url: &str, path: &str) -> u16 {
+    http.get(format!("{url}{path}"))
+        .header("connection", "Upgrade")
+        .header("upgrade", "websocket")
+        .header("sec-websocket-version", "13")
+        .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")
+        .header("origin", url)
+        .send()
+        .await
+        .expect("upgrade")
+        .status()
+        .as_u16()
+}
+
+#[tokio::test]
+async fn socket_floods_hit_the_limits() {
+    use futures_util::StreamExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(
+        &dir.path().join("othello.db"),
+        &[
+            "--max-sockets-per-session",
+            "3",
+            "--max-sockets-per-ip",
+            "5",
+            "--rate-per-ip",
+            "0",
+        ],
+    );
+    let url = server.url.clone();
+    let ws = url.replace("http://", "ws://");
+    let player = client();
+    get_cookie(&player, &url).await;
+    let (_, table) = create(&player, &url, json!({ "kind": "hot_seat" })).await;
+    let table = table.as_str().expect("id").to_string();
+    // The player's cookie on real sockets.
+    let cookie = {
+        let page = player.get(format!("{url}/")).send().await.expect("page");
+        page.headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|v| v.split(';').next().map(str::to_string))
+            .expect("cookie")
+    };
+    let open = |cookie: String| {
+        let ws = ws.clone();
+        let table = table.clone();
+        async move {
+            use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+            let mut request = format!("{ws}/ws/table/{table}")
+                .into_client_request()
+                .expect("request");
+            request
+                .headers_mut()
+                .insert("cookie", cookie.parse().expect("header"));
+            tokio_tungstenite::connect_async(request).await
+        }
+    };
+    let mut sockets = Vec::new();
+    for _ in 0..3 {
+        let (mut socket, _) = open(cookie.clone()).await.expect("socket");
+        let first = socket.next().await.expect("state").expect("frame");
+        assert!(first.to_text().expect("text").contains("\"state\""));
+        sockets.push(socket);
+    }
+    let refused = open(cookie.clone()).await.expect_err("the 4th is refused");
+    match refused {
+        tokio_tungstenite::tungstenite::Error::Http(response) => {
+            assert_eq!(response.status().as_u16(), 429);
+            let body =
+                String::from_utf8(response.body().clone().unwrap_or_default()).unwrap_or_default();
+            assert!(
+                body.contains("too many open connections for this browser (limit 3)"),
+                "{body}"
+            );
+        }
+        other => panic!("expected a 429, got {other:?}"),
+    }
+    // Other sessions from the same address: two more, then the IP limit.
+    let other = |n: u8| format!("othello_session={}", format!("{n:02x}").repeat(32));
+    let (_a, _) = open(other(1)).await.expect("socket");
+    let (_b, _) = open(other(2)).await.expect("socket");
+    let refused = open(other(3)).await.expect_err("ip limit");
+    assert!(
+        matches!(refused, tokio_tungstenite::tungstenite::Error::Http(r) if r.status().as_u16() == 429)
+    );
+    // Closing one gives its place back.
+    drop(sockets.pop());
+    let mut reopened = None;
+    for _ in 0..50 {
+        if let Ok((socket, _)) = open(cookie.clone()).await {
+            reopened = Some(socket);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(reopened.is_some(), "a closed socket's place came back");
+    assert_eq!(
+        upgrade(&player, &url, &format!("/ws/table/{table}")).await,
+        429
+    );
+}
+
+#[tokio::test]
+async fn sockets_are_pinged_silent_ones_closed_and_big_frames_refused() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(
+        &dir.path().join("othello.db"),
+        &["--ws-ping-secs", "1", "--ws-silent-secs", "2"],
+    );
+    let url = server.url.clone();
+    let ws = url.replace("http://", "ws://");
+    let player = client();
+    get_cookie(&player, &url).await;
+    let (_, table) = create(&player, &url, json!({ "kind": "hot_seat" })).await;
+    let table = table.as_str().expect("id").to_string();
+
+    // A live client (tungstenite answers pings while reading) stays open and
+    // sees the server's pings.
+    let (mut live, _) = tokio_tungstenite::connect_async(format!("{ws}/ws/table/{table}"))
+        .await
+        .expect("socket");
+    let started = Instant::now();
+    let mut pings = 0;
+    while started.elapsed() < Duration::from_secs(4) {
+        match tokio::time::timeout(Duration::from_secs(3), live.next()).await {
+            Ok(Some(Ok(Message::Ping(_)))) => pings += 1,
+            Ok(Some(Ok(_))) => {}
+            other => panic!("the live socket ended: {other:?}"),
+        }
+    }
+    assert!(pings >= 2, "{pings} pings");
+    live.send(Message::Text(r#"{"type":"ping"}"#.into()))
+        .await
+        .expect("send");
+
+    // A silent client (never reads, so never answers a ping) is closed.
+    let (mut silent, _) = tokio_tungstenite::connect_async(format!("{ws}/ws/table/{table}"))
+        .await
+        .expect("socket");
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let mut closed = false;
+    while let Ok(Some(frame)) = tokio::time::timeout(Duration::from_secs(3), silent.next()).await {
+        match frame {
+            Ok(Message::Close(_)) | Err(_) => {
+                closed = true;
+                break;
+            }
+            Ok(_) => {}
+        }
+    }
+    if !closed {
+        // The stream ended without a close frame (the server dropped it).
+        closed = silent.next().await.is_none();
+    }
+    assert!(closed, "the silent socket was not closed");
+
+    // A message over the message limit gets an error; a frame over the frame
+    // cap closes the socket.
+    let (mut socket, _) = tokio_tungstenite::connect_async(format!("{ws}/ws/table/{table}"))
+        .await
+        .expect("socket");
+    let _state = socket.next().await;
+    socket
+        .send(Message::Text(" ".repeat(5000).into()))
+        .await
+        .expect("send");
+    let reply = loop {
+        match socket.next().await.expect("open").expect("frame") {
+            Message::Text(text) => break text.to_string(),
+            _ => continue,
+        }
+    };
+    assert!(
+        reply.contains("message too large (limit 4096 bytes)"),
+        "{reply}"
+    );
+    let _ = socket
+        .send(Message::Text(" ".repeat(64 * 1024).into()))
+        .await;
+    let mut ended = false;
+    for _ in 0..10 {
+        match tokio::time::timeout(Duration::from_secs(3), socket.next()).await {
+            Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => {
+                ended = true;
+                break;
+            }
+            Ok(Some(Ok(_))) => continue,
+            Err(_) => break,
+        }
+    }
+    assert!(ended, "a 64 KiB frame did not close the socket");
+    // The server is fine.
+    let (status, _) = call(&player, &url, "get_table", json!({ "table": table })).await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn a_lab_game_is_stepped_only_by_its_creator() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("othello.db");
+    let server = Server::start(&db, &["--rate-per-ip", "0"]);
+    let url = server.url.clone();
+    let owner = client();
+    let visitor = client();
+    get_cookie(&owner, &url).await;
+    get_cookie(&visitor, &url).await;
+    let (status, lab) = call(
+        &owner,
+        &url,
+        "lab_create",
+        json!({ "black_depth": 1, "white_depth": 1 }),
+    )
+    .await;
+    assert_eq!(status, 200, "{lab}");
+    let lab = lab.as_str().expect("id").to_string();
+    assert_eq!(
+        stored_sessions(&db).await,
+        1,
+        "the lab game's owner is stored"
+    );
+
+    // The visitor watches but cannot step or retry.
+    let (status, _) = call(&visitor, &url, "lab_get", json!({ "lab": lab })).await;
+    assert_eq!(status, 200);
+    for name in ["lab_next_turn", "lab_retry_explanation"] {
+        let (status, body) = call(&visitor, &url, name, json!({ "lab": lab })).await;
+        assert_eq!(status, 403, "{name}: {body}");
+        assert_eq!(
+            body["message"],
+            "Only the visitor who started this lab game can play its turns: watch it, or start your own game in the lab."
+        );
+    }
+    // Flooding steps: all refused, nothing changes.
+    for _ in 0..30 {
+        let (status, _) = call(&visitor, &url, "lab_next_turn", json!({ "lab": lab })).await;
+        assert_eq!(status, 403);
+    }
+    let (_, view) = call(&visitor, &url, "lab_get", json!({ "lab": lab })).await;
+    assert_eq!(view["moves"].as_array().map(Vec::len), Some(0), "{view}");
+    // The owner steps.
+    let (status, view) = call(&owner, &url, "lab_next_turn", json!({ "lab": lab })).await;
+    assert_eq!(status, 200, "{view}");
+    // Lists: the visitor sees it among the recent games; with more than the
+    // recent count of others' games, only their own plus the recent ones.
+    let (_, list) = call(&visitor, &url, "lab_list", json!({})).await;
+    assert!(list
+        .as_array()
+        .expect("list")
+        .iter()
+        .any(|g| g["id"] == lab.as_str()));
+    for _ in 0..server::routes::RECENT_LAB_GAMES + 3 {
+        let (status, _) = call(
+            &owner,
+            &url,
+            "lab_create",
+            json!({ "black_depth": 1, "white_depth": 1 }),
+        )
+        .await;
+        assert_eq!(status, 200);
+    }
+    let (status, mine) = call(
+        &visitor,
+        &url,
+        "lab_create",
+        json!({ "black_depth": 1, "white_depth": 1 }),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (_, list) = call(&visitor, &url, "lab_list", json!({})).await;
+    let list = list.as_array().expect("list");
+    assert_eq!(list.len(), server::routes::RECENT_LAB_GAMES + 1);
+    assert!(list.iter().any(|g| g["id"] == mine));
+    let (_, list) = call(&owner, &url, "lab_list", json!({})).await;
+    assert_eq!(
+        list.as_array().expect("list").len(),
+        server::routes::RECENT_LAB_GAMES + 4 + 1,
+        "the owner sees all their own games and the recent others"
+    );
+}
+
+/// One session with hundreds of depth-6 searches queued does not delay
+/// another player's AI reply: the pool serves sessions round robin. Real
+/// engine searches on one worker thread; prints the figures recorded in
+/// docs/BENCHMARKS.md (*AI fairness*).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_greedy_sessions_ai_searches_do_not_delay_a_players_reply() {
+    use server::ai::{AiPool, Job};
+    const GREEDY: usize = 200;
+    let (replies_tx, mut replies) = tokio::sync::mpsc::unbounded_channel();
+    let metrics = std::sync::Arc::new(server::metrics::Metrics::default());
+    let pool = AiPool::start(1, 1000, 1000, replies_tx, metrics);
+    // Midgame positions (20 plies in, each a different line), where a depth-6
+    // search costs milliseconds.
+    let midgame = |line: usize| {
+        let mut position = engine::Position::initial();
+        for ply in 0..20 {
+            let legal: Vec<_> = (0..64)
+                .filter_map(engine::Square::new)
+                .filter(|&sq| position.is_legal(sq))
+                .collect();
+            position = match legal.get((line + ply) % legal.len().max(1)) {
+                Some(&square) => position.play(square).expect("legal").position,
+                None => position.pass().unwrap_or(position),
+            };
+        }
+        position
+    };
+    let job = |owner: &str, table: String, line: usize| Job {
+        table_id: table,
+        owner: owner.to_string(),
+        version: 1,
+        position: midgame(line),
+        depth: 6,
+    };
+    let greedy_jobs: Vec<Job> = (0..GREEDY)
+        .map(|i| job("greedy", format!("g{i}"), i))
+        .collect();
+    let player_job = job("player", "player".into(), 7);
+    let started = Instant::now();
+    for job in greedy_jobs {
+        pool.submit(job).expect("room");
+    }
+    let asked = Instant::now();
+    pool.submit(player_job).expect("room");
+    let mut greedy_before = 0;
+    let mut player_reply = None;
+    let mut done = 0;
+    while done < GREEDY + 1 {
+        let reply = replies.recv().await.expect("a reply");
+        done += 1;
+        if reply.job.owner == "player" {
+            player_reply = Some(asked.elapsed());
+        } else if player_reply.is_none() {
+            greedy_before += 1;
+        }
+    }
+    let drained = started.elapsed();
+    let player_reply = player_reply.expect("the player's reply");
+    let per_search = drained / (GREEDY as u32 + 1);
+    eprintln!(
+        "fairness: {GREEDY} greedy depth-6 searches queued first on 1 worker; the player's reply came \
+         after {greedy_before} greedy searches, in {} ms; all {} searches took {} ms ({} ms each); \
+         first-come-first-served would have made the player wait them all",
+        player_reply.as_millis(),
+        GREEDY + 1,
+        drained.as_millis(),
+        per_search.as_millis()
+    );
+    // The worker may already be inside one greedy search, and takes the next
+    // greedy one before the player's at most once.
+    assert!(
+        greedy_before <= 2,
+        "{greedy_before} greedy searches went first"
+    );
+    assert!(
+        player_reply < drained / 10,
+        "{player_reply:?} of {drained:?}"
+    );
+}
+
+#[tokio::test]
+async fn metrics_can_listen_on_their_own_address() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("free port")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(
+        &dir.path().join("othello.db"),
+        &["--metrics-listen", &address],
+    );
+    let http = reqwest::Client::new();
+    let site = http
+        .get(format!("{}/metrics", server.url))
+        .send()
+        .await
+        .expect("site");
+    assert_eq!(
+        site.status().as_u16(),
+        404,
+        "the site no longer serves /metrics"
+    );
+    let mut answered = None;
+    for _ in 0..50 {
+        if let Ok(response) = http.get(format!("http://{address}/metrics")).send().await {
+            answered = Some(response.text().await.expect("body"));
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let text = answered.expect("metrics on their own address");
+    assert!(text.contains("othello_limit_refusals_total 0"), "{text}");
+    assert!(text.contains("othello_live_tables 0"), "{text}");
+}
