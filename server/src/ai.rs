@@ -124,10 +124,6 @@ impl Shared {
     }
 }
 
-/// The queue is full (a [`AiPool::run`] task); try again later.
-#[derive(Debug)]
-pub struct QueueBusy;
-
 impl AiPool {
     /// Starts `threads` workers with room for `capacity` waiting searches
     /// (`per_owner` of them for one owner); table replies go to `replies`.

@@ -829,7 +829,7 @@ impl Hub {
         }
     }
 
-    /// The AI worker pool (the lab's searches run on it too).
+    /// The AI worker pool (the lab's searches and game analysis run on it too).
     pub fn ai_pool(&self) -> AiPool {
         self.inner.ai.clone()
     }
@@ -1000,11 +1000,6 @@ impl Hub {
         let entry = self.entry(id)?;
         let entry = entry.lock().await;
         Ok(crate::export::text(&entry.id, &entry.table))
-    }
-
-    /// The AI worker pool (game analysis runs its work there too).
-    pub fn ai_pool(&self) -> AiPool {
-        self.inner.ai.clone()
     }
 
     /// A table's current round for analysis: its number, the game and

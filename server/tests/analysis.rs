@@ -42,6 +42,9 @@ async fn world() -> World {
             explain_timeout: Duration::from_secs(30),
             exact,
             expiry_ms: 24 * 3600 * 1000,
+            ai: Some(hub.ai_pool()),
+            explain_concurrency: 2,
+            explain_daily_budget: 500,
         },
     )
     .await
