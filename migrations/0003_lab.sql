@@ -1,4 +1,4 @@
--- The AI lab (SPEC §6): lab games, their placements (with the fact sheet the
+-- The AI lab (docs/PRODUCT.md): lab games, their placements (with the fact sheet the
 -- explanation was grounded on) and each placement's explanation.
 CREATE TABLE lab_games (
     id          TEXT PRIMARY KEY NOT NULL,

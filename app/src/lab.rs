@@ -1,4 +1,4 @@
-//! The AI lab (SPEC §6): its wire types and server functions. Two engines play
+//! The AI lab (docs/PRODUCT.md, The AI lab): its wire types and server functions. Two engines play
 //! each other; after each placement the server's explainer writes a short
 //! strategic explanation and one reusable lesson. The bodies call a
 //! [`backend::LabBackend`] trait object that the server provides as context,

@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 /// Number of squares on the board.
 pub const SQUARES: usize = 64;
 
-/// The board as the 3D island draws it: SPEC §5's interchange form plus the cues
-/// the player sees (legal moves, the last move, the discs it flipped).
+/// The board as the 3D island draws it: the interchange form of
+/// docs/PRODUCT.md (The board, the rules and the play AI) plus the cues the
+/// player sees (legal moves, the last move, the discs it flipped).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoardSnapshot {
     /// 64 cells, index = 8 × row + column; 0 empty, +1 black, −1 white.

@@ -157,6 +157,7 @@ impl Store {
                 path: path.display().to_string(),
                 source,
             })?;
+        accept_reworded_migrations(&pool).await?;
         sqlx::migrate!("../migrations").run(&pool).await?;
         let (writer, jobs) = mpsc::channel(WRITE_QUEUE);
         let gate = Arc::new(tokio::sync::Mutex::new(()));
@@ -456,6 +457,44 @@ impl Store {
     }
 }
 
+/// Migrations whose text was reworded after release (comments only, the
+/// schema is the same): (version, SHA-384 of the released text).
+const REWORDED_MIGRATIONS: &[(i64, &str)] = &[(
+    3,
+    "0911061be0414986ca95697477ef18a4eae8fd2e6c0d7e0de6a7ea99472e4d78a832dfed6861a4ce10693a6e29b288e2",
+)];
+
+/// sqlx refuses to start when an applied migration's text changed. For the
+/// migrations in [`REWORDED_MIGRATIONS`], a database that applied the released
+/// text takes the new text's checksum instead, so it keeps opening.
+async fn accept_reworded_migrations(pool: &SqlitePool) -> Result<(), sqlx::Error> {
+    let migrated: Option<(String,)> = sqlx::query_as(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
+    )
+    .fetch_optional(pool)
+    .await?;
+    if migrated.is_none() {
+        return Ok(());
+    }
+    let migrator = sqlx::migrate!("../migrations");
+    for (version, released) in REWORDED_MIGRATIONS {
+        let Some(current) = migrator.iter().find(|m| m.version == *version) else {
+            continue;
+        };
+        let released: Vec<u8> = (0..released.len())
+            .step_by(2)
+            .filter_map(|i| u8::from_str_radix(&released[i..i + 2], 16).ok())
+            .collect();
+        sqlx::query("UPDATE _sqlx_migrations SET checksum = ? WHERE version = ? AND checksum = ?")
+            .bind(current.checksum.as_ref())
+            .bind(version)
+            .bind(released)
+            .execute(pool)
+            .await?;
+    }
+    Ok(())
+}
+
 /// The group-commit writer: takes every waiting record (at least one), writes
 /// them in one transaction, answers each.
 async fn write_batches(
@@ -737,6 +776,31 @@ mod tests {
             let error = answer.await.expect("answered").expect_err("refused");
             assert!(matches!(error, StoreError::Batch(_)), "{error}");
         }
+    }
+
+    #[tokio::test]
+    async fn a_database_migrated_with_the_released_wording_of_0003_still_opens() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("old.db");
+        let store = Store::open(&path).await.expect("open");
+        let released: Vec<u8> = (0..REWORDED_MIGRATIONS[0].1.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&REWORDED_MIGRATIONS[0].1[i..i + 2], 16).expect("hex"))
+            .collect();
+        sqlx::query("UPDATE _sqlx_migrations SET checksum = ? WHERE version = 3")
+            .bind(&released)
+            .execute(store.pool())
+            .await
+            .expect("set the released checksum");
+        store.pool().close().await;
+        drop(store);
+        let reopened = Store::open(&path).await.expect("reopens");
+        let (checksum,): (Vec<u8>,) =
+            sqlx::query_as("SELECT checksum FROM _sqlx_migrations WHERE version = 3")
+                .fetch_one(reopened.pool())
+                .await
+                .expect("checksum");
+        assert_ne!(checksum, released, "the checksum was brought up to date");
     }
 
     #[tokio::test]

@@ -1,4 +1,4 @@
-//! The AI lab pages (SPEC §6): `/lab` lists lab games and starts new ones;
+//! The AI lab pages (docs/PRODUCT.md, The AI lab): `/lab` lists lab games and starts new ones;
 //! `/lab/:id` shows two engines playing, one step at a time (**Next turn**,
 //! key **N**) or with **Autoplay**, an explanation and lesson after every
 //! placement, a sidebar of earlier moves, an evaluation graph and exports.

@@ -1,4 +1,4 @@
-//! Lab exports (SPEC §2, §6): the board record with every move, the board
+//! Lab exports (docs/PRODUCT.md: The table, Export; The AI lab): the board record with every move, the board
 //! after each placement, every pass, the result, and each move's explanation
 //! and lesson — as text and as JSON.
 

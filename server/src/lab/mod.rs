@@ -1,4 +1,4 @@
-//! The AI lab (SPEC §6): two engines play each other, each at its own depth,
+//! The AI lab (docs/PRODUCT.md, The AI lab): two engines play each other, each at its own depth,
 //! and after every placement an explainer writes a short strategic
 //! explanation and one reusable lesson from the real facts.
 //!

@@ -14,7 +14,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
-/// The model that writes the lab's explanations (SPEC §6).
+/// The model that writes the lab's explanations (docs/PRODUCT.md, The AI lab).
 pub const MODEL: &str = "gpt-6-luna";
 /// Reasoning effort asked of the model.
 pub const REASONING_EFFORT: &str = "max";
