@@ -11,6 +11,9 @@ use std::time::Duration;
 
 const TABLES: usize = 24;
 
+/// Per table: its id and the squares acknowledged so far, in order.
+type Acknowledged = Arc<Mutex<Vec<(String, Vec<u64>)>>>;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -35,8 +38,7 @@ async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
         assert_eq!(status, 200, "{id}");
         players.push((player, id.as_str().expect("id").to_string()));
     }
-    // (table, squares acknowledged so far, in order)
-    let acknowledged: Arc<Mutex<Vec<(String, Vec<u64>)>>> = Arc::new(Mutex::new(
+    let acknowledged: Acknowledged = Arc::new(Mutex::new(
         players
             .iter()
             .map(|(_, id)| (id.clone(), Vec::new()))
