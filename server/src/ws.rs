@@ -66,17 +66,44 @@ pub async fn table_socket(
         })
 }
 
-/// `GET /ws/queue`: joins the quick-match queue while the socket is open.
-/// Sends `queued`, then `matched` with the table to go to; closing the socket
-/// leaves the queue.
+/// The time control asked for in `GET /ws/queue?base=180&inc=2` (seconds);
+/// without both, 3+2.
+#[derive(Debug, serde::Deserialize)]
+pub struct QueueParams {
+    base: Option<u32>,
+    inc: Option<u32>,
+}
+
+/// `GET /ws/queue`: joins the quick-match queue for a time control while the
+/// socket is open. Sends `queued`, then `matched` with the table to go to;
+/// closing the socket leaves the queue. A control the lobby does not offer is
+/// refused with 400 before the upgrade.
 pub async fn queue_socket(
     State(state): State<AppState>,
     Extension(session): Extension<Session>,
+    axum::extract::Query(params): axum::extract::Query<QueueParams>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     if !origin_allowed(&headers, &state.allowed_origins) {
         return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
+    }
+    let control = match (params.base, params.inc) {
+        (Some(base_s), Some(increment_s)) => app::protocol::TimeControl {
+            base_s,
+            increment_s,
+        },
+        (None, None) => app::protocol::TimeControl::PRESETS[0],
+        _ => {
+            return (
+                StatusCode::BAD_REQUEST,
+                "give both base and inc (seconds), or neither for 3+2",
+            )
+                .into_response()
+        }
+    };
+    if let Err(error) = state.hub.check_control(false, Some(control)) {
+        return (StatusCode::BAD_REQUEST, error.message).into_response();
     }
     let hub = state.hub.clone();
     upgrade
@@ -86,13 +113,18 @@ pub async fn queue_socket(
         .on_upgrade(move |socket| async move {
             let sockets = &hub.metrics().open_sockets;
             sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            wait_in_queue(socket, hub.clone(), session).await;
+            wait_in_queue(socket, hub.clone(), session, control).await;
             sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         })
 }
 
-async fn wait_in_queue(mut socket: WebSocket, hub: crate::hub::Hub, session: Session) {
-    let queued = match hub.enqueue(session).await {
+async fn wait_in_queue(
+    mut socket: WebSocket,
+    hub: crate::hub::Hub,
+    session: Session,
+    control: app::protocol::TimeControl,
+) {
+    let queued = match hub.enqueue(session, control).await {
         Ok(q) => q,
         Err(error) => {
             let _ = socket

@@ -237,6 +237,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 let how = match reason {
                     EndReason::Resigned => " by resignation",
                     EndReason::Timeout => " (the opponent left)",
+                    EndReason::Time => " on time",
                     EndReason::Finished | EndReason::Abandoned => "",
                 };
                 match (winner, reason) {
