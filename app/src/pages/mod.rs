@@ -1,5 +1,6 @@
 //! The site's pages.
 
+pub mod clocks;
 pub mod lab;
 pub mod lobby;
 pub mod rules;

@@ -389,6 +389,10 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         }}
                     </p>
                 </div>
+                <crate::pages::clocks::ClockPanel
+                    clocks=Signal::derive(move || view_state.with(|v| v.clocks))
+                    you=Signal::derive(move || view_state.with(|v| v.you.clone()))
+                />
                 <Show when=move || is_online() && !seated()>
                     <div class="card spectator" id="spectator">{spectator_card.clone()}</div>
                 </Show>
