@@ -151,6 +151,7 @@ pub fn ClockPanel(clocks: Signal<Option<Clocks>>, you: Signal<Vec<Side>>) -> imp
             </div>
         </Show>
     }
+    .into_any()
 }
 
 #[cfg(test)]
