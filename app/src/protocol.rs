@@ -135,7 +135,7 @@ impl TimeControl {
 
     /// The short name, `3+2` (whole minutes) or `6s+0` (test controls).
     pub fn label(&self) -> String {
-        if self.base_s % 60 == 0 {
+        if self.base_s.is_multiple_of(60) {
             format!("{}+{}", self.base_s / 60, self.increment_s)
         } else {
             format!("{}s+{}", self.base_s, self.increment_s)

@@ -839,7 +839,7 @@ impl Hub {
                 clock.reset();
             }
         }
-        let record = record_for(
+        let mut record = record_for(
             &entry.id,
             entry.next_seq,
             round_before,
@@ -847,8 +847,11 @@ impl Hub {
             &events,
             &next,
             now,
-            used,
         );
+        // A placement's row (always the first) stores the time it used.
+        if let Some(row) = record.rows.first_mut().filter(|r| r.kind == "place") {
+            row.time_ms = used;
+        }
         self.inner
             .store
             .record(&record)
@@ -1170,7 +1173,6 @@ fn record_for(
     events: &[Event],
     after: &Table,
     now: i64,
-    time_used: Option<i64>,
 ) -> Record {
     let round = i64::from(round_before);
     let mut rows = Vec::new();
@@ -1182,7 +1184,7 @@ fn record_for(
             kind: kind.to_string(),
             side: side_name(side).to_string(),
             square,
-            time_ms: if kind == "place" { time_used } else { None },
+            time_ms: None,
         });
         seq += 1;
     };
