@@ -100,6 +100,7 @@ fn open(
 /// Joins the quick-match queue: `on_matched` gets the table id. Dropping or
 /// closing the returned socket leaves the queue.
 pub fn join_queue(
+    control: crate::protocol::TimeControl,
     on_matched: Callback<String>,
     on_error: Callback<String>,
 ) -> Option<web_sys::WebSocket> {
@@ -111,7 +112,11 @@ pub fn join_queue(
         "ws"
     };
     let host = location.host().ok()?;
-    let socket = web_sys::WebSocket::new(&format!("{scheme}://{host}/ws/queue")).ok()?;
+    let socket = web_sys::WebSocket::new(&format!(
+        "{scheme}://{host}/ws/queue?base={}&inc={}",
+        control.base_s, control.increment_s
+    ))
+    .ok()?;
     let on_message =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             let Some(text) = event.data().as_string() else {

@@ -98,8 +98,69 @@ pub enum TableMode {
     VsAi { depth: u8, human: Side },
     /// Two players taking turns in one browser.
     HotSeat,
-    /// Two players in two browsers (quick match or a private link).
-    Online { private: bool },
+    /// Two players in two browsers (quick match or a private link), with a
+    /// time control (`None`: untimed, private tables only).
+    Online {
+        private: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time: Option<TimeControl>,
+    },
+}
+
+/// A time control: minutes (in seconds) for the whole round plus an increment
+/// after each move, e.g. 3+2 = 180 s + 2 s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TimeControl {
+    /// Each side's time at the start of a round, in seconds.
+    pub base_s: u32,
+    /// Seconds added to a side's clock after each of its moves.
+    pub increment_s: u32,
+}
+
+impl TimeControl {
+    /// The presets offered in the lobby: 3+2, 5+0, 10+5.
+    pub const PRESETS: [TimeControl; 3] = [
+        TimeControl {
+            base_s: 180,
+            increment_s: 2,
+        },
+        TimeControl {
+            base_s: 300,
+            increment_s: 0,
+        },
+        TimeControl {
+            base_s: 600,
+            increment_s: 5,
+        },
+    ];
+
+    /// The short name, `3+2` (whole minutes) or `6s+0` (test controls).
+    pub fn label(&self) -> String {
+        if self.base_s.is_multiple_of(60) {
+            format!("{}+{}", self.base_s / 60, self.increment_s)
+        } else {
+            format!("{}s+{}", self.base_s, self.increment_s)
+        }
+    }
+
+    /// Parses a label as written by [`TimeControl::label`].
+    pub fn parse(text: &str) -> Option<TimeControl> {
+        let (base, inc) = text.trim().split_once('+')?;
+        let base_s = match base.strip_suffix('s') {
+            Some(secs) => secs.parse::<u32>().ok()?,
+            None => base.parse::<u32>().ok()?.checked_mul(60)?,
+        };
+        let increment_s = inc.parse::<u32>().ok()?;
+        (base_s > 0 && base_s <= 3 * 3600 && increment_s <= 600).then_some(TimeControl {
+            base_s,
+            increment_s,
+        })
+    }
+
+    /// Whether this control is one of the lobby's presets.
+    pub fn is_preset(&self) -> bool {
+        Self::PRESETS.contains(self)
+    }
 }
 
 impl TableMode {
@@ -110,8 +171,15 @@ impl TableMode {
                 format!("You ({}) vs AI depth {depth}", human.name())
             }
             TableMode::HotSeat => "Hot-seat: two players, one screen".to_string(),
-            TableMode::Online { private: true } => "Online: private table".to_string(),
-            TableMode::Online { private: false } => "Online: quick match".to_string(),
+            TableMode::Online { private, time } => {
+                let kind = if *private {
+                    "private table"
+                } else {
+                    "quick match"
+                };
+                let control = time.map_or("untimed".to_string(), |t| t.label());
+                format!("Online: {kind}, {control}")
+            }
         }
     }
 }
@@ -128,6 +196,8 @@ pub enum EndReason {
     Timeout,
     /// Both players left; nobody wins.
     Abandoned,
+    /// The side to move ran out of time on its clock.
+    Time,
 }
 
 /// The state of the current round.
@@ -194,6 +264,36 @@ pub struct TableView {
     /// The AI's latest search (vs AI tables).
     #[serde(default)]
     pub ai_search: Option<AiSearch>,
+    /// Both clocks of a timed online table.
+    #[serde(default)]
+    pub clocks: Option<Clocks>,
+}
+
+/// The clocks of a timed online table at the moment the server built the
+/// view. The browser counts down `running`'s time from the moment the
+/// snapshot arrived; the server alone decides when a flag falls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clocks {
+    pub control: TimeControl,
+    /// Black's time left at `server_ms`, in milliseconds.
+    pub black_ms: i64,
+    /// White's time left at `server_ms`, in milliseconds.
+    pub white_ms: i64,
+    /// The side whose clock runs (None: stopped, e.g. waiting for an
+    /// opponent or between rounds).
+    pub running: Option<Side>,
+    /// The server's clock when this snapshot was made (ms since the epoch).
+    pub server_ms: i64,
+}
+
+impl Clocks {
+    /// A side's time left at the snapshot.
+    pub fn get(&self, side: Side) -> i64 {
+        match side {
+            Side::Black => self.black_ms,
+            Side::White => self.white_ms,
+        }
+    }
 }
 
 /// What the AI's latest search did.

@@ -29,6 +29,8 @@ fn record(table: &str, seq: i64) -> Record {
             kind: "place".into(),
             side: if seq % 2 == 0 { "black" } else { "white" }.into(),
             square: Some(seq % 64),
+            time_ms: None,
+            time_ms: None,
         }],
         round_end: None,
         new_round: None,

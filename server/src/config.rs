@@ -123,6 +123,12 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_PRESENCE_CHECK_MS", default_value_t = 1000)]
     pub presence_check_ms: u64,
 
+    /// FOR TESTS ONLY: also accept time controls other than the lobby's
+    /// presets (e.g. `6s+0`, six seconds), so a browser test can lose on time
+    /// quickly. Never set this in production.
+    #[arg(long, env = "OTHELLO_TEST_TIME_CONTROLS", default_value_t = false)]
+    pub test_time_controls: bool,
+
     /// Seconds between sweeps for idle tables.
     #[arg(long, env = "OTHELLO_SWEEP_SECS", default_value_t = 60)]
     pub sweep_secs: u64,
@@ -218,6 +224,7 @@ impl Config {
             table_expiry_secs: 86_400,
             grace_secs: 90,
             presence_check_ms: 1000,
+            test_time_controls: false,
             sweep_secs: 60,
             explainer: ExplainerKind::Offline,
             responses_base_url: "https://api.openai.com".into(),

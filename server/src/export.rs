@@ -31,6 +31,18 @@ pub fn opening_line(moves: &[engine::Square]) -> String {
     }
 }
 
+/// The time each placement used, per round (index: round − 1), in
+/// milliseconds (None: untimed). Passes are not listed: they cost nothing.
+pub type MoveTimes = [Vec<Option<i64>>];
+
+fn time_of(times: &MoveTimes, round: u32, placement: usize) -> Option<i64> {
+    times
+        .get((round as usize).checked_sub(1)?)?
+        .get(placement)
+        .copied()
+        .flatten()
+}
+
 /// One round for the export: its number, game and result (None: in progress).
 struct RoundRef<'a> {
     round: u32,
@@ -77,6 +89,11 @@ fn result_text(game: &Game, outcome: Option<Outcome>) -> String {
                 w.name()
             ),
             (_, EndReason::Abandoned) => format!("Abandoned by both players (discs {score})"),
+            (Some(w), EndReason::Time) => format!(
+                "{} ran out of time; {} wins on time (discs {score})",
+                w.opponent().name(),
+                w.name()
+            ),
             (None, _) => format!("Draw {score}"),
         },
         None => format!(
@@ -91,7 +108,7 @@ fn result_text(game: &Game, outcome: Option<Outcome>) -> String {
 /// The text export of a table: every round in order (start position, every
 /// move with the board after it, every pass, the result, the transcript),
 /// then the tally and the GGF of every round.
-pub fn text(id: &str, table: &Table) -> String {
+pub fn text(id: &str, table: &Table, times: &MoveTimes) -> String {
     let (black, white) = players(table.mode());
     let all = rounds(table);
     let mut out = String::new();
@@ -117,17 +134,22 @@ pub fn text(id: &str, table: &Table) -> String {
                     square,
                     flipped,
                 } => {
+                    let used = time_of(times, round.round, ply);
                     ply += 1;
                     let flipped_names: Vec<String> =
                         flipped.iter().map(|s| s.to_string()).collect();
                     let _ = writeln!(
                         out,
-                        "{ply}. {} {square} — flips {} ({}); black {}, white {}",
+                        "{ply}. {} {square} — flips {} ({}); black {}, white {}{}",
                         side(color).name(),
                         flipped.count(),
                         flipped_names.join(" "),
                         position.count(Color::Black),
-                        position.count(Color::White)
+                        position.count(Color::White),
+                        used.map_or(String::new(), |ms| format!(
+                            "; time used {:.2} s",
+                            ms as f64 / 1000.0
+                        ))
                     );
                     let _ = writeln!(out, "{}", position.to_text_board());
                 }
@@ -154,36 +176,81 @@ pub fn text(id: &str, table: &Table) -> String {
         "\nTally at this table: black {} wins, white {} wins, {} draws",
         tally.black_wins, tally.white_wins, tally.draws
     );
-    let _ = writeln!(out, "\nGGF (one game per round):\n{}", ggf(table));
+    let _ = writeln!(out, "\nGGF (one game per round):\n{}", ggf(table, times));
     out
 }
 
-fn ggf_round(mode: TableMode, round: &RoundRef<'_>) -> String {
+fn ggf_round(mode: TableMode, round: &RoundRef<'_>, times: &MoveTimes) -> String {
     let (black, white) = players(mode);
     let result = round.outcome.and_then(|o| match (o.winner, o.reason) {
-        (Some(w), EndReason::Resigned | EndReason::Timeout) => Some(match w {
+        (Some(w), EndReason::Resigned | EndReason::Timeout | EndReason::Time) => Some(match w {
             app::protocol::Side::Black => "+64.000:r".to_string(),
             app::protocol::Side::White => "-64.000:r".to_string(),
         }),
         (_, EndReason::Abandoned) => Some("?".to_string()),
         _ => None,
     });
+    let control = match mode {
+        TableMode::Online { time: Some(c), .. } => Some(c),
+        _ => None,
+    };
     let info = GgfInfo {
         place: "Othello 3D".into(),
         date: String::new(),
         black,
         white,
-        time: String::new(),
+        // GGF clock: main time / increment, as mm:ss.
+        time: control.map_or(String::new(), |c| {
+            format!(
+                "{:02}:{:02}/{:02}:{:02}",
+                c.base_s / 60,
+                c.base_s % 60,
+                c.increment_s / 60,
+                c.increment_s % 60
+            )
+        }),
         result,
     };
-    round.game.to_ggf(&info)
+    let record = round.game.to_ggf(&info);
+    if control.is_none() {
+        return record;
+    }
+    // A timed round: every placement carries the time it used in GGF's move
+    // field `square/eval/time` (seconds; no evaluation), e.g. `B[F5//1.23]`.
+    let Some(board_at) = record.find("BO[") else {
+        return record;
+    };
+    let Some(moves_at) = record[board_at..].find(']').map(|i| board_at + i + 1) else {
+        return record;
+    };
+    let mut out = record[..moves_at].to_string();
+    let mut placement = 0;
+    for event in round.game.events() {
+        let (color, text) = match event {
+            GameEvent::Move { color, square, .. } => {
+                let used = time_of(times, round.round, placement);
+                placement += 1;
+                let time = used.map_or(String::new(), |ms| format!("//{:.2}", ms as f64 / 1000.0));
+                (*color, format!("{}{time}", square.to_upper()))
+            }
+            GameEvent::Pass { color } => (*color, "PA".to_string()),
+        };
+        out.push_str(match color {
+            Color::Black => "B[",
+            Color::White => "W[",
+        });
+        out.push_str(&text);
+        out.push(']');
+    }
+    out.push_str(";)");
+    out
 }
 
 /// The GGF records of every round of the table, one game per line, in order.
-pub fn ggf(table: &Table) -> String {
+pub fn ggf(table: &Table, times: &MoveTimes) -> String {
     rounds(table)
         .iter()
-        .map(|round| ggf_round(table.mode(), round))
+        .map(|round| ggf_round(table.mode(), round, times))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -227,7 +294,7 @@ mod tests {
             .apply(Command::Resign { side: Side::Black })
             .expect("resign");
         vote_both(&mut table);
-        let text = text("t1", &table);
+        let text = text("t1", &table, &[]);
         let r1 = text.find("=== Round 1 ===").expect("round 1");
         let r2 = text.find("=== Round 2 ===").expect("round 2");
         let r3 = text.find("=== Round 3 ===").expect("round 3");
@@ -249,7 +316,7 @@ mod tests {
             "{round2}"
         );
         assert!(text[r3..].contains("Result of round 3: In progress"));
-        let games = ggf(&table);
+        let games = ggf(&table, &[]);
         let lines: Vec<&str> = games.lines().collect();
         assert_eq!(lines.len(), 3, "{games}");
         assert!(lines[0].contains("B[F5]W[F6]") && lines[0].contains("RE[+64.000:r]"));
@@ -258,6 +325,48 @@ mod tests {
             !lines[2].contains("]B["),
             "round 3 has no move yet: {}",
             lines[2]
+        );
+    }
+}
+
+#[cfg(test)]
+mod timed_tests {
+    use super::*;
+    use crate::table::Command;
+    use app::protocol::{Side, TimeControl};
+
+    #[test]
+    fn a_timed_round_exports_its_control_and_the_time_of_every_move() {
+        let mode = TableMode::Online {
+            private: true,
+            time: Some(TimeControl {
+                base_s: 180,
+                increment_s: 2,
+            }),
+        };
+        let mut table = Table::new(mode);
+        for (side, name) in [(Side::Black, "f5"), (Side::White, "f6")] {
+            table
+                .apply(Command::Place {
+                    side,
+                    square: name.parse().expect("square"),
+                })
+                .expect("move");
+        }
+        table
+            .apply(Command::Flag { side: Side::Black })
+            .expect("flag");
+        let times = vec![vec![Some(1_230), Some(45_000)]];
+        let games = ggf(&table, &times);
+        assert!(games.contains("TI[03:00/00:02]"), "{games}");
+        assert!(games.contains("B[F5//1.23]W[F6//45.00];)"), "{games}");
+        assert!(games.contains("RE[-64.000:r]"), "{games}");
+        let text = text("t", &table, &times);
+        assert!(text.contains("Mode: Online: private table, 3+2"), "{text}");
+        assert!(text.contains("time used 1.23 s"), "{text}");
+        assert!(
+            text.contains("Black ran out of time; White wins on time"),
+            "{text}"
         );
     }
 }

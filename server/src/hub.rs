@@ -6,12 +6,13 @@
 
 use crate::ai::{AiPool, Job, Reply};
 use crate::clock::Clock;
+use crate::clock_control::GameClock;
 use crate::seating::{SeatCommand, SeatEvent, Seating, SeatingRecord};
 use crate::store::{MoveRow, Record, RoundEnd, Store, StoreError};
 use crate::table::{Command, Event, Table, TableError};
 use app::api::backend::{Backend, BoxFuture};
 use app::api::CommandError;
-use app::protocol::{EndReason, Session, Side, TableCommand, TableMode, TableView};
+use app::protocol::{EndReason, Session, Side, TableCommand, TableMode, TableView, TimeControl};
 use engine::{Color, Square};
 use rand::Rng;
 use std::collections::HashMap;
@@ -29,6 +30,8 @@ pub struct HubConfig {
     pub table_expiry_ms: i64,
     /// How long a player who left an online table keeps the seat, in milliseconds.
     pub grace_ms: i64,
+    /// FOR TESTS ONLY: accept time controls other than the presets.
+    pub test_time_controls: bool,
 }
 
 impl Default for HubConfig {
@@ -39,6 +42,7 @@ impl Default for HubConfig {
             ai_queue_per_session: 32,
             table_expiry_ms: 24 * 3600 * 1000,
             grace_ms: 90_000,
+            test_time_controls: false,
         }
     }
 }
@@ -55,6 +59,10 @@ struct Entry {
     owner: String,
     /// The seat rules of an online table (None for the other modes).
     seating: Option<Seating>,
+    /// The clocks of a timed online table (None: untimed or another mode).
+    clock: Option<GameClock>,
+    /// Time used by each placement, per round (index: round − 1), for exports.
+    times: Vec<Vec<Option<i64>>>,
     next_seq: i64,
     ai_thinking: bool,
     ai_search: Option<app::protocol::AiSearch>,
@@ -81,6 +89,52 @@ impl Entry {
     fn both_seated(&self) -> bool {
         self.seating.as_ref().is_none_or(Seating::both_taken)
     }
+
+    /// The side whose clock should run now: the side to move of a round in
+    /// progress with both seats taken.
+    fn clock_side(&self) -> Option<Side> {
+        if self.both_seated() {
+            self.table.to_move()
+        } else {
+            None
+        }
+    }
+
+    /// What the table's timers ask for at `now`: the earliest of a grace that
+    /// ended and a flag that fell (whichever ended first decides).
+    fn due_timer(&mut self, now: i64) -> Option<Command> {
+        let seat = self
+            .seating
+            .as_mut()
+            .and_then(|s| s.apply(SeatEvent::Tick, now).ok().flatten());
+        let flag = self.clock.as_ref().and_then(|c| c.flag(now));
+        match (seat, flag) {
+            (None, None) => None,
+            (Some(command), None) => Some(seat_command(command)),
+            (None, Some(side)) => Some(Command::Flag { side }),
+            (Some(command), Some(side)) => {
+                let grace_end = self.seating.as_ref().and_then(|s| {
+                    [Side::Black, Side::White]
+                        .into_iter()
+                        .filter_map(|side| s.deadline(side))
+                        .min()
+                });
+                let flag_end = self.clock.as_ref().and_then(GameClock::deadline);
+                if flag_end <= grace_end {
+                    Some(Command::Flag { side })
+                } else {
+                    Some(seat_command(command))
+                }
+            }
+        }
+    }
+}
+
+fn seat_command(command: SeatCommand) -> Command {
+    match command {
+        SeatCommand::Forfeit { side } => Command::Forfeit { side },
+        SeatCommand::Abandon => Command::Abandon,
+    }
 }
 
 struct Inner {
@@ -92,7 +146,8 @@ struct Inner {
     /// each used; filled lazily, never loaded whole.
     sessions: Mutex<HashMap<String, i64>>,
     ai: AiPool,
-    queue: Mutex<Option<Waiting>>,
+    /// Quick match: the player waiting for each time control.
+    queue: Mutex<HashMap<TimeControl, Waiting>>,
     tickets: std::sync::atomic::AtomicU64,
     metrics: Arc<crate::metrics::Metrics>,
 }
@@ -174,7 +229,7 @@ impl Hub {
                 tables: Mutex::new(HashMap::new()),
                 sessions: Mutex::new(HashMap::new()),
                 ai,
-                queue: Mutex::new(None),
+                queue: Mutex::new(HashMap::new()),
                 tickets: std::sync::atomic::AtomicU64::new(1),
                 metrics,
             }),
@@ -313,6 +368,9 @@ impl Hub {
                 return Err(CommandError::new("The AI's depth must be between 1 and 6."));
             }
         }
+        if let TableMode::Online { private, time } = mode {
+            self.check_control(private, time)?;
+        }
         let now = self.now();
         let seating = match mode {
             TableMode::Online { .. } => {
@@ -376,11 +434,20 @@ impl Hub {
             Some(start) => Table::from_position(mode, start),
             None => Table::new(mode),
         };
+        let clock = match mode {
+            TableMode::Online {
+                time: Some(control),
+                ..
+            } => Some(GameClock::new(control)),
+            _ => None,
+        };
         let entry = Entry {
             id: id.clone(),
             table,
             owner: session.0.clone(),
             seating,
+            clock,
+            times: vec![Vec::new()],
             next_seq: 1,
             ai_thinking: false,
             ai_search: None,
@@ -391,6 +458,10 @@ impl Hub {
             tables.insert(id.clone(), entry.clone());
         }
         let mut guard = entry.lock().await;
+        let to_move = guard.clock_side();
+        if let Some(clock) = guard.clock.as_mut() {
+            clock.turn_started(to_move, now);
+        }
         self.after_change(&mut guard);
         tracing::info!(table = %id, ?mode, "table created");
         Ok(id)
@@ -449,6 +520,10 @@ impl Hub {
             .await
             .map_err(storage_error)?;
         entry.seating = Some(next);
+        let to_move = entry.clock_side();
+        if let Some(clock) = entry.clock.as_mut() {
+            clock.turn_started(to_move, now);
+        }
         tracing::info!(table = %entry.id, side = side_name(side), "a visitor took the free seat");
         self.after_change(&mut entry);
         if let Some(command) = due {
@@ -462,20 +537,52 @@ impl Hub {
         let mut view = entry.table.view(&entry.id, you, entry.ai_thinking);
         view.seats = entry.seating.as_ref().map(|s| s.view(self.now()));
         view.ai_search = entry.ai_search;
+        view.clocks = entry.clock.as_ref().map(|c| c.view(self.now()));
         view
+    }
+
+    /// Refuses a time control the lobby does not offer: untimed is for
+    /// private tables only; other controls than the presets only with the
+    /// test-only flag.
+    pub fn check_control(
+        &self,
+        private: bool,
+        time: Option<TimeControl>,
+    ) -> Result<(), CommandError> {
+        match time {
+            None if !private => Err(CommandError::new(
+                "Quick match is always timed: choose 3+2, 5+0 or 10+5.",
+            )),
+            Some(control) if control.base_s == 0 => Err(CommandError::new(
+                "A time control needs some time: choose 3+2, 5+0 or 10+5.",
+            )),
+            Some(control) if !control.is_preset() && !self.inner.config.test_time_controls => {
+                Err(CommandError::new(format!(
+                    "{} is not offered: choose 3+2, 5+0 or 10+5.",
+                    control.label()
+                )))
+            }
+            _ => Ok(()),
+        }
     }
 
     // ----- quick match -----
 
-    /// Joins the quick-match queue: pairs with the waiting player, or waits.
-    pub async fn enqueue(&self, session: Session) -> Result<Queued, CommandError> {
+    /// Joins the quick-match queue for a time control: pairs with the player
+    /// waiting for the same control, or waits.
+    pub async fn enqueue(
+        &self,
+        session: Session,
+        control: TimeControl,
+    ) -> Result<Queued, CommandError> {
+        self.check_control(false, Some(control))?;
         let partner = {
             let mut queue = self
                 .inner
                 .queue
                 .lock()
                 .map_err(|_| CommandError::new("the queue is unavailable"))?;
-            match queue.take() {
+            match queue.remove(&control) {
                 Some(waiting) if waiting.session != session && !waiting.matched.is_closed() => {
                     Some(waiting)
                 }
@@ -485,11 +592,14 @@ impl Hub {
                         .tickets
                         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let (tx, rx) = tokio::sync::oneshot::channel();
-                    *queue = Some(Waiting {
-                        session: session.clone(),
-                        ticket,
-                        matched: tx,
-                    });
+                    queue.insert(
+                        control,
+                        Waiting {
+                            session: session.clone(),
+                            ticket,
+                            matched: tx,
+                        },
+                    );
                     return Ok(Queued::Waiting {
                         ticket,
                         matched: rx,
@@ -503,7 +613,10 @@ impl Hub {
         let id = self
             .create_seated(
                 &partner.session,
-                TableMode::Online { private: false },
+                TableMode::Online {
+                    private: false,
+                    time: Some(control),
+                },
                 Some(&session),
                 None,
             )
@@ -518,17 +631,16 @@ impl Hub {
     /// Leaves the queue (the waiting socket closed).
     pub fn dequeue(&self, ticket: u64) {
         if let Ok(mut queue) = self.inner.queue.lock() {
-            if queue.as_ref().is_some_and(|w| w.ticket == ticket) {
-                *queue = None;
-            }
+            queue.retain(|_, w| w.ticket != ticket);
         }
     }
 
     /// Whether someone is waiting in the queue.
     pub fn queue_len(&self) -> usize {
-        self.inner.queue.lock().map_or(0, |q| {
-            usize::from(q.as_ref().is_some_and(|w| !w.matched.is_closed()))
-        })
+        self.inner
+            .queue
+            .lock()
+            .map_or(0, |q| q.values().filter(|w| !w.matched.is_closed()).count())
     }
 
     // ----- presence -----
@@ -591,17 +703,15 @@ impl Hub {
 
     /// Commits what the seating asked for: a forfeit or an abandon.
     async fn run_seat_command(&self, entry: &mut Entry, command: SeatCommand) {
-        let command = match command {
-            SeatCommand::Forfeit { side } => Command::Forfeit { side },
-            SeatCommand::Abandon => Command::Abandon,
-        };
+        let command = seat_command(command);
         if let Err(error) = self.commit(entry, command).await {
             tracing::error!(table = %entry.id, "grace timeout not applied: {}", error.message);
         }
     }
 
-    /// Ends online rounds whose absent players ran out of grace (a tick of
-    /// every table's seating at the clock's current time).
+    /// Ends online rounds whose absent players ran out of grace or whose
+    /// side to move ran out of time (a tick of every table's seating and
+    /// clocks at the clock's current time; the earlier deadline decides).
     pub async fn check_presence(&self) {
         let entries: Vec<_> = self
             .inner
@@ -612,11 +722,15 @@ impl Hub {
         let now = self.now();
         for entry in entries {
             let mut entry = entry.lock().await;
-            let Some(seating) = entry.seating.as_mut() else {
-                continue;
-            };
-            if let Ok(Some(command)) = seating.apply(SeatEvent::Tick, now) {
-                self.run_seat_command(&mut entry, command).await;
+            self.run_due_timer(&mut entry, now).await;
+        }
+    }
+
+    /// Commits what the table's timers ask for at `now`, if anything.
+    async fn run_due_timer(&self, entry: &mut Entry, now: i64) {
+        if let Some(command) = entry.due_timer(now) {
+            if let Err(error) = self.commit(entry, command).await {
+                tracing::error!(table = %entry.id, "timer not applied: {}", error.message);
             }
         }
     }
@@ -655,6 +769,9 @@ impl Hub {
         };
         let entry = self.entry(&id)?;
         let mut entry = entry.lock().await;
+        // The server's clock decides: a flag that fell (or a grace that ended)
+        // before this command arrived is committed first.
+        self.run_due_timer(&mut entry, self.now()).await;
         let seats = entry.seats(session);
         if seats.is_empty() {
             return Err(CommandError::new(TableError::NotASeat.to_string()));
@@ -726,7 +843,13 @@ impl Hub {
             let start = entry.table.start();
             let start = (start != engine::Position::initial()).then_some(start);
             match entry.table.mode() {
-                TableMode::Online { .. } => (TableMode::Online { private: true }, None),
+                TableMode::Online { time, .. } => (
+                    TableMode::Online {
+                        private: true,
+                        time,
+                    },
+                    None,
+                ),
                 other => (other, start),
             }
         };
@@ -745,15 +868,36 @@ impl Hub {
         let events = next
             .apply(command)
             .map_err(|e| CommandError::new(e.to_string()))?;
-        let record = record_for(
+        let now = self.now();
+        // The clocks after this command: the mover is charged (plus the
+        // increment), a rematch restarts them full; the next mover's clock
+        // runs from this commit (see `after the commit` below).
+        let mut clock = entry.clock.clone();
+        let mut used = None;
+        if let Some(clock) = clock.as_mut() {
+            if let Command::Place { side, .. } = command {
+                used = clock.moved(side, now);
+            }
+            if events
+                .iter()
+                .any(|e| matches!(e, Event::RematchStarted { .. }))
+            {
+                clock.reset();
+            }
+        }
+        let mut record = record_for(
             &entry.id,
             entry.next_seq,
             round_before,
             command,
             &events,
             &next,
-            self.now(),
+            now,
         );
+        // A placement's row (always the first) stores the time it used.
+        if let Some(row) = record.rows.first_mut().filter(|r| r.kind == "place") {
+            row.time_ms = used;
+        }
         self.inner
             .store
             .record(&record)
@@ -761,6 +905,21 @@ impl Hub {
             .map_err(storage_error)?;
         entry.next_seq += record.rows.len() as i64;
         entry.table = next;
+        if entry.clock.is_some() {
+            if matches!(command, Command::Place { .. }) {
+                if let Some(round) = entry.times.get_mut(round_before as usize - 1) {
+                    round.push(used);
+                }
+            }
+            if entry.table.round() != round_before {
+                entry.times.resize(entry.table.round() as usize, Vec::new());
+            }
+        }
+        entry.clock = clock;
+        let to_move = entry.clock_side();
+        if let Some(clock) = entry.clock.as_mut() {
+            clock.turn_started(to_move, now);
+        }
         self.rounds_changed(entry, &events).await;
         if matches!(command, Command::Place { .. }) {
             self.inner.metrics.record_move();
@@ -886,12 +1045,26 @@ impl Hub {
             };
             let mut next_seq = 1;
             let mut broken = false;
+            // Time used by each placement, per round, and by whom.
+            let mut times: Vec<Vec<Option<i64>>> = vec![Vec::new()];
+            let mut used_now: Vec<(Side, i64)> = Vec::new();
             for row in &rows {
                 next_seq = row.seq + 1;
                 let Some(side) = parse_side(&row.side) else {
                     broken = true;
                     break;
                 };
+                if row.kind == "place" {
+                    let round = usize::try_from(row.round.max(1) - 1).unwrap_or(0);
+                    if times.len() <= round {
+                        times.resize(round + 1, Vec::new());
+                        used_now.clear();
+                    }
+                    times[round].push(row.time_ms);
+                    if let Some(ms) = row.time_ms {
+                        used_now.push((side, ms));
+                    }
+                }
                 let command = match (row.kind.as_str(), row.square) {
                     ("pass", _) => continue,
                     ("place", Some(square)) => match Square::new(square as usize) {
@@ -904,6 +1077,7 @@ impl Hub {
                     ("resign", _) => Command::Resign { side },
                     ("timeout", _) => Command::Forfeit { side },
                     ("abandon", _) => Command::Abandon,
+                    ("flag", _) => Command::Flag { side },
                     ("vote", _) => Command::Vote { side, vote: true },
                     ("withdraw", _) => Command::Vote { side, vote: false },
                     _ => {
@@ -953,11 +1127,33 @@ impl Hub {
                     .update_seating(&header.id, &seating.record(), None)
                     .await?;
             }
+            if times.len() < table.round() as usize {
+                times.resize(table.round() as usize, Vec::new());
+                used_now.clear();
+            }
+            // The clocks resume from the restart with the time left at the
+            // last commit: the time the server was down is not charged.
+            let clock = match mode {
+                TableMode::Online {
+                    time: Some(control),
+                    ..
+                } => {
+                    let to_move = if seating.as_ref().is_some_and(Seating::both_taken) {
+                        table.to_move()
+                    } else {
+                        None
+                    };
+                    Some(GameClock::restore(control, used_now, to_move, self.now()))
+                }
+                _ => None,
+            };
             let entry = Entry {
                 id: header.id.clone(),
                 table,
                 owner: header.owner,
                 seating,
+                clock,
+                times,
                 next_seq,
                 ai_thinking: false,
                 ai_search: None,
@@ -999,7 +1195,7 @@ impl Hub {
     pub async fn export(&self, id: &str) -> Result<String, CommandError> {
         let entry = self.entry(id)?;
         let entry = entry.lock().await;
-        Ok(crate::export::text(&entry.id, &entry.table))
+        Ok(crate::export::text(&entry.id, &entry.table, &entry.times))
     }
 
     /// A table's current round for analysis: its number, the game and
@@ -1018,7 +1214,7 @@ impl Hub {
     pub async fn export_ggf(&self, id: &str) -> Result<String, CommandError> {
         let entry = self.entry(id)?;
         let entry = entry.lock().await;
-        Ok(crate::export::ggf(&entry.table))
+        Ok(crate::export::ggf(&entry.table, &entry.times))
     }
 }
 
@@ -1047,6 +1243,7 @@ fn record_for(
             kind: kind.to_string(),
             side: side_name(side).to_string(),
             square,
+            time_ms: None,
         });
         seq += 1;
     };
@@ -1057,6 +1254,7 @@ fn record_for(
         Command::Forfeit { side } => push("timeout", side, None),
         // The side column is required; an abandon names black by convention.
         Command::Abandon => push("abandon", Side::Black, None),
+        Command::Flag { side } => push("flag", side, None),
     }
     for event in events {
         if let Event::Passed { side } = event {
@@ -1074,6 +1272,7 @@ fn record_for(
                     EndReason::Resigned => "resigned",
                     EndReason::Timeout => "timeout",
                     EndReason::Abandoned => "abandoned",
+                    EndReason::Time => "time",
                 },
                 black: i64::from(position.count(Color::Black)),
                 white: i64::from(position.count(Color::White)),

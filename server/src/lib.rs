@@ -4,6 +4,7 @@
 pub mod ai;
 pub mod analysis;
 pub mod clock;
+pub mod clock_control;
 pub mod config;
 pub mod export;
 pub mod guard;
@@ -87,6 +88,7 @@ pub async fn prepare_with_clock(
             table_expiry_ms: i64::try_from(config.table_expiry_secs.saturating_mul(1000))
                 .unwrap_or(i64::MAX),
             grace_ms: i64::try_from(config.grace_secs.saturating_mul(1000)).unwrap_or(i64::MAX),
+            test_time_controls: config.test_time_controls,
         },
     )
     .await?;

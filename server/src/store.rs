@@ -240,6 +240,8 @@ pub struct MoveRow {
     pub kind: String,
     pub side: String,
     pub square: Option<i64>,
+    /// Time the mover used (a placement at a timed table), in milliseconds.
+    pub time_ms: Option<i64>,
 }
 
 /// A round that ended with a command.
@@ -429,7 +431,7 @@ impl Store {
     /// A table's commands and passes, in order.
     pub async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
         Ok(sqlx::query_as(
-            "SELECT seq, round, kind, side, square FROM moves WHERE table_id = ? ORDER BY seq",
+            "SELECT seq, round, kind, side, square, time_ms FROM moves WHERE table_id = ? ORDER BY seq",
         )
         .bind(table_id)
         .fetch_all(&self.pool)
@@ -575,7 +577,7 @@ async fn write_record(
 ) -> Result<(), sqlx::Error> {
     for row in &record.rows {
         sqlx::query(
-                "INSERT INTO moves (table_id, seq, round, kind, side, square, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO moves (table_id, seq, round, kind, side, square, at, time_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             )
             .bind(&record.table_id)
             .bind(row.seq)
@@ -584,6 +586,7 @@ async fn write_record(
             .bind(&row.side)
             .bind(row.square)
             .bind(record.now)
+            .bind(row.time_ms)
             .execute(&mut **tx)
             .await?;
     }
@@ -651,6 +654,7 @@ mod tests {
                 kind: "place".into(),
                 side: if seq % 2 == 0 { "black" } else { "white" }.into(),
                 square: Some(square),
+                time_ms: None,
             }],
             round_end: None,
             new_round: None,

@@ -32,6 +32,10 @@ pub enum Command {
     },
     /// Both players left an online table: the round ends with no winner.
     Abandon,
+    /// `side` ran out of time on its clock (a timed online table).
+    Flag {
+        side: Side,
+    },
 }
 
 /// What an accepted command changed, in order.
@@ -304,6 +308,12 @@ impl Table {
                 }
                 vec![self.finish(None, EndReason::Abandoned)]
             }
+            Command::Flag { side } => {
+                if self.outcome.is_some() {
+                    return Err(TableError::GameOver);
+                }
+                vec![self.finish(Some(side.opponent()), EndReason::Time)]
+            }
         };
         self.version += 1;
         Ok(events)
@@ -373,6 +383,11 @@ impl Table {
             (_, EndReason::Abandoned) => {
                 "Both players left: the game is abandoned and nobody wins.".to_string()
             }
+            (Some(w), EndReason::Time) => format!(
+                "{} ran out of time. {} wins on time.",
+                w.opponent().name(),
+                w.name()
+            ),
             (None, _) => format!("Game over: a draw, {score}."),
         });
         Event::RoundOver { winner, reason }
@@ -511,6 +526,7 @@ impl Table {
             you,
             seats: None,
             ai_search: None,
+            clocks: None,
         }
     }
 }
@@ -689,7 +705,10 @@ mod tests {
 
     #[test]
     fn a_forfeit_counts_once_and_an_abandoned_round_counts_for_nobody() {
-        let mut table = Table::new(TableMode::Online { private: true });
+        let mut table = Table::new(TableMode::Online {
+            private: true,
+            time: None,
+        });
         table
             .apply(Command::Forfeit { side: Side::Black })
             .expect("forfeit");

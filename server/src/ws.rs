@@ -118,13 +118,23 @@ pub async fn table_socket(
     })
 }
 
-/// `GET /ws/queue`: joins the quick-match queue while the socket is open.
-/// Sends `queued`, then `matched` with the table to go to; closing the socket
-/// leaves the queue.
+/// The time control asked for in `GET /ws/queue?base=180&inc=2` (seconds);
+/// without both, 3+2.
+#[derive(Debug, serde::Deserialize)]
+pub struct QueueParams {
+    base: Option<u32>,
+    inc: Option<u32>,
+}
+
+/// `GET /ws/queue`: joins the quick-match queue for a time control while the
+/// socket is open. Sends `queued`, then `matched` with the table to go to;
+/// closing the socket leaves the queue. A control the lobby does not offer is
+/// refused with 400 before the upgrade.
 pub async fn queue_socket(
     State(state): State<AppState>,
     Extension(session): Extension<Session>,
     ip: Option<Extension<crate::guard::ClientIp>>,
+    axum::extract::Query(params): axum::extract::Query<QueueParams>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
@@ -132,6 +142,23 @@ pub async fn queue_socket(
         Ok(permit) => permit,
         Err(refusal) => return refusal.into_response(),
     };
+    let control = match (params.base, params.inc) {
+        (Some(base_s), Some(increment_s)) => app::protocol::TimeControl {
+            base_s,
+            increment_s,
+        },
+        (None, None) => app::protocol::TimeControl::PRESETS[0],
+        _ => {
+            return (
+                StatusCode::BAD_REQUEST,
+                "give both base and inc (seconds), or neither for 3+2",
+            )
+                .into_response()
+        }
+    };
+    if let Err(error) = state.hub.check_control(false, Some(control)) {
+        return (StatusCode::BAD_REQUEST, error.message).into_response();
+    }
     let hub = state.hub.clone();
     let keep = KeepAlive {
         ping: state.ws_ping,
@@ -141,7 +168,7 @@ pub async fn queue_socket(
         let _permit = permit;
         let sockets = &hub.metrics().open_sockets;
         sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        wait_in_queue(socket, hub.clone(), session, keep).await;
+        wait_in_queue(socket, hub.clone(), session, keep, control).await;
         sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     })
 }
@@ -177,8 +204,9 @@ async fn wait_in_queue(
     hub: crate::hub::Hub,
     session: Session,
     keep: KeepAlive,
+    control: app::protocol::TimeControl,
 ) {
-    let queued = match hub.enqueue(session).await {
+    let queued = match hub.enqueue(session, control).await {
         Ok(q) => q,
         Err(error) => {
             send(

@@ -128,12 +128,17 @@ async fn a_quick_match_pair_who_never_connect_is_abandoned_after_one_full_grace(
     let (hub, _dir) = hub_with_clock(clock.clone()).await;
     let first = hub.new_session().await.expect("session");
     let second = hub.new_session().await.expect("session");
-    let server::hub::Queued::Waiting { matched, .. } =
-        hub.enqueue(first.clone()).await.expect("queue")
+    let server::hub::Queued::Waiting { matched, .. } = hub
+        .enqueue(first.clone(), app::protocol::TimeControl::PRESETS[0])
+        .await
+        .expect("queue")
     else {
         panic!("the first player waits");
     };
-    let server::hub::Queued::Matched(table) = hub.enqueue(second.clone()).await.expect("queue")
+    let server::hub::Queued::Matched(table) = hub
+        .enqueue(second.clone(), app::protocol::TimeControl::PRESETS[0])
+        .await
+        .expect("queue")
     else {
         panic!("the second player is paired");
     };
@@ -170,8 +175,15 @@ async fn a_quick_match_pair_who_never_connect_is_abandoned_after_one_full_grace(
         hub.new_session().await.expect("session"),
         hub.new_session().await.expect("session"),
     );
-    let _waiting = hub.enqueue(a.clone()).await.expect("queue");
-    let server::hub::Queued::Matched(table) = hub.enqueue(b).await.expect("queue") else {
+    let _waiting = hub
+        .enqueue(a.clone(), app::protocol::TimeControl::PRESETS[0])
+        .await
+        .expect("queue");
+    let server::hub::Queued::Matched(table) = hub
+        .enqueue(b, app::protocol::TimeControl::PRESETS[0])
+        .await
+        .expect("queue")
+    else {
         panic!("paired");
     };
     clock.advance(grace);

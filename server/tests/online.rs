@@ -33,8 +33,15 @@ struct Live {
 
 impl Live {
     async fn start(database: &Path, clock: ManualClock) -> Live {
+        Live::start_with(database, clock, false).await
+    }
+
+    /// As [`Live::start`]; `test_time_controls` is the test-only flag that
+    /// accepts controls other than the presets.
+    async fn start_with(database: &Path, clock: ManualClock, test_time_controls: bool) -> Live {
         let mut config = Config::for_tests(database.to_path_buf());
         config.grace_secs = (GRACE_MS / 1000) as u64;
+        config.test_time_controls = test_time_controls;
         let state = server::prepare_with_clock(&config, Arc::new(clock.clone()))
             .await
             .expect("server state");
@@ -635,16 +642,18 @@ async fn quick_match_pairs_two_players_and_both_get_a_full_grace() {
     let mut sides = [Player::side(&first_view), Player::side(&second_view)];
     sides.sort();
     assert_eq!(sides, ["black".to_string(), "white".to_string()]);
+    // A queue socket that names no control asks for 3+2.
     assert_eq!(
         first_view["mode"],
-        json!({ "kind": "online", "private": false })
+        json!({ "kind": "online", "private": false, "time": { "base_s": 180, "increment_s": 2 } })
     );
     // Seated at pairing, not yet connected: both have a full grace from now.
     assert_eq!(first_view["seats"]["black"]["grace_left"], 90);
     assert_eq!(first_view["seats"]["white"]["grace_left"], 90);
     live.advance(GRACE_MS - 1).await;
     let _sockets = (first.connect(&table).await, second.connect(&table).await);
-    live.advance(10 * GRACE_MS).await;
+    // Long after the grace, well within black's 3 minutes.
+    live.advance(60_000).await;
     let black = if Player::side(&first_view) == "black" {
         &first
     } else {
@@ -790,4 +799,314 @@ async fn a_table_starts_from_a_position_and_a_bad_one_creates_nothing() {
         text.contains("White has no legal move and passes."),
         "{text}"
     );
+}
+
+// ----- clocks (issue 20) -----
+
+const C32: fn() -> Value = || json!({ "base_s": 180, "increment_s": 2 });
+
+/// A timed private table with both players seated and connected:
+/// (id, black, white, black's socket, white's socket).
+async fn timed_table(live: &Live, time: Value) -> (String, Player, Player, Socket, Socket) {
+    let creator = Player::new(live).await;
+    let (status, table) = creator
+        .call(
+            "create_table",
+            json!({ "mode": { "kind": "online", "private": true, "time": time } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{table}");
+    let table = table.as_str().expect("id").to_string();
+    let creator_side = Player::side(&creator.view(&table).await);
+    let creator_socket = creator.connect(&table).await;
+    let guest = Player::new(live).await;
+    let guest_socket = guest.connect(&table).await;
+    let (status, view) = guest.take_seat(&table).await;
+    assert_eq!(status, 200, "{view}");
+    if creator_side == "black" {
+        (table, creator, guest, creator_socket, guest_socket)
+    } else {
+        (table, guest, creator, guest_socket, creator_socket)
+    }
+}
+
+fn clock_ms(view: &Value, side: &str) -> i64 {
+    view["clocks"][format!("{side}_ms")]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no clock in {view}"))
+}
+
+#[tokio::test]
+async fn an_untimed_private_table_has_no_clock_and_no_flag() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (table, black, _white, _b, _w) = seated_table(&live).await;
+    let view = black.view(&table).await;
+    assert_eq!(view["clocks"], Value::Null);
+    assert_eq!(view["mode"], json!({ "kind": "online", "private": true }));
+    live.advance(24 * 3600 * 1000 - 1).await;
+    assert_eq!(black.play(&table, 19).await.0, 200);
+}
+
+#[tokio::test]
+async fn the_flag_falls_on_the_timer_with_no_request_and_counts_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (table, black, white, mut black_socket, _white_socket) = timed_table(&live, C32()).await;
+    let view = black.view(&table).await;
+    assert_eq!(view["clocks"]["running"], "black");
+    assert_eq!(view["clocks"]["server_ms"], 1_000_000);
+    assert_eq!(clock_ms(&view, "black"), 180_000);
+    // Black thinks 10 s: charged 10 s, gets 2 s; white's clock now runs.
+    live.advance(10_000).await;
+    assert_eq!(black.play(&table, 19).await.0, 200);
+    let view = white.view(&table).await;
+    assert_eq!(clock_ms(&view, "black"), 172_000);
+    assert_eq!(clock_ms(&view, "white"), 180_000);
+    assert_eq!(view["clocks"]["running"], "white");
+    // White never moves; only the timer runs.
+    live.advance(179_999).await;
+    assert_eq!(clock_ms(&black.view(&table).await, "white"), 1);
+    assert_eq!(black.view(&table).await["status"]["state"], "playing");
+    live.advance(1).await;
+    let over = wait_push(&mut black_socket, |v| v["status"]["state"] == "over").await;
+    assert_eq!(over["status"]["winner"], "black");
+    assert_eq!(over["status"]["reason"], "time");
+    assert_eq!(clock_ms(&over, "white"), 0);
+    assert_eq!(over["clocks"]["running"], Value::Null);
+    assert_eq!(over["tally"]["black_wins"], 1);
+    // Later ticks and a late move change nothing.
+    live.advance(600_000).await;
+    assert_eq!(white.play(&table, 18).await.0, 422);
+    let view = black.view(&table).await;
+    assert_eq!(
+        view["tally"],
+        json!({ "black_wins": 1, "white_wins": 0, "draws": 0 })
+    );
+    // The export carries the control and the time of every move.
+    let (status, ggf) = black.get(&format!("/table/{table}/export.ggf")).await;
+    assert_eq!(status, 200, "{ggf}");
+    assert!(ggf.contains("TI[03:00/00:02]"), "{ggf}");
+    assert!(ggf.contains("B[D3//10.00]"), "{ggf}");
+    assert!(ggf.contains("RE[+64.000:r]"), "{ggf}");
+}
+
+#[tokio::test]
+async fn a_move_that_arrives_after_the_flag_fell_loses_on_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (table, black, _white, _b, _w) = timed_table(&live, C32()).await;
+    // No tick: the clock passes 180 s and then black's move arrives.
+    live.clock.advance(180_000);
+    let (status, answer) = black.play(&table, 19).await;
+    assert_eq!(status, 422, "{answer}");
+    let view = black.view(&table).await;
+    assert_eq!(view["status"]["reason"], "time");
+    assert_eq!(view["status"]["winner"], "white");
+    assert_eq!(view["history"], json!([]));
+}
+
+#[tokio::test]
+async fn a_forced_pass_costs_the_passer_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (table, black, white, _b, _w) = timed_table(&live, C32()).await;
+    // Play first-legal moves, one second each, until somebody passes.
+    let mut before = black.view(&table).await;
+    for _ in 0..64 {
+        let Some(to_move) = before["status"]["to_move"].as_str().map(str::to_string) else {
+            panic!("the game ended without a pass: {before}");
+        };
+        let mover = if to_move == "black" { &black } else { &white };
+        let legal = mover.view(&table).await["board"]["legal"][0]
+            .as_u64()
+            .expect("a legal move");
+        live.advance(1_000).await;
+        assert_eq!(mover.play(&table, legal).await.0, 200);
+        let after = black.view(&table).await;
+        let passed = after["history"]
+            .as_array()
+            .expect("history")
+            .last()
+            .is_some_and(|h| h["square"].is_null());
+        if passed {
+            let passer = other(&to_move);
+            // The passer's clock did not move; the mover's runs again from
+            // the commit, with the increment added.
+            assert_eq!(clock_ms(&after, passer), clock_ms(&before, passer));
+            assert_eq!(
+                clock_ms(&after, &to_move),
+                clock_ms(&before, &to_move) - 1_000 + 2_000
+            );
+            assert_eq!(after["clocks"]["running"], to_move.as_str());
+            live.advance(5_000).await;
+            let later = black.view(&table).await;
+            assert_eq!(clock_ms(&later, passer), clock_ms(&before, passer));
+            assert_eq!(
+                clock_ms(&later, &to_move),
+                clock_ms(&after, &to_move) - 5_000
+            );
+            return;
+        }
+        before = after;
+    }
+    panic!("no pass in 64 moves");
+}
+
+#[tokio::test]
+async fn grace_and_clock_both_run_for_a_mover_who_left_and_the_earlier_decides() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start_with(
+        &dir.path().join("db.sqlite"),
+        ManualClock::new(1_000_000),
+        true,
+    )
+    .await;
+    // 60 s on the clock, 90 s of grace: black leaves at once, the flag decides.
+    let (table, black, white, black_socket, mut white_socket) =
+        timed_table(&live, json!({ "base_s": 60, "increment_s": 0 })).await;
+    leave(black_socket, &mut white_socket, "black").await;
+    live.advance(59_999).await;
+    assert_eq!(white.view(&table).await["status"]["state"], "playing");
+    live.advance(1).await;
+    let view = white.view(&table).await;
+    assert_eq!(view["status"]["reason"], "time");
+    assert_eq!(view["status"]["winner"], "white");
+    let _ = black;
+    // 3 minutes on the clock: the grace ends first.
+    let (table, _black, white, black_socket, mut white_socket) = timed_table(&live, C32()).await;
+    leave(black_socket, &mut white_socket, "black").await;
+    live.advance(GRACE_MS).await;
+    let view = white.view(&table).await;
+    assert_eq!(view["status"]["reason"], "timeout");
+    assert_eq!(view["tally"]["white_wins"], 1);
+}
+
+#[tokio::test]
+async fn controls_the_lobby_does_not_offer_are_refused_without_the_test_flag() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let player = Player::new(&live).await;
+    let before = live.hub.store().tables().await.expect("tables").len();
+    for mode in [
+        json!({ "kind": "online", "private": true, "time": { "base_s": 60, "increment_s": 0 } }),
+        json!({ "kind": "online", "private": true, "time": { "base_s": 0, "increment_s": 0 } }),
+        json!({ "kind": "online", "private": false }),
+        json!({ "kind": "online", "private": true, "time": { "base_s": -5, "increment_s": 0 } }),
+    ] {
+        let (status, answer) = player.call("create_table", json!({ "mode": mode })).await;
+        assert!((400..500).contains(&status), "{mode}: {status} {answer}");
+    }
+    assert_eq!(
+        live.hub.store().tables().await.expect("tables").len(),
+        before
+    );
+    // The queue refuses them before the upgrade.
+    for query in ["?base=60&inc=0", "?base=180", "?base=x&inc=2"] {
+        let (status, _) = player.get(&format!("/ws/queue{query}")).await;
+        assert_eq!(status, 400, "{query}");
+    }
+}
+
+#[tokio::test]
+async fn quick_match_pairs_only_players_who_asked_for_the_same_control() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let fast = Player::new(&live).await;
+    let mut fast_socket = fast.socket("/ws/queue?base=180&inc=2").await;
+    assert_eq!(next_message(&mut fast_socket).await["type"], "queued");
+    let slow = Player::new(&live).await;
+    let mut slow_socket = slow.socket("/ws/queue?base=600&inc=5").await;
+    assert_eq!(next_message(&mut slow_socket).await["type"], "queued");
+    assert_eq!(live.hub.queue_len(), 2, "different controls do not pair");
+    let slow2 = Player::new(&live).await;
+    let mut slow2_socket = slow2.socket("/ws/queue?base=600&inc=5").await;
+    let matched = next_message(&mut slow2_socket).await;
+    assert_eq!(matched["type"], "matched");
+    assert_eq!(
+        next_message(&mut slow_socket).await["table"],
+        matched["table"]
+    );
+    let table = matched["table"].as_str().expect("id");
+    let view = slow.view(table).await;
+    assert_eq!(
+        view["mode"]["time"],
+        json!({ "base_s": 600, "increment_s": 5 })
+    );
+    assert_eq!(clock_ms(&view, "black"), 600_000);
+    assert_eq!(live.hub.queue_len(), 1, "the 3+2 player still waits");
+}
+
+#[tokio::test]
+async fn a_rematch_keeps_the_control_with_full_clocks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (table, black, white, _b, _w) = timed_table(&live, C32()).await;
+    live.advance(30_000).await;
+    assert_eq!(black.play(&table, 19).await.0, 200);
+    assert_eq!(white.resign(&table).await.0, 200);
+    live.advance(500_000).await;
+    assert_eq!(black.vote(&table, true).await.0, 200);
+    assert_eq!(white.vote(&table, true).await.0, 200);
+    let view = black.view(&table).await;
+    assert_eq!(view["round"], 2);
+    assert_eq!(view["mode"]["time"], C32());
+    assert_eq!(clock_ms(&view, "black"), 180_000);
+    assert_eq!(clock_ms(&view, "white"), 180_000);
+    assert_eq!(view["clocks"]["running"], "black");
+    live.advance(180_000).await;
+    let view = black.view(&table).await;
+    assert_eq!(view["status"]["reason"], "time");
+    assert_eq!(
+        view["tally"],
+        json!({ "black_wins": 1, "white_wins": 1, "draws": 0 })
+    );
+    // A new table from this one keeps the control too.
+    let (status, id) = black.call("new_table", json!({ "table": table })).await;
+    assert_eq!(status, 200, "{id}");
+    let view = black.view(id.as_str().expect("id")).await;
+    assert_eq!(
+        view["mode"],
+        json!({ "kind": "online", "private": true, "time": C32() })
+    );
+}
+
+#[tokio::test]
+async fn after_a_restart_the_clocks_resume_without_charging_the_downtime() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db.sqlite");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&db, clock.clone()).await;
+    let (table, black, white, _b, _w) = timed_table(&live, C32()).await;
+    live.advance(20_000).await;
+    assert_eq!(black.play(&table, 19).await.0, 200);
+    live.advance(7_000).await;
+    assert_eq!(white.play(&table, 18).await.0, 200);
+    live.advance(3_000).await;
+    drop(live);
+    // The server is down for an hour.
+    clock.advance(3_600_000);
+    let live = Live::start(&db, clock.clone()).await;
+    let black = Player {
+        url: live.url.clone(),
+        ..black
+    };
+    let white = Player {
+        url: live.url.clone(),
+        ..white
+    };
+    // Both come back at once (so no grace ends first).
+    let _sockets = (black.connect(&table).await, white.connect(&table).await);
+    let view = black.view(&table).await;
+    assert_eq!(view["clocks"]["running"], "black");
+    assert_eq!(clock_ms(&view, "black"), 180_000 - 20_000 + 2_000);
+    assert_eq!(clock_ms(&view, "white"), 180_000 - 7_000 + 2_000);
+    live.advance(162_000 - 1).await;
+    assert_eq!(black.view(&table).await["status"]["state"], "playing");
+    live.advance(1).await;
+    let view = black.view(&table).await;
+    assert_eq!(view["status"]["reason"], "time");
+    assert_eq!(view["status"]["winner"], "white");
+    let (_, ggf) = black.get(&format!("/table/{table}/export.ggf")).await;
+    assert!(ggf.contains("B[D3//20.00]W[C3//7.00]"), "{ggf}");
 }

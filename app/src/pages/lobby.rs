@@ -2,7 +2,7 @@
 
 use crate::api::{create_table, create_table_from};
 use crate::board::Board3D;
-use crate::protocol::{BoardSnapshot, Side, TableMode};
+use crate::protocol::{BoardSnapshot, Side, TableMode, TimeControl};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
@@ -35,6 +35,14 @@ pub fn LobbyPage() -> impl IntoView {
         });
         on_cleanup(move || handle.remove());
     }
+    // The time control for online play: a preset label or "untimed". A test
+    // server (`--test-time-controls`) also accepts `/?tc=6s+0`.
+    let query_tc = use_query_map().with_untracked(|q| {
+        q.get("tc")
+            .and_then(|t| TimeControl::parse(&t))
+            .map(|t| t.label())
+    });
+    let (control, set_control) = signal(query_tc.clone().unwrap_or_else(|| "3+2".to_string()));
     let navigate = use_navigate();
     let start = move |mode: TableMode| {
         let navigate = navigate.clone();
@@ -68,7 +76,12 @@ pub fn LobbyPage() -> impl IntoView {
     };
     let start_private = {
         let start = start.clone();
-        move |_| start(TableMode::Online { private: true })
+        move |_| {
+            start(TableMode::Online {
+                private: true,
+                time: TimeControl::parse(&control.get_untracked()),
+            })
+        }
     };
 
     // Start from a position: OBF pasted, or passed as `/?from=<OBF>` (the
@@ -119,9 +132,15 @@ pub fn LobbyPage() -> impl IntoView {
     });
     let join_queue = move |_| {
         set_error.set(None);
+        let Some(chosen) = TimeControl::parse(&control.get_untracked()) else {
+            set_error.set(Some(
+                "Quick match is always timed: choose 3+2, 5+0 or 10+5.".into(),
+            ));
+            return;
+        };
         #[cfg(feature = "hydrate")]
         {
-            match crate::live::join_queue(on_matched, on_queue_error) {
+            match crate::live::join_queue(chosen, on_matched, on_queue_error) {
                 Some(socket) => {
                     queue_socket.set_value(Some(socket));
                     set_queued.set(true);
@@ -133,8 +152,16 @@ pub fn LobbyPage() -> impl IntoView {
             }
         }
         #[cfg(not(feature = "hydrate"))]
-        let _ = (on_matched, on_queue_error);
+        let _ = (chosen, on_matched, on_queue_error);
     };
+    let mut controls: Vec<(String, String)> = TimeControl::PRESETS
+        .iter()
+        .map(|t| (t.label(), t.label()))
+        .collect();
+    if let Some(extra) = query_tc.filter(|l| !controls.iter().any(|(v, _)| v == l)) {
+        controls.push((extra.clone(), format!("{extra} (test)")));
+    }
+    controls.push(("untimed".into(), "Untimed (private tables)".into()));
     let leave_queue = move |_| {
         #[cfg(feature = "hydrate")]
         queue_socket.update_value(|socket| {
@@ -228,6 +255,26 @@ pub fn LobbyPage() -> impl IntoView {
                 <div class="card" id="online">
                     <h2>"Play online"</h2>
                     <p>"Meet a stranger in the quick-match queue, or open a private table and send its link to a friend."</p>
+                    <label class="row">
+                        "Time control (minutes + seconds per move) "
+                        <select
+                            id="time-control"
+                            on:change=move |ev| set_control.set(event_target_value(&ev))
+                            prop:value=move || control.get()
+                        >
+                            {controls
+                                .into_iter()
+                                .map(|(value, label)| {
+                                    let selected = value == control.get_untracked();
+                                    view! {
+                                        <option value=value selected=selected>
+                                            {label}
+                                        </option>
+                                    }
+                                })
+                                .collect_view()}
+                        </select>
+                    </label>
                     <div class="row">
                         <Show
                             when=move || queued.get()

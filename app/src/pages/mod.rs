@@ -2,6 +2,7 @@
 
 pub mod hint;
 pub mod analysis;
+pub mod clocks;
 pub mod lab;
 pub mod lobby;
 pub mod offline;

@@ -38,6 +38,14 @@ pub fn RulesSidebar(#[prop(into)] open: Signal<bool>, on_close: Callback<()>) ->
                 <li>"Between games nothing counts down. After a rematch starts, an absent player gets a full grace period from that moment."</li>
                 <li>"New table starts a fresh private table with its own tally."</li>
             </ul>
+            <h2>"Clocks"</h2>
+            <ul>
+                <li>"Online games are timed: 3+2, 5+0 or 10+5 (minutes each, plus seconds added after each of your moves). Quick match pairs you with someone who chose the same control; a private table may also be untimed."</li>
+                <li>"Your clock runs from the moment your opponent's move is saved until yours is. A forced pass costs nothing. The server keeps the time; the clocks on the page count down between its updates."</li>
+                <li>"If your clock reaches zero you lose that game on time. Your clock keeps running while you are away: the grace period and your clock both run, and whichever ends first decides."</li>
+                <li>"The control carries over to rematches and new tables. Time while the server was down is not charged: the clocks resume with the time left at the last move."</li>
+                <li>"Clocks warn when under 30 seconds, and a screen reader hears it at 30 and 10 seconds."</li>
+            </ul>
         </aside>
     }
 }

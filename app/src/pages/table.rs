@@ -238,6 +238,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 let how = match reason {
                     EndReason::Resigned => " by resignation",
                     EndReason::Timeout => " (the opponent left)",
+                    EndReason::Time => " on time",
                     EndReason::Finished | EndReason::Abandoned => "",
                 };
                 match (winner, reason) {
@@ -390,6 +391,10 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     </p>
                 </div>
                 <crate::pages::hint::HintPanel view=view_state hint />
+                <crate::pages::clocks::ClockPanel
+                    clocks=Signal::derive(move || view_state.with(|v| v.clocks))
+                    you=Signal::derive(move || view_state.with(|v| v.you.clone()))
+                />
                 <Show when=move || is_online() && !seated()>
                     <div class="card spectator" id="spectator">{spectator_card.clone()}</div>
                 </Show>

@@ -1,0 +1,234 @@
+//! The clocks of a timed online table, as one pure type driven by time passed
+//! in (docs/PRODUCT.md, Online rules).
+//!
+//! [`GameClock`] does no I/O and reads no clock. The hub tells it when a turn
+//! starts ([`GameClock::turn_started`], after every commit: the mover's time
+//! runs from the moment the previous move was committed) and asks it whether a
+//! flag has fallen ([`GameClock::flag`]).
+//!
+//! The rules:
+//! - Each side starts a round with the control's base time.
+//! - Only the side to move has a running clock; it runs from the commit that
+//!   gave it the move (or from the moment the round could start: both seats
+//!   taken).
+//! - When a side moves, the time it used is charged and the increment added.
+//! - A forced pass costs nothing: the passing side's clock never starts, the
+//!   mover's starts again from the commit.
+//! - A clock stops when the round ends and restarts full at a rematch.
+//! - After a restart the running clock resumes from the restart with the time
+//!   left at the last commit: time while the server was down is not charged.
+
+use app::protocol::{Clocks, Side, TimeControl};
+
+fn index(side: Side) -> usize {
+    match side {
+        Side::Black => 0,
+        Side::White => 1,
+    }
+}
+
+/// Both clocks of one table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameClock {
+    control: TimeControl,
+    /// Time left in ms at the last stop/start (black, white).
+    remaining: [i64; 2],
+    /// The side whose clock runs and since when.
+    running: Option<(Side, i64)>,
+}
+
+impl GameClock {
+    /// Fresh clocks for a round; nothing runs yet.
+    pub fn new(control: TimeControl) -> Self {
+        let base = i64::from(control.base_s) * 1000;
+        Self {
+            control,
+            remaining: [base, base],
+            running: None,
+        }
+    }
+
+    pub fn control(&self) -> TimeControl {
+        self.control
+    }
+
+    /// Stops the running clock at `now`, charging its side; answers the side
+    /// and the time it used.
+    fn stop(&mut self, now: i64) -> Option<(Side, i64)> {
+        let (side, since) = self.running.take()?;
+        let used = (now - since).max(0);
+        self.remaining[index(side)] -= used;
+        Some((side, used))
+    }
+
+    /// A side has just moved (its placement was committed at `now`): its time
+    /// is charged and the increment added. Answers the time it used (None if
+    /// its clock was not running, e.g. the opening move before both sat).
+    pub fn moved(&mut self, side: Side, now: i64) -> Option<i64> {
+        match self.running {
+            Some((running, _)) if running == side => {
+                let used = self.stop(now).map(|(_, used)| used);
+                self.remaining[index(side)] += i64::from(self.control.increment_s) * 1000;
+                used
+            }
+            _ => None,
+        }
+    }
+
+    /// After a commit: the clock of `to_move` runs from `now` (None: the round
+    /// is over or cannot run; every clock stops). A clock already running for
+    /// the same side keeps running (nothing was committed by it).
+    pub fn turn_started(&mut self, to_move: Option<Side>, now: i64) {
+        match (self.running, to_move) {
+            (Some((running, _)), Some(side)) if running == side => {}
+            _ => {
+                self.stop(now);
+                self.running = to_move.map(|side| (side, now));
+            }
+        }
+    }
+
+    /// A new round (rematch): both clocks full, stopped.
+    pub fn reset(&mut self) {
+        *self = Self::new(self.control);
+    }
+
+    /// Time left for `side` at `now`.
+    pub fn remaining(&self, side: Side, now: i64) -> i64 {
+        let stored = self.remaining[index(side)];
+        match self.running {
+            Some((running, since)) if running == side => stored - (now - since).max(0),
+            _ => stored,
+        }
+    }
+
+    /// The side whose clock runs.
+    pub fn running(&self) -> Option<Side> {
+        self.running.map(|(side, _)| side)
+    }
+
+    /// When the running clock reaches zero.
+    pub fn deadline(&self) -> Option<i64> {
+        self.running
+            .map(|(side, since)| since + self.remaining[index(side)])
+    }
+
+    /// The side whose flag has fallen at `now`, if any.
+    pub fn flag(&self, now: i64) -> Option<Side> {
+        self.deadline()
+            .filter(|&end| now >= end)
+            .and_then(|_| self.running())
+    }
+
+    /// Rebuilds the clocks after a restart from the time each side used per
+    /// move of the current round: the side to move runs from `now`.
+    pub fn restore(
+        control: TimeControl,
+        used: impl IntoIterator<Item = (Side, i64)>,
+        to_move: Option<Side>,
+        now: i64,
+    ) -> Self {
+        let mut clock = Self::new(control);
+        for (side, used) in used {
+            clock.remaining[index(side)] += i64::from(control.increment_s) * 1000 - used;
+        }
+        clock.running = to_move.map(|side| (side, now));
+        clock
+    }
+
+    /// The clocks as the browser shows them.
+    pub fn view(&self, now: i64) -> Clocks {
+        Clocks {
+            control: self.control,
+            black_ms: self.remaining(Side::Black, now).max(0),
+            white_ms: self.remaining(Side::White, now).max(0),
+            running: self.running(),
+            server_ms: now,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const C32: TimeControl = TimeControl {
+        base_s: 180,
+        increment_s: 2,
+    };
+
+    #[test]
+    fn the_mover_is_charged_and_gets_the_increment() {
+        let mut c = GameClock::new(C32);
+        c.turn_started(Some(Side::Black), 1_000);
+        assert_eq!(c.remaining(Side::Black, 11_000), 170_000);
+        assert_eq!(c.remaining(Side::White, 11_000), 180_000);
+        assert_eq!(c.moved(Side::Black, 11_000), Some(10_000));
+        c.turn_started(Some(Side::White), 11_000);
+        assert_eq!(c.remaining(Side::Black, 50_000), 172_000);
+        assert_eq!(c.remaining(Side::White, 14_000), 177_000);
+        assert_eq!(c.running(), Some(Side::White));
+    }
+
+    #[test]
+    fn the_flag_falls_exactly_at_zero() {
+        let mut c = GameClock::new(TimeControl {
+            base_s: 6,
+            increment_s: 0,
+        });
+        c.turn_started(Some(Side::Black), 0);
+        assert_eq!(c.deadline(), Some(6_000));
+        assert_eq!(c.flag(5_999), None);
+        assert_eq!(c.flag(6_000), Some(Side::Black));
+        assert_eq!(c.view(9_000).black_ms, 0, "never shown below zero");
+    }
+
+    #[test]
+    fn a_forced_pass_costs_the_passer_nothing() {
+        let mut c = GameClock::new(C32);
+        c.turn_started(Some(Side::Black), 0);
+        c.moved(Side::Black, 4_000);
+        // White had to pass: black moves again, from the commit.
+        c.turn_started(Some(Side::Black), 4_000);
+        assert_eq!(c.remaining(Side::White, 60_000), 180_000);
+        assert_eq!(
+            c.remaining(Side::Black, 5_000),
+            180_000 - 4_000 + 2_000 - 1_000
+        );
+    }
+
+    #[test]
+    fn a_clock_stops_at_the_end_and_restarts_full_at_a_rematch() {
+        let mut c = GameClock::new(C32);
+        c.turn_started(Some(Side::Black), 0);
+        c.turn_started(None, 30_000);
+        assert_eq!(c.running(), None);
+        assert_eq!(c.remaining(Side::Black, 900_000), 150_000);
+        assert_eq!(c.flag(900_000), None);
+        c.reset();
+        assert_eq!(c.remaining(Side::Black, 0), 180_000);
+        assert_eq!(c.running(), None);
+    }
+
+    #[test]
+    fn a_running_clock_is_not_restarted_by_a_commit_that_keeps_the_mover() {
+        let mut c = GameClock::new(C32);
+        c.turn_started(Some(Side::White), 0);
+        // A vote or a seat change: same mover, the clock keeps running.
+        c.turn_started(Some(Side::White), 20_000);
+        assert_eq!(c.remaining(Side::White, 20_000), 160_000);
+    }
+
+    #[test]
+    fn a_restart_does_not_charge_the_downtime() {
+        let used = [
+            (Side::Black, 5_000),
+            (Side::White, 7_000),
+            (Side::Black, 1_000),
+        ];
+        let c = GameClock::restore(C32, used, Some(Side::White), 1_000_000);
+        assert_eq!(c.remaining(Side::Black, 1_000_000), 180_000 - 6_000 + 4_000);
+        assert_eq!(c.remaining(Side::White, 1_000_000), 180_000 - 7_000 + 2_000);
+        assert_eq!(c.deadline(), Some(1_000_000 + 175_000));
+    }
+}
