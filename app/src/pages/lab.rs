@@ -728,6 +728,16 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                     <div class="row exports">
                         <a class="button secondary" id="export-txt" href=export_txt.clone() download>"Export text"</a>
                         <a class="button secondary" id="export-json" href=export_json.clone() download>"Export JSON"</a>
+                        <Show when=move || view_state.with(|v| matches!(v.status, LabStatus::Playing { .. }))>
+                            <a
+                                class="button secondary"
+                                id="play-from-here"
+                                href=move || view_state.with(|v| play_from_here(&v.board.cells, v.status))
+                                title="Start a vs-AI or hot-seat table from this position"
+                            >
+                                "Play from here"
+                            </a>
+                        </Show>
                     </div>
                 </div>
                 <div class="card">
@@ -736,5 +746,52 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 </div>
             </aside>
         </main>
+    }
+}
+
+/// The lobby's "start from a position" link for the lab's current position:
+/// `/?from=` and the position in OBF (64 cells a1…h8, a space, the side to move).
+fn play_from_here(cells: &[i8], status: LabStatus) -> String {
+    let to_move = match status {
+        LabStatus::Playing {
+            to_move: Side::White,
+        } => 'O',
+        _ => 'X',
+    };
+    let board: String = cells
+        .iter()
+        .map(|&c| match c {
+            1 => 'X',
+            -1 => 'O',
+            _ => '-',
+        })
+        .collect();
+    format!("/?from={board}%20{to_move}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn play_from_here_links_the_lobby_with_the_position_in_obf() {
+        let mut cells = vec![0i8; 64];
+        cells[27] = -1; // d4
+        cells[28] = 1; // e4
+        cells[35] = 1; // d5
+        cells[36] = -1; // e5
+        let href = play_from_here(
+            &cells,
+            LabStatus::Playing {
+                to_move: Side::White,
+            },
+        );
+        let obf = href.strip_prefix("/?from=").expect("lobby link");
+        let (board, side) = obf.split_once("%20").expect("side after a space");
+        assert_eq!(board.len(), 64);
+        assert_eq!(&board[27..29], "OX");
+        assert_eq!(&board[35..37], "XO");
+        assert_eq!(board.matches('-').count(), 60);
+        assert_eq!(side, "O");
     }
 }

@@ -1,8 +1,8 @@
 //! The site's pages.
 
-pub mod hint;
 pub mod analysis;
 pub mod clocks;
+pub mod hint;
 pub mod lab;
 pub mod lobby;
 pub mod offline;
