@@ -30,7 +30,6 @@ fn record(table: &str, seq: i64) -> Record {
             side: if seq % 2 == 0 { "black" } else { "white" }.into(),
             square: Some(seq % 64),
             time_ms: None,
-            time_ms: None,
         }],
         round_end: None,
         new_round: None,
