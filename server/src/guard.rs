@@ -334,6 +334,10 @@ fn too_large(limit: usize, json: bool) -> Response {
     )
 }
 
+/// The policy of a script when it runs as a Web Worker.
+const WORKER_POLICY: &str = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; \
+     connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
 /// Adds the security headers; HTML is never cached.
 fn with_headers(mut response: Response, nonce: Option<&str>) -> Response {
     let headers = response.headers_mut();
@@ -341,8 +345,18 @@ fn with_headers(mut response: Response, nonce: Option<&str>) -> Response {
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/html"));
+    let is_script = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.starts_with("text/javascript") || v.starts_with("application/javascript")
+        });
     let csp = match nonce {
         Some(nonce) if is_html => content_security_policy(nonce),
+        // A script file's own policy only matters when it runs as a Web
+        // Worker (the engine's worker): it may import our scripts and fetch
+        // and compile our wasm, nothing else. Pages ignore it.
+        _ if is_script => WORKER_POLICY.to_string(),
         // Nothing else is a document that runs scripts.
         _ => "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
             .to_string(),
@@ -383,6 +397,35 @@ mod tests {
             rate_burst: 3,
             client_ip_header: None,
         })
+    }
+
+    #[test]
+    fn a_script_may_run_as_a_worker_that_loads_our_wasm_and_nothing_else_may_run() {
+        let response = |content_type: &str| {
+            let mut response = Response::new(Body::empty());
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_str(content_type).expect("header"),
+            );
+            let response = with_headers(response, Some("n0nce"));
+            response
+                .headers()
+                .get(header::CONTENT_SECURITY_POLICY)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+                .expect("a policy")
+        };
+        let worker = response("text/javascript");
+        assert!(
+            worker.contains("script-src 'self' 'wasm-unsafe-eval'"),
+            "{worker}"
+        );
+        assert!(worker.contains("connect-src 'self'"), "{worker}");
+        let wasm = response("application/wasm");
+        assert!(wasm.starts_with("default-src 'none'"), "{wasm}");
+        assert!(!wasm.contains("script-src"), "{wasm}");
+        let page = response("text/html; charset=utf-8");
+        assert!(page.contains("'nonce-n0nce'"), "{page}");
     }
 
     #[test]
