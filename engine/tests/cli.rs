@@ -112,3 +112,16 @@ fn solve_file_checks_the_listed_scores() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn help_prints_the_usage_and_succeeds() {
+    for flag in ["help", "--help", "-h"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_othello"))
+            .arg(flag)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{flag}: {:?}", out.status);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("othello perft N"), "{flag}: {text}");
+    }
+}

@@ -87,6 +87,13 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if matches!(
+        args.first().map(String::as_str),
+        Some("help" | "--help" | "-h")
+    ) {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let command = match parse_args(&args) {
         Ok(c) => c,
         Err(message) => {
