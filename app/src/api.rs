@@ -9,16 +9,66 @@ use serde::{Deserialize, Serialize};
 use server_fn::codec::{Json, JsonEncoding};
 use server_fn::error::{FromServerFnError, ServerFnErrorErr};
 
-/// A refused command, with a message a player can read.
+/// What kind of failure a [`CommandError`] is; it decides the HTTP status.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The rules refuse the command (a wrong square, not your turn…): 422.
+    #[default]
+    Refused,
+    /// No such table or lab game: 404.
+    NotFound,
+    /// The server cannot do it now (storage failed, the AI is busy): 503.
+    Unavailable,
+    /// The request itself is malformed: 400.
+    BadRequest,
+}
+
+impl ErrorKind {
+    /// The HTTP status this kind answers with.
+    pub fn status(self) -> u16 {
+        match self {
+            ErrorKind::Refused => 422,
+            ErrorKind::NotFound => 404,
+            ErrorKind::Unavailable => 503,
+            ErrorKind::BadRequest => 400,
+        }
+    }
+}
+
+/// A refused command, with a message a player can read and its kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommandError {
     pub message: String,
+    #[serde(default)]
+    pub kind: ErrorKind,
 }
 
 impl CommandError {
+    /// A command the rules refuse (422).
     pub fn new(message: impl Into<String>) -> Self {
+        Self::of(ErrorKind::Refused, message)
+    }
+
+    /// A table or lab game that does not exist (404).
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::of(ErrorKind::NotFound, message)
+    }
+
+    /// The server cannot do it now; nothing changed (503).
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::of(ErrorKind::Unavailable, message)
+    }
+
+    /// A malformed request (400).
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::of(ErrorKind::BadRequest, message)
+    }
+
+    pub fn of(kind: ErrorKind, message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
+            kind,
         }
     }
 }
@@ -70,7 +120,12 @@ impl FromServerFnError for CommandError {
             ServerFnErrorErr::Request(m) => format!("the server could not be reached: {m}"),
             other => other.to_string(),
         };
-        CommandError { message }
+        let kind = if message.starts_with("malformed request") {
+            ErrorKind::BadRequest
+        } else {
+            ErrorKind::Refused
+        };
+        CommandError { message, kind }
     }
 }
 
@@ -129,9 +184,11 @@ pub mod backend {
 
     /// Marks a refused command as `422 Unprocessable Entity` (not a server fault).
     pub fn refused<T>(result: Result<T, CommandError>) -> Result<T, CommandError> {
-        if result.is_err() {
+        if let Err(error) = &result {
             if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
-                response.set_status(http::StatusCode::UNPROCESSABLE_ENTITY);
+                let status = http::StatusCode::from_u16(error.kind.status())
+                    .unwrap_or(http::StatusCode::UNPROCESSABLE_ENTITY);
+                response.set_status(status);
             }
         }
         result
@@ -140,7 +197,7 @@ pub mod backend {
     /// The backend and the caller's session, or a clear error.
     pub fn context() -> Result<(Arc<dyn Backend>, Session), CommandError> {
         let backend = leptos::prelude::use_context::<BackendHandle>()
-            .ok_or_else(|| CommandError::new("the server is not ready"))?;
+            .ok_or_else(|| CommandError::unavailable("the server is not ready"))?;
         let parts = leptos::prelude::use_context::<http::request::Parts>()
             .ok_or_else(|| CommandError::new("no request"))?;
         let session =

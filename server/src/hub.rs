@@ -313,7 +313,7 @@ impl Hub {
             .ok()
             .and_then(|t| t.get(id).cloned())
             .ok_or_else(|| {
-                CommandError::new("No such table: it may have expired or never existed.")
+                CommandError::not_found("No such table: it may have expired or never existed.")
             })
     }
 
@@ -1220,7 +1220,7 @@ impl Hub {
 
 fn storage_error(error: StoreError) -> CommandError {
     tracing::error!("storage error: {error}");
-    CommandError::new("The server could not save this; nothing changed. Please try again.")
+    CommandError::unavailable("The server could not save this; nothing changed. Please try again.")
 }
 
 /// Builds what one accepted command writes.

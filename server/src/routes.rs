@@ -223,7 +223,7 @@ async fn export_text(
                 text,
             )
         }
-        Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
+        Err(error) => error_response(error),
     }
 }
 
@@ -237,7 +237,7 @@ async fn export_ggf(
             "text/plain; charset=utf-8",
             text,
         ),
-        Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
+        Err(error) => error_response(error),
     }
 }
 
@@ -287,7 +287,7 @@ async fn lab_export_text(
                 text,
             )
         }
-        Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
+        Err(error) => error_response(error),
     }
 }
 
@@ -306,7 +306,7 @@ async fn lab_export_json(
                 serde_json::to_string_pretty(&value).unwrap_or_default(),
             )
         }
-        Err(error) => (StatusCode::NOT_FOUND, error.message).into_response(),
+        Err(error) => error_response(error),
     }
 }
 
@@ -424,4 +424,11 @@ async fn lab_ownership(
     let mut response = rebuilt(body);
     response.headers_mut().remove(header::CONTENT_LENGTH);
     response
+}
+
+/// A command error as a plain-text answer with the status of its kind (404
+/// for a missing table, 503 when the server cannot do it now, …).
+fn error_response(error: app::api::CommandError) -> axum::response::Response {
+    let status = StatusCode::from_u16(error.kind.status()).unwrap_or(StatusCode::NOT_FOUND);
+    (status, error.message).into_response()
 }

@@ -100,7 +100,10 @@ pub async fn table_socket(
     };
     let subscription = match state.hub.subscribe(&id, &session).await {
         Ok(s) => s,
-        Err(error) => return (StatusCode::NOT_FOUND, error.message).into_response(),
+        Err(error) => {
+            let status = StatusCode::from_u16(error.kind.status()).unwrap_or(StatusCode::NOT_FOUND);
+            return (status, error.message).into_response();
+        }
     };
     let hub = state.hub.clone();
     let keep = KeepAlive {

@@ -52,6 +52,7 @@ async fn a_table_idle_for_24_hours_is_deleted_and_an_active_one_kept() {
     assert_eq!(hub.expire_idle().await.expect("sweep"), 1);
     let gone = hub.view(&player, &idle).await.expect_err("deleted");
     assert!(gone.message.contains("No such table"), "{}", gone.message);
+    assert_eq!(gone.kind, app::api::ErrorKind::NotFound, "answered 404");
     hub.view(&player, &active)
         .await
         .expect("the active table stays");
@@ -197,4 +198,41 @@ async fn a_quick_match_pair_who_never_connect_is_abandoned_after_one_full_grace(
         }
     );
     assert_eq!(view.tally, app::protocol::Tally::default());
+}
+
+#[tokio::test]
+async fn a_storage_failure_is_unavailable_not_the_players_fault_and_changes_nothing() {
+    let (hub, _dir) = hub_with_clock(ManualClock::new(1_000_000)).await;
+    let player = hub.new_session().await.expect("session");
+    let table = hub
+        .create(&player, TableMode::HotSeat)
+        .await
+        .expect("table");
+    let before = hub.view(&player, &table).await.expect("view");
+    hub.store().pool().close().await;
+    let error = hub
+        .execute(
+            &player,
+            TableCommand::Place {
+                table: table.clone(),
+                square: 37,
+            },
+        )
+        .await
+        .expect_err("the write fails");
+    assert_eq!(
+        error.kind,
+        app::api::ErrorKind::Unavailable,
+        "{}",
+        error.message
+    );
+    assert_eq!(error.kind.status(), 503);
+    assert!(
+        error.message.contains("nothing changed"),
+        "{}",
+        error.message
+    );
+    let after = hub.view(&player, &table).await.expect("view");
+    assert_eq!(after.board, before.board, "memory untouched");
+    assert_eq!(after.history, before.history);
 }

@@ -735,7 +735,7 @@ async fn a_lab_game_survives_sigkill_and_a_new_lab_game_starts_afresh() {
         .await;
     assert_eq!(status, 422);
     let (status, _) = observer.call(&url, "lab_get", json!({"lab": "nope"})).await;
-    assert_eq!(status, 422);
+    assert_eq!(status, 404, "an unknown lab game is not found");
     observer.assert_never_saw(&key);
 }
 

@@ -356,7 +356,7 @@ async fn a_visitor_sits_only_by_the_button_and_later_ones_watch() {
 
     // The bad inputs of the seat button: an unknown table, a hot-seat table.
     let (status, error) = guest.take_seat("nope").await;
-    assert_eq!(status, 422);
+    assert_eq!(status, 404);
     assert!(error.to_string().contains("No such table"), "{error}");
     let (_, hot) = guest
         .call("create_table", json!({ "mode": { "kind": "hot_seat" } }))

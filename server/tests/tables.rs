@@ -146,7 +146,7 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
         json!({ "table": "nope", "square": 37 }),
     )
     .await;
-    assert_eq!(status, 422);
+    assert_eq!(status, 404, "an unknown table is not found");
     assert!(error.to_string().contains("No such table"), "{error}");
     let malformed = owner
         .post(format!("{url}/api/play_move"))

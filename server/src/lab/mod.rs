@@ -272,7 +272,7 @@ pub struct LabHub {
 
 fn storage_error(error: StoreError) -> CommandError {
     tracing::error!("lab storage error: {error}");
-    CommandError::new("The server could not save this; nothing changed. Please try again.")
+    CommandError::unavailable("The server could not save this; nothing changed. Please try again.")
 }
 
 fn new_id() -> String {
@@ -323,7 +323,7 @@ impl LabHub {
             .lock()
             .ok()
             .and_then(|g| g.get(id).cloned())
-            .ok_or_else(|| CommandError::new("No such lab game."))
+            .ok_or_else(|| CommandError::not_found("No such lab game."))
     }
 
     /// Creates a lab game; returns its id.
@@ -430,7 +430,9 @@ impl LabHub {
             // share of the round robin (they cannot crowd out players' AIs).
             Some(pool) => pool
                 .run_as("lab", work)
-                .map_err(|full| CommandError::new(format!("{} Nothing changed.", full.message)))?
+                .map_err(|full| {
+                    CommandError::unavailable(format!("{} Nothing changed.", full.message))
+                })?
                 .await
                 .map_err(|_| {
                     CommandError::new("The search failed; nothing changed. Please try again.")
