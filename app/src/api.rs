@@ -65,6 +65,13 @@ impl CommandError {
         Self::of(ErrorKind::BadRequest, message)
     }
 
+    /// The HTTP status this error answers with (the one mapping of kinds).
+    #[cfg(feature = "ssr")]
+    pub fn status_code(&self) -> http::StatusCode {
+        http::StatusCode::from_u16(self.kind.status())
+            .unwrap_or(http::StatusCode::UNPROCESSABLE_ENTITY)
+    }
+
     pub fn of(kind: ErrorKind, message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -186,9 +193,7 @@ pub mod backend {
     pub fn refused<T>(result: Result<T, CommandError>) -> Result<T, CommandError> {
         if let Err(error) = &result {
             if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
-                let status = http::StatusCode::from_u16(error.kind.status())
-                    .unwrap_or(http::StatusCode::UNPROCESSABLE_ENTITY);
-                response.set_status(status);
+                response.set_status(error.status_code());
             }
         }
         result

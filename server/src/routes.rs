@@ -429,6 +429,5 @@ async fn lab_ownership(
 /// A command error as a plain-text answer with the status of its kind (404
 /// for a missing table, 503 when the server cannot do it now, …).
 fn error_response(error: app::api::CommandError) -> axum::response::Response {
-    let status = StatusCode::from_u16(error.kind.status()).unwrap_or(StatusCode::NOT_FOUND);
-    (status, error.message).into_response()
+    (error.status_code(), error.message).into_response()
 }

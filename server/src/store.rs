@@ -483,10 +483,7 @@ async fn accept_reworded_migrations(pool: &SqlitePool) -> Result<(), sqlx::Error
         let Some(current) = migrator.iter().find(|m| m.version == *version) else {
             continue;
         };
-        let released: Vec<u8> = (0..released.len())
-            .step_by(2)
-            .filter_map(|i| u8::from_str_radix(&released[i..i + 2], 16).ok())
-            .collect();
+        let released = hex_bytes(released);
         sqlx::query("UPDATE _sqlx_migrations SET checksum = ? WHERE version = ? AND checksum = ?")
             .bind(current.checksum.as_ref())
             .bind(version)
@@ -495,6 +492,14 @@ async fn accept_reworded_migrations(pool: &SqlitePool) -> Result<(), sqlx::Error
             .await?;
     }
     Ok(())
+}
+
+/// The bytes a hexadecimal string spells (pairs of digits).
+fn hex_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .filter_map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+        .collect()
 }
 
 /// The group-commit writer: takes every waiting record (at least one), writes
@@ -787,10 +792,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("old.db");
         let store = Store::open(&path).await.expect("open");
-        let released: Vec<u8> = (0..REWORDED_MIGRATIONS[0].1.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&REWORDED_MIGRATIONS[0].1[i..i + 2], 16).expect("hex"))
-            .collect();
+        let released = hex_bytes(REWORDED_MIGRATIONS[0].1);
+        assert_eq!(released.len(), 48, "a SHA-384");
         sqlx::query("UPDATE _sqlx_migrations SET checksum = ? WHERE version = 3")
             .bind(&released)
             .execute(store.pool())

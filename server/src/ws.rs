@@ -100,10 +100,7 @@ pub async fn table_socket(
     };
     let subscription = match state.hub.subscribe(&id, &session).await {
         Ok(s) => s,
-        Err(error) => {
-            let status = StatusCode::from_u16(error.kind.status()).unwrap_or(StatusCode::NOT_FOUND);
-            return (status, error.message).into_response();
-        }
+        Err(error) => return (error.status_code(), error.message).into_response(),
     };
     let hub = state.hub.clone();
     let keep = KeepAlive {
