@@ -131,8 +131,14 @@ Answer with JSON: {\"explanation\": string, \"lesson\": string}.";
 
 /// The user input for a fact sheet.
 pub fn prompt(facts: &FactSheet) -> String {
+    let language = match facts.lang {
+        app::i18n::Lang::En => "",
+        // The page is in Greek: so are the explanation and the lesson (square
+        // names stay a1–h8, so that they can be checked against the sheet).
+        app::i18n::Lang::El => " Write both in Greek (natural, informal-friendly Greek; Othello terms: μαύρα, λευκά, πούλι, γωνία, πάσο; keep square names such as d3 in Latin letters).",
+    };
     format!(
-        "Fact sheet of placement {} ({} played {}):\n{}\n\nWrite the explanation and the lesson.",
+        "Fact sheet of placement {} ({} played {}):\n{}\n\nWrite the explanation and the lesson.{language}",
         facts.ply,
         facts.side_name(),
         facts.square,
