@@ -244,8 +244,6 @@ srv-not-legal = { $square }: not a legal move
 ## The lab's built-in (offline) explainer (server/src/lab/explain/offline.rs).
 ## Sentences are joined with a space; { $side } and { $opponent } are Black/White.
 
-explain-provider = Offline explainer (built-in)
-explain-provider-detail = Explanations are written on the server from the position's facts; no model is used.
 explain-list-and = { $rest } and { $last }
 explain-played = { $side } played { $square } and captured { $captured ->
     [one] 1 disc
@@ -287,3 +285,92 @@ lesson-frontier = Moves that create new frontier discs give the opponent more op
 lesson-mobility = Keep more moves for yourself than your opponent has: mobility wins Othello games.
 lesson-quiet = Flipping few discs in the opening and middle game often keeps the opponent short of moves.
 lesson-greedy = Capturing many discs early is not a goal in itself; watch how many replies it gives your opponent.
+
+## AI lab
+
+lab-black-depth = Black depth
+lab-white-depth = White depth
+lab-new-game = New lab game
+lab-provider-ready = {" "}· ready
+lab-provider-not-ready = {" "}· not available
+lab-intro = Two engines play each other, each searching to its own depth. After every move a short explanation and one reusable lesson tell you what the move does for the position.
+lab-games = Lab games
+lab-none = No lab game yet.
+lab-game-line = Black depth { $black } vs White depth { $white } — { $plies } moves, { $score }{ $over ->
+    [yes] , over
+   *[no] {""}
+}
+lab-loading = Loading the lab game…
+lab-not-found = Lab game not found
+lab-back = Back to the lab
+lab-graph-label = Evaluation over the game, from black's side
+lab-over-win = Game over: { $side } wins { $score }
+lab-over-draw = Game over: draw { $score }
+lab-writing = Writing the explanation…
+lab-searching = { $side } (depth { $depth }) is searching…
+lab-to-move = { $side } to move (depth { $depth })
+lab-pass = { $side } has no legal move and passes.
+lab-explanations = Explanations
+lab-explanations-intro = Press Next turn (or N) to let the engines play; each move gets an explanation and a lesson.
+lab-move-heading = Move { $ply } · { $side } { $square } · captured { $captured }
+lab-search-facts = Search: depth { $depth }, value { $value }, { $nodes } positions, { $alternatives } legal moves
+lab-exact = Exact (perfect play): this move { $result }
+lab-exact-best = ; the best move { $result }
+lab-estimate = Endgame solver: out of budget, values are estimates.
+lab-unverified = Unverified:
+lab-unverified-text = the text names { $squares } — not a legal move, a capture or an occupied square of this position.
+lab-lesson = Lesson:
+lab-written-by = Written by
+lab-explain-failed = The explanation failed:
+lab-retry = Retry explanation
+lab-depths = Black depth { $black } vs White depth { $white }
+lab-moves = Moves
+lab-live = Live
+lab-reviewing = Reviewing move { $ply }
+lab-back-live = Back to live
+lab-next-turn = Next turn
+lab-pause = Pause
+lab-autoplay = Autoplay
+lab-reading = Reading time
+lab-frozen = Autoplay is frozen: the explanation failed. Retry it to go on.
+lab-autoplay-on = Autoplay: { $reading } reading time after each explanation.
+lab-evaluation = Evaluation
+lab-graph-legend = Search value of each move, from black's side: above the line Black is better.
+lab-export-text = Export text
+lab-export-json = Export JSON
+lab-play-from-title = Start a vs-AI or hot-seat table from this position
+lab-play-from = Play from here
+lab-another = Another lab game
+srv-explain-provider = Offline explainer (built-in)
+srv-explain-provider-detail = Explanations are written on the server from the position's facts; no model is used.
+srv-no-lab = No such lab game.
+srv-lab-depth = Each engine's depth must be between 1 and 6.
+srv-lab-over = The game is over: { $result }.
+srv-lab-wait = Wait: the explanation of { $square } is still being written.
+srv-lab-retry-first = The explanation of { $square } failed: retry it before the next turn.
+srv-search-failed = The search failed; nothing changed. Please try again.
+srv-nothing-to-explain = There is no move to explain yet.
+srv-not-finished = The game is not finished yet: analysis is for finished games.
+srv-analysis-busy = The server is analysing other games; try again in a minute.
+srv-analysis-unavailable = The analysis service is unavailable.
+
+## Exports (lab text export, table export headings)
+
+export-opening = Opening: { $name } (first { $plies } moves)
+export-no-opening = Opening: not a named opening
+export-lab-title = Othello 3D — AI lab game { $id }
+export-lab-engines =
+    Black (X): engine at depth { $black }
+    White (O): engine at depth { $white }
+export-start = Start position:
+export-lab-move = { $ply }. { $side } { $square } — flips { $count } ({ $list }); black { $black }, white { $white }; search value { $value } (depth { $depth }, { $nodes } positions)
+export-explanation = Explanation ({ $provider }): { $text }
+export-lesson = Lesson: { $text }
+export-pending = Explanation: still being written.
+export-failed = Explanation failed: { $message }
+export-in-progress = In progress: { $side } to move (black { $black }, white { $white })
+export-result = Result: { $result }
+export-lessons = Lessons:
+export-transcript = Transcript: { $moves }
+srv-result-win = { $side } wins { $score }
+srv-result-draw = Draw { $score }

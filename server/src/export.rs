@@ -24,10 +24,20 @@ fn players(mode: TableMode) -> (String, String) {
 /// `Opening: Tiger` (or that no named opening was played), from the
 /// opening list matched under the board's symmetries.
 pub fn opening_line(moves: &[engine::Square]) -> String {
+    opening_line_in(app::i18n::Lang::En, moves)
+}
+
+/// [`opening_line`] in `lang`.
+pub fn opening_line_in(lang: app::i18n::Lang, moves: &[engine::Square]) -> String {
     let squares: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
     match app::openings::name_of_squares(&squares) {
-        Some(named) => format!("Opening: {} (first {} moves)", named.name, named.plies),
-        None => "Opening: not a named opening".to_string(),
+        Some(named) => app::t!(
+            lang,
+            "export-opening",
+            name = named.name,
+            plies = named.plies
+        ),
+        None => app::t!(lang, "export-no-opening"),
     }
 }
 

@@ -27,7 +27,12 @@ pub fn describe(lang: Lang, analysis: &Analysis, mover: Side, ms: f64) -> String
             v => t!(lang, "hint-loses", side = side, by = -v),
         }
     } else {
-        t!(lang, "hint-value", side = side, value = format!("{:+}", analysis.value))
+        t!(
+            lang,
+            "hint-value",
+            side = side,
+            value = format!("{:+}", analysis.value)
+        )
     };
     let how = if analysis.exact {
         t!(lang, "hint-exact", empties = analysis.depth)
@@ -103,10 +108,12 @@ pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl 
             match reply {
                 Ok(timed) => {
                     let _ = hint.try_set(timed.result.best());
-                    let _ = set_text.try_set(Some(describe(lang, &timed.result, to_move, timed.ms)));
+                    let _ =
+                        set_text.try_set(Some(describe(lang, &timed.result, to_move, timed.ms)));
                 }
                 Err(error) => {
-                    let _ = set_text.try_set(Some(t!(lang, "hint-failed", error = error.to_string())));
+                    let _ =
+                        set_text.try_set(Some(t!(lang, "hint-failed", error = error.to_string())));
                 }
             }
         });
@@ -157,7 +164,9 @@ mod tests {
             "Best move a1: White loses by 6 with perfect play; solved exactly (14 empty squares), 4321 positions in 120 ms."
         );
         assert!(describe(Lang::En, &analysis(63, 0, true), Side::Black, 1.0).contains("a draw"));
-        assert!(describe(Lang::En, &analysis(9, 4, true), Side::Black, 1.0).contains("Black wins by 4"));
+        assert!(
+            describe(Lang::En, &analysis(9, 4, true), Side::Black, 1.0).contains("Black wins by 4")
+        );
         assert_eq!(
             describe(Lang::En, &analysis(-1, 0, false), Side::White, 0.0),
             "White has no move: it must pass."

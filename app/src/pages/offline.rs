@@ -188,7 +188,12 @@ fn move_text(lang: Lang, stored: &str) -> String {
     };
     match side {
         Some((side, "passes")) => t!(lang, "table-pass", side = side_name(lang, side)),
-        Some((side, square)) => t!(lang, "offline-move", side = side_name(lang, side), square = square),
+        Some((side, square)) => t!(
+            lang,
+            "offline-move",
+            side = side_name(lang, side),
+            square = square
+        ),
         None => stored.to_string(),
     }
 }
@@ -590,7 +595,8 @@ mod tests {
         assert_eq!(game.turn_text(Lang::El, false), "Κέρδισες, 0–64");
         assert_eq!(
             move_text(Lang::El, "Black passes"),
-            "Μαύρα: πάσο (καμία έγκυρη κίνηση)");
+            "Μαύρα: πάσο (καμία έγκυρη κίνηση)"
+        );
         assert_eq!(game.snapshot(false).outcome, Some(-1));
     }
 

@@ -19,7 +19,7 @@ pub fn TablePage() -> impl IntoView {
     let id = move || params.read().get("id").unwrap_or_default();
     let loaded = Resource::new(id, get_table);
     view! {
-        <Suspense fallback=|| view! { <main class="page"><p>{t!(lang, "table-loading")}</p></main> }>
+        <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "table-loading")}</p></main> }>
             {move || Suspend::new(async move {
                 match loaded.await {
                     Ok(view) => view! { <TableScreen initial=view /> }.into_any(),
@@ -88,14 +88,12 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match play_move(table, square).await {
                 Ok(view) => accept(view),
-                Err(error) => {
-                    set_message.set(Some(t!(
+                Err(error) => set_message.set(Some(t!(
                     lang,
                     "table-square-error",
                     square = square_name(square),
                     error = crate::i18n::localize(lang, &error.message),
-                )))
-                }
+                ))),
             }
         });
     });
@@ -240,18 +238,16 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     t!(lang, "table-to-move", side = to_move.name())
                 }
             }
-            RoundStatus::Over { winner, reason } => {
-                match (winner, reason) {
-                    (_, EndReason::Abandoned) => t!(lang, "table-abandoned"),
-                    (Some(w), EndReason::Resigned) => {
-                        t!(lang, "table-wins-resigned", side = w.name())
-                    }
-                    (Some(w), EndReason::Timeout) => t!(lang, "table-wins-timeout", side = w.name()),
-                    (Some(w), EndReason::Time) => t!(lang, "table-wins-time", side = w.name()),
-                    (Some(w), EndReason::Finished) => t!(lang, "table-wins", side = w.name()),
-                    (None, _) => t!(lang, "table-draw"),
+            RoundStatus::Over { winner, reason } => match (winner, reason) {
+                (_, EndReason::Abandoned) => t!(lang, "table-abandoned"),
+                (Some(w), EndReason::Resigned) => {
+                    t!(lang, "table-wins-resigned", side = w.name())
                 }
-            }
+                (Some(w), EndReason::Timeout) => t!(lang, "table-wins-timeout", side = w.name()),
+                (Some(w), EndReason::Time) => t!(lang, "table-wins-time", side = w.name()),
+                (Some(w), EndReason::Finished) => t!(lang, "table-wins", side = w.name()),
+                (None, _) => t!(lang, "table-draw"),
+            },
         }
     };
     let to_move_class = move || match status() {

@@ -8,8 +8,8 @@ use app::i18n::Lang;
 use app::lab::ProviderStatus;
 use app::t;
 
-/// Provider name shown on the page (English; the page shows it in its own
-/// language, see the `explain-provider` message).
+/// Provider name shown on the page (English, as stored; the page shows it in
+/// its own language, see the `srv-explain-provider` message).
 pub const PROVIDER: &str = "Offline explainer (built-in)";
 
 /// The offline explainer.
@@ -29,7 +29,7 @@ impl Explainer for Offline {
             kind: "offline".into(),
             name: PROVIDER.into(),
             ready: true,
-            detail: t!(Lang::En, "explain-provider-detail"),
+            detail: t!(Lang::En, "srv-explain-provider-detail"),
         }
     }
 }
@@ -120,9 +120,21 @@ pub fn write(facts: &FactSheet) -> Explanation {
         let before = format!("{:+}", facts.terms_before.frontier);
         let after = format!("{:+}", facts.terms_after.frontier);
         sentences.push(if frontier_change > 0 {
-            t!(lang, "explain-frontier-better", before = before, after = after, side = side)
+            t!(
+                lang,
+                "explain-frontier-better",
+                before = before,
+                after = after,
+                side = side
+            )
         } else {
-            t!(lang, "explain-frontier-worse", before = before, after = after, side = side)
+            t!(
+                lang,
+                "explain-frontier-worse",
+                before = before,
+                after = after,
+                side = side
+            )
         });
     }
     // The search's comparison with the alternatives.
@@ -338,7 +350,11 @@ mod tests {
             "{}",
             written.explanation
         );
-        assert!(written.explanation.contains("Κινητικότητα"), "{}", written.explanation);
+        assert!(
+            written.explanation.contains("Κινητικότητα"),
+            "{}",
+            written.explanation
+        );
         assert!(
             !written.explanation.contains("Mobility") && !written.lesson.contains("the "),
             "no English left: {} / {}",
