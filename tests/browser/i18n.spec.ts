@@ -10,7 +10,7 @@ test.use({ locale: 'el-GR', extraHTTPHeaders: { 'Accept-Language': 'el' } });
 async function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() =>
     Array.from(document.querySelectorAll('button, a.button, .lang-switch'))
-      .filter((e) => (e as HTMLElement).offsetParent !== null)
+      .filter((e) => (e as HTMLElement).offsetParent !== null && getComputedStyle(e).visibility !== 'hidden')
       .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > window.innerWidth + 1)
       .map((e) => `${e.id || e.className}: ${e.textContent?.trim()}`),
   );
