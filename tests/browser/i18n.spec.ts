@@ -101,3 +101,36 @@ test('Greek fits a narrow phone screen (390×844)', async ({ page, consoleErrors
   await screenshot(page, info, 'i18n-table-el-mobile-lower');
   expect(consoleErrors).toEqual([]);
 });
+
+test('a lab game started in Greek is explained in Greek, also after a reload and a switch', async ({ page, consoleErrors }, info) => {
+  await page.goto('/lab');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(page.locator('#provider-status')).toContainText('Ενσωματωμένος εξηγητής');
+  await page.selectOption('#black-depth', '1');
+  await page.selectOption('#white-depth', '1');
+  await page.click('#new-lab');
+  await page.waitForURL(/\/lab\/[0-9a-f]+$/);
+  await waitForIsland(page);
+  await expect(page.locator('#lab-status')).toContainText('Παίζουν τα μαύρα (βάθος 1)');
+  await page.click('#next-turn');
+  const card = page.locator('#explanation-card');
+  await expect(card).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('#explanation')).toContainText(/^Τα μαύρα έπαιξαν [a-h][1-8] και γύρισαν 1 πούλι/);
+  await expect(page.locator('#lesson')).not.toContainText(/\b(the|and)\b/);
+  await screenshot(page, info, 'i18n-lab-el');
+  // Switched to English, the page is English but the game keeps its language:
+  // the next explanation is Greek too.
+  await page.click('#lang-en');
+  await page.waitForURL(/\/lab\/[0-9a-f]+$/);
+  await waitForIsland(page);
+  await expect(page.locator('#lab-status')).toContainText('White to move (depth 1)');
+  await page.click('#next-turn');
+  await expect(card).toHaveAttribute('data-ply', '2');
+  await expect(card).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('#explanation')).toContainText(/^Τα λευκά έπαιξαν/);
+  // The text export is in the game's language.
+  const exported = await (await page.request.get(`${new URL(page.url()).pathname}/export.txt`)).text();
+  expect(exported).toContain('Οθέλλο 3D — παρτίδα εργαστηρίου AI');
+  expect(exported).toContain('Μάθημα:');
+  expect(consoleErrors).toEqual([]);
+});
