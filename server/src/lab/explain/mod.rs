@@ -206,6 +206,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_model_is_asked_for_greek_only_for_a_greek_game() {
+        let start = engine::Position::initial();
+        let report = engine::search(&start, 1);
+        let square = report.best_move.expect("a move");
+        let mut facts = crate::lab::facts::build(1, &start, square, &report);
+        assert!(!prompt(&facts).contains("Greek"));
+        assert!(
+            !facts.to_json().contains("\"lang\""),
+            "English sheets are unchanged"
+        );
+        facts.lang = app::i18n::Lang::El;
+        assert!(prompt(&facts).contains("Write both in Greek"));
+        let sheet: serde_json::Value = serde_json::from_str(&facts.to_json()).expect("json");
+        assert_eq!(sheet["lang"], "el");
+    }
+
+    #[test]
     fn scrub_removes_secrets_and_key_like_tokens() {
         let secrets = Secrets::new(["sk-test-abc123XYZ".to_string()]);
         let text = "Incorrect API key provided: sk-test-abc123XYZ. Also sk-proj-****abcd and Bearer tok_123.";
