@@ -490,3 +490,28 @@ srv-result-win = { $side ->
    *[White] Κερδίζουν τα λευκά
 } { $score }
 srv-result-draw = Ισοπαλία { $score }
+
+## Το ταμπλό (αναγνώστης οθόνης)
+
+announce-move = { $side ->
+    [Black] Τα μαύρα
+   *[White] Τα λευκά
+} έπαιξαν { $square } και γύρισαν { $count ->
+    [one] 1 πούλι
+   *[other] { $count } πούλια
+}.
+announce-win = Τέλος παρτίδας: { $side ->
+    [Black] κερδίζουν τα μαύρα
+   *[White] κερδίζουν τα λευκά
+}. Μαύρα { $black }, λευκά { $white }.
+announce-draw = Τέλος παρτίδας: ισοπαλία. Μαύρα { $black }, λευκά { $white }.
+announce-new-round = Αρχίζει νέος γύρος.
+square-black = , μαύρο πούλι
+square-white = , λευκό πούλι
+square-empty = , κενό
+square-legal = , έγκυρη κίνηση
+square-last = , τελευταία κίνηση
+board-label = Ταμπλό Οθέλλο. Τα βέλη μετακινούν τον κέρσορα· το Enter ή το Space παίζει εκεί.
+board-label-2d = Ταμπλό Οθέλλο (2D). Τα βέλη μετακινούν ανάμεσα στα τετράγωνα· το Enter ή το Space παίζει.
+board-skip = Παράλειψη γιορτής
+board-renderer = Απόδοση:

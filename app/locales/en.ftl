@@ -374,3 +374,22 @@ export-lessons = Lessons:
 export-transcript = Transcript: { $moves }
 srv-result-win = { $side } wins { $score }
 srv-result-draw = Draw { $score }
+
+## The board (screen reader)
+
+announce-move = { $side } played { $square } and flipped { $count ->
+    [one] 1 disc
+   *[other] { $count } discs
+}.
+announce-win = Game over: { $side } wins. Black { $black }, white { $white }.
+announce-draw = Game over: a draw. Black { $black }, white { $white }.
+announce-new-round = A new round begins.
+square-black = , black disc
+square-white = , white disc
+square-empty = , empty
+square-legal = , legal move
+square-last = , last move
+board-label = Othello board. Arrow keys move the cursor, Enter or Space plays there.
+board-label-2d = Othello board (2D). Arrow keys move between squares, Enter or Space plays.
+board-skip = Skip celebration
+board-renderer = Renderer:
