@@ -515,3 +515,34 @@ board-label = Ταμπλό Οθέλλο. Τα βέλη μετακινούν το
 board-label-2d = Ταμπλό Οθέλλο (2D). Τα βέλη μετακινούν ανάμεσα στα τετράγωνα· το Enter ή το Space παίζει.
 board-skip = Παράλειψη γιορτής
 board-renderer = Απόδοση:
+export-ai = Υπολογιστής (βάθος { $depth })
+export-player = Παίκτης
+export-black-player = Παίκτης με τα μαύρα
+export-white-player = Παίκτης με τα λευκά
+export-table-title = Οθέλλο 3D — τραπέζι { $id }, { $rounds ->
+    [one] 1 γύρος
+   *[other] { $rounds } γύροι
+}
+export-mode = Τρόπος: { $mode }
+export-players =
+    Μαύρα (X): { $black }
+    Λευκά (O): { $white }
+export-round = === Γύρος { $round } ===
+export-move = { $ply }. { $side } { $square } — γυρίζει { $count } ({ $list })· μαύρα { $black }, λευκά { $white }
+export-time-used = · χρόνος { $seconds } δλ.
+export-round-result = Αποτέλεσμα του γύρου { $round }: { $result }
+export-resigned = { $winner ->
+    [Black] Τα λευκά παραιτήθηκαν· κερδίζουν τα μαύρα
+   *[White] Τα μαύρα παραιτήθηκαν· κερδίζουν τα λευκά
+} (πούλια { $score })
+export-timeout = { $winner ->
+    [Black] Τα λευκά δεν γύρισαν εγκαίρως· κερδίζουν τα μαύρα
+   *[White] Τα μαύρα δεν γύρισαν εγκαίρως· κερδίζουν τα λευκά
+} (πούλια { $score })
+export-time = { $winner ->
+    [Black] Τα λευκά έμειναν χωρίς χρόνο· κερδίζουν τα μαύρα στον χρόνο
+   *[White] Τα μαύρα έμειναν χωρίς χρόνο· κερδίζουν τα λευκά στον χρόνο
+} (πούλια { $score })
+export-abandoned = Εγκαταλείφθηκε και από τους δύο παίκτες (πούλια { $score })
+export-tally = Σκορ σε αυτό το τραπέζι: μαύρα { $black } νίκες, λευκά { $white } νίκες, { $draws } ισοπαλίες
+export-ggf = GGF (μία παρτίδα ανά γύρο):

@@ -393,3 +393,34 @@ board-label = Othello board. Arrow keys move the cursor, Enter or Space plays th
 board-label-2d = Othello board (2D). Arrow keys move between squares, Enter or Space plays.
 board-skip = Skip celebration
 board-renderer = Renderer:
+export-ai = AI (depth { $depth })
+export-player = Player
+export-black-player = Black player
+export-white-player = White player
+export-table-title = Othello 3D — table { $id }, { $rounds ->
+    [one] 1 round
+   *[other] { $rounds } rounds
+}
+export-mode = Mode: { $mode }
+export-players =
+    Black (X): { $black }
+    White (O): { $white }
+export-round = === Round { $round } ===
+export-move = { $ply }. { $side } { $square } — flips { $count } ({ $list }); black { $black }, white { $white }
+export-time-used = ; time used { $seconds } s
+export-round-result = Result of round { $round }: { $result }
+export-resigned = { $winner ->
+    [Black] White resigned; Black wins
+   *[White] Black resigned; White wins
+} (discs { $score })
+export-timeout = { $winner ->
+    [Black] White did not return in time; Black wins
+   *[White] Black did not return in time; White wins
+} (discs { $score })
+export-time = { $winner ->
+    [Black] White ran out of time; Black wins on time
+   *[White] Black ran out of time; White wins on time
+} (discs { $score })
+export-abandoned = Abandoned by both players (discs { $score })
+export-tally = Tally at this table: black { $black } wins, white { $white } wins, { $draws } draws
+export-ggf = GGF (one game per round):

@@ -252,8 +252,11 @@ async fn ready(State(state): State<AppState>) -> impl IntoResponse {
 async fn export_text(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
 ) -> axum::response::Response {
-    match state.hub.export(&id).await {
+    // The headings in the language of the page that links here.
+    let lang = app::i18n::lang_of_headers(&headers);
+    match state.hub.export(&id, lang).await {
         Ok(mut text) => {
             // Per-move loss, once the game has been analysed.
             if let Some(section) = state.analysis.export_section("table", &id).await {

@@ -119,6 +119,52 @@ async fn the_switch_sets_the_cookie_and_returns_only_to_this_site() {
     }
 }
 
+#[tokio::test]
+async fn the_table_export_has_headings_in_the_pages_language() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&dir.path().join("db.sqlite"), &[]);
+    let client = common::client();
+    let (status, id) = call(
+        &client,
+        &server.url,
+        "create_table",
+        json!({"mode": {"kind": "hot_seat"}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{id}");
+    let id = id.as_str().expect("id");
+    let export = |lang: &'static str| {
+        let client = client.clone();
+        let url = format!("{}/table/{id}/export.txt", server.url);
+        async move {
+            let response = client
+                .get(url)
+                .header(ACCEPT_LANGUAGE, lang)
+                .send()
+                .await
+                .expect("export");
+            assert_eq!(response.status(), 200);
+            response.text().await.expect("text")
+        }
+    };
+    let greek = export("el").await;
+    assert!(
+        greek.starts_with(&format!("Οθέλλο 3D — τραπέζι {id}, 1 γύρος")),
+        "{greek}"
+    );
+    assert!(
+        greek.contains("=== Γύρος 1 ===") && greek.contains("Αρχική θέση:"),
+        "{greek}"
+    );
+    assert!(greek.contains("Σε εξέλιξη: παίζουν τα μαύρα"), "{greek}");
+    let english = export("en-US").await;
+    assert!(
+        english.starts_with(&format!("Othello 3D — table {id}, 1 round")),
+        "{english}"
+    );
+    assert!(english.contains("In progress: Black to move"), "{english}");
+}
+
 /// The lab game's latest move, once explained.
 async fn explained(client: &reqwest::Client, url: &str, lab: &str, view: Value) -> Value {
     let mut view = view;
