@@ -74,7 +74,7 @@ test('Greek from Accept-Language, rendered on the server, switched to English an
   expect(consoleErrors).toEqual([]);
 });
 
-test('a refusal and the server notices in Greek', async ({ page, consoleErrors }) => {
+test('a server refusal is shown in Greek', async ({ page, consoleErrors }) => {
   // A malformed position: the server refuses it in English; the page shows Greek.
   await page.goto('/');
   await waitForIsland(page);
