@@ -1,3 +1,5 @@
+//! (Over 600 lines: half of it is the tests that keep the two resource files in step.)
+//!
 //! The site's two languages, Greek and English: the language of a request (the
 //! `lang` cookie, else `Accept-Language`), and the strings, which live in the
 //! Fluent resource files `app/locales/{en,el}.ftl` (embedded at build time).

@@ -4,6 +4,8 @@
 //! this browser's local storage, so it survives a reload, and nothing is sent
 //! to or saved on the server. The lobby offers it when the server cannot be
 //! reached; the page itself calls no server function.
+//!
+//! (Over 600 lines: the page, its game model and the model's tests belong together.)
 
 use crate::board::Board3D;
 use crate::i18n::{localize, side_name, Lang};
