@@ -26,6 +26,8 @@ export default defineConfig({
     ['json', { outputFile: 'test-results/browser-results.json' }],
   ],
   use: {
+    // English pages unless a spec asks for Greek (tests/browser/i18n.spec.ts).
+    locale: 'en-US',
     viewport: { width: 1100, height: 760 },
     actionTimeout: 20_000,
   },

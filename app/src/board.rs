@@ -11,6 +11,7 @@
 //! `outcome` follows one without. A page loaded on a finished table does not
 //! replay it, and it never plays when the browser asks for reduced motion.
 
+use crate::i18n::Lang;
 use crate::protocol::{square_name, BoardSnapshot, Side};
 use leptos::prelude::*;
 
@@ -71,7 +72,7 @@ pub fn ends_celebration(before: &BoardSnapshot, after: &BoardSnapshot) -> bool {
 
 /// What the announcer says when the board goes from `before` to `after`: the
 /// move just played and, when the round has just ended, the result.
-pub fn announcement(before: &BoardSnapshot, after: &BoardSnapshot) -> Option<String> {
+pub fn announcement(lang: Lang, before: &BoardSnapshot, after: &BoardSnapshot) -> Option<String> {
     if before.version == after.version {
         return None;
     }
@@ -81,27 +82,30 @@ pub fn announcement(before: &BoardSnapshot, after: &BoardSnapshot) -> Option<Str
         let placed = after.cells.get(at).copied().unwrap_or(0);
         if placed != 0 && before.cells.get(at).copied().unwrap_or(0) == 0 {
             let n = after.flipped.len();
-            parts.push(format!(
-                "{} played {} and flipped {} disc{}.",
-                side_name(placed),
-                square_name(square),
-                n,
-                if n == 1 { "" } else { "s" }
+            parts.push(t!(
+                lang,
+                "announce-move",
+                side = side_name(placed),
+                square = square_name(square),
+                count = n
             ));
         }
     }
     if starts_celebration(before, after) {
         let (black, white) = after.counts();
-        let result = match after.outcome {
-            Some(0) => "a draw".to_string(),
-            Some(o) => format!("{} wins", side_name(o)),
+        parts.push(match after.outcome {
+            Some(0) => t!(lang, "announce-draw", black = black, white = white),
+            Some(o) => t!(
+                lang,
+                "announce-win",
+                side = side_name(o),
+                black = black,
+                white = white
+            ),
             None => unreachable!("starts_celebration checked the outcome"),
-        };
-        parts.push(format!(
-            "Game over: {result}. Black {black}, white {white}."
-        ));
+        });
     } else if before.outcome.is_some() && after.outcome.is_none() {
-        parts.push("A new round begins.".to_string());
+        parts.push(t!(lang, "announce-new-round"));
     }
     (!parts.is_empty()).then(|| parts.join(" "))
 }
@@ -115,7 +119,7 @@ pub struct PassLog {
 
 /// What the announcer adds about passes when the round's passes go from
 /// `before` to `after` ("White has no legal move and passes.").
-pub fn pass_announcement(before: &PassLog, after: &PassLog) -> Option<String> {
+pub fn pass_announcement(lang: Lang, before: &PassLog, after: &PassLog) -> Option<String> {
     let new = if after.round != before.round {
         &after.passers[..]
     } else {
@@ -123,32 +127,30 @@ pub fn pass_announcement(before: &PassLog, after: &PassLog) -> Option<String> {
     };
     (!new.is_empty()).then(|| {
         new.iter()
-            .map(|side| format!("{} has no legal move and passes.", side.name()))
+            .map(|side| t!(lang, "lab-pass", side = side.name()))
             .collect::<Vec<_>>()
             .join(" ")
     })
 }
 
 /// A square as a screen reader hears it: "f5, black disc", "d3, empty, legal move".
-pub fn describe_square(snapshot: &BoardSnapshot, square: u8) -> String {
+pub fn describe_square(lang: Lang, snapshot: &BoardSnapshot, square: u8) -> String {
     let mut text = square_name(square);
-    text.push_str(
-        match snapshot
-            .cells
-            .get(usize::from(square))
-            .copied()
-            .unwrap_or(0)
-        {
-            1 => ", black disc",
-            -1 => ", white disc",
-            _ => ", empty",
-        },
-    );
+    text.push_str(&match snapshot
+        .cells
+        .get(usize::from(square))
+        .copied()
+        .unwrap_or(0)
+    {
+        1 => t!(lang, "square-black"),
+        -1 => t!(lang, "square-white"),
+        _ => t!(lang, "square-empty"),
+    });
     if snapshot.legal.contains(&square) {
-        text.push_str(", legal move");
+        text.push_str(&t!(lang, "square-legal"));
     }
     if snapshot.last_move == Some(square) {
-        text.push_str(", last move");
+        text.push_str(&t!(lang, "square-last"));
     }
     text
 }
@@ -198,6 +200,7 @@ pub fn Board3D(
     #[prop(optional, into)]
     hint: Option<Signal<Option<u8>>>,
 ) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let hint = hint.unwrap_or_else(|| Signal::derive(|| None));
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (backend, set_backend) = signal(String::from("loading"));
@@ -249,7 +252,7 @@ pub fn Board3D(
             let current = snapshot.get();
             let current_passes = passes.map(|p| p.get());
             let passed = match (previous_passes.get_value(), &current_passes) {
-                (Some(before), Some(after)) => pass_announcement(&before, after),
+                (Some(before), Some(after)) => pass_announcement(lang, &before, after),
                 _ => None,
             };
             previous_passes.set_value(current_passes);
@@ -259,7 +262,7 @@ pub fn Board3D(
                 if celebrating.get_untracked() && ends_celebration(&before, &current) {
                     celebrating.set(false);
                 }
-                let text = [announcement(&before, &current), passed]
+                let text = [announcement(lang, &before, &current), passed]
                     .into_iter()
                     .flatten()
                     .collect::<Vec<_>>()
@@ -307,7 +310,7 @@ pub fn Board3D(
             ev.prevent_default();
             cursor.set(Some(square));
             with_scene(&|s| s.set_cursor(Some(square)));
-            announcer.set(describe_square(&board, square));
+            announcer.set(describe_square(lang, &board, square));
         }
     };
     let on_blur = move |_| with_scene(&|s| s.set_cursor(None));
@@ -324,7 +327,7 @@ pub fn Board3D(
                 node_ref=canvas
                 id="board-canvas"
                 tabindex="0"
-                aria-label="Othello board. Arrow keys move the cursor, Enter or Space plays there."
+                aria-label=t!(lang, "board-label")
                 aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight Enter Space"
                 on:keydown=on_key
                 on:blur=on_blur
@@ -342,7 +345,7 @@ pub fn Board3D(
                                 class="skip-celebration"
                                 on:click=move |_| skip()
                             >
-                                "Skip celebration"
+                                {t!(lang, "board-skip")}
                             </button>
                         }
                     })
@@ -351,7 +354,7 @@ pub fn Board3D(
                 {move || announcer.get()}
             </p>
             <p class="backend" id="backend" data-backend=move || backend.get()>
-                "Renderer: "
+                {t!(lang, "board-renderer")} " "
                 {move || backend.get()}
             </p>
         </div>
@@ -368,6 +371,7 @@ fn Board2D(
     cursor: RwSignal<Option<u8>>,
     hint: Signal<Option<u8>>,
 ) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let grid = NodeRef::<leptos::html::Div>::new();
     let focus_square = move || cursor.get().unwrap_or_else(|| snapshot.with(cursor_start));
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
@@ -417,7 +421,7 @@ fn Board2D(
                 type="button"
                 class=class
                 data-square=square
-                aria-label=move || snapshot.with(|s| describe_square(s, square))
+                aria-label=move || snapshot.with(|s| describe_square(lang, s, square))
                 tabindex=move || if focus_square() == square { "0" } else { "-1" }
                 on:click=move |_| {
                     cursor.set(Some(square));
@@ -445,7 +449,7 @@ fn Board2D(
             class="board-2d"
             id="board-2d"
             role="group"
-            aria-label="Othello board (2D). Arrow keys move between squares, Enter or Space plays."
+            aria-label=t!(lang, "board-label-2d")
             node_ref=grid
             on:keydown=on_key
         >
@@ -482,10 +486,10 @@ mod tests {
         after.flipped = vec![36];
         after.version = 2;
         assert_eq!(
-            announcement(&before, &after).as_deref(),
+            announcement(Lang::En, &before, &after).as_deref(),
             Some("Black played f5 and flipped 1 disc.")
         );
-        assert_eq!(announcement(&after, &after), None);
+        assert_eq!(announcement(Lang::En, &after, &after), None);
     }
 
     #[test]
@@ -495,7 +499,7 @@ mod tests {
         after.version = 2;
         after.outcome = Some(-1);
         assert_eq!(
-            announcement(&before, &after).as_deref(),
+            announcement(Lang::En, &before, &after).as_deref(),
             Some("Game over: White wins. Black 2, white 2.")
         );
         assert!(starts_celebration(&before, &after));
@@ -503,12 +507,12 @@ mod tests {
         vote.version = 3;
         assert!(!starts_celebration(&after, &vote));
         assert!(!ends_celebration(&after, &vote));
-        assert_eq!(announcement(&after, &vote), None);
+        assert_eq!(announcement(Lang::En, &after, &vote), None);
         let mut rematch = start();
         rematch.version = 4;
         assert!(ends_celebration(&vote, &rematch));
         assert_eq!(
-            announcement(&vote, &rematch).as_deref(),
+            announcement(Lang::En, &vote, &rematch).as_deref(),
             Some("A new round begins.")
         );
     }
@@ -524,16 +528,16 @@ mod tests {
             passers: vec![Side::White],
         };
         assert_eq!(
-            pass_announcement(&none, &one).as_deref(),
+            pass_announcement(Lang::En, &none, &one).as_deref(),
             Some("White has no legal move and passes.")
         );
-        assert_eq!(pass_announcement(&one, &one), None);
+        assert_eq!(pass_announcement(Lang::En, &one, &one), None);
         let two = PassLog {
             round: 1,
             passers: vec![Side::White, Side::Black],
         };
         assert_eq!(
-            pass_announcement(&one, &two).as_deref(),
+            pass_announcement(Lang::En, &one, &two).as_deref(),
             Some("Black has no legal move and passes.")
         );
         let next_round = PassLog {
@@ -541,24 +545,32 @@ mod tests {
             passers: vec![Side::Black],
         };
         assert_eq!(
-            pass_announcement(&two, &next_round).as_deref(),
+            pass_announcement(Lang::En, &two, &next_round).as_deref(),
             Some("Black has no legal move and passes.")
         );
         let fresh = PassLog {
             round: 3,
             passers: vec![],
         };
-        assert_eq!(pass_announcement(&next_round, &fresh), None);
+        assert_eq!(pass_announcement(Lang::En, &next_round, &fresh), None);
     }
 
     #[test]
     fn squares_are_described() {
         let mut s = start();
         s.last_move = Some(28);
-        assert_eq!(describe_square(&s, 28), "e4, black disc, last move");
-        assert_eq!(describe_square(&s, 27), "d4, white disc");
-        assert_eq!(describe_square(&s, 19), "d3, empty, legal move");
-        assert_eq!(describe_square(&s, 0), "a1, empty");
+        assert_eq!(
+            describe_square(Lang::En, &s, 28),
+            "e4, black disc, last move"
+        );
+        assert_eq!(describe_square(Lang::En, &s, 27), "d4, white disc");
+        assert_eq!(describe_square(Lang::En, &s, 19), "d3, empty, legal move");
+        assert_eq!(describe_square(Lang::En, &s, 0), "a1, empty");
+        assert_eq!(describe_square(Lang::El, &s, 19), "d3, κενό, έγκυρη κίνηση");
+        assert_eq!(
+            describe_square(Lang::El, &s, 28),
+            "e4, μαύρο πούλι, τελευταία κίνηση"
+        );
     }
 
     #[test]

@@ -183,10 +183,12 @@ pub mod backend {
 
     /// What the lab's server functions need from the server.
     pub trait LabBackend: Send + Sync + 'static {
+        /// Creates a lab game whose explanations are written in `lang`.
         fn create<'a>(
             &'a self,
             black_depth: u8,
             white_depth: u8,
+            lang: crate::i18n::Lang,
         ) -> BoxFuture<'a, Result<String, CommandError>>;
         fn list(&self) -> BoxFuture<'_, Result<Vec<LabSummary>, CommandError>>;
         fn view<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>>;
@@ -219,11 +221,12 @@ pub mod backend {
 #[cfg(feature = "ssr")]
 use crate::api::backend::refused;
 
-/// Starts a lab game; returns its id.
+/// Starts a lab game, explained in the page's language; returns its id.
 #[server(endpoint = "lab_create", input = Json)]
 pub async fn lab_create(black_depth: u8, white_depth: u8) -> Result<String, CommandError> {
     let lab = refused(backend::context())?;
-    refused(lab.create(black_depth, white_depth).await)
+    let lang = crate::i18n::request_lang();
+    refused(lab.create(black_depth, white_depth, lang).await)
 }
 
 /// Every lab game, newest first.

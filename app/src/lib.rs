@@ -2,6 +2,9 @@
 //! board component that hosts the 3D island, and the wire protocol shared by the
 //! server and the browser.
 
+// First, so that its `t!` macro is in scope in every module below.
+#[macro_use]
+pub mod i18n;
 pub mod api;
 pub mod board;
 pub mod lab;
@@ -26,10 +29,16 @@ use leptos_router::{
 pub const IMPORT_MAP: &str = r#"{"imports":{"three":"/vendor/three/three.bundle.js","three/webgpu":"/vendor/three/three.bundle.js"}}"#;
 
 /// The HTML document around the app, rendered on the server.
+/// The page is in the request's language (see [`i18n`]).
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    let lang = i18n::request_lang();
+    #[cfg(not(feature = "ssr"))]
+    let lang = i18n::Lang::default();
+    provide_context(lang);
     view! {
         <!DOCTYPE html>
-        <html lang="en">
+        <html lang=lang.code()>
             <head>
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -54,8 +63,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    let lang = i18n::use_lang();
     view! {
-        <Title text="Othello 3D" />
+        <Title text=t!(lang, "site-title") />
         <Router>
             <Routes fallback=|| view! { <pages::NotFound /> }>
                 <Route path=path!("/") view=pages::lobby::LobbyPage />
@@ -73,8 +83,10 @@ pub fn App() -> impl IntoView {
 /// stays free of Three.js bindings.
 #[cfg(feature = "hydrate")]
 pub fn hydrate(scene: board::SceneFactory) {
+    let lang = i18n::document_lang();
     leptos::mount::hydrate_body(move || {
         provide_context(scene);
+        provide_context(lang);
         view! { <App /> }
     });
 }

@@ -2,32 +2,50 @@
 //! of a table and their GGF form.
 
 use crate::table::{side, Outcome, Table};
+use app::i18n::{side_name, Lang};
 use app::protocol::{EndReason, TableMode};
+use app::t;
 use engine::{Color, Game, GameEvent, GgfInfo};
 use std::fmt::Write;
 
 fn players(mode: TableMode) -> (String, String) {
+    players_in(Lang::En, mode)
+}
+
+fn players_in(lang: Lang, mode: TableMode) -> (String, String) {
     match mode {
         TableMode::VsAi { depth, human } => {
-            let ai = format!("AI (depth {depth})");
+            let ai = t!(lang, "export-ai", depth = depth);
+            let player = t!(lang, "export-player");
             match human {
-                app::protocol::Side::Black => ("Player".into(), ai),
-                app::protocol::Side::White => (ai, "Player".into()),
+                app::protocol::Side::Black => (player, ai),
+                app::protocol::Side::White => (ai, player),
             }
         }
-        TableMode::HotSeat | TableMode::Online { .. } => {
-            ("Black player".into(), "White player".into())
-        }
+        TableMode::HotSeat | TableMode::Online { .. } => (
+            t!(lang, "export-black-player"),
+            t!(lang, "export-white-player"),
+        ),
     }
 }
 
 /// `Opening: Tiger` (or that no named opening was played), from the
 /// opening list matched under the board's symmetries.
 pub fn opening_line(moves: &[engine::Square]) -> String {
+    opening_line_in(app::i18n::Lang::En, moves)
+}
+
+/// [`opening_line`] in `lang`.
+pub fn opening_line_in(lang: app::i18n::Lang, moves: &[engine::Square]) -> String {
     let squares: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
     match app::openings::name_of_squares(&squares) {
-        Some(named) => format!("Opening: {} (first {} moves)", named.name, named.plies),
-        None => "Opening: not a named opening".to_string(),
+        Some(named) => app::t!(
+            lang,
+            "export-opening",
+            name = named.name,
+            plies = named.plies
+        ),
+        None => app::t!(lang, "export-no-opening"),
     }
 }
 
@@ -68,7 +86,7 @@ fn rounds(table: &Table) -> Vec<RoundRef<'_>> {
     all
 }
 
-fn result_text(game: &Game, outcome: Option<Outcome>) -> String {
+fn result_text(lang: Lang, game: &Game, outcome: Option<Outcome>) -> String {
     let position = game.position();
     let score = format!(
         "{}–{}",
@@ -77,30 +95,27 @@ fn result_text(game: &Game, outcome: Option<Outcome>) -> String {
     );
     match outcome {
         Some(outcome) => match (outcome.winner, outcome.reason) {
-            (Some(w), EndReason::Resigned) => format!(
-                "{} resigned; {} wins (discs {score})",
-                w.opponent().name(),
-                w.name()
-            ),
-            (Some(w), EndReason::Finished) => format!("{} wins {score}", w.name()),
-            (Some(w), EndReason::Timeout) => format!(
-                "{} did not return in time; {} wins (discs {score})",
-                w.opponent().name(),
-                w.name()
-            ),
-            (_, EndReason::Abandoned) => format!("Abandoned by both players (discs {score})"),
-            (Some(w), EndReason::Time) => format!(
-                "{} ran out of time; {} wins on time (discs {score})",
-                w.opponent().name(),
-                w.name()
-            ),
-            (None, _) => format!("Draw {score}"),
+            (Some(w), EndReason::Resigned) => {
+                t!(lang, "export-resigned", winner = w.name(), score = score)
+            }
+            (Some(w), EndReason::Finished) => {
+                t!(lang, "srv-result-win", side = w.name(), score = score)
+            }
+            (Some(w), EndReason::Timeout) => {
+                t!(lang, "export-timeout", winner = w.name(), score = score)
+            }
+            (_, EndReason::Abandoned) => t!(lang, "export-abandoned", score = score),
+            (Some(w), EndReason::Time) => {
+                t!(lang, "export-time", winner = w.name(), score = score)
+            }
+            (None, _) => t!(lang, "srv-result-draw", score = score),
         },
-        None => format!(
-            "In progress: {} to move (black {}, white {})",
-            side(position.side_to_move).name(),
-            position.count(Color::Black),
-            position.count(Color::White)
+        None => t!(
+            lang,
+            "export-in-progress",
+            side = side(position.side_to_move).name(),
+            black = position.count(Color::Black),
+            white = position.count(Color::White)
         ),
     }
 }
@@ -109,22 +124,44 @@ fn result_text(game: &Game, outcome: Option<Outcome>) -> String {
 /// move with the board after it, every pass, the result, the transcript),
 /// then the tally and the GGF of every round.
 pub fn text(id: &str, table: &Table, times: &MoveTimes) -> String {
-    let (black, white) = players(table.mode());
+    text_in(Lang::En, id, table, times)
+}
+
+/// [`text`] in `lang` (the language of the page that asks for it); the GGF
+/// records at the end stay as the format wants them.
+pub fn text_in(lang: Lang, id: &str, table: &Table, times: &MoveTimes) -> String {
+    let (black, white) = players_in(lang, table.mode());
     let all = rounds(table);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Othello 3D — table {id}, {} round{}",
-        all.len(),
-        if all.len() == 1 { "" } else { "s" }
+        "{}",
+        t!(lang, "export-table-title", id = id, rounds = all.len())
     );
-    let _ = writeln!(out, "Mode: {}", table.mode().describe());
-    let _ = writeln!(out, "Black (X): {black}\nWhite (O): {white}");
+    let _ = writeln!(
+        out,
+        "{}",
+        t!(
+            lang,
+            "export-mode",
+            mode = app::i18n::mode_text(lang, &table.mode())
+        )
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        t!(lang, "export-players", black = black, white = white)
+    );
     for round in &all {
         let game = round.game;
-        let _ = writeln!(out, "\n=== Round {} ===\n", round.round);
-        let _ = writeln!(out, "{}\n", opening_line(&game.moves()));
-        let _ = writeln!(out, "Start position:\n{}", game.start().to_text_board());
+        let _ = writeln!(out, "\n{}\n", t!(lang, "export-round", round = round.round));
+        let _ = writeln!(out, "{}\n", opening_line_in(lang, &game.moves()));
+        let _ = writeln!(
+            out,
+            "{}\n{}",
+            t!(lang, "export-start"),
+            game.start().to_text_board()
+        );
         let positions = game.positions();
         let mut ply = 0;
         for (event, position) in game.events().iter().zip(positions.iter()) {
@@ -138,45 +175,65 @@ pub fn text(id: &str, table: &Table, times: &MoveTimes) -> String {
                     ply += 1;
                     let flipped_names: Vec<String> =
                         flipped.iter().map(|s| s.to_string()).collect();
-                    let _ = writeln!(
-                        out,
-                        "{ply}. {} {square} — flips {} ({}); black {}, white {}{}",
-                        side(color).name(),
-                        flipped.count(),
-                        flipped_names.join(" "),
-                        position.count(Color::Black),
-                        position.count(Color::White),
-                        used.map_or(String::new(), |ms| format!(
-                            "; time used {:.2} s",
-                            ms as f64 / 1000.0
-                        ))
+                    let line = t!(
+                        lang,
+                        "export-move",
+                        ply = ply,
+                        side = side_name(lang, side(color)),
+                        square = square.to_string(),
+                        count = flipped.count(),
+                        list = flipped_names.join(" "),
+                        black = position.count(Color::Black),
+                        white = position.count(Color::White)
                     );
+                    let time = used.map_or(String::new(), |ms| {
+                        t!(
+                            lang,
+                            "export-time-used",
+                            seconds = format!("{:.2}", ms as f64 / 1000.0)
+                        )
+                    });
+                    let _ = writeln!(out, "{line}{time}");
                     let _ = writeln!(out, "{}", position.to_text_board());
                 }
                 GameEvent::Pass { color } => {
                     let _ = writeln!(
                         out,
-                        "   {} has no legal move and passes.\n",
-                        side(color).name()
+                        "   {}\n",
+                        t!(lang, "lab-pass", side = side(color).name())
                     );
                 }
             }
         }
         let _ = writeln!(
             out,
-            "Result of round {}: {}",
-            round.round,
-            result_text(game, round.outcome)
+            "{}",
+            t!(
+                lang,
+                "export-round-result",
+                round = round.round,
+                result = result_text(lang, game, round.outcome)
+            )
         );
-        let _ = writeln!(out, "Transcript: {}", game.transcript());
+        let _ = writeln!(
+            out,
+            "{}",
+            t!(lang, "export-transcript", moves = game.transcript())
+        );
     }
     let tally = table.tally();
     let _ = writeln!(
         out,
-        "\nTally at this table: black {} wins, white {} wins, {} draws",
-        tally.black_wins, tally.white_wins, tally.draws
+        "\n{}",
+        t!(
+            lang,
+            "export-tally",
+            black = tally.black_wins,
+            white = tally.white_wins,
+            draws = tally.draws
+        )
     );
-    let _ = writeln!(out, "\nGGF (one game per round):\n{}", ggf(table, times));
+    let _ = writeln!(out, "\n{}\n{}", t!(lang, "export-ggf"), ggf(table, times));
     out
 }
 

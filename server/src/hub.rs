@@ -1192,10 +1192,15 @@ impl Hub {
     /// The export file of a table (docs/PRODUCT.md, Exports): every round in
     /// order with every move, the board after each placement, every pass and
     /// the result, then the tally and the GGF of every round.
-    pub async fn export(&self, id: &str) -> Result<String, CommandError> {
+    pub async fn export(&self, id: &str, lang: app::i18n::Lang) -> Result<String, CommandError> {
         let entry = self.entry(id)?;
         let entry = entry.lock().await;
-        Ok(crate::export::text(&entry.id, &entry.table, &entry.times))
+        Ok(crate::export::text_in(
+            lang,
+            &entry.id,
+            &entry.table,
+            &entry.times,
+        ))
     }
 
     /// A table's current round for analysis: its number, the game and

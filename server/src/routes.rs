@@ -59,6 +59,7 @@ pub fn router(state: AppState) -> Router {
                 shell(leptos_options.clone())
             },
         )
+        .route("/lang/{code}", get(set_lang))
         .route("/ws/table/{id}", get(crate::ws::table_socket))
         .route("/ws/queue", get(crate::ws::queue_socket))
         .route("/table/{id}/export.txt", get(export_text))
@@ -99,6 +100,48 @@ pub fn metrics_router(state: AppState) -> Router {
     Router::new()
         .route("/metrics", get(metrics))
         .with_state(state)
+}
+
+/// `/lang/<el|en>?back=<path>`: the language switcher. Remembers the choice
+/// in the `lang` cookie (a year) and sends the browser back to `back` (a path
+/// on this site; the lobby otherwise), which the server renders in it.
+async fn set_lang(
+    State(state): State<AppState>,
+    Path(code): Path<String>,
+    axum::extract::Query(query): axum::extract::Query<std::collections::HashMap<String, String>>,
+) -> axum::response::Response {
+    use app::i18n::{safe_back, Lang, COOKIE};
+    let Some(lang) = Lang::ALL.into_iter().find(|l| l.code() == code) else {
+        return (
+            StatusCode::BAD_REQUEST,
+            "Unknown language: the site speaks el (Greek) and en (English).",
+        )
+            .into_response();
+    };
+    let back = query
+        .get("back")
+        .map(String::as_str)
+        .filter(|b| safe_back(b))
+        .unwrap_or("/");
+    let secure = if state.secure_cookies { "; Secure" } else { "" };
+    let cookie = format!(
+        "{COOKIE}={}; Path=/; Max-Age=31536000; SameSite=Lax{secure}",
+        lang.code()
+    );
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    let headers = response.headers_mut();
+    // A path that is not a valid header (raw non-ASCII) goes to the lobby.
+    let location = header::HeaderValue::from_str(back)
+        .unwrap_or_else(|_| header::HeaderValue::from_static("/"));
+    headers.insert(header::LOCATION, location);
+    if let Ok(cookie) = header::HeaderValue::from_str(&cookie) {
+        headers.insert(header::SET_COOKIE, cookie);
+    }
+    headers.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
+    response
 }
 
 /// Gives the page renderer the request's CSP nonce: Leptos writes it on every
@@ -209,8 +252,11 @@ async fn ready(State(state): State<AppState>) -> impl IntoResponse {
 async fn export_text(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
 ) -> axum::response::Response {
-    match state.hub.export(&id).await {
+    // The headings in the language of the page that links here.
+    let lang = app::i18n::lang_of_headers(&headers);
+    match state.hub.export(&id, lang).await {
         Ok(mut text) => {
             // Per-move loss, once the game has been analysed.
             if let Some(section) = state.analysis.export_section("table", &id).await {

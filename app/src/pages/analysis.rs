@@ -9,12 +9,13 @@ use leptos::prelude::*;
 /// `Opening: Tiger` for the moves played so far (nothing when unnamed).
 #[component]
 pub fn OpeningName(#[prop(into)] moves: Signal<Vec<String>>) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     move || {
         let moves = moves.get();
         crate::openings::name_of_squares(&moves).map(|named| {
             view! {
                 <p class="opening" id="opening" data-plies=named.plies.to_string()>
-                    "Opening: " <strong>{named.name}</strong>
+                    {t!(lang, "analysis-opening")} " " <strong>{named.name}</strong>
                 </p>
             }
         })
@@ -62,6 +63,7 @@ pub fn AnalysisPanel(
     #[prop(into)]
     over: Signal<bool>,
 ) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let state = RwSignal::new(None::<AnalysisView>);
     let error = RwSignal::new(None::<String>);
     let id = StoredValue::new(id);
@@ -91,7 +93,7 @@ pub fn AnalysisPanel(
     };
     let body = move || {
         match state.get() {
-        None => view! { <p class="muted">"Checking for an analysis…"</p> }.into_any(),
+        None => view! { <p class="muted">{t!(lang, "analysis-checking")}</p> }.into_any(),
         Some(AnalysisView::None { .. }) | Some(AnalysisView::Failed { .. }) => {
             let failed = match state.get() {
                 Some(AnalysisView::Failed { message }) => Some(message),
@@ -99,19 +101,19 @@ pub fn AnalysisPanel(
             };
             view! {
                 <p class="muted">
-                    "Find each move's loss against the best move: a fixed-depth search in the midgame, the exact solver in the last empties."
+                    {t!(lang, "analysis-intro")}
                 </p>
-                {failed.map(|m| view! { <p class="error" role="alert">"The analysis failed: " {m}</p> })}
-                <button id="analyse" on:click=start>"Analyse"</button>
+                {failed.map(|m| view! { <p class="error" role="alert">{t!(lang, "analysis-failed")} " " {m}</p> })}
+                <button id="analyse" on:click=start>{t!(lang, "analysis-start")}</button>
             }
             .into_any()
         }
         Some(AnalysisView::Running { done, total }) => view! {
-            <p id="analysis-progress-text">{format!("Analysing… {done} of {total} moves")}</p>
+            <p id="analysis-progress-text">{t!(lang, "analysis-running", done = done, total = total)}</p>
             <progress id="analysis-progress" max=total.to_string() value=done.to_string()></progress>
         }
         .into_any(),
-        Some(AnalysisView::Ready { analysis }) => ready_view(analysis).into_any(),
+        Some(AnalysisView::Ready { analysis }) => ready_view(lang, analysis).into_any(),
     }
     };
     move || {
@@ -124,45 +126,59 @@ pub fn AnalysisPanel(
                     Some(AnalysisView::Ready { .. }) => "ready",
                     Some(AnalysisView::Failed { .. }) => "failed",
                 }>
-                    <h2>"Analysis"</h2>
+                    <h2>{t!(lang, "analysis-title")}</h2>
                     {body}
-                    <p class="error" role="alert">{move || error.get()}</p>
+                    <p class="error" role="alert">
+                        {move || error.get().map(|e| crate::i18n::localize(lang, &e))}
+                    </p>
                 </div>
             }
         })
     }
 }
 
-fn loss_text(m: &MoveAnalysis) -> String {
+fn loss_text(lang: crate::i18n::Lang, m: &MoveAnalysis) -> String {
     if m.exact {
-        format!("−{} discs (exact)", m.loss)
+        t!(lang, "analysis-loss-exact", loss = m.loss)
     } else {
-        format!("−{} (depth search)", m.loss)
+        t!(lang, "analysis-loss-search", loss = m.loss)
     }
 }
 
-fn ready_view(analysis: GameAnalysis) -> impl IntoView {
+/// A severity's word (its class name stays [`Severity::label`]).
+pub fn severity_text(lang: crate::i18n::Lang, severity: Severity) -> String {
+    match severity {
+        Severity::Best => t!(lang, "severity-best"),
+        Severity::Inaccuracy => t!(lang, "severity-inaccuracy"),
+        Severity::Mistake => t!(lang, "severity-mistake"),
+        Severity::Blunder => t!(lang, "severity-blunder"),
+    }
+}
+
+fn ready_view(lang: crate::i18n::Lang, analysis: GameAnalysis) -> impl IntoView {
     let worst: Vec<MoveAnalysis> = analysis
         .worst
         .iter()
         .filter_map(|ply| analysis.moves.iter().find(|m| m.ply == *ply).cloned())
         .collect();
-    let summary = format!(
-        "Search depth {} in the midgame; exact solver in the last {} empties.",
-        analysis.depth, analysis.exact_empties
+    let summary = t!(
+        lang,
+        "analysis-summary",
+        depth = analysis.depth,
+        empties = analysis.exact_empties
     );
     let mistakes = if worst.is_empty() {
-        view! { <p id="no-mistakes">"No move lost anything against the best move."</p> }.into_any()
+        view! { <p id="no-mistakes">{t!(lang, "analysis-no-mistakes")}</p> }.into_any()
     } else {
         worst
             .into_iter()
             .map(|m| {
-                let best = (m.loss > 0).then(|| format!(" — best was {}", m.best));
+                let best = (m.loss > 0).then(|| t!(lang, "analysis-best-was", square = &m.best));
                 view! {
                     <li class=format!("mistake-row {} {}", side_class(m.side), m.severity.label()) data-ply=m.ply.to_string()>
-                        <span class="what">{format!("{}. {} {}", m.ply, m.side.name(), m.square)}</span>
-                        <span class="severity">{m.severity.label()}</span>
-                        <span class="loss">{loss_text(&m)}{best}</span>
+                        <span class="what">{format!("{}. {} {}", m.ply, crate::i18n::side_name(lang, m.side), m.square)}</span>
+                        <span class="severity">{severity_text(lang, m.severity)}</span>
+                        <span class="loss">{loss_text(lang, &m)}{best}</span>
                     </li>
                 }
             })
@@ -170,12 +186,10 @@ fn ready_view(analysis: GameAnalysis) -> impl IntoView {
             .into_any()
     };
     view! {
-        {analysis.opening.clone().map(|name| view! { <p class="opening">"Opening: " <strong>{name}</strong></p> })}
-        {graph(&analysis)}
-        <p class="graph-legend">
-            "Black's advantage after each move (above the line Black is better); dots mark the worst moves. Right of the dashed line the values are exact disc counts."
-        </p>
-        <h3>"Worst moves"</h3>
+        {analysis.opening.clone().map(|name| view! { <p class="opening">{t!(lang, "analysis-opening")} " " <strong>{name}</strong></p> })}
+        {graph(lang, &analysis)}
+        <p class="graph-legend">{t!(lang, "analysis-legend")}</p>
+        <h3>{t!(lang, "analysis-worst")}</h3>
         <ol id="mistakes" class="mistakes">{mistakes}</ol>
         <p class="muted">{summary}</p>
     }
@@ -184,7 +198,7 @@ fn ready_view(analysis: GameAnalysis) -> impl IntoView {
 /// The evaluation graph: black's value after each move. Midgame values are
 /// search evaluations (capped at ±300), endgame values exact disc differences
 /// (±64); each phase fills the same height.
-fn graph(analysis: &GameAnalysis) -> impl IntoView {
+fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis) -> impl IntoView {
     const W: f64 = 300.0;
     const H: f64 = 120.0;
     let n = analysis.moves.len();
@@ -224,7 +238,7 @@ fn graph(analysis: &GameAnalysis) -> impl IntoView {
                     cy=format!("{:.1}", y(m))
                     r="4"
                 >
-                    <title>{format!("{}. {} {}: {}", m.ply, m.side.name(), m.square, m.severity.label())}</title>
+                    <title>{format!("{}. {} {}: {}", m.ply, crate::i18n::side_name(lang, m.side), m.square, severity_text(lang, m.severity))}</title>
                 </circle>
             })
         })
@@ -241,7 +255,7 @@ fn graph(analysis: &GameAnalysis) -> impl IntoView {
             viewBox=format!("0 0 {W} {H}")
             preserveAspectRatio="none"
             role="img"
-            aria-label=format!("Evaluation over the game, from black's side; {severe} mistakes")
+            aria-label=t!(lang, "analysis-graph-label", mistakes = severe)
             data-points=n.to_string()
         >
             <rect class="eval-black-zone" x="0" y="0" width=W.to_string() height=(H / 2.0).to_string()></rect>

@@ -12,6 +12,7 @@
 //! local countdown reaches zero the page shows 0:00 and waits for the
 //! server's verdict.
 
+use crate::i18n::Lang;
 use crate::protocol::{Clocks, Side};
 use leptos::prelude::*;
 
@@ -34,12 +35,19 @@ pub fn format_clock(ms: i64) -> String {
 
 /// The warning to speak when a clock goes from `before` to `after` ms, if it
 /// crossed one of [`ANNOUNCE_AT`].
-pub fn crossing(side: Side, before: i64, after: i64) -> Option<String> {
+pub fn crossing(lang: Lang, side: Side, before: i64, after: i64) -> Option<String> {
     ANNOUNCE_AT
         .iter()
         .rev()
         .find(|&&at| before > at && after <= at)
-        .map(|at| format!("{}: {} seconds left.", side.name(), at / 1000))
+        .map(|at| {
+            t!(
+                lang,
+                "clock-announce",
+                side = crate::i18n::side_name(lang, side),
+                seconds = at / 1000
+            )
+        })
 }
 
 fn now_ms() -> f64 {
@@ -56,6 +64,7 @@ fn now_ms() -> f64 {
 /// Both clocks. `clocks` is the latest snapshot (None: untimed, nothing shown).
 #[component]
 pub fn ClockPanel(clocks: Signal<Option<Clocks>>, you: Signal<Vec<Side>>) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let arrived = RwSignal::new(now_ms());
     let now = RwSignal::new(now_ms());
     Effect::new(move |_| {
@@ -92,7 +101,7 @@ pub fn ClockPanel(clocks: Signal<Option<Clocks>>, you: Signal<Vec<Side>>) -> imp
         let Some(after) = left(side) else { return };
         if let Some((last_side, before)) = last.get_value() {
             if last_side == side {
-                if let Some(text) = crossing(side, before, after) {
+                if let Some(text) = crossing(lang, side, before, after) {
                     announcement.set(text);
                 }
             }
@@ -101,10 +110,11 @@ pub fn ClockPanel(clocks: Signal<Option<Clocks>>, you: Signal<Vec<Side>>) -> imp
     });
     let clock = move |side: Side| {
         let label = move || {
+            let name = crate::i18n::side_name(lang, side);
             if you.with(|y| y.len() == 1 && y.contains(&side)) {
-                format!("{} (you)", side.name())
+                t!(lang, "clock-you", side = name)
             } else {
-                side.name().to_string()
+                name
             }
         };
         let class = move || {
@@ -131,7 +141,7 @@ pub fn ClockPanel(clocks: Signal<Option<Clocks>>, you: Signal<Vec<Side>>) -> imp
                 <span class="clock-side">{label}</span>
                 <span class="clock-time">{move || left(side).map(format_clock)}</span>
                 <span class="clock-low">
-                    {move || (left(side).unwrap_or(0) <= LOW_MS).then_some("Low time")}
+                    {move || (left(side).unwrap_or(0) <= LOW_MS).then(|| t!(lang, "clock-low"))}
                 </span>
             </div>
         }
@@ -140,7 +150,7 @@ pub fn ClockPanel(clocks: Signal<Option<Clocks>>, you: Signal<Vec<Side>>) -> imp
         <Show when=move || clocks.with(Option::is_some)>
             <div class="card clocks" id="clocks">
                 <p class="clock-control">
-                    "Time control "
+                    {t!(lang, "clock-control")} " "
                     {move || clocks.with(|c| c.map(|c| c.control.label()))}
                 </p>
                 {clock(Side::Black)}
@@ -173,19 +183,19 @@ mod tests {
     #[test]
     fn warnings_are_spoken_once_at_30_and_10_seconds() {
         assert_eq!(
-            crossing(Side::White, 30_100, 29_900).as_deref(),
+            crossing(Lang::En, Side::White, 30_100, 29_900).as_deref(),
             Some("White: 30 seconds left.")
         );
-        assert_eq!(crossing(Side::White, 29_900, 29_800), None);
+        assert_eq!(crossing(Lang::En, Side::White, 29_900, 29_800), None);
         assert_eq!(
-            crossing(Side::Black, 10_050, 9_950).as_deref(),
-            Some("Black: 10 seconds left.")
+            crossing(Lang::El, Side::Black, 10_050, 9_950).as_deref(),
+            Some("Μαύρα: απομένουν 10 δευτερόλεπτα.")
         );
         // A jump over both (a late snapshot) speaks the lower one.
         assert_eq!(
-            crossing(Side::Black, 40_000, 5_000).as_deref(),
+            crossing(Lang::En, Side::Black, 40_000, 5_000).as_deref(),
             Some("Black: 10 seconds left.")
         );
-        assert_eq!(crossing(Side::Black, 5_000, 40_000), None);
+        assert_eq!(crossing(Lang::En, Side::Black, 5_000, 40_000), None);
     }
 }

@@ -5,6 +5,7 @@
 //! a depth-limited search before. Not offered in online games: a hint there
 //! would be help from a machine.
 
+use crate::i18n::Lang;
 use crate::protocol::{square_name, Side, TableMode, TableView};
 use crate::worker::{Analysis, EngineRequest};
 use leptos::prelude::*;
@@ -13,28 +14,39 @@ use leptos::prelude::*;
 pub const HINT_DEPTH: u32 = 6;
 
 /// What the hint card says about an analysis for `mover`.
-pub fn describe(analysis: &Analysis, mover: Side, ms: f64) -> String {
+pub fn describe(lang: Lang, analysis: &Analysis, mover: Side, ms: f64) -> String {
+    let side = mover.name();
     let Some(square) = analysis.best() else {
-        return format!("{} has no move: it must pass.", mover.name());
+        return t!(lang, "hint-pass", side = side);
     };
     let nodes = analysis.nodes as u64;
     let value = if analysis.exact {
         match analysis.value {
-            0 => "a draw with perfect play".to_string(),
-            v if v > 0 => format!("{} wins by {v} with perfect play", mover.name()),
-            v => format!("{} loses by {} with perfect play", mover.name(), -v),
+            0 => t!(lang, "hint-draw"),
+            v if v > 0 => t!(lang, "hint-wins", side = side, by = v),
+            v => t!(lang, "hint-loses", side = side, by = -v),
         }
     } else {
-        format!("value {:+} for {}", analysis.value, mover.name())
+        t!(
+            lang,
+            "hint-value",
+            side = side,
+            value = format!("{:+}", analysis.value)
+        )
     };
     let how = if analysis.exact {
-        format!("solved exactly ({} empty squares)", analysis.depth)
+        t!(lang, "hint-exact", empties = analysis.depth)
     } else {
-        format!("searched {} moves ahead", analysis.depth)
+        t!(lang, "hint-searched", depth = analysis.depth)
     };
-    format!(
-        "Best move {}: {value}; {how}, {nodes} positions in {ms:.0} ms.",
-        square_name(square)
+    t!(
+        lang,
+        "hint-best",
+        square = square_name(square),
+        value = value,
+        how = how,
+        nodes = nodes,
+        ms = format!("{ms:.0}")
     )
 }
 
@@ -48,6 +60,7 @@ pub fn offers_hint(view: &TableView) -> bool {
 /// position changes).
 #[component]
 pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let (text, set_text) = signal(None::<String>);
     let (busy, set_busy) = signal(false);
     // The position a hint was asked for; a reply for another one is dropped.
@@ -77,7 +90,7 @@ pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl 
         let version = v.board.version;
         asked.set_value(Some(version));
         set_busy.set(true);
-        set_text.set(Some("Thinking…".into()));
+        set_text.set(Some(t!(lang, "hint-thinking")));
         hint.set(None);
         leptos::task::spawn_local(async move {
             let reply = crate::worker::analyse(EngineRequest::Hint {
@@ -95,10 +108,12 @@ pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl 
             match reply {
                 Ok(timed) => {
                     let _ = hint.try_set(timed.result.best());
-                    let _ = set_text.try_set(Some(describe(&timed.result, to_move, timed.ms)));
+                    let _ =
+                        set_text.try_set(Some(describe(lang, &timed.result, to_move, timed.ms)));
                 }
                 Err(error) => {
-                    let _ = set_text.try_set(Some(format!("No hint: {error}")));
+                    let _ =
+                        set_text.try_set(Some(t!(lang, "hint-failed", error = error.to_string())));
                 }
             }
         });
@@ -111,9 +126,9 @@ pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl 
                     id="hint"
                     on:click=ask
                     disabled=move || busy.get()
-                    title="The engine, running in your browser, suggests a move"
+                    title=t!(lang, "hint-title")
                 >
-                    "Hint"
+                    {t!(lang, "hint-button")}
                 </button>
                 <p id="hint-result" aria-live="polite" data-square=move || hint.get().map(|s| s.to_string())>
                     {move || text.get()}
@@ -141,18 +156,24 @@ mod tests {
     #[test]
     fn hints_are_described() {
         assert_eq!(
-            describe(&analysis(37, 12, false), Side::Black, 8.4),
+            describe(Lang::En, &analysis(37, 12, false), Side::Black, 8.4),
             "Best move f5: value +12 for Black; searched 6 moves ahead, 4321 positions in 8 ms."
         );
         assert_eq!(
-            describe(&analysis(0, -6, true), Side::White, 120.0),
+            describe(Lang::En, &analysis(0, -6, true), Side::White, 120.0),
             "Best move a1: White loses by 6 with perfect play; solved exactly (14 empty squares), 4321 positions in 120 ms."
         );
-        assert!(describe(&analysis(63, 0, true), Side::Black, 1.0).contains("a draw"));
-        assert!(describe(&analysis(9, 4, true), Side::Black, 1.0).contains("Black wins by 4"));
+        assert!(describe(Lang::En, &analysis(63, 0, true), Side::Black, 1.0).contains("a draw"));
+        assert!(
+            describe(Lang::En, &analysis(9, 4, true), Side::Black, 1.0).contains("Black wins by 4")
+        );
         assert_eq!(
-            describe(&analysis(-1, 0, false), Side::White, 0.0),
+            describe(Lang::En, &analysis(-1, 0, false), Side::White, 0.0),
             "White has no move: it must pass."
+        );
+        assert_eq!(
+            describe(Lang::El, &analysis(0, -6, true), Side::White, 120.0),
+            "Καλύτερη κίνηση a1: τα λευκά χάνουν με διαφορά 6, αν παίξουν και οι δύο τέλεια· λύθηκε ακριβώς (14 κενά τετράγωνα), 4321 θέσεις σε 120 ms."
         );
     }
 }

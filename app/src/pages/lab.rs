@@ -27,6 +27,7 @@ fn side_class(side: Side) -> &'static str {
 /// Depth pickers and the button that starts a lab game.
 #[component]
 fn NewLabForm(#[prop(optional)] initial: Option<(u8, u8)>) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let (black, white) = initial.unwrap_or((3, 2));
     let black_depth = RwSignal::new(black);
     let white_depth = RwSignal::new(white);
@@ -45,7 +46,7 @@ fn NewLabForm(#[prop(optional)] initial: Option<(u8, u8)>) -> impl IntoView {
             set_busy.set(false);
         });
     };
-    let picker = move |id: &'static str, label: &'static str, depth: RwSignal<u8>| {
+    let picker = move |id: &'static str, label: String, depth: RwSignal<u8>| {
         view! {
             <label>
                 {label}
@@ -73,18 +74,19 @@ fn NewLabForm(#[prop(optional)] initial: Option<(u8, u8)>) -> impl IntoView {
     view! {
         <div class="lab-new">
             <div class="row">
-                {picker("black-depth", "Black depth", black_depth)}
-                {picker("white-depth", "White depth", white_depth)}
+                {picker("black-depth", t!(lang, "lab-black-depth"), black_depth)}
+                {picker("white-depth", t!(lang, "lab-white-depth"), white_depth)}
             </div>
             <button id="new-lab" on:click=start disabled=move || busy.get()>
-                "New lab game"
+                {t!(lang, "lab-new-game")}
             </button>
-            <p class="error" role="alert">{move || error.get()}</p>
+            <p class="error" role="alert">{move || error.get().map(|e| crate::i18n::localize(lang, &e))}</p>
         </div>
     }
 }
 
 fn provider_line(provider: ProviderStatus) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let class = if provider.ready {
         "provider-status ready"
     } else {
@@ -92,9 +94,9 @@ fn provider_line(provider: ProviderStatus) -> impl IntoView {
     };
     view! {
         <p id="provider-status" class=class data-kind=provider.kind.clone() data-ready=provider.ready.to_string()>
-            <strong>{provider.name}</strong>
-            {if provider.ready { " · ready" } else { " · not available" }}
-            <span class="detail">{provider.detail}</span>
+            <strong>{crate::i18n::localize(lang, &provider.name)}</strong>
+            {if provider.ready { t!(lang, "lab-provider-ready") } else { t!(lang, "lab-provider-not-ready") }}
+            <span class="detail">{crate::i18n::localize(lang, &provider.detail)}</span>
         </p>
     }
 }
@@ -102,20 +104,19 @@ fn provider_line(provider: ProviderStatus) -> impl IntoView {
 /// `/lab`: start a lab game or open one.
 #[component]
 pub fn LabHomePage() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let games = Resource::new(|| (), |_| lab_list());
     let provider = Resource::new(|| (), |_| lab_provider());
     view! {
         <main class="lab-home page">
             <header class="topbar">
-                <h1><a href="/">"Othello 3D"</a></h1>
-                <span class="mode">"AI lab"</span>
+                <h1><a href="/">{t!(lang, "site-title")}</a></h1>
+                <span class="mode">{t!(lang, "lobby-lab-title")}</span>
+                <crate::i18n::LangSwitch />
             </header>
             <div class="card">
-                <h2>"AI lab"</h2>
-                <p>
-                    "Two engines play each other, each searching to its own depth. After every move a short "
-                    "explanation and one reusable lesson tell you what the move does for the position."
-                </p>
+                <h2>{t!(lang, "lobby-lab-title")}</h2>
+                <p>{t!(lang, "lab-intro")}</p>
                 <NewLabForm />
             </div>
             <Suspense fallback=|| ()>
@@ -124,24 +125,24 @@ pub fn LabHomePage() -> impl IntoView {
                 })}
             </Suspense>
             <div class="card">
-                <h2>"Lab games"</h2>
-                <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+                <h2>{t!(lang, "lab-games")}</h2>
+                <Suspense fallback=move || view! { <p>{t!(lang, "offline-loading")}</p> }>
                     {move || Suspend::new(async move {
                         match games.await {
-                            Ok(list) if list.is_empty() => view! { <p id="lab-empty">"No lab game yet."</p> }.into_any(),
+                            Ok(list) if list.is_empty() => view! { <p id="lab-empty">{t!(lang, "lab-none")}</p> }.into_any(),
                             Ok(list) => view! {
                                 <ul id="lab-games" class="lab-games">
                                     {list
                                         .into_iter()
                                         .map(|g| {
-                                            let text = format!(
-                                                "Black depth {} vs White depth {} — {} moves, {}–{}{}",
-                                                g.black_depth,
-                                                g.white_depth,
-                                                g.plies,
-                                                g.black_count,
-                                                g.white_count,
-                                                if g.over { ", over" } else { "" },
+                                            let text = t!(
+                                                lang,
+                                                "lab-game-line",
+                                                black = g.black_depth,
+                                                white = g.white_depth,
+                                                plies = g.plies,
+                                                score = format!("{}–{}", g.black_count, g.white_count),
+                                                over = if g.over { "yes" } else { "no" },
                                             );
                                             view! { <li><a href=format!("/lab/{}", g.id)>{text}</a></li> }
                                         })
@@ -149,7 +150,7 @@ pub fn LabHomePage() -> impl IntoView {
                                 </ul>
                             }
                             .into_any(),
-                            Err(e) => view! { <p class="error">{e.message}</p> }.into_any(),
+                            Err(e) => view! { <p class="error">{crate::i18n::localize(lang, &e.message)}</p> }.into_any(),
                         }
                     })}
                 </Suspense>
@@ -161,20 +162,21 @@ pub fn LabHomePage() -> impl IntoView {
 /// `/lab/:id`.
 #[component]
 pub fn LabPage() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let params = use_params_map();
     let id = move || params.read().get("id").unwrap_or_default();
     let loaded = Resource::new(id, lab_get);
     view! {
-        <Suspense fallback=|| view! { <main class="page"><p>"Loading the lab game…"</p></main> }>
+        <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "lab-loading")}</p></main> }>
             {move || Suspend::new(async move {
                 match loaded.await {
                     Ok(view) => view! { <LabScreen initial=view /> }.into_any(),
                     Err(error) => view! {
                         <crate::pages::LoadFailed
-                            title="Lab game not found"
+                            title=t!(lang, "lab-not-found")
                             message=error.message
                             back_href="/lab"
-                            back_label="Back to the lab"
+                            back_label=t!(lang, "lab-back")
                         />
                     }
                     .into_any(),
@@ -362,7 +364,7 @@ fn eval_graph(moves: &[LabMoveView], selected: Option<u32>) -> impl IntoView {
             viewBox=format!("0 0 {W} {H}")
             preserveAspectRatio="none"
             role="img"
-            aria-label="Evaluation over the game, from black's side"
+            aria-label=t!(crate::i18n::use_lang(), "lab-graph-label")
             data-points=n.to_string()
         >
             <rect class="eval-black-zone" x="0" y="0" width=W.to_string() height=(H / 2.0).to_string()></rect>
@@ -375,6 +377,7 @@ fn eval_graph(moves: &[LabMoveView], selected: Option<u32>) -> impl IntoView {
 
 #[component]
 fn LabScreen(initial: LabView) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let query = use_query_map();
     let url_reading = query
         .with_untracked(|q| q.get("reading"))
@@ -443,9 +446,19 @@ fn LabScreen(initial: LabView) -> impl IntoView {
             LabStatus::Over { winner } => {
                 let (b, w) = (v.black_count, v.white_count);
                 match winner {
-                    Some(Side::Black) => format!("Game over: Black wins {b}–{w}"),
-                    Some(Side::White) => format!("Game over: White wins {w}–{b}"),
-                    None => format!("Game over: draw {b}–{w}"),
+                    Some(Side::Black) => t!(
+                        lang,
+                        "lab-over-win",
+                        side = "Black",
+                        score = format!("{b}–{w}")
+                    ),
+                    Some(Side::White) => t!(
+                        lang,
+                        "lab-over-win",
+                        side = "White",
+                        score = format!("{w}–{b}")
+                    ),
+                    None => t!(lang, "lab-over-draw", score = format!("{b}–{w}")),
                 }
             }
             LabStatus::Playing { to_move } => {
@@ -454,11 +467,11 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                     Side::White => v.white_depth,
                 };
                 if v.explaining() {
-                    "Writing the explanation…".to_string()
+                    t!(lang, "lab-writing")
                 } else if ctl.busy.get() && !v.explanation_failed() {
-                    format!("{} (depth {depth}) is searching…", to_move.name())
+                    t!(lang, "lab-searching", side = to_move.name(), depth = depth)
                 } else {
-                    format!("{} to move (depth {depth})", to_move.name())
+                    t!(lang, "lab-to-move", side = to_move.name(), depth = depth)
                 }
             }
         }
@@ -471,7 +484,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
         view_state.with(|v| {
             v.last_move()
                 .and_then(|m| m.pass_after)
-                .map(|s| format!("{} has no legal move and passes.", s.name()))
+                .map(|s| t!(lang, "lab-pass", side = s.name()))
         })
     };
     let can_next =
@@ -501,40 +514,45 @@ fn LabScreen(initial: LabView) -> impl IntoView {
         let Some(m) = shown_move() else {
             return view! {
                 <div class="card explanation" id="explanation-card" data-state="none">
-                    <h2>"Explanations"</h2>
-                    <p>"Press Next turn (or N) to let the engines play; each move gets an explanation and a lesson."</p>
+                    <h2>{t!(lang, "lab-explanations")}</h2>
+                    <p>{t!(lang, "lab-explanations-intro")}</p>
                 </div>
             }
             .into_any();
         };
-        let heading = format!(
-            "Move {} · {} {} · captured {}",
-            m.ply,
-            m.side.name(),
-            m.square,
-            m.flipped.len()
+        let heading = t!(
+            lang,
+            "lab-move-heading",
+            ply = m.ply,
+            side = crate::i18n::side_name(lang, m.side),
+            square = &m.square,
+            captured = m.flipped.len()
         );
-        let search = format!(
-            "Search: depth {}, value {:+}, {} positions, {} legal moves",
-            m.depth, m.value, m.nodes, m.alternatives
+        let search = t!(
+            lang,
+            "lab-search-facts",
+            depth = m.depth,
+            value = format!("{:+}", m.value),
+            nodes = m.nodes,
+            alternatives = m.alternatives
         );
         let exact = m.exact.map(|e| match (e.exact, e.played, e.best) {
             (true, Some(played), Some(best)) => {
                 let words = |d: i32| match d.cmp(&0) {
-                    std::cmp::Ordering::Greater => format!("wins by {d}"),
-                    std::cmp::Ordering::Less => format!("loses by {}", -d),
-                    std::cmp::Ordering::Equal => "draws".to_string(),
+                    std::cmp::Ordering::Greater => t!(lang, "explain-result-wins", by = d),
+                    std::cmp::Ordering::Less => t!(lang, "explain-result-loses", by = -d),
+                    std::cmp::Ordering::Equal => t!(lang, "explain-result-draws"),
                 };
-                let mut text = format!("Exact (perfect play): this move {}", words(played));
+                let mut text = t!(lang, "lab-exact", result = words(played));
                 if best > played {
-                    text.push_str(&format!("; the best move {}", words(best)));
+                    text.push_str(&t!(lang, "lab-exact-best", result = words(best)));
                 }
                 view! { <p class="search-facts exact-facts" id="exact-facts" data-exact="true">{text}</p> }
                     .into_any()
             }
             _ => view! {
                 <p class="search-facts exact-facts" id="exact-facts" data-exact="false">
-                    "Endgame solver: out of budget, values are estimates."
+                    {t!(lang, "lab-estimate")}
                 </p>
             }
             .into_any(),
@@ -542,31 +560,28 @@ fn LabScreen(initial: LabView) -> impl IntoView {
         let is_latest = view_state.with(|v| v.moves.len() as u32 == m.ply);
         let body = match m.explanation.clone() {
             ExplanationView::Pending => view! {
-                <p class="pending" id="explanation-pending">"Writing the explanation…"</p>
+                <p class="pending" id="explanation-pending">{t!(lang, "lab-writing")}</p>
             }
             .into_any(),
             ExplanationView::Ready { explanation, lesson, provider, unverified } => view! {
                 {(!unverified.is_empty()).then(|| view! {
                     <p id="unverified" class="unverified" data-squares=unverified.join(" ")>
-                        <strong>"Unverified: "</strong>
-                        {format!(
-                            "the text names {} — not a legal move, a capture or an occupied square of this position.",
-                            unverified.join(", ")
-                        )}
+                        <strong>{t!(lang, "lab-unverified")} " "</strong>
+                        {t!(lang, "lab-unverified-text", squares = unverified.join(", "))}
                     </p>
                 })}
                 <p id="explanation" class="explanation-text">{explanation}</p>
-                <p id="lesson" class="lesson"><strong>"Lesson: "</strong>{lesson}</p>
-                <p id="explained-by" class="provider">"Written by " {provider}</p>
+                <p id="lesson" class="lesson"><strong>{t!(lang, "lab-lesson")} " "</strong>{lesson}</p>
+                <p id="explained-by" class="provider">{t!(lang, "lab-written-by")} " " {crate::i18n::localize(lang, &provider)}</p>
             }
             .into_any(),
             ExplanationView::Failed { message } => view! {
                 <p id="explain-error" class="error" role="alert">
-                    "The explanation failed: " {message}
+                    {t!(lang, "lab-explain-failed")} " " {crate::i18n::localize(lang, &message)}
                 </p>
                 {is_latest.then(|| view! {
                     <button id="retry" on:click=move |_| ctl.retry() disabled=move || ctl.busy.get()>
-                        "Retry explanation"
+                        {t!(lang, "lab-retry")}
                     </button>
                 })}
             }
@@ -600,7 +615,12 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                     ExplanationView::Ready { .. } => "",
                     ExplanationView::Failed { .. } => "!",
                 };
-                let text = format!("{}. {} {}", m.ply, m.side.name(), m.square);
+                let text = format!(
+                    "{}. {} {}",
+                    m.ply,
+                    crate::i18n::side_name(lang, m.side),
+                    m.square
+                );
                 let captured = format!("+{}", m.flipped.len());
                 view! {
                     <li>
@@ -628,22 +648,23 @@ fn LabScreen(initial: LabView) -> impl IntoView {
     view! {
         <main class="lab-page">
             <header class="topbar">
-                <h1><a href="/">"Othello 3D"</a></h1>
-                <a class="mode" href="/lab">"AI lab"</a>
+                <h1><a href="/">{t!(lang, "site-title")}</a></h1>
+                <a class="mode" href="/lab">{t!(lang, "lobby-lab-title")}</a>
                 <span class="mode" id="lab-depths">
-                    {format!("Black depth {} vs White depth {}", depths.0, depths.1)}
+                    {t!(lang, "lab-depths", black = depths.0, white = depths.1)}
                 </span>
+                <crate::i18n::LangSwitch />
             </header>
             <aside class="lab-moves card">
                 <div class="lab-moves-head">
-                    <h2>"Moves"</h2>
+                    <h2>{t!(lang, "lab-moves")}</h2>
                     <button
                         class="secondary small"
                         id="live"
                         on:click=move |_| selected.set(None)
                         disabled=move || selected.get().is_none()
                     >
-                        "Live"
+                        {t!(lang, "lab-live")}
                     </button>
                 </div>
                 <crate::pages::analysis::OpeningName moves=Signal::derive(move || view_state.with(|v| v.moves.iter().map(|m| m.square.clone()).collect::<Vec<_>>())) />
@@ -653,8 +674,8 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 <Board3D snapshot on_square />
                 {move || selected.get().map(|p| view! {
                     <p class="review-banner" id="review-banner">
-                        {format!("Reviewing move {p}")}
-                        <button class="secondary small" on:click=move |_| selected.set(None)>"Back to live"</button>
+                        {t!(lang, "lab-reviewing", ply = p)}
+                        <button class="secondary small" on:click=move |_| selected.set(None)>{t!(lang, "lab-back-live")}</button>
                     </p>
                 })}
             </section>
@@ -674,10 +695,10 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 <div class="card controls">
                     <div class="row">
                         <button id="next-turn" on:click=move |_| ctl.next() disabled=move || !can_next()>
-                            "Next turn " <kbd>"N"</kbd>
+                            {t!(lang, "lab-next-turn")} " " <kbd>"N"</kbd>
                         </button>
                         {move || if ctl.autoplay.get() {
-                            view! { <button id="pause" class="secondary" on:click=move |_| ctl.pause()>"Pause"</button> }.into_any()
+                            view! { <button id="pause" class="secondary" on:click=move |_| ctl.pause()>{t!(lang, "lab-pause")}</button> }.into_any()
                         } else {
                             view! {
                                 <button
@@ -686,14 +707,14 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                                     on:click=move |_| ctl.start_autoplay()
                                     disabled=move || view_state.with(|v| v.is_over() || v.explanation_failed())
                                 >
-                                    "Autoplay"
+                                    {t!(lang, "lab-autoplay")}
                                 </button>
                             }
                             .into_any()
                         }}
                     </div>
                     <label>
-                        "Reading time"
+                        {t!(lang, "lab-reading")}
                         <select
                             id="reading"
                             on:change=move |ev| {
@@ -707,41 +728,41 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                     </label>
                     <p id="autoplay-state" class="muted" data-autoplay=move || ctl.autoplay.get().to_string()>
                         {move || if frozen() {
-                            "Autoplay is frozen: the explanation failed. Retry it to go on.".to_string()
+                            t!(lang, "lab-frozen")
                         } else if ctl.autoplay.get() {
-                            format!("Autoplay: {} reading time after each explanation.", format_seconds(ctl.reading.get()))
+                            t!(lang, "lab-autoplay-on", reading = format_seconds(ctl.reading.get()))
                         } else {
                             String::new()
                         }}
                     </p>
-                    <p id="lab-error" class="error" role="alert">{move || ctl.error.get()}</p>
+                    <p id="lab-error" class="error" role="alert">{move || ctl.error.get().map(|e| crate::i18n::localize(lang, &e))}</p>
                 </div>
                 {explanation_card}
                 <div class="card graph">
-                    <h2>"Evaluation"</h2>
+                    <h2>{t!(lang, "lab-evaluation")}</h2>
                     {move || view_state.with(|v| eval_graph(&v.moves, selected.get()))}
-                    <p class="graph-legend">"Search value of each move, from black's side: above the line Black is better."</p>
+                    <p class="graph-legend">{t!(lang, "lab-graph-legend")}</p>
                 </div>
                 <crate::pages::analysis::AnalysisPanel kind="lab" id=lab_id.clone() over=Signal::derive(move || view_state.with(|v| v.is_over())) />
                 <div class="card">
                     {move || provider_line(view_state.with(|v| v.provider.clone()))}
                     <div class="row exports">
-                        <a class="button secondary" id="export-txt" href=export_txt.clone() download>"Export text"</a>
-                        <a class="button secondary" id="export-json" href=export_json.clone() download>"Export JSON"</a>
+                        <a class="button secondary" id="export-txt" href=export_txt.clone() download>{t!(lang, "lab-export-text")}</a>
+                        <a class="button secondary" id="export-json" href=export_json.clone() download>{t!(lang, "lab-export-json")}</a>
                         <Show when=move || view_state.with(|v| matches!(v.status, LabStatus::Playing { .. }))>
                             <a
                                 class="button secondary"
                                 id="play-from-here"
                                 href=move || view_state.with(|v| play_from_here(&v.board.cells, v.status))
-                                title="Start a vs-AI or hot-seat table from this position"
+                                title=t!(lang, "lab-play-from-title")
                             >
-                                "Play from here"
+                                {t!(lang, "lab-play-from")}
                             </a>
                         </Show>
                     </div>
                 </div>
                 <div class="card">
-                    <h2>"Another lab game"</h2>
+                    <h2>{t!(lang, "lab-another")}</h2>
                     <NewLabForm initial=depths />
                 </div>
             </aside>

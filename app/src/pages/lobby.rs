@@ -15,6 +15,7 @@ pub fn server_unreachable(message: &str) -> bool {
 /// The lobby page.
 #[component]
 pub fn LobbyPage() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let snapshot = Signal::derive(BoardSnapshot::empty);
     let on_square = Callback::new(|_square: u8| {});
     let (depth, set_depth) = signal(3u8);
@@ -133,9 +134,7 @@ pub fn LobbyPage() -> impl IntoView {
     let join_queue = move |_| {
         set_error.set(None);
         let Some(chosen) = TimeControl::parse(&control.get_untracked()) else {
-            set_error.set(Some(
-                "Quick match is always timed: choose 3+2, 5+0 or 10+5.".into(),
-            ));
+            set_error.set(Some(t!(lang, "srv-quick-timed")));
             return;
         };
         #[cfg(feature = "hydrate")]
@@ -147,7 +146,7 @@ pub fn LobbyPage() -> impl IntoView {
                 }
                 None => {
                     set_server_down.set(true);
-                    set_error.set(Some("Cannot reach the server.".into()))
+                    set_error.set(Some(t!(lang, "lobby-cannot-reach")))
                 }
             }
         }
@@ -159,9 +158,9 @@ pub fn LobbyPage() -> impl IntoView {
         .map(|t| (t.label(), t.label()))
         .collect();
     if let Some(extra) = query_tc.filter(|l| !controls.iter().any(|(v, _)| v == l)) {
-        controls.push((extra.clone(), format!("{extra} (test)")));
+        controls.push((extra.clone(), t!(lang, "lobby-tc-test", label = &extra)));
     }
-    controls.push(("untimed".into(), "Untimed (private tables)".into()));
+    controls.push(("untimed".into(), t!(lang, "lobby-untimed")));
     let leave_queue = move |_| {
         #[cfg(feature = "hydrate")]
         queue_socket.update_value(|socket| {
@@ -182,21 +181,22 @@ pub fn LobbyPage() -> impl IntoView {
     view! {
         <main class="lobby">
             <header class="topbar">
-                <h1>"Othello 3D"</h1>
+                <h1>{t!(lang, "site-title")}</h1>
+                <crate::i18n::LangSwitch />
             </header>
             <section class="lobby-panel">
                 <Show when=move || server_down.get()>
                     <div class="card offline-offer" id="offline-offer" role="status">
-                        <h2>"The server cannot be reached"</h2>
-                        <p>"You can still practise: the AI also runs in this browser. That game is kept in this browser only, not saved on the server."</p>
-                        <a class="button" id="play-offline" href="/offline">"Play the AI offline"</a>
+                        <h2>{t!(lang, "lobby-offline-title")}</h2>
+                        <p>{t!(lang, "lobby-offline-text")}</p>
+                        <a class="button" id="play-offline" href="/offline">{t!(lang, "lobby-offline-play")}</a>
                     </div>
                 </Show>
                 <div class="card" id="vs-ai">
-                    <h2>"Play the AI"</h2>
-                    <p>"The AI looks ahead a fixed number of moves: 1 is gentle, 6 is strong."</p>
+                    <h2>{t!(lang, "lobby-ai-title")}</h2>
+                    <p>{t!(lang, "lobby-ai-text")}</p>
                     <label>
-                        "Search depth"
+                        {t!(lang, "lobby-depth")}
                         <select
                             id="ai-depth"
                             on:change=move |ev| {
@@ -217,7 +217,7 @@ pub fn LobbyPage() -> impl IntoView {
                         </select>
                     </label>
                     <fieldset class="row colour-choice">
-                        <legend>"You play"</legend>
+                        <legend>{t!(lang, "lobby-you-play")}</legend>
                         <label>
                             <input
                                 type="radio"
@@ -227,7 +227,7 @@ pub fn LobbyPage() -> impl IntoView {
                                 checked=move || human.get() == Side::Black
                                 on:change=move |_| set_human.set(Side::Black)
                             />
-                            "Black (first)"
+                            {t!(lang, "lobby-black-first")}
                         </label>
                         <label>
                             <input
@@ -238,25 +238,25 @@ pub fn LobbyPage() -> impl IntoView {
                                 checked=move || human.get() == Side::White
                                 on:change=move |_| set_human.set(Side::White)
                             />
-                            "White (second)"
+                            {t!(lang, "lobby-white-second")}
                         </label>
                     </fieldset>
                     <button id="start-ai" on:click=start_ai disabled=move || busy.get()>
-                        "Play vs AI"
+                        {t!(lang, "lobby-start-ai")}
                     </button>
                 </div>
                 <div class="card" id="hot-seat">
-                    <h2>"Hot-seat"</h2>
-                    <p>"Two players share this screen and take turns."</p>
+                    <h2>{t!(lang, "lobby-hot-seat-title")}</h2>
+                    <p>{t!(lang, "lobby-hot-seat-text")}</p>
                     <button id="start-hot-seat" on:click=start_hot_seat disabled=move || busy.get()>
-                        "Play hot-seat"
+                        {t!(lang, "lobby-start-hot-seat")}
                     </button>
                 </div>
                 <div class="card" id="online">
-                    <h2>"Play online"</h2>
-                    <p>"Meet a stranger in the quick-match queue, or open a private table and send its link to a friend."</p>
+                    <h2>{t!(lang, "lobby-online-title")}</h2>
+                    <p>{t!(lang, "lobby-online-text")}</p>
                     <label class="row">
-                        "Time control (minutes + seconds per move) "
+                        {t!(lang, "lobby-time-control")} " "
                         <select
                             id="time-control"
                             on:change=move |ev| set_control.set(event_target_value(&ev))
@@ -281,14 +281,14 @@ pub fn LobbyPage() -> impl IntoView {
                             fallback=move || {
                                 view! {
                                     <button id="quick-match" on:click=join_queue>
-                                        "Quick match"
+                                        {t!(lang, "lobby-quick-match")}
                                     </button>
                                 }
                             }
                         >
-                            <span id="queue-status" role="status">"Waiting for an opponent…"</span>
+                            <span id="queue-status" role="status">{t!(lang, "lobby-waiting")}</span>
                             <button class="secondary" id="leave-queue" on:click=leave_queue>
-                                "Leave queue"
+                                {t!(lang, "lobby-leave-queue")}
                             </button>
                         </Show>
                         <button
@@ -297,24 +297,24 @@ pub fn LobbyPage() -> impl IntoView {
                             on:click=start_private
                             disabled=move || busy.get()
                         >
-                            "Private table"
+                            {t!(lang, "lobby-private-table")}
                         </button>
                     </div>
                 </div>
                 <div class="card" id="from-position">
-                    <h2>"Start from a position"</h2>
-                    <p>"Paste a position in OBF: 64 cells (X black, O white, - empty) from a1 to h8, a space, then X or O for the side to move. Against the AI you play the colour chosen above."</p>
+                    <h2>{t!(lang, "lobby-from-title")}</h2>
+                    <p>{t!(lang, "lobby-from-text")}</p>
                     <textarea
                         id="start-obf"
                         rows="2"
                         spellcheck="false"
-                        aria-label="Position in OBF"
+                        aria-label=t!(lang, "lobby-from-label")
                         prop:value=move || obf.get()
                         on:input=move |ev| set_obf.set(event_target_value(&ev))
                     ></textarea>
                     <div class="row">
                         <button id="start-obf-ai" on:click=start_from_ai disabled=move || busy.get()>
-                            "Play it vs AI"
+                            {t!(lang, "lobby-from-ai")}
                         </button>
                         <button
                             class="secondary"
@@ -322,15 +322,17 @@ pub fn LobbyPage() -> impl IntoView {
                             on:click=start_from_hot_seat
                             disabled=move || busy.get()
                         >
-                            "Play it hot-seat"
+                            {t!(lang, "lobby-from-hot-seat")}
                         </button>
                     </div>
                 </div>
-                <p class="error" role="alert">{move || error.get()}</p>
+                <p class="error" role="alert">
+                    {move || error.get().map(|e| crate::i18n::localize(lang, &e))}
+                </p>
                 <div class="card" id="ai-lab">
-                    <h2>"AI lab"</h2>
-                    <p>"Watch two engines play each other, with an explanation and a lesson after every move."</p>
-                    <a class="button" id="open-lab" href="/lab">"Open the AI lab"</a>
+                    <h2>{t!(lang, "lobby-lab-title")}</h2>
+                    <p>{t!(lang, "lobby-lab-text")}</p>
+                    <a class="button" id="open-lab" href="/lab">{t!(lang, "lobby-lab-open")}</a>
                 </div>
             </section>
             <section class="lobby-board">

@@ -20,10 +20,12 @@ pub fn NotFound() -> impl IntoView {
             response.set_status(http::StatusCode::NOT_FOUND);
         }
     }
+    let lang = crate::i18n::use_lang();
     view! {
         <main class="page">
-            <h1>"Not found"</h1>
-            <p>"There is no page here. " <a href="/">"Back to the lobby"</a></p>
+            <header class="topbar"><crate::i18n::LangSwitch /></header>
+            <h1>{t!(lang, "not-found-title")}</h1>
+            <p>{t!(lang, "not-found-text")} " " <a href="/">{t!(lang, "back-to-lobby")}</a></p>
         </main>
     }
 }
@@ -31,15 +33,17 @@ pub fn NotFound() -> impl IntoView {
 /// Shown when a page's table or lab game could not be loaded.
 #[component]
 pub fn LoadFailed(
-    title: &'static str,
+    #[prop(into)] title: String,
     message: String,
     back_href: &'static str,
-    back_label: &'static str,
+    #[prop(into)] back_label: String,
 ) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     view! {
         <main class="page">
+            <header class="topbar"><crate::i18n::LangSwitch /></header>
             <h1>{title}</h1>
-            <p class="error" role="alert">{message}</p>
+            <p class="error" role="alert">{crate::i18n::localize(lang, &message)}</p>
             <p><a href=back_href>{back_label}</a></p>
         </main>
     }

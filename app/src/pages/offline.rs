@@ -4,8 +4,11 @@
 //! this browser's local storage, so it survives a reload, and nothing is sent
 //! to or saved on the server. The lobby offers it when the server cannot be
 //! reached; the page itself calls no server function.
+//!
+//! (Over 600 lines: the page, its game model and the model's tests belong together.)
 
 use crate::board::Board3D;
+use crate::i18n::{localize, side_name, Lang};
 use crate::protocol::{square_name, BoardSnapshot, Side};
 use crate::worker::{Analysis, EngineRequest, Step};
 use leptos::prelude::*;
@@ -149,22 +152,51 @@ impl OfflineGame {
     }
 
     /// The status line.
-    pub fn turn_text(&self, thinking: bool) -> String {
+    pub fn turn_text(&self, lang: Lang, thinking: bool) -> String {
         match self.outcome() {
             Some(result) => {
                 let score = format!("{}–{}", self.black, self.white);
                 if result == 0 {
-                    format!("Draw, {score}")
+                    t!(lang, "offline-draw", score = score)
                 } else if result == side_value(self.human) {
-                    format!("You win, {score}")
+                    t!(lang, "offline-you-win", score = score)
                 } else {
-                    format!("The AI wins, {score}")
+                    t!(lang, "offline-ai-wins", score = score)
                 }
             }
-            None if self.human_to_move() => format!("Your move ({})", self.human.name()),
-            None if thinking => format!("{} (AI) is thinking…", side_of(self.ai()).name()),
-            None => format!("{} (AI) to move", side_of(self.ai()).name()),
+            None if self.human_to_move() => {
+                t!(lang, "table-your-move", side = side_name(lang, self.human))
+            }
+            None if thinking => t!(
+                lang,
+                "table-ai-thinking",
+                side = side_name(lang, side_of(self.ai()))
+            ),
+            None => t!(
+                lang,
+                "offline-ai-to-move",
+                side = side_name(lang, side_of(self.ai()))
+            ),
         }
+    }
+}
+
+/// A move as stored (`Black f5`, `White passes`), in `lang`.
+fn move_text(lang: Lang, stored: &str) -> String {
+    let side = match stored.split_once(' ') {
+        Some(("Black", rest)) => Some((Side::Black, rest)),
+        Some(("White", rest)) => Some((Side::White, rest)),
+        _ => None,
+    };
+    match side {
+        Some((side, "passes")) => t!(lang, "table-pass", side = side_name(lang, side)),
+        Some((side, square)) => t!(
+            lang,
+            "offline-move",
+            side = side_name(lang, side),
+            square = square
+        ),
+        None => stored.to_string(),
     }
 }
 
@@ -337,6 +369,7 @@ impl Session {
 /// The offline practice page.
 #[component]
 pub fn OfflinePage() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let session = Session {
         game: RwSignal::new(None),
         thinking: RwSignal::new(false),
@@ -379,31 +412,38 @@ pub fn OfflinePage() -> impl IntoView {
     let turn = move || {
         let thinking = session.thinking.get();
         session.game.with(|g| match g {
-            Some(g) => g.turn_text(thinking),
-            None if loaded.get() => "Choose a depth and a colour, then start.".to_string(),
-            None => "Loading…".to_string(),
+            Some(g) => g.turn_text(lang, thinking),
+            None if loaded.get() => t!(lang, "offline-choose"),
+            None => t!(lang, "offline-loading"),
         })
     };
     let mode = move || {
         session.game.with(|g| match g {
-            Some(g) => format!("Offline: you ({}) vs AI depth {}", g.human.name(), g.depth),
-            None => "Offline practice vs the AI".to_string(),
+            Some(g) => t!(
+                lang,
+                "offline-mode",
+                side = side_name(lang, g.human),
+                depth = g.depth
+            ),
+            None => t!(lang, "offline-practice"),
         })
     };
 
     view! {
         <main class="table-page offline-page">
             <header class="topbar">
-                <h1><a href="/">"Othello 3D"</a></h1>
+                <h1><a href="/">{t!(lang, "site-title")}</a></h1>
                 <span class="mode" id="offline-mode">{mode}</span>
+                <crate::i18n::LangSwitch />
             </header>
             <section class="table-board">
                 <Board3D snapshot on_square />
             </section>
             <aside class="hud">
                 <div class="card offline-note" id="offline-note" role="note">
-                    <strong>"Offline practice: not saved on the server."</strong>
-                    " This game runs in your browser (the same AI as the site's tables) and is kept in this browser's storage only."
+                    <strong>{t!(lang, "offline-note-strong")}</strong>
+                    " "
+                    {t!(lang, "offline-note")}
                 </div>
                 <div class="card score">
                     <div class="count black-count" id="black-count">
@@ -416,15 +456,17 @@ pub fn OfflinePage() -> impl IntoView {
                     </div>
                     <p id="turn" class="turn" data-playing=move || playing().to_string()>{turn}</p>
                     <p class="ai-search" id="ai-search">
-                        {move || session.game.with(|g| g.as_ref().and_then(|g| g.ai_search.clone()))}
+                        {move || session.game.with(|g| g.as_ref().and_then(|g| g.ai_search.as_deref().map(|s| localize(lang, s))))}
                     </p>
                 </div>
                 <div class="card messages">
-                    <p id="message" class="error" role="alert">{move || session.error.get()}</p>
+                    <p id="message" class="error" role="alert">
+                        {move || session.error.get().map(|e| localize(lang, &e))}
+                    </p>
                 </div>
                 <div class="card" id="offline-setup">
                     <label>
-                        "AI depth"
+                        {t!(lang, "offline-depth")}
                         <select
                             id="offline-depth"
                             on:change=move |ev| {
@@ -445,7 +487,7 @@ pub fn OfflinePage() -> impl IntoView {
                         </select>
                     </label>
                     <fieldset class="row colour-choice">
-                        <legend>"You play"</legend>
+                        <legend>{t!(lang, "lobby-you-play")}</legend>
                         <label>
                             <input
                                 type="radio"
@@ -454,7 +496,7 @@ pub fn OfflinePage() -> impl IntoView {
                                 checked=move || human.get() == Side::Black
                                 on:change=move |_| set_human.set(Side::Black)
                             />
-                            "Black (first)"
+                            {t!(lang, "lobby-black-first")}
                         </label>
                         <label>
                             <input
@@ -464,22 +506,24 @@ pub fn OfflinePage() -> impl IntoView {
                                 checked=move || human.get() == Side::White
                                 on:change=move |_| set_human.set(Side::White)
                             />
-                            "White (second)"
+                            {t!(lang, "lobby-white-second")}
                         </label>
                     </fieldset>
                     <button id="offline-start" on:click=start disabled=move || !loaded.get()>
-                        {move || if playing() { "New game" } else { "Start" }}
+                        {move || if playing() { t!(lang, "offline-new-game") } else { t!(lang, "offline-start") }}
                     </button>
                 </div>
                 <details class="card history">
-                    <summary>"Moves (" {move || session.game.with(|g| g.as_ref().map_or(0, |g| g.moves.len()))} ")"</summary>
+                    <summary>
+                        {move || t!(lang, "table-moves", count = session.game.with(|g| g.as_ref().map_or(0, |g| g.moves.len())))}
+                    </summary>
                     <ol id="history">
                         {move || {
                             session
                                 .game
                                 .with(|g| g.as_ref().map(|g| g.moves.clone()).unwrap_or_default())
                                 .into_iter()
-                                .map(|m| view! { <li>{m}</li> })
+                                .map(|m| view! { <li>{move_text(lang, &m)}</li> })
                                 .collect_view()
                         }}
                     </ol>
@@ -536,7 +580,7 @@ mod tests {
         assert!(game.human_to_move());
         assert_eq!(game.snapshot(false).legal, vec![29, 43, 45]);
         assert!(game.snapshot(true).legal.is_empty());
-        assert_eq!(game.turn_text(false), "Your move (White)");
+        assert_eq!(game.turn_text(Lang::En, false), "Your move (White)");
         let end = Step {
             cells: vec![-1; 64],
             flipped: vec![],
@@ -549,7 +593,12 @@ mod tests {
         game.record(-1, 0, end);
         assert_eq!(game.moves.last().unwrap(), "Black passes");
         assert_eq!(game.outcome(), Some(-1));
-        assert_eq!(game.turn_text(false), "You win, 0–64");
+        assert_eq!(game.turn_text(Lang::En, false), "You win, 0–64");
+        assert_eq!(game.turn_text(Lang::El, false), "Κέρδισες, 0–64");
+        assert_eq!(
+            move_text(Lang::El, "Black passes"),
+            "Μαύρα: πάσο (καμία έγκυρη κίνηση)"
+        );
         assert_eq!(game.snapshot(false).outcome, Some(-1));
     }
 

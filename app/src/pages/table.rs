@@ -14,20 +14,21 @@ use leptos_router::hooks::{use_navigate, use_params_map};
 /// `/table/:id`.
 #[component]
 pub fn TablePage() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let params = use_params_map();
     let id = move || params.read().get("id").unwrap_or_default();
     let loaded = Resource::new(id, get_table);
     view! {
-        <Suspense fallback=|| view! { <main class="page"><p>"Loading the table…"</p></main> }>
+        <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "table-loading")}</p></main> }>
             {move || Suspend::new(async move {
                 match loaded.await {
                     Ok(view) => view! { <TableScreen initial=view /> }.into_any(),
                     Err(error) => view! {
                         <crate::pages::LoadFailed
-                            title="Table not found"
+                            title=t!(lang, "table-not-found")
                             message=error.message
                             back_href="/"
-                            back_label="Back to the lobby"
+                            back_label=t!(lang, "back-to-lobby")
                         />
                     }
                     .into_any(),
@@ -46,6 +47,7 @@ fn side_class(side: Side) -> &'static str {
 
 #[component]
 fn TableScreen(initial: TableView) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let table_id = initial.id.clone();
     let view_state = RwSignal::new(initial);
     let (message, set_message) = signal(None::<String>);
@@ -86,9 +88,12 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match play_move(table, square).await {
                 Ok(view) => accept(view),
-                Err(error) => {
-                    set_message.set(Some(format!("{}: {}", square_name(square), error.message)))
-                }
+                Err(error) => set_message.set(Some(t!(
+                    lang,
+                    "table-square-error",
+                    square = square_name(square),
+                    error = crate::i18n::localize(lang, &error.message),
+                ))),
             }
         });
     });
@@ -168,17 +173,15 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         for side in [Side::Black, Side::White] {
             let seat = seats.get(side);
             let who = if v.you.contains(&side) {
-                "You".to_string()
+                "You"
             } else {
-                side.name().to_string()
+                side.name()
             };
             if !seat.taken {
-                lines.push(format!("{} seat is free.", side.name()));
+                lines.push(t!(lang, "table-seat-free", side = side.name()));
             } else if let Some(left) = seat.grace_left {
                 let left = left.saturating_sub(elapsed.get());
-                lines.push(format!(
-                    "{who} left the table: {left} s to come back before losing."
-                ));
+                lines.push(t!(lang, "table-left", who = who, left = left));
             }
         }
         (!lines.is_empty()).then(|| lines.join(" "))
@@ -226,27 +229,25 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         let v = view_state.get();
         match v.status {
             RoundStatus::Playing { to_move } => {
+                let side = crate::i18n::side_name(lang, to_move);
                 if v.ai_thinking {
-                    format!("{} (AI) is thinking…", to_move.name())
+                    t!(lang, "table-ai-thinking", side = side)
                 } else if v.you.contains(&to_move) && v.you.len() == 1 {
-                    format!("Your move ({})", to_move.name())
+                    t!(lang, "table-your-move", side = side)
                 } else {
-                    format!("{} to move", to_move.name())
+                    t!(lang, "table-to-move", side = to_move.name())
                 }
             }
-            RoundStatus::Over { winner, reason } => {
-                let how = match reason {
-                    EndReason::Resigned => " by resignation",
-                    EndReason::Timeout => " (the opponent left)",
-                    EndReason::Time => " on time",
-                    EndReason::Finished | EndReason::Abandoned => "",
-                };
-                match (winner, reason) {
-                    (_, EndReason::Abandoned) => "Abandoned: nobody wins".to_string(),
-                    (Some(w), _) => format!("{} wins{how}", w.name()),
-                    (None, _) => "Draw".to_string(),
+            RoundStatus::Over { winner, reason } => match (winner, reason) {
+                (_, EndReason::Abandoned) => t!(lang, "table-abandoned"),
+                (Some(w), EndReason::Resigned) => {
+                    t!(lang, "table-wins-resigned", side = w.name())
                 }
-            }
+                (Some(w), EndReason::Timeout) => t!(lang, "table-wins-timeout", side = w.name()),
+                (Some(w), EndReason::Time) => t!(lang, "table-wins-time", side = w.name()),
+                (Some(w), EndReason::Finished) => t!(lang, "table-wins", side = w.name()),
+                (None, _) => t!(lang, "table-draw"),
+            },
         }
     };
     let to_move_class = move || match status() {
@@ -261,7 +262,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
             (!over() && seated()).then(|| {
                 view! {
                     <button class="secondary" id="resign" on:click=move |_| do_resign(None)>
-                        {move || if is_hot_seat() { "Resign (side to move)" } else { "Resign" }}
+                        {move || if is_hot_seat() { t!(lang, "table-resign-hot-seat") } else { t!(lang, "table-resign") }}
                     </button>
                 }
             })
@@ -280,10 +281,11 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                             Side::White => v.votes.white,
                         };
                         let do_vote = do_vote.clone();
+                        let name = crate::i18n::side_name(lang, side);
                         let label = if voted {
-                            format!("{}: withdraw rematch vote", side.name())
+                            t!(lang, "table-vote-withdraw-side", side = name)
                         } else {
-                            format!("{}: vote rematch", side.name())
+                            t!(lang, "table-vote-side", side = name)
                         };
                         view! {
                             <button
@@ -309,15 +311,15 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         class:voted=my_vote
                         on:click=move |_| do_vote(None, !my_vote)
                     >
-                        {if my_vote { "Withdraw rematch vote" } else { "Vote rematch" }}
+                        {if my_vote { t!(lang, "table-vote-withdraw") } else { t!(lang, "table-vote") }}
                     </button>
-                    {their_vote.then(|| view! { <span class="their-vote">"Your opponent wants a rematch."</span> })}
+                    {their_vote.then(|| view! { <span class="their-vote">{t!(lang, "table-their-vote")}</span> })}
                 }
                 .into_any()
             } else {
                 view! {
                     <button id="rematch" on:click=move |_| do_vote(None, true)>
-                        "Rematch"
+                        {t!(lang, "table-rematch")}
                     </button>
                 }
                 .into_any()
@@ -329,37 +331,35 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         let do_take_seat = do_take_seat.clone();
         match free_seat() {
             Some(side) => view! {
-                <p>
-                    "You are watching. The " {side.name().to_lowercase()}
-                    " seat is free: take it to play."
-                </p>
+                <p>{t!(lang, "table-watching-free", side = side.name())}</p>
                 <button
                     id="take-seat"
                     on:click=do_take_seat
                     disabled=move || seating_busy.get()
                 >
-                    "Take the free seat"
+                    {t!(lang, "table-take-seat")}
                 </button>
             }
             .into_any(),
-            None => view! { <p>"You are watching this game."</p> }.into_any(),
+            None => view! { <p>{t!(lang, "table-watching")}</p> }.into_any(),
         }
     };
 
     view! {
         <main class="table-page">
             <header class="topbar">
-                <h1><a href="/">"Othello 3D"</a></h1>
-                <span class="mode">{move || mode().describe()}</span>
+                <h1><a href="/">{t!(lang, "site-title")}</a></h1>
+                <span class="mode">{move || crate::i18n::mode_text(lang, &mode())}</span>
                 <button
                     class="help"
                     id="rules-toggle"
-                    aria-label="Rules"
+                    aria-label=t!(lang, "table-rules")
                     aria-expanded=move || rules_open.get().to_string()
                     on:click=move |_| set_rules_open.update(|o| *o = !*o)
                 >
                     "?"
                 </button>
+                <crate::i18n::LangSwitch />
             </header>
             <section class="table-board">
                 <Board3D snapshot on_square passes hint />
@@ -375,17 +375,13 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         {move || view_state.with(|v| v.white_count)}
                     </div>
                     <p id="turn" class=move || format!("turn {}", to_move_class())>{turn_text}</p>
-                    <p class="round">"Round " {move || view_state.with(|v| v.round)}</p>
+                    <p class="round">{move || t!(lang, "table-round", round = view_state.with(|v| v.round))}</p>
                     <p class="ai-search" id="ai-search">
                         {move || {
                             view_state
                                 .with(|v| v.ai_search)
                                 .map(|s| {
-                                    format!(
-                                        "AI looked {} moves ahead: {} positions.",
-                                        s.depth,
-                                        s.nodes,
-                                    )
+                                    t!(lang, "table-ai-search", depth = s.depth, nodes = s.nodes)
                                 })
                         }}
                     </p>
@@ -400,40 +396,42 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 </Show>
                 <Show when=move || waiting_for_opponent() && seated()>
                     <div class="card share" id="share">
-                        <h2>"Waiting for an opponent"</h2>
-                        <p>"Send this link to a friend: they take the free seat with the button on the page. The game and its grace timers start when both seats are taken."</p>
+                        <h2>{t!(lang, "table-share-title")}</h2>
+                        <p>{t!(lang, "table-share-text")}</p>
                         <input id="share-link" readonly value=share_url />
                     </div>
                 </Show>
                 <p id="presence" class="presence" aria-live="polite">{presence_text}</p>
                 <div class="card messages">
                     <p id="notice" aria-live="polite">
-                        {move || view_state.with(|v| v.notice.clone())}
+                        {move || view_state.with(|v| v.notice.as_deref().map(|n| crate::i18n::localize(lang, n)))}
                     </p>
-                    <p id="message" class="error" role="alert">{move || message.get()}</p>
+                    <p id="message" class="error" role="alert">
+                        {move || message.get().map(|m| crate::i18n::localize(lang, &m))}
+                    </p>
                 </div>
                 <div class="card tally" id="tally">
-                    <h2>"Tally"</h2>
+                    <h2>{t!(lang, "table-tally")}</h2>
                     <p>
-                        "Black " <strong id="tally-black">{move || view_state.with(|v| v.tally.black_wins)}</strong>
-                        " · White " <strong id="tally-white">{move || view_state.with(|v| v.tally.white_wins)}</strong>
-                        " · Draws " <strong id="tally-draws">{move || view_state.with(|v| v.tally.draws)}</strong>
+                        {t!(lang, "table-tally-black")} " " <strong id="tally-black">{move || view_state.with(|v| v.tally.black_wins)}</strong>
+                        " · " {t!(lang, "table-tally-white")} " " <strong id="tally-white">{move || view_state.with(|v| v.tally.white_wins)}</strong>
+                        " · " {t!(lang, "table-tally-draws")} " " <strong id="tally-draws">{move || view_state.with(|v| v.tally.draws)}</strong>
                     </p>
                 </div>
                 <div class="card actions row">
                     {resign_button}
                     {vote_buttons}
-                    <a class="button secondary" id="export" href=export_href download>"Export"</a>
+                    <a class="button secondary" id="export" href=export_href download>{t!(lang, "table-export")}</a>
                     <Show when=seated>
                         <button class="secondary" id="new-table" on:click=do_new_table.clone()>
-                            "New table"
+                            {t!(lang, "table-new-table")}
                         </button>
                     </Show>
                 </div>
                 <crate::pages::analysis::AnalysisPanel kind="table" id=table_id.clone() over=Signal::derive(over) />
                 <crate::pages::analysis::OpeningName moves=Signal::derive(move || view_state.with(|v| v.history.iter().filter_map(|h| h.square.clone()).collect::<Vec<_>>())) />
                 <details class="card history">
-                    <summary>"Moves (" {move || view_state.with(|v| v.history.len())} ")"</summary>
+                    <summary>{move || t!(lang, "table-moves", count = view_state.with(|v| v.history.len()))}</summary>
                     <ol id="history">
                         {move || {
                             view_state
@@ -442,8 +440,8 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                                 .map(|h| {
                                     let pass = h.square.is_none();
                                     let text = match &h.square {
-                                        Some(sq) => format!("{} {} (+{})", h.side.name(), sq, h.flipped),
-                                        None => format!("{} passes (no legal move)", h.side.name()),
+                                        Some(sq) => t!(lang, "table-move", side = crate::i18n::side_name(lang, h.side), square = sq, flipped = h.flipped),
+                                        None => t!(lang, "table-pass", side = crate::i18n::side_name(lang, h.side)),
                                     };
                                     view! { <li class:pass=pass>{text}</li> }
                                 })
@@ -452,7 +450,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     </ol>
                 </details>
                 <p class="connection" data-connected=move || connected.get().to_string()>
-                    {move || if connected.get() { "Live" } else { "Connecting…" }}
+                    {move || if connected.get() { t!(lang, "table-live") } else { t!(lang, "table-connecting") }}
                 </p>
             </aside>
             <RulesSidebar open=rules_open on_close=Callback::new(move |_| set_rules_open.set(false)) />

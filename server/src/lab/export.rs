@@ -3,6 +3,7 @@
 //! and lesson — as text and as JSON.
 
 use super::{Explained, LabGame};
+use app::t;
 use engine::Color;
 use std::fmt::Write;
 
@@ -13,68 +14,98 @@ fn capitalised(color: Color) -> &'static str {
     }
 }
 
-/// The text export.
+/// The text export, in the lab game's language (its explanations' one).
 pub fn text(game: &LabGame) -> String {
+    let lang = game.lang;
     let mut out = String::new();
-    let _ = writeln!(out, "Othello 3D — AI lab game {}", game.id);
+    let _ = writeln!(out, "{}", t!(lang, "export-lab-title", id = &game.id));
     let _ = writeln!(
         out,
-        "Black (X): engine at depth {}\nWhite (O): engine at depth {}\n",
-        game.black_depth, game.white_depth
+        "{}\n",
+        t!(
+            lang,
+            "export-lab-engines",
+            black = game.black_depth,
+            white = game.white_depth
+        )
     );
-    let _ = writeln!(out, "{}\n", crate::export::opening_line(&game.game.moves()));
     let _ = writeln!(
         out,
-        "Start position:\n{}",
+        "{}\n",
+        crate::export::opening_line_in(lang, &game.game.moves())
+    );
+    let _ = writeln!(
+        out,
+        "{}\n{}",
+        t!(lang, "export-start"),
         game.game.start().to_text_board()
     );
     for (i, m) in game.moves.iter().enumerate() {
         let flipped: Vec<String> = m.flipped.iter().map(|s| s.to_string()).collect();
-        let _ = writeln!(
-            out,
-            "{}. {} {} — flips {} ({}); black {}, white {}; search value {:+} (depth {}, {} positions)",
-            i + 1,
-            capitalised(m.color),
-            m.square,
-            m.flipped.count(),
-            flipped.join(" "),
-            m.after.count(Color::Black),
-            m.after.count(Color::White),
-            m.facts.search_value,
-            m.facts.search_depth,
-            m.facts.nodes
+        let line = t!(
+            lang,
+            "export-lab-move",
+            ply = i + 1,
+            side = app::i18n::side_name(lang, crate::table::side(m.color)),
+            square = m.square.to_string(),
+            count = m.flipped.count(),
+            list = flipped.join(" "),
+            black = m.after.count(Color::Black),
+            white = m.after.count(Color::White),
+            value = format!("{:+}", m.facts.search_value),
+            depth = m.facts.search_depth,
+            nodes = m.facts.nodes
         );
+        let _ = writeln!(out, "{line}");
         let _ = writeln!(out, "{}", m.after.to_text_board());
         match &m.explained {
             Explained::Ready(e) => {
-                let _ = writeln!(out, "   Explanation ({}): {}", e.provider, e.explanation);
-                let _ = writeln!(out, "   Lesson: {}\n", e.lesson);
+                let provider = app::i18n::localize(lang, &e.provider);
+                let _ = writeln!(
+                    out,
+                    "   {}",
+                    t!(
+                        lang,
+                        "export-explanation",
+                        provider = provider,
+                        text = &e.explanation
+                    )
+                );
+                let _ = writeln!(out, "   {}\n", t!(lang, "export-lesson", text = &e.lesson));
             }
             Explained::Pending => {
-                let _ = writeln!(out, "   Explanation: still being written.\n");
+                let _ = writeln!(out, "   {}\n", t!(lang, "export-pending"));
             }
             Explained::Failed(message) => {
-                let _ = writeln!(out, "   Explanation failed: {message}\n");
+                let _ = writeln!(out, "   {}\n", t!(lang, "export-failed", message = message));
             }
         }
         if let Some(passer) = m.pass_after {
             let _ = writeln!(
                 out,
-                "   {} has no legal move and passes.\n",
-                capitalised(passer)
+                "   {}\n",
+                t!(lang, "lab-pass", side = capitalised(passer))
             );
         }
     }
     let position = game.game.position();
-    let result = game.result_text().unwrap_or_else(|| {
-        format!(
-            "In progress: {} to move (black {}, white {})",
-            capitalised(position.side_to_move),
-            position.count(Color::Black),
-            position.count(Color::White)
+    let result = match lang {
+        app::i18n::Lang::En => game.result_text(),
+        // `Black wins 34–30` in the game's language.
+        _ => game
+            .result_text()
+            .map(|english| app::i18n::localize(lang, &english)),
+    }
+    .unwrap_or_else(|| {
+        t!(
+            lang,
+            "export-in-progress",
+            side = capitalised(position.side_to_move),
+            black = position.count(Color::Black),
+            white = position.count(Color::White)
         )
     });
-    let _ = writeln!(out, "Result: {result}");
+    let _ = writeln!(out, "{}", t!(lang, "export-result", result = result));
     let lessons: Vec<&str> = game
         .moves
         .iter()
@@ -84,12 +115,16 @@ pub fn text(game: &LabGame) -> String {
         })
         .collect();
     if !lessons.is_empty() {
-        let _ = writeln!(out, "\nLessons:");
+        let _ = writeln!(out, "\n{}", t!(lang, "export-lessons"));
         for (i, lesson) in lessons.iter().enumerate() {
             let _ = writeln!(out, "{:>3}. {lesson}", i + 1);
         }
     }
-    let _ = writeln!(out, "\nTranscript: {}", game.game.transcript());
+    let _ = writeln!(
+        out,
+        "\n{}",
+        t!(lang, "export-transcript", moves = game.game.transcript())
+    );
     out
 }
 

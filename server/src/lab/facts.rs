@@ -113,6 +113,14 @@ pub struct FactSheet {
     /// configured number of empties down; says `exact` or `estimate`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endgame: Option<crate::lab::exact::EndgameTruth>,
+    /// The language to write the explanation in: the lab game's (`el`);
+    /// absent means English.
+    #[serde(default, skip_serializing_if = "is_english")]
+    pub lang: app::i18n::Lang,
+}
+
+fn is_english(lang: &app::i18n::Lang) -> bool {
+    *lang == app::i18n::Lang::En
 }
 
 fn names(board: Bitboard) -> Vec<String> {
@@ -226,6 +234,7 @@ pub fn build_with(
         game_over: after.is_game_over(),
         square_kind: square_kind(before, square).to_string(),
         endgame: None,
+        lang: app::i18n::Lang::En,
     }
 }
 

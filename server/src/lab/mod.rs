@@ -63,6 +63,8 @@ pub struct LabMove {
 /// A lab game in memory.
 pub struct LabGame {
     pub id: String,
+    /// The language its explanations are written in.
+    pub lang: app::i18n::Lang,
     pub black_depth: u8,
     pub white_depth: u8,
     pub game: Game,
@@ -76,6 +78,7 @@ impl LabGame {
     fn new(id: String, black_depth: u8, white_depth: u8, now: i64) -> Self {
         LabGame {
             id,
+            lang: app::i18n::Lang::En,
             black_depth,
             white_depth,
             game: Game::new(),
@@ -328,6 +331,17 @@ impl LabHub {
 
     /// Creates a lab game; returns its id.
     pub async fn create(&self, black_depth: u8, white_depth: u8) -> Result<String, CommandError> {
+        self.create_in(black_depth, white_depth, app::i18n::Lang::En)
+            .await
+    }
+
+    /// Creates a lab game whose explanations are written in `lang`.
+    pub async fn create_in(
+        &self,
+        black_depth: u8,
+        white_depth: u8,
+        lang: app::i18n::Lang,
+    ) -> Result<String, CommandError> {
         if !LAB_DEPTHS.contains(&black_depth) || !LAB_DEPTHS.contains(&white_depth) {
             return Err(CommandError::new(
                 "Each engine's depth must be between 1 and 6.",
@@ -337,10 +351,11 @@ impl LabHub {
         let now = self.now();
         self.inner
             .store
-            .create_lab_game(&id, black_depth, white_depth, now)
+            .create_lab_game(&id, black_depth, white_depth, lang, now)
             .await
             .map_err(storage_error)?;
-        let game = LabGame::new(id.clone(), black_depth, white_depth, now);
+        let mut game = LabGame::new(id.clone(), black_depth, white_depth, now);
+        game.lang = lang;
         if let Ok(mut games) = self.inner.games.lock() {
             games.insert(id.clone(), Arc::new(AsyncMutex::new(game)));
         }
@@ -452,6 +467,7 @@ impl LabHub {
         let ply = game.moves.len() as u32 + 1;
         let mut facts = facts::build_with(ply, &before, square, &report, &analysis);
         facts.endgame = truth;
+        facts.lang = game.lang;
         let facts_json = serde_json::to_string(&facts)
             .map_err(|e| CommandError::new(format!("cannot encode the fact sheet: {e}")))?;
         let now = self.now();
@@ -606,6 +622,7 @@ impl LabHub {
             };
             let stored = self.inner.store.lab_moves(&row.id).await?;
             let mut game = LabGame::new(row.id.clone(), black_depth, white_depth, row.updated_at);
+            game.lang = app::i18n::Lang::parse(&row.lang).unwrap_or_default();
             let mut pending = Vec::new();
             let mut broken = None;
             for (i, m) in stored.iter().enumerate() {
@@ -767,8 +784,9 @@ impl LabBackend for LabHub {
         &'a self,
         black_depth: u8,
         white_depth: u8,
+        lang: app::i18n::Lang,
     ) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(LabHub::create(self, black_depth, white_depth))
+        Box::pin(LabHub::create_in(self, black_depth, white_depth, lang))
     }
 
     fn list(&self) -> BoxFuture<'_, Result<Vec<LabSummary>, CommandError>> {

@@ -12,6 +12,8 @@ pub struct LabGameRow {
     pub white_depth: i64,
     pub created_at: i64,
     pub updated_at: i64,
+    /// `en` or `el` (migration 0012).
+    pub lang: String,
 }
 
 /// A stored placement and its explanation.
@@ -46,16 +48,18 @@ impl Store {
         id: &str,
         black_depth: u8,
         white_depth: u8,
+        lang: app::i18n::Lang,
         now: i64,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO lab_games (id, black_depth, white_depth, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO lab_games (id, black_depth, white_depth, created_at, updated_at, lang) VALUES (?, ?, ?, ?, ?, ?)",
         )
         .bind(id)
         .bind(i64::from(black_depth))
         .bind(i64::from(white_depth))
         .bind(now)
         .bind(now)
+        .bind(lang.code())
         .execute(self.pool())
         .await?;
         Ok(())
@@ -143,7 +147,7 @@ impl Store {
     /// Every lab game, oldest first.
     pub async fn lab_games(&self) -> Result<Vec<LabGameRow>, StoreError> {
         Ok(sqlx::query_as(
-            "SELECT id, black_depth, white_depth, created_at, updated_at FROM lab_games ORDER BY created_at, id",
+            "SELECT id, black_depth, white_depth, created_at, updated_at, lang FROM lab_games ORDER BY created_at, id",
         )
         .fetch_all(self.pool())
         .await?)

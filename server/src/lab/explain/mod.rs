@@ -131,8 +131,14 @@ Answer with JSON: {\"explanation\": string, \"lesson\": string}.";
 
 /// The user input for a fact sheet.
 pub fn prompt(facts: &FactSheet) -> String {
+    let language = match facts.lang {
+        app::i18n::Lang::En => "",
+        // The page is in Greek: so are the explanation and the lesson (square
+        // names stay a1–h8, so that they can be checked against the sheet).
+        app::i18n::Lang::El => " Write both in Greek (natural, informal-friendly Greek; Othello terms: μαύρα, λευκά, πούλι, γωνία, πάσο; keep square names such as d3 in Latin letters).",
+    };
     format!(
-        "Fact sheet of placement {} ({} played {}):\n{}\n\nWrite the explanation and the lesson.",
+        "Fact sheet of placement {} ({} played {}):\n{}\n\nWrite the explanation and the lesson.{language}",
         facts.ply,
         facts.side_name(),
         facts.square,
@@ -198,6 +204,23 @@ pub async fn explain_with_timeout(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_model_is_asked_for_greek_only_for_a_greek_game() {
+        let start = engine::Position::initial();
+        let report = engine::search(&start, 1);
+        let square = report.best_move.expect("a move");
+        let mut facts = crate::lab::facts::build(1, &start, square, &report);
+        assert!(!prompt(&facts).contains("Greek"));
+        assert!(
+            !facts.to_json().contains("\"lang\""),
+            "English sheets are unchanged"
+        );
+        facts.lang = app::i18n::Lang::El;
+        assert!(prompt(&facts).contains("Write both in Greek"));
+        let sheet: serde_json::Value = serde_json::from_str(&facts.to_json()).expect("json");
+        assert_eq!(sheet["lang"], "el");
+    }
 
     #[test]
     fn scrub_removes_secrets_and_key_like_tokens() {

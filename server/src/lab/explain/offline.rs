@@ -4,10 +4,12 @@
 
 use super::{BoxFuture, ExplainError, Explainer, Explanation};
 use crate::lab::facts::FactSheet;
+use app::i18n::Lang;
 use app::lab::ProviderStatus;
-use std::fmt::Write;
+use app::t;
 
-/// Provider name shown on the page.
+/// Provider name shown on the page (English, as stored; the page shows it in
+/// its own language, see the `srv-explain-provider` message).
 pub const PROVIDER: &str = "Offline explainer (built-in)";
 
 /// The offline explainer.
@@ -27,72 +29,55 @@ impl Explainer for Offline {
             kind: "offline".into(),
             name: PROVIDER.into(),
             ready: true,
-            detail: "Explanations are written on the server from the position's facts; no model is used.".into(),
+            detail: t!(Lang::En, "srv-explain-provider-detail"),
         }
     }
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
-fn list(items: &[String]) -> String {
+fn list(lang: Lang, items: &[String]) -> String {
     match items.len() {
         0 => String::new(),
         1 => items[0].clone(),
-        n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
+        n => t!(
+            lang,
+            "explain-list-and",
+            rest = items[..n - 1].join(", "),
+            last = &items[n - 1]
+        ),
     }
 }
 
-/// Writes the explanation and lesson of a placement.
+/// Writes the explanation and lesson of a placement, in the fact sheet's
+/// language; the sentences live in `app/locales/*.ftl` (`explain-*`,
+/// `lesson-*`).
 pub fn write(facts: &FactSheet) -> Explanation {
+    let lang = facts.lang;
     let side = facts.side_name();
     let opponent = facts.opponent_name();
-    let mut text = String::new();
-    let captured = facts.captured_count as usize;
-    let _ = write!(
-        text,
-        "{side} played {} and captured {} ({}), leaving {} black and {} white discs.",
-        facts.square,
-        plural(captured, "disc", "discs"),
-        list(&facts.captured),
-        facts.discs_after.black,
-        facts.discs_after.white
-    );
+    let mut sentences: Vec<String> = Vec::new();
+    sentences.push(t!(
+        lang,
+        "explain-played",
+        side = side,
+        square = &facts.square,
+        captured = facts.captured_count,
+        list = list(lang, &facts.captured),
+        black = facts.discs_after.black,
+        white = facts.discs_after.white
+    ));
 
     // The square itself.
+    let square = &facts.square;
     match facts.square_kind.as_str() {
-        "corner" => {
-            let _ = write!(
-                text,
-                " Taking the {} corner gives {side} a disc that can never be flipped and an anchor for stable edges.",
-                facts.square
-            );
-        }
-        "x-square" => {
-            let _ = write!(
-                text,
-                " {} is an X-square, diagonal to an empty corner: it can hand {opponent} that corner later.",
-                facts.square
-            );
-        }
-        "c-square" => {
-            let _ = write!(
-                text,
-                " {} is a C-square next to an empty corner, a risky edge square until that corner is settled.",
-                facts.square
-            );
-        }
-        "edge" => {
-            let _ = write!(
-                text,
-                " It is an edge move, harder for {opponent} to flip back."
-            );
-        }
+        "corner" => sentences.push(t!(lang, "explain-corner", square = square, side = side)),
+        "x-square" => sentences.push(t!(
+            lang,
+            "explain-x-square",
+            square = square,
+            opponent = opponent
+        )),
+        "c-square" => sentences.push(t!(lang, "explain-c-square", square = square)),
+        "edge" => sentences.push(t!(lang, "explain-edge", opponent = opponent)),
         _ => {}
     }
 
@@ -100,136 +85,144 @@ pub fn write(facts: &FactSheet) -> Explanation {
     let own_moves = facts.mover_moves_after.len();
     let replies = facts.opponent_replies.len();
     if facts.game_over {
-        let _ = write!(text, " The move ends the game.");
+        sentences.push(t!(lang, "explain-game-over"));
     } else if facts.opponent_must_pass {
-        let _ = write!(
-            text,
-            " {opponent} has no reply and must pass, so {side} moves again."
-        );
+        sentences.push(t!(
+            lang,
+            "explain-must-pass",
+            opponent = opponent,
+            side = side
+        ));
     } else {
-        let _ = write!(
-            text,
-            " Mobility: {opponent} now has {} ({}) against {} for {side} (mobility term {:+} → {:+}).",
-            plural(replies, "reply", "replies"),
-            list(&facts.opponent_replies),
-            plural(own_moves, "move", "moves"),
-            facts.terms_before.mobility,
-            facts.terms_after.mobility
-        );
+        sentences.push(t!(
+            lang,
+            "explain-mobility",
+            opponent = opponent,
+            replies = replies,
+            list = list(lang, &facts.opponent_replies),
+            own = own_moves,
+            side = side,
+            before = format!("{:+}", facts.terms_before.mobility),
+            after = format!("{:+}", facts.terms_after.mobility)
+        ));
     }
     if !facts.opponent_corner_replies.is_empty() {
-        let _ = write!(
-            text,
-            " Warning: {opponent} can now take the corner {}.",
-            list(&facts.opponent_corner_replies)
-        );
+        sentences.push(t!(
+            lang,
+            "explain-corner-warning",
+            opponent = opponent,
+            list = list(lang, &facts.opponent_corner_replies)
+        ));
     }
     // Frontier.
     let frontier_change = facts.terms_after.frontier - facts.terms_before.frontier;
     if frontier_change != 0 {
-        let better = frontier_change > 0;
-        let _ = write!(
-            text,
-            " The frontier term went from {:+} to {:+}: {side} {} discs that touch empty squares.",
-            facts.terms_before.frontier,
-            facts.terms_after.frontier,
-            if better {
-                "now has relatively fewer"
-            } else {
-                "now has relatively more"
-            }
-        );
+        let before = format!("{:+}", facts.terms_before.frontier);
+        let after = format!("{:+}", facts.terms_after.frontier);
+        sentences.push(if frontier_change > 0 {
+            t!(
+                lang,
+                "explain-frontier-better",
+                before = before,
+                after = after,
+                side = side
+            )
+        } else {
+            t!(
+                lang,
+                "explain-frontier-worse",
+                before = before,
+                after = after,
+                side = side
+            )
+        });
     }
     // The search's comparison with the alternatives.
     let mut others: Vec<_> = facts.alternatives.iter().filter(|a| !a.chosen).collect();
     others.sort_by_key(|a| std::cmp::Reverse(a.value));
     match others.first() {
-        Some(next) => {
-            let _ = write!(
-                text,
-                " A depth-{} search rated {} at {:+}, ahead of {} other {} (best of them {} at {:+}).",
-                facts.search_depth,
-                facts.square,
-                facts.search_value,
-                others.len(),
-                if others.len() == 1 { "option" } else { "options" },
-                next.square,
-                next.value
-            );
-        }
-        None => {
-            let _ = write!(text, " It was {side}'s only legal move.");
-        }
+        Some(next) => sentences.push(t!(
+            lang,
+            "explain-search",
+            depth = facts.search_depth,
+            square = square,
+            value = format!("{:+}", facts.search_value),
+            others = others.len(),
+            next = &next.square,
+            next_value = format!("{:+}", next.value)
+        )),
+        None => sentences.push(t!(lang, "explain-only-move", side = side)),
     }
 
-    endgame_sentence(&mut text, facts);
+    if let Some(sentence) = endgame_sentence(lang, facts) {
+        sentences.push(sentence);
+    }
 
     let lesson = lesson(facts, frontier_change);
     Explanation {
-        explanation: text,
+        explanation: sentences.join(" "),
         lesson,
         provider: PROVIDER.to_string(),
     }
 }
 
-/// Perfect-play results, only when the sheet says they are exact.
-fn endgame_sentence(text: &mut String, facts: &FactSheet) {
-    use crate::lab::exact::result_words;
-    let Some(truth) = &facts.endgame else { return };
-    if !truth.is_exact() {
-        let _ = write!(
-            text,
-            " The exact endgame solver ran out of its budget here, so these values are estimates, not perfect play."
-        );
-        return;
-    }
-    let Some(played) = truth.played else { return };
-    let _ = write!(
-        text,
-        " Perfect play: {} {}",
-        facts.square,
-        result_words(played)
-    );
-    match truth.moves.first() {
-        Some(best) if best.final_disc_difference > played => {
-            let _ = write!(
-                text,
-                ", while {} {} ({} discs lost to the best move).",
-                best.square,
-                result_words(best.final_disc_difference),
-                best.final_disc_difference - played
-            );
-        }
-        _ => {
-            let _ = write!(text, ", the best result available.");
-        }
+/// A perfect-play result in words (`wins by 6`).
+fn result_words(lang: Lang, diff: i32) -> String {
+    match diff.cmp(&0) {
+        std::cmp::Ordering::Greater => t!(lang, "explain-result-wins", by = diff),
+        std::cmp::Ordering::Less => t!(lang, "explain-result-loses", by = -diff),
+        std::cmp::Ordering::Equal => t!(lang, "explain-result-draws"),
     }
 }
 
+/// Perfect-play results, only when the sheet says they are exact.
+fn endgame_sentence(lang: Lang, facts: &FactSheet) -> Option<String> {
+    let truth = facts.endgame.as_ref()?;
+    if !truth.is_exact() {
+        return Some(t!(lang, "explain-estimate"));
+    }
+    let played = truth.played?;
+    Some(match truth.moves.first() {
+        Some(best) if best.final_disc_difference > played => t!(
+            lang,
+            "explain-perfect-worse",
+            square = &facts.square,
+            result = result_words(lang, played),
+            best = &best.square,
+            best_result = result_words(lang, best.final_disc_difference),
+            lost = best.final_disc_difference - played
+        ),
+        _ => t!(
+            lang,
+            "explain-perfect-best",
+            square = &facts.square,
+            result = result_words(lang, played)
+        ),
+    })
+}
+
 fn lesson(facts: &FactSheet, frontier_change: i32) -> String {
+    let lang = facts.lang;
     let replies = facts.opponent_replies.len();
     let own = facts.mover_moves_after.len();
     if facts.square_kind == "corner" {
-        "Take a corner when it is offered: corner discs are stable and protect the edges next to them.".into()
+        t!(lang, "lesson-corner")
     } else if !facts.opponent_corner_replies.is_empty() {
-        "Before you move, check whether your move lets the opponent into a corner.".into()
+        t!(lang, "lesson-corner-risk")
     } else if facts.square_kind == "x-square" {
-        "Avoid the squares diagonally next to an empty corner; they tend to give that corner away."
-            .into()
+        t!(lang, "lesson-x-square")
     } else if facts.opponent_must_pass {
-        "Moves that leave the opponent without a reply are worth a lot: you keep the initiative."
-            .into()
+        t!(lang, "lesson-no-reply")
     } else if facts.empty_squares_after < 16 {
-        "In the endgame the disc count starts to decide the game: count the captures, not just the shape.".into()
+        t!(lang, "lesson-endgame")
     } else if frontier_change < 0 {
-        "Moves that create new frontier discs give the opponent more options; prefer quiet moves inside your own wall.".into()
+        t!(lang, "lesson-frontier")
     } else if own > replies {
-        "Keep more moves for yourself than your opponent has: mobility wins Othello games.".into()
+        t!(lang, "lesson-mobility")
     } else if facts.captured_count <= 2 {
-        "Flipping few discs in the opening and middle game often keeps the opponent short of moves."
-            .into()
+        t!(lang, "lesson-quiet")
     } else {
-        "Capturing many discs early is not a goal in itself; watch how many replies it gives your opponent.".into()
+        t!(lang, "lesson-greedy")
     }
 }
 
@@ -340,6 +333,41 @@ mod tests {
             .explanation
             .to_lowercase()
             .contains("perfect play"));
+    }
+
+    #[test]
+    fn a_greek_game_is_explained_in_greek() {
+        let start = Position::initial();
+        let report = search(&start, 2);
+        let square = report.best_move.expect("a move");
+        let mut facts = build(1, &start, square, &report);
+        facts.lang = Lang::El;
+        let written = write(&facts);
+        assert!(
+            written
+                .explanation
+                .starts_with(&format!("Τα μαύρα έπαιξαν {square} και γύρισαν 1 πούλι")),
+            "{}",
+            written.explanation
+        );
+        assert!(
+            written.explanation.contains("Κινητικότητα"),
+            "{}",
+            written.explanation
+        );
+        assert!(
+            !written.explanation.contains("Mobility") && !written.lesson.contains("the "),
+            "no English left: {} / {}",
+            written.explanation,
+            written.lesson
+        );
+        // The same squares as in English: the fact check still applies.
+        facts.lang = Lang::En;
+        let english = write(&facts);
+        assert_eq!(
+            crate::lab::factcheck::named_squares(&written.explanation),
+            crate::lab::factcheck::named_squares(&english.explanation)
+        );
     }
 
     #[test]

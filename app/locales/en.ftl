@@ -1,0 +1,426 @@
+# Othello 3D: English strings. Every message here must also be in el.ftl
+# (the app's tests fail otherwise). Square names (a1–h8) are not translated.
+
+## Common
+
+site-title = Othello 3D
+side-name = { $side }
+side-name-lower = { $side ->
+    [Black] black
+   *[White] white
+}
+lang-switch-label = Language
+lang-switch-to = Ελληνικά
+not-found-title = Not found
+not-found-text = There is no page here.
+back-to-lobby = Back to the lobby
+
+## Lobby
+
+lobby-offline-title = The server cannot be reached
+lobby-offline-text = You can still practise: the AI also runs in this browser. That game is kept in this browser only, not saved on the server.
+lobby-offline-play = Play the AI offline
+lobby-ai-title = Play the AI
+lobby-ai-text = The AI looks ahead a fixed number of moves: 1 is gentle, 6 is strong.
+lobby-depth = Search depth
+lobby-you-play = You play
+lobby-black-first = Black (first)
+lobby-white-second = White (second)
+lobby-start-ai = Play vs AI
+lobby-hot-seat-title = Hot-seat
+lobby-hot-seat-text = Two players share this screen and take turns.
+lobby-start-hot-seat = Play hot-seat
+lobby-online-title = Play online
+lobby-online-text = Meet a stranger in the quick-match queue, or open a private table and send its link to a friend.
+lobby-time-control = Time control (minutes + seconds per move)
+lobby-tc-test = { $label } (test)
+lobby-untimed = Untimed (private tables)
+lobby-quick-match = Quick match
+lobby-waiting = Waiting for an opponent…
+lobby-leave-queue = Leave queue
+lobby-private-table = Private table
+lobby-from-title = Start from a position
+lobby-from-text = Paste a position in OBF: 64 cells (X black, O white, - empty) from a1 to h8, a space, then X or O for the side to move. Against the AI you play the colour chosen above.
+lobby-from-label = Position in OBF
+lobby-from-ai = Play it vs AI
+lobby-from-hot-seat = Play it hot-seat
+lobby-lab-title = AI lab
+lobby-lab-text = Watch two engines play each other, with an explanation and a lesson after every move.
+lobby-lab-open = Open the AI lab
+lobby-cannot-reach = Cannot reach the server.
+
+## Table
+
+table-loading = Loading the table…
+table-not-found = Table not found
+mode-vs-ai = You ({ $side }) vs AI depth { $depth }
+mode-hot-seat = Hot-seat: two players, one screen
+mode-online-private = Online: private table, { $control }
+mode-online-quick = Online: quick match, { $control }
+mode-untimed = untimed
+table-you = You
+table-seat-free = { $side } seat is free.
+table-left = { $who ->
+    [You] You
+    [Black] Black
+   *[White] White
+} left the table: { $left } s to come back before losing.
+table-ai-thinking = { $side } (AI) is thinking…
+table-your-move = Your move ({ $side })
+table-to-move = { $side } to move
+table-abandoned = Abandoned: nobody wins
+table-wins = { $side } wins
+table-wins-resigned = { $side } wins by resignation
+table-wins-timeout = { $side } wins (the opponent left)
+table-wins-time = { $side } wins on time
+table-draw = Draw
+table-resign = Resign
+table-resign-hot-seat = Resign (side to move)
+table-vote-withdraw-side = { $side }: withdraw rematch vote
+table-vote-side = { $side }: vote rematch
+table-vote-withdraw = Withdraw rematch vote
+table-vote = Vote rematch
+table-their-vote = Your opponent wants a rematch.
+table-rematch = Rematch
+table-watching-free = You are watching. The { $side } seat is free: take it to play.
+table-take-seat = Take the free seat
+table-watching = You are watching this game.
+table-rules = Rules
+table-round = Round { $round }
+table-ai-search = AI looked { $depth } moves ahead: { $nodes } positions.
+table-share-title = Waiting for an opponent
+table-share-text = Send this link to a friend: they take the free seat with the button on the page. The game and its grace timers start when both seats are taken.
+table-tally = Tally
+table-tally-black = Black
+table-tally-white = White
+table-tally-draws = Draws
+table-export = Export
+table-new-table = New table
+table-moves = Moves ({ $count })
+table-move = { $side } { $square } (+{ $flipped })
+table-pass = { $side } passes (no legal move)
+table-live = Live
+table-connecting = Connecting…
+table-square-error = { $square }: { $error }
+
+## Rules sidebar
+
+rules-close = Close the rules
+rules-title = How to play Othello
+rules-1 = Black moves first. Players take turns placing one disc of their colour.
+rules-2 = A move must outflank: the new disc and another of yours must enclose a straight line (row, column or diagonal) of your opponent's discs with no gap. All such lines flip to your colour.
+rules-3 = A move that flips nothing is not allowed. Legal squares are marked with a yellow dot; the last move has a red ring.
+rules-4 = If you have no legal move you pass, and your opponent plays again. This happens automatically.
+rules-5 = When neither player can move the game ends; the player with more discs wins.
+rules-6 = Corners can never be flipped; squares next to corners are risky early on.
+rules-controls = Controls
+rules-controls-1 = Click a square to play. Drag to orbit the board; scroll or pinch to zoom.
+rules-controls-2 = Resign ends the game as a loss. After a game, vote for a rematch: colours and AI depth carry over.
+rules-controls-3 = When a player has to pass, a notice says so until that player moves again, and the move list shows the pass.
+rules-online = Playing online
+rules-online-1 = A private table seats its creator. A friend who opens the link watches until they press Take the free seat; later visitors watch.
+rules-online-2 = Quick match seats both players at once.
+rules-online-3 = The game starts when both seats are taken. A player who is not on the page then, or who leaves during a game, has a grace period (90 seconds by default) to come back; the countdown shows next to the board.
+rules-online-4 = A player who does not come back in time loses that game. If both players are away when a grace period ends, the game is abandoned and nobody wins.
+rules-online-5 = Between games nothing counts down. After a rematch starts, an absent player gets a full grace period from that moment.
+rules-online-6 = New table starts a fresh private table with its own tally.
+rules-clocks = Clocks
+rules-clocks-1 = Online games are timed: 3+2, 5+0 or 10+5 (minutes each, plus seconds added after each of your moves). Quick match pairs you with someone who chose the same control; a private table may also be untimed.
+rules-clocks-2 = Your clock runs from the moment your opponent's move is saved until yours is. A forced pass costs nothing. The server keeps the time; the clocks on the page count down between its updates.
+rules-clocks-3 = If your clock reaches zero you lose that game on time. Your clock keeps running while you are away: the grace period and your clock both run, and whichever ends first decides.
+rules-clocks-4 = The control carries over to rematches and new tables. Time while the server was down is not charged: the clocks resume with the time left at the last move.
+rules-clocks-5 = Clocks warn when under 30 seconds, and a screen reader hears it at 30 and 10 seconds.
+
+## Texts the server writes in English (notices, refusals): the English
+## messages are also the patterns that recognise them (see app/src/i18n.rs).
+
+srv-pass = { $side } has no legal move and passes; { $other } plays again.
+srv-resigns = { $loser } resigns. { $winner } wins.
+srv-game-over-win = Game over: { $winner } wins { $black }–{ $white }.
+srv-left = { $loser } left and did not come back in time. { $winner } wins.
+srv-abandoned = Both players left: the game is abandoned and nobody wins.
+srv-out-of-time = { $loser } ran out of time. { $winner } wins on time.
+srv-draw = Game over: a draw, { $black }–{ $white }.
+srv-rematch = Rematch: round { $round } begins.
+srv-wants-rematch = { $side } wants a rematch; waiting for { $other }.
+srv-withdrew = { $side } withdrew the rematch vote.
+srv-not-your-turn = It is not your turn: { $side } is to move.
+srv-over = The game is over: start a rematch to play again.
+srv-not-over = A rematch can only be voted for once the game is over.
+srv-taken = Square { $square } is taken.
+srv-no-flips = A disc on { $square } would flip nothing: a move must outflank at least one disc.
+srv-not-seated = You are not seated at this table.
+srv-already-seated = You already hold a seat at this table.
+srv-seats-taken = Both seats are taken: you can watch this game, not play in it.
+srv-no-seats = Only online tables have seats to take: this table is played in one browser.
+srv-waiting = Waiting for an opponent: share this table's link to start.
+srv-not-your-side = You do not play { $side } at this table.
+srv-which-side = Say which side votes: black or white.
+srv-ai-thinking = Wait: the AI is thinking.
+srv-no-table = No such table: it may have expired or never existed.
+srv-depth = The AI's depth must be between 1 and 6.
+srv-quick-timed = Quick match is always timed: choose 3+2, 5+0 or 10+5.
+srv-needs-time = A time control needs some time: choose 3+2, 5+0 or 10+5.
+srv-not-offered = { $control } is not offered: choose 3+2, 5+0 or 10+5.
+srv-online-from = Online tables start from the usual position; start from a position against the AI or hot-seat.
+srv-obf-paste = Paste a position in OBF: 64 cells (X, O or -) from a1 to h8, a space, then X or O for the side to move.
+srv-obf-long = That is too long for an OBF position (64 cells, a space, X or O).
+srv-obf-invalid = This is not a valid OBF position: { $why }. Expected 64 cells (X, O or -) from a1 to h8, a space, then X or O.
+srv-centre-one = This position cannot happen in Othello: the centre square { $squares } is empty.
+srv-centre-many = This position cannot happen in Othello: the centre squares { $squares } are empty.
+srv-no-moves = Neither side has a legal move in this position: the game is already over.
+srv-save-failed = The server could not save this; nothing changed. Please try again.
+srv-no-session = no session: enable cookies and reload the page
+srv-not-ready = the server is not ready
+srv-queue-unavailable = the queue is unavailable
+srv-unreachable = the server could not be reached: { $why }
+
+## Clocks
+
+clock-announce = { $side }: { $seconds } seconds left.
+clock-you = { $side } (you)
+clock-low = Low time
+clock-control = Time control
+
+## Hint
+
+hint-button = Hint
+hint-title = The engine, running in your browser, suggests a move
+hint-thinking = Thinking…
+hint-failed = No hint: { $error }
+hint-pass = { $side } has no move: it must pass.
+hint-draw = a draw with perfect play
+hint-wins = { $side } wins by { $by } with perfect play
+hint-loses = { $side } loses by { $by } with perfect play
+hint-value = value { $value } for { $side }
+hint-exact = solved exactly ({ $empties } empty squares)
+hint-searched = searched { $depth } moves ahead
+hint-best = Best move { $square }: { $value }; { $how }, { $nodes } positions in { $ms } ms.
+
+## Analysis
+
+analysis-opening = Opening:
+analysis-checking = Checking for an analysis…
+analysis-intro = Find each move's loss against the best move: a fixed-depth search in the midgame, the exact solver in the last empties.
+analysis-failed = The analysis failed:
+analysis-start = Analyse
+analysis-running = Analysing… { $done } of { $total } moves
+analysis-title = Analysis
+analysis-loss-exact = −{ $loss } discs (exact)
+analysis-loss-search = −{ $loss } (depth search)
+severity-best = best
+severity-inaccuracy = inaccuracy
+severity-mistake = mistake
+severity-blunder = blunder
+analysis-summary = Search depth { $depth } in the midgame; exact solver in the last { $empties } empties.
+analysis-no-mistakes = No move lost anything against the best move.
+analysis-best-was = {" "}— best was { $square }
+analysis-legend = Black's advantage after each move (above the line Black is better); dots mark the worst moves. Right of the dashed line the values are exact disc counts.
+analysis-worst = Worst moves
+analysis-graph-label = Evaluation over the game, from black's side; { $mistakes } mistakes
+
+## Offline practice
+
+offline-draw = Draw, { $score }
+offline-you-win = You win, { $score }
+offline-ai-wins = The AI wins, { $score }
+offline-ai-to-move = { $side } (AI) to move
+offline-move = { $side } { $square }
+offline-choose = Choose a depth and a colour, then start.
+offline-loading = Loading…
+offline-mode = Offline: you ({ $side }) vs AI depth { $depth }
+offline-practice = Offline practice vs the AI
+offline-note-strong = Offline practice: not saved on the server.
+offline-note = This game runs in your browser (the same AI as the site's tables) and is kept in this browser's storage only.
+offline-depth = AI depth
+offline-new-game = New game
+offline-start = Start
+srv-ai-search = AI looked { $depth } moves ahead: { $nodes } positions.
+srv-ai-failed = The AI failed: { $error }
+srv-ai-no-move = The AI found no move.
+srv-engine-start = The engine cannot start: { $error }
+srv-not-legal = { $square }: not a legal move
+
+## The lab's built-in (offline) explainer (server/src/lab/explain/offline.rs).
+## Sentences are joined with a space; { $side } and { $opponent } are Black/White.
+
+explain-list-and = { $rest } and { $last }
+explain-played = { $side } played { $square } and captured { $captured ->
+    [one] 1 disc
+   *[other] { $captured } discs
+} ({ $list }), leaving { $black } black and { $white } white discs.
+explain-corner = Taking the { $square } corner gives { $side } a disc that can never be flipped and an anchor for stable edges.
+explain-x-square = { $square } is an X-square, diagonal to an empty corner: it can hand { $opponent } that corner later.
+explain-c-square = { $square } is a C-square next to an empty corner, a risky edge square until that corner is settled.
+explain-edge = It is an edge move, harder for { $opponent } to flip back.
+explain-game-over = The move ends the game.
+explain-must-pass = { $opponent } has no reply and must pass, so { $side } moves again.
+explain-mobility = Mobility: { $opponent } now has { $replies ->
+    [one] 1 reply
+   *[other] { $replies } replies
+} ({ $list }) against { $own ->
+    [one] 1 move
+   *[other] { $own } moves
+} for { $side } (mobility term { $before } → { $after }).
+explain-corner-warning = Warning: { $opponent } can now take the corner { $list }.
+explain-frontier-better = The frontier term went from { $before } to { $after }: { $side } now has relatively fewer discs that touch empty squares.
+explain-frontier-worse = The frontier term went from { $before } to { $after }: { $side } now has relatively more discs that touch empty squares.
+explain-search = A depth-{ $depth } search rated { $square } at { $value }, ahead of { $others } other { $others ->
+    [one] option
+   *[other] options
+} (best of them { $next } at { $next_value }).
+explain-only-move = It was { $side }'s only legal move.
+explain-estimate = The exact endgame solver ran out of its budget here, so these values are estimates, not perfect play.
+explain-perfect-worse = Perfect play: { $square } { $result }, while { $best } { $best_result } ({ $lost } discs lost to the best move).
+explain-perfect-best = Perfect play: { $square } { $result }, the best result available.
+explain-result-wins = wins by { $by }
+explain-result-loses = loses by { $by }
+explain-result-draws = draws
+lesson-corner = Take a corner when it is offered: corner discs are stable and protect the edges next to them.
+lesson-corner-risk = Before you move, check whether your move lets the opponent into a corner.
+lesson-x-square = Avoid the squares diagonally next to an empty corner; they tend to give that corner away.
+lesson-no-reply = Moves that leave the opponent without a reply are worth a lot: you keep the initiative.
+lesson-endgame = In the endgame the disc count starts to decide the game: count the captures, not just the shape.
+lesson-frontier = Moves that create new frontier discs give the opponent more options; prefer quiet moves inside your own wall.
+lesson-mobility = Keep more moves for yourself than your opponent has: mobility wins Othello games.
+lesson-quiet = Flipping few discs in the opening and middle game often keeps the opponent short of moves.
+lesson-greedy = Capturing many discs early is not a goal in itself; watch how many replies it gives your opponent.
+
+## AI lab
+
+lab-black-depth = Black depth
+lab-white-depth = White depth
+lab-new-game = New lab game
+lab-provider-ready = {" "}· ready
+lab-provider-not-ready = {" "}· not available
+lab-intro = Two engines play each other, each searching to its own depth. After every move a short explanation and one reusable lesson tell you what the move does for the position.
+lab-games = Lab games
+lab-none = No lab game yet.
+lab-game-line = Black depth { $black } vs White depth { $white } — { $plies } moves, { $score }{ $over ->
+    [yes] , over
+   *[no] {""}
+}
+lab-loading = Loading the lab game…
+lab-not-found = Lab game not found
+lab-back = Back to the lab
+lab-graph-label = Evaluation over the game, from black's side
+lab-over-win = Game over: { $side } wins { $score }
+lab-over-draw = Game over: draw { $score }
+lab-writing = Writing the explanation…
+lab-searching = { $side } (depth { $depth }) is searching…
+lab-to-move = { $side } to move (depth { $depth })
+lab-pass = { $side } has no legal move and passes.
+lab-explanations = Explanations
+lab-explanations-intro = Press Next turn (or N) to let the engines play; each move gets an explanation and a lesson.
+lab-move-heading = Move { $ply } · { $side } { $square } · captured { $captured }
+lab-search-facts = Search: depth { $depth }, value { $value }, { $nodes } positions, { $alternatives } legal moves
+lab-exact = Exact (perfect play): this move { $result }
+lab-exact-best = ; the best move { $result }
+lab-estimate = Endgame solver: out of budget, values are estimates.
+lab-unverified = Unverified:
+lab-unverified-text = the text names { $squares } — not a legal move, a capture or an occupied square of this position.
+lab-lesson = Lesson:
+lab-written-by = Written by
+lab-explain-failed = The explanation failed:
+lab-retry = Retry explanation
+lab-depths = Black depth { $black } vs White depth { $white }
+lab-moves = Moves
+lab-live = Live
+lab-reviewing = Reviewing move { $ply }
+lab-back-live = Back to live
+lab-next-turn = Next turn
+lab-pause = Pause
+lab-autoplay = Autoplay
+lab-reading = Reading time
+lab-frozen = Autoplay is frozen: the explanation failed. Retry it to go on.
+lab-autoplay-on = Autoplay: { $reading } reading time after each explanation.
+lab-evaluation = Evaluation
+lab-graph-legend = Search value of each move, from black's side: above the line Black is better.
+lab-export-text = Export text
+lab-export-json = Export JSON
+lab-play-from-title = Start a vs-AI or hot-seat table from this position
+lab-play-from = Play from here
+lab-another = Another lab game
+srv-explain-provider = Offline explainer (built-in)
+srv-explain-provider-detail = Explanations are written on the server from the position's facts; no model is used.
+srv-no-lab = No such lab game.
+srv-lab-depth = Each engine's depth must be between 1 and 6.
+srv-lab-over = The game is over: { $result }.
+srv-lab-wait = Wait: the explanation of { $square } is still being written.
+srv-lab-retry-first = The explanation of { $square } failed: retry it before the next turn.
+srv-search-failed = The search failed; nothing changed. Please try again.
+srv-nothing-to-explain = There is no move to explain yet.
+srv-not-finished = The game is not finished yet: analysis is for finished games.
+srv-analysis-busy = The server is analysing other games; try again in a minute.
+srv-analysis-unavailable = The analysis service is unavailable.
+
+## Exports (lab text export, table export headings)
+
+export-opening = Opening: { $name } (first { $plies } moves)
+export-no-opening = Opening: not a named opening
+export-lab-title = Othello 3D — AI lab game { $id }
+export-lab-engines =
+    Black (X): engine at depth { $black }
+    White (O): engine at depth { $white }
+export-start = Start position:
+export-lab-move = { $ply }. { $side } { $square } — flips { $count } ({ $list }); black { $black }, white { $white }; search value { $value } (depth { $depth }, { $nodes } positions)
+export-explanation = Explanation ({ $provider }): { $text }
+export-lesson = Lesson: { $text }
+export-pending = Explanation: still being written.
+export-failed = Explanation failed: { $message }
+export-in-progress = In progress: { $side } to move (black { $black }, white { $white })
+export-result = Result: { $result }
+export-lessons = Lessons:
+export-transcript = Transcript: { $moves }
+srv-result-win = { $side } wins { $score }
+srv-result-draw = Draw { $score }
+
+## The board (screen reader)
+
+announce-move = { $side } played { $square } and flipped { $count ->
+    [one] 1 disc
+   *[other] { $count } discs
+}.
+announce-win = Game over: { $side } wins. Black { $black }, white { $white }.
+announce-draw = Game over: a draw. Black { $black }, white { $white }.
+announce-new-round = A new round begins.
+square-black = , black disc
+square-white = , white disc
+square-empty = , empty
+square-legal = , legal move
+square-last = , last move
+board-label = Othello board. Arrow keys move the cursor, Enter or Space plays there.
+board-label-2d = Othello board (2D). Arrow keys move between squares, Enter or Space plays.
+board-skip = Skip celebration
+board-renderer = Renderer:
+export-ai = AI (depth { $depth })
+export-player = Player
+export-black-player = Black player
+export-white-player = White player
+export-table-title = Othello 3D — table { $id }, { $rounds ->
+    [one] 1 round
+   *[other] { $rounds } rounds
+}
+export-mode = Mode: { $mode }
+export-players =
+    Black (X): { $black }
+    White (O): { $white }
+export-round = === Round { $round } ===
+export-move = { $ply }. { $side } { $square } — flips { $count } ({ $list }); black { $black }, white { $white }
+export-time-used = ; time used { $seconds } s
+export-round-result = Result of round { $round }: { $result }
+export-resigned = { $winner ->
+    [Black] White resigned; Black wins
+   *[White] Black resigned; White wins
+} (discs { $score })
+export-timeout = { $winner ->
+    [Black] White did not return in time; Black wins
+   *[White] Black did not return in time; White wins
+} (discs { $score })
+export-time = { $winner ->
+    [Black] White ran out of time; Black wins on time
+   *[White] Black ran out of time; White wins on time
+} (discs { $score })
+export-abandoned = Abandoned by both players (discs { $score })
+export-tally = Tally at this table: black { $black } wins, white { $white } wins, { $draws } draws
+export-ggf = GGF (one game per round):

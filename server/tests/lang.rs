@@ -1,0 +1,250 @@
+//! Languages over HTTP: pages rendered in the request's language (cookie,
+//! then Accept-Language), the `/lang/<code>` switch (cookie, safe redirect,
+//! 400 for an unknown language), and a lab game that keeps its language
+//! across a restart.
+
+mod common;
+
+use common::{call, Server};
+use reqwest::header::{ACCEPT_LANGUAGE, COOKIE, LOCATION, SET_COOKIE};
+use serde_json::{json, Value};
+
+fn plain_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client")
+}
+
+/// The `lang` cookie a response sets, if any (the session cookie may come too).
+fn lang_cookie(response: &reqwest::Response) -> Option<String> {
+    response
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("lang="))
+        .map(str::to_string)
+}
+
+async fn page(url: &str, headers: &[(reqwest::header::HeaderName, &str)]) -> String {
+    let mut request = plain_client().get(url);
+    for (name, value) in headers {
+        request = request.header(name, *value);
+    }
+    let response = request.send().await.expect("page");
+    assert_eq!(response.status(), 200);
+    response.text().await.expect("body")
+}
+
+#[tokio::test]
+async fn pages_are_rendered_in_the_requests_language() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&dir.path().join("db.sqlite"), &[]);
+    let url = format!("{}/", server.url);
+
+    let greek = page(&url, &[(ACCEPT_LANGUAGE, "el-GR,el;q=0.9,en;q=0.8")]).await;
+    assert!(greek.contains(r#"<html lang="el""#));
+    assert!(greek.contains("Παίξε με τον υπολογιστή"));
+    assert!(!greek.contains("Play the AI"));
+
+    for headers in [
+        vec![(ACCEPT_LANGUAGE, "en-US,en;q=0.9")],
+        vec![(ACCEPT_LANGUAGE, "fr-FR,de")],
+        vec![],
+        // The cookie wins over Accept-Language.
+        vec![(ACCEPT_LANGUAGE, "el"), (COOKIE, "lang=en")],
+    ] {
+        let english = page(&url, &headers).await;
+        assert!(english.contains(r#"<html lang="en""#), "{headers:?}");
+        assert!(english.contains("Play the AI"), "{headers:?}");
+    }
+    let chosen = page(&url, &[(ACCEPT_LANGUAGE, "en"), (COOKIE, "lang=el")]).await;
+    assert!(chosen.contains(r#"<html lang="el""#));
+
+    // Unknown pages too.
+    let client = plain_client();
+    let missing = client
+        .get(format!("{}/no/such/page", server.url))
+        .header(ACCEPT_LANGUAGE, "el")
+        .send()
+        .await
+        .expect("404 page");
+    assert_eq!(missing.status(), 404);
+    assert!(missing.text().await.expect("body").contains("Δεν βρέθηκε"));
+}
+
+#[tokio::test]
+async fn the_switch_sets_the_cookie_and_returns_only_to_this_site() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&dir.path().join("db.sqlite"), &[]);
+    let client = plain_client();
+    let get = |path: String| {
+        let client = client.clone();
+        let url = format!("{}{path}", server.url);
+        async move { client.get(url).send().await.expect("switch") }
+    };
+
+    let response = get("/lang/el?back=/table/abc%3Fx%3D1".into()).await;
+    assert_eq!(response.status(), 303);
+    assert_eq!(response.headers()[LOCATION], "/table/abc?x=1");
+    let cookie = lang_cookie(&response).expect("the lang cookie");
+    assert!(cookie.starts_with("lang=el;"), "{cookie}");
+    assert!(
+        cookie.contains("Path=/") && cookie.contains("Max-Age=31536000"),
+        "{cookie}"
+    );
+
+    for back in [
+        "//evil.example/",
+        "https://evil.example/",
+        "%2F%2Fevil.example",
+        "/%5Cevil",
+        "",
+    ] {
+        let response = get(format!("/lang/en?back={back}")).await;
+        assert_eq!(response.status(), 303, "{back}");
+        assert_eq!(response.headers()[LOCATION], "/", "{back}");
+        assert!(lang_cookie(&response).is_some_and(|c| c.starts_with("lang=en;")));
+    }
+    let no_back = get("/lang/el".into()).await;
+    assert_eq!(no_back.headers()[LOCATION], "/");
+
+    for code in ["fr", "EL", "xx", "e"] {
+        let response = get(format!("/lang/{code}?back=/")).await;
+        assert_eq!(response.status(), 400, "{code}");
+        assert_eq!(lang_cookie(&response), None, "{code}");
+        let text = response.text().await.expect("body");
+        assert!(text.contains("el (Greek) and en (English)"), "{text}");
+    }
+}
+
+#[tokio::test]
+async fn the_table_export_has_headings_in_the_pages_language() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&dir.path().join("db.sqlite"), &[]);
+    let client = common::client();
+    let (status, id) = call(
+        &client,
+        &server.url,
+        "create_table",
+        json!({"mode": {"kind": "hot_seat"}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{id}");
+    let id = id.as_str().expect("id");
+    let export = |lang: &'static str| {
+        let client = client.clone();
+        let url = format!("{}/table/{id}/export.txt", server.url);
+        async move {
+            let response = client
+                .get(url)
+                .header(ACCEPT_LANGUAGE, lang)
+                .send()
+                .await
+                .expect("export");
+            assert_eq!(response.status(), 200);
+            response.text().await.expect("text")
+        }
+    };
+    let greek = export("el").await;
+    assert!(
+        greek.starts_with(&format!("Οθέλλο 3D — τραπέζι {id}, 1 γύρος")),
+        "{greek}"
+    );
+    assert!(
+        greek.contains("=== Γύρος 1 ===") && greek.contains("Αρχική θέση:"),
+        "{greek}"
+    );
+    assert!(greek.contains("Σε εξέλιξη: παίζουν τα μαύρα"), "{greek}");
+    let english = export("en-US").await;
+    assert!(
+        english.starts_with(&format!("Othello 3D — table {id}, 1 round")),
+        "{english}"
+    );
+    assert!(english.contains("In progress: Black to move"), "{english}");
+}
+
+/// The lab game's latest move, once explained.
+async fn explained(client: &reqwest::Client, url: &str, lab: &str, view: Value) -> Value {
+    let mut view = view;
+    for _ in 0..20 {
+        let last = view["moves"].as_array().and_then(|m| m.last()).cloned();
+        if let Some(m) = last.filter(|m| m["explanation"]["state"] != "pending") {
+            return m;
+        }
+        let (status, next) = call(
+            client,
+            url,
+            "lab_wait",
+            json!({"lab": lab, "since": view["version"]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{next}");
+        view = next;
+    }
+    panic!("the explanation stayed pending: {view}");
+}
+
+#[tokio::test]
+async fn a_lab_game_keeps_its_language_across_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db.sqlite");
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(ACCEPT_LANGUAGE, "el".parse().expect("header"));
+    let greek = reqwest::Client::builder()
+        .cookie_store(true)
+        .default_headers(headers)
+        .build()
+        .expect("client");
+
+    let server = Server::start(&db, &[]);
+    let (status, lab) = call(
+        &greek,
+        &server.url,
+        "lab_create",
+        json!({"black_depth": 1, "white_depth": 1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{lab}");
+    let lab = lab.as_str().expect("id").to_string();
+    let (status, view) = call(&greek, &server.url, "lab_next_turn", json!({ "lab": lab })).await;
+    assert_eq!(status, 200, "{view}");
+    let first = explained(&greek, &server.url, &lab, view).await;
+    let text = first["explanation"]["explanation"].as_str().expect("text");
+    assert!(text.starts_with("Τα μαύρα έπαιξαν"), "{text}");
+    server.kill();
+
+    // After a restart, the owner's next move is explained in Greek too,
+    // even when asked from an English page.
+    let server = Server::start(&db, &[]);
+    let (status, view) = call(&greek, &server.url, "lab_next_turn", json!({ "lab": lab })).await;
+    assert_eq!(status, 200, "{view}");
+    let second = explained(&greek, &server.url, &lab, view).await;
+    let text = second["explanation"]["explanation"].as_str().expect("text");
+    assert!(text.starts_with("Τα λευκά έπαιξαν"), "{text}");
+    let lesson = second["explanation"]["lesson"].as_str().expect("lesson");
+    assert!(!lesson.is_ascii(), "{lesson}");
+
+    // An English visitor's game stays English.
+    let english = common::client();
+    let (status, other) = call(
+        &english,
+        &server.url,
+        "lab_create",
+        json!({"black_depth": 1, "white_depth": 1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{other}");
+    let other = other.as_str().expect("id").to_string();
+    let (_, view) = call(
+        &english,
+        &server.url,
+        "lab_next_turn",
+        json!({ "lab": other }),
+    )
+    .await;
+    let first = explained(&english, &server.url, &other, view).await;
+    let text = first["explanation"]["explanation"].as_str().expect("text");
+    assert!(text.starts_with("Black played"), "{text}");
+}
