@@ -3,6 +3,7 @@
 //! server and the browser.
 
 pub mod api;
+pub mod assets;
 pub mod board;
 pub mod lab;
 #[cfg(feature = "hydrate")]
@@ -19,14 +20,14 @@ use leptos_router::{
     path,
 };
 
-/// The import map that resolves `three` to the bundle the server ships under
-/// `/vendor/three/` (nothing is fetched from a CDN): one minified, tree-shaken
-/// module with the Three.js classes the island binds plus OrbitControls (built
-/// by `cargo xtask site`). `three/webgpu` maps to the same module.
-pub const IMPORT_MAP: &str = r#"{"imports":{"three":"/vendor/three/three.bundle.js","three/webgpu":"/vendor/three/three.bundle.js"}}"#;
-
-/// The HTML document around the app, rendered on the server.
+/// The HTML document around the app, rendered on the server. Static files are
+/// named by their content-hashed names from the [`assets::Assets`] in context
+/// (the server provides it; see `assets.rs`). The import map resolves `three`
+/// to the bundle the server ships under `/vendor/three/` (nothing is fetched
+/// from a CDN): one minified, tree-shaken module with the Three.js classes the
+/// island binds plus OrbitControls (built by `cargo xtask site`).
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    let assets = use_context::<assets::Assets>().unwrap_or_default();
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -35,10 +36,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <meta name="color-scheme" content="light" />
                 // The request's CSP nonce (server side; see server/src/guard.rs).
-                <script type="importmap" nonce=leptos::nonce::use_nonce() inner_html=IMPORT_MAP></script>
-                <link rel="stylesheet" href="/style/main.css" />
-                <link rel="stylesheet" href="/style/board.css" />
-                <link rel="stylesheet" href="/style/lab.css" />
+                <script type="importmap" nonce=leptos::nonce::use_nonce() inner_html=assets.import_map()></script>
+                <link rel="stylesheet" href=assets.url("/style/main.css") />
+                <link rel="stylesheet" href=assets.url("/style/board.css") />
+                <link rel="stylesheet" href=assets.url("/style/lab.css") />
+                <meta name=assets::WORKER_META content=assets.url(worker::WORKER_URL) />
                 <link rel="icon" href="data:," />
                 <HydrationScripts options />
                 <MetaTags />

@@ -15,6 +15,8 @@
 //! and Debian's Chromium for the browser tests. wasm-bindgen runs as a library
 //! (`wasm-bindgen-cli-support`), pinned by the lockfile to the crate's version.
 
+mod hash;
+
 use std::ffi::OsStr;
 use std::fs;
 use std::io::Write;
@@ -214,26 +216,45 @@ fn site() -> Result {
         }
     }
 
+    step("content-hashed names (site/manifest.json, site/hash.txt)");
+    hash_names(&site, &pkg)?;
+
     step("precompressing (gzip and brotli)");
     let mut total = (0u64, 0u64, 0u64);
     for dir in [&pkg, &vendor, &style] {
         gzip_tree(dir, &mut total)?;
     }
-    let wasm_size = fs::metadata(&bg).map(|m| m.len()).unwrap_or(0);
-    let size = |name: &str| fs::metadata(pkg.join(name)).map(|m| m.len()).unwrap_or(0);
+    let hashed = |name: &str| {
+        let manifest = fs::read_to_string(site.join("manifest.json")).unwrap_or_default();
+        let key = format!("\"/pkg/{name}\": \"/pkg/");
+        manifest
+            .split_once(&key)
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map(|(file, _)| file.to_string())
+            .unwrap_or_default()
+    };
+    let wasm_size = fs::metadata(pkg.join(hashed("frontend.wasm")))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    let size = |name: &str| {
+        let (file, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+        fs::metadata(pkg.join(format!("{}.{ext}", hashed(file))))
+            .map(|m| m.len())
+            .unwrap_or(0)
+    };
     eprintln!(
         "    site: {} KiB raw, {} KiB gzip, {} KiB brotli; wasm {} KiB raw, {} KiB gzip, {} KiB brotli",
         total.0 / 1024,
         total.1 / 1024,
         total.2 / 1024,
         wasm_size / 1024,
-        size("frontend_bg.wasm.gz") / 1024,
-        size("frontend_bg.wasm.br") / 1024
+        size("frontend.wasm.gz") / 1024,
+        size("frontend.wasm.br") / 1024
     );
     let worker: u64 = ENGINE_WORKER_FILES
         .iter()
         .map(|f| {
-            fs::metadata(pkg.join(format!("{f}.gz")))
+            fs::metadata(pkg.join(format!("{}.gz", hashed(f))))
                 .map(|m| m.len())
                 .unwrap_or(0)
         })
@@ -244,6 +265,57 @@ fn site() -> Result {
     );
     Ok(())
 }
+
+/// Renames the site's static files to content-hashed names (see `hash.rs`)
+/// and writes the two manifests the server reads at start: `manifest.json`
+/// (served path → hashed path, for the page's links, import map and worker)
+/// and Leptos' `hash.txt` (`js:`/`wasm:` hashes for `HydrationScripts`, with
+/// `LeptosOptions::hash_files`). Leptos names the wasm `<output>.<hash>.wasm`,
+/// so `frontend_bg.wasm` becomes `frontend.wasm` first.
+fn hash_names(site: &Path, pkg: &Path) -> Result {
+    fs::rename(pkg.join("frontend_bg.wasm"), pkg.join("frontend.wasm"))
+        .map_err(|e| format!("rename frontend_bg.wasm: {e}"))?;
+    let glue = pkg.join("frontend.js");
+    let js = fs::read_to_string(&glue).map_err(|e| e.to_string())?;
+    if !js.contains("'frontend_bg.wasm'") {
+        return Err("frontend.js no longer names 'frontend_bg.wasm'".into());
+    }
+    fs::write(&glue, js.replace("'frontend_bg.wasm'", "'frontend.wasm'"))
+        .map_err(|e| e.to_string())?;
+    let manifest = hash::hash_site(site, &["pkg", "vendor", "style"])?;
+    let hash_of = |path: &str| -> Result<String> {
+        let hashed = manifest
+            .get(path)
+            .ok_or_else(|| format!("{path} was not hashed"))?;
+        Ok(hashed
+            .rsplit('.')
+            .nth(1)
+            .unwrap_or_default()
+            .to_string())
+    };
+    let mut leptos = format!(
+        "js: {}\nwasm: {}\n",
+        hash_of("/pkg/frontend.js")?,
+        hash_of("/pkg/frontend.wasm")?
+    );
+    for (key, path) in [
+        ("split", SPLIT_LOADER),
+        ("manifest", SPLIT_MANIFEST),
+    ] {
+        if let Ok(hash) = hash_of(&format!("/pkg/{path}")) {
+            leptos.push_str(&format!("{key}: {hash}\n"));
+        }
+    }
+    fs::write(site.join("hash.txt"), leptos).map_err(|e| e.to_string())?;
+    fs::write(site.join("manifest.json"), hash::manifest_json(&manifest))
+        .map_err(|e| e.to_string())?;
+    eprintln!("    {} files renamed", manifest.len());
+    Ok(())
+}
+
+/// wasm-split's loader module and its preload manifest (names Leptos expects).
+const SPLIT_LOADER: &str = "__wasm_split.______________________.js";
+const SPLIT_MANIFEST: &str = "__wasm_split_manifest.json";
 
 /// The files of the engine's Web Worker under `site/pkg/`: the hand-written
 /// worker script, the wasm-bindgen glue and the engine's wasm module.
