@@ -17,7 +17,7 @@ use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
-    path,
+    lazy_route, path, Lazy, LazyRoute,
 };
 
 /// The HTML document around the app, rendered on the server. Static files are
@@ -61,22 +61,94 @@ pub fn App() -> impl IntoView {
         <Router>
             <Routes fallback=|| view! { <pages::NotFound /> }>
                 <Route path=path!("/") view=pages::lobby::LobbyPage />
-                <Route path=path!("/table/:id") view=pages::table::TablePage />
-                <Route path=path!("/lab") view=pages::lab::LabHomePage />
-                <Route path=path!("/lab/:id") view=pages::lab::LabPage />
-                <Route path=path!("/offline") view=pages::offline::OfflinePage />
+                <Route path=path!("/table/:id") view=Lazy::<TableRoute>::new() />
+                <Route path=path!("/lab") view=Lazy::<LabHomeRoute>::new() />
+                <Route path=path!("/lab/:id") view=Lazy::<LabRoute>::new() />
+                <Route path=path!("/offline") view=Lazy::<OfflineRoute>::new() />
             </Routes>
         </Router>
     }
 }
 
+// Every page but the lobby is a lazy route: `cargo xtask site` splits the app's
+// wasm at these points (wasm-split), so the lobby's wasm holds no table, lab,
+// analysis or offline code; a page's chunk is fetched when it is first shown
+// (the server names it in a `modulepreload` when it renders that page).
+
+/// `/table/:id`, loaded on demand.
+#[derive(Debug)]
+pub struct TableRoute;
+
+#[lazy_route]
+impl LazyRoute for TableRoute {
+    fn data() -> Self {
+        TableRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::table::TablePage /> }.into_any()
+    }
+}
+
+/// `/lab`, loaded on demand.
+#[derive(Debug)]
+pub struct LabHomeRoute;
+
+#[lazy_route]
+impl LazyRoute for LabHomeRoute {
+    fn data() -> Self {
+        LabHomeRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::lab::LabHomePage /> }.into_any()
+    }
+}
+
+/// `/lab/:id`, loaded on demand.
+#[derive(Debug)]
+pub struct LabRoute;
+
+#[lazy_route]
+impl LazyRoute for LabRoute {
+    fn data() -> Self {
+        LabRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::lab::LabPage /> }.into_any()
+    }
+}
+
+/// `/offline`, loaded on demand.
+#[derive(Debug)]
+pub struct OfflineRoute;
+
+#[lazy_route]
+impl LazyRoute for OfflineRoute {
+    fn data() -> Self {
+        OfflineRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::offline::OfflinePage /> }.into_any()
+    }
+}
+
 /// The browser entry point, called by the `frontend` crate once the wasm module
 /// is loaded. `scene` is the 3D island's constructor, injected so that this crate
-/// stays free of Three.js bindings.
+/// stays free of Three.js bindings. Hydration is asynchronous (a lazy route's
+/// chunk may have to load first); `hydrated` runs when the page is interactive.
 #[cfg(feature = "hydrate")]
-pub fn hydrate(scene: board::SceneFactory) {
-    leptos::mount::hydrate_body(move || {
-        provide_context(scene);
-        view! { <App /> }
+pub fn hydrate(scene: board::SceneFactory, hydrated: fn()) {
+    // `hydrate_from_async` starts Leptos' executor itself; until then, the
+    // browser's microtask queue (wasm-bindgen-futures) drives this task.
+    wasm_bindgen_futures::spawn_local(async move {
+        let body = leptos::prelude::document()
+            .body()
+            .expect("the page has a body");
+        let owner = leptos::mount::hydrate_from_async(body, move || {
+            provide_context(scene);
+            view! { <App /> }
+        })
+        .await;
+        owner.forget();
+        hydrated();
     });
 }

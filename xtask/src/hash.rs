@@ -91,6 +91,11 @@ pub fn hashed_name(name: &str, hash: &str) -> Option<String> {
     Some(format!("{stem}.{hash}.{ext}"))
 }
 
+/// The hash of one file's content, as it appears in a hashed name.
+pub fn content_hash(data: &[u8]) -> String {
+    digest(&[data])
+}
+
 fn digest(parts: &[&[u8]]) -> String {
     let mut hasher = Sha256::new();
     for part in parts {

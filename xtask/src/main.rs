@@ -18,6 +18,7 @@
 mod hash;
 
 use std::ffi::OsStr;
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -151,11 +152,13 @@ fn site() -> Result {
     let root = root();
     let site = root.join("site");
 
-    step("building the frontend (wasm32, size-optimised)");
+    step("building the frontend (wasm32, size-optimised, relocations kept for splitting)");
+    // `cargo rustc` passes the link flag to the final crate only: the
+    // dependencies' builds are shared with `cargo build`/`clippy`.
     sh(
         &cargo(),
         &[
-            "build",
+            "rustc",
             "-p",
             "frontend",
             "--lib",
@@ -163,43 +166,52 @@ fn site() -> Result {
             "wasm32-unknown-unknown",
             "--profile",
             "wasm-release",
+            "--",
+            "-Clink-args=--emit-relocs",
         ],
     )?;
     let wasm = target_dir().join("wasm32-unknown-unknown/wasm-release/frontend.wasm");
 
-    step("wasm-bindgen");
     let pkg = site.join("pkg");
     let _ = fs::remove_dir_all(&pkg);
     fs::create_dir_all(&pkg).map_err(|e| e.to_string())?;
+    let (main_wasm, chunks, prefetch) = split_wasm(&wasm, &pkg)?;
+
+    step("wasm-bindgen");
     wasm_bindgen_cli_support::Bindgen::new()
-        .input_path(&wasm)
+        .input_path(&main_wasm)
         .web(true)
         .map_err(|e| e.to_string())?
         .out_name("frontend")
         .typescript(false)
+        // The split chunks import the main module's functions by these names.
+        .keep_lld_exports(true)
+        .demangle(false)
         .generate(&pkg)
         .map_err(|e| format!("wasm-bindgen: {e}"))?;
 
-    step("wasm-opt -Oz");
+    step("wasm-opt -Oz (the main module and every chunk)");
     let bg = pkg.join("frontend_bg.wasm");
-    let bg_str = bg.to_string_lossy().to_string();
-    sh(
-        &root.join("node_modules/.bin/wasm-opt").to_string_lossy(),
-        &[
-            &bg_str,
-            "-Oz",
-            "--enable-bulk-memory",
-            "--enable-nontrapping-float-to-int",
-            "--enable-sign-ext",
-            "--enable-mutable-globals",
-            "--enable-reference-types",
-            "--enable-multivalue",
-            "--strip-debug",
-            "--strip-producers",
-            "-o",
-            &bg_str,
-        ],
-    )?;
+    for file in std::iter::once(&bg).chain(&chunks) {
+        let file = file.to_string_lossy().to_string();
+        sh(
+            &root.join("node_modules/.bin/wasm-opt").to_string_lossy(),
+            &[
+                &file,
+                "-Oz",
+                "--enable-bulk-memory",
+                "--enable-nontrapping-float-to-int",
+                "--enable-sign-ext",
+                "--enable-mutable-globals",
+                "--enable-reference-types",
+                "--enable-multivalue",
+                "--strip-debug",
+                "--strip-producers",
+                "-o",
+                &file,
+            ],
+        )?;
+    }
 
     engine_worker(&root, &pkg)?;
 
@@ -217,7 +229,7 @@ fn site() -> Result {
     }
 
     step("content-hashed names (site/manifest.json, site/hash.txt)");
-    hash_names(&site, &pkg)?;
+    hash_names(&site, &pkg, &prefetch)?;
 
     step("precompressing (gzip and brotli)");
     let mut total = (0u64, 0u64, 0u64);
@@ -236,6 +248,17 @@ fn site() -> Result {
     let wasm_size = fs::metadata(pkg.join(hashed("frontend.wasm")))
         .map(|m| m.len())
         .unwrap_or(0);
+    let chunk_sizes: Vec<String> = fs::read_dir(&pkg)
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".wasm.br") && !n.starts_with("frontend.") && !n.starts_with("engine"))
+        .map(|n| {
+            let size = fs::metadata(pkg.join(&n)).map(|m| m.len()).unwrap_or(0);
+            format!("{n} {} KiB", size / 1024)
+        })
+        .collect();
+    eprintln!("    lazy chunks (brotli): {}", chunk_sizes.join(", "));
     let size = |name: &str| {
         let (file, ext) = name.rsplit_once('.').unwrap_or((name, ""));
         fs::metadata(pkg.join(format!("{}.{ext}", hashed(file))))
@@ -272,7 +295,7 @@ fn site() -> Result {
 /// and Leptos' `hash.txt` (`js:`/`wasm:` hashes for `HydrationScripts`, with
 /// `LeptosOptions::hash_files`). Leptos names the wasm `<output>.<hash>.wasm`,
 /// so `frontend_bg.wasm` becomes `frontend.wasm` first.
-fn hash_names(site: &Path, pkg: &Path) -> Result {
+fn hash_names(site: &Path, pkg: &Path, prefetch: &BTreeMap<String, Vec<String>>) -> Result {
     fs::rename(pkg.join("frontend_bg.wasm"), pkg.join("frontend.wasm"))
         .map_err(|e| format!("rename frontend_bg.wasm: {e}"))?;
     let glue = pkg.join("frontend.js");
@@ -293,18 +316,37 @@ fn hash_names(site: &Path, pkg: &Path) -> Result {
             .unwrap_or_default()
             .to_string())
     };
+    // wasm-split's preload manifest (lazy function → chunk stems, for the
+    // server's `<link rel=preload>`s), written with the hashed stems.
+    let stem = |name: &str| -> Result<String> {
+        let hashed = manifest
+            .get(&format!("/pkg/{name}.wasm"))
+            .ok_or_else(|| format!("chunk {name}.wasm was not hashed"))?;
+        Ok(hashed
+            .trim_start_matches("/pkg/")
+            .trim_end_matches(".wasm")
+            .to_string())
+    };
+    let mut preloads = BTreeMap::new();
+    for (split, chunks) in prefetch {
+        let hashed: Result<Vec<String>> = chunks.iter().map(|c| stem(c)).collect();
+        preloads.insert(split.clone(), hashed?);
+    }
+    let preload_json = json_map_of_lists(&preloads);
+    let preload_hash = hash::content_hash(preload_json.as_bytes());
+    fs::write(
+        pkg.join(format!("__wasm_split_manifest.{preload_hash}.json")),
+        preload_json,
+    )
+    .map_err(|e| e.to_string())?;
     let mut leptos = format!(
         "js: {}\nwasm: {}\n",
         hash_of("/pkg/frontend.js")?,
         hash_of("/pkg/frontend.wasm")?
     );
-    for (key, path) in [
-        ("split", SPLIT_LOADER),
-        ("manifest", SPLIT_MANIFEST),
-    ] {
-        if let Ok(hash) = hash_of(&format!("/pkg/{path}")) {
-            leptos.push_str(&format!("{key}: {hash}\n"));
-        }
+    // No lazy route, no loader: Leptos then looks for no split manifest.
+    if let Ok(split) = hash_of(&format!("/pkg/{SPLIT_LOADER}")) {
+        leptos.push_str(&format!("split: {split}\nmanifest: {preload_hash}\n"));
     }
     fs::write(site.join("hash.txt"), leptos).map_err(|e| e.to_string())?;
     fs::write(site.join("manifest.json"), hash::manifest_json(&manifest))
@@ -313,9 +355,49 @@ fn hash_names(site: &Path, pkg: &Path) -> Result {
     Ok(())
 }
 
-/// wasm-split's loader module and its preload manifest (names Leptos expects).
+/// wasm-split's loader module (the name Leptos expects; the underscores hold
+/// the place of a hash).
 const SPLIT_LOADER: &str = "__wasm_split.______________________.js";
-const SPLIT_MANIFEST: &str = "__wasm_split_manifest.json";
+
+/// `{"a": ["x", "y"]}`, sorted, one key a line.
+fn json_map_of_lists(map: &BTreeMap<String, Vec<String>>) -> String {
+    let quote = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
+    let lines: Vec<String> = map
+        .iter()
+        .map(|(k, v)| {
+            let items: Vec<String> = v.iter().map(|s| quote(s)).collect();
+            format!("  {}: [{}]", quote(k), items.join(", "))
+        })
+        .collect();
+    format!("{{\n{}\n}}\n", lines.join(",\n"))
+}
+
+/// Splits the app's wasm at its lazy functions (Leptos' lazy routes, marked by
+/// `wasm_split_helpers`) with wasm-split: the chunks and the loader module
+/// `__wasm_split.<…>.js` go to `pkg`, the main module (still to go through
+/// wasm-bindgen) next to the input. Returns the main module, the chunks and
+/// the preload map (lazy function → the chunks it needs).
+#[allow(clippy::type_complexity)]
+fn split_wasm(
+    input: &Path,
+    pkg: &Path,
+) -> Result<(PathBuf, Vec<PathBuf>, BTreeMap<String, Vec<String>>)> {
+    step("wasm-split (lazy routes into their own chunks)");
+    let data = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    let main = input.with_file_name("frontend_split.wasm");
+    let link = format!("./{SPLIT_LOADER}");
+    let split = wasm_split_cli_support::transform({
+        let mut options = wasm_split_cli_support::Options::new(&data);
+        options.output_dir = pkg;
+        options.main_out_path = &main;
+        options.main_module = "./frontend.js";
+        options.link_name = &link;
+        options
+    })
+    .map_err(|e| format!("wasm-split: {e:#}"))?;
+    let prefetch = split.prefetch_map.into_iter().collect();
+    Ok((main, split.split_modules, prefetch))
+}
 
 /// The files of the engine's Web Worker under `site/pkg/`: the hand-written
 /// worker script, the wasm-bindgen glue and the engine's wasm module.
