@@ -61,10 +61,10 @@ pub fn App() -> impl IntoView {
         <Router>
             <Routes fallback=|| view! { <pages::NotFound /> }>
                 <Route path=path!("/") view=pages::lobby::LobbyPage />
-                <Route path=path!("/table/:id") view=Lazy::<TableRoute>::new() />
-                <Route path=path!("/lab") view=Lazy::<LabHomeRoute>::new() />
-                <Route path=path!("/lab/:id") view=Lazy::<LabRoute>::new() />
-                <Route path=path!("/offline") view=Lazy::<OfflineRoute>::new() />
+                <Route path=path!("/table/:id") view={Lazy::<TableRoute>::new()} />
+                <Route path=path!("/lab") view={Lazy::<LabHomeRoute>::new()} />
+                <Route path=path!("/lab/:id") view={Lazy::<LabRoute>::new()} />
+                <Route path=path!("/offline") view={Lazy::<OfflineRoute>::new()} />
             </Routes>
         </Router>
     }

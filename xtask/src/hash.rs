@@ -26,8 +26,34 @@ type Result<T = ()> = std::result::Result<T, String>;
 /// Hex digits of the hash in a file name.
 pub const HASH_LEN: usize = 16;
 
-/// One folder's files: name → content.
+/// One folder's files, at any depth: path relative to the folder (`/`
+/// separators) → content.
 type Folder = BTreeMap<String, Vec<u8>>;
+
+/// The folder part of a relative path (`""` at the top).
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// How a file in `from_dir` names `to` (both relative to the same folder):
+/// its path below `from_dir` (`snippets/x/inline0.js` from the top, `engine.js`
+/// next to it); `None` when `to` is not below `from_dir`.
+fn reference(from_dir: &str, to: &str) -> Option<String> {
+    if from_dir.is_empty() {
+        return Some(to.to_string());
+    }
+    to.strip_prefix(from_dir)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .map(str::to_string)
+}
+
+/// `path` with its file name hashed (the folders keep their names).
+fn hashed_path(path: &str, hash: &str) -> Option<String> {
+    match path.rsplit_once('/') {
+        Some((dir, name)) => hashed_name(name, hash).map(|n| format!("{dir}/{n}")),
+        None => hashed_name(path, hash),
+    }
+}
 
 /// Whether `name` may mention other files.
 fn is_text(name: &str) -> bool {
@@ -111,12 +137,16 @@ fn digest(parts: &[&[u8]]) -> String {
 }
 
 /// Hashes one folder's files in memory: returns the renamed files
-/// (old name → (new name, new content)).
+/// (old path → (new path, new content)).
 fn hash_folder(files: &Folder) -> BTreeMap<String, (String, Vec<u8>)> {
     let names: Vec<&String> = files.keys().collect();
-    // Who refers to whom (only files with an extension take part).
-    let hashable: Vec<bool> = names.iter().map(|n| n.contains('.')).collect();
-    let refs: Vec<Vec<usize>> = names
+    // Only files whose name has an extension are renamed (and referred to).
+    let hashable: Vec<bool> = names
+        .iter()
+        .map(|n| n.rsplit('/').next().is_some_and(|f| f.contains('.')))
+        .collect();
+    // Who refers to whom, and by which string.
+    let refs: Vec<Vec<(usize, String)>> = names
         .iter()
         .map(|name| {
             if !is_text(name) {
@@ -126,16 +156,24 @@ fn hash_folder(files: &Folder) -> BTreeMap<String, (String, Vec<u8>)> {
             names
                 .iter()
                 .enumerate()
-                .filter(|(j, other)| {
-                    hashable[*j] && *other != name && !occurrences(text, other).is_empty()
+                .filter(|(j, other)| hashable[*j] && *other != name)
+                .filter_map(|(j, other)| {
+                    let by = reference(dir_of(name), other)?;
+                    (!occurrences(text, &by).is_empty()).then_some((j, by))
                 })
-                .map(|(j, _)| j)
                 .collect()
         })
         .collect();
+    let edges: Vec<Vec<usize>> = refs
+        .iter()
+        .map(|r| r.iter().map(|(j, _)| *j).collect())
+        .collect();
     // Strongly connected components, dependencies first (Tarjan's order).
-    let components = tarjan(&refs);
+    let components = tarjan(&edges);
     let mut renamed: BTreeMap<String, (String, Vec<u8>)> = BTreeMap::new();
+    // The string a file in `from_dir` uses for the renamed `new_path`.
+    let new_reference =
+        |from_dir: &str, new_path: &str| reference(from_dir, new_path).unwrap_or_default();
     for component in components {
         let members: Vec<usize> = component.into_iter().filter(|&i| hashable[i]).collect();
         if members.is_empty() {
@@ -146,12 +184,12 @@ fn hash_folder(files: &Folder) -> BTreeMap<String, (String, Vec<u8>)> {
             .iter()
             .map(|&i| {
                 let mut text = files[names[i]].clone();
-                for &j in &refs[i] {
-                    if members.contains(&j) {
+                for (j, by) in &refs[i] {
+                    if members.contains(j) {
                         continue;
                     }
-                    if let Some((new_name, _)) = renamed.get(names[j].as_str()) {
-                        text = replace_name(&text, names[j], new_name);
+                    if let Some((new_path, _)) = renamed.get(names[*j].as_str()) {
+                        text = replace_name(&text, by, &new_reference(dir_of(names[i]), new_path));
                     }
                 }
                 text
@@ -159,20 +197,24 @@ fn hash_folder(files: &Folder) -> BTreeMap<String, (String, Vec<u8>)> {
             .collect();
         let parts: Vec<&[u8]> = contents.iter().map(Vec::as_slice).collect();
         let hash = digest(&parts);
-        let new_names: Vec<String> = members
+        let new_paths: Vec<String> = members
             .iter()
-            .map(|&i| hashed_name(names[i], &hash).unwrap_or_else(|| names[i].clone()))
+            .map(|&i| hashed_path(names[i], &hash).unwrap_or_else(|| names[i].clone()))
             .collect();
         // Then references inside the component (a cycle), to the shared hash.
         for (k, &i) in members.iter().enumerate() {
-            for (l, &j) in members.iter().enumerate() {
-                if k != l && refs[i].contains(&j) {
-                    contents[k] = replace_name(&contents[k], names[j], &new_names[l]);
+            for (j, by) in &refs[i] {
+                if let Some(l) = members.iter().position(|m| m == j) {
+                    contents[k] = replace_name(
+                        &contents[k],
+                        by,
+                        &new_reference(dir_of(names[i]), &new_paths[l]),
+                    );
                 }
             }
         }
-        for ((&i, new_name), content) in members.iter().zip(new_names).zip(contents) {
-            renamed.insert(names[i].clone(), (new_name, content));
+        for ((&i, new_path), content) in members.iter().zip(new_paths).zip(contents) {
+            renamed.insert(names[i].clone(), (new_path, content));
         }
     }
     renamed
@@ -237,54 +279,51 @@ fn tarjan(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     s.out
 }
 
-/// Renames the files of `site/<folder>` (for each folder, not recursing) to
-/// their hashed names, removes the originals, and returns the manifest:
-/// `/<folder>/<name>` → `/<folder>/<hashed name>`.
+/// Renames the files under `site/<folder>` (at any depth) to their hashed
+/// names, removes the originals, and returns the manifest:
+/// `/<folder>/<path>` → `/<folder>/<hashed path>`.
 pub fn hash_site(site: &Path, folders: &[&str]) -> Result<BTreeMap<String, String>> {
     let mut manifest = BTreeMap::new();
     for folder in folders {
-        for dir in subfolders(&site.join(folder))? {
-            let mut files = Folder::new();
-            for entry in fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
-                let path = entry.map_err(|e| e.to_string())?.path();
-                if path.is_file() {
-                    let name = path.file_name().unwrap_or_default().to_string_lossy();
-                    let data = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-                    files.insert(name.into_owned(), data);
-                }
+        let top = site.join(folder);
+        let mut files = Folder::new();
+        for path in files_under(&top)? {
+            let relative = path
+                .strip_prefix(&top)
+                .map_err(|e| e.to_string())?
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            let data = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            files.insert(relative, data);
+        }
+        for (old, (new, content)) in hash_folder(&files) {
+            fs::write(top.join(&new), content).map_err(|e| format!("{new}: {e}"))?;
+            if new != old {
+                fs::remove_file(top.join(&old)).map_err(|e| format!("{old}: {e}"))?;
             }
-            let prefix = format!(
-                "/{}",
-                dir.strip_prefix(site)
-                    .map_err(|e| e.to_string())?
-                    .to_string_lossy()
-            );
-            for (old, (new, content)) in hash_folder(&files) {
-                fs::write(dir.join(&new), content).map_err(|e| format!("{new}: {e}"))?;
-                if new != old {
-                    fs::remove_file(dir.join(&old)).map_err(|e| format!("{old}: {e}"))?;
-                }
-                manifest.insert(format!("{prefix}/{old}"), format!("{prefix}/{new}"));
-            }
+            manifest.insert(format!("/{folder}/{old}"), format!("/{folder}/{new}"));
         }
     }
     Ok(manifest)
 }
 
-/// `dir` and every folder under it.
-fn subfolders(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut out = vec![dir.to_path_buf()];
-    let mut i = 0;
-    while i < out.len() {
-        for entry in fs::read_dir(&out[i]).map_err(|e| format!("{}: {e}", out[i].display()))? {
+/// Every file under `dir`.
+fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut folders = vec![dir.to_path_buf()];
+    let mut files = Vec::new();
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))? {
             let path = entry.map_err(|e| e.to_string())?.path();
             if path.is_dir() {
-                out.push(path);
+                folders.push(path);
+            } else if path.is_file() {
+                files.push(path);
             }
         }
-        i += 1;
     }
-    Ok(out)
+    Ok(files)
 }
 
 /// The manifest as JSON (one `"from": "to"` pair a line, sorted).
@@ -316,7 +355,7 @@ mod tests {
     #[test]
     fn names_are_matched_whole() {
         let t = b"import x from './engine.js'; fetch('my-engine.js'); 'engine.js.map' engine.jsx";
-        assert_eq!(occurrences(t, "engine.js"), vec![16]);
+        assert_eq!(occurrences(t, "engine.js"), vec![17]);
         assert_eq!(
             replace_name(t, "engine.js", "engine.abc.js"),
             b"import x from './engine.abc.js'; fetch('my-engine.js'); 'engine.js.map' engine.jsx"
@@ -341,7 +380,7 @@ mod tests {
         let (wasm, _) = text(&out, "engine_bg.wasm");
         let (glue, glue_text) = text(&out, "engine.js");
         let (worker, worker_text) = text(&out, "engine-worker.js");
-        assert!(wasm.starts_with("engine_bg.") && wasm.ends_with(".wasm") && wasm.len() == 15 + HASH_LEN + 1);
+        assert!(wasm.starts_with("engine_bg.") && wasm.ends_with(".wasm") && wasm.len() == "engine_bg.".len() + HASH_LEN + ".wasm".len());
         assert_eq!(glue_text, format!("new URL('{wasm}', import.meta.url)"));
         assert_eq!(worker_text, format!("import init from './{glue}';"));
         assert!(!out.contains_key("LICENSE"));
@@ -385,6 +424,19 @@ mod tests {
         let again = hash_folder(&changed);
         assert_ne!(again["frontend.js"].0, main_js);
         assert_eq!(again["frontend.wasm"].0, main_wasm);
+    }
+
+    #[test]
+    fn files_in_subfolders_are_named_by_their_path() {
+        let files = folder(&[
+            ("frontend.js", "import { a } from './snippets/frontend-1a/inline0.js';"),
+            ("snippets/frontend-1a/inline0.js", "export const a = 1;"),
+        ]);
+        let out = hash_folder(&files);
+        let (snippet, _) = text(&out, "snippets/frontend-1a/inline0.js");
+        assert!(snippet.starts_with("snippets/frontend-1a/inline0."), "{snippet}");
+        let (_, glue) = text(&out, "frontend.js");
+        assert_eq!(glue, format!("import {{ a }} from './{snippet}';"));
     }
 
     #[test]

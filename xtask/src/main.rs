@@ -294,17 +294,13 @@ fn site() -> Result {
 /// (served path → hashed path, for the page's links, import map and worker)
 /// and Leptos' `hash.txt` (`js:`/`wasm:` hashes for `HydrationScripts`, with
 /// `LeptosOptions::hash_files`). Leptos names the wasm `<output>.<hash>.wasm`,
-/// so `frontend_bg.wasm` becomes `frontend.wasm` first.
+/// so `frontend_bg.wasm` becomes `frontend.wasm` first (the glue does not name it).
 fn hash_names(site: &Path, pkg: &Path, prefetch: &BTreeMap<String, Vec<String>>) -> Result {
-    fs::rename(pkg.join("frontend_bg.wasm"), pkg.join("frontend.wasm"))
-        .map_err(|e| format!("rename frontend_bg.wasm: {e}"))?;
-    let glue = pkg.join("frontend.js");
-    let js = fs::read_to_string(&glue).map_err(|e| e.to_string())?;
-    if !js.contains("'frontend_bg.wasm'") {
-        return Err("frontend.js no longer names 'frontend_bg.wasm'".into());
+    // The glue names no default wasm path (the hydration script passes it).
+    if pkg.join("frontend_bg.wasm").exists() {
+        fs::rename(pkg.join("frontend_bg.wasm"), pkg.join("frontend.wasm"))
+            .map_err(|e| format!("rename frontend_bg.wasm: {e}"))?;
     }
-    fs::write(&glue, js.replace("'frontend_bg.wasm'", "'frontend.wasm'"))
-        .map_err(|e| e.to_string())?;
     let manifest = hash::hash_site(site, &["pkg", "vendor", "style"])?;
     let hash_of = |path: &str| -> Result<String> {
         let hashed = manifest
