@@ -92,9 +92,26 @@ fn occurrences(text: &[u8], name: &str) -> Vec<usize> {
     found
 }
 
-/// `text` with every whole-name occurrence of `from` replaced by `to`.
+/// Whether the name ending at `end` is a quoted object key (`"x.js": import1`):
+/// wasm-bindgen's glue keys the wasm's imports by module name, which is in the
+/// wasm binary and must stay as it is (the `import` statements carry the URL).
+fn is_object_key(text: &[u8], end: usize) -> bool {
+    if !matches!(text.get(end), Some(b'"' | b'\'')) {
+        return false;
+    }
+    text[end + 1..]
+        .iter()
+        .find(|c| !c.is_ascii_whitespace())
+        .is_some_and(|c| *c == b':')
+}
+
+/// `text` with every whole-name occurrence of `from` replaced by `to`, except
+/// where it is an object key (see [`is_object_key`]).
 fn replace_name(text: &[u8], from: &str, to: &str) -> Vec<u8> {
-    let hits = occurrences(text, from);
+    let hits: Vec<usize> = occurrences(text, from)
+        .into_iter()
+        .filter(|at| !is_object_key(text, at + from.len()))
+        .collect();
     if hits.is_empty() {
         return text.to_vec();
     }
@@ -429,14 +446,22 @@ mod tests {
     #[test]
     fn files_in_subfolders_are_named_by_their_path() {
         let files = folder(&[
-            ("frontend.js", "import { a } from './snippets/frontend-1a/inline0.js';"),
+            (
+                "frontend.js",
+                "import { a } from './snippets/frontend-1a/inline0.js';\nimports = { './snippets/frontend-1a/inline0.js': a };",
+            ),
             ("snippets/frontend-1a/inline0.js", "export const a = 1;"),
         ]);
         let out = hash_folder(&files);
         let (snippet, _) = text(&out, "snippets/frontend-1a/inline0.js");
         assert!(snippet.starts_with("snippets/frontend-1a/inline0."), "{snippet}");
         let (_, glue) = text(&out, "frontend.js");
-        assert_eq!(glue, format!("import {{ a }} from './{snippet}';"));
+        assert_eq!(
+            glue,
+            format!(
+                "import {{ a }} from './{snippet}';\nimports = {{ './snippets/frontend-1a/inline0.js': a }};"
+            )
+        );
     }
 
     #[test]
