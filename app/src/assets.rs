@@ -36,7 +36,10 @@ impl Assets {
 
     /// The name to serve `path` under (`path` itself when it was not hashed).
     pub fn url(&self, path: &str) -> String {
-        self.0.get(path).cloned().unwrap_or_else(|| path.to_string())
+        self.0
+            .get(path)
+            .cloned()
+            .unwrap_or_else(|| path.to_string())
     }
 
     /// How many files were hashed.
@@ -68,7 +71,10 @@ mod tests {
                 "/style/main.css": "/style/main.fedcba9876543210.css"}"#,
         )
         .unwrap();
-        assert_eq!(assets.url("/style/main.css"), "/style/main.fedcba9876543210.css");
+        assert_eq!(
+            assets.url("/style/main.css"),
+            "/style/main.fedcba9876543210.css"
+        );
         assert_eq!(assets.url("/style/other.css"), "/style/other.css");
         assert_eq!(
             assets.import_map(),

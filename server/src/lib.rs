@@ -161,7 +161,9 @@ pub async fn prepare_with_clock(
         .site_pkg_dir("pkg")
         .site_addr(config.listen)
         .hash_files(hash_file.is_some())
-        .hash_file(std::sync::Arc::from(hash_file.unwrap_or_else(|| "hash.txt".into())))
+        .hash_file(std::sync::Arc::from(
+            hash_file.unwrap_or_else(|| "hash.txt".into()),
+        ))
         .build();
     Ok(AppState {
         leptos,

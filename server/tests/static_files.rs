@@ -13,9 +13,15 @@ fn site(dir: &std::path::Path) {
         fs::create_dir_all(dir.join(folder)).unwrap();
     }
     let files = [
-        ("pkg/frontend.0123456789abcdef.js", "export default function(){}"),
+        (
+            "pkg/frontend.0123456789abcdef.js",
+            "export default function(){}",
+        ),
         ("pkg/frontend.fedcba9876543210.wasm", "\0asm"),
-        ("pkg/engine-worker.00112233445566ff.js", "self.onmessage=()=>{}"),
+        (
+            "pkg/engine-worker.00112233445566ff.js",
+            "self.onmessage=()=>{}",
+        ),
         ("style/main.aaaaaaaaaaaaaaaa.css", "body{}"),
         ("style/board.bbbbbbbbbbbbbbbb.css", ".board{}"),
         ("style/lab.cccccccccccccccc.css", ".lab{}"),
@@ -39,7 +45,11 @@ fn site(dir: &std::path::Path) {
 "#,
     )
     .unwrap();
-    fs::write(dir.join("hash.txt"), "js: 0123456789abcdef\nwasm: fedcba9876543210\n").unwrap();
+    fs::write(
+        dir.join("hash.txt"),
+        "js: 0123456789abcdef\nwasm: fedcba9876543210\n",
+    )
+    .unwrap();
 }
 
 async fn get(url: &str) -> (u16, Option<String>, String) {
@@ -78,7 +88,12 @@ async fn hashed_files_are_immutable_pages_name_them_and_old_names_are_gone() {
     ] {
         assert!(html.contains(hashed), "the page lacks {hashed}:\n{html}");
     }
-    for plain in ["/style/main.css", "three.bundle.js", "frontend_bg", "/pkg/frontend.js"] {
+    for plain in [
+        "/style/main.css",
+        "three.bundle.js",
+        "frontend_bg",
+        "/pkg/frontend.js",
+    ] {
         assert!(!html.contains(plain), "the page names {plain}:\n{html}");
     }
     // The import map and the hydration script still carry the CSP nonce.
@@ -87,8 +102,14 @@ async fn hashed_files_are_immutable_pages_name_them_and_old_names_are_gone() {
         .nth(1)
         .and_then(|rest| rest.split('"').next())
         .expect("a nonce in the page");
-    assert!(html.contains(&format!(r#"<script type="importmap" nonce="{nonce}""#)), "{html}");
-    assert!(html.matches(&format!("nonce=\"{nonce}\"")).count() >= 2, "{html}");
+    assert!(
+        html.contains(&format!(r#"<script type="importmap" nonce="{nonce}""#)),
+        "{html}"
+    );
+    assert!(
+        html.matches(&format!("nonce=\"{nonce}\"")).count() >= 2,
+        "{html}"
+    );
 
     // Hashed files: a year, immutable.
     for path in [

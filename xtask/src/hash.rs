@@ -397,7 +397,11 @@ mod tests {
         let (wasm, _) = text(&out, "engine_bg.wasm");
         let (glue, glue_text) = text(&out, "engine.js");
         let (worker, worker_text) = text(&out, "engine-worker.js");
-        assert!(wasm.starts_with("engine_bg.") && wasm.ends_with(".wasm") && wasm.len() == "engine_bg.".len() + HASH_LEN + ".wasm".len());
+        assert!(
+            wasm.starts_with("engine_bg.")
+                && wasm.ends_with(".wasm")
+                && wasm.len() == "engine_bg.".len() + HASH_LEN + ".wasm".len()
+        );
         assert_eq!(glue_text, format!("new URL('{wasm}', import.meta.url)"));
         assert_eq!(worker_text, format!("import init from './{glue}';"));
         assert!(!out.contains_key("LICENSE"));
@@ -416,8 +420,14 @@ mod tests {
     #[test]
     fn files_that_import_each_other_share_a_hash() {
         let files = folder(&[
-            ("frontend.js", "import * as s from './__wasm_split.____.js'; 'frontend.wasm'"),
-            ("__wasm_split.____.js", "import { x } from './frontend.js'; fetch('./lab.wasm')"),
+            (
+                "frontend.js",
+                "import * as s from './__wasm_split.____.js'; 'frontend.wasm'",
+            ),
+            (
+                "__wasm_split.____.js",
+                "import { x } from './frontend.js'; fetch('./lab.wasm')",
+            ),
             ("frontend.wasm", "main"),
             ("lab.wasm", "lab"),
         ]);
@@ -454,7 +464,10 @@ mod tests {
         ]);
         let out = hash_folder(&files);
         let (snippet, _) = text(&out, "snippets/frontend-1a/inline0.js");
-        assert!(snippet.starts_with("snippets/frontend-1a/inline0."), "{snippet}");
+        assert!(
+            snippet.starts_with("snippets/frontend-1a/inline0."),
+            "{snippet}"
+        );
         let (_, glue) = text(&out, "frontend.js");
         assert_eq!(
             glue,
@@ -475,14 +488,20 @@ mod tests {
         fs::write(site.join("vendor/three/LICENSE"), "MIT").unwrap();
         let manifest = hash_site(&site, &["style", "vendor"]).unwrap();
         let css = &manifest["/style/main.css"];
-        assert!(css.starts_with("/style/main.") && css.ends_with(".css"), "{css}");
+        assert!(
+            css.starts_with("/style/main.") && css.ends_with(".css"),
+            "{css}"
+        );
         assert!(site.join(css.trim_start_matches('/')).exists());
         assert!(!site.join("style/main.css").exists());
         let three = &manifest["/vendor/three/three.bundle.js"];
         assert!(three.starts_with("/vendor/three/three."), "{three}");
         assert!(site.join("vendor/three/LICENSE").exists());
         let json = manifest_json(&manifest);
-        assert!(json.contains(&format!("\"/style/main.css\": \"{css}\"")), "{json}");
+        assert!(
+            json.contains(&format!("\"/style/main.css\": \"{css}\"")),
+            "{json}"
+        );
         fs::remove_dir_all(&site).unwrap();
     }
 }

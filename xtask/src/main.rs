@@ -17,8 +17,8 @@
 
 mod hash;
 
-use std::ffi::OsStr;
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -252,7 +252,9 @@ fn site() -> Result {
         .map_err(|e| e.to_string())?
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().to_string())
-        .filter(|n| n.ends_with(".wasm.br") && !n.starts_with("frontend.") && !n.starts_with("engine"))
+        .filter(|n| {
+            n.ends_with(".wasm.br") && !n.starts_with("frontend.") && !n.starts_with("engine")
+        })
         .map(|n| {
             let size = fs::metadata(pkg.join(&n)).map(|m| m.len()).unwrap_or(0);
             format!("{n} {} KiB", size / 1024)
@@ -306,11 +308,7 @@ fn hash_names(site: &Path, pkg: &Path, prefetch: &BTreeMap<String, Vec<String>>)
         let hashed = manifest
             .get(path)
             .ok_or_else(|| format!("{path} was not hashed"))?;
-        Ok(hashed
-            .rsplit('.')
-            .nth(1)
-            .unwrap_or_default()
-            .to_string())
+        Ok(hashed.rsplit('.').nth(1).unwrap_or_default().to_string())
     };
     // wasm-split's preload manifest (lazy function → chunk stems, for the
     // server's `<link rel=preload>`s), written with the hashed stems.
