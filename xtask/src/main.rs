@@ -1,3 +1,4 @@
+// Over 600 lines: the whole build driver (site, split, hashing steps, run, test, load) reads top to bottom in one file; the hashing itself is in hash.rs.
 //! The build, run and test driver behind `cargo xtask`.
 //!
 //! ```text
