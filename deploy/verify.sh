@@ -83,6 +83,21 @@ require "$conf" '^[[:space:]]*limit_req_status 429;' "nginx answers 429 past the
 require "$conf" '^[[:space:]]*limit_conn othello_conn [0-9]+;' "nginx bounds connections per address"
 require "$unit" '^Environment=OTHELLO_CLIENT_IP_HEADER=X-Real-IP$' "unit reads the client address from X-Real-IP"
 
+# Caching stays the server's (hashed static files immutable, pages no-store):
+# nothing in the proxy may override or drop its Cache-Control.
+reject() {
+    local file="$1" pattern="$2" what="$3"
+    if grep -Ev '^[[:space:]]*#' "$file" | grep -Eq -- "$pattern"; then
+        fail "$what (a line matches '$pattern' in ${file#"$here"/})"
+    else
+        ok "$what"
+    fi
+}
+reject "$conf" '(^|[[:space:]])expires[[:space:]]' "nginx sets no expires of its own"
+reject "$conf" 'add_header[[:space:]]+Cache-Control' "nginx adds no Cache-Control of its own"
+reject "$conf" 'proxy_(hide|ignore)_header[s]?[[:space:]].*(Cache-Control|Expires)' "nginx passes the server's Cache-Control on"
+reject "$conf" 'proxy_cache[[:space:]]+[^o]' "nginx keeps no proxy cache of pages"
+
 # The Upgrade/Connection lines must sit inside the /ws/ block.
 if awk '/location \/ws\/ \{/{inws=1} inws && /proxy_set_header Upgrade/{u=1} inws && /proxy_set_header Connection \$connection_upgrade/{c=1} inws && /^[[:space:]]*\}/{inws=0} END{exit !(u && c)}' "$conf"; then
     ok "nginx /ws/ block carries the upgrade headers"

@@ -6,6 +6,7 @@
 #[macro_use]
 pub mod i18n;
 pub mod api;
+pub mod assets;
 pub mod board;
 pub mod lab;
 #[cfg(feature = "hydrate")]
@@ -19,23 +20,23 @@ use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
-    path,
+    lazy_route, path, Lazy, LazyRoute,
 };
 
-/// The import map that resolves `three` to the bundle the server ships under
-/// `/vendor/three/` (nothing is fetched from a CDN): one minified, tree-shaken
-/// module with the Three.js classes the island binds plus OrbitControls (built
-/// by `cargo xtask site`). `three/webgpu` maps to the same module.
-pub const IMPORT_MAP: &str = r#"{"imports":{"three":"/vendor/three/three.bundle.js","three/webgpu":"/vendor/three/three.bundle.js"}}"#;
-
-/// The HTML document around the app, rendered on the server.
-/// The page is in the request's language (see [`i18n`]).
+/// The HTML document around the app, rendered on the server, in the request's
+/// language (see [`i18n`]). Static files are named by their content-hashed names
+/// from the [`assets::Assets`] in context (the server provides it; see
+/// `assets.rs`). The import map resolves `three` to the bundle the server ships
+/// under `/vendor/three/` (nothing is fetched from a CDN): one minified,
+/// tree-shaken module with the Three.js classes the island binds plus
+/// OrbitControls (built by `cargo xtask site`).
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     #[cfg(feature = "ssr")]
     let lang = i18n::request_lang();
     #[cfg(not(feature = "ssr"))]
     let lang = i18n::Lang::default();
     provide_context(lang);
+    let assets = use_context::<assets::Assets>().unwrap_or_default();
     view! {
         <!DOCTYPE html>
         <html lang=lang.code()>
@@ -44,10 +45,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <meta name="color-scheme" content="light" />
                 // The request's CSP nonce (server side; see server/src/guard.rs).
-                <script type="importmap" nonce=leptos::nonce::use_nonce() inner_html=IMPORT_MAP></script>
-                <link rel="stylesheet" href="/style/main.css" />
-                <link rel="stylesheet" href="/style/board.css" />
-                <link rel="stylesheet" href="/style/lab.css" />
+                <script type="importmap" nonce=leptos::nonce::use_nonce() inner_html=assets.import_map()></script>
+                <link rel="stylesheet" href=assets.url("/style/main.css") />
+                <link rel="stylesheet" href=assets.url("/style/board.css") />
+                <link rel="stylesheet" href=assets.url("/style/lab.css") />
+                <meta name=assets::WORKER_META content=assets.url(worker::WORKER_URL) />
                 <link rel="icon" href="data:," />
                 <HydrationScripts options />
                 <MetaTags />
@@ -69,24 +71,96 @@ pub fn App() -> impl IntoView {
         <Router>
             <Routes fallback=|| view! { <pages::NotFound /> }>
                 <Route path=path!("/") view=pages::lobby::LobbyPage />
-                <Route path=path!("/table/:id") view=pages::table::TablePage />
-                <Route path=path!("/lab") view=pages::lab::LabHomePage />
-                <Route path=path!("/lab/:id") view=pages::lab::LabPage />
-                <Route path=path!("/offline") view=pages::offline::OfflinePage />
+                <Route path=path!("/table/:id") view={Lazy::<TableRoute>::new()} />
+                <Route path=path!("/lab") view={Lazy::<LabHomeRoute>::new()} />
+                <Route path=path!("/lab/:id") view={Lazy::<LabRoute>::new()} />
+                <Route path=path!("/offline") view={Lazy::<OfflineRoute>::new()} />
             </Routes>
         </Router>
     }
 }
 
+// Every page but the lobby is a lazy route: `cargo xtask site` splits the app's
+// wasm at these points (wasm-split), so the lobby's wasm holds no table, lab,
+// analysis or offline code; a page's chunk is fetched when it is first shown
+// (the server names it in a `modulepreload` when it renders that page).
+
+/// `/table/:id`, loaded on demand.
+#[derive(Debug)]
+pub struct TableRoute;
+
+#[lazy_route]
+impl LazyRoute for TableRoute {
+    fn data() -> Self {
+        TableRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::table::TablePage /> }.into_any()
+    }
+}
+
+/// `/lab`, loaded on demand.
+#[derive(Debug)]
+pub struct LabHomeRoute;
+
+#[lazy_route]
+impl LazyRoute for LabHomeRoute {
+    fn data() -> Self {
+        LabHomeRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::lab::LabHomePage /> }.into_any()
+    }
+}
+
+/// `/lab/:id`, loaded on demand.
+#[derive(Debug)]
+pub struct LabRoute;
+
+#[lazy_route]
+impl LazyRoute for LabRoute {
+    fn data() -> Self {
+        LabRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::lab::LabPage /> }.into_any()
+    }
+}
+
+/// `/offline`, loaded on demand.
+#[derive(Debug)]
+pub struct OfflineRoute;
+
+#[lazy_route]
+impl LazyRoute for OfflineRoute {
+    fn data() -> Self {
+        OfflineRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::offline::OfflinePage /> }.into_any()
+    }
+}
+
 /// The browser entry point, called by the `frontend` crate once the wasm module
 /// is loaded. `scene` is the 3D island's constructor, injected so that this crate
-/// stays free of Three.js bindings.
+/// stays free of Three.js bindings. Hydration is asynchronous (a lazy route's
+/// chunk may have to load first); `hydrated` runs when the page is interactive.
 #[cfg(feature = "hydrate")]
-pub fn hydrate(scene: board::SceneFactory) {
+pub fn hydrate(scene: board::SceneFactory, hydrated: fn()) {
     let lang = i18n::document_lang();
-    leptos::mount::hydrate_body(move || {
-        provide_context(scene);
-        provide_context(lang);
-        view! { <App /> }
+    // `hydrate_from_async` starts Leptos' executor itself; until then, the
+    // browser's microtask queue (wasm-bindgen-futures) drives this task.
+    wasm_bindgen_futures::spawn_local(async move {
+        let body = leptos::prelude::document()
+            .body()
+            .expect("the page has a body");
+        let owner = leptos::mount::hydrate_from_async(body, move || {
+            provide_context(scene);
+            provide_context(lang);
+            view! { <App /> }
+        })
+        .await;
+        owner.forget();
+        hydrated();
     });
 }

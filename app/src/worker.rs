@@ -15,8 +15,25 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Where the worker script is served.
+/// Where the worker script is served before content hashing; the page names
+/// the hashed script in a `<meta name="othello-engine-worker">` (see
+/// `assets.rs`), which the browser side reads with [`worker_url`].
 pub const WORKER_URL: &str = "/pkg/engine-worker.js";
+
+/// The worker script's served name: the page's `<meta>`, else [`WORKER_URL`].
+#[cfg(feature = "hydrate")]
+pub fn worker_url() -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector(&format!("meta[name=\"{}\"]", crate::assets::WORKER_META))
+                .ok()
+                .flatten()
+        })
+        .and_then(|meta| meta.get_attribute("content"))
+        .filter(|url| url.starts_with("/pkg/"))
+        .unwrap_or_else(|| WORKER_URL.to_string())
+}
 
 /// Hints are exact (the solver) from this many empty squares down, as the
 /// worker's `hint` operation decides (`engine_wasm::HINT_EXACT_EMPTIES`).
@@ -195,7 +212,7 @@ mod client {
     fn start() -> Result<Rc<Client>, String> {
         let options = web_sys::WorkerOptions::new();
         options.set_type(web_sys::WorkerType::Module);
-        let worker = web_sys::Worker::new_with_options(super::WORKER_URL, &options)
+        let worker = web_sys::Worker::new_with_options(&super::worker_url(), &options)
             .map_err(|e| format!("cannot start the engine: {e:?}"))?;
         let pending: Rc<RefCell<HashMap<u32, js_sys::Function>>> = Rc::default();
         let waiting = pending.clone();

@@ -2,7 +2,7 @@
 // the files the browser's worker loads) in Node on the positions the native
 // test wrote, and prints its results (see tests/identity.rs).
 //
-//   node identity.mjs <pkg dir> <input file> <output file>
+//   node identity.mjs <engine.js> <engine_bg.wasm> <input file> <output file>
 //
 // Input, one position a line: `<side> <64 comma-separated cells> <kind>`,
 // kind `s` (search at depths 1..6) or `x<group>` (exact solve). Output, one
@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [pkg, input, output] = process.argv.slice(2);
+const [glue, wasm, input, output] = process.argv.slice(2);
 // The glue is an ES module with a .js name: give Node an .mjs copy.
 const dir = mkdtempSync(join(tmpdir(), 'engine-wasm-'));
-copyFileSync(join(pkg, 'engine.js'), join(dir, 'engine.mjs'));
+copyFileSync(glue, join(dir, 'engine.mjs'));
 const engine = await import(pathToFileURL(join(dir, 'engine.mjs')).href);
-engine.initSync({ module: readFileSync(join(pkg, 'engine_bg.wasm')) });
+engine.initSync({ module: readFileSync(wasm) });
 rmSync(dir, { recursive: true, force: true });
 
 const times = new Map();

@@ -1,5 +1,5 @@
 //! The engine in the browser plays exactly as the server's: the shipped wasm
-//! module (`site/pkg/engine_bg.wasm`, built by `cargo xtask site`), run in
+//! module (`site/pkg/engine_bg.<hash>.wasm`, built by `cargo xtask site`), run in
 //! Node, and the native engine get the same 1,000 reachable positions (random
 //! games from a fixed seed) and must agree on the move, the value and the
 //! number of positions visited at every depth from 1 to 6; and on the exact
@@ -88,11 +88,24 @@ fn wasm_and_native_engines_agree() {
         .parent()
         .expect("workspace root")
         .to_path_buf();
-    let pkg = root.join("site/pkg");
+    // The site's files carry content-hashed names: site/manifest.json maps
+    // the served path to the file (`cargo xtask site`).
+    let site = root.join("site");
+    let manifest = std::fs::read_to_string(site.join("manifest.json")).unwrap_or_default();
+    let file = |path: &str| {
+        let key = format!("\"{path}\": \"");
+        let hashed = manifest
+            .split_once(&key)
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map(|(hashed, _)| hashed.trim_start_matches('/').to_string())
+            .unwrap_or_default();
+        site.join(hashed)
+    };
+    let (glue, wasm) = (file("/pkg/engine.js"), file("/pkg/engine_bg.wasm"));
     assert!(
-        pkg.join("engine_bg.wasm").exists() && pkg.join("engine.js").exists(),
+        glue.is_file() && wasm.is_file(),
         "{} lacks the engine's wasm module: build the site first (`cargo xtask site`)",
-        pkg.display()
+        site.display()
     );
     let cases = cases();
     let mut input = String::new();
@@ -142,7 +155,8 @@ fn wasm_and_native_engines_agree() {
     std::fs::write(&input_path, &input).unwrap();
     let run = Command::new("node")
         .arg(root.join("engine-wasm/tests/identity.mjs"))
-        .arg(&pkg)
+        .arg(&glue)
+        .arg(&wasm)
         .arg(&input_path)
         .arg(&output_path)
         .output()

@@ -10,7 +10,11 @@ use wasm_bindgen::prelude::wasm_bindgen;
 #[wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    app::hydrate(app::board::SceneFactory(scene::start));
+    app::hydrate(app::board::SceneFactory(scene::start), hydrated);
+}
+
+/// Runs once hydration has finished (after a lazy route's chunk, if any).
+fn hydrated() {
     // A marker for tests and tools: the page is interactive from here on.
     let window = web_sys::window();
     if let Some(body) = window

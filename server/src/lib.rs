@@ -28,6 +28,8 @@ use store::Store;
 #[derive(Clone)]
 pub struct AppState {
     pub leptos: leptos::config::LeptosOptions,
+    /// The static files' content-hashed names (`site/manifest.json`).
+    pub assets: app::assets::Assets,
     pub store: Store,
     pub hub: hub::Hub,
     pub lab: lab::LabHub,
@@ -65,6 +67,32 @@ pub enum StartError {
     },
     #[error("server error: {0}")]
     Serve(std::io::Error),
+    #[error("the site folder: {0}")]
+    Site(String),
+}
+
+/// Reads what `cargo xtask site` wrote about the static files' hashed names:
+/// `manifest.json` (served path → hashed path) and Leptos' `hash.txt` (its
+/// absolute path, for `LeptosOptions::hash_file`). A site without them (built
+/// before hashing, or none at all in tests) serves every file by its own name.
+pub fn site_assets(
+    site_root: &std::path::Path,
+) -> Result<(app::assets::Assets, Option<String>), StartError> {
+    let manifest = site_root.join("manifest.json");
+    let assets = match std::fs::read_to_string(&manifest) {
+        Ok(text) => app::assets::Assets::from_manifest(&text).map_err(StartError::Site)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => app::assets::Assets::default(),
+        Err(e) => return Err(StartError::Site(format!("{}: {e}", manifest.display()))),
+    };
+    let hash_file = site_root.join("hash.txt");
+    let hash_file = if hash_file.is_file() {
+        let absolute = std::path::absolute(&hash_file)
+            .map_err(|e| StartError::Site(format!("{}: {e}", hash_file.display())))?;
+        Some(absolute.display().to_string())
+    } else {
+        None
+    };
+    Ok((assets, hash_file))
 }
 
 /// Opens the store, restores the tables and builds the shared state.
@@ -123,14 +151,23 @@ pub async fn prepare_with_clock(
             },
         },
     );
+    let (assets, hash_file) = site_assets(&config.site_root)?;
+    // With `hash_files`, Leptos' `HydrationScripts` names `frontend.<hash>.js`
+    // and `frontend.<hash>.wasm` from `hash.txt` (an absolute path: Leptos
+    // joins it to the executable's folder).
     let leptos = leptos::config::LeptosOptions::builder()
         .output_name("frontend")
         .site_root(config.site_root.display().to_string())
         .site_pkg_dir("pkg")
         .site_addr(config.listen)
+        .hash_files(hash_file.is_some())
+        .hash_file(std::sync::Arc::from(
+            hash_file.unwrap_or_else(|| "hash.txt".into()),
+        ))
         .build();
     Ok(AppState {
         leptos,
+        assets,
         store,
         hub,
         lab,

@@ -21,6 +21,8 @@ pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
     let site = std::path::PathBuf::from(state.leptos.site_root.as_ref());
     let leptos_options = state.leptos.clone();
+    let assets = state.assets.clone();
+    let fallback_assets = state.assets.clone();
     let static_files = Router::new()
         .nest_service(
             "/pkg",
@@ -56,6 +58,7 @@ pub fn router(state: AppState) -> Router {
             },
             move || {
                 provide_request_nonce();
+                provide_context(assets.clone());
                 shell(leptos_options.clone())
             },
         )
@@ -67,8 +70,9 @@ pub fn router(state: AppState) -> Router {
         .route("/lab/{id}/export.txt", get(lab_export_text))
         .route("/lab/{id}/export.json", get(lab_export_json))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
-            |options: leptos::config::LeptosOptions| {
+            move |options: leptos::config::LeptosOptions| {
                 provide_request_nonce();
+                provide_context(fallback_assets.clone());
                 shell(options)
             },
         ))
@@ -154,19 +158,18 @@ fn provide_request_nonce() {
     }
 }
 
-/// Static files: long-lived when asked for by content hash (`?v=<hash>`, as
-/// the pages do), short-lived otherwise.
+/// Static files: immutable for a year when the name carries a content hash
+/// (`cargo xtask site` names every file `<stem>.<16 hex digits>.<ext>`, see
+/// `xtask/src/hash.rs`), five minutes otherwise (the Three.js licence). An old
+/// name no longer exists on disk: 404.
 async fn static_cache(
     request: axum::extract::Request,
     next: middleware::Next,
 ) -> axum::response::Response {
-    let versioned = request
-        .uri()
-        .query()
-        .is_some_and(|q| q.split('&').any(|p| p.starts_with("v=")));
+    let hashed = is_hashed_name(request.uri().path());
     let mut response = next.run(request).await;
     if response.status().is_success() {
-        let value = if versioned {
+        let value = if hashed {
             "public, max-age=31536000, immutable"
         } else {
             "public, max-age=300"
@@ -177,6 +180,18 @@ async fn static_cache(
         );
     }
     response
+}
+
+/// Whether the last segment of `path` is `<stem>.<16 hex digits>.<ext>`.
+pub fn is_hashed_name(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or_default();
+    let mut parts = name.rsplit('.');
+    let (_ext, hash) = (parts.next(), parts.next());
+    let stem = parts.next();
+    matches!((stem, hash), (Some(stem), Some(hash))
+        if !stem.is_empty()
+            && hash.len() == 16
+            && hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
 }
 
 /// Commands that create a table (`create_table`, `new_table`): refused with

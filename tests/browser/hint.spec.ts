@@ -30,7 +30,13 @@ test('a hint on a vs-AI table: computed in the worker, marked on the board', asy
   const { square, text } = await askHint(page);
   expect(s.legal).toContain(square);
   expect(text).toMatch(/value [+-]\d+ for Black; searched 6 moves ahead, \d+ positions in \d+ ms\./);
-  expect(engineFiles.sort()).toEqual(['/pkg/engine-worker.js', '/pkg/engine.js', '/pkg/engine_bg.wasm']);
+  // Content-hashed names (`cargo xtask site`): <stem>.<16 hex digits>.<ext>.
+  expect(engineFiles.map((f) => f.replace(/\.[0-9a-f]{16}\./, '.')).sort()).toEqual([
+    '/pkg/engine-worker.js',
+    '/pkg/engine.js',
+    '/pkg/engine_bg.wasm',
+  ]);
+  for (const f of engineFiles) expect(f).toMatch(/\.[0-9a-f]{16}\.(js|wasm)$/);
   await screenshot(page, info, 'hint-vs-ai');
 
   // Playing the hinted move clears the hint; the AI replies.

@@ -1,3 +1,4 @@
+// Over 600 lines: the whole build driver (site, split, hashing steps, run, test, load) reads top to bottom in one file; the hashing itself is in hash.rs.
 //! The build, run and test driver behind `cargo xtask`.
 //!
 //! ```text
@@ -15,6 +16,9 @@
 //! and Debian's Chromium for the browser tests. wasm-bindgen runs as a library
 //! (`wasm-bindgen-cli-support`), pinned by the lockfile to the crate's version.
 
+mod hash;
+
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::fs;
 use std::io::Write;
@@ -149,11 +153,13 @@ fn site() -> Result {
     let root = root();
     let site = root.join("site");
 
-    step("building the frontend (wasm32, size-optimised)");
+    step("building the frontend (wasm32, size-optimised, relocations kept for splitting)");
+    // `cargo rustc` passes the link flag to the final crate only: the
+    // dependencies' builds are shared with `cargo build`/`clippy`.
     sh(
         &cargo(),
         &[
-            "build",
+            "rustc",
             "-p",
             "frontend",
             "--lib",
@@ -161,43 +167,52 @@ fn site() -> Result {
             "wasm32-unknown-unknown",
             "--profile",
             "wasm-release",
+            "--",
+            "-Clink-args=--emit-relocs",
         ],
     )?;
     let wasm = target_dir().join("wasm32-unknown-unknown/wasm-release/frontend.wasm");
 
-    step("wasm-bindgen");
     let pkg = site.join("pkg");
     let _ = fs::remove_dir_all(&pkg);
     fs::create_dir_all(&pkg).map_err(|e| e.to_string())?;
+    let (main_wasm, chunks, prefetch) = split_wasm(&wasm, &pkg)?;
+
+    step("wasm-bindgen");
     wasm_bindgen_cli_support::Bindgen::new()
-        .input_path(&wasm)
+        .input_path(&main_wasm)
         .web(true)
         .map_err(|e| e.to_string())?
         .out_name("frontend")
         .typescript(false)
+        // The split chunks import the main module's functions by these names.
+        .keep_lld_exports(true)
+        .demangle(false)
         .generate(&pkg)
         .map_err(|e| format!("wasm-bindgen: {e}"))?;
 
-    step("wasm-opt -Oz");
+    step("wasm-opt -Oz (the main module and every chunk)");
     let bg = pkg.join("frontend_bg.wasm");
-    let bg_str = bg.to_string_lossy().to_string();
-    sh(
-        &root.join("node_modules/.bin/wasm-opt").to_string_lossy(),
-        &[
-            &bg_str,
-            "-Oz",
-            "--enable-bulk-memory",
-            "--enable-nontrapping-float-to-int",
-            "--enable-sign-ext",
-            "--enable-mutable-globals",
-            "--enable-reference-types",
-            "--enable-multivalue",
-            "--strip-debug",
-            "--strip-producers",
-            "-o",
-            &bg_str,
-        ],
-    )?;
+    for file in std::iter::once(&bg).chain(&chunks) {
+        let file = file.to_string_lossy().to_string();
+        sh(
+            &root.join("node_modules/.bin/wasm-opt").to_string_lossy(),
+            &[
+                &file,
+                "-Oz",
+                "--enable-bulk-memory",
+                "--enable-nontrapping-float-to-int",
+                "--enable-sign-ext",
+                "--enable-mutable-globals",
+                "--enable-reference-types",
+                "--enable-multivalue",
+                "--strip-debug",
+                "--strip-producers",
+                "-o",
+                &file,
+            ],
+        )?;
+    }
 
     engine_worker(&root, &pkg)?;
 
@@ -214,26 +229,58 @@ fn site() -> Result {
         }
     }
 
+    step("content-hashed names (site/manifest.json, site/hash.txt)");
+    hash_names(&site, &pkg, &prefetch)?;
+
     step("precompressing (gzip and brotli)");
     let mut total = (0u64, 0u64, 0u64);
     for dir in [&pkg, &vendor, &style] {
         gzip_tree(dir, &mut total)?;
     }
-    let wasm_size = fs::metadata(&bg).map(|m| m.len()).unwrap_or(0);
-    let size = |name: &str| fs::metadata(pkg.join(name)).map(|m| m.len()).unwrap_or(0);
+    let hashed = |name: &str| {
+        let manifest = fs::read_to_string(site.join("manifest.json")).unwrap_or_default();
+        let key = format!("\"/pkg/{name}\": \"/pkg/");
+        manifest
+            .split_once(&key)
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map(|(file, _)| file.to_string())
+            .unwrap_or_default()
+    };
+    let wasm_size = fs::metadata(pkg.join(hashed("frontend.wasm")))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    let chunk_sizes: Vec<String> = fs::read_dir(&pkg)
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| {
+            n.ends_with(".wasm.br") && !n.starts_with("frontend.") && !n.starts_with("engine")
+        })
+        .map(|n| {
+            let size = fs::metadata(pkg.join(&n)).map(|m| m.len()).unwrap_or(0);
+            format!("{n} {} KiB", size / 1024)
+        })
+        .collect();
+    eprintln!("    lazy chunks (brotli): {}", chunk_sizes.join(", "));
+    let size = |name: &str| {
+        let (file, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+        fs::metadata(pkg.join(format!("{}.{ext}", hashed(file))))
+            .map(|m| m.len())
+            .unwrap_or(0)
+    };
     eprintln!(
         "    site: {} KiB raw, {} KiB gzip, {} KiB brotli; wasm {} KiB raw, {} KiB gzip, {} KiB brotli",
         total.0 / 1024,
         total.1 / 1024,
         total.2 / 1024,
         wasm_size / 1024,
-        size("frontend_bg.wasm.gz") / 1024,
-        size("frontend_bg.wasm.br") / 1024
+        size("frontend.wasm.gz") / 1024,
+        size("frontend.wasm.br") / 1024
     );
     let worker: u64 = ENGINE_WORKER_FILES
         .iter()
         .map(|f| {
-            fs::metadata(pkg.join(format!("{f}.gz")))
+            fs::metadata(pkg.join(format!("{}.gz", hashed(f))))
                 .map(|m| m.len())
                 .unwrap_or(0)
         })
@@ -243,6 +290,108 @@ fn site() -> Result {
         worker / 1024
     );
     Ok(())
+}
+
+/// Renames the site's static files to content-hashed names (see `hash.rs`)
+/// and writes the two manifests the server reads at start: `manifest.json`
+/// (served path → hashed path, for the page's links, import map and worker)
+/// and Leptos' `hash.txt` (`js:`/`wasm:` hashes for `HydrationScripts`, with
+/// `LeptosOptions::hash_files`). Leptos names the wasm `<output>.<hash>.wasm`,
+/// so `frontend_bg.wasm` becomes `frontend.wasm` first (the glue does not name it).
+fn hash_names(site: &Path, pkg: &Path, prefetch: &BTreeMap<String, Vec<String>>) -> Result {
+    // The glue names no default wasm path (the hydration script passes it).
+    if pkg.join("frontend_bg.wasm").exists() {
+        fs::rename(pkg.join("frontend_bg.wasm"), pkg.join("frontend.wasm"))
+            .map_err(|e| format!("rename frontend_bg.wasm: {e}"))?;
+    }
+    let manifest = hash::hash_site(site, &["pkg", "vendor", "style"])?;
+    let hash_of = |path: &str| -> Result<String> {
+        let hashed = manifest
+            .get(path)
+            .ok_or_else(|| format!("{path} was not hashed"))?;
+        Ok(hashed.rsplit('.').nth(1).unwrap_or_default().to_string())
+    };
+    // wasm-split's preload manifest (lazy function → chunk stems, for the
+    // server's `<link rel=preload>`s), written with the hashed stems.
+    let stem = |name: &str| -> Result<String> {
+        let hashed = manifest
+            .get(&format!("/pkg/{name}.wasm"))
+            .ok_or_else(|| format!("chunk {name}.wasm was not hashed"))?;
+        Ok(hashed
+            .trim_start_matches("/pkg/")
+            .trim_end_matches(".wasm")
+            .to_string())
+    };
+    let mut preloads = BTreeMap::new();
+    for (split, chunks) in prefetch {
+        let hashed: Result<Vec<String>> = chunks.iter().map(|c| stem(c)).collect();
+        preloads.insert(split.clone(), hashed?);
+    }
+    let preload_json = json_map_of_lists(&preloads);
+    let preload_hash = hash::content_hash(preload_json.as_bytes());
+    fs::write(
+        pkg.join(format!("__wasm_split_manifest.{preload_hash}.json")),
+        preload_json,
+    )
+    .map_err(|e| e.to_string())?;
+    let mut leptos = format!(
+        "js: {}\nwasm: {}\n",
+        hash_of("/pkg/frontend.js")?,
+        hash_of("/pkg/frontend.wasm")?
+    );
+    // No lazy route, no loader: Leptos then looks for no split manifest.
+    if let Ok(split) = hash_of(&format!("/pkg/{SPLIT_LOADER}")) {
+        leptos.push_str(&format!("split: {split}\nmanifest: {preload_hash}\n"));
+    }
+    fs::write(site.join("hash.txt"), leptos).map_err(|e| e.to_string())?;
+    fs::write(site.join("manifest.json"), hash::manifest_json(&manifest))
+        .map_err(|e| e.to_string())?;
+    eprintln!("    {} files renamed", manifest.len());
+    Ok(())
+}
+
+/// wasm-split's loader module (the name Leptos expects; the underscores hold
+/// the place of a hash).
+const SPLIT_LOADER: &str = "__wasm_split.______________________.js";
+
+/// `{"a": ["x", "y"]}`, sorted, one key a line.
+fn json_map_of_lists(map: &BTreeMap<String, Vec<String>>) -> String {
+    let quote = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
+    let lines: Vec<String> = map
+        .iter()
+        .map(|(k, v)| {
+            let items: Vec<String> = v.iter().map(|s| quote(s)).collect();
+            format!("  {}: [{}]", quote(k), items.join(", "))
+        })
+        .collect();
+    format!("{{\n{}\n}}\n", lines.join(",\n"))
+}
+
+/// Splits the app's wasm at its lazy functions (Leptos' lazy routes, marked by
+/// `wasm_split_helpers`) with wasm-split: the chunks and the loader module
+/// `__wasm_split.<…>.js` go to `pkg`, the main module (still to go through
+/// wasm-bindgen) next to the input. Returns the main module, the chunks and
+/// the preload map (lazy function → the chunks it needs).
+#[allow(clippy::type_complexity)]
+fn split_wasm(
+    input: &Path,
+    pkg: &Path,
+) -> Result<(PathBuf, Vec<PathBuf>, BTreeMap<String, Vec<String>>)> {
+    step("wasm-split (lazy routes into their own chunks)");
+    let data = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    let main = input.with_file_name("frontend_split.wasm");
+    let link = format!("./{SPLIT_LOADER}");
+    let split = wasm_split_cli_support::transform({
+        let mut options = wasm_split_cli_support::Options::new(&data);
+        options.output_dir = pkg;
+        options.main_out_path = &main;
+        options.main_module = "./frontend.js";
+        options.link_name = &link;
+        options
+    })
+    .map_err(|e| format!("wasm-split: {e:#}"))?;
+    let prefetch = split.prefetch_map.into_iter().collect();
+    Ok((main, split.split_modules, prefetch))
 }
 
 /// The files of the engine's Web Worker under `site/pkg/`: the hand-written

@@ -37,7 +37,15 @@ export function expectedBackend(info: TestInfo): 'webgpu' | 'webgl2' {
 
 /** Waits until the page has hydrated and the 3D island has drawn a frame. */
 export async function waitForIsland(page: Page) {
-  await page.waitForFunction(() => document.body.dataset.hydrated === 'true', null, { timeout: 30_000 });
+  // After a navigation away from the lobby, the lobby stays on screen (its
+  // island still published) until the new page's lazy chunk has loaded.
+  await page.waitForFunction(
+    () =>
+      document.body.dataset.hydrated === 'true' &&
+      (location.pathname === '/' || !document.querySelector('main.lobby')),
+    null,
+    { timeout: 30_000 },
+  );
   await page.waitForFunction(
     () => {
       const api = (window as any).othello3d;

@@ -1,0 +1,94 @@
+//! The static files' served names. `cargo xtask site` gives every file under
+//! `/pkg`, `/vendor` and `/style` a content-hashed name and writes
+//! `site/manifest.json` (served path → hashed path); the server reads it at
+//! start and provides an [`Assets`] to the page renderer, so the page names the
+//! hashed files (stylesheets, the import map, the engine's worker). Without a
+//! manifest (a site built before hashing, or tests without a site) every path
+//! is its own name.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Served path → hashed path.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Assets(Arc<HashMap<String, String>>);
+
+/// The `<meta>` that tells the browser side where the engine's worker is
+/// (its name is hashed; see `worker.rs`).
+pub const WORKER_META: &str = "othello-engine-worker";
+
+impl Assets {
+    /// Reads `manifest.json`'s text: one JSON object of strings, each key and
+    /// value an absolute path.
+    pub fn from_manifest(json: &str) -> Result<Self, String> {
+        let map: HashMap<String, String> =
+            serde_json::from_str(json).map_err(|e| format!("manifest.json: {e}"))?;
+        if let Some((from, to)) = map
+            .iter()
+            .find(|(from, to)| !from.starts_with('/') || !to.starts_with('/'))
+        {
+            return Err(format!(
+                "manifest.json: `{from}` → `{to}` is not an absolute path"
+            ));
+        }
+        Ok(Self(Arc::new(map)))
+    }
+
+    /// The name to serve `path` under (`path` itself when it was not hashed).
+    pub fn url(&self, path: &str) -> String {
+        self.0
+            .get(path)
+            .cloned()
+            .unwrap_or_else(|| path.to_string())
+    }
+
+    /// How many files were hashed.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether no file was hashed.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The import map that resolves `three` (and `three/webgpu`) to the
+    /// bundle `cargo xtask site` builds under `/vendor/three/`.
+    pub fn import_map(&self) -> String {
+        let three = self.url("/vendor/three/three.bundle.js");
+        format!(r#"{{"imports":{{"three":"{three}","three/webgpu":"{three}"}}}}"#)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashed_paths_replace_plain_ones_and_others_stay() {
+        let assets = Assets::from_manifest(
+            r#"{"/vendor/three/three.bundle.js": "/vendor/three/three.0123456789abcdef.js",
+                "/style/main.css": "/style/main.fedcba9876543210.css"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            assets.url("/style/main.css"),
+            "/style/main.fedcba9876543210.css"
+        );
+        assert_eq!(assets.url("/style/other.css"), "/style/other.css");
+        assert_eq!(
+            assets.import_map(),
+            r#"{"imports":{"three":"/vendor/three/three.0123456789abcdef.js","three/webgpu":"/vendor/three/three.0123456789abcdef.js"}}"#
+        );
+        assert_eq!(
+            Assets::default().import_map(),
+            r#"{"imports":{"three":"/vendor/three/three.bundle.js","three/webgpu":"/vendor/three/three.bundle.js"}}"#
+        );
+    }
+
+    #[test]
+    fn a_bad_manifest_is_refused() {
+        assert!(Assets::from_manifest("[1, 2]").is_err());
+        assert!(Assets::from_manifest(r#"{"main.css": "/style/main.1.css"}"#).is_err());
+    }
+}
