@@ -5,6 +5,9 @@
 //! placement at a time (in turn with the games' searches), shows progress, and
 //! the result is stored (`migrations/0009_analysis.sql`) so a reload does not
 //! compute it again.
+//!
+//! (Over 600 lines: the pure analysis, its store queries and the service that
+//! runs it stay together so the one feature reads top to bottom; ~110 are tests.)
 
 use crate::ai::AiPool;
 use crate::lab::exact::{solve_moves, ExactLimits};

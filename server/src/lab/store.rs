@@ -14,6 +14,28 @@ pub struct LabGameRow {
     pub updated_at: i64,
 }
 
+/// Where a placement's explanation stands. Stored as the lowercase name, the
+/// strings `lab_moves.explain_state`'s CHECK allows (migration 0003).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(rename_all = "lowercase")]
+pub enum ExplainState {
+    /// Not written yet (or interrupted by a restart: written again).
+    Pending,
+    Ready,
+    Failed,
+}
+
+impl ExplainState {
+    /// The stored name, also used in the JSON export.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExplainState::Pending => "pending",
+            ExplainState::Ready => "ready",
+            ExplainState::Failed => "failed",
+        }
+    }
+}
+
 /// A stored placement and its explanation.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct LabMoveRow {
@@ -21,7 +43,7 @@ pub struct LabMoveRow {
     pub side: String,
     pub square: i64,
     pub facts: String,
-    pub explain_state: String,
+    pub explain_state: ExplainState,
     pub explanation: Option<String>,
     pub lesson: Option<String>,
     pub provider: Option<String>,
@@ -74,7 +96,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut tx = self.pool().begin().await?;
         sqlx::query(
-            "INSERT INTO lab_moves (game_id, ply, side, square, facts, at, explain_state) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+            "INSERT INTO lab_moves (game_id, ply, side, square, facts, at, explain_state) VALUES (?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(game_id)
         .bind(i64::from(ply))
@@ -82,6 +104,7 @@ impl Store {
         .bind(i64::from(square))
         .bind(facts)
         .bind(now)
+        .bind(ExplainState::Pending)
         .execute(&mut *tx)
         .await?;
         sqlx::query("UPDATE lab_games SET updated_at = ? WHERE id = ?")
@@ -102,19 +125,19 @@ impl Store {
         now: i64,
     ) -> Result<(), StoreError> {
         let (state, explanation, lesson, provider, error) = match outcome {
-            Outcome::Pending => ("pending", None, None, None, None),
+            Outcome::Pending => (ExplainState::Pending, None, None, None, None),
             Outcome::Ready {
                 explanation,
                 lesson,
                 provider,
             } => (
-                "ready",
+                ExplainState::Ready,
                 Some(explanation),
                 Some(lesson),
                 Some(provider),
                 None,
             ),
-            Outcome::Failed(message) => ("failed", None, None, None, Some(message)),
+            Outcome::Failed(message) => (ExplainState::Failed, None, None, None, Some(message)),
         };
         let mut tx = self.pool().begin().await?;
         sqlx::query(

@@ -8,8 +8,9 @@
 //! othello report [--out-dir DIR]  sample games vs the script (docs/PRODUCT.md)
 //! ```
 
-use engine::report::PUBLISHED;
-use engine::{analyse_root, perft, search, solve, Position, SampleReport};
+use engine::{analyse_root, perft, search, solve, Position};
+use engine_cli::report::PUBLISHED;
+use engine_cli::SampleReport;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
