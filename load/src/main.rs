@@ -13,8 +13,8 @@ use clap::Parser;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::{Barrier, Mutex};
 use testclient::{Client, Socket};
+use tokio::sync::{Barrier, Mutex};
 
 #[derive(Parser, Debug, Clone)]
 #[command(

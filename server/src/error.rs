@@ -83,8 +83,8 @@ mod tests {
             error.message,
             "Both seats are taken: you can watch this game, not play in it."
         );
-        let response = ErrorResponse::from(CommandError::not_found("No such table."))
-            .into_response();
+        let response =
+            ErrorResponse::from(CommandError::not_found("No such table.")).into_response();
         assert_eq!(response.status().as_u16(), 404);
     }
 }

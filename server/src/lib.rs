@@ -5,8 +5,8 @@ pub mod ai;
 pub mod analysis;
 pub mod clock;
 pub mod clock_control;
-pub mod error;
 pub mod config;
+pub mod error;
 pub mod export;
 pub mod guard;
 pub mod hub;
@@ -79,12 +79,7 @@ pub async fn prepare_with_clock(
     clock: Arc<dyn clock::Clock>,
 ) -> Result<AppState, StartError> {
     let store = Store::open(&config.database).await?;
-    let hub = hub::Hub::start(
-        store.clone(),
-        clock.clone(),
-        hub::HubConfig::from(config),
-    )
-    .await?;
+    let hub = hub::Hub::start(store.clone(), clock.clone(), hub::HubConfig::from(config)).await?;
     let lab = lab::LabHub::start(
         store.clone(),
         clock.clone(),

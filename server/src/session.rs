@@ -16,7 +16,7 @@ use axum::http::header::{CONTENT_TYPE, SET_COOKIE};
 use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::Response;
-use axum_extra::extract::cookie::{self as cookie, Cookie, CookieJar, SameSite};
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use sha2::{Digest, Sha256};
 
 /// The session token in a `Cookie` header, if well-formed.
@@ -112,7 +112,10 @@ mod tests {
     fn the_cookie_is_http_only_lax_and_secure_when_asked() {
         let token = "ab".repeat(32);
         let plain = session_cookie(token.clone(), 60, false);
-        assert!(plain.starts_with(&format!("{SESSION_COOKIE}={token}")), "{plain}");
+        assert!(
+            plain.starts_with(&format!("{SESSION_COOKIE}={token}")),
+            "{plain}"
+        );
         for part in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=60"] {
             assert!(plain.contains(part), "{part} in {plain}");
         }

@@ -10,10 +10,10 @@ mod common;
 
 use app::protocol::TableMode;
 use common::{call, client, Server};
-use testclient::Client;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
+use testclient::Client;
 
 /// Every server function and a well-formed body for it.
 const FUNCTIONS: &[(&str, &str)] = &[
@@ -117,7 +117,10 @@ async fn visitor(url: &str) -> Client {
     let player = Client::new(url);
     let (status, _) = player.get("/").await.expect("lobby");
     assert_eq!(status, 200);
-    assert!(player.token().is_some(), "the lobby sets the session cookie");
+    assert!(
+        player.token().is_some(),
+        "the lobby sets the session cookie"
+    );
     player
 }
 
@@ -988,7 +991,10 @@ async fn a_lab_game_is_stepped_only_by_its_creator() {
     watcher.lab_get(&lab).await.expect("lab_get");
     let only_the_owner = "Only the visitor who started this lab game can play its turns: watch it, or start your own game in the lab.";
     for refused in [
-        watcher.lab_next_turn(&lab).await.expect_err("not the owner"),
+        watcher
+            .lab_next_turn(&lab)
+            .await
+            .expect_err("not the owner"),
         watcher
             .lab_retry_explanation(&lab)
             .await
@@ -999,7 +1005,10 @@ async fn a_lab_game_is_stepped_only_by_its_creator() {
     }
     // Flooding steps: all refused, nothing changes.
     for _ in 0..30 {
-        let refused = watcher.lab_next_turn(&lab).await.expect_err("not the owner");
+        let refused = watcher
+            .lab_next_turn(&lab)
+            .await
+            .expect_err("not the owner");
         assert_eq!(refused.status, 403);
     }
     let view = watcher.lab_get(&lab).await.expect("lab_get");

@@ -7,13 +7,13 @@
 
 mod common;
 
+use app::lab::{ExplanationView, LabMoveView, LabStatus, LabView, ProviderStatus};
+use app::protocol::Side;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
-use app::lab::{ExplanationView, LabMoveView, LabStatus, LabView, ProviderStatus};
-use app::protocol::Side;
 use common::Server;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -304,7 +304,11 @@ impl Observer {
 
     /// One Next turn and its explanation.
     async fn step(&self, url: &str, lab: &str) -> LabView {
-        let view = self.at(url).lab_next_turn(lab).await.expect("lab_next_turn");
+        let view = self
+            .at(url)
+            .lab_next_turn(lab)
+            .await
+            .expect("lab_next_turn");
         self.settle(url, lab, view).await
     }
 }

@@ -10,8 +10,7 @@
 //! the in-process server and the typed player helpers.)
 
 use app::protocol::{
-    EndReason, RoundStatus, SeatView, ServerMessage, Side, TableMode, TableView, Tally,
-    TimeControl,
+    EndReason, RoundStatus, SeatView, ServerMessage, Side, TableMode, TableView, Tally, TimeControl,
 };
 use serde_json::json;
 use server::clock::ManualClock;
@@ -270,7 +269,11 @@ async fn a_visitor_sits_only_by_the_button_and_later_ones_watch() {
     // Until both are seated, no grace runs and the creator cannot move.
     live.advance(10 * GRACE_MS).await;
     assert!(playing(&creator.view(&table).await));
-    assert_refused(creator.play(&table, 37).await, 422, "Waiting for an opponent");
+    assert_refused(
+        creator.play(&table, 37).await,
+        422,
+        "Waiting for an opponent",
+    );
 
     // The button seats the guest; a second press and the creator are refused.
     let view = guest.take_seat(&table).await.expect("take_seat");
@@ -280,7 +283,11 @@ async fn a_visitor_sits_only_by_the_button_and_later_ones_watch() {
 
     // A third visitor stays a spectator: the seat button is refused.
     let spectator = Player::new(&live).await;
-    assert_refused(spectator.take_seat(&table).await, 422, "Both seats are taken");
+    assert_refused(
+        spectator.take_seat(&table).await,
+        422,
+        "Both seats are taken",
+    );
     let view = spectator.view(&table).await;
     assert!(view.you.is_empty());
     let mut spectator_socket = spectator.connect(&table).await;
@@ -329,10 +336,7 @@ async fn a_visitor_sits_only_by_the_button_and_later_ones_watch() {
         .await
         .expect("request");
     assert_eq!(status, 400, "malformed body: {answer}");
-    assert!(
-        answer.to_string().contains("malformed request"),
-        "{answer}"
-    );
+    assert!(answer.to_string().contains("malformed request"), "{answer}");
 }
 
 #[tokio::test]
@@ -556,7 +560,10 @@ async fn quick_match_pairs_two_players_and_both_get_a_full_grace() {
     // Someone joins and leaves before anyone arrives.
     let leaver = Player::new(&live).await;
     let mut leaver_socket = leaver.socket("/ws/queue").await;
-    assert_eq!(next_message(&mut leaver_socket).await, ServerMessage::Queued);
+    assert_eq!(
+        next_message(&mut leaver_socket).await,
+        ServerMessage::Queued
+    );
     // The close ends with the server's close frame: the queue is left by then.
     leaver_socket.close().await;
     for _ in 0..1000 {

@@ -13,7 +13,10 @@ async fn visitor(url: &str) -> Client {
     let player = Client::new(url);
     let (status, _) = player.get("/").await.expect("lobby");
     assert_eq!(status, 200);
-    assert!(player.token().is_some(), "the lobby sets the session cookie");
+    assert!(
+        player.token().is_some(),
+        "the lobby sets the session cookie"
+    );
     player
 }
 
@@ -68,7 +71,10 @@ async fn after_sigkill_the_game_continues_from_the_same_position_and_tally() {
     let after = player.get_table(&table).await.expect("get_table");
     assert_eq!(after.round, before.round, "round survives the restart");
     assert_eq!(after.tally, before.tally, "tally survives the restart");
-    assert_eq!(after.history, before.history, "history survives the restart");
+    assert_eq!(
+        after.history, before.history,
+        "history survives the restart"
+    );
     assert_eq!(after.status, before.status, "status survives the restart");
     assert_eq!(after.black_count, before.black_count);
     assert_eq!(after.white_count, before.white_count);
@@ -217,7 +223,11 @@ async fn choosing_white_makes_the_ai_open() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         view = player.get_table(&table).await.expect("get_table");
     }
-    assert_eq!(view.history.first().map(|h| h.side), Some(Side::Black), "{view:?}");
+    assert_eq!(
+        view.history.first().map(|h| h.side),
+        Some(Side::Black),
+        "{view:?}"
+    );
     assert_eq!(view.you, [Side::White]);
     assert_eq!(
         view.status,

@@ -198,21 +198,23 @@ impl Client {
                 kind: None,
             });
         }
-        Err(match serde_json::from_value::<CommandError>(value.clone()) {
-            Ok(error) => Refusal {
-                status,
-                message: error.message,
-                kind: Some(error.kind),
-            },
-            Err(_) => Refusal {
-                status,
-                message: match value {
-                    Value::String(text) => text,
-                    other => other.to_string(),
+        Err(
+            match serde_json::from_value::<CommandError>(value.clone()) {
+                Ok(error) => Refusal {
+                    status,
+                    message: error.message,
+                    kind: Some(error.kind),
                 },
-                kind: None,
+                Err(_) => Refusal {
+                    status,
+                    message: match value {
+                        Value::String(text) => text,
+                        other => other.to_string(),
+                    },
+                    kind: None,
+                },
             },
-        })
+        )
     }
 
     /// `GET path` with the session cookie: (status, body text).

@@ -78,9 +78,7 @@ impl Hub {
                     Some(side) if entry.table.ai_side() == Some(side) => {
                         return Err(CommandError::new("Wait: the AI is thinking."))
                     }
-                    Some(side) => {
-                        return Err(TableError::NotYourTurn { to_move: side }.into())
-                    }
+                    Some(side) => return Err(TableError::NotYourTurn { to_move: side }.into()),
                     None => return Err(TableError::GameOver.into()),
                 };
                 Command::Place { side, square }
@@ -105,9 +103,7 @@ impl Hub {
     ) -> Result<Vec<Event>, CommandError> {
         let mut next = entry.table.clone();
         let round_before = next.round();
-        let events = next
-            .apply(command)
-            ?;
+        let events = next.apply(command)?;
         let now = self.now();
         // The clocks after this command: the mover is charged (plus the
         // increment), a rematch restarts them full; the next mover's clock
@@ -135,13 +131,14 @@ impl Hub {
             now,
         );
         // A placement's row (always the first) stores the time it used.
-        if let Some(row) = record.rows.first_mut().filter(|r| r.kind == MoveKind::Place) {
+        if let Some(row) = record
+            .rows
+            .first_mut()
+            .filter(|r| r.kind == MoveKind::Place)
+        {
             row.time_ms = used;
         }
-        self.inner
-            .store
-            .record(&record)
-            .await?;
+        self.inner.store.record(&record).await?;
         entry.next_seq += record.rows.len() as i64;
         entry.table = next;
         if entry.clock.is_some() {
@@ -195,7 +192,15 @@ fn record_for(
     match command {
         Command::Place { side, square } => push(MoveKind::Place, side, Some(square.index() as i64)),
         Command::Resign { side } => push(MoveKind::Resign, side, None),
-        Command::Vote { side, vote } => push(if vote { MoveKind::Vote } else { MoveKind::Withdraw }, side, None),
+        Command::Vote { side, vote } => push(
+            if vote {
+                MoveKind::Vote
+            } else {
+                MoveKind::Withdraw
+            },
+            side,
+            None,
+        ),
         Command::Forfeit { side } => push(MoveKind::Timeout, side, None),
         // The side column is required; an abandon names black by convention.
         Command::Abandon => push(MoveKind::Abandon, Side::Black, None),

@@ -231,7 +231,7 @@ impl Hub {
     }
 
     /// A table's view with the viewer's sides and the seats' presence.
-    pub(super) fn view_of(&self, entry: &Entry, you: Vec<Side>) -> TableView {
+    fn view_of(&self, entry: &Entry, you: Vec<Side>) -> TableView {
         let mut view = entry.table.view(&entry.id, you, entry.ai_thinking);
         view.seats = entry.seating.as_ref().map(|s| s.view(self.now()));
         view.ai_search = entry.ai_search;
@@ -240,7 +240,7 @@ impl Hub {
     }
 
     /// Pushes a fresh view to the table's sockets (presence changes).
-    pub(super) fn broadcast(&self, entry: &Entry) {
+    fn broadcast(&self, entry: &Entry) {
         let view = Arc::new(self.view_of(entry, Vec::new()));
         let _ = entry.updates.send(Update { view });
     }

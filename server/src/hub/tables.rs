@@ -83,11 +83,9 @@ impl Hub {
             _ => None,
         };
         let record = seating.as_ref().map(Seating::record).unwrap_or_default();
-        self.remember_session(session)
-            .await?;
+        self.remember_session(session).await?;
         if let Some(opponent) = opponent {
-            self.remember_session(opponent)
-                .await?;
+            self.remember_session(opponent).await?;
         }
         let id = new_id(8);
         let mode_json = serde_json::to_string(&mode)
@@ -193,18 +191,15 @@ impl Hub {
         let Some(side) = seating.free_seat() else {
             return Err(crate::seating::SeatError::SeatTaken.into());
         };
-        self.remember_session(session)
-            .await?;
+        self.remember_session(session).await?;
         let mut next = seating.clone();
-        let due = next
-            .apply(
-                SeatEvent::SeatTaken {
-                    side,
-                    session: session.0.clone(),
-                },
-                now,
-            )
-            ?;
+        let due = next.apply(
+            SeatEvent::SeatTaken {
+                side,
+                session: session.0.clone(),
+            },
+            now,
+        )?;
         self.inner
             .store
             .update_seating(&entry.id, &next.record(), Some(now))

@@ -9,14 +9,14 @@
 //! recovery replays the stored squares through `engine::Game` and asks again
 //! for explanations that were still being written.
 
+mod backend;
 pub mod exact;
 pub mod explain;
 pub mod export;
 pub mod factcheck;
 pub mod facts;
-pub mod store;
-mod backend;
 mod recovery;
+pub mod store;
 mod view;
 
 pub use recovery::explainer_from_config;
@@ -24,14 +24,8 @@ pub use view::view;
 
 use crate::clock::Clock;
 use crate::store::{Store, StoreError};
-use app::api::backend::BoxFuture;
 use app::api::CommandError;
-use app::lab::backend::LabBackend;
-use app::lab::{
-    ExplanationView, LabExact, LabMoveView, LabStatus, LabSummary, LabView, ProviderStatus,
-    LAB_DEPTHS,
-};
-use app::protocol::{BoardSnapshot, Side};
+use app::lab::{LabSummary, LabView, ProviderStatus, LAB_DEPTHS};
 use engine::{Bitboard, Color, Game, GameResult, Position, Square};
 use explain::{Explainer, Explanation};
 use facts::FactSheet;

@@ -144,4 +144,3 @@ pub async fn explainer_from_config(config: &crate::config::Config) -> Arc<dyn Ex
     );
     explainer
 }
-

@@ -10,7 +10,11 @@ pub(super) fn side(color: Color) -> Side {
     crate::table::side(color)
 }
 
-pub(super) fn snapshot(position: &Position, last: Option<(Square, Bitboard)>, version: u64) -> BoardSnapshot {
+pub(super) fn snapshot(
+    position: &Position,
+    last: Option<(Square, Bitboard)>,
+    version: u64,
+) -> BoardSnapshot {
     BoardSnapshot {
         cells: position.to_cells().to_vec(),
         legal: Vec::new(),
@@ -62,7 +66,7 @@ pub(super) fn move_view(index: usize, m: &LabMove) -> LabMoveView {
                 lesson: e.lesson.clone(),
                 provider: e.provider.clone(),
                 // Checked against the fact sheet before it is shown.
-                unverified: factcheck::unverified(&m.facts, &[&e.explanation, &e.lesson]),
+                unverified: super::factcheck::unverified(&m.facts, &[&e.explanation, &e.lesson]),
             },
             Explained::Failed(message) => ExplanationView::Failed {
                 message: message.clone(),

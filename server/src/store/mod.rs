@@ -236,7 +236,6 @@ pub struct Record {
     pub now: i64,
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 //! answers each caller. A failed batch is retried record by record, so one
 //! bad record fails alone.
 
-use super::{MoveKind, Record, Store, StoreError, MAX_BATCH};
+use super::{Record, Store, StoreError, MAX_BATCH};
 use sqlx::SqlitePool;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -253,7 +253,7 @@ async fn write_record(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::MoveRow;
+    use crate::store::{MoveKind, MoveRow};
 
     fn place(table: &str, seq: i64, square: i64) -> Record {
         Record {

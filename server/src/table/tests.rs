@@ -207,8 +207,7 @@ fn a_forfeit_counts_once_and_an_abandoned_round_counts_for_nobody() {
 /// Black to move with one move, c6, after which white must pass and black
 /// plays again (a6); then white's only move, a7, fills the board. White
 /// has no move in this position either.
-const HUMAN_MUST_PASS: &str =
-    "OOOOOOOXOOOOOOXXOOOOOXXXOOOOOOXXOOOOOOXX-O-OXOXX-XXXXXXXXXXXXXXX X";
+const HUMAN_MUST_PASS: &str = "OOOOOOOXOOOOOOXXOOOOOXXXOOOOOOXXOOOOOOXX-O-OXOXX-XXXXXXXXXXXXXXX X";
 
 #[test]
 fn a_pass_notice_stays_until_the_passer_moves_again() {

@@ -3,14 +3,14 @@
 //! `[DONE]` sentinel; `response.failed`, `response.incomplete`, `error` and a
 //! non-2xx answer are failures with clear (scrubbed) messages.
 
-use eventsource_stream::{EventStreamError, Eventsource};
-use futures_util::StreamExt;
 use super::{
     answer_schema, parse_answer, prompt, BoxFuture, ExplainError, Explainer, Explanation, Secrets,
     INSTRUCTIONS, MODEL, REASONING_EFFORT, SERVICE_TIER,
 };
 use crate::lab::facts::FactSheet;
 use app::lab::ProviderStatus;
+use eventsource_stream::{EventStreamError, Eventsource};
+use futures_util::StreamExt;
 use std::time::Duration;
 
 /// Provider name shown on the page.
