@@ -1,9 +1,9 @@
 //! The hub in process, with an injected clock: expiry, the AI's real depth.
 
-use app::protocol::{Session, Side, TableCommand, TableMode};
+use app::protocol::{EndReason, RoundStatus, Session, Side, TableCommand, TableMode, Tally};
 use server::clock::ManualClock;
 use server::hub::{Hub, HubConfig};
-use server::store::Store;
+use server::store::{MoveKind, Store};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -235,4 +235,103 @@ async fn a_storage_failure_is_unavailable_not_the_players_fault_and_changes_noth
     let after = hub.view(&player, &table).await.expect("view");
     assert_eq!(after.board, before.board, "memory untouched");
     assert_eq!(after.history, before.history);
+}
+
+/// Rows written by earlier releases (the kind as a plain string) restore
+/// through the typed `MoveKind`: every kind the schema allows, replayed.
+#[tokio::test]
+async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db.sqlite");
+    let owner = Session("ab".repeat(32));
+    {
+        let store = Store::open(&path).await.expect("store");
+        store
+            .create_table(
+                "old",
+                r#"{"kind":"hot_seat"}"#,
+                &owner.0,
+                (None, None),
+                1_000,
+            )
+            .await
+            .expect("table");
+        // (round, kind, side, square): the strings an earlier release wrote.
+        let rows: [(i64, &str, &str, Option<i64>); 14] = [
+            (1, "place", "black", Some(37)),
+            (1, "place", "white", Some(45)),
+            (1, "resign", "black", None),
+            (1, "vote", "black", None),
+            (1, "withdraw", "black", None),
+            (1, "vote", "black", None),
+            (1, "vote", "white", None),
+            (2, "place", "black", Some(19)),
+            (2, "abandon", "black", None),
+            (2, "vote", "black", None),
+            (2, "vote", "white", None),
+            (3, "timeout", "white", None),
+            (3, "vote", "black", None),
+            (3, "vote", "white", None),
+        ];
+        let mut seq = 0;
+        for (round, kind, side, square) in rows
+            .into_iter()
+            .chain([(4, "pass", "white", None), (4, "flag", "black", None)])
+        {
+            seq += 1;
+            sqlx::query(
+                "INSERT INTO moves (table_id, seq, round, kind, side, square, at) VALUES ('old', ?, ?, ?, ?, ?, 2000)",
+            )
+            .bind(seq)
+            .bind(round)
+            .bind(kind)
+            .bind(side)
+            .bind(square)
+            .execute(store.pool())
+            .await
+            .expect("an old row");
+        }
+        store.pool().close().await;
+    }
+    let store = Store::open(&path).await.expect("store");
+    let kinds: Vec<MoveKind> = store
+        .moves("old")
+        .await
+        .expect("rows")
+        .iter()
+        .map(|row| row.kind)
+        .collect();
+    for kind in MoveKind::ALL {
+        assert!(kinds.contains(&kind), "{kind:?} read back");
+    }
+    let hub = Hub::start(
+        store,
+        Arc::new(ManualClock::new(3_000)),
+        HubConfig::default(),
+    )
+    .await
+    .expect("hub");
+    let view = hub.view(&owner, "old").await.expect("restored");
+    assert_eq!(view.round, 4);
+    assert_eq!(
+        view.status,
+        RoundStatus::Over {
+            winner: Some(Side::White),
+            reason: EndReason::Time
+        }
+    );
+    assert_eq!(
+        view.tally,
+        Tally {
+            black_wins: 1,
+            white_wins: 2,
+            draws: 0
+        },
+        "resign and flag for white, timeout for black, abandon for nobody"
+    );
+    assert_eq!(
+        view.you,
+        [Side::Black, Side::White],
+        "the owner still plays"
+    );
 }

@@ -206,3 +206,48 @@ impl Store {
         Ok(ids.into_iter().map(|(id,)| id).collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn explanation_states_are_stored_as_the_strings_the_schema_lists() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&dir.path().join("t.db")).await.expect("open");
+        store.create_lab_game("g", 1, 1, 1).await.expect("game");
+        let states = [
+            (Outcome::Pending, "pending"),
+            (
+                Outcome::Ready {
+                    explanation: "e",
+                    lesson: "l",
+                    provider: "p",
+                },
+                "ready",
+            ),
+            (Outcome::Failed("down"), "failed"),
+        ];
+        for (ply, (outcome, text)) in states.into_iter().enumerate() {
+            let ply = ply as u32 + 1;
+            store
+                .record_lab_move("g", ply, "black", 19, "{}", 2)
+                .await
+                .expect("move");
+            store
+                .record_lab_explanation("g", ply, outcome, 3)
+                .await
+                .expect("explanation");
+            let (stored,): (String,) = sqlx::query_as(
+                "SELECT explain_state FROM lab_moves WHERE game_id = 'g' AND ply = ?",
+            )
+            .bind(i64::from(ply))
+            .fetch_one(store.pool())
+            .await
+            .expect("raw state");
+            assert_eq!(stored, text);
+            let read = store.lab_moves("g").await.expect("moves");
+            assert_eq!(read[ply as usize - 1].explain_state.as_str(), text);
+        }
+    }
+}

@@ -251,4 +251,54 @@ mod tests {
             .expect("pragma");
         assert_eq!(sync, 2, "synchronous=FULL is 2");
     }
+
+    #[tokio::test]
+    async fn every_kind_is_stored_as_the_string_the_schema_lists() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&dir.path().join("t.db")).await.expect("open");
+        store
+            .create_table("t", "{}", "owner", (None, None), 1)
+            .await
+            .expect("create");
+        let rows = MoveKind::ALL
+            .iter()
+            .enumerate()
+            .map(|(i, kind)| MoveRow {
+                seq: i as i64 + 1,
+                round: 1,
+                kind: *kind,
+                side: "black".into(),
+                square: (*kind == MoveKind::Place).then_some(19),
+                time_ms: None,
+            })
+            .collect();
+        let record = Record {
+            table_id: "t".into(),
+            rows,
+            round_end: None,
+            new_round: None,
+            votes: None,
+            tally: (0, 0, 0),
+            now: 2,
+        };
+        store.record(&record).await.expect("written");
+        let stored: Vec<(String,)> = sqlx::query_as("SELECT kind FROM moves ORDER BY seq")
+            .fetch_all(store.pool())
+            .await
+            .expect("raw kinds");
+        let stored: Vec<&str> = stored.iter().map(|(k,)| k.as_str()).collect();
+        assert_eq!(
+            stored,
+            ["place", "pass", "resign", "vote", "withdraw", "timeout", "abandon", "flag"],
+            "the strings of migration 0011's CHECK, as earlier releases wrote them"
+        );
+        let read: Vec<MoveKind> = store
+            .moves("t")
+            .await
+            .expect("rows")
+            .iter()
+            .map(|r| r.kind)
+            .collect();
+        assert_eq!(read, MoveKind::ALL);
+    }
 }
