@@ -3,7 +3,8 @@
 use app::protocol::{EndReason, RoundStatus, Session, Side, TableCommand, TableMode, Tally};
 use server::clock::ManualClock;
 use server::hub::{Hub, HubConfig};
-use server::store::{MoveKind, Store};
+use server::seating::SeatingRecord;
+use server::store::{MoveKind, MoveRow, Record, Store, StoreError, StoredTable, TableStore};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -334,4 +335,109 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
         [Side::Black, Side::White],
         "the owner still plays"
     );
+}
+
+/// A storage that is not `Store`: it wraps one and counts the commands it
+/// makes durable (the shape a PostgreSQL store takes: the hub needs only
+/// `TableStore`).
+#[derive(Clone)]
+struct Counting {
+    inner: Store,
+    records: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl TableStore for Counting {
+    async fn remember_session(&self, session: &str, now: i64) -> Result<(), StoreError> {
+        self.inner.remember_session(session, now).await
+    }
+    async fn expire_sessions(&self, before: i64) -> Result<u64, StoreError> {
+        self.inner.expire_sessions(before).await
+    }
+    async fn create_table(
+        &self,
+        id: &str,
+        mode: &str,
+        owner: &str,
+        seats: (Option<&str>, Option<&str>),
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.inner.create_table(id, mode, owner, seats, now).await
+    }
+    async fn update_table_setup(
+        &self,
+        id: &str,
+        seating: &SeatingRecord,
+        start_obf: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.inner.update_table_setup(id, seating, start_obf).await
+    }
+    async fn update_seating(
+        &self,
+        id: &str,
+        seating: &SeatingRecord,
+        touch: Option<i64>,
+    ) -> Result<(), StoreError> {
+        self.inner.update_seating(id, seating, touch).await
+    }
+    async fn record(&self, record: &Record) -> Result<(), StoreError> {
+        self.inner.record(record).await?;
+        self.records
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    }
+    async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
+        self.inner.tables().await
+    }
+    async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
+        self.inner.moves(table_id).await
+    }
+    async fn tally(&self, table_id: &str) -> Result<Option<(i64, i64, i64)>, StoreError> {
+        self.inner.tally(table_id).await
+    }
+    async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
+        self.inner.delete_idle_tables(cutoff).await
+    }
+}
+
+#[tokio::test]
+async fn the_hub_runs_on_any_table_store() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db.sqlite");
+    let records = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let store = Counting {
+        inner: Store::open(&path).await.expect("store"),
+        records: records.clone(),
+    };
+    let clock = ManualClock::new(1_000_000);
+    let hub: Hub<Counting> = Hub::start(store, Arc::new(clock.clone()), HubConfig::default())
+        .await
+        .expect("hub");
+    let player = hub.new_session().await.expect("session");
+    let table = hub
+        .create(&player, TableMode::HotSeat)
+        .await
+        .expect("table");
+    for square in [37, 45] {
+        hub.execute(
+            &player,
+            TableCommand::Place {
+                table: table.clone(),
+                square,
+            },
+        )
+        .await
+        .expect("move");
+    }
+    assert_eq!(records.load(std::sync::atomic::Ordering::SeqCst), 2);
+    drop(hub);
+    // Restored through the same trait.
+    let store = Counting {
+        inner: Store::open(&path).await.expect("store"),
+        records: records.clone(),
+    };
+    let hub = Hub::start(store, Arc::new(clock), HubConfig::default())
+        .await
+        .expect("hub");
+    let view = hub.view(&player, &table).await.expect("restored");
+    assert_eq!(view.history.len(), 2);
 }

@@ -5,10 +5,11 @@
 use super::entry::Entry;
 use super::Hub;
 use crate::ai::{AiPool, Job, Reply};
+use crate::store::TableStore;
 use crate::table::Command;
 use app::protocol::TableMode;
 
-impl Hub {
+impl<S: TableStore> Hub<S> {
     /// Broadcasts the new state and starts the AI's search when it is to move.
     pub(super) fn after_change(&self, entry: &mut Entry) {
         if entry.table.ai_to_move() && !entry.ai_thinking {

@@ -2,11 +2,12 @@
 //! handed to the hub's method of the same purpose.
 
 use super::Hub;
+use crate::store::TableStore;
 use app::api::backend::{Backend, BoxFuture};
 use app::api::CommandError;
 use app::protocol::{Session, TableCommand, TableMode, TableView};
 
-impl Backend for Hub {
+impl<S: TableStore> Backend for Hub<S> {
     fn create_table<'a>(
         &'a self,
         session: &'a Session,

@@ -5,13 +5,14 @@
 
 use super::entry::Entry;
 use super::{side_name, Hub};
+use crate::store::TableStore;
 use crate::store::{MoveKind, MoveRow, Record, RoundEnd};
 use crate::table::{Command, Event, Table, TableError};
 use app::api::CommandError;
 use app::protocol::{EndReason, Session, Side, TableCommand, TableView};
 use engine::{Color, Square};
 
-impl Hub {
+impl<S: TableStore> Hub<S> {
     /// Runs a player's command; refusals are counted in the metrics.
     pub async fn execute(
         &self,

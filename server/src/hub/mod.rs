@@ -26,6 +26,7 @@ pub use queue::Queued;
 
 use crate::ai::AiPool;
 use crate::clock::Clock;
+use crate::store::TableStore;
 use crate::store::{Store, StoreError};
 use app::api::CommandError;
 use app::protocol::{Session, Side, TableView, TimeControl};
@@ -78,8 +79,8 @@ pub struct Update {
     pub view: Arc<TableView>,
 }
 
-struct Inner {
-    store: Store,
+struct Inner<S> {
+    store: S,
     clock: Arc<dyn Clock>,
     config: HubConfig,
     tables: Mutex<HashMap<String, Arc<AsyncMutex<Entry>>>>,
@@ -93,10 +94,18 @@ struct Inner {
     metrics: Arc<crate::metrics::Metrics>,
 }
 
-/// The hub; cheap to clone.
-#[derive(Clone)]
-pub struct Hub {
-    inner: Arc<Inner>,
+/// The hub; cheap to clone. Generic over its storage ([`TableStore`]);
+/// today's is the SQLite [`Store`].
+pub struct Hub<S = Store> {
+    inner: Arc<Inner<S>>,
+}
+
+impl<S> Clone for Hub<S> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: self.inner.clone(),
+        }
+    }
 }
 
 /// Errors while restoring tables at start-up.
@@ -120,10 +129,10 @@ fn new_id(bytes: usize) -> String {
         .collect()
 }
 
-impl Hub {
+impl<S: TableStore> Hub<S> {
     /// Starts the hub and its AI workers, restoring every stored table.
     pub async fn start(
-        store: Store,
+        store: S,
         clock: Arc<dyn Clock>,
         config: HubConfig,
     ) -> Result<Self, RestoreError> {
@@ -159,7 +168,8 @@ impl Hub {
         &self.inner.metrics
     }
 
-    pub fn store(&self) -> &Store {
+    /// The hub's storage.
+    pub fn store(&self) -> &S {
         &self.inner.store
     }
 

@@ -6,10 +6,11 @@
 use super::entry::{seat_command, Entry};
 use super::Hub;
 use crate::seating::{SeatCommand, SeatEvent};
+use crate::store::TableStore;
 use crate::table::Event;
 use app::protocol::Session;
 
-impl Hub {
+impl<S: TableStore> Hub<S> {
     /// A socket of `session` opened on table `id` (seat holder or not).
     pub async fn socket_opened(&self, id: &str, session: &Session) {
         self.seat_event(

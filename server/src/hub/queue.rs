@@ -2,6 +2,7 @@
 //! for the same control is paired with them at a new online table.
 
 use super::Hub;
+use crate::store::TableStore;
 use app::api::CommandError;
 use app::protocol::{Session, TableMode, TimeControl};
 
@@ -23,7 +24,7 @@ pub enum Queued {
     },
 }
 
-impl Hub {
+impl<S: TableStore> Hub<S> {
     /// Joins the quick-match queue for a time control: pairs with the player
     /// waiting for the same control, or waits.
     pub async fn enqueue(

@@ -6,6 +6,7 @@ use super::entry::Entry;
 use super::{Hub, RestoreError};
 use crate::clock_control::GameClock;
 use crate::seating::{Seating, SeatingRecord};
+use crate::store::TableStore;
 use crate::store::{MoveKind, StoreError};
 use crate::table::{Command, Table};
 use app::protocol::{Side, TableMode};
@@ -13,7 +14,7 @@ use engine::Square;
 use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
-impl Hub {
+impl<S: TableStore> Hub<S> {
     /// Rebuilds every stored table by replaying its commands.
     pub(super) async fn restore(&self) -> Result<(), RestoreError> {
         let stored = self.inner.store.tables().await?;

@@ -4,11 +4,12 @@
 use super::entry::Entry;
 use super::Hub;
 use crate::store::StoreError;
+use crate::store::TableStore;
 use app::api::CommandError;
 use std::sync::Arc;
 use tokio::sync::Mutex as AsyncMutex;
 
-impl Hub {
+impl<S: TableStore> Hub<S> {
     /// Number of tables in memory.
     pub fn live_tables(&self) -> usize {
         self.inner.tables.lock().map_or(0, |t| t.len())

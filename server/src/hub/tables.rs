@@ -7,6 +7,7 @@ use super::entry::Entry;
 use super::{new_id, side_name, Hub};
 use crate::clock_control::GameClock;
 use crate::seating::{SeatEvent, Seating};
+use crate::store::TableStore;
 use crate::table::{Table, TableError};
 use app::api::CommandError;
 use app::protocol::{Session, Side, TableMode, TableView, TimeControl};
@@ -14,7 +15,7 @@ use rand::Rng;
 use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
-impl Hub {
+impl<S: TableStore> Hub<S> {
     /// Creates a table owned by `session`. An online table seats its creator
     /// on a random side (and `opponent`, if given, on the other).
     pub async fn create(&self, session: &Session, mode: TableMode) -> Result<String, CommandError> {

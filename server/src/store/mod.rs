@@ -15,12 +15,15 @@
 //! The module map: this file opens the store and holds the row types;
 //! [`writer`] is the group-commit writer; [`queries`] the other reads and
 //! writes; [`migrations`] keeps databases migrated with reworded texts
-//! opening.
+//! opening; [`table_store`] is the [`TableStore`] trait (what the hub needs
+//! from storage) and its implementation for [`Store`].
 
 mod migrations;
 mod queries;
+mod table_store;
 mod writer;
 
+pub use table_store::TableStore;
 pub use writer::CommitStats;
 
 use migrations::accept_reworded_migrations;

@@ -21,8 +21,7 @@ pub trait TableStore: Clone + Send + Sync + 'static {
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// Deletes sessions unused since `before` (ms); returns how many.
-    fn expire_sessions(&self, before: i64)
-        -> impl Future<Output = Result<u64, StoreError>> + Send;
+    fn expire_sessions(&self, before: i64) -> impl Future<Output = Result<u64, StoreError>> + Send;
 
     /// Creates a table with its first round and an empty tally; `seats` are
     /// the black and white seat holders of an online table.
@@ -60,8 +59,10 @@ pub trait TableStore: Clone + Send + Sync + 'static {
     fn tables(&self) -> impl Future<Output = Result<Vec<StoredTable>, StoreError>> + Send;
 
     /// A table's rows (commands and passes), in order.
-    fn moves(&self, table_id: &str)
-        -> impl Future<Output = Result<Vec<MoveRow>, StoreError>> + Send;
+    fn moves(
+        &self,
+        table_id: &str,
+    ) -> impl Future<Output = Result<Vec<MoveRow>, StoreError>> + Send;
 
     /// The stored tally of a table: (black wins, white wins, draws).
     fn tally(
@@ -85,10 +86,7 @@ impl TableStore for Store {
         Store::remember_session(self, session, now)
     }
 
-    fn expire_sessions(
-        &self,
-        before: i64,
-    ) -> impl Future<Output = Result<u64, StoreError>> + Send {
+    fn expire_sessions(&self, before: i64) -> impl Future<Output = Result<u64, StoreError>> + Send {
         Store::expire_sessions(self, before)
     }
 
