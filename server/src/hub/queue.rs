@@ -38,7 +38,7 @@ impl<S: TableStore> Hub<S> {
                 .inner
                 .queue
                 .lock()
-                .map_err(|_| CommandError::new("the queue is unavailable"))?;
+                .map_err(|_| CommandError::unavailable("the queue is unavailable"))?;
             match queue.remove(&control) {
                 Some(waiting) if waiting.session != session && !waiting.matched.is_closed() => {
                     Some(waiting)
@@ -65,7 +65,7 @@ impl<S: TableStore> Hub<S> {
             }
         };
         let Some(partner) = partner else {
-            return Err(CommandError::new("the queue is unavailable"));
+            return Err(CommandError::unavailable("the queue is unavailable"));
         };
         let id = self
             .create_seated(

@@ -343,11 +343,13 @@ impl LabHub {
                 })?
                 .await
                 .map_err(|_| {
-                    CommandError::new("The search failed; nothing changed. Please try again.")
+                    CommandError::unavailable(
+                        "The search failed; nothing changed. Please try again.",
+                    )
                 })?,
             None => tokio::task::spawn_blocking(work).await.map_err(|e| {
                 tracing::error!("lab search task failed: {e}");
-                CommandError::new("The search failed; nothing changed. Please try again.")
+                CommandError::unavailable("The search failed; nothing changed. Please try again.")
             })?,
         };
         let square = report
