@@ -25,7 +25,6 @@ mod notation;
 mod perft;
 mod position;
 pub mod reference;
-pub mod report;
 mod search;
 mod square;
 
@@ -41,8 +40,5 @@ pub use game::{Game, GameEvent, ReplayError, Turn};
 pub use notation::{format_moves, parse_moves, parse_transcript, GgfInfo, TranscriptError};
 pub use perft::{perft, perft_portable};
 pub use position::{GameResult, MoveOutcome, Position};
-pub use report::{
-    play_sample_game, script_move, SampleEvent, SampleGame, SampleReport, REPORT_DEPTH,
-};
 pub use search::{analyse_root, search, search_parallel, RootMove, SearchReport};
 pub use square::Square;

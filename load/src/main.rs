@@ -8,14 +8,13 @@
 //! othello-load --url http://127.0.0.1:40085 --games 2000 --moves 20 --pace-ms 2000 --server-pid PID
 //! ```
 
+use app::protocol::{RoundStatus, Side};
 use clap::Parser;
-use futures_util::StreamExt;
-use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use testclient::{Client, Socket};
 use tokio::sync::{Barrier, Mutex};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 #[derive(Parser, Debug, Clone)]
 #[command(
@@ -50,10 +49,6 @@ struct Stats {
     moves: AtomicU64,
 }
 
-struct Player {
-    cookie: String,
-}
-
 fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
@@ -65,82 +60,22 @@ fn rss_kib(pid: u32) -> Option<u64> {
         .ok()
 }
 
-async fn new_player(http: &reqwest::Client, url: &str) -> Result<Player, String> {
-    let response = http
-        .get(format!("{url}/healthz"))
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
-    drop(response);
-    // The session cookie comes with any page under the session layer.
-    let response = http
-        .post(format!("{url}/api/get_table"))
-        .header("content-type", "application/json")
-        .header("origin", url)
-        .body(r#"{"table":"-"}"#)
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
-    let cookie = response
-        .headers()
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|v| v.starts_with("othello_session="))
-        .and_then(|v| v.split(';').next())
-        .ok_or("no session cookie")?
-        .to_string();
-    Ok(Player { cookie })
-}
-
-async fn call(
-    http: &reqwest::Client,
-    url: &str,
-    player: &Player,
-    name: &str,
-    body: Value,
-) -> Result<(u16, Value), String> {
-    let response = http
-        .post(format!("{url}/api/{name}"))
-        .header("content-type", "application/json")
-        .header("origin", url)
-        .header("cookie", &player.cookie)
-        .body(body.to_string())
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
-    let status = response.status().as_u16();
-    let text = response.text().await.map_err(|e| e.to_string())?;
-    Ok((
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    ))
-}
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn open_socket(url: &str, player: &Player, table: &str) -> Result<Socket, String> {
-    let ws = format!("{}/ws/table/{table}", url.replacen("http://", "ws://", 1));
-    let mut request = ws.into_client_request().map_err(|e| e.to_string())?;
-    let headers = request.headers_mut();
-    headers.insert("cookie", player.cookie.parse().map_err(|_| "cookie")?);
-    headers.insert("origin", url.parse().map_err(|_| "origin")?);
-    let (socket, _) = tokio_tungstenite::connect_async(request)
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(socket)
+/// A new visitor: its first answer (any server function) sets the cookie.
+async fn new_player(http: &reqwest::Client, url: &str) -> Result<Client, String> {
+    let player = Client::with_http(http.clone(), url);
+    // No such table: a 404 that still sets the session cookie.
+    let _ = player.get_table("-").await;
+    if player.token().is_none() {
+        return Err("no session cookie".into());
+    }
+    Ok(player)
 }
 
 /// Drains a socket in the background, counting the states it receives.
-fn drain(mut socket: Socket, received: Arc<AtomicU64>) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        while let Some(Ok(message)) = socket.next().await {
-            if message.is_text() {
-                received.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-    })
+fn drain(socket: Socket, received: Arc<AtomicU64>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(socket.drain(move || {
+        received.fetch_add(1, Ordering::Relaxed);
+    }))
 }
 
 /// One game: set up, wait for every game to be set up, then play.
@@ -158,32 +93,36 @@ async fn game(
         let _slot = setup_slots.acquire().await.map_err(|e| e.to_string())?;
         let a = new_player(&http, url).await?;
         let b = new_player(&http, url).await?;
-        let (status, id) = call(
-            &http,
-            url,
-            &a,
-            "create_table",
-            json!({ "mode": { "kind": "online", "private": true } }),
-        )
-        .await?;
-        if status != 200 {
-            return Err(format!("create_table answered {status}: {id}"));
-        }
-        let table = id.as_str().ok_or("no table id")?.to_string();
-        let (status, view_a) = call(&http, url, &a, "get_table", json!({ "table": table })).await?;
+        let table = a
+            .create_private(None)
+            .await
+            .map_err(|e| format!("create_table answered {e}"))?;
+        let view_a = a
+            .get_table(&table)
+            .await
+            .map_err(|e| format!("get_table answered {e}"))?;
         // The second player sits by the explicit "Take the free seat".
-        let (status_b, view_b) =
-            call(&http, url, &b, "take_seat", json!({ "table": table })).await?;
-        if status != 200 || status_b != 200 {
-            return Err("get_table or take_seat failed".into());
-        }
-        let a_is_black = view_a["you"] == json!(["black"]);
-        if view_b["you"].as_array().map(Vec::len) != Some(1) {
+        let view_b = b
+            .take_seat(&table)
+            .await
+            .map_err(|e| format!("take_seat answered {e}"))?;
+        let a_is_black = view_a.you == [Side::Black];
+        if view_b.you.len() != 1 {
             return Err("the second player was not seated".into());
         }
         let sockets = vec![
-            drain(open_socket(url, &a, &table).await?, pushes.clone()),
-            drain(open_socket(url, &b, &table).await?, pushes.clone()),
+            drain(
+                a.socket(&format!("/ws/table/{table}"))
+                    .await
+                    .map_err(|e| e.to_string())?,
+                pushes.clone(),
+            ),
+            drain(
+                b.socket(&format!("/ws/table/{table}"))
+                    .await
+                    .map_err(|e| e.to_string())?,
+                pushes.clone(),
+            ),
         ];
         let players = if a_is_black { [a, b] } else { [b, a] };
         Ok::<_, String>((table, players, sockets))
@@ -192,7 +131,7 @@ async fn game(
     ready.wait().await;
     let (table, players, sockets) = outcome?;
     let mut to_move = 0usize; // black opens
-    let mut legal: Vec<u64> = vec![19, 26, 37, 44];
+    let mut legal: Vec<u8> = vec![19, 26, 37, 44];
     // Spread the games over one pace interval so moves arrive steadily, as
     // they do from people, instead of all at the same instant.
     if args.pace_ms > 0 {
@@ -205,33 +144,22 @@ async fn game(
         }
         let Some(&square) = legal.first() else { break };
         let started = Instant::now();
-        let (status, view) = call(
-            &http,
-            url,
-            &players[to_move],
-            "play_move",
-            json!({ "table": table, "square": square }),
-        )
-        .await?;
+        let answer = players[to_move].play_move(&table, square).await;
         let elapsed = started.elapsed().as_micros() as u64;
-        if status != 200 {
-            stats.errors.fetch_add(1, Ordering::Relaxed);
-            return Err(format!("play_move answered {status}: {view}"));
-        }
+        let view = match answer {
+            Ok(view) => view,
+            Err(refusal) => {
+                stats.errors.fetch_add(1, Ordering::Relaxed);
+                return Err(format!("play_move answered {refusal}"));
+            }
+        };
         stats.latencies_us.lock().await.push(elapsed);
         stats.moves.fetch_add(1, Ordering::Relaxed);
-        if view["status"]["state"] != "playing" {
+        let RoundStatus::Playing { to_move: next } = view.status else {
             break;
-        }
-        to_move = if view["status"]["to_move"] == "black" {
-            0
-        } else {
-            1
         };
-        legal = view["board"]["legal"]
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_u64).collect())
-            .unwrap_or_default();
+        to_move = if next == Side::Black { 0 } else { 1 };
+        legal = view.board.legal.clone();
     }
     Ok(sockets)
 }

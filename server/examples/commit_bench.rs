@@ -26,7 +26,7 @@ fn record(table: &str, seq: i64) -> Record {
         rows: vec![MoveRow {
             seq,
             round: 1,
-            kind: "place".into(),
+            kind: server::store::MoveKind::Place,
             side: if seq % 2 == 0 { "black" } else { "white" }.into(),
             square: Some(seq % 64),
             time_ms: None,

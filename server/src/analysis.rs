@@ -5,6 +5,9 @@
 //! placement at a time (in turn with the games' searches), shows progress, and
 //! the result is stored (`migrations/0009_analysis.sql`) so a reload does not
 //! compute it again.
+//!
+//! (Over 600 lines: the pure analysis, its store queries and the service that
+//! runs it stay together so the one feature reads top to bottom; ~110 are tests.)
 
 use crate::ai::AiPool;
 use crate::lab::exact::{solve_moves, ExactLimits};
@@ -356,7 +359,7 @@ impl Analyses {
     async fn stored(&self, target: &Target) -> Result<Option<GameAnalysis>, CommandError> {
         let row = self.inner.store.analysis(&target.key).await.map_err(|e| {
             tracing::error!("analysis storage error: {e}");
-            CommandError::new("The server could not read the analysis; please try again.")
+            CommandError::unavailable("The server could not read the analysis; please try again.")
         })?;
         Ok(row
             .filter(|(moves, _)| *moves == transcript(&target.game))
@@ -400,11 +403,10 @@ impl Analyses {
         let plies = placements(&target.game);
         let total = plies.len() as u32;
         {
-            let mut running = self
-                .inner
-                .running
-                .lock()
-                .map_err(|_| CommandError::new("The analysis service is unavailable."))?;
+            let mut running =
+                self.inner.running.lock().map_err(|_| {
+                    CommandError::unavailable("The analysis service is unavailable.")
+                })?;
             if let Some(Progress::Running { done, total }) = running.get(&target.key) {
                 return Ok(AnalysisView::Running {
                     done: *done,
@@ -416,7 +418,7 @@ impl Analyses {
                 .filter(|p| matches!(p, Progress::Running { .. }))
                 .count();
             if busy >= MAX_RUNNING {
-                return Err(CommandError::new(
+                return Err(CommandError::unavailable(
                     "The server is analysing other games; try again in a minute.",
                 ));
             }

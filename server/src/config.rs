@@ -4,24 +4,64 @@ use clap::Parser;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+/// The default of every setting, in one place: the flags' defaults, the
+/// test configuration ([`Config::for_tests`]) and the hub's
+/// ([`crate::hub::HubConfig::default`]) all read them.
+pub mod defaults {
+    use super::ExplainerKind;
+
+    pub const LISTEN: &str = "127.0.0.1:40085";
+    pub const DATABASE: &str = "data/othello.db";
+    pub const SITE_ROOT: &str = "site";
+    pub const LOG: &str = "info";
+    pub const MAX_BODY_BYTES: usize = 65_536;
+    pub const RATE_PER_IP: u32 = 50;
+    pub const RATE_BURST: u32 = 300;
+    pub const MAX_TABLES_PER_SESSION: usize = 20;
+    pub const MAX_TABLES_PER_IP: usize = 200;
+    pub const MAX_SOCKETS_PER_SESSION: usize = 16;
+    pub const MAX_SOCKETS_PER_IP: usize = 128;
+    pub const WS_PING_SECS: u64 = 20;
+    pub const WS_SILENT_SECS: u64 = 60;
+    pub const SESSION_EXPIRY_SECS: u64 = 2_592_000;
+    pub const SECURE_COOKIES: bool = false;
+    pub const AI_THREADS: u16 = 2;
+    pub const AI_QUEUE: usize = 256;
+    pub const AI_QUEUE_PER_SESSION: usize = 32;
+    pub const TABLE_EXPIRY_SECS: u64 = 86_400;
+    pub const GRACE_SECS: u64 = 90;
+    pub const PRESENCE_CHECK_MS: u64 = 1000;
+    pub const TEST_TIME_CONTROLS: bool = false;
+    pub const SWEEP_SECS: u64 = 60;
+    pub const EXPLAINER: ExplainerKind = ExplainerKind::Auto;
+    pub const RESPONSES_BASE_URL: &str = "https://api.openai.com";
+    pub const CODEX_BIN: &str = "codex";
+    pub const EXPLAIN_TIMEOUT_SECS: u64 = 300;
+    pub const EXACT_EMPTIES: u32 = 20;
+    pub const EXACT_NODE_BUDGET: u64 = 200_000_000;
+    pub const ANALYSIS_DEPTH: u32 = 6;
+    pub const EXPLAIN_CONCURRENCY: u16 = 2;
+    pub const EXPLAIN_DAILY_BUDGET: u32 = 500;
+}
+
 /// Othello 3D web server.
 #[derive(Clone, Debug, Parser)]
 #[command(name = "othello-server", version, about)]
 pub struct Config {
     /// Address to listen on.
-    #[arg(long, env = "OTHELLO_LISTEN", default_value = "127.0.0.1:40085")]
+    #[arg(long, env = "OTHELLO_LISTEN", default_value = defaults::LISTEN)]
     pub listen: SocketAddr,
 
     /// SQLite database file (created with its folder on first run).
-    #[arg(long, env = "OTHELLO_DATABASE", default_value = "data/othello.db")]
+    #[arg(long, env = "OTHELLO_DATABASE", default_value = defaults::DATABASE)]
     pub database: PathBuf,
 
     /// Folder with the built site (wasm package, vendored Three.js, CSS).
-    #[arg(long, env = "OTHELLO_SITE_ROOT", default_value = "site")]
+    #[arg(long, env = "OTHELLO_SITE_ROOT", default_value = defaults::SITE_ROOT)]
     pub site_root: PathBuf,
 
     /// Log filter (tracing `EnvFilter` syntax), e.g. `info` or `server=debug`.
-    #[arg(long, env = "OTHELLO_LOG", default_value = "info")]
+    #[arg(long, env = "OTHELLO_LOG", default_value = defaults::LOG)]
     pub log: String,
 
     /// Extra origins allowed to send commands and open WebSockets
@@ -42,16 +82,16 @@ pub struct Config {
     pub allowed_hosts: Vec<String>,
 
     /// Largest request body accepted (bytes); larger ones get 413.
-    #[arg(long, env = "OTHELLO_MAX_BODY_BYTES", default_value_t = 65_536)]
+    #[arg(long, env = "OTHELLO_MAX_BODY_BYTES", default_value_t = defaults::MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
 
     /// Requests per second allowed from one IP address (0 = unlimited); past
     /// the burst, requests get 429.
-    #[arg(long, env = "OTHELLO_RATE_PER_IP", default_value_t = 50)]
+    #[arg(long, env = "OTHELLO_RATE_PER_IP", default_value_t = defaults::RATE_PER_IP)]
     pub rate_per_ip: u32,
 
     /// Requests one IP address may make at once before the rate applies.
-    #[arg(long, env = "OTHELLO_RATE_BURST", default_value_t = 300)]
+    #[arg(long, env = "OTHELLO_RATE_BURST", default_value_t = defaults::RATE_BURST)]
     pub rate_burst: u32,
 
     /// Header naming the client's address when behind a reverse proxy (e.g.
@@ -61,32 +101,32 @@ pub struct Config {
     pub client_ip_header: Option<String>,
 
     /// Live tables one browser session may own at once.
-    #[arg(long, env = "OTHELLO_MAX_TABLES_PER_SESSION", default_value_t = 20)]
+    #[arg(long, env = "OTHELLO_MAX_TABLES_PER_SESSION", default_value_t = defaults::MAX_TABLES_PER_SESSION)]
     pub max_tables_per_session: usize,
 
     /// Live tables created from one IP address that may exist at once.
-    #[arg(long, env = "OTHELLO_MAX_TABLES_PER_IP", default_value_t = 200)]
+    #[arg(long, env = "OTHELLO_MAX_TABLES_PER_IP", default_value_t = defaults::MAX_TABLES_PER_IP)]
     pub max_tables_per_ip: usize,
 
     /// WebSockets one browser session may hold open at once.
-    #[arg(long, env = "OTHELLO_MAX_SOCKETS_PER_SESSION", default_value_t = 16)]
+    #[arg(long, env = "OTHELLO_MAX_SOCKETS_PER_SESSION", default_value_t = defaults::MAX_SOCKETS_PER_SESSION)]
     pub max_sockets_per_session: usize,
 
     /// WebSockets one IP address may hold open at once.
-    #[arg(long, env = "OTHELLO_MAX_SOCKETS_PER_IP", default_value_t = 128)]
+    #[arg(long, env = "OTHELLO_MAX_SOCKETS_PER_IP", default_value_t = defaults::MAX_SOCKETS_PER_IP)]
     pub max_sockets_per_ip: usize,
 
     /// Seconds between the server's pings on each WebSocket.
-    #[arg(long, env = "OTHELLO_WS_PING_SECS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, env = "OTHELLO_WS_PING_SECS", default_value_t = defaults::WS_PING_SECS, value_parser = clap::value_parser!(u64).range(1..))]
     pub ws_ping_secs: u64,
 
     /// Seconds a WebSocket may stay silent (no message, no pong) before the
     /// server closes it, so a half-open connection's grace period starts.
-    #[arg(long, env = "OTHELLO_WS_SILENT_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, env = "OTHELLO_WS_SILENT_SECS", default_value_t = defaults::WS_SILENT_SECS, value_parser = clap::value_parser!(u64).range(1..))]
     pub ws_silent_secs: u64,
 
     /// Seconds a stored session may stay unused before it is deleted (30 days).
-    #[arg(long, env = "OTHELLO_SESSION_EXPIRY_SECS", default_value_t = 2_592_000)]
+    #[arg(long, env = "OTHELLO_SESSION_EXPIRY_SECS", default_value_t = defaults::SESSION_EXPIRY_SECS)]
     pub session_expiry_secs: u64,
 
     /// Serve `/metrics` on this address instead of the site's (e.g.
@@ -95,88 +135,84 @@ pub struct Config {
     pub metrics_listen: Option<SocketAddr>,
 
     /// Mark the session cookie `Secure` (set when served over HTTPS).
-    #[arg(long, env = "OTHELLO_SECURE_COOKIES", default_value_t = false)]
+    #[arg(long, env = "OTHELLO_SECURE_COOKIES", default_value_t = defaults::SECURE_COOKIES)]
     pub secure_cookies: bool,
 
     /// Threads that run AI searches.
-    #[arg(long, env = "OTHELLO_AI_THREADS", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, env = "OTHELLO_AI_THREADS", default_value_t = defaults::AI_THREADS, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub ai_threads: u16,
 
     /// Searches that may wait for an AI thread before new ones are held back.
-    #[arg(long, env = "OTHELLO_AI_QUEUE", default_value_t = 256)]
+    #[arg(long, env = "OTHELLO_AI_QUEUE", default_value_t = defaults::AI_QUEUE)]
     pub ai_queue: usize,
 
     /// Searches one session may have waiting for an AI thread (the queue
     /// serves sessions round robin); more are refused.
-    #[arg(long, env = "OTHELLO_AI_QUEUE_PER_SESSION", default_value_t = 32)]
+    #[arg(long, env = "OTHELLO_AI_QUEUE_PER_SESSION", default_value_t = defaults::AI_QUEUE_PER_SESSION)]
     pub ai_queue_per_session: usize,
 
     /// Seconds without activity after which a table is deleted (24 h).
-    #[arg(long, env = "OTHELLO_TABLE_EXPIRY_SECS", default_value_t = 86_400)]
+    #[arg(long, env = "OTHELLO_TABLE_EXPIRY_SECS", default_value_t = defaults::TABLE_EXPIRY_SECS)]
     pub table_expiry_secs: u64,
 
     /// Seconds a player who left an online table keeps the seat.
-    #[arg(long, env = "OTHELLO_GRACE_SECS", default_value_t = 90)]
+    #[arg(long, env = "OTHELLO_GRACE_SECS", default_value_t = defaults::GRACE_SECS)]
     pub grace_secs: u64,
 
     /// Milliseconds between checks of online players' grace periods.
-    #[arg(long, env = "OTHELLO_PRESENCE_CHECK_MS", default_value_t = 1000)]
+    #[arg(long, env = "OTHELLO_PRESENCE_CHECK_MS", default_value_t = defaults::PRESENCE_CHECK_MS)]
     pub presence_check_ms: u64,
 
     /// FOR TESTS ONLY: also accept time controls other than the lobby's
     /// presets (e.g. `6s+0`, six seconds), so a browser test can lose on time
     /// quickly. Never set this in production.
-    #[arg(long, env = "OTHELLO_TEST_TIME_CONTROLS", default_value_t = false)]
+    #[arg(long, env = "OTHELLO_TEST_TIME_CONTROLS", default_value_t = defaults::TEST_TIME_CONTROLS)]
     pub test_time_controls: bool,
 
     /// Seconds between sweeps for idle tables.
-    #[arg(long, env = "OTHELLO_SWEEP_SECS", default_value_t = 60)]
+    #[arg(long, env = "OTHELLO_SWEEP_SECS", default_value_t = defaults::SWEEP_SECS)]
     pub sweep_secs: u64,
 
     /// Who writes the AI lab's explanations: `auto` (the Codex CLI if logged
     /// in, else the Responses API if `OPENAI_API_KEY` is set, else offline),
     /// the built-in offline writer, the Responses API (key from
     /// `OPENAI_API_KEY`, never a flag) or the local Codex CLI's login.
-    #[arg(long, env = "OTHELLO_EXPLAINER", value_enum, default_value_t = ExplainerKind::Auto)]
+    #[arg(long, env = "OTHELLO_EXPLAINER", value_enum, default_value_t = defaults::EXPLAINER)]
     pub explainer: ExplainerKind,
 
     /// Base URL of the Responses API (`/v1/responses` is appended).
-    #[arg(
-        long,
-        env = "OTHELLO_RESPONSES_BASE_URL",
-        default_value = "https://api.openai.com"
-    )]
+    #[arg(long, env = "OTHELLO_RESPONSES_BASE_URL", default_value = defaults::RESPONSES_BASE_URL)]
     pub responses_base_url: String,
 
     /// The Codex CLI program (for `--explainer codex`).
-    #[arg(long, env = "OTHELLO_CODEX_BIN", default_value = "codex")]
+    #[arg(long, env = "OTHELLO_CODEX_BIN", default_value = defaults::CODEX_BIN)]
     pub codex_bin: String,
 
     /// Seconds an explanation may take before it counts as failed.
-    #[arg(long, env = "OTHELLO_EXPLAIN_TIMEOUT_SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, env = "OTHELLO_EXPLAIN_TIMEOUT_SECS", default_value_t = defaults::EXPLAIN_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..))]
     pub explain_timeout_secs: u64,
 
     // ---- Lab teaching and game analysis (issue 16).
     /// Exact endgame values (lab fact sheets, game analysis) from this many
     /// empty squares down; 0 turns the exact solver off.
-    #[arg(long, env = "OTHELLO_EXACT_EMPTIES", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    #[arg(long, env = "OTHELLO_EXACT_EMPTIES", default_value_t = defaults::EXACT_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=30))]
     pub exact_empties: u32,
 
     /// Positions the exact solver may visit for one position (all its
     /// moves); past it the values are marked as estimates.
-    #[arg(long, env = "OTHELLO_EXACT_NODE_BUDGET", default_value_t = 200_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, env = "OTHELLO_EXACT_NODE_BUDGET", default_value_t = defaults::EXACT_NODE_BUDGET, value_parser = clap::value_parser!(u64).range(1..))]
     pub exact_node_budget: u64,
 
     /// Search depth of game analysis in the midgame (placed discs).
-    #[arg(long, env = "OTHELLO_ANALYSIS_DEPTH", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=12))]
+    #[arg(long, env = "OTHELLO_ANALYSIS_DEPTH", default_value_t = defaults::ANALYSIS_DEPTH, value_parser = clap::value_parser!(u32).range(1..=12))]
     pub analysis_depth: u32,
     /// Paid explanations (Responses, Codex) written at once, server-wide.
-    #[arg(long, env = "OTHELLO_EXPLAIN_CONCURRENCY", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, env = "OTHELLO_EXPLAIN_CONCURRENCY", default_value_t = defaults::EXPLAIN_CONCURRENCY, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub explain_concurrency: u16,
 
     /// Paid explanations per UTC day, server-wide; past it, explanations fail
     /// with a message until midnight UTC.
-    #[arg(long, env = "OTHELLO_EXPLAIN_DAILY_BUDGET", default_value_t = 500)]
+    #[arg(long, env = "OTHELLO_EXPLAIN_DAILY_BUDGET", default_value_t = defaults::EXPLAIN_DAILY_BUDGET)]
     pub explain_daily_budget: u32,
 }
 
@@ -195,46 +231,47 @@ pub enum ExplainerKind {
 }
 
 impl Config {
-    /// A configuration for tests: loopback on a free port, the given database.
+    /// A configuration for tests: every default, except loopback on a free
+    /// port, the given database, `warn` logs and the offline explainer.
     pub fn for_tests(database: PathBuf) -> Self {
         Self {
             listen: "127.0.0.1:0".parse().expect("valid literal address"),
             database,
-            site_root: PathBuf::from("site"),
+            site_root: defaults::SITE_ROOT.into(),
             log: "warn".into(),
             allowed_origins: Vec::new(),
             public_url: None,
             allowed_hosts: Vec::new(),
-            max_body_bytes: 65_536,
-            rate_per_ip: 50,
-            rate_burst: 300,
+            max_body_bytes: defaults::MAX_BODY_BYTES,
+            rate_per_ip: defaults::RATE_PER_IP,
+            rate_burst: defaults::RATE_BURST,
             client_ip_header: None,
-            max_tables_per_session: 20,
-            max_tables_per_ip: 200,
-            max_sockets_per_session: 16,
-            max_sockets_per_ip: 128,
-            session_expiry_secs: 2_592_000,
+            max_tables_per_session: defaults::MAX_TABLES_PER_SESSION,
+            max_tables_per_ip: defaults::MAX_TABLES_PER_IP,
+            max_sockets_per_session: defaults::MAX_SOCKETS_PER_SESSION,
+            max_sockets_per_ip: defaults::MAX_SOCKETS_PER_IP,
+            session_expiry_secs: defaults::SESSION_EXPIRY_SECS,
             metrics_listen: None,
-            ws_ping_secs: 20,
-            ws_silent_secs: 60,
-            secure_cookies: false,
-            ai_threads: 2,
-            ai_queue: 256,
-            ai_queue_per_session: 32,
-            table_expiry_secs: 86_400,
-            grace_secs: 90,
-            presence_check_ms: 1000,
-            test_time_controls: false,
-            sweep_secs: 60,
+            ws_ping_secs: defaults::WS_PING_SECS,
+            ws_silent_secs: defaults::WS_SILENT_SECS,
+            secure_cookies: defaults::SECURE_COOKIES,
+            ai_threads: defaults::AI_THREADS,
+            ai_queue: defaults::AI_QUEUE,
+            ai_queue_per_session: defaults::AI_QUEUE_PER_SESSION,
+            table_expiry_secs: defaults::TABLE_EXPIRY_SECS,
+            grace_secs: defaults::GRACE_SECS,
+            presence_check_ms: defaults::PRESENCE_CHECK_MS,
+            test_time_controls: defaults::TEST_TIME_CONTROLS,
+            sweep_secs: defaults::SWEEP_SECS,
             explainer: ExplainerKind::Offline,
-            responses_base_url: "https://api.openai.com".into(),
-            codex_bin: "codex".into(),
-            explain_timeout_secs: 300,
-            exact_empties: 20,
-            exact_node_budget: 200_000_000,
-            analysis_depth: 6,
-            explain_concurrency: 2,
-            explain_daily_budget: 500,
+            responses_base_url: defaults::RESPONSES_BASE_URL.into(),
+            codex_bin: defaults::CODEX_BIN.into(),
+            explain_timeout_secs: defaults::EXPLAIN_TIMEOUT_SECS,
+            exact_empties: defaults::EXACT_EMPTIES,
+            exact_node_budget: defaults::EXACT_NODE_BUDGET,
+            analysis_depth: defaults::ANALYSIS_DEPTH,
+            explain_concurrency: defaults::EXPLAIN_CONCURRENCY,
+            explain_daily_budget: defaults::EXPLAIN_DAILY_BUDGET,
         }
     }
 }
@@ -244,17 +281,35 @@ impl Config {
     pub fn origins(&self) -> Vec<String> {
         let mut origins = self.allowed_origins.clone();
         if let Some(url) = &self.public_url {
-            // Keep scheme://host[:port], drop any path.
-            let trimmed = url.trim_end_matches('/');
-            let origin = match trimmed.find("://") {
-                Some(i) => match trimmed[i + 3..].find('/') {
-                    Some(j) => trimmed[..i + 3 + j].to_string(),
-                    None => trimmed.to_string(),
-                },
-                None => trimmed.to_string(),
-            };
-            origins.push(origin);
+            // Keep scheme://host[:port], drop any path (the `url` crate's
+            // origin); a value that is not a web URL is kept as written.
+            origins.push(
+                crate::guard::origin_of(url)
+                    .unwrap_or_else(|| url.trim_end_matches('/').to_string()),
+            );
         }
         origins
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flags_the_tests_and_the_hub_share_one_set_of_defaults() {
+        let flags = Config::parse_from(["othello-server"]);
+        let tests = Config::for_tests(PathBuf::from("t.db"));
+        assert_eq!(
+            crate::hub::HubConfig::from(&flags),
+            crate::hub::HubConfig::default()
+        );
+        assert_eq!(crate::hub::HubConfig::default().grace_ms, 90_000);
+        assert_eq!(flags.listen.to_string(), defaults::LISTEN);
+        assert_eq!(flags.max_body_bytes, tests.max_body_bytes);
+        assert_eq!(flags.session_expiry_secs, tests.session_expiry_secs);
+        assert_eq!(flags.exact_node_budget, tests.exact_node_budget);
+        assert_eq!(flags.explainer, ExplainerKind::Auto);
+        assert_eq!(tests.explainer, ExplainerKind::Offline);
     }
 }

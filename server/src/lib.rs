@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod clock;
 pub mod clock_control;
 pub mod config;
+pub mod error;
 pub mod export;
 pub mod guard;
 pub mod hub;
@@ -106,20 +107,7 @@ pub async fn prepare_with_clock(
     clock: Arc<dyn clock::Clock>,
 ) -> Result<AppState, StartError> {
     let store = Store::open(&config.database).await?;
-    let hub = hub::Hub::start(
-        store.clone(),
-        clock.clone(),
-        hub::HubConfig {
-            ai_threads: usize::from(config.ai_threads),
-            ai_queue: config.ai_queue,
-            ai_queue_per_session: config.ai_queue_per_session,
-            table_expiry_ms: i64::try_from(config.table_expiry_secs.saturating_mul(1000))
-                .unwrap_or(i64::MAX),
-            grace_ms: i64::try_from(config.grace_secs.saturating_mul(1000)).unwrap_or(i64::MAX),
-            test_time_controls: config.test_time_controls,
-        },
-    )
-    .await?;
+    let hub = hub::Hub::start(store.clone(), clock.clone(), hub::HubConfig::from(config)).await?;
     let lab = lab::LabHub::start(
         store.clone(),
         clock.clone(),

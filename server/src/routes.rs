@@ -1,6 +1,7 @@
 //! The HTTP surface: Leptos pages and server functions, static files (the wasm
 //! package, vendored Three.js, CSS), and health.
 
+use crate::error::ErrorResponse;
 use crate::AppState;
 use app::api::backend::BackendHandle;
 use app::{shell, App};
@@ -284,7 +285,7 @@ async fn export_text(
                 text,
             )
         }
-        Err(error) => error_response(error),
+        Err(error) => ErrorResponse(error).into_response(),
     }
 }
 
@@ -298,7 +299,7 @@ async fn export_ggf(
             "text/plain; charset=utf-8",
             text,
         ),
-        Err(error) => error_response(error),
+        Err(error) => ErrorResponse(error).into_response(),
     }
 }
 
@@ -348,7 +349,7 @@ async fn lab_export_text(
                 text,
             )
         }
-        Err(error) => error_response(error),
+        Err(error) => ErrorResponse(error).into_response(),
     }
 }
 
@@ -367,7 +368,7 @@ async fn lab_export_json(
                 serde_json::to_string_pretty(&value).unwrap_or_default(),
             )
         }
-        Err(error) => error_response(error),
+        Err(error) => ErrorResponse(error).into_response(),
     }
 }
 
@@ -485,10 +486,4 @@ async fn lab_ownership(
     let mut response = rebuilt(body);
     response.headers_mut().remove(header::CONTENT_LENGTH);
     response
-}
-
-/// A command error as a plain-text answer with the status of its kind (404
-/// for a missing table, 503 when the server cannot do it now, …).
-fn error_response(error: app::api::CommandError) -> axum::response::Response {
-    (error.status_code(), error.message).into_response()
 }

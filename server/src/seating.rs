@@ -48,26 +48,15 @@ pub enum SeatCommand {
 }
 
 /// Why a seat event was refused. Nothing changes when one is returned.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SeatError {
     /// The session already holds a seat here.
+    #[error("You already hold a seat at this table.")]
     AlreadySeated,
     /// That seat (or every seat) is taken.
+    #[error("Both seats are taken: you can watch this game, not play in it.")]
     SeatTaken,
 }
-
-impl std::fmt::Display for SeatError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SeatError::AlreadySeated => f.write_str("You already hold a seat at this table."),
-            SeatError::SeatTaken => {
-                f.write_str("Both seats are taken: you can watch this game, not play in it.")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SeatError {}
 
 /// What is stored so that grace periods resume after a restart.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -12,23 +12,32 @@
 use crate::AppState;
 use app::protocol::{Session, SESSION_COOKIE};
 use axum::extract::{Request, State};
-use axum::http::header::{CONTENT_TYPE, COOKIE, SET_COOKIE};
+use axum::http::header::{CONTENT_TYPE, SET_COOKIE};
 use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::Response;
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use sha2::{Digest, Sha256};
 
 /// The session token in a `Cookie` header, if well-formed.
 pub fn token_from_headers(headers: &axum::http::HeaderMap) -> Option<String> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
-        .map(|(_, value)| value.to_ascii_lowercase())
+    CookieJar::from_headers(headers)
+        .get(SESSION_COOKIE)
+        .map(|cookie| cookie.value().to_ascii_lowercase())
         .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// The `Set-Cookie` value that hands out (or renews) a session token.
+pub fn session_cookie(token: String, max_age_secs: u64, secure: bool) -> String {
+    let max_age = i64::try_from(max_age_secs).unwrap_or(i64::MAX);
+    Cookie::build((SESSION_COOKIE, token))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .max_age(cookie::time::Duration::seconds(max_age))
+        .secure(secure)
+        .build()
+        .to_string()
 }
 
 /// The session a token stands for: the hex SHA-256 of the token.
@@ -59,11 +68,7 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/html"));
     if fresh || is_page {
-        let secure = if state.secure_cookies { "; Secure" } else { "" };
-        let cookie = format!(
-            "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
-            state.session_expiry_secs
-        );
+        let cookie = session_cookie(token, state.session_expiry_secs, state.secure_cookies);
         if let Ok(value) = HeaderValue::from_str(&cookie) {
             response.headers_mut().append(SET_COOKIE, value);
         }
@@ -74,6 +79,7 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::COOKIE;
 
     #[test]
     fn the_session_is_the_hash_of_the_token() {
@@ -100,5 +106,20 @@ mod tests {
             HeaderValue::from_str(&format!("a=b; {SESSION_COOKIE}={token}")).expect("header"),
         );
         assert_eq!(token_from_headers(&headers), Some(token));
+    }
+
+    #[test]
+    fn the_cookie_is_http_only_lax_and_secure_when_asked() {
+        let token = "ab".repeat(32);
+        let plain = session_cookie(token.clone(), 60, false);
+        assert!(
+            plain.starts_with(&format!("{SESSION_COOKIE}={token}")),
+            "{plain}"
+        );
+        for part in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=60"] {
+            assert!(plain.contains(part), "{part} in {plain}");
+        }
+        assert!(!plain.contains("Secure"), "{plain}");
+        assert!(session_cookie(token, 60, true).contains("Secure"));
     }
 }

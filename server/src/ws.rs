@@ -100,7 +100,7 @@ pub async fn table_socket(
     };
     let subscription = match state.hub.subscribe(&id, &session).await {
         Ok(s) => s,
-        Err(error) => return (error.status_code(), error.message).into_response(),
+        Err(error) => return crate::error::ErrorResponse(error).into_response(),
     };
     let hub = state.hub.clone();
     let keep = KeepAlive {

@@ -4,15 +4,16 @@
 
 mod common;
 
-use common::{call, client, Server};
-use serde_json::json;
+use app::protocol::TableMode;
+use common::Server;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use testclient::Client;
 
 const TABLES: usize = 24;
 
 /// Per table: its id and the squares acknowledged so far, in order.
-type Acknowledged = Arc<Mutex<Vec<(String, Vec<u64>)>>>;
+type Acknowledged = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
@@ -25,18 +26,14 @@ async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
     // that commands from different tables share group-commit batches.
     let mut players = Vec::new();
     for _ in 0..TABLES {
-        let player = client();
-        let page = player.get(format!("{url}/")).send().await.expect("lobby");
-        assert!(page.status().is_success());
-        let (status, id) = call(
-            &player,
-            &url,
-            "create_table",
-            json!({ "mode": { "kind": "hot_seat" } }),
-        )
-        .await;
-        assert_eq!(status, 200, "{id}");
-        players.push((player, id.as_str().expect("id").to_string()));
+        let player = Client::new(&url);
+        let (status, _) = player.get("/").await.expect("lobby");
+        assert_eq!(status, 200);
+        let id = player
+            .create_table(TableMode::HotSeat)
+            .await
+            .expect("create_table");
+        players.push((player, id));
     }
     let acknowledged: Acknowledged = Arc::new(Mutex::new(
         players
@@ -46,31 +43,15 @@ async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
     ));
     let mut tasks = Vec::new();
     for (index, (player, table)) in players.into_iter().enumerate() {
-        let url = url.clone();
         let acknowledged = acknowledged.clone();
         tasks.push(tokio::spawn(async move {
-            let (_, mut view) = call(&player, &url, "get_table", json!({ "table": table })).await;
+            let mut view = player.get_table(&table).await.expect("get_table");
             loop {
-                let Some(square) = view["board"]["legal"].get(0).and_then(|s| s.as_u64()) else {
+                let Some(&square) = view.board.legal.first() else {
                     return; // game over
                 };
-                let response = player
-                    .post(format!("{url}/api/play_move"))
-                    .header("content-type", "application/json")
-                    .header("accept", "application/json")
-                    .header("origin", url.as_str())
-                    .body(json!({ "table": table, "square": square }).to_string())
-                    .send()
-                    .await;
                 // Once the server is killed, requests fail: stop.
-                let Ok(response) = response else { return };
-                if response.status() != 200 {
-                    return;
-                }
-                let Ok(text) = response.text().await else {
-                    return;
-                };
-                let Ok(next) = serde_json::from_str::<serde_json::Value>(&text) else {
+                let Ok(next) = player.play_move(&table, square).await else {
                     return;
                 };
                 acknowledged.lock().expect("lock")[index].1.push(square);
@@ -91,14 +72,7 @@ async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
         "the games were moving before the kill ({in_flight_total} moves)"
     );
     // Commands from different tables shared transactions.
-    let metrics = client()
-        .get(format!("{url}/metrics"))
-        .send()
-        .await
-        .expect("metrics")
-        .text()
-        .await
-        .expect("metrics body");
+    let (_, metrics) = Client::new(&url).get("/metrics").await.expect("metrics");
     let largest: u64 = metrics
         .lines()
         .find_map(|line| line.strip_prefix("othello_commit_largest_batch "))
@@ -112,15 +86,8 @@ async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
 
     let server = Server::start(&db, &[]);
     let url = server.url.clone();
-    let reader = client();
-    let metrics = reader
-        .get(format!("{url}/metrics"))
-        .send()
-        .await
-        .expect("metrics")
-        .text()
-        .await
-        .expect("metrics body");
+    let reader = Client::new(&url);
+    let (_, metrics) = reader.get("/metrics").await.expect("metrics");
     assert!(
         metrics.contains("othello_commit_batches_total"),
         "{metrics}"
@@ -128,12 +95,11 @@ async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
     let acknowledged = acknowledged.lock().expect("lock").clone();
     let mut total = 0;
     for (table, squares) in acknowledged {
-        let (status, view) = call(&reader, &url, "get_table", json!({ "table": table })).await;
-        assert_eq!(status, 200, "{view}");
-        let history = view["history"].as_array().expect("history");
-        let placed: Vec<&serde_json::Value> = history
+        let view = reader.get_table(&table).await.expect("get_table");
+        let placed: Vec<&str> = view
+            .history
             .iter()
-            .filter(|entry| entry["square"].is_string())
+            .filter_map(|entry| entry.square.as_deref())
             .collect();
         assert!(
             placed.len() >= squares.len(),
@@ -144,7 +110,7 @@ async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
         for (i, square) in squares.iter().enumerate() {
             let name = format!("{}{}", (b'a' + (square % 8) as u8) as char, square / 8 + 1);
             assert_eq!(
-                placed[i]["square"], name,
+                placed[i], name,
                 "table {table}: acknowledged move {i} survives in order"
             );
         }

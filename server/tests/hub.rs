@@ -1,9 +1,10 @@
 //! The hub in process, with an injected clock: expiry, the AI's real depth.
 
-use app::protocol::{Session, Side, TableCommand, TableMode};
+use app::protocol::{EndReason, RoundStatus, Session, Side, TableCommand, TableMode, Tally};
 use server::clock::ManualClock;
 use server::hub::{Hub, HubConfig};
-use server::store::Store;
+use server::seating::SeatingRecord;
+use server::store::{MoveKind, MoveRow, Record, Store, StoreError, StoredTable, TableStore};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -235,4 +236,208 @@ async fn a_storage_failure_is_unavailable_not_the_players_fault_and_changes_noth
     let after = hub.view(&player, &table).await.expect("view");
     assert_eq!(after.board, before.board, "memory untouched");
     assert_eq!(after.history, before.history);
+}
+
+/// Rows written by earlier releases (the kind as a plain string) restore
+/// through the typed `MoveKind`: every kind the schema allows, replayed.
+#[tokio::test]
+async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db.sqlite");
+    let owner = Session("ab".repeat(32));
+    {
+        let store = Store::open(&path).await.expect("store");
+        store
+            .create_table(
+                "old",
+                r#"{"kind":"hot_seat"}"#,
+                &owner.0,
+                (None, None),
+                1_000,
+            )
+            .await
+            .expect("table");
+        // (round, kind, side, square): the strings an earlier release wrote.
+        let rows: [(i64, &str, &str, Option<i64>); 14] = [
+            (1, "place", "black", Some(37)),
+            (1, "place", "white", Some(45)),
+            (1, "resign", "black", None),
+            (1, "vote", "black", None),
+            (1, "withdraw", "black", None),
+            (1, "vote", "black", None),
+            (1, "vote", "white", None),
+            (2, "place", "black", Some(19)),
+            (2, "abandon", "black", None),
+            (2, "vote", "black", None),
+            (2, "vote", "white", None),
+            (3, "timeout", "white", None),
+            (3, "vote", "black", None),
+            (3, "vote", "white", None),
+        ];
+        let mut seq = 0;
+        for (round, kind, side, square) in rows
+            .into_iter()
+            .chain([(4, "pass", "white", None), (4, "flag", "black", None)])
+        {
+            seq += 1;
+            sqlx::query(
+                "INSERT INTO moves (table_id, seq, round, kind, side, square, at) VALUES ('old', ?, ?, ?, ?, ?, 2000)",
+            )
+            .bind(seq)
+            .bind(round)
+            .bind(kind)
+            .bind(side)
+            .bind(square)
+            .execute(store.pool())
+            .await
+            .expect("an old row");
+        }
+        store.pool().close().await;
+    }
+    let store = Store::open(&path).await.expect("store");
+    let kinds: Vec<MoveKind> = store
+        .moves("old")
+        .await
+        .expect("rows")
+        .iter()
+        .map(|row| row.kind)
+        .collect();
+    for kind in MoveKind::ALL {
+        assert!(kinds.contains(&kind), "{kind:?} read back");
+    }
+    let hub = Hub::start(
+        store,
+        Arc::new(ManualClock::new(3_000)),
+        HubConfig::default(),
+    )
+    .await
+    .expect("hub");
+    let view = hub.view(&owner, "old").await.expect("restored");
+    assert_eq!(view.round, 4);
+    assert_eq!(
+        view.status,
+        RoundStatus::Over {
+            winner: Some(Side::White),
+            reason: EndReason::Time
+        }
+    );
+    assert_eq!(
+        view.tally,
+        Tally {
+            black_wins: 1,
+            white_wins: 2,
+            draws: 0
+        },
+        "resign and flag for white, timeout for black, abandon for nobody"
+    );
+    assert_eq!(
+        view.you,
+        [Side::Black, Side::White],
+        "the owner still plays"
+    );
+}
+
+/// A storage that is not `Store`: it wraps one and counts the commands it
+/// makes durable (the shape a PostgreSQL store takes: the hub needs only
+/// `TableStore`).
+#[derive(Clone)]
+struct Counting {
+    inner: Store,
+    records: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl TableStore for Counting {
+    async fn remember_session(&self, session: &str, now: i64) -> Result<(), StoreError> {
+        self.inner.remember_session(session, now).await
+    }
+    async fn expire_sessions(&self, before: i64) -> Result<u64, StoreError> {
+        self.inner.expire_sessions(before).await
+    }
+    async fn create_table(
+        &self,
+        id: &str,
+        mode: &str,
+        owner: &str,
+        seats: (Option<&str>, Option<&str>),
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.inner.create_table(id, mode, owner, seats, now).await
+    }
+    async fn update_table_setup(
+        &self,
+        id: &str,
+        seating: &SeatingRecord,
+        start_obf: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.inner.update_table_setup(id, seating, start_obf).await
+    }
+    async fn update_seating(
+        &self,
+        id: &str,
+        seating: &SeatingRecord,
+        touch: Option<i64>,
+    ) -> Result<(), StoreError> {
+        self.inner.update_seating(id, seating, touch).await
+    }
+    async fn record(&self, record: &Record) -> Result<(), StoreError> {
+        self.inner.record(record).await?;
+        self.records
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    }
+    async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
+        self.inner.tables().await
+    }
+    async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
+        self.inner.moves(table_id).await
+    }
+    async fn tally(&self, table_id: &str) -> Result<Option<(i64, i64, i64)>, StoreError> {
+        self.inner.tally(table_id).await
+    }
+    async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
+        self.inner.delete_idle_tables(cutoff).await
+    }
+}
+
+#[tokio::test]
+async fn the_hub_runs_on_any_table_store() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db.sqlite");
+    let records = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let store = Counting {
+        inner: Store::open(&path).await.expect("store"),
+        records: records.clone(),
+    };
+    let clock = ManualClock::new(1_000_000);
+    let hub: Hub<Counting> = Hub::start(store, Arc::new(clock.clone()), HubConfig::default())
+        .await
+        .expect("hub");
+    let player = hub.new_session().await.expect("session");
+    let table = hub
+        .create(&player, TableMode::HotSeat)
+        .await
+        .expect("table");
+    for square in [37, 45] {
+        hub.execute(
+            &player,
+            TableCommand::Place {
+                table: table.clone(),
+                square,
+            },
+        )
+        .await
+        .expect("move");
+    }
+    assert_eq!(records.load(std::sync::atomic::Ordering::SeqCst), 2);
+    drop(hub);
+    // Restored through the same trait.
+    let store = Counting {
+        inner: Store::open(&path).await.expect("store"),
+        records: records.clone(),
+    };
+    let hub = Hub::start(store, Arc::new(clock), HubConfig::default())
+        .await
+        .expect("hub");
+    let view = hub.view(&player, &table).await.expect("restored");
+    assert_eq!(view.history.len(), 2);
 }

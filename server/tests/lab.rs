@@ -1,19 +1,25 @@
 //! The AI lab end to end: the real server binary against a fake Responses API
 //! (axum in this process, real SSE event sequence) and a fake `codex`
 //! executable (a bash script speaking the JSONL events).
+//!
+//! (Over 600 lines: the fake Responses API and fake Codex live beside the tests
+//! that drive them; each test is one provider's whole story.)
 
 mod common;
 
+use app::lab::{ExplanationView, LabMoveView, LabStatus, LabView, ProviderStatus};
+use app::protocol::Side;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
-use common::{client, Server};
+use common::Server;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use testclient::Client;
 
 // ---------------------------------------------------------------- fake API
 
@@ -231,48 +237,34 @@ fn start(database: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
     Server::start_with_env(database, args, env)
 }
 
-/// A client that keeps every body it receives, to scan for the key.
+/// One browser (one session cookie, kept across servers) that keeps every
+/// body it receives, to scan for the key.
 struct Observer {
-    http: reqwest::Client,
-    bodies: Mutex<Vec<String>>,
+    client: Client,
 }
 
 impl Observer {
     fn new() -> Self {
         Observer {
-            http: client(),
-            bodies: Mutex::new(Vec::new()),
+            client: Client::new("http://127.0.0.1").recording(),
         }
     }
 
-    async fn call(&self, url: &str, name: &str, body: Value) -> (u16, Value) {
-        let response = self
-            .http
-            .post(format!("{url}/api/{name}"))
-            .header("content-type", "application/json")
-            .header("origin", url)
-            .header("accept", "application/json")
-            .body(body.to_string())
-            .send()
-            .await
-            .expect("request");
-        let status = response.status().as_u16();
-        let text = response.text().await.expect("body");
-        self.bodies.lock().expect("lock").push(text.clone());
-        let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        (status, value)
+    /// The observer talking to the server at `url`.
+    fn at(&self, url: &str) -> Client {
+        self.client.at(url)
     }
 
-    async fn get(&self, url: &str) -> (u16, String) {
-        let response = self.http.get(url).send().await.expect("request");
-        let status = response.status().as_u16();
-        let text = response.text().await.expect("body");
-        self.bodies.lock().expect("lock").push(text.clone());
-        (status, text)
+    async fn get(&self, url: &str, path: &str) -> (u16, String) {
+        self.at(url).get(path).await.expect("request")
+    }
+
+    async fn provider(&self, url: &str) -> ProviderStatus {
+        self.at(url).lab_provider().await.expect("lab_provider")
     }
 
     fn assert_never_saw(&self, secret: &str) {
-        let bodies = self.bodies.lock().expect("lock");
+        let bodies = self.client.bodies();
         assert!(!bodies.is_empty());
         for body in bodies.iter() {
             assert!(!body.contains(secret), "a response leaked the key: {body}");
@@ -285,63 +277,76 @@ impl Observer {
     }
 
     async fn create(&self, url: &str, black: u8, white: u8) -> String {
-        let (status, id) = self
-            .call(
-                url,
-                "lab_create",
-                json!({"black_depth": black, "white_depth": white}),
-            )
-            .await;
-        assert_eq!(status, 200, "{id}");
-        id.as_str().expect("lab id").to_string()
+        self.at(url)
+            .lab_create(black, white)
+            .await
+            .expect("lab_create")
     }
 
-    async fn get_lab(&self, url: &str, lab: &str) -> Value {
-        let (status, view) = self.call(url, "lab_get", json!({ "lab": lab })).await;
-        assert_eq!(status, 200, "{view}");
-        view
+    async fn get_lab(&self, url: &str, lab: &str) -> LabView {
+        self.at(url).lab_get(lab).await.expect("lab_get")
     }
 
     /// Waits until the latest explanation is no longer pending.
-    async fn settle(&self, url: &str, lab: &str, mut view: Value) -> Value {
+    async fn settle(&self, url: &str, lab: &str, mut view: LabView) -> LabView {
         for _ in 0..20 {
-            let pending = view["moves"]
-                .as_array()
-                .and_then(|m| m.last())
-                .is_some_and(|m| m["explanation"]["state"] == "pending");
-            if !pending {
+            if !view.explaining() {
                 return view;
             }
-            let (status, next) = self
-                .call(
-                    url,
-                    "lab_wait",
-                    json!({"lab": lab, "since": view["version"]}),
-                )
-                .await;
-            assert_eq!(status, 200, "{next}");
-            view = next;
+            view = self
+                .at(url)
+                .lab_wait(lab, view.version)
+                .await
+                .expect("lab_wait");
         }
-        panic!("the explanation stayed pending: {view}");
+        panic!("the explanation stayed pending: {view:?}");
     }
 
     /// One Next turn and its explanation.
-    async fn step(&self, url: &str, lab: &str) -> Value {
-        let (status, view) = self.call(url, "lab_next_turn", json!({ "lab": lab })).await;
-        assert_eq!(status, 200, "{view}");
+    async fn step(&self, url: &str, lab: &str) -> LabView {
+        let view = self
+            .at(url)
+            .lab_next_turn(lab)
+            .await
+            .expect("lab_next_turn");
         self.settle(url, lab, view).await
     }
 }
 
-fn last_move(view: &Value) -> &Value {
-    view["moves"]
-        .as_array()
-        .and_then(|m| m.last())
-        .expect("a move")
+fn last_move(view: &LabView) -> &LabMoveView {
+    view.last_move().expect("a move")
 }
 
-fn move_count(view: &Value) -> usize {
-    view["moves"].as_array().map_or(0, Vec::len)
+fn move_count(view: &LabView) -> usize {
+    view.moves.len()
+}
+
+/// A written explanation: (text, provider, unverified squares).
+fn ready(m: &LabMoveView) -> (&str, &str, &[String]) {
+    match &m.explanation {
+        ExplanationView::Ready {
+            explanation,
+            provider,
+            unverified,
+            ..
+        } => (explanation, provider, unverified),
+        other => panic!("ply {} is not explained: {other:?}", m.ply),
+    }
+}
+
+/// The message of a failed explanation.
+fn failure(m: &LabMoveView) -> &str {
+    match &m.explanation {
+        ExplanationView::Failed { message } => message,
+        other => panic!("ply {} did not fail: {other:?}", m.ply),
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Black => "black",
+        Side::White => "white",
+    }
 }
 
 // ---------------------------------------------------------------- tests
@@ -368,75 +373,66 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
     );
     let url = server.url.clone();
     let observer = Observer::new();
-    let (status, provider) = observer.call(&url, "lab_provider", json!({})).await;
-    assert_eq!(status, 200);
-    assert_eq!(provider["kind"], "responses");
-    assert_eq!(provider["ready"], true);
+    let provider = observer.provider(&url).await;
+    assert_eq!(provider.kind, "responses");
+    assert!(provider.ready);
 
     let lab = observer.create(&url, 2, 1).await;
     let mut view = observer.get_lab(&url, &lab).await;
-    assert_eq!(view["black_count"], 2);
+    assert_eq!(view.black_count, 2);
     let mut guard = 0;
-    while view["status"]["state"] == "playing" {
+    while !view.is_over() {
         guard += 1;
         assert!(guard <= 64, "the game does not end");
         let before = move_count(&view);
         view = observer.step(&url, &lab).await;
         assert_eq!(move_count(&view), before + 1, "one disc per Next turn");
         let m = last_move(&view);
-        assert_eq!(m["explanation"]["state"], "ready", "{m}");
-        assert_eq!(m["explanation"]["provider"], "GPT-6 Luna · Responses API");
-        let square = m["square"].as_str().expect("square");
-        let captured = m["flipped"].as_array().expect("flipped").len();
-        let side = m["side"].as_str().expect("side");
-        let expected = format!("{side} played {square} and captured {captured} discs");
-        assert_eq!(
-            m["explanation"]["explanation"]
-                .as_str()
-                .map(|e| e.starts_with(&expected)),
-            Some(true),
-            "the fact sheet reached the model: {m}"
+        let (text, provider, _) = ready(m);
+        assert_eq!(provider, "GPT-6 Luna · Responses API");
+        let expected = format!(
+            "{} played {} and captured {} discs",
+            side_name(m.side),
+            m.square,
+            m.flipped.len()
+        );
+        assert!(
+            text.starts_with(&expected),
+            "the fact sheet reached the model: {m:?}"
         );
     }
-    assert_eq!(view["status"]["state"], "over");
-    let moves = view["moves"].as_array().expect("moves");
+    let moves = &view.moves;
     assert!(moves.len() >= 20);
-    for side in ["black", "white"] {
-        assert!(moves.iter().any(|m| m["side"] == side), "{side} moved");
+    for side in [Side::Black, Side::White] {
+        assert!(moves.iter().any(|m| m.side == side), "{side:?} moved");
     }
-    let (status, refused) = observer
-        .call(&url, "lab_next_turn", json!({ "lab": lab }))
-        .await;
-    assert_eq!(status, 422);
-    assert!(refused["message"]
-        .as_str()
-        .is_some_and(|m| m.contains("over")));
+    let refused = observer
+        .at(&url)
+        .lab_next_turn(&lab)
+        .await
+        .expect_err("a finished game has no next turn");
+    assert_eq!(refused.status, 422);
+    assert!(refused.message.contains("over"), "{refused}");
 
     // Exact endgame truth: every move from 20 empties down carries the
     // solver's verdict; the last ones are exact, with a value for every move.
     let mut empties = 60;
     let mut verdicts = Vec::new();
     for m in moves {
-        let exact = &m["exact"];
         if empties <= 20 {
-            assert!(
-                exact.is_object(),
-                "ply {} at {empties} empties: {m}",
-                m["ply"]
-            );
-            verdicts.push(exact["exact"] == true);
-            if exact["exact"] == true {
-                let played = exact["played"].as_i64().expect("played value");
-                let best = exact["best"].as_i64().expect("best value");
-                assert!(played <= best, "{exact}");
+            let exact = m
+                .exact
+                .unwrap_or_else(|| panic!("ply {} at {empties} empties: {m:?}", m.ply));
+            verdicts.push(exact.exact);
+            if exact.exact {
+                let played = exact.played.expect("played value");
+                let best = exact.best.expect("best value");
+                assert!(played <= best, "{exact:?}");
             } else {
-                assert!(
-                    exact["played"].is_null(),
-                    "no value on an estimate: {exact}"
-                );
+                assert_eq!(exact.played, None, "no value on an estimate: {exact:?}");
             }
         } else {
-            assert!(exact.is_null(), "no exact facts at {empties} empties");
+            assert_eq!(m.exact, None, "no exact facts at {empties} empties");
         }
         empties -= 1;
     }
@@ -497,11 +493,11 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
     }
 
     // Exports hold the board record with explanations and lessons.
-    let (status, text) = observer.get(&format!("{url}/lab/{lab}/export.txt")).await;
+    let (status, text) = observer.get(&url, &format!("/lab/{lab}/export.txt")).await;
     assert_eq!(status, 200);
     assert!(text.contains("Lesson: Fake lesson for"));
     assert!(text.contains("Result: "));
-    let (status, json_text) = observer.get(&format!("{url}/lab/{lab}/export.json")).await;
+    let (status, json_text) = observer.get(&url, &format!("/lab/{lab}/export.json")).await;
     assert_eq!(status, 200);
     let exported: Value = serde_json::from_str(&json_text).expect("export is JSON");
     assert_eq!(
@@ -511,10 +507,10 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
     assert!(exported["moves"][0]["lesson"]
         .as_str()
         .is_some_and(|l| l.starts_with("Fake lesson")));
-    let (status, page) = observer.get(&format!("{url}/lab/{lab}")).await;
+    let (status, page) = observer.get(&url, &format!("/lab/{lab}")).await;
     assert_eq!(status, 200);
     assert!(page.contains("GPT-6 Luna"));
-    observer.get(&format!("{url}/lab")).await;
+    observer.get(&url, "/lab").await;
     observer.assert_never_saw(&key);
 }
 
@@ -537,15 +533,14 @@ async fn squares_the_model_names_off_the_fact_sheet_are_marked_unverified() {
     set_mode(&fake, Mode::Hallucinate);
     let view = observer.step(&url, &lab).await;
     let m = last_move(&view);
-    let square = m["square"].as_str().expect("square").to_string();
-    assert_eq!(m["explanation"]["state"], "ready", "{m}");
-    assert_eq!(m["explanation"]["unverified"], json!(["a1", "h8"]), "{m}");
-    let text = m["explanation"]["explanation"].as_str().expect("text");
+    let square = m.square.clone();
+    let (text, _, unverified) = ready(m);
+    assert_eq!(unverified, ["a1", "h8"], "{m:?}");
     assert!(
         text.ends_with("preparing A1 and h8."),
         "the text is kept: {text}"
     );
-    let (status, page) = observer.get(&format!("{url}/lab/{lab}")).await;
+    let (status, page) = observer.get(&url, &format!("/lab/{lab}")).await;
     assert_eq!(status, 200);
     assert!(page.contains("id=\"unverified\""), "the page marks it");
     assert!(page.contains("a1, h8"));
@@ -555,9 +550,9 @@ async fn squares_the_model_names_off_the_fact_sheet_are_marked_unverified() {
     set_mode(&fake, Mode::Success);
     let view = observer.step(&url, &lab).await;
     let m = last_move(&view);
-    assert_ne!(m["square"], square.as_str());
-    assert_eq!(m["explanation"]["unverified"], json!([]), "{m}");
-    let (_, page) = observer.get(&format!("{url}/lab/{lab}")).await;
+    assert_ne!(m.square, square);
+    assert!(ready(m).2.is_empty(), "{m:?}");
+    let (_, page) = observer.get(&url, &format!("/lab/{lab}")).await;
     assert!(!page.contains("id=\"unverified\""));
 }
 
@@ -597,40 +592,42 @@ async fn a_failed_explanation_freezes_the_game_and_a_retry_places_no_disc() {
         let view = observer.step(&url, &lab).await;
         let plies = move_count(&view);
         let m = last_move(&view);
-        assert_eq!(m["explanation"]["state"], "failed", "{mode:?}: {m}");
-        let message = m["explanation"]["message"].as_str().expect("message");
+        let message = failure(m);
         assert!(message.contains(expected), "{mode:?}: {message}");
         assert!(!message.contains(&key));
-        let cells = view["board"]["cells"].clone();
+        let cells = view.board.cells.clone();
 
         // Frozen: no new disc until the explanation is written.
-        let (status, refused) = observer
-            .call(&url, "lab_next_turn", json!({ "lab": lab }))
-            .await;
-        assert_eq!(status, 422, "{refused}");
-        assert!(refused["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("retry")));
+        let refused = observer
+            .at(&url)
+            .lab_next_turn(&lab)
+            .await
+            .expect_err("frozen");
+        assert_eq!(refused.status, 422, "{refused}");
+        assert!(refused.message.contains("retry"), "{refused}");
         let still = observer.get_lab(&url, &lab).await;
         assert_eq!(move_count(&still), plies);
-        assert_eq!(still["board"]["cells"], cells);
-        assert_eq!(last_move(&still)["explanation"]["state"], "failed");
+        assert_eq!(still.board.cells, cells);
+        assert!(still.explanation_failed());
 
         // Retry with the service back: same move, explained, no new disc.
         set_mode(&fake, Mode::Success);
-        let (status, retried) = observer
-            .call(&url, "lab_retry_explanation", json!({ "lab": lab }))
-            .await;
-        assert_eq!(status, 200, "{retried}");
+        let retried = observer
+            .at(&url)
+            .lab_retry_explanation(&lab)
+            .await
+            .expect("retry");
         let done = observer.settle(&url, &lab, retried).await;
         assert_eq!(move_count(&done), plies, "{mode:?}: a retry places no disc");
-        assert_eq!(done["board"]["cells"], cells);
-        assert_eq!(last_move(&done)["explanation"]["state"], "ready");
+        assert_eq!(done.board.cells, cells);
+        ready(last_move(&done));
         // Retrying an explained move is refused.
-        let (status, _) = observer
-            .call(&url, "lab_retry_explanation", json!({ "lab": lab }))
-            .await;
-        assert_eq!(status, 422);
+        let refused = observer
+            .at(&url)
+            .lab_retry_explanation(&lab)
+            .await
+            .expect_err("nothing to retry");
+        assert_eq!(refused.status, 422, "{refused}");
     }
     // A wrong key answers 401; the message is scrubbed and clear.
     let wrong = random_key() + "wrong";
@@ -642,10 +639,7 @@ async fn a_failed_explanation_freezes_the_game_and_a_retry_places_no_disc() {
     );
     let url = server.url.clone();
     let view = observer.step(&url, &lab).await;
-    let message = last_move(&view)["explanation"]["message"]
-        .as_str()
-        .expect("message")
-        .to_string();
+    let message = failure(last_move(&view)).to_string();
     assert!(message.contains("HTTP 401"), "{message}");
     observer.assert_never_saw(&key);
     observer.assert_never_saw(&wrong);
@@ -669,36 +663,35 @@ async fn a_lab_game_survives_sigkill_and_a_new_lab_game_starts_afresh() {
     set_mode(&fake, Mode::Http500);
     let before = observer.step(&url, &lab).await;
     assert_eq!(move_count(&before), 6);
-    assert_eq!(last_move(&before)["explanation"]["state"], "failed");
+    failure(last_move(&before));
 
     server.kill();
     let server = start(&db, &args, &env);
     let url = server.url.clone();
     let after = observer.get_lab(&url, &lab).await;
-    assert_eq!(
-        after["moves"], before["moves"],
-        "moves, boards and explanations"
-    );
-    assert_eq!(after["board"], before["board"]);
-    assert_eq!(after["black_depth"], 3);
-    assert_eq!(after["white_depth"], 2);
+    assert_eq!(after.moves, before.moves, "moves, boards and explanations");
+    assert_eq!(after.board, before.board);
+    assert_eq!(after.black_depth, 3);
+    assert_eq!(after.white_depth, 2);
     set_mode(&fake, Mode::Success);
-    let (status, retried) = observer
-        .call(&url, "lab_retry_explanation", json!({ "lab": lab }))
-        .await;
-    assert_eq!(status, 200);
+    let retried = observer
+        .at(&url)
+        .lab_retry_explanation(&lab)
+        .await
+        .expect("retry");
     let retried = observer.settle(&url, &lab, retried).await;
-    assert_eq!(last_move(&retried)["explanation"]["state"], "ready");
+    ready(last_move(&retried));
     let next = observer.step(&url, &lab).await;
     assert_eq!(move_count(&next), 7);
 
     // Killed while an explanation is being written: it is asked again.
     set_mode(&fake, Mode::Slow);
-    let (status, pending) = observer
-        .call(&url, "lab_next_turn", json!({ "lab": lab }))
-        .await;
-    assert_eq!(status, 200);
-    assert_eq!(last_move(&pending)["explanation"]["state"], "pending");
+    let pending = observer
+        .at(&url)
+        .lab_next_turn(&lab)
+        .await
+        .expect("next turn");
+    assert!(pending.explaining());
     server.kill();
     set_mode(&fake, Mode::Success);
     let server = start(&db, &args, &env);
@@ -706,36 +699,38 @@ async fn a_lab_game_survives_sigkill_and_a_new_lab_game_starts_afresh() {
     let view = observer.get_lab(&url, &lab).await;
     assert_eq!(move_count(&view), 8);
     let view = observer.settle(&url, &lab, view).await;
-    assert_eq!(last_move(&view)["explanation"]["state"], "ready");
+    ready(last_move(&view));
 
     // A new lab game starts from the initial position; the old one stays.
     let fresh = observer.create(&url, 1, 6).await;
     assert_ne!(fresh, lab);
     let fresh_view = observer.get_lab(&url, &fresh).await;
     assert_eq!(move_count(&fresh_view), 0);
-    assert_eq!(fresh_view["black_count"], 2);
-    assert_eq!(fresh_view["white_count"], 2);
-    assert_eq!(fresh_view["status"]["to_move"], "black");
-    let (status, list) = observer.call(&url, "lab_list", json!({})).await;
-    assert_eq!(status, 200);
-    let ids: Vec<&str> = list
-        .as_array()
-        .expect("list")
-        .iter()
-        .filter_map(|g| g["id"].as_str())
-        .collect();
+    assert_eq!(fresh_view.black_count, 2);
+    assert_eq!(fresh_view.white_count, 2);
+    assert_eq!(
+        fresh_view.status,
+        LabStatus::Playing {
+            to_move: Side::Black
+        }
+    );
+    let list = observer.at(&url).lab_list().await.expect("lab_list");
+    let ids: Vec<&str> = list.iter().map(|g| g.id.as_str()).collect();
     assert!(ids.contains(&lab.as_str()) && ids.contains(&fresh.as_str()));
     // Bad depths are refused.
-    let (status, _) = observer
-        .call(
-            &url,
-            "lab_create",
-            json!({"black_depth": 0, "white_depth": 7}),
-        )
-        .await;
-    assert_eq!(status, 422);
-    let (status, _) = observer.call(&url, "lab_get", json!({"lab": "nope"})).await;
-    assert_eq!(status, 404, "an unknown lab game is not found");
+    let refused = observer
+        .at(&url)
+        .lab_create(0, 7)
+        .await
+        .expect_err("bad depths");
+    assert_eq!(refused.status, 422, "{refused}");
+    let refused = observer
+        .at(&url)
+        .lab_get("nope")
+        .await
+        .expect_err("no such game");
+    assert_eq!(refused.status, 404, "an unknown lab game is not found");
+    assert_eq!(refused.message, "No such lab game.");
     observer.assert_never_saw(&key);
 }
 
@@ -753,18 +748,14 @@ async fn with_no_codex_and_no_key_the_default_is_offline_and_names_the_move() {
     );
     let url = server.url.clone();
     let observer = Observer::new();
-    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
-    assert_eq!(provider["kind"], "offline");
+    assert_eq!(observer.provider(&url).await.kind, "offline");
     let lab = observer.create(&url, 2, 2).await;
     for _ in 0..4 {
         let view = observer.step(&url, &lab).await;
         let m = last_move(&view);
-        let e = &m["explanation"];
-        assert_eq!(e["state"], "ready");
-        let square = m["square"].as_str().expect("square");
-        let text = e["explanation"].as_str().expect("text");
-        assert!(text.contains(&format!("played {square}")), "{text}");
-        assert_eq!(e["provider"], "Offline explainer (built-in)");
+        let (text, provider, _) = ready(m);
+        assert!(text.contains(&format!("played {}", m.square)), "{text}");
+        assert_eq!(provider, "Offline explainer (built-in)");
     }
 }
 
@@ -837,14 +828,12 @@ async fn the_codex_provider_uses_the_local_login_and_its_jsonl_events() {
     // Not logged in: the lab page says so.
     let server = start(&data.path().join("a.db"), &["--explainer", "codex"], &env);
     let url = server.url.clone();
-    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
-    assert_eq!(provider["kind"], "codex");
-    assert_eq!(provider["ready"], false);
-    assert!(provider["detail"]
-        .as_str()
-        .is_some_and(|d| d.contains("not logged in")));
+    let provider = observer.provider(&url).await;
+    assert_eq!(provider.kind, "codex");
+    assert!(!provider.ready);
+    assert!(provider.detail.contains("not logged in"), "{provider:?}");
     let lab = observer.create(&url, 1, 1).await;
-    let (status, page) = observer.get(&format!("{url}/lab/{lab}")).await;
+    let (status, page) = observer.get(&url, &format!("/lab/{lab}")).await;
     assert_eq!(status, 200);
     assert!(
         page.contains("not logged in"),
@@ -856,36 +845,30 @@ async fn the_codex_provider_uses_the_local_login_and_its_jsonl_events() {
     std::fs::write(bin_dir.path().join("logged-in"), "").expect("login");
     let server = start(&data.path().join("b.db"), &["--explainer", "codex"], &env);
     let url = server.url.clone();
-    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
-    assert_eq!(provider["ready"], true, "{provider}");
+    let provider = observer.provider(&url).await;
+    assert!(provider.ready, "{provider:?}");
     let lab = observer.create(&url, 2, 1).await;
     for _ in 0..2 {
         let view = observer.step(&url, &lab).await;
         let m = last_move(&view);
-        let square = m["square"].as_str().expect("square");
-        assert_eq!(m["explanation"]["state"], "ready", "{m}");
-        assert_eq!(
-            m["explanation"]["explanation"],
-            format!("Codex looked at {square}.")
-        );
-        assert_eq!(m["explanation"]["provider"], "GPT-6 Luna · Codex");
+        let (text, provider, _) = ready(m);
+        assert_eq!(text, format!("Codex looked at {}.", m.square));
+        assert_eq!(provider, "GPT-6 Luna · Codex");
     }
     // A failing turn freezes; the retry succeeds without a new disc.
     std::fs::write(bin_dir.path().join("mode"), "fail").expect("mode");
     let view = observer.step(&url, &lab).await;
-    let m = last_move(&view);
-    assert_eq!(m["explanation"]["state"], "failed");
-    assert!(m["explanation"]["message"]
-        .as_str()
-        .is_some_and(|s| s.contains("model overloaded")));
+    let message = failure(last_move(&view));
+    assert!(message.contains("model overloaded"), "{message}");
     std::fs::write(bin_dir.path().join("mode"), "success").expect("mode");
-    let (status, retried) = observer
-        .call(&url, "lab_retry_explanation", json!({ "lab": lab }))
-        .await;
-    assert_eq!(status, 200);
+    let retried = observer
+        .at(&url)
+        .lab_retry_explanation(&lab)
+        .await
+        .expect("retry");
     let done = observer.settle(&url, &lab, retried).await;
     assert_eq!(move_count(&done), 3);
-    assert_eq!(last_move(&done)["explanation"]["state"], "ready");
+    ready(last_move(&done));
 
     let args = std::fs::read_to_string(bin_dir.path().join("args.log")).expect("args");
     let exec = args
@@ -912,7 +895,7 @@ async fn the_codex_provider_uses_the_local_login_and_its_jsonl_events() {
 // ---------------------------------------------------------------- auto
 
 async fn health(observer: &Observer, url: &str) -> Value {
-    let (status, body) = observer.get(&format!("{url}/healthz")).await;
+    let (status, body) = observer.get(url, "/healthz").await;
     assert_eq!(status, 200, "{body}");
     serde_json::from_str(&body).expect("health JSON")
 }
@@ -935,9 +918,9 @@ async fn auto_picks_a_logged_in_codex_else_the_key_else_offline_and_says_why() {
     ];
     let server = start(&data.path().join("a.db"), &[], &env);
     let url = server.url.clone();
-    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
-    assert_eq!(provider["kind"], "offline", "{provider}");
-    let detail = provider["detail"].as_str().expect("detail");
+    let provider = observer.provider(&url).await;
+    assert_eq!(provider.kind, "offline", "{provider:?}");
+    let detail = &provider.detail;
     assert!(detail.contains("Codex CLI: not installed"), "{detail}");
     assert!(detail.contains("OPENAI_API_KEY: not set"), "{detail}");
     let healthz = health(&observer, &url).await;
@@ -955,13 +938,14 @@ async fn auto_picks_a_logged_in_codex_else_the_key_else_offline_and_says_why() {
     ];
     let server = start(&data.path().join("b.db"), &[], &env);
     let url = server.url.clone();
-    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
-    assert_eq!(provider["kind"], "responses", "{provider}");
-    assert!(provider["detail"]
-        .as_str()
-        .is_some_and(|d| d.contains("Codex CLI: not logged in")));
+    let provider = observer.provider(&url).await;
+    assert_eq!(provider.kind, "responses", "{provider:?}");
+    assert!(
+        provider.detail.contains("Codex CLI: not logged in"),
+        "{provider:?}"
+    );
     let lab = observer.create(&url, 1, 1).await;
-    let (status, page) = observer.get(&format!("{url}/lab/{lab}")).await;
+    let (status, page) = observer.get(&url, &format!("/lab/{lab}")).await;
     assert_eq!(status, 200);
     assert!(
         page.contains("Codex CLI: not logged in"),
@@ -975,21 +959,16 @@ async fn auto_picks_a_logged_in_codex_else_the_key_else_offline_and_says_why() {
     std::fs::write(bin_dir.path().join("logged-in"), "").expect("login");
     let server = start(&data.path().join("c.db"), &[], &env);
     let url = server.url.clone();
-    let (_, provider) = observer.call(&url, "lab_provider", json!({})).await;
-    assert_eq!(provider["kind"], "codex", "{provider}");
-    assert_eq!(provider["ready"], true);
-    assert!(provider["detail"]
-        .as_str()
-        .is_some_and(|d| d.contains("logged in")));
+    let provider = observer.provider(&url).await;
+    assert_eq!(provider.kind, "codex", "{provider:?}");
+    assert!(provider.ready);
+    assert!(provider.detail.contains("logged in"), "{provider:?}");
     let lab = observer.create(&url, 1, 1).await;
     let view = observer.step(&url, &lab).await;
     let m = last_move(&view);
-    let square = m["square"].as_str().expect("square");
-    assert_eq!(m["explanation"]["provider"], "GPT-6 Luna · Codex");
-    assert_eq!(
-        m["explanation"]["explanation"],
-        format!("Codex looked at {square}.")
-    );
+    let (text, provider, _) = ready(m);
+    assert_eq!(provider, "GPT-6 Luna · Codex");
+    assert_eq!(text, format!("Codex looked at {}.", m.square));
     assert_eq!(health(&observer, &url).await["explainer"]["kind"], "codex");
     let leaked = std::fs::read_to_string(bin_dir.path().join("leaked.log")).unwrap_or_default();
     assert!(leaked.is_empty(), "API keys reached codex: {leaked}");
@@ -997,6 +976,5 @@ async fn auto_picks_a_logged_in_codex_else_the_key_else_offline_and_says_why() {
 
     // Explicit values keep working.
     let server = start(&data.path().join("d.db"), &["--explainer", "offline"], &env);
-    let (_, provider) = observer.call(&server.url, "lab_provider", json!({})).await;
-    assert_eq!(provider["kind"], "offline");
+    assert_eq!(observer.provider(&server.url).await.kind, "offline");
 }

@@ -1,31 +1,37 @@
-//! The server end to end, through the same HTTP endpoints a browser uses.
+//! The server end to end, through the same HTTP endpoints a browser uses
+//! (the typed protocol client, `testclient`).
 
 mod common;
 
-use common::{call, client, Server};
+use app::protocol::{RoundStatus, Side, TableMode, TableView};
+use common::{client, Server};
 use serde_json::json;
+use testclient::{Client, Refusal};
 
-async fn new_session(client: &reqwest::Client, url: &str) {
-    let page = client.get(format!("{url}/")).send().await.expect("lobby");
-    assert!(page.status().is_success());
+/// A visitor who loaded the lobby (and so holds a session cookie).
+async fn visitor(url: &str) -> Client {
+    let player = Client::new(url);
+    let (status, _) = player.get("/").await.expect("lobby");
+    assert_eq!(status, 200);
+    assert!(
+        player.token().is_some(),
+        "the lobby sets the session cookie"
+    );
+    player
 }
 
-async fn create(client: &reqwest::Client, url: &str, mode: serde_json::Value) -> String {
-    let (status, id) = call(client, url, "create_table", json!({ "mode": mode })).await;
-    assert_eq!(status, 200, "{id}");
-    id.as_str().expect("table id").to_string()
+async fn play(player: &Client, table: &str, square: u8) -> TableView {
+    player
+        .play_move(table, square)
+        .await
+        .unwrap_or_else(|e| panic!("move {square}: {e}"))
 }
 
-async fn play(client: &reqwest::Client, url: &str, table: &str, square: u8) -> serde_json::Value {
-    let (status, view) = call(
-        client,
-        url,
-        "play_move",
-        json!({ "table": table, "square": square }),
-    )
-    .await;
-    assert_eq!(status, 200, "move {square}: {view}");
-    view
+/// Asserts a call was refused with `status` and a message containing `text`.
+fn assert_refused<T: std::fmt::Debug>(answer: Result<T, Refusal>, status: u16, text: &str) {
+    let refusal = answer.expect_err("refused");
+    assert_eq!(refusal.status, status, "{refusal}");
+    assert!(refusal.message.contains(text), "{refusal}");
 }
 
 #[tokio::test]
@@ -33,66 +39,52 @@ async fn after_sigkill_the_game_continues_from_the_same_position_and_tally() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("othello.db");
     let server = Server::start(&db, &[]);
-    let url = server.url.clone();
-    let player = client();
-    new_session(&player, &url).await;
-    let table = create(&player, &url, json!({ "kind": "hot_seat" })).await;
+    let player = visitor(&server.url).await;
+    let table = player
+        .create_table(TableMode::HotSeat)
+        .await
+        .expect("create_table");
 
     // Round 1: two moves, then black resigns; both vote for a rematch.
-    play(&player, &url, &table, 37).await;
-    play(&player, &url, &table, 45).await;
-    let (status, _) = call(
-        &player,
-        &url,
-        "resign",
-        json!({ "table": table, "side": null }),
-    )
-    .await;
-    assert_eq!(status, 200);
-    for side in ["black", "white"] {
-        let (status, view) = call(
-            &player,
-            &url,
-            "vote_rematch",
-            json!({ "table": table, "side": side, "vote": true }),
-        )
-        .await;
-        assert_eq!(status, 200, "{view}");
+    play(&player, &table, 37).await;
+    play(&player, &table, 45).await;
+    player.resign(&table, None).await.expect("resign");
+    for side in [Side::Black, Side::White] {
+        player
+            .vote_rematch(&table, Some(side), true)
+            .await
+            .expect("vote");
     }
     // Round 2: three moves.
     for square in [19, 18, 17] {
-        play(&player, &url, &table, square).await;
+        play(&player, &table, square).await;
     }
-    let (_, before) = call(&player, &url, "get_table", json!({ "table": table })).await;
-    assert_eq!(before["round"], 2);
-    assert_eq!(before["tally"]["black_wins"], 0);
-    assert_eq!(before["tally"]["white_wins"], 1);
+    let before = player.get_table(&table).await.expect("get_table");
+    assert_eq!(before.round, 2);
+    assert_eq!(before.tally.black_wins, 0);
+    assert_eq!(before.tally.white_wins, 1);
 
     server.kill();
     let server = Server::start(&db, &[]);
-    let url = server.url.clone();
-    let (status, after) = call(&player, &url, "get_table", json!({ "table": table })).await;
-    assert_eq!(status, 200, "{after}");
-    for field in [
-        "round",
-        "tally",
-        "history",
-        "status",
-        "black_count",
-        "white_count",
-        "votes",
-    ] {
-        assert_eq!(after[field], before[field], "{field} survives the restart");
-    }
-    assert_eq!(after["board"]["cells"], before["board"]["cells"]);
-    assert_eq!(after["board"]["version"], before["board"]["version"]);
-    // The same player (same cookie) plays on.
-    let legal = after["board"]["legal"][0].as_u64().expect("a legal move") as u8;
-    let next = play(&player, &url, &table, legal).await;
+    // The same player (same cookie) on the restarted server.
+    let player = player.at(&server.url);
+    let after = player.get_table(&table).await.expect("get_table");
+    assert_eq!(after.round, before.round, "round survives the restart");
+    assert_eq!(after.tally, before.tally, "tally survives the restart");
     assert_eq!(
-        next["history"].as_array().map(Vec::len),
-        before["history"].as_array().map(|h| h.len() + 1)
+        after.history, before.history,
+        "history survives the restart"
     );
+    assert_eq!(after.status, before.status, "status survives the restart");
+    assert_eq!(after.black_count, before.black_count);
+    assert_eq!(after.white_count, before.white_count);
+    assert_eq!(after.votes, before.votes, "votes survive the restart");
+    assert_eq!(after.board.cells, before.board.cells);
+    assert_eq!(after.board.version, before.board.version);
+    // The same player plays on.
+    let legal = *after.board.legal.first().expect("a legal move");
+    let next = play(&player, &table, legal).await;
+    assert_eq!(next.history.len(), before.history.len() + 1);
 }
 
 #[tokio::test]
@@ -100,55 +92,24 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
     let dir = tempfile::tempdir().expect("tempdir");
     let server = Server::start(&dir.path().join("othello.db"), &[]);
     let url = server.url.clone();
-    let owner = client();
-    new_session(&owner, &url).await;
-    let table = create(&owner, &url, json!({ "kind": "hot_seat" })).await;
+    let owner = visitor(&url).await;
+    let table = owner
+        .create_table(TableMode::HotSeat)
+        .await
+        .expect("create_table");
 
     // A stranger with a fresh session.
-    let stranger = client();
-    let (status, error) = call(
-        &stranger,
-        &url,
-        "play_move",
-        json!({ "table": table, "square": 37 }),
-    )
-    .await;
-    assert_eq!(status, 422);
-    assert!(error.to_string().contains("not seated"), "{error}");
+    let stranger = Client::new(&url);
+    assert_refused(stranger.play_move(&table, 37).await, 422, "not seated");
 
     // A forged cookie (well-formed but unknown) gets a new session, not a seat.
-    let forged = reqwest::Client::new()
-        .post(format!("{url}/api/play_move"))
-        .header("content-type", "application/json")
-        .header("origin", &url)
-        .header("cookie", format!("othello_session={}", "ab".repeat(32)))
-        .body(json!({ "table": table, "square": 37 }).to_string())
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(forged.status().as_u16(), 422);
-    assert!(forged.text().await.expect("body").contains("not seated"));
+    let forged = Client::with_token(&url, &"ab".repeat(32));
+    assert_refused(forged.play_move(&table, 37).await, 422, "not seated");
 
     // Out-of-range square, unknown table, malformed JSON: clear errors.
-    let (status, error) = call(
-        &owner,
-        &url,
-        "play_move",
-        json!({ "table": table, "square": 64 }),
-    )
-    .await;
-    assert_eq!(status, 422);
-    assert!(error.to_string().contains("not on the board"), "{error}");
-    let (status, error) = call(
-        &owner,
-        &url,
-        "play_move",
-        json!({ "table": "nope", "square": 37 }),
-    )
-    .await;
-    assert_eq!(status, 404, "an unknown table is not found");
-    assert!(error.to_string().contains("No such table"), "{error}");
-    let malformed = owner
+    assert_refused(owner.play_move(&table, 64).await, 422, "not on the board");
+    assert_refused(owner.play_move("nope", 37).await, 404, "No such table");
+    let malformed = client()
         .post(format!("{url}/api/play_move"))
         .header("content-type", "application/json")
         .header("origin", &url)
@@ -161,13 +122,10 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
     let message = body["message"].as_str().unwrap_or_default();
     assert!(message.starts_with("malformed request"), "{body}");
     // A square past a byte's range cannot even be read: 400, not 500.
-    let (status, error) = call(
-        &owner,
-        &url,
-        "play_move",
-        json!({ "table": table, "square": 300 }),
-    )
-    .await;
+    let (status, error) = owner
+        .call_raw("play_move", &json!({ "table": table, "square": 300 }))
+        .await
+        .expect("request");
     assert_eq!(status, 400, "{error}");
     assert!(
         error["message"]
@@ -175,28 +133,23 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
             .is_some_and(|m| m.starts_with("malformed request")),
         "{error}"
     );
-    let (status, error) = call(
-        &owner,
-        &url,
-        "create_table",
-        json!({ "mode": { "kind": "vs_ai", "depth": 9, "human": "black" } }),
-    )
-    .await;
-    assert_eq!(status, 422);
-    assert!(error.to_string().contains("between 1 and 6"), "{error}");
+    assert_refused(
+        owner
+            .create_table(TableMode::VsAi {
+                depth: 9,
+                human: Side::Black,
+            })
+            .await,
+        422,
+        "between 1 and 6",
+    );
 
     // Nothing changed.
-    let (_, view) = call(&owner, &url, "get_table", json!({ "table": table })).await;
-    assert_eq!(view["history"].as_array().map(Vec::len), Some(0));
+    let view = owner.get_table(&table).await.expect("get_table");
+    assert!(view.history.is_empty());
     // The refusals are counted in the metrics, which answer in Prometheus text.
-    let metrics = owner
-        .get(format!("{url}/metrics"))
-        .send()
-        .await
-        .expect("metrics")
-        .text()
-        .await
-        .expect("body");
+    let (status, metrics) = owner.get("/metrics").await.expect("metrics");
+    assert_eq!(status, 200);
     for name in [
         "othello_live_tables 1",
         "othello_open_sockets 0",
@@ -213,12 +166,8 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
         .expect("refusal counter");
     assert!(refused >= 1, "{metrics}");
     // The server is still healthy.
-    let health = owner
-        .get(format!("{url}/healthz"))
-        .send()
-        .await
-        .expect("health");
-    assert!(health.status().is_success());
+    let (status, _) = owner.get("/healthz").await.expect("health");
+    assert_eq!(status, 200);
 }
 
 #[tokio::test]
@@ -229,9 +178,12 @@ async fn a_cross_origin_websocket_is_refused() {
         &["--allowed-origins", "https://friend.example"],
     );
     let url = server.url.clone();
+    let table = visitor(&url)
+        .await
+        .create_table(TableMode::HotSeat)
+        .await
+        .expect("create_table");
     let owner = client();
-    new_session(&owner, &url).await;
-    let table = create(&owner, &url, json!({ "kind": "hot_seat" })).await;
     let upgrade = |origin: &str| {
         owner
             .get(format!("{url}/ws/table/{table}"))
@@ -255,27 +207,34 @@ async fn choosing_white_makes_the_ai_open() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = Server::start(&dir.path().join("othello.db"), &[]);
     let url = server.url.clone();
-    let player = client();
-    new_session(&player, &url).await;
-    let table = create(
-        &player,
-        &url,
-        json!({ "kind": "vs_ai", "depth": 3, "human": "white" }),
-    )
-    .await;
-    let mut view = serde_json::Value::Null;
+    let player = visitor(&url).await;
+    let table = player
+        .create_table(TableMode::VsAi {
+            depth: 3,
+            human: Side::White,
+        })
+        .await
+        .expect("create_table");
+    let mut view = player.get_table(&table).await.expect("get_table");
     for _ in 0..100 {
-        view = call(&player, &url, "get_table", json!({ "table": table }))
-            .await
-            .1;
-        if view["history"].as_array().map(Vec::len) == Some(1) && view["ai_thinking"] == false {
+        if view.history.len() == 1 && !view.ai_thinking {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        view = player.get_table(&table).await.expect("get_table");
     }
-    assert_eq!(view["history"][0]["side"], "black", "{view}");
-    assert_eq!(view["you"], json!(["white"]));
-    assert_eq!(view["status"]["to_move"], "white");
+    assert_eq!(
+        view.history.first().map(|h| h.side),
+        Some(Side::Black),
+        "{view:?}"
+    );
+    assert_eq!(view.you, [Side::White]);
+    assert_eq!(
+        view.status,
+        RoundStatus::Playing {
+            to_move: Side::White
+        }
+    );
 }
 
 #[tokio::test]

@@ -142,16 +142,16 @@ pub fn json(game: &LabGame) -> serde_json::Value {
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            let (state, explanation, lesson, provider, error) = match &m.explained {
+            let state = m.explained.state().as_str();
+            let (explanation, lesson, provider, error) = match &m.explained {
                 Explained::Ready(e) => (
-                    "ready",
                     Some(e.explanation.clone()),
                     Some(e.lesson.clone()),
                     Some(e.provider.clone()),
                     None,
                 ),
-                Explained::Pending => ("pending", None, None, None, None),
-                Explained::Failed(message) => ("failed", None, None, None, Some(message.clone())),
+                Explained::Pending => (None, None, None, None),
+                Explained::Failed(message) => (None, None, None, Some(message.clone())),
             };
             serde_json::json!({
                 "ply": i + 1,

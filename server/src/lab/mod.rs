@@ -9,30 +9,30 @@
 //! recovery replays the stored squares through `engine::Game` and asks again
 //! for explanations that were still being written.
 
+mod backend;
 pub mod exact;
 pub mod explain;
 pub mod export;
 pub mod factcheck;
 pub mod facts;
+mod recovery;
 pub mod store;
+mod view;
+
+pub use recovery::explainer_from_config;
+pub use view::view;
 
 use crate::clock::Clock;
 use crate::store::{Store, StoreError};
-use app::api::backend::BoxFuture;
 use app::api::CommandError;
-use app::lab::backend::LabBackend;
-use app::lab::{
-    ExplanationView, LabExact, LabMoveView, LabStatus, LabSummary, LabView, ProviderStatus,
-    LAB_DEPTHS,
-};
-use app::protocol::{BoardSnapshot, Side};
+use app::lab::{LabSummary, LabView, ProviderStatus, LAB_DEPTHS};
 use engine::{Bitboard, Color, Game, GameResult, Position, Square};
 use explain::{Explainer, Explanation};
 use facts::FactSheet;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use store::Outcome;
+use store::{ExplainState, Outcome};
 use tokio::sync::{watch, Mutex as AsyncMutex};
 
 /// How long a `lab_wait` call waits for a change.
@@ -44,6 +44,17 @@ pub enum Explained {
     Pending,
     Ready(Explanation),
     Failed(String),
+}
+
+impl Explained {
+    /// The state as stored.
+    pub fn state(&self) -> ExplainState {
+        match self {
+            Explained::Pending => ExplainState::Pending,
+            Explained::Ready(_) => ExplainState::Ready,
+            Explained::Failed(_) => ExplainState::Failed,
+        }
+    }
 }
 
 /// One placement of a lab game.
@@ -114,103 +125,6 @@ impl LabGame {
     }
 }
 
-fn side(color: Color) -> Side {
-    crate::table::side(color)
-}
-
-fn snapshot(position: &Position, last: Option<(Square, Bitboard)>, version: u64) -> BoardSnapshot {
-    BoardSnapshot {
-        cells: position.to_cells().to_vec(),
-        legal: Vec::new(),
-        last_move: last.map(|(s, _)| s.index() as u8),
-        flipped: last
-            .map(|(_, f)| f.iter().map(|s| s.index() as u8).collect())
-            .unwrap_or_default(),
-        version,
-        // The island celebrates the end of a lab game too.
-        outcome: position.result().map(|result| match result {
-            GameResult::Win(Color::Black) => 1,
-            GameResult::Win(Color::White) => -1,
-            GameResult::Draw => 0,
-        }),
-    }
-}
-
-fn move_view(index: usize, m: &LabMove) -> LabMoveView {
-    let ply = index as u32 + 1;
-    let value = m.facts.search_value;
-    LabMoveView {
-        ply,
-        side: side(m.color),
-        square: m.square.to_string(),
-        index: m.square.index() as u8,
-        flipped: m.flipped.iter().map(|s| s.index() as u8).collect(),
-        depth: m.facts.search_depth as u8,
-        value,
-        value_black: if m.color == Color::Black {
-            value
-        } else {
-            -value
-        },
-        exact: m.facts.endgame.as_ref().map(|t| LabExact {
-            exact: t.is_exact(),
-            played: t.played,
-            best: t.best,
-        }),
-        nodes: m.facts.nodes,
-        alternatives: m.facts.alternatives.len() as u32,
-        pass_after: m.pass_after.map(side),
-        black_count: m.after.count(Color::Black) as u8,
-        white_count: m.after.count(Color::White) as u8,
-        board: snapshot(&m.after, Some((m.square, m.flipped)), u64::from(ply) + 1),
-        explanation: match &m.explained {
-            Explained::Pending => ExplanationView::Pending,
-            Explained::Ready(e) => ExplanationView::Ready {
-                explanation: e.explanation.clone(),
-                lesson: e.lesson.clone(),
-                provider: e.provider.clone(),
-                // Checked against the fact sheet before it is shown.
-                unverified: factcheck::unverified(&m.facts, &[&e.explanation, &e.lesson]),
-            },
-            Explained::Failed(message) => ExplanationView::Failed {
-                message: message.clone(),
-            },
-        },
-    }
-}
-
-/// The view of a lab game.
-pub fn view(game: &LabGame, provider: ProviderStatus) -> LabView {
-    let position = game.game.position();
-    let last = game.moves.last().map(|m| (m.square, m.flipped));
-    let status = match game.game.result() {
-        Some(GameResult::Win(color)) => LabStatus::Over {
-            winner: Some(side(color)),
-        },
-        Some(GameResult::Draw) => LabStatus::Over { winner: None },
-        None => LabStatus::Playing {
-            to_move: side(position.side_to_move),
-        },
-    };
-    LabView {
-        id: game.id.clone(),
-        black_depth: game.black_depth,
-        white_depth: game.white_depth,
-        board: snapshot(position, last, game.moves.len() as u64 + 1),
-        status,
-        black_count: position.count(Color::Black) as u8,
-        white_count: position.count(Color::White) as u8,
-        moves: game
-            .moves
-            .iter()
-            .enumerate()
-            .map(|(i, m)| move_view(i, m))
-            .collect(),
-        provider,
-        version: game.version,
-    }
-}
-
 /// Settings of the lab.
 #[derive(Clone, Debug)]
 pub struct LabConfig {
@@ -271,11 +185,6 @@ struct Inner {
 #[derive(Clone)]
 pub struct LabHub {
     inner: Arc<Inner>,
-}
-
-fn storage_error(error: StoreError) -> CommandError {
-    tracing::error!("lab storage error: {error}");
-    CommandError::unavailable("The server could not save this; nothing changed. Please try again.")
 }
 
 fn new_id() -> String {
@@ -352,8 +261,7 @@ impl LabHub {
         self.inner
             .store
             .create_lab_game(&id, black_depth, white_depth, lang, now)
-            .await
-            .map_err(storage_error)?;
+            .await?;
         let mut game = LabGame::new(id.clone(), black_depth, white_depth, now);
         game.lang = lang;
         if let Ok(mut games) = self.inner.games.lock() {
@@ -450,11 +358,13 @@ impl LabHub {
                 })?
                 .await
                 .map_err(|_| {
-                    CommandError::new("The search failed; nothing changed. Please try again.")
+                    CommandError::unavailable(
+                        "The search failed; nothing changed. Please try again.",
+                    )
                 })?,
             None => tokio::task::spawn_blocking(work).await.map_err(|e| {
                 tracing::error!("lab search task failed: {e}");
-                CommandError::new("The search failed; nothing changed. Please try again.")
+                CommandError::unavailable("The search failed; nothing changed. Please try again.")
             })?,
         };
         let square = report
@@ -481,8 +391,7 @@ impl LabHub {
                 &facts_json,
                 now,
             )
-            .await
-            .map_err(storage_error)?;
+            .await?;
         game.game = next;
         game.moves.push(LabMove {
             color: before.side_to_move,
@@ -518,8 +427,7 @@ impl LabHub {
         self.inner
             .store
             .record_lab_explanation(id, ply, Outcome::Pending, now)
-            .await
-            .map_err(storage_error)?;
+            .await?;
         if let Some(last) = game.moves.last_mut() {
             last.explained = Explained::Pending;
         }
@@ -610,88 +518,6 @@ impl LabHub {
         });
     }
 
-    /// Rebuilds every stored lab game by replaying its squares.
-    async fn restore(&self) -> Result<(), StoreError> {
-        let rows = self.inner.store.lab_games().await?;
-        let mut restored = 0;
-        for row in rows {
-            let (Ok(black_depth), Ok(white_depth)) =
-                (u8::try_from(row.black_depth), u8::try_from(row.white_depth))
-            else {
-                continue;
-            };
-            let stored = self.inner.store.lab_moves(&row.id).await?;
-            let mut game = LabGame::new(row.id.clone(), black_depth, white_depth, row.updated_at);
-            game.lang = app::i18n::Lang::parse(&row.lang).unwrap_or_default();
-            let mut pending = Vec::new();
-            let mut broken = None;
-            for (i, m) in stored.iter().enumerate() {
-                let ply = i as u32 + 1;
-                let Some(square) = usize::try_from(m.square).ok().and_then(Square::new) else {
-                    broken = Some(format!("bad square at ply {ply}"));
-                    break;
-                };
-                let color = game.game.position().side_to_move;
-                if m.ply != i64::from(ply) || m.side != color.name() {
-                    broken = Some(format!("ply {ply} is out of order"));
-                    break;
-                }
-                let facts: FactSheet = match serde_json::from_str(&m.facts) {
-                    Ok(f) => f,
-                    Err(e) => {
-                        broken = Some(format!("unreadable fact sheet at ply {ply}: {e}"));
-                        break;
-                    }
-                };
-                let turn = match game.game.play(square) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        broken = Some(format!("ply {ply} ({square}) no longer applies: {e}"));
-                        break;
-                    }
-                };
-                let explained = match m.explain_state.as_str() {
-                    "ready" => Explained::Ready(Explanation {
-                        explanation: m.explanation.clone().unwrap_or_default(),
-                        lesson: m.lesson.clone().unwrap_or_default(),
-                        provider: m.provider.clone().unwrap_or_default(),
-                    }),
-                    "failed" => Explained::Failed(m.explain_error.clone().unwrap_or_default()),
-                    _ => {
-                        pending.push((ply, facts.clone()));
-                        Explained::Pending
-                    }
-                };
-                game.moves.push(LabMove {
-                    color,
-                    square,
-                    flipped: turn.flipped,
-                    pass_after: turn.auto_pass,
-                    after: turn.position,
-                    facts,
-                    explained,
-                });
-            }
-            if let Some(reason) = broken {
-                tracing::error!(lab = %row.id, "lab game could not be restored ({reason}); left on disk");
-                continue;
-            }
-            game.version = game.moves.len() as u64 * 2 + 1;
-            game.changes.send_replace(game.version);
-            if let Ok(mut games) = self.inner.games.lock() {
-                games.insert(row.id.clone(), Arc::new(AsyncMutex::new(game)));
-            }
-            for (ply, facts) in pending {
-                self.spawn_explanation(row.id.clone(), ply, facts);
-            }
-            restored += 1;
-        }
-        if restored > 0 {
-            tracing::info!(restored, "lab games restored from the database");
-        }
-        Ok(())
-    }
-
     /// Deletes lab games idle for longer than the expiry (on the injected
     /// clock); returns how many.
     pub async fn expire_idle(&self) -> Result<usize, StoreError> {
@@ -727,93 +553,5 @@ impl LabHub {
         let entry = self.entry(id)?;
         let game = entry.lock().await;
         Ok(export::json(&game))
-    }
-}
-
-/// Builds the configured explainer (`--explainer`; `auto` picks one, see
-/// [`explain::auto`]).
-pub async fn explainer_from_config(config: &crate::config::Config) -> Arc<dyn Explainer> {
-    use crate::config::ExplainerKind;
-    let key = std::env::var("OPENAI_API_KEY")
-        .ok()
-        .filter(|k| !k.trim().is_empty());
-    let mut secrets: Vec<String> = key.iter().cloned().collect();
-    if let Ok(codex_key) = std::env::var("CODEX_API_KEY") {
-        secrets.push(codex_key);
-    }
-    let secrets = explain::Secrets::new(secrets);
-    let explainer: Arc<dyn Explainer> = match config.explainer {
-        ExplainerKind::Auto => {
-            use explain::auto::{choose, Choice, Chosen};
-            let login = Chosen::login(&config.codex_bin).await;
-            let (choice, reason) = choose(&login, key.is_some());
-            let inner: Arc<dyn Explainer> = match choice {
-                Choice::Codex => {
-                    Arc::new(explain::codex::Codex::start(&config.codex_bin, secrets).await)
-                }
-                Choice::Responses => Arc::new(explain::responses::Responses::new(
-                    &config.responses_base_url,
-                    key,
-                )),
-                Choice::Offline => Arc::new(explain::offline::Offline),
-            };
-            Arc::new(Chosen::new(inner, reason))
-        }
-        ExplainerKind::Offline => Arc::new(explain::offline::Offline),
-        ExplainerKind::Responses => Arc::new(explain::responses::Responses::new(
-            &config.responses_base_url,
-            key,
-        )),
-        ExplainerKind::Codex => {
-            Arc::new(explain::codex::Codex::start(&config.codex_bin, secrets).await)
-        }
-    };
-    let status = explainer.status();
-    tracing::info!(
-        provider = %status.kind,
-        ready = status.ready,
-        "lab explainer: {} — {}",
-        status.name,
-        status.detail
-    );
-    explainer
-}
-
-impl LabBackend for LabHub {
-    fn create<'a>(
-        &'a self,
-        black_depth: u8,
-        white_depth: u8,
-        lang: app::i18n::Lang,
-    ) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(LabHub::create_in(self, black_depth, white_depth, lang))
-    }
-
-    fn list(&self) -> BoxFuture<'_, Result<Vec<LabSummary>, CommandError>> {
-        Box::pin(async move { Ok(LabHub::list(self).await) })
-    }
-
-    fn view<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>> {
-        Box::pin(LabHub::view(self, lab))
-    }
-
-    fn next_turn<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>> {
-        Box::pin(LabHub::next_turn(self, lab))
-    }
-
-    fn retry<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>> {
-        Box::pin(LabHub::retry(self, lab))
-    }
-
-    fn wait<'a>(
-        &'a self,
-        lab: &'a str,
-        since: u64,
-    ) -> BoxFuture<'a, Result<LabView, CommandError>> {
-        Box::pin(LabHub::wait(self, lab, since))
-    }
-
-    fn provider(&self) -> ProviderStatus {
-        self.provider_status()
     }
 }

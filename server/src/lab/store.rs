@@ -16,6 +16,28 @@ pub struct LabGameRow {
     pub lang: String,
 }
 
+/// Where a placement's explanation stands. Stored as the lowercase name, the
+/// strings `lab_moves.explain_state`'s CHECK allows (migration 0003).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(rename_all = "lowercase")]
+pub enum ExplainState {
+    /// Not written yet (or interrupted by a restart: written again).
+    Pending,
+    Ready,
+    Failed,
+}
+
+impl ExplainState {
+    /// The stored name, also used in the JSON export.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExplainState::Pending => "pending",
+            ExplainState::Ready => "ready",
+            ExplainState::Failed => "failed",
+        }
+    }
+}
+
 /// A stored placement and its explanation.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct LabMoveRow {
@@ -23,7 +45,7 @@ pub struct LabMoveRow {
     pub side: String,
     pub square: i64,
     pub facts: String,
-    pub explain_state: String,
+    pub explain_state: ExplainState,
     pub explanation: Option<String>,
     pub lesson: Option<String>,
     pub provider: Option<String>,
@@ -78,7 +100,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut tx = self.pool().begin().await?;
         sqlx::query(
-            "INSERT INTO lab_moves (game_id, ply, side, square, facts, at, explain_state) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+            "INSERT INTO lab_moves (game_id, ply, side, square, facts, at, explain_state) VALUES (?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(game_id)
         .bind(i64::from(ply))
@@ -86,6 +108,7 @@ impl Store {
         .bind(i64::from(square))
         .bind(facts)
         .bind(now)
+        .bind(ExplainState::Pending)
         .execute(&mut *tx)
         .await?;
         sqlx::query("UPDATE lab_games SET updated_at = ? WHERE id = ?")
@@ -106,19 +129,19 @@ impl Store {
         now: i64,
     ) -> Result<(), StoreError> {
         let (state, explanation, lesson, provider, error) = match outcome {
-            Outcome::Pending => ("pending", None, None, None, None),
+            Outcome::Pending => (ExplainState::Pending, None, None, None, None),
             Outcome::Ready {
                 explanation,
                 lesson,
                 provider,
             } => (
-                "ready",
+                ExplainState::Ready,
                 Some(explanation),
                 Some(lesson),
                 Some(provider),
                 None,
             ),
-            Outcome::Failed(message) => ("failed", None, None, None, Some(message)),
+            Outcome::Failed(message) => (ExplainState::Failed, None, None, None, Some(message)),
         };
         let mut tx = self.pool().begin().await?;
         sqlx::query(
@@ -185,5 +208,53 @@ impl Store {
         }
         tx.commit().await?;
         Ok(ids.into_iter().map(|(id,)| id).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn explanation_states_are_stored_as_the_strings_the_schema_lists() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&dir.path().join("t.db")).await.expect("open");
+        store
+            .create_lab_game("g", 1, 1, app::i18n::Lang::En, 1)
+            .await
+            .expect("game");
+        let states = [
+            (Outcome::Pending, "pending"),
+            (
+                Outcome::Ready {
+                    explanation: "e",
+                    lesson: "l",
+                    provider: "p",
+                },
+                "ready",
+            ),
+            (Outcome::Failed("down"), "failed"),
+        ];
+        for (ply, (outcome, text)) in states.into_iter().enumerate() {
+            let ply = ply as u32 + 1;
+            store
+                .record_lab_move("g", ply, "black", 19, "{}", 2)
+                .await
+                .expect("move");
+            store
+                .record_lab_explanation("g", ply, outcome, 3)
+                .await
+                .expect("explanation");
+            let (stored,): (String,) = sqlx::query_as(
+                "SELECT explain_state FROM lab_moves WHERE game_id = 'g' AND ply = ?",
+            )
+            .bind(i64::from(ply))
+            .fetch_one(store.pool())
+            .await
+            .expect("raw state");
+            assert_eq!(stored, text);
+            let read = store.lab_moves("g").await.expect("moves");
+            assert_eq!(read[ply as usize - 1].explain_state.as_str(), text);
+        }
     }
 }

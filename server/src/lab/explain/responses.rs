@@ -9,6 +9,8 @@ use super::{
 };
 use crate::lab::facts::FactSheet;
 use app::lab::ProviderStatus;
+use eventsource_stream::{EventStreamError, Eventsource};
+use futures_util::StreamExt;
 use std::time::Duration;
 
 /// Provider name shown on the page.
@@ -93,25 +95,10 @@ impl Responses {
                 message.trim()
             )));
         }
-        let mut parser = SseParser::default();
+        let mut events = sse_events(response.bytes_stream());
         let mut stream = Stream::default();
-        let mut response = response;
-        loop {
-            let chunk = response.chunk().await.map_err(|e| {
-                ExplainError(format!(
-                    "the Responses API stream broke off: {}",
-                    without_url(&e)
-                ))
-            })?;
-            let Some(chunk) = chunk else { break };
-            for event in parser.push(&chunk) {
-                if stream.handle(&event)? {
-                    return stream.finish();
-                }
-            }
-        }
-        for event in parser.finish() {
-            if stream.handle(&event)? {
+        while let Some(event) = events.next().await {
+            if stream.handle(&event?)? {
                 return stream.finish();
             }
         }
@@ -245,75 +232,30 @@ impl Explainer for Responses {
 /// One server-sent event.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SseEvent {
+    /// The `event:` field (`None` when the event named none).
     pub event: Option<String>,
     pub data: String,
 }
 
-/// A small incremental SSE parser (WHATWG rules for `event:`/`data:` lines,
-/// comments, CR/LF line ends).
-#[derive(Default)]
-pub struct SseParser {
-    buffer: Vec<u8>,
-    current: SseEvent,
-    has_data: bool,
-}
-
-impl SseParser {
-    /// Feeds bytes; returns the events completed by them.
-    pub fn push(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
-        self.buffer.extend_from_slice(bytes);
-        let mut events = Vec::new();
-        while let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
-            let mut line: Vec<u8> = self.buffer.drain(..=end).collect();
-            line.pop();
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            let line = String::from_utf8_lossy(&line).into_owned();
-            self.line(&line, &mut events);
-        }
-        events
-    }
-
-    /// The end of the stream: a last event without its blank line.
-    pub fn finish(&mut self) -> Vec<SseEvent> {
-        let mut events = Vec::new();
-        if !self.buffer.is_empty() {
-            let rest = String::from_utf8_lossy(&std::mem::take(&mut self.buffer)).into_owned();
-            self.line(rest.trim_end_matches('\r'), &mut events);
-        }
-        self.line("", &mut events);
-        events
-    }
-
-    fn line(&mut self, line: &str, events: &mut Vec<SseEvent>) {
-        if line.is_empty() {
-            if self.has_data {
-                events.push(std::mem::take(&mut self.current));
-            }
-            self.current = SseEvent::default();
-            self.has_data = false;
-            return;
-        }
-        if line.starts_with(':') {
-            return;
-        }
-        let (field, value) = match line.split_once(':') {
-            Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
-            None => (line, ""),
-        };
-        match field {
-            "event" => self.current.event = Some(value.to_string()),
-            "data" => {
-                if self.has_data {
-                    self.current.data.push('\n');
-                }
-                self.current.data.push_str(value);
-                self.has_data = true;
-            }
-            _ => {}
-        }
-    }
+/// The server-sent events of a byte stream (the `eventsource-stream` crate:
+/// WHATWG rules for `event:`/`data:` lines, comments, CR/LF line ends, data
+/// over several lines). A broken stream is an [`ExplainError`].
+pub fn sse_events<B: AsRef<[u8]>>(
+    bytes: impl futures_util::Stream<Item = Result<B, reqwest::Error>> + Unpin,
+) -> impl futures_util::Stream<Item = Result<SseEvent, ExplainError>> + Unpin {
+    bytes.eventsource().map(|event| match event {
+        Ok(event) => Ok(SseEvent {
+            event: (event.event != "message").then_some(event.event),
+            data: event.data,
+        }),
+        Err(EventStreamError::Transport(error)) => Err(ExplainError(format!(
+            "the Responses API stream broke off: {}",
+            without_url(&error)
+        ))),
+        Err(error) => Err(ExplainError(format!(
+            "the Responses API stream is not readable: {error}"
+        ))),
+    })
 }
 
 /// What the stream has said so far.
@@ -430,14 +372,19 @@ impl Stream {
 mod tests {
     use super::*;
 
-    #[test]
-    fn sse_parser_handles_split_chunks_crlf_comments_and_multiline_data() {
-        let mut parser = SseParser::default();
-        let mut events = parser.push(b": keep-alive\r\nevent: a\r\ndata: {\"x\"");
-        assert!(events.is_empty());
-        events.extend(parser.push(b":1}\r\n\r\nevent: b\ndata: one\ndata: two\n\n"));
-        events.extend(parser.push(b"data: [DONE]"));
-        events.extend(parser.finish());
+    #[tokio::test]
+    async fn server_sent_events_are_read_across_split_chunks_crlf_comments_and_multiline_data() {
+        let chunks: Vec<Result<&'static [u8], reqwest::Error>> = vec![
+            Ok(b": keep-alive\r\nevent: a\r\ndata: {\"x\""),
+            Ok(b":1}\r\n\r\nevent: b\ndata: one\ndata: two\n\n"),
+            Ok(b"data: [DONE]\n\n"),
+            // An event cut off by the end of the stream is not one.
+            Ok(b"event: c\ndata: cut"),
+        ];
+        let events: Vec<SseEvent> = sse_events(futures_util::stream::iter(chunks))
+            .map(|e| e.expect("readable"))
+            .collect()
+            .await;
         assert_eq!(
             events,
             vec![

@@ -1,10 +1,8 @@
 //! The reproducible sample-games report (docs/PRODUCT.md).
 
-use engine::report::{json_string, Player, MIDDLE_MOVES, PUBLISHED, REPORT_FORMAT};
-use engine::{
-    script_move, search, Color, Game, GameEvent, Position, SampleEvent, SampleReport, Square,
-    REPORT_DEPTH,
-};
+use engine::{search, Color, Game, GameEvent, Position, Square};
+use engine_cli::report::{json_string, Player, MIDDLE_MOVES, PUBLISHED, REPORT_FORMAT};
+use engine_cli::{script_move, SampleEvent, SampleReport, REPORT_DEPTH};
 use std::process::Command;
 
 const COMMITTED_JSON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/sample-games.json");

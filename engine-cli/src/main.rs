@@ -8,8 +8,9 @@
 //! othello report [--out-dir DIR]  sample games vs the script (docs/PRODUCT.md)
 //! ```
 
-use engine::report::PUBLISHED;
-use engine::{analyse_root, perft, search, solve, Position, SampleReport};
+use engine::{analyse_root, perft, search, solve, Position};
+use engine_cli::report::PUBLISHED;
+use engine_cli::SampleReport;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -229,7 +230,7 @@ fn report(dir: &std::path::Path) -> Result<(), String> {
 
 /// FFO endgame positions #40–#44 (OBF; the exact score of each listed move
 /// follows the `;`).
-const FFO_40_44: &str = include_str!("../../tests/data/ffo40-44.obf");
+const FFO_40_44: &str = include_str!("../../engine/tests/data/ffo40-44.obf");
 
 /// CPU time this process has used, in seconds (`/proc/self/schedstat`,
 /// updated at scheduler ticks, so good for runs of a tenth of a second and

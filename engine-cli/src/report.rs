@@ -13,7 +13,7 @@
 //! every run (no timestamps, timings or hash-map iteration order).
 //!
 //! ```
-//! use engine::report::{script_move, SampleReport};
+//! use engine_cli::report::{script_move, SampleReport};
 //! use engine::Position;
 //! let first = script_move(&Position::initial()).unwrap();
 //! assert_eq!(first.to_string(), "d3"); // all four flip one disc: lowest index
@@ -21,12 +21,11 @@
 //! assert_eq!(report.games.len(), 2);
 //! assert_eq!(report.to_json(), SampleReport::generate().to_json());
 //! ```
+//!
+//! (Over 600 lines: one deterministic document, its generator, JSON and text
+//! writers and the published games; half of it is output formatting.)
 
-use crate::color::Color;
-use crate::game::{Game, GameEvent};
-use crate::position::{GameResult, Position};
-use crate::search::search;
-use crate::square::Square;
+use engine::{search, Color, Game, GameEvent, GameResult, Position, Square};
 use std::fmt::Write as _;
 
 /// Search depth of the AI in the sample games (placed discs).

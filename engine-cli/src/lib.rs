@@ -1,0 +1,10 @@
+//! The `othello` command line's library part: the reproducible sample-games
+//! report ([`report`]). The rules, the play AI and the solver stay in the
+//! `engine` crate, a pure library; this crate owns what only the command
+//! line needs.
+
+pub mod report;
+
+pub use report::{
+    play_sample_game, script_move, SampleEvent, SampleGame, SampleReport, REPORT_DEPTH,
+};

@@ -1,0 +1,90 @@
+//! Where the server's own errors meet the answer a caller reads: every
+//! failure becomes an [`app::api::CommandError`] whose kind decides the HTTP
+//! status (refused 422, not found 404, unavailable 503, bad request 400).
+//!
+//! - A rules refusal ([`TableError`], [`SeatError`]) is 422 with its message.
+//! - A storage failure ([`StoreError`]) is 503 with a fixed message (nothing
+//!   changed; try again); the detail goes to the log, never to the caller.
+//!
+//! With these `From` impls `?` does the mapping; [`ErrorResponse`] is the one
+//! way an error becomes an HTTP response.
+
+use crate::seating::SeatError;
+use crate::store::StoreError;
+use crate::table::TableError;
+use app::api::CommandError;
+use axum::response::{IntoResponse, Response};
+
+/// What a caller reads when storage failed.
+pub const STORAGE_FAILED: &str =
+    "The server could not save this; nothing changed. Please try again.";
+
+impl From<StoreError> for CommandError {
+    fn from(error: StoreError) -> Self {
+        tracing::error!("storage error: {error}");
+        CommandError::unavailable(STORAGE_FAILED)
+    }
+}
+
+impl From<TableError> for CommandError {
+    fn from(error: TableError) -> Self {
+        CommandError::new(error.to_string())
+    }
+}
+
+impl From<SeatError> for CommandError {
+    fn from(error: SeatError) -> Self {
+        CommandError::new(error.to_string())
+    }
+}
+
+/// A [`CommandError`] as an HTTP response: the status of its kind and its
+/// message as plain text.
+#[derive(Debug)]
+pub struct ErrorResponse(pub CommandError);
+
+impl<E: Into<CommandError>> From<E> for ErrorResponse {
+    fn from(error: E) -> Self {
+        Self(error.into())
+    }
+}
+
+impl IntoResponse for ErrorResponse {
+    fn into_response(self) -> Response {
+        (self.0.status_code(), self.0.message).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use app::protocol::Side;
+
+    #[test]
+    fn a_storage_failure_is_503_with_no_detail() {
+        let error: CommandError = StoreError::WriterGone.into();
+        assert_eq!(error.status_code().as_u16(), 503);
+        assert_eq!(error.message, STORAGE_FAILED);
+        let response = ErrorResponse::from(StoreError::Batch("disk full".into())).into_response();
+        assert_eq!(response.status().as_u16(), 503);
+    }
+
+    #[test]
+    fn a_rules_refusal_is_422_with_its_message() {
+        let error: CommandError = TableError::NotYourTurn {
+            to_move: Side::White,
+        }
+        .into();
+        assert_eq!(error.status_code().as_u16(), 422);
+        assert_eq!(error.message, "It is not your turn: White is to move.");
+        let error: CommandError = SeatError::SeatTaken.into();
+        assert_eq!(error.status_code().as_u16(), 422);
+        assert_eq!(
+            error.message,
+            "Both seats are taken: you can watch this game, not play in it."
+        );
+        let response =
+            ErrorResponse::from(CommandError::not_found("No such table.")).into_response();
+        assert_eq!(response.status().as_u16(), 404);
+    }
+}

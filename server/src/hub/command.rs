@@ -1,0 +1,263 @@
+//! The command path: a player's [`TableCommand`] is translated to a rules
+//! [`Command`] for the sides they hold, applied to a copy of the table,
+//! committed to the store, and only then swapped in and broadcast
+//! (commit-then-broadcast). [`record_for`] builds what a command writes.
+
+use super::entry::Entry;
+use super::{side_name, Hub};
+use crate::store::TableStore;
+use crate::store::{MoveKind, MoveRow, Record, RoundEnd};
+use crate::table::{Command, Event, Table, TableError};
+use app::api::CommandError;
+use app::protocol::{EndReason, Session, Side, TableCommand, TableView};
+use engine::{Color, Square};
+
+impl<S: TableStore> Hub<S> {
+    /// Runs a player's command; refusals are counted in the metrics.
+    pub async fn execute(
+        &self,
+        session: &Session,
+        command: TableCommand,
+    ) -> Result<TableView, CommandError> {
+        let result = self.execute_checked(session, command).await;
+        if result.is_err() {
+            self.inner
+                .metrics
+                .commands_refused_total
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        result
+    }
+
+    pub(super) async fn execute_checked(
+        &self,
+        session: &Session,
+        command: TableCommand,
+    ) -> Result<TableView, CommandError> {
+        let id = match &command {
+            TableCommand::Place { table, .. }
+            | TableCommand::Resign { table, .. }
+            | TableCommand::Vote { table, .. } => table.clone(),
+        };
+        let entry = self.entry(&id)?;
+        let mut entry = entry.lock().await;
+        // The server's clock decides: a flag that fell (or a grace that ended)
+        // before this command arrived is committed first.
+        self.run_due_timer(&mut entry, self.now()).await;
+        let seats = entry.seats(session);
+        if seats.is_empty() {
+            return Err(TableError::NotASeat.into());
+        }
+        if entry.is_online()
+            && !entry.both_seated()
+            && matches!(command, TableCommand::Place { .. })
+        {
+            return Err(CommandError::new(
+                "Waiting for an opponent: share this table's link to start.",
+            ));
+        }
+        let to_move = entry.table.to_move();
+        let pick_side = |requested: Option<Side>| -> Result<Side, CommandError> {
+            match requested {
+                Some(side) if seats.contains(&side) => Ok(side),
+                Some(side) => Err(CommandError::new(format!(
+                    "You do not play {} at this table.",
+                    side.name()
+                ))),
+                None if seats.len() == 1 => Ok(seats[0]),
+                None => to_move
+                    .ok_or_else(|| CommandError::new("Say which side votes: black or white.")),
+            }
+        };
+        let command = match command {
+            TableCommand::Place { square, .. } => {
+                let square = Square::new(usize::from(square)).ok_or_else(|| {
+                    CommandError::new(format!("Square {square} is not on the board (0–63)."))
+                })?;
+                let side = match to_move {
+                    Some(side) if seats.contains(&side) => side,
+                    Some(side) if entry.table.ai_side() == Some(side) => {
+                        return Err(CommandError::new("Wait: the AI is thinking."))
+                    }
+                    Some(side) => return Err(TableError::NotYourTurn { to_move: side }.into()),
+                    None => return Err(TableError::GameOver.into()),
+                };
+                Command::Place { side, square }
+            }
+            TableCommand::Resign { side, .. } => Command::Resign {
+                side: pick_side(side)?,
+            },
+            TableCommand::Vote { side, vote, .. } => Command::Vote {
+                side: pick_side(side)?,
+                vote,
+            },
+        };
+        self.commit(&mut entry, command).await?;
+        Ok(self.view_of(&entry, entry.seats(session)))
+    }
+
+    /// Applies `command` to a copy, commits it, then swaps it in and broadcasts.
+    pub(super) async fn commit(
+        &self,
+        entry: &mut Entry,
+        command: Command,
+    ) -> Result<Vec<Event>, CommandError> {
+        let mut next = entry.table.clone();
+        let round_before = next.round();
+        let events = next.apply(command)?;
+        let now = self.now();
+        // The clocks after this command: the mover is charged (plus the
+        // increment), a rematch restarts them full; the next mover's clock
+        // runs from this commit (see `after the commit` below).
+        let mut clock = entry.clock.clone();
+        let mut used = None;
+        if let Some(clock) = clock.as_mut() {
+            if let Command::Place { side, .. } = command {
+                used = clock.moved(side, now);
+            }
+            if events
+                .iter()
+                .any(|e| matches!(e, Event::RematchStarted { .. }))
+            {
+                clock.reset();
+            }
+        }
+        let mut record = record_for(
+            &entry.id,
+            entry.next_seq,
+            round_before,
+            command,
+            &events,
+            &next,
+            now,
+        );
+        // A placement's row (always the first) stores the time it used.
+        if let Some(row) = record
+            .rows
+            .first_mut()
+            .filter(|r| r.kind == MoveKind::Place)
+        {
+            row.time_ms = used;
+        }
+        self.inner.store.record(&record).await?;
+        entry.next_seq += record.rows.len() as i64;
+        entry.table = next;
+        if entry.clock.is_some() {
+            if matches!(command, Command::Place { .. }) {
+                if let Some(round) = entry.times.get_mut(round_before as usize - 1) {
+                    round.push(used);
+                }
+            }
+            if entry.table.round() != round_before {
+                entry.times.resize(entry.table.round() as usize, Vec::new());
+            }
+        }
+        entry.clock = clock;
+        let to_move = entry.clock_side();
+        if let Some(clock) = entry.clock.as_mut() {
+            clock.turn_started(to_move, now);
+        }
+        self.rounds_changed(entry, &events).await;
+        if matches!(command, Command::Place { .. }) {
+            self.inner.metrics.record_move();
+        }
+        self.after_change(entry);
+        Ok(events)
+    }
+}
+
+/// Builds what one accepted command writes.
+fn record_for(
+    table_id: &str,
+    first_seq: i64,
+    round_before: u32,
+    command: Command,
+    events: &[Event],
+    after: &Table,
+    now: i64,
+) -> Record {
+    let round = i64::from(round_before);
+    let mut rows = Vec::new();
+    let mut seq = first_seq;
+    let mut push = |kind: MoveKind, side: Side, square: Option<i64>| {
+        rows.push(MoveRow {
+            seq,
+            round,
+            kind,
+            side: side_name(side).to_string(),
+            square,
+            time_ms: None,
+        });
+        seq += 1;
+    };
+    match command {
+        Command::Place { side, square } => push(MoveKind::Place, side, Some(square.index() as i64)),
+        Command::Resign { side } => push(MoveKind::Resign, side, None),
+        Command::Vote { side, vote } => push(
+            if vote {
+                MoveKind::Vote
+            } else {
+                MoveKind::Withdraw
+            },
+            side,
+            None,
+        ),
+        Command::Forfeit { side } => push(MoveKind::Timeout, side, None),
+        // The side column is required; an abandon names black by convention.
+        Command::Abandon => push(MoveKind::Abandon, Side::Black, None),
+        Command::Flag { side } => push(MoveKind::Flag, side, None),
+    }
+    for event in events {
+        if let Event::Passed { side } = event {
+            push(MoveKind::Pass, *side, None);
+        }
+    }
+    let round_end = events.iter().find_map(|event| match event {
+        Event::RoundOver { winner, reason } => {
+            let position = after.game().position();
+            Some(RoundEnd {
+                round,
+                winner: winner.map(side_name),
+                reason: match reason {
+                    EndReason::Finished => "finished",
+                    EndReason::Resigned => "resigned",
+                    EndReason::Timeout => "timeout",
+                    EndReason::Abandoned => "abandoned",
+                    EndReason::Time => "time",
+                },
+                black: i64::from(position.count(Color::Black)),
+                white: i64::from(position.count(Color::White)),
+            })
+        }
+        _ => None,
+    });
+    let new_round = events.iter().find_map(|event| match event {
+        Event::RematchStarted { round } => Some(i64::from(*round)),
+        _ => None,
+    });
+    let votes = matches!(command, Command::Vote { .. }).then(|| {
+        let v = if new_round.is_some() {
+            app::protocol::Votes {
+                black: true,
+                white: true,
+            }
+        } else {
+            after.votes()
+        };
+        (round, v.black, v.white)
+    });
+    let tally = after.tally();
+    Record {
+        table_id: table_id.to_string(),
+        rows,
+        round_end,
+        new_round,
+        votes,
+        tally: (
+            i64::from(tally.black_wins),
+            i64::from(tally.white_wins),
+            i64::from(tally.draws),
+        ),
+        now,
+    }
+}

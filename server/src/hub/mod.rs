@@ -1,0 +1,290 @@
+//! The table hub: every live table in memory, the command path (check → apply →
+//! commit → broadcast → answer), the AI's turns, restart recovery and expiry.
+//!
+//! A command is committed to SQLite before anyone hears of it. Recovery replays
+//! the stored commands through [`Table::apply`](crate::table::Table::apply), the
+//! same code path as play.
+//!
+//! The module map: this file holds the [`Hub`] handle, its settings, start-up,
+//! sessions and views; [`entry`] one live table; [`registry`] lookup and
+//! expiry; [`tables`] creating tables and taking seats; [`command`] the
+//! command path and what a command writes; [`presence`] sockets, grace and
+//! clocks' timers; [`queue`] quick match; [`ai`] the AI's turns;
+//! [`recovery`] restart recovery; [`backend`] the pages' [`Backend`](app::api::backend::Backend).
+
+mod ai;
+mod backend;
+mod command;
+mod entry;
+mod presence;
+mod queue;
+mod recovery;
+mod registry;
+mod tables;
+
+pub use queue::Queued;
+
+use crate::ai::AiPool;
+use crate::clock::Clock;
+use crate::store::TableStore;
+use crate::store::{Store, StoreError};
+use app::api::CommandError;
+use app::protocol::{Session, Side, TableView, TimeControl};
+use entry::Entry;
+use queue::Waiting;
+use rand::Rng;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{broadcast, Mutex as AsyncMutex};
+
+/// Settings of the hub.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HubConfig {
+    pub ai_threads: usize,
+    pub ai_queue: usize,
+    /// Searches one session may have waiting (the AI queue is fair per session).
+    pub ai_queue_per_session: usize,
+    /// Idle time after which a table is deleted, in milliseconds.
+    pub table_expiry_ms: i64,
+    /// How long a player who left an online table keeps the seat, in milliseconds.
+    pub grace_ms: i64,
+    /// FOR TESTS ONLY: accept time controls other than the presets.
+    pub test_time_controls: bool,
+}
+
+impl Default for HubConfig {
+    /// The flags' defaults ([`crate::config::defaults`]).
+    fn default() -> Self {
+        Self::from(&crate::config::Config::for_tests(Default::default()))
+    }
+}
+
+impl From<&crate::config::Config> for HubConfig {
+    fn from(config: &crate::config::Config) -> Self {
+        let ms = |secs: u64| i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX);
+        Self {
+            ai_threads: usize::from(config.ai_threads),
+            ai_queue: config.ai_queue,
+            ai_queue_per_session: config.ai_queue_per_session,
+            table_expiry_ms: ms(config.table_expiry_secs),
+            grace_ms: ms(config.grace_secs),
+            test_time_controls: config.test_time_controls,
+        }
+    }
+}
+
+/// A pushed update: the table's state for everyone (the socket fills in `you`).
+#[derive(Clone, Debug)]
+pub struct Update {
+    pub view: Arc<TableView>,
+}
+
+struct Inner<S> {
+    store: S,
+    clock: Arc<dyn Clock>,
+    config: HubConfig,
+    tables: Mutex<HashMap<String, Arc<AsyncMutex<Entry>>>>,
+    /// Stored sessions (token hashes) and when this process last marked
+    /// each used; filled lazily, never loaded whole.
+    sessions: Mutex<HashMap<String, i64>>,
+    ai: AiPool,
+    /// Quick match: the player waiting for each time control.
+    queue: Mutex<HashMap<TimeControl, Waiting>>,
+    tickets: std::sync::atomic::AtomicU64,
+    metrics: Arc<crate::metrics::Metrics>,
+}
+
+/// The hub; cheap to clone. Generic over its storage ([`TableStore`]);
+/// today's is the SQLite [`Store`].
+pub struct Hub<S = Store> {
+    inner: Arc<Inner<S>>,
+}
+
+impl<S> Clone for Hub<S> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+/// Errors while restoring tables at start-up.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Black => "black",
+        Side::White => "white",
+    }
+}
+
+fn new_id(bytes: usize) -> String {
+    let mut rng = rand::thread_rng();
+    (0..bytes)
+        .map(|_| format!("{:02x}", rng.gen::<u8>()))
+        .collect()
+}
+
+impl<S: TableStore> Hub<S> {
+    /// Starts the hub and its AI workers, restoring every stored table.
+    pub async fn start(
+        store: S,
+        clock: Arc<dyn Clock>,
+        config: HubConfig,
+    ) -> Result<Self, RestoreError> {
+        let (replies_tx, replies_rx) = tokio::sync::mpsc::unbounded_channel();
+        let metrics = Arc::new(crate::metrics::Metrics::default());
+        let ai = AiPool::start(
+            config.ai_threads,
+            config.ai_queue,
+            config.ai_queue_per_session,
+            replies_tx,
+            metrics.clone(),
+        );
+        let hub = Hub {
+            inner: Arc::new(Inner {
+                store,
+                clock,
+                config,
+                tables: Mutex::new(HashMap::new()),
+                sessions: Mutex::new(HashMap::new()),
+                ai,
+                queue: Mutex::new(HashMap::new()),
+                tickets: std::sync::atomic::AtomicU64::new(1),
+                metrics,
+            }),
+        };
+        hub.restore().await?;
+        tokio::spawn(hub.clone().ai_replies(replies_rx));
+        Ok(hub)
+    }
+
+    /// The server's live figures.
+    pub fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.inner.metrics
+    }
+
+    /// The hub's storage.
+    pub fn store(&self) -> &S {
+        &self.inner.store
+    }
+
+    pub fn now(&self) -> i64 {
+        self.inner.clock.now_ms()
+    }
+
+    /// A fresh session (for tests and tools): not stored until it owns
+    /// something.
+    pub async fn new_session(&self) -> Result<Session, StoreError> {
+        Ok(crate::session::session_of(&crate::session::new_token()))
+    }
+
+    /// Stores `session` (first time it owns something) or marks it used; at
+    /// most one write per session an hour.
+    pub async fn remember_session(&self, session: &Session) -> Result<(), StoreError> {
+        let now = self.now();
+        let fresh = self
+            .inner
+            .sessions
+            .lock()
+            .map(|s| s.get(&session.0).is_some_and(|&at| now - at < 3_600_000))
+            .unwrap_or(false);
+        if fresh {
+            return Ok(());
+        }
+        self.inner.store.remember_session(&session.0, now).await?;
+        if let Ok(mut sessions) = self.inner.sessions.lock() {
+            sessions.insert(session.0.clone(), now);
+        }
+        Ok(())
+    }
+
+    /// Deletes sessions unused for `expiry_secs`; returns how many.
+    pub async fn expire_sessions(&self, expiry_secs: u64) -> Result<u64, StoreError> {
+        let span = i64::try_from(expiry_secs.saturating_mul(1000)).unwrap_or(i64::MAX);
+        let before = self.now().saturating_sub(span);
+        if let Ok(mut sessions) = self.inner.sessions.lock() {
+            sessions.retain(|_, at| *at >= before);
+        }
+        self.inner.store.expire_sessions(before).await
+    }
+
+    /// Subscribes to a table's updates; also returns the current view.
+    pub async fn subscribe(
+        &self,
+        id: &str,
+        session: &Session,
+    ) -> Result<(TableView, broadcast::Receiver<Update>, Vec<Side>), CommandError> {
+        let entry = self.entry(id)?;
+        let entry = entry.lock().await;
+        Ok((
+            self.view_of(&entry, entry.seats(session)),
+            entry.updates.subscribe(),
+            entry.seats(session),
+        ))
+    }
+
+    /// The view of a table for a session. Viewing never takes a seat (see
+    /// [`Hub::take_seat`]).
+    pub async fn view(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
+        let entry = self.entry(id)?;
+        let mut entry = entry.lock().await;
+        if entry.table.ai_to_move() && !entry.ai_thinking {
+            // An AI search refused earlier (queue full): ask again now.
+            self.after_change(&mut entry);
+        }
+        Ok(self.view_of(&entry, entry.seats(session)))
+    }
+
+    /// A table's view with the viewer's sides and the seats' presence.
+    fn view_of(&self, entry: &Entry, you: Vec<Side>) -> TableView {
+        let mut view = entry.table.view(&entry.id, you, entry.ai_thinking);
+        view.seats = entry.seating.as_ref().map(|s| s.view(self.now()));
+        view.ai_search = entry.ai_search;
+        view.clocks = entry.clock.as_ref().map(|c| c.view(self.now()));
+        view
+    }
+
+    /// Pushes a fresh view to the table's sockets (presence changes).
+    fn broadcast(&self, entry: &Entry) {
+        let view = Arc::new(self.view_of(entry, Vec::new()));
+        let _ = entry.updates.send(Update { view });
+    }
+
+    /// The export file of a table (docs/PRODUCT.md, Exports): every round in
+    /// order with every move, the board after each placement, every pass and
+    /// the result, then the tally and the GGF of every round.
+    pub async fn export(&self, id: &str, lang: app::i18n::Lang) -> Result<String, CommandError> {
+        let entry = self.entry(id)?;
+        let entry = entry.lock().await;
+        Ok(crate::export::text_in(
+            lang,
+            &entry.id,
+            &entry.table,
+            &entry.times,
+        ))
+    }
+
+    /// A table's current round for analysis: its number, the game and
+    /// whether the round is over.
+    pub async fn round_game(&self, id: &str) -> Result<(u32, engine::Game, bool), CommandError> {
+        let entry = self.entry(id)?;
+        let entry = entry.lock().await;
+        Ok((
+            entry.table.round(),
+            entry.table.game().clone(),
+            entry.table.outcome().is_some(),
+        ))
+    }
+
+    /// The GGF records of a table: one game per round, in order.
+    pub async fn export_ggf(&self, id: &str) -> Result<String, CommandError> {
+        let entry = self.entry(id)?;
+        let entry = entry.lock().await;
+        Ok(crate::export::ggf(&entry.table, &entry.times))
+    }
+}

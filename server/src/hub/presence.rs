@@ -1,0 +1,133 @@
+//! Presence and timers: sockets opening and closing feed each online
+//! table's [`Seating`](crate::seating::Seating); a periodic tick ends rounds
+//! whose absent player ran out of grace or whose side to move ran out of
+//! time. What the seating asks for goes through the durable command path.
+
+use super::entry::{seat_command, Entry};
+use super::Hub;
+use crate::seating::{SeatCommand, SeatEvent};
+use crate::store::TableStore;
+use crate::table::Event;
+use app::protocol::Session;
+
+impl<S: TableStore> Hub<S> {
+    /// A socket of `session` opened on table `id` (seat holder or not).
+    pub async fn socket_opened(&self, id: &str, session: &Session) {
+        self.seat_event(
+            id,
+            SeatEvent::SocketOpened {
+                session: session.0.clone(),
+            },
+        )
+        .await;
+    }
+
+    /// A socket of `session` on table `id` closed.
+    pub async fn socket_closed(&self, id: &str, session: &Session) {
+        self.seat_event(
+            id,
+            SeatEvent::SocketClosed {
+                session: session.0.clone(),
+            },
+        )
+        .await;
+    }
+
+    /// Feeds a presence event to a table's seating, stores what changed,
+    /// broadcasts, and runs the command the seating answers.
+    pub(super) async fn seat_event(&self, id: &str, event: SeatEvent) {
+        let Ok(entry) = self.entry(id) else { return };
+        let mut entry = entry.lock().await;
+        let now = self.now();
+        let Some(seating) = entry.seating.as_mut() else {
+            return;
+        };
+        let before = seating.record();
+        let due = match seating.apply(event, now) {
+            Ok(due) => due,
+            Err(error) => {
+                tracing::warn!(table = %entry.id, "seat event refused: {error}");
+                return;
+            }
+        };
+        let after = seating.record();
+        if after != before {
+            if let Err(error) = self
+                .inner
+                .store
+                .update_seating(&entry.id, &after, None)
+                .await
+            {
+                tracing::error!(table = %entry.id, "cannot record presence: {error}");
+            }
+            self.broadcast(&entry);
+        }
+        if let Some(command) = due {
+            self.run_seat_command(&mut entry, command).await;
+        }
+    }
+
+    /// Commits what the seating asked for: a forfeit or an abandon.
+    pub(super) async fn run_seat_command(&self, entry: &mut Entry, command: SeatCommand) {
+        let command = seat_command(command);
+        if let Err(error) = self.commit(entry, command).await {
+            tracing::error!(table = %entry.id, "grace timeout not applied: {}", error.message);
+        }
+    }
+
+    /// Ends online rounds whose absent players ran out of grace or whose
+    /// side to move ran out of time (a tick of every table's seating and
+    /// clocks at the clock's current time; the earlier deadline decides).
+    pub async fn check_presence(&self) {
+        let entries: Vec<_> = self
+            .inner
+            .tables
+            .lock()
+            .map(|t| t.values().cloned().collect())
+            .unwrap_or_default();
+        let now = self.now();
+        for entry in entries {
+            let mut entry = entry.lock().await;
+            self.run_due_timer(&mut entry, now).await;
+        }
+    }
+
+    /// Commits what the table's timers ask for at `now`, if anything.
+    pub(super) async fn run_due_timer(&self, entry: &mut Entry, now: i64) {
+        if let Some(command) = entry.due_timer(now) {
+            if let Err(error) = self.commit(entry, command).await {
+                tracing::error!(table = %entry.id, "timer not applied: {}", error.message);
+            }
+        }
+    }
+
+    /// Tells an online table's seating that a round ended or began, and
+    /// stores its new state (grace starts or stops with the round).
+    pub(super) async fn rounds_changed(&self, entry: &mut Entry, events: &[Event]) {
+        let Some(seating) = entry.seating.as_mut() else {
+            return;
+        };
+        let now = self.now();
+        let before = seating.record();
+        for event in events {
+            let seat_event = match event {
+                Event::RoundOver { .. } => SeatEvent::RoundEnded,
+                Event::RematchStarted { .. } => SeatEvent::RoundStarted,
+                _ => continue,
+            };
+            // A grace that ends at this very instant is run by the next tick.
+            let _ = seating.apply(seat_event, now);
+        }
+        let after = seating.record();
+        if after != before {
+            if let Err(error) = self
+                .inner
+                .store
+                .update_seating(&entry.id, &after, None)
+                .await
+            {
+                tracing::error!(table = %entry.id, "cannot record the seats: {error}");
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Quick match: one waiting player per time control; the next player asking
+//! for the same control is paired with them at a new online table.
+
+use super::Hub;
+use crate::store::TableStore;
+use app::api::CommandError;
+use app::protocol::{Session, TableMode, TimeControl};
+
+/// The player waiting in the quick-match queue.
+pub(super) struct Waiting {
+    session: Session,
+    ticket: u64,
+    matched: tokio::sync::oneshot::Sender<String>,
+}
+
+/// The answer to joining the quick-match queue.
+pub enum Queued {
+    /// Paired at once: the table to go to.
+    Matched(String),
+    /// Waiting; the receiver yields the table when an opponent arrives.
+    Waiting {
+        ticket: u64,
+        matched: tokio::sync::oneshot::Receiver<String>,
+    },
+}
+
+impl<S: TableStore> Hub<S> {
+    /// Joins the quick-match queue for a time control: pairs with the player
+    /// waiting for the same control, or waits.
+    pub async fn enqueue(
+        &self,
+        session: Session,
+        control: TimeControl,
+    ) -> Result<Queued, CommandError> {
+        self.check_control(false, Some(control))?;
+        let partner = {
+            let mut queue = self
+                .inner
+                .queue
+                .lock()
+                .map_err(|_| CommandError::unavailable("the queue is unavailable"))?;
+            match queue.remove(&control) {
+                Some(waiting) if waiting.session != session && !waiting.matched.is_closed() => {
+                    Some(waiting)
+                }
+                _ => {
+                    let ticket = self
+                        .inner
+                        .tickets
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let (tx, rx) = tokio::sync::oneshot::channel();
+                    queue.insert(
+                        control,
+                        Waiting {
+                            session: session.clone(),
+                            ticket,
+                            matched: tx,
+                        },
+                    );
+                    return Ok(Queued::Waiting {
+                        ticket,
+                        matched: rx,
+                    });
+                }
+            }
+        };
+        let Some(partner) = partner else {
+            return Err(CommandError::unavailable("the queue is unavailable"));
+        };
+        let id = self
+            .create_seated(
+                &partner.session,
+                TableMode::Online {
+                    private: false,
+                    time: Some(control),
+                },
+                Some(&session),
+                None,
+            )
+            .await?;
+        // If the partner vanished meanwhile, the table still exists and the
+        // grace period decides; the new player is told either way.
+        let _ = partner.matched.send(id.clone());
+        tracing::info!(table = %id, "quick match paired two players");
+        Ok(Queued::Matched(id))
+    }
+
+    /// Leaves the queue (the waiting socket closed).
+    pub fn dequeue(&self, ticket: u64) {
+        if let Ok(mut queue) = self.inner.queue.lock() {
+            queue.retain(|_, w| w.ticket != ticket);
+        }
+    }
+
+    /// Whether someone is waiting in the queue.
+    pub fn queue_len(&self) -> usize {
+        self.inner
+            .queue
+            .lock()
+            .map_or(0, |q| q.values().filter(|w| !w.matched.is_closed()).count())
+    }
+}

@@ -1,0 +1,245 @@
+//! Opening tables: creating one (from the usual start or a given position,
+//! with its seats for an online table), a new table like another, taking
+//! the free seat of an online table, and the time controls the lobby
+//! offers.
+
+use super::entry::Entry;
+use super::{new_id, side_name, Hub};
+use crate::clock_control::GameClock;
+use crate::seating::{SeatEvent, Seating};
+use crate::store::TableStore;
+use crate::table::{Table, TableError};
+use app::api::CommandError;
+use app::protocol::{Session, Side, TableMode, TableView, TimeControl};
+use rand::Rng;
+use std::sync::Arc;
+use tokio::sync::{broadcast, Mutex as AsyncMutex};
+
+impl<S: TableStore> Hub<S> {
+    /// Creates a table owned by `session`. An online table seats its creator
+    /// on a random side (and `opponent`, if given, on the other).
+    pub async fn create(&self, session: &Session, mode: TableMode) -> Result<String, CommandError> {
+        self.create_seated(session, mode, None, None).await
+    }
+
+    /// Creates a vs-AI or hot-seat table whose rounds start from the position
+    /// `obf` (OBF text). A malformed or impossible position is refused and
+    /// nothing is created.
+    pub async fn create_from_position(
+        &self,
+        session: &Session,
+        mode: TableMode,
+        obf: &str,
+    ) -> Result<String, CommandError> {
+        if matches!(mode, TableMode::Online { .. }) {
+            return Err(CommandError::new(
+                "Online tables start from the usual position; start from a position against the AI or hot-seat.",
+            ));
+        }
+        let start = crate::table::playable_start(obf).map_err(CommandError::new)?;
+        self.create_seated(session, mode, None, Some(start)).await
+    }
+
+    pub(super) async fn create_seated(
+        &self,
+        session: &Session,
+        mode: TableMode,
+        opponent: Option<&Session>,
+        start: Option<engine::Position>,
+    ) -> Result<String, CommandError> {
+        if let TableMode::VsAi { depth, .. } = mode {
+            if !(1..=6).contains(&depth) {
+                return Err(CommandError::new("The AI's depth must be between 1 and 6."));
+            }
+        }
+        if let TableMode::Online { private, time } = mode {
+            self.check_control(private, time)?;
+        }
+        let now = self.now();
+        let seating = match mode {
+            TableMode::Online { .. } => {
+                let mut seating = Seating::new(self.inner.config.grace_ms);
+                let creator_side = if rand::thread_rng().gen_bool(0.5) {
+                    Side::Black
+                } else {
+                    Side::White
+                };
+                let mut seat = |side: Side, who: &Session| {
+                    seating
+                        .apply(
+                            SeatEvent::SeatTaken {
+                                side,
+                                session: who.0.clone(),
+                            },
+                            now,
+                        )
+                        .map_err(CommandError::from)
+                };
+                seat(creator_side, session)?;
+                if let Some(opponent) = opponent {
+                    seat(creator_side.opponent(), opponent)?;
+                }
+                Some(seating)
+            }
+            _ => None,
+        };
+        let record = seating.as_ref().map(Seating::record).unwrap_or_default();
+        self.remember_session(session).await?;
+        if let Some(opponent) = opponent {
+            self.remember_session(opponent).await?;
+        }
+        let id = new_id(8);
+        let mode_json = serde_json::to_string(&mode)
+            .map_err(|e| CommandError::new(format!("cannot encode the table mode: {e}")))?;
+        let start_obf = start.map(|p| p.to_obf());
+        self.inner
+            .store
+            .create_table(
+                &id,
+                &mode_json,
+                &session.0,
+                (record.holders[0].as_deref(), record.holders[1].as_deref()),
+                now,
+            )
+            .await?;
+        if seating.is_some() || start_obf.is_some() {
+            self.inner
+                .store
+                .update_table_setup(&id, &record, start_obf.as_deref())
+                .await?;
+        }
+        let table = match start {
+            Some(start) => Table::from_position(mode, start),
+            None => Table::new(mode),
+        };
+        let clock = match mode {
+            TableMode::Online {
+                time: Some(control),
+                ..
+            } => Some(GameClock::new(control)),
+            _ => None,
+        };
+        let entry = Entry {
+            id: id.clone(),
+            table,
+            owner: session.0.clone(),
+            seating,
+            clock,
+            times: vec![Vec::new()],
+            next_seq: 1,
+            ai_thinking: false,
+            ai_search: None,
+            updates: broadcast::channel(64).0,
+        };
+        let entry = Arc::new(AsyncMutex::new(entry));
+        if let Ok(mut tables) = self.inner.tables.lock() {
+            tables.insert(id.clone(), entry.clone());
+        }
+        let mut guard = entry.lock().await;
+        let to_move = guard.clock_side();
+        if let Some(clock) = guard.clock.as_mut() {
+            clock.turn_started(to_move, now);
+        }
+        self.after_change(&mut guard);
+        tracing::info!(table = %id, ?mode, "table created");
+        Ok(id)
+    }
+
+    /// A new table with the same mode, owned by the caller.
+    pub async fn new_table_like(
+        &self,
+        session: &Session,
+        id: &str,
+    ) -> Result<String, CommandError> {
+        let (mode, start) = {
+            let entry = self.entry(id)?;
+            let entry = entry.lock().await;
+            if entry.seats(session).is_empty() {
+                return Err(TableError::NotASeat.into());
+            }
+            let start = entry.table.start();
+            let start = (start != engine::Position::initial()).then_some(start);
+            match entry.table.mode() {
+                TableMode::Online { time, .. } => (
+                    TableMode::Online {
+                        private: true,
+                        time,
+                    },
+                    None,
+                ),
+                other => (other, start),
+            }
+        };
+        // A new table has its own, empty tally.
+        self.create_seated(session, mode, None, start).await
+    }
+
+    /// Seats `session` in the free seat of an online table, by their explicit
+    /// action. Refused (nothing changes) at other tables, for a session that
+    /// already holds a seat, and when both seats are taken.
+    pub async fn take_seat(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
+        let entry = self.entry(id)?;
+        let mut entry = entry.lock().await;
+        let now = self.now();
+        let Some(seating) = entry.seating.as_ref() else {
+            return Err(CommandError::new(
+                "Only online tables have seats to take: this table is played in one browser.",
+            ));
+        };
+        if !seating.sides_of(&session.0).is_empty() {
+            return Err(crate::seating::SeatError::AlreadySeated.into());
+        }
+        let Some(side) = seating.free_seat() else {
+            return Err(crate::seating::SeatError::SeatTaken.into());
+        };
+        self.remember_session(session).await?;
+        let mut next = seating.clone();
+        let due = next.apply(
+            SeatEvent::SeatTaken {
+                side,
+                session: session.0.clone(),
+            },
+            now,
+        )?;
+        self.inner
+            .store
+            .update_seating(&entry.id, &next.record(), Some(now))
+            .await?;
+        entry.seating = Some(next);
+        let to_move = entry.clock_side();
+        if let Some(clock) = entry.clock.as_mut() {
+            clock.turn_started(to_move, now);
+        }
+        tracing::info!(table = %entry.id, side = side_name(side), "a visitor took the free seat");
+        self.after_change(&mut entry);
+        if let Some(command) = due {
+            self.run_seat_command(&mut entry, command).await;
+        }
+        Ok(self.view_of(&entry, entry.seats(session)))
+    }
+
+    /// Refuses a time control the lobby does not offer: untimed is for
+    /// private tables only; other controls than the presets only with the
+    /// test-only flag.
+    pub fn check_control(
+        &self,
+        private: bool,
+        time: Option<TimeControl>,
+    ) -> Result<(), CommandError> {
+        match time {
+            None if !private => Err(CommandError::new(
+                "Quick match is always timed: choose 3+2, 5+0 or 10+5.",
+            )),
+            Some(control) if control.base_s == 0 => Err(CommandError::new(
+                "A time control needs some time: choose 3+2, 5+0 or 10+5.",
+            )),
+            Some(control) if !control.is_preset() && !self.inner.config.test_time_controls => {
+                Err(CommandError::new(format!(
+                    "{} is not offered: choose 3+2, 5+0 or 10+5.",
+                    control.label()
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+}

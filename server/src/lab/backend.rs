@@ -1,0 +1,46 @@
+//! The lab hub as the lab page's [`LabBackend`].
+
+use super::LabHub;
+use app::api::backend::BoxFuture;
+use app::api::CommandError;
+use app::lab::backend::LabBackend;
+use app::lab::{LabSummary, LabView, ProviderStatus};
+
+impl LabBackend for LabHub {
+    fn create<'a>(
+        &'a self,
+        black_depth: u8,
+        white_depth: u8,
+        lang: app::i18n::Lang,
+    ) -> BoxFuture<'a, Result<String, CommandError>> {
+        Box::pin(LabHub::create_in(self, black_depth, white_depth, lang))
+    }
+
+    fn list(&self) -> BoxFuture<'_, Result<Vec<LabSummary>, CommandError>> {
+        Box::pin(async move { Ok(LabHub::list(self).await) })
+    }
+
+    fn view<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>> {
+        Box::pin(LabHub::view(self, lab))
+    }
+
+    fn next_turn<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>> {
+        Box::pin(LabHub::next_turn(self, lab))
+    }
+
+    fn retry<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>> {
+        Box::pin(LabHub::retry(self, lab))
+    }
+
+    fn wait<'a>(
+        &'a self,
+        lab: &'a str,
+        since: u64,
+    ) -> BoxFuture<'a, Result<LabView, CommandError>> {
+        Box::pin(LabHub::wait(self, lab, since))
+    }
+
+    fn provider(&self) -> ProviderStatus {
+        self.provider_status()
+    }
+}

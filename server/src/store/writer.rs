@@ -1,0 +1,394 @@
+//! The group-commit writer: [`Store::record`] hands a record to one writer
+//! task and waits; the writer takes every record waiting (up to
+//! [`MAX_BATCH`]), writes them in one transaction and one `fsync`, and
+//! answers each caller. A failed batch is retried record by record, so one
+//! bad record fails alone.
+
+use super::{Record, Store, StoreError, MAX_BATCH};
+use sqlx::SqlitePool;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+
+/// A record waiting for the group-commit writer, with the caller's answer.
+#[derive(Debug)]
+pub(super) struct WriteJob {
+    pub(super) record: Record,
+    pub(super) done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// Counters of the group-commit writer (for `/metrics` and the tests).
+#[derive(Debug, Default)]
+pub struct CommitStats {
+    batches: AtomicU64,
+    records: AtomicU64,
+    failed_batches: AtomicU64,
+    largest_batch: AtomicU64,
+}
+
+impl CommitStats {
+    /// Transactions the writer committed (or tried to).
+    pub fn batches(&self) -> u64 {
+        self.batches.load(Ordering::Relaxed)
+    }
+    /// Records written, over all batches.
+    pub fn records(&self) -> u64 {
+        self.records.load(Ordering::Relaxed)
+    }
+    /// Batches whose transaction failed.
+    pub fn failed_batches(&self) -> u64 {
+        self.failed_batches.load(Ordering::Relaxed)
+    }
+    /// The most records seen in one batch.
+    pub fn largest_batch(&self) -> u64 {
+        self.largest_batch.load(Ordering::Relaxed)
+    }
+
+    /// The counters in Prometheus text form (appended to `/metrics`).
+    pub fn render(&self) -> String {
+        [
+            (
+                "othello_commit_batches_total",
+                "Group-commit transactions written.",
+                self.batches(),
+            ),
+            (
+                "othello_commit_records_total",
+                "Commands written by group commit.",
+                self.records(),
+            ),
+            (
+                "othello_commit_failed_batches_total",
+                "Group-commit transactions that failed.",
+                self.failed_batches(),
+            ),
+        ]
+        .iter()
+        .map(|(name, help, value)| {
+            format!("# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}\n")
+        })
+        .collect::<String>()
+            + &format!(
+                "# HELP othello_commit_largest_batch Most commands in one group commit.\n# TYPE othello_commit_largest_batch gauge\nothello_commit_largest_batch {}\n",
+                self.largest_batch()
+            )
+    }
+}
+
+impl Store {
+    /// Writes one accepted command and what it changed, atomically and
+    /// durably, through the group-commit writer; returns once the batch
+    /// holding it has committed.
+    pub async fn record(&self, record: &Record) -> Result<(), StoreError> {
+        let (done, answer) = oneshot::channel();
+        self.writer
+            .send(WriteJob {
+                record: record.clone(),
+                done,
+            })
+            .await
+            .map_err(|_| StoreError::WriterGone)?;
+        answer.await.map_err(|_| StoreError::WriterGone)?
+    }
+
+    /// Writes one record in its own transaction, bypassing group commit: the
+    /// write path before group commit, kept for the commit benchmark.
+    pub async fn record_unbatched(&self, record: &Record) -> Result<(), StoreError> {
+        write_batch(&self.pool, std::iter::once(record)).await?;
+        Ok(())
+    }
+
+    /// Holds every group-commit write until the guard is dropped (records
+    /// queue meanwhile and are then written together). For consistent
+    /// backups and for tests that need a known batch.
+    pub async fn pause_writes(&self) -> tokio::sync::OwnedMutexGuard<()> {
+        self.gate.clone().lock_owned().await
+    }
+}
+
+/// The group-commit writer: takes every waiting record (at least one), writes
+/// them in one transaction, answers each.
+pub(super) async fn write_batches(
+    pool: SqlitePool,
+    mut jobs: mpsc::Receiver<WriteJob>,
+    gate: Arc<tokio::sync::Mutex<()>>,
+    stats: Arc<CommitStats>,
+) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    // The first record is awaited alone, so a paused writer holds at most one.
+    while let Some(first) = jobs.recv().await {
+        batch.push(first);
+        let _paused = gate.lock().await;
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let result = write_batch(&pool, batch.iter().map(|job| &job.record)).await;
+        stats.batches.fetch_add(1, Ordering::Relaxed);
+        stats
+            .records
+            .fetch_add(batch.len() as u64, Ordering::Relaxed);
+        stats
+            .largest_batch
+            .fetch_max(batch.len() as u64, Ordering::Relaxed);
+        match result {
+            Ok(()) => {
+                for job in batch.drain(..) {
+                    let _ = job.done.send(Ok(()));
+                }
+            }
+            Err(error) if batch.len() == 1 => {
+                stats.failed_batches.fetch_add(1, Ordering::Relaxed);
+                tracing::error!("a commit failed: {error}");
+                for job in batch.drain(..) {
+                    let _ = job.done.send(Err(StoreError::Batch(error.to_string())));
+                }
+            }
+            Err(error) => {
+                // Nothing of the batch was written. One bad record (say, for a
+                // table deleted meanwhile) must not cost the others their
+                // move: write each alone, so each gets its own answer. A
+                // failure of the database itself fails them all.
+                stats.failed_batches.fetch_add(1, Ordering::Relaxed);
+                tracing::warn!(
+                    records = batch.len(),
+                    "a group commit failed ({error}); writing its records one by one"
+                );
+                for job in batch.drain(..) {
+                    let alone = write_batch(&pool, std::iter::once(&job.record)).await;
+                    let _ = job
+                        .done
+                        .send(alone.map_err(|e| StoreError::Batch(e.to_string())));
+                }
+            }
+        }
+    }
+}
+
+/// Writes `records` in one transaction, in order.
+async fn write_batch<'a>(
+    pool: &SqlitePool,
+    records: impl Iterator<Item = &'a Record>,
+) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    for record in records {
+        write_record(&mut tx, record).await?;
+    }
+    tx.commit().await
+}
+
+/// The statements of one record, inside the batch's transaction.
+async fn write_record(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    record: &Record,
+) -> Result<(), sqlx::Error> {
+    for row in &record.rows {
+        sqlx::query(
+                "INSERT INTO moves (table_id, seq, round, kind, side, square, at, time_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(&record.table_id)
+            .bind(row.seq)
+            .bind(row.round)
+            .bind(row.kind)
+            .bind(&row.side)
+            .bind(row.square)
+            .bind(record.now)
+            .bind(row.time_ms)
+            .execute(&mut **tx)
+            .await?;
+    }
+    if let Some(end) = &record.round_end {
+        sqlx::query(
+                "UPDATE rounds SET winner = ?, reason = ?, black = ?, white = ?, ended_at = ? WHERE table_id = ? AND round = ?",
+            )
+            .bind(end.winner)
+            .bind(end.reason)
+            .bind(end.black)
+            .bind(end.white)
+            .bind(record.now)
+            .bind(&record.table_id)
+            .bind(end.round)
+            .execute(&mut **tx)
+            .await?;
+    }
+    if let Some((round, black, white)) = record.votes {
+        for (side, vote) in [("black", black), ("white", white)] {
+            sqlx::query(
+                "INSERT INTO votes (table_id, round, side, vote) VALUES (?, ?, ?, ?)
+                     ON CONFLICT (table_id, round, side) DO UPDATE SET vote = excluded.vote",
+            )
+            .bind(&record.table_id)
+            .bind(round)
+            .bind(side)
+            .bind(vote)
+            .execute(&mut **tx)
+            .await?;
+        }
+    }
+    if let Some(round) = record.new_round {
+        sqlx::query("INSERT INTO rounds (table_id, round, started_at) VALUES (?, ?, ?)")
+            .bind(&record.table_id)
+            .bind(round)
+            .bind(record.now)
+            .execute(&mut **tx)
+            .await?;
+    }
+    sqlx::query("UPDATE tallies SET black_wins = ?, white_wins = ?, draws = ? WHERE table_id = ?")
+        .bind(record.tally.0)
+        .bind(record.tally.1)
+        .bind(record.tally.2)
+        .bind(&record.table_id)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("UPDATE tables SET last_activity = ? WHERE id = ?")
+        .bind(record.now)
+        .bind(&record.table_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{MoveKind, MoveRow};
+
+    fn place(table: &str, seq: i64, square: i64) -> Record {
+        Record {
+            table_id: table.into(),
+            rows: vec![MoveRow {
+                seq,
+                round: 1,
+                kind: MoveKind::Place,
+                side: if seq % 2 == 0 { "black" } else { "white" }.into(),
+                square: Some(square),
+                time_ms: None,
+            }],
+            round_end: None,
+            new_round: None,
+            votes: None,
+            tally: (0, 0, 0),
+            now: 1_000 + seq,
+        }
+    }
+
+    async fn open() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&dir.path().join("t.db")).await.expect("open");
+        for id in ["a", "b", "c"] {
+            store
+                .create_table(id, "{}", "owner", (None, None), 1)
+                .await
+                .expect("create");
+        }
+        (dir, store)
+    }
+
+    /// Waits until `n` records are waiting in the writer's queue.
+    async fn queued(store: &Store, n: usize) {
+        while store.writer.max_capacity() - store.writer.capacity() < n {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    async fn squares(store: &Store, table: &str) -> Vec<Option<i64>> {
+        store
+            .moves(table)
+            .await
+            .expect("moves")
+            .into_iter()
+            .map(|row| row.square)
+            .collect()
+    }
+
+    /// Sends `record` to the writer without waiting for its answer.
+    async fn enqueue(store: &Store, record: Record) -> oneshot::Receiver<Result<(), StoreError>> {
+        let (done, answer) = oneshot::channel();
+        store
+            .writer
+            .send(WriteJob { record, done })
+            .await
+            .expect("writer running");
+        answer
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn commands_arriving_together_are_written_in_one_transaction_in_order() {
+        let (_dir, store) = open().await;
+        let before = store.commit_stats().batches();
+        let paused = store.pause_writes().await;
+        let mut answers = Vec::new();
+        for seq in 0..5 {
+            for table in ["a", "b", "c"] {
+                let mut record = place(table, seq, seq + 10);
+                // Each record sets the tally; only the last one, in order, stays.
+                record.tally = (seq, 0, 0);
+                answers.push(enqueue(&store, record).await);
+            }
+        }
+        drop(paused);
+        for answer in answers {
+            answer.await.expect("answered").expect("committed");
+        }
+        let stats = store.commit_stats();
+        assert!(
+            stats.batches() - before <= 2,
+            "15 records took {} transactions",
+            stats.batches() - before
+        );
+        assert!(stats.largest_batch() >= 14, "{}", stats.largest_batch());
+        for table in ["a", "b", "c"] {
+            let seqs: Vec<i64> = store
+                .moves(table)
+                .await
+                .expect("moves")
+                .iter()
+                .map(|r| r.seq)
+                .collect();
+            assert_eq!(seqs, vec![0, 1, 2, 3, 4], "table {table}");
+            assert_eq!(store.tally(table).await.expect("tally"), Some((4, 0, 0)));
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn one_bad_record_fails_alone_and_the_rest_of_its_batch_commits() {
+        let (_dir, store) = open().await;
+        let paused = store.pause_writes().await;
+        let good_a = enqueue(&store, place("a", 0, 19)).await;
+        // No such table: the foreign key fails.
+        let bad = enqueue(&store, place("missing", 0, 19)).await;
+        let good_b = enqueue(&store, place("b", 0, 26)).await;
+        queued(&store, 2).await;
+        let failed_before = store.commit_stats().failed_batches();
+        drop(paused);
+        good_a.await.expect("answered").expect("a committed");
+        good_b.await.expect("answered").expect("b committed");
+        let error = bad
+            .await
+            .expect("answered")
+            .expect_err("bad record refused");
+        assert!(matches!(error, StoreError::Batch(_)), "{error}");
+        assert_eq!(store.commit_stats().failed_batches(), failed_before + 1);
+        assert_eq!(squares(&store, "a").await, vec![Some(19)]);
+        assert_eq!(squares(&store, "b").await, vec![Some(26)]);
+        assert!(squares(&store, "missing").await.is_empty());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failing_database_answers_every_record_of_the_batch_with_an_error() {
+        let (_dir, store) = open().await;
+        let paused = store.pause_writes().await;
+        let mut pending = Vec::new();
+        for table in ["a", "b", "c"] {
+            pending.push(enqueue(&store, place(table, 0, 19)).await);
+        }
+        store.pool.close().await;
+        drop(paused);
+        for answer in pending {
+            let error = answer.await.expect("answered").expect_err("refused");
+            assert!(matches!(error, StoreError::Batch(_)), "{error}");
+        }
+    }
+}

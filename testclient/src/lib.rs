@@ -1,0 +1,463 @@
+//! One client of the site's protocol, typed on [`app::protocol`]: the server
+//! functions a browser calls (JSON in, JSON out) and the table and queue
+//! WebSockets. The server's tests and the load tool (`othello-load`) use it,
+//! so a change to the protocol breaks them at compile time, not at run time.
+//!
+//! A [`Client`] is one browser: it carries one session cookie (given, or the
+//! one the server sets on the first answer) and the site's `Origin`, as the
+//! guard asks of commands. A refused call is a [`Refusal`]: the exact status
+//! and the message the player would read.
+
+use app::api::{CommandError, ErrorKind};
+use app::lab::{LabSummary, LabView, ProviderStatus};
+use app::protocol::{
+    AnalysisView, ClientMessage, ServerMessage, Side, TableMode, TableView, TimeControl,
+    SESSION_COOKIE,
+};
+use futures_util::{SinkExt, StreamExt};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+/// How long a socket read waits for the next message before it fails (a
+/// wait for an event, not a delay).
+pub const MESSAGE_WAIT: Duration = Duration::from_secs(20);
+
+/// A call the server refused (or a transport failure, status 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The HTTP status (0: the request did not complete).
+    pub status: u16,
+    /// The message a player would read (the body's `message`, or its text).
+    pub message: String,
+    /// The error's kind when the body was a [`CommandError`].
+    pub kind: Option<ErrorKind>,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.status, self.message)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+impl Refusal {
+    fn transport(error: impl std::fmt::Display) -> Self {
+        Refusal {
+            status: 0,
+            message: error.to_string(),
+            kind: None,
+        }
+    }
+}
+
+/// A browser: one HTTP client, the site's URL and one session cookie.
+#[derive(Clone, Debug)]
+pub struct Client {
+    http: reqwest::Client,
+    url: String,
+    /// `othello_session=<token>`, once known.
+    cookie: Arc<Mutex<Option<String>>>,
+    /// Every body received, when recording (see [`Client::recording`]).
+    bodies: Option<Arc<Mutex<Vec<String>>>>,
+}
+
+impl Client {
+    /// A new visitor with no cookie yet: the server's first answer sets one.
+    pub fn new(url: &str) -> Client {
+        Client::with_http(reqwest::Client::new(), url)
+    }
+
+    /// As [`Client::new`], sharing an HTTP client (connection pool).
+    pub fn with_http(http: reqwest::Client, url: &str) -> Client {
+        Client {
+            http,
+            url: url.trim_end_matches('/').to_string(),
+            cookie: Arc::new(Mutex::new(None)),
+            bodies: None,
+        }
+    }
+
+    /// This client, keeping every body it receives (see [`Client::bodies`]),
+    /// e.g. to check that no answer leaks a secret.
+    pub fn recording(mut self) -> Client {
+        self.bodies = Some(Arc::new(Mutex::new(Vec::new())));
+        self
+    }
+
+    /// Every body received since [`Client::recording`], by this client and
+    /// every client made from it with [`Client::at`].
+    pub fn bodies(&self) -> Vec<String> {
+        self.bodies
+            .as_ref()
+            .and_then(|b| b.lock().ok().map(|b| b.clone()))
+            .unwrap_or_default()
+    }
+
+    /// The same browser (cookie, recording) talking to another server.
+    pub fn at(&self, url: &str) -> Client {
+        Client {
+            url: url.trim_end_matches('/').to_string(),
+            ..self.clone()
+        }
+    }
+
+    fn record(&self, body: &str) {
+        if let Some(bodies) = &self.bodies {
+            if let Ok(mut bodies) = bodies.lock() {
+                bodies.push(body.to_string());
+            }
+        }
+    }
+
+    /// A visitor holding the session token `token`.
+    pub fn with_token(url: &str, token: &str) -> Client {
+        let client = Client::new(url);
+        client.set_token(token);
+        client
+    }
+
+    /// Replaces the session token.
+    pub fn set_token(&self, token: &str) {
+        if let Ok(mut cookie) = self.cookie.lock() {
+            *cookie = Some(format!("{SESSION_COOKIE}={token}"));
+        }
+    }
+
+    /// The session token, once known.
+    pub fn token(&self) -> Option<String> {
+        self.cookie.lock().ok().and_then(|c| {
+            c.as_deref()
+                .and_then(|c| c.strip_prefix(&format!("{SESSION_COOKIE}=")))
+                .map(str::to_string)
+        })
+    }
+
+    /// The site's URL (`http://host:port`).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    fn cookie(&self) -> Option<String> {
+        self.cookie.lock().ok().and_then(|c| c.clone())
+    }
+
+    /// Keeps the session cookie the server sets, if this client has none.
+    fn keep_cookie(&self, response: &reqwest::Response) {
+        let set = response
+            .headers()
+            .get_all(reqwest::header::SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .filter_map(|v| v.split(';').next())
+            .find(|v| v.starts_with(&format!("{SESSION_COOKIE}=")))
+            .map(str::to_string);
+        if let (Some(set), Ok(mut cookie)) = (set, self.cookie.lock()) {
+            if cookie.is_none() {
+                *cookie = Some(set);
+            }
+        }
+    }
+
+    /// Calls the server function `name` with a JSON body as a browser does;
+    /// returns the status and the body (JSON, or the text as a string).
+    pub async fn call_raw(&self, name: &str, body: &Value) -> Result<(u16, Value), Refusal> {
+        let mut request = self
+            .http
+            .post(format!("{}/api/{name}", self.url))
+            .header("content-type", "application/json")
+            .header("accept", "application/json")
+            .header("origin", &self.url)
+            .body(body.to_string());
+        if let Some(cookie) = self.cookie() {
+            request = request.header("cookie", cookie);
+        }
+        let response = request.send().await.map_err(Refusal::transport)?;
+        self.keep_cookie(&response);
+        let status = response.status().as_u16();
+        let text = response.text().await.map_err(Refusal::transport)?;
+        self.record(&text);
+        Ok((
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        ))
+    }
+
+    /// Calls the server function `name`; a 200 answer is read as `T`, any
+    /// other as a [`Refusal`] with the server's message.
+    pub async fn call<T: DeserializeOwned>(&self, name: &str, body: Value) -> Result<T, Refusal> {
+        let (status, value) = self.call_raw(name, &body).await?;
+        if status == 200 {
+            return serde_json::from_value(value.clone()).map_err(|e| Refusal {
+                status,
+                message: format!("unreadable answer of {name} ({e}): {value}"),
+                kind: None,
+            });
+        }
+        Err(
+            match serde_json::from_value::<CommandError>(value.clone()) {
+                Ok(error) => Refusal {
+                    status,
+                    message: error.message,
+                    kind: Some(error.kind),
+                },
+                Err(_) => Refusal {
+                    status,
+                    message: match value {
+                        Value::String(text) => text,
+                        other => other.to_string(),
+                    },
+                    kind: None,
+                },
+            },
+        )
+    }
+
+    /// `GET path` with the session cookie: (status, body text).
+    pub async fn get(&self, path: &str) -> Result<(u16, String), Refusal> {
+        let mut request = self.http.get(format!("{}{path}", self.url));
+        if let Some(cookie) = self.cookie() {
+            request = request.header("cookie", cookie);
+        }
+        let response = request.send().await.map_err(Refusal::transport)?;
+        self.keep_cookie(&response);
+        let status = response.status().as_u16();
+        let text = response.text().await.map_err(Refusal::transport)?;
+        self.record(&text);
+        Ok((status, text))
+    }
+
+    // ----- tables -----
+
+    pub async fn create_table(&self, mode: TableMode) -> Result<String, Refusal> {
+        self.call("create_table", json!({ "mode": mode })).await
+    }
+
+    /// A private online table (untimed unless `time` is given).
+    pub async fn create_private(&self, time: Option<TimeControl>) -> Result<String, Refusal> {
+        self.create_table(TableMode::Online {
+            private: true,
+            time,
+        })
+        .await
+    }
+
+    pub async fn create_table_from(&self, mode: TableMode, obf: &str) -> Result<String, Refusal> {
+        self.call("create_table_from", json!({ "mode": mode, "obf": obf }))
+            .await
+    }
+
+    pub async fn get_table(&self, table: &str) -> Result<TableView, Refusal> {
+        self.call("get_table", json!({ "table": table })).await
+    }
+
+    pub async fn take_seat(&self, table: &str) -> Result<TableView, Refusal> {
+        self.call("take_seat", json!({ "table": table })).await
+    }
+
+    pub async fn play_move(&self, table: &str, square: u8) -> Result<TableView, Refusal> {
+        self.call("play_move", json!({ "table": table, "square": square }))
+            .await
+    }
+
+    pub async fn resign(&self, table: &str, side: Option<Side>) -> Result<TableView, Refusal> {
+        self.call("resign", json!({ "table": table, "side": side }))
+            .await
+    }
+
+    pub async fn vote_rematch(
+        &self,
+        table: &str,
+        side: Option<Side>,
+        vote: bool,
+    ) -> Result<TableView, Refusal> {
+        self.call(
+            "vote_rematch",
+            json!({ "table": table, "side": side, "vote": vote }),
+        )
+        .await
+    }
+
+    pub async fn new_table(&self, table: &str) -> Result<String, Refusal> {
+        self.call("new_table", json!({ "table": table })).await
+    }
+
+    // ----- analysis -----
+
+    pub async fn analysis_start(&self, kind: &str, id: &str) -> Result<AnalysisView, Refusal> {
+        self.call("analysis_start", json!({ "kind": kind, "id": id }))
+            .await
+    }
+
+    pub async fn analysis_get(&self, kind: &str, id: &str) -> Result<AnalysisView, Refusal> {
+        self.call("analysis_get", json!({ "kind": kind, "id": id }))
+            .await
+    }
+
+    // ----- the lab -----
+
+    pub async fn lab_create(&self, black_depth: u8, white_depth: u8) -> Result<String, Refusal> {
+        self.call(
+            "lab_create",
+            json!({ "black_depth": black_depth, "white_depth": white_depth }),
+        )
+        .await
+    }
+
+    pub async fn lab_list(&self) -> Result<Vec<LabSummary>, Refusal> {
+        self.call("lab_list", json!({})).await
+    }
+
+    pub async fn lab_provider(&self) -> Result<ProviderStatus, Refusal> {
+        self.call("lab_provider", json!({})).await
+    }
+
+    pub async fn lab_get(&self, lab: &str) -> Result<LabView, Refusal> {
+        self.call("lab_get", json!({ "lab": lab })).await
+    }
+
+    pub async fn lab_next_turn(&self, lab: &str) -> Result<LabView, Refusal> {
+        self.call("lab_next_turn", json!({ "lab": lab })).await
+    }
+
+    pub async fn lab_retry_explanation(&self, lab: &str) -> Result<LabView, Refusal> {
+        self.call("lab_retry_explanation", json!({ "lab": lab }))
+            .await
+    }
+
+    pub async fn lab_wait(&self, lab: &str, since: u64) -> Result<LabView, Refusal> {
+        self.call("lab_wait", json!({ "lab": lab, "since": since }))
+            .await
+    }
+
+    // ----- sockets -----
+
+    /// Opens the WebSocket at `path` (`/ws/table/<id>`, `/ws/queue?…`) with
+    /// the session cookie and the site's origin.
+    pub async fn socket(&self, path: &str) -> Result<Socket, Refusal> {
+        let ws_url = format!("{}{path}", self.url.replacen("http://", "ws://", 1));
+        let mut request = ws_url.into_client_request().map_err(Refusal::transport)?;
+        if let Some(cookie) = self.cookie() {
+            request.headers_mut().insert(
+                "cookie",
+                cookie.parse().map_err(|_| Refusal::transport("cookie"))?,
+            );
+        }
+        request.headers_mut().insert(
+            "origin",
+            self.url.parse().map_err(|_| Refusal::transport("origin"))?,
+        );
+        match tokio_tungstenite::connect_async(request).await {
+            Ok((stream, _)) => Ok(Socket { stream }),
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => Err(Refusal {
+                status: response.status().as_u16(),
+                message: response
+                    .body()
+                    .as_deref()
+                    .map(|b| String::from_utf8_lossy(b).into_owned())
+                    .unwrap_or_default(),
+                kind: None,
+            }),
+            Err(error) => Err(Refusal::transport(error)),
+        }
+    }
+
+    /// Opens a table's socket and reads its first state: by then the server
+    /// has counted the socket. Returns the socket and that state.
+    pub async fn connect(&self, table: &str) -> Result<(Socket, TableView), Refusal> {
+        let mut socket = self.socket(&format!("/ws/table/{table}")).await?;
+        match socket.next_message().await? {
+            ServerMessage::State { table } => Ok((socket, *table)),
+            other => Err(Refusal::transport(format!(
+                "expected the table's state first, got {other:?}"
+            ))),
+        }
+    }
+}
+
+type Stream =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// An open table or queue socket, read as [`ServerMessage`]s.
+pub struct Socket {
+    stream: Stream,
+}
+
+impl Socket {
+    /// The next message (bounded by [`MESSAGE_WAIT`]); pings and other
+    /// frames are skipped, text that is no [`ServerMessage`] is an error.
+    pub async fn next_message(&mut self) -> Result<ServerMessage, Refusal> {
+        loop {
+            let message = tokio::time::timeout(MESSAGE_WAIT, self.stream.next())
+                .await
+                .map_err(|_| Refusal::transport("no message in time"))?
+                .ok_or_else(|| Refusal::transport("the socket closed"))?
+                .map_err(Refusal::transport)?;
+            match message {
+                Message::Text(text) => {
+                    return serde_json::from_str(&text).map_err(|e| {
+                        Refusal::transport(format!("not a server message ({e}): {text}"))
+                    })
+                }
+                Message::Close(_) => return Err(Refusal::transport("the socket closed")),
+                _ => continue,
+            }
+        }
+    }
+
+    /// Reads pushed states until one satisfies `check`; returns that view.
+    pub async fn wait_state(
+        &mut self,
+        check: impl Fn(&TableView) -> bool,
+    ) -> Result<TableView, Refusal> {
+        loop {
+            if let ServerMessage::State { table } = self.next_message().await? {
+                if check(&table) {
+                    return Ok(*table);
+                }
+            }
+        }
+    }
+
+    /// Sends a message.
+    pub async fn send(&mut self, message: &ClientMessage) -> Result<(), Refusal> {
+        let text = serde_json::to_string(message).map_err(Refusal::transport)?;
+        self.send_text(&text).await
+    }
+
+    /// Sends any text frame (for tests of malformed input).
+    pub async fn send_text(&mut self, text: &str) -> Result<(), Refusal> {
+        self.stream
+            .send(Message::Text(text.into()))
+            .await
+            .map_err(Refusal::transport)
+    }
+
+    /// Closes the socket and waits (bounded) for the server's close frame:
+    /// by then the server has seen the player leave.
+    pub async fn close(mut self) {
+        let _ = self.stream.close(None).await;
+        while let Ok(Some(Ok(_))) = tokio::time::timeout(MESSAGE_WAIT, self.stream.next()).await {}
+    }
+
+    /// Drains the socket until it closes, counting the text messages.
+    pub async fn drain(mut self, count: impl Fn()) {
+        while let Some(Ok(message)) = self.stream.next().await {
+            if message.is_text() {
+                count();
+            }
+        }
+    }
+}
+
+/// The seat this view says the viewer holds, if exactly one.
+pub fn my_side(view: &TableView) -> Option<Side> {
+    match view.you.as_slice() {
+        [side] => Some(*side),
+        _ => None,
+    }
+}
