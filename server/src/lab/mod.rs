@@ -205,6 +205,8 @@ pub fn view(game: &LabGame, provider: ProviderStatus) -> LabView {
             .collect(),
         provider,
         version: game.version,
+        // Set by the server function, which knows the caller.
+        yours: false,
     }
 }
 
@@ -369,10 +371,65 @@ impl LabHub {
                 white_count: position.count(Color::White) as u8,
                 over: game.game.is_over(),
                 updated_at: game.updated_at,
+                mine: false,
             });
         }
         out.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(a.id.cmp(&b.id)));
         out
+    }
+
+    /// Copies a lab game into a new one with the same engine depths, moves
+    /// and explanations (an explanation still being written is written again
+    /// for the copy); returns the new id. The route layer records the caller
+    /// as its owner, as for [`LabHub::create`].
+    pub async fn copy(&self, id: &str) -> Result<String, CommandError> {
+        let entry = self.entry(id)?;
+        // Held while copying, so the stored and the in-memory copy agree.
+        let source = entry.lock().await;
+        let copy_id = new_id();
+        let now = self.now();
+        self.inner
+            .store
+            .copy_lab_game(id, &copy_id, now)
+            .await
+            .map_err(storage_error)?;
+        let mut game = LabGame::new(
+            copy_id.clone(),
+            source.black_depth,
+            source.white_depth,
+            now,
+        );
+        game.game = source.game.clone();
+        game.moves = source.moves.clone();
+        drop(source);
+        game.version = game.moves.len() as u64 * 2 + 1;
+        game.changes.send_replace(game.version);
+        let pending: Vec<(u32, FactSheet)> = game
+            .moves
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.explained == Explained::Pending)
+            .map(|(i, m)| (i as u32 + 1, m.facts.clone()))
+            .collect();
+        if let Ok(mut games) = self.inner.games.lock() {
+            games.insert(copy_id.clone(), Arc::new(AsyncMutex::new(game)));
+        }
+        for (ply, facts) in pending {
+            self.spawn_explanation(copy_id.clone(), ply, facts);
+        }
+        tracing::info!(lab = %copy_id, from = %id, "lab game copied");
+        Ok(copy_id)
+    }
+
+    /// Whether `session` started lab game `id`.
+    pub async fn is_owner(&self, id: &str, session: &str) -> Result<bool, CommandError> {
+        let owner = self
+            .inner
+            .store
+            .lab_owner(id)
+            .await
+            .map_err(storage_error)?;
+        Ok(owner.as_deref() == Some(session))
     }
 
     /// The view of a lab game.
@@ -797,5 +854,30 @@ impl LabBackend for LabHub {
 
     fn provider(&self) -> ProviderStatus {
         self.provider_status()
+    }
+
+    fn is_owner<'a>(
+        &'a self,
+        lab: &'a str,
+        session: &'a app::protocol::Session,
+    ) -> BoxFuture<'a, Result<bool, CommandError>> {
+        Box::pin(LabHub::is_owner(self, lab, &session.0))
+    }
+
+    fn owned_by<'a>(
+        &'a self,
+        session: &'a app::protocol::Session,
+    ) -> BoxFuture<'a, Result<Vec<String>, CommandError>> {
+        Box::pin(async move {
+            self.inner
+                .store
+                .lab_games_of(&session.0)
+                .await
+                .map_err(storage_error)
+        })
+    }
+
+    fn copy<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<String, CommandError>> {
+        Box::pin(LabHub::copy(self, lab))
     }
 }
