@@ -240,7 +240,13 @@ mod tests {
     fn autoplaying() -> Controller {
         let mut c = Controller::new();
         assert_eq!(c.handle(Event::Start(PLAYING)), schedule(1, Wait::Now));
-        assert_eq!(c.handle(Event::Tick { run: 1, game: PLAYING }), step());
+        assert_eq!(
+            c.handle(Event::Tick {
+                run: 1,
+                game: PLAYING
+            }),
+            step()
+        );
         c
     }
 
@@ -293,7 +299,13 @@ mod tests {
         assert!(c.autoplay() && c.busy());
         assert_eq!(c.handle(Event::Done(PLAYING)), schedule(1, Wait::Reading));
         assert!(!c.busy());
-        assert_eq!(c.handle(Event::Tick { run: 1, game: PLAYING }), step());
+        assert_eq!(
+            c.handle(Event::Tick {
+                run: 1,
+                game: PLAYING
+            }),
+            step()
+        );
     }
 
     #[test]
@@ -315,7 +327,13 @@ mod tests {
         assert!(c.autoplay());
         assert!(c.frozen(FAILED));
         // A stray tick while frozen does nothing.
-        assert_eq!(c.handle(Event::Tick { run: 1, game: FAILED }), vec![]);
+        assert_eq!(
+            c.handle(Event::Tick {
+                run: 1,
+                game: FAILED
+            }),
+            vec![]
+        );
         assert_eq!(
             c.handle(Event::Retry),
             vec![Effect::ClearError, Effect::RetryExplanation]
@@ -372,7 +390,13 @@ mod tests {
         assert!(!c.autoplay());
         assert!(c.busy(), "the step in flight still finishes");
         assert_eq!(c.handle(Event::Done(PLAYING)), vec![]);
-        assert_eq!(c.handle(Event::Tick { run: 1, game: PLAYING }), vec![]);
+        assert_eq!(
+            c.handle(Event::Tick {
+                run: 1,
+                game: PLAYING
+            }),
+            vec![]
+        );
         assert!(!c.busy());
     }
 
@@ -382,8 +406,20 @@ mod tests {
         c.handle(Event::Start(PLAYING));
         c.handle(Event::Pause);
         assert_eq!(c.handle(Event::Start(PLAYING)), schedule(3, Wait::Now));
-        assert_eq!(c.handle(Event::Tick { run: 1, game: PLAYING }), vec![]);
-        assert_eq!(c.handle(Event::Tick { run: 3, game: PLAYING }), step());
+        assert_eq!(
+            c.handle(Event::Tick {
+                run: 1,
+                game: PLAYING
+            }),
+            vec![]
+        );
+        assert_eq!(
+            c.handle(Event::Tick {
+                run: 3,
+                game: PLAYING
+            }),
+            step()
+        );
     }
 
     #[test]
@@ -392,12 +428,21 @@ mod tests {
         c.handle(Event::Next(PLAYING));
         assert_eq!(c.handle(Event::Start(PLAYING)), schedule(1, Wait::Now));
         assert_eq!(
-            c.handle(Event::Tick { run: 1, game: PLAYING }),
+            c.handle(Event::Tick {
+                run: 1,
+                game: PLAYING
+            }),
             schedule(1, Wait::Poll)
         );
         // The manual step ends; autoplay's next tick steps.
         assert_eq!(c.handle(Event::Done(PLAYING)), vec![]);
-        assert_eq!(c.handle(Event::Tick { run: 1, game: PLAYING }), step());
+        assert_eq!(
+            c.handle(Event::Tick {
+                run: 1,
+                game: PLAYING
+            }),
+            step()
+        );
     }
 
     #[test]
@@ -406,7 +451,13 @@ mod tests {
         c.handle(Event::Pause);
         c.handle(Event::Start(PLAYING)); // run 3, waits for the step in flight
         assert_eq!(c.handle(Event::Done(PLAYING)), vec![]);
-        assert_eq!(c.handle(Event::Tick { run: 3, game: PLAYING }), step());
+        assert_eq!(
+            c.handle(Event::Tick {
+                run: 3,
+                game: PLAYING
+            }),
+            step()
+        );
     }
 
     #[test]

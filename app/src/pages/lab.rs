@@ -11,8 +11,8 @@ use crate::lab::{
     LabMoveView, LabStatus, LabView,
 };
 pub use crate::pages::lab_home::LabHomePage;
-use crate::pages::lab_parts::{eval_graph, format_seconds, move_card, play_from_here, side_class};
 use crate::pages::lab_home::{provider_line, NewLabForm};
+use crate::pages::lab_parts::{eval_graph, format_seconds, move_card, play_from_here, side_class};
 use crate::protocol::Side;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
@@ -20,7 +20,6 @@ use std::time::Duration;
 
 /// Reading times offered between autoplay moves, in seconds.
 const READING_CHOICES: [f64; 4] = [2.0, 5.0, 10.0, 20.0];
-
 
 /// Depth pickers and the button that starts a lab game.
 /// `/lab/:id`.

@@ -70,7 +70,6 @@ pub(super) fn build(root: &Group) -> BoardParts {
         .unchecked_into()
     };
 
-
     // The frame: a wooden slab under and around the felt.
     let frame = Mesh::new(&BoxGeometry::new(9.0, 0.4, 9.0), &standard(FRAME, 0.7));
     frame.position().set(0.0, -0.21, 0.0);
@@ -185,7 +184,7 @@ pub(super) fn rest_disc(disc: &Disc, index: usize) {
 }
 
 impl State {
-fn new_disc(&self, index: usize, colour: i8) -> Disc {
+    pub(super) fn new_disc(&self, index: usize, colour: i8) -> Disc {
         let group = Group::new();
         let top = Mesh::new(&self.disc_parts.half, &self.disc_parts.black);
         top.position().set(0.0, DISC_HALF / 2.0, 0.0);
@@ -385,5 +384,4 @@ fn new_disc(&self, index: usize, colour: i8) -> Disc {
         });
         self.party.running.is_none() && board_still && discs_still
     }
-
 }

@@ -216,5 +216,4 @@ impl State {
         self.set_cursor(cursor);
         self.dirty = true;
     }
-
 }

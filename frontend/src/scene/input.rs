@@ -47,7 +47,8 @@ impl State {
             rect.left() + (v.x() + 1.0) / 2.0 * rect.width(),
             rect.top() + (1.0 - v.y()) / 2.0 * rect.height(),
         )
-    }}
+    }
+}
 
 /// Listens to the canvas's pointer and the orbit controls; returns the
 /// listeners, which must live as long as the island.

@@ -12,9 +12,9 @@
 
 mod board;
 mod celebration;
-mod test_hooks;
 mod input;
 mod renderer;
+mod test_hooks;
 
 use crate::three::*;
 use app::board::{ends_celebration, BoardScene, SceneHooks};
@@ -199,7 +199,7 @@ impl BoardScene for LazyIsland {
     }
 }
 
-pub(super) fn now() -> f64 {
+fn now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
@@ -234,7 +234,6 @@ impl State {
         }
         ended
     }
-
 }
 
 fn start_loop(state: &Rc<RefCell<State>>) {

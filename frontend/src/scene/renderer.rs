@@ -115,7 +115,6 @@ pub(super) async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Resul
     })
 }
 
-
 impl State {
     pub(super) fn backend_name(&self) -> &'static str {
         if three::property(&self.renderer.backend(), "isWebGPUBackend").is_truthy() {
@@ -125,7 +124,7 @@ impl State {
         }
     }
 
-        pub(super) fn resize(&mut self) {
+    pub(super) fn resize(&mut self) {
         let width = f64::from(self.canvas.client_width().max(1));
         let height = f64::from(self.canvas.client_height().max(1));
         if (width, height) != self.size {
@@ -146,5 +145,4 @@ impl State {
             self.dirty = true;
         }
     }
-
 }

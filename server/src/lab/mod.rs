@@ -393,12 +393,7 @@ impl LabHub {
             .copy_lab_game(id, &copy_id, now)
             .await
             .map_err(storage_error)?;
-        let mut game = LabGame::new(
-            copy_id.clone(),
-            source.black_depth,
-            source.white_depth,
-            now,
-        );
+        let mut game = LabGame::new(copy_id.clone(), source.black_depth, source.white_depth, now);
         game.game = source.game.clone();
         game.moves = source.moves.clone();
         drop(source);
