@@ -142,6 +142,33 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         });
     };
 
+    // The AI's search refused (the server's AI queue is full): say so, and
+    // let the player ask again (opening the table asks the AI again).
+    let id_for_ai = table_id.clone();
+    let (ai_retrying, set_ai_retrying) = signal(false);
+    let (ai_retry_note, set_ai_retry_note) = signal(None::<String>);
+    let ask_ai_again = move |_| {
+        let table = id_for_ai.clone();
+        set_ai_retrying.set(true);
+        set_ai_retry_note.set(None);
+        leptos::task::spawn_local(async move {
+            match get_table(table).await {
+                Ok(view) => {
+                    let still = view.ai_refused();
+                    accept(view);
+                    if still {
+                        let _ = set_ai_retry_note
+                            .try_set(Some("Still busy: try again in a moment.".to_string()));
+                    }
+                }
+                Err(error) => {
+                    let _ = set_ai_retry_note.try_set(Some(error.message));
+                }
+            }
+            let _ = set_ai_retrying.try_set(false);
+        });
+    };
+
     let mode = move || view_state.with(|v| v.mode);
     let seated = move || view_state.with(|v| !v.you.is_empty());
     let is_online = move || matches!(mode(), TableMode::Online { .. });
@@ -228,6 +255,8 @@ fn TableScreen(initial: TableView) -> impl IntoView {
             RoundStatus::Playing { to_move } => {
                 if v.ai_thinking {
                     format!("{} (AI) is thinking…", to_move.name())
+                } else if v.ai_refused() {
+                    format!("{} (AI) is waiting: the AI is busy", to_move.name())
                 } else if v.you.contains(&to_move) && v.you.len() == 1 {
                     format!("Your move ({})", to_move.name())
                 } else {
@@ -412,6 +441,19 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     </p>
                     <p id="message" class="error" role="alert">{move || message.get()}</p>
                 </div>
+                <Show when=move || view_state.with(|v| v.ai_refused())>
+                    <div class="card ai-busy" id="ai-busy" role="alert">
+                        <h2>"The AI is busy"</h2>
+                        <p>
+                            "Too many AI searches are waiting on the server, so the AI could not start on its move. "
+                            "Your game is saved: ask again in a moment."
+                        </p>
+                        <button id="ai-retry" on:click=ask_ai_again.clone() disabled=move || ai_retrying.get()>
+                            "Ask the AI again"
+                        </button>
+                        <p id="ai-retry-note" class="muted" aria-live="polite">{move || ai_retry_note.get()}</p>
+                    </div>
+                </Show>
                 <div class="card tally" id="tally">
                     <h2>"Tally"</h2>
                     <p>
