@@ -1,7 +1,10 @@
-//! The AI lab pages (docs/PRODUCT.md, The AI lab): `/lab` lists lab games and starts new ones;
-//! `/lab/:id` shows two engines playing, one step at a time (**Next turn**,
-//! key **N**) or with **Autoplay**, an explanation and lesson after every
-//! placement, a sidebar of earlier moves, an evaluation graph and exports.
+//! The AI lab's game page (docs/PRODUCT.md, The AI lab; the lab's home `/lab` is
+//! in `lab_home.rs`): `/lab/:id` shows two engines playing, one step at a time
+//! (**Next turn**, key **N**) or with **Autoplay**, an explanation and lesson
+//! after every placement, a sidebar of earlier moves, an evaluation graph and
+//! exports. Only the game's owner steps it; others watch it follow the owner's
+//! steps and may **Make my own copy**. The step and autoplay decisions are the
+//! state machine in `crate::lab::autoplay`.
 
 use crate::api::CommandError;
 use crate::board::Board3D;
@@ -21,7 +24,6 @@ use std::time::Duration;
 /// Reading times offered between autoplay moves, in seconds.
 const READING_CHOICES: [f64; 4] = [2.0, 5.0, 10.0, 20.0];
 
-/// Depth pickers and the button that starts a lab game.
 /// `/lab/:id`.
 #[component]
 pub fn LabPage() -> impl IntoView {
@@ -71,7 +73,7 @@ fn game_of(view: &LabView) -> Game {
 
 impl Ctl {
     fn accept(self, incoming: LabView) {
-        self.view.update(|current| {
+        self.view.try_update(|current| {
             if incoming.moves.len() >= current.moves.len() {
                 *current = incoming;
             }
@@ -79,7 +81,7 @@ impl Ctl {
     }
 
     fn game(self) -> Game {
-        self.view.with_untracked(game_of)
+        self.view.try_with_untracked(game_of).unwrap_or_default()
     }
 
     fn busy(self) -> bool {
@@ -103,8 +105,12 @@ impl Ctl {
 
     fn run(self, effect: Effect) {
         match effect {
-            Effect::ClearError => self.error.set(None),
-            Effect::ShowError(message) => self.error.set(Some(message)),
+            Effect::ClearError => {
+                let _ = self.error.try_set(None);
+            }
+            Effect::ShowError(message) => {
+                let _ = self.error.try_set(Some(message));
+            }
             Effect::Step => leptos::task::spawn_local(async move {
                 let result = self.step().await;
                 self.finish(result);
@@ -229,9 +235,11 @@ fn LabScreen(initial: LabView) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match lab_copy(ctl.id.get_value()).await {
                 Ok(id) => navigate(&format!("/lab/{id}"), Default::default()),
-                Err(e) => ctl.error.set(Some(e.message)),
+                Err(e) => {
+                    let _ = ctl.error.try_set(Some(e.message));
+                }
             }
-            set_copying.set(false);
+            let _ = set_copying.try_set(false);
         });
     };
 
