@@ -10,8 +10,8 @@ use crate::api::CommandError;
 use crate::board::Board3D;
 use crate::lab::autoplay::{Controller, Effect, Event, Game, Wait};
 use crate::lab::{
-    lab_copy, lab_get, lab_next_turn, lab_retry_explanation, lab_wait, ExplanationView,
-    LabMoveView, LabStatus, LabView,
+    lab_copy, lab_get, lab_next_turn, lab_retry_explanation, lab_wait, ExplanationView, LabStatus,
+    LabView,
 };
 pub use crate::pages::lab_home::LabHomePage;
 use crate::pages::lab_home::{provider_line, NewLabForm};
@@ -191,6 +191,7 @@ impl Ctl {
 
     /// For a watcher: follows the game as its owner steps it, until the page
     /// goes (`alive` turns false).
+    #[cfg(feature = "hydrate")]
     fn watch(self, alive: StoredValue<bool>) {
         leptos::task::spawn_local(async move {
             while alive.try_get_value().unwrap_or(false) {
