@@ -127,6 +127,8 @@ impl Shared {
 impl AiPool {
     /// Starts `threads` workers with room for `capacity` waiting searches
     /// (`per_owner` of them for one owner); table replies go to `replies`.
+    /// A `capacity` of 0 leaves no room: every search is refused (how the
+    /// tests reach the "AI is busy" path).
     pub fn start(
         threads: usize,
         capacity: usize,
@@ -137,7 +139,7 @@ impl AiPool {
         let shared = Arc::new(Shared {
             queues: Mutex::new(Queues::default()),
             ready: Condvar::new(),
-            capacity: capacity.max(1),
+            capacity,
             per_owner: per_owner.max(1),
         });
         for index in 0..threads.max(1) {
