@@ -6,6 +6,7 @@ use crate::lab::{lab_create, lab_list, lab_provider, LabSummary, ProviderStatus,
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
+/// Depth pickers and the button that starts a lab game.
 #[component]
 pub(crate) fn NewLabForm(#[prop(optional)] initial: Option<(u8, u8)>) -> impl IntoView {
     let (black, white) = initial.unwrap_or((3, 2));
@@ -79,8 +80,6 @@ pub(crate) fn provider_line(provider: ProviderStatus) -> impl IntoView {
         </p>
     }
 }
-
-/// `/lab`: start a lab game or open one.
 
 /// One line of a list of lab games.
 fn game_line(g: LabSummary) -> impl IntoView {

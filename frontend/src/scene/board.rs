@@ -1,7 +1,7 @@
 //! The board: its wooden frame, felt, grid and markers, the discs on it, and
 //! their drop and flip animations.
 
-use super::State;
+use super::{now, State};
 use crate::three::*;
 use app::protocol::BoardSnapshot;
 use std::f64::consts::PI;

@@ -84,7 +84,7 @@ pub(super) fn publish_hooks(state: &Rc<RefCell<State>>) {
     let weak = Rc::downgrade(state);
     let set_celebration_ms = Closure::<dyn Fn(f64)>::new(move |ms: f64| {
         if let Some(state) = weak.upgrade() {
-            state.borrow_mut().celebration_ms = ms.max(100.0);
+            state.borrow_mut().party.ms = ms.max(100.0);
         }
     });
     set_property(&api, "setCelebrationMs", set_celebration_ms.as_ref());
