@@ -171,6 +171,7 @@ test('AI lab: a watcher sees no step controls, follows the owner, copies the gam
   await watcher.waitForTimeout(500);
   await expect(watcher.locator('#lab-moves li')).toHaveCount(2);
 
+  expect(watcherErrors, 'before: watching').toEqual([]);
   // The owner steps; the watcher's page follows.
   await page.click('#next-turn');
   await waitExplained(page, 3);
@@ -184,6 +185,7 @@ test('AI lab: a watcher sees no step controls, follows the owner, copies the gam
   await screenshot(watcher, info, 'lab-watcher-mobile-controls');
   await watcher.setViewportSize({ width: 1100, height: 760 });
 
+  expect(watcherErrors, 'before: following').toEqual([]);
   // The lab home lists the game among others' games, read-only.
   await watcher.goto('/lab');
   await watcher.waitForFunction(() => document.body.dataset.hydrated === 'true');
@@ -194,6 +196,7 @@ test('AI lab: a watcher sees no step controls, follows the owner, copies the gam
   await watcher.waitForURL(labUrl);
   await waitForIsland(watcher);
 
+  expect(watcherErrors, 'before: the list').toEqual([]);
   // Make my own copy: a new lab game of the watcher's, same moves and depths.
   await watcher.click('#copy-lab');
   await watcher.waitForURL((url) => /\/lab\/[0-9a-f]+$/.test(url.pathname) && !url.pathname.endsWith(labId));
@@ -206,6 +209,7 @@ test('AI lab: a watcher sees no step controls, follows the owner, copies the gam
   await watcher.click('#next-turn');
   await waitExplained(watcher, 4);
   await waitDrawn(watcher, 5);
+  expect(watcherErrors, 'before: the copy').toEqual([]);
   await screenshot(watcher, info, 'lab-copy');
   // The original is untouched; the owner of the original cannot step the copy.
   await expect(page.locator('#lab-moves li')).toHaveCount(3);

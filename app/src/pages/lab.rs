@@ -18,7 +18,7 @@ use crate::pages::lab_home::{provider_line, NewLabForm};
 use crate::pages::lab_parts::{eval_graph, format_seconds, move_card, play_from_here, side_class};
 use crate::protocol::Side;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
+use leptos_router::hooks::{use_params_map, use_query_map};
 use std::time::Duration;
 
 /// Reading times offered between autoplay moves, in seconds.
@@ -192,22 +192,39 @@ impl Ctl {
     /// For a watcher: follows the game as its owner steps it, until the page
     /// goes (`alive` turns false).
     #[cfg(feature = "hydrate")]
-    fn watch(self, alive: StoredValue<bool>) {
+    fn watch(self, alive: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        use std::sync::atomic::Ordering::Relaxed;
         leptos::task::spawn_local(async move {
-            while alive.try_get_value().unwrap_or(false) {
-                let since = self.view.with_untracked(|v| v.version);
-                // The game gone or the network down: stop following (a
-                // reload starts again).
-                let Ok(view) = lab_wait(self.id.get_value(), since).await else {
+            while alive.load(Relaxed) {
+                let Some(since) = self.view.try_with_untracked(|v| v.version) else {
                     break;
                 };
-                if !alive.try_get_value().unwrap_or(false) {
+                let Some(id) = self.id.try_get_value() else {
+                    break;
+                };
+                // The game gone or the network down: stop following (a
+                // reload starts again).
+                let Ok(view) = lab_wait(id, since).await else {
+                    break;
+                };
+                if !alive.load(Relaxed) {
                     break;
                 }
                 self.accept(view);
             }
         });
     }
+}
+
+/// Opens a lab game with a full page load: the copy is another game, with the
+/// owner's controls, so nothing of the watched page is kept.
+fn open_lab(id: &str) {
+    #[cfg(feature = "hydrate")]
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().assign(&format!("/lab/{id}"));
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = id;
 }
 
 #[component]
@@ -228,14 +245,12 @@ fn LabScreen(initial: LabView) -> impl IntoView {
     let selected = RwSignal::new(None::<u32>);
     let yours = initial.yours;
     let (copying, set_copying) = signal(false);
-    let navigate = use_navigate();
     let copy = move |_| {
-        let navigate = navigate.clone();
         set_copying.set(true);
         ctl.error.set(None);
         leptos::task::spawn_local(async move {
             match lab_copy(ctl.id.get_value()).await {
-                Ok(id) => navigate(&format!("/lab/{id}"), Default::default()),
+                Ok(id) => open_lab(&id),
                 Err(e) => {
                     let _ = ctl.error.try_set(Some(e.message));
                 }
@@ -269,9 +284,9 @@ fn LabScreen(initial: LabView) -> impl IntoView {
         on_cleanup(move || ctl.pause());
         if !yours {
             // Watchers follow the owner's steps.
-            let alive = StoredValue::new(true);
-            ctl.watch(alive);
-            on_cleanup(move || alive.set_value(false));
+            let alive = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+            ctl.watch(alive.clone());
+            on_cleanup(move || alive.store(false, std::sync::atomic::Ordering::Relaxed));
         }
     }
 
@@ -513,7 +528,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                                 <strong>"Watching."</strong>
                                 " Only the visitor who started this lab game plays its turns; it updates here as they do."
                             </p>
-                            <button id="copy-lab" on:click=copy.clone() disabled=move || copying.get()>
+                            <button id="copy-lab" on:click=copy disabled=move || copying.get()>
                                 "Make my own copy"
                             </button>
                             <p class="muted">
