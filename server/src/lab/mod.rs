@@ -1,3 +1,5 @@
+//! Over 600 lines: the lab hub's step, explanation and restore paths share its private state (`Inner`, `LabGame`).
+//!
 //! The AI lab (docs/PRODUCT.md, The AI lab): two engines play each other, each at its own depth,
 //! and after every placement an explainer writes a short strategic
 //! explanation and one reusable lesson from the real facts.
@@ -9,6 +11,7 @@
 //! recovery replays the stored squares through `engine::Game` and asks again
 //! for explanations that were still being written.
 
+pub mod copy;
 pub mod exact;
 pub mod explain;
 pub mod export;
@@ -376,55 +379,6 @@ impl LabHub {
         }
         out.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(a.id.cmp(&b.id)));
         out
-    }
-
-    /// Copies a lab game into a new one with the same engine depths, moves
-    /// and explanations (an explanation still being written is written again
-    /// for the copy); returns the new id. The route layer records the caller
-    /// as its owner, as for [`LabHub::create`].
-    pub async fn copy(&self, id: &str) -> Result<String, CommandError> {
-        let entry = self.entry(id)?;
-        // Held while copying, so the stored and the in-memory copy agree.
-        let source = entry.lock().await;
-        let copy_id = new_id();
-        let now = self.now();
-        self.inner
-            .store
-            .copy_lab_game(id, &copy_id, now)
-            .await
-            .map_err(storage_error)?;
-        let mut game = LabGame::new(copy_id.clone(), source.black_depth, source.white_depth, now);
-        game.game = source.game.clone();
-        game.moves = source.moves.clone();
-        drop(source);
-        game.version = game.moves.len() as u64 * 2 + 1;
-        game.changes.send_replace(game.version);
-        let pending: Vec<(u32, FactSheet)> = game
-            .moves
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.explained == Explained::Pending)
-            .map(|(i, m)| (i as u32 + 1, m.facts.clone()))
-            .collect();
-        if let Ok(mut games) = self.inner.games.lock() {
-            games.insert(copy_id.clone(), Arc::new(AsyncMutex::new(game)));
-        }
-        for (ply, facts) in pending {
-            self.spawn_explanation(copy_id.clone(), ply, facts);
-        }
-        tracing::info!(lab = %copy_id, from = %id, "lab game copied");
-        Ok(copy_id)
-    }
-
-    /// Whether `session` started lab game `id`.
-    pub async fn is_owner(&self, id: &str, session: &str) -> Result<bool, CommandError> {
-        let owner = self
-            .inner
-            .store
-            .lab_owner(id)
-            .await
-            .map_err(storage_error)?;
-        Ok(owner.as_deref() == Some(session))
     }
 
     /// The view of a lab game.
