@@ -66,6 +66,11 @@ table-left = { $who ->
    *[White] White
 } left the table: { $left } s to come back before losing.
 table-ai-thinking = { $side } (AI) is thinking…
+table-ai-waiting = { $side } (AI) is waiting: the AI is busy
+table-ai-busy-title = The AI is busy
+table-ai-busy-text = Too many AI searches are waiting on the server, so the AI could not start on its move. Your game is saved: ask again in a moment.
+table-ai-busy-retry = Ask the AI again
+table-ai-busy-still = Still busy: try again in a moment.
 table-your-move = Your move ({ $side })
 table-to-move = { $side } to move
 table-abandoned = Abandoned: nobody wins
@@ -296,6 +301,13 @@ lab-provider-not-ready = {" "}· not available
 lab-intro = Two engines play each other, each searching to its own depth. After every move a short explanation and one reusable lesson tell you what the move does for the position.
 lab-games = Lab games
 lab-none = No lab game yet.
+lab-yours = Your lab games
+lab-others = Recent games by others
+lab-others-note = Watch only: their owners step them. Open one to watch, or to make your own copy.
+lab-watching = Watching.
+lab-watching-text = Only the visitor who started this lab game plays its turns; it updates here as they do.
+lab-copy = Make my own copy
+lab-copy-note = A new lab game of yours from this position, with the same engine depths, that you can step.
 lab-game-line = Black depth { $black } vs White depth { $white } — { $plies } moves, { $score }{ $over ->
     [yes] , over
    *[no] {""}

@@ -4,6 +4,8 @@
 //! [`backend::LabBackend`] trait object that the server provides as context,
 //! like [`crate::api`] does for tables.
 
+pub mod autoplay;
+
 use crate::api::CommandError;
 use crate::protocol::{BoardSnapshot, Side};
 use leptos::prelude::*;
@@ -131,6 +133,10 @@ pub struct LabView {
     pub provider: ProviderStatus,
     /// Grows with every change (a placement or an explanation).
     pub version: u64,
+    /// Whether the caller started this lab game and may step it (others
+    /// watch, and may copy it into a game of their own).
+    #[serde(default)]
+    pub yours: bool,
 }
 
 impl LabView {
@@ -171,6 +177,10 @@ pub struct LabSummary {
     pub over: bool,
     /// Unix milliseconds of the last change.
     pub updated_at: i64,
+    /// Whether the caller started this lab game (others' games are listed
+    /// apart, read-only).
+    #[serde(default)]
+    pub mine: bool,
 }
 
 /// Server-side glue: the trait the server's lab hub implements.
@@ -179,6 +189,7 @@ pub mod backend {
     use super::{LabSummary, LabView, ProviderStatus};
     use crate::api::backend::BoxFuture;
     use crate::api::CommandError;
+    pub use crate::protocol::Session;
     use std::sync::Arc;
 
     /// What the lab's server functions need from the server.
@@ -204,6 +215,20 @@ pub mod backend {
             since: u64,
         ) -> BoxFuture<'a, Result<LabView, CommandError>>;
         fn provider(&self) -> ProviderStatus;
+        /// Whether `session` started the lab game.
+        fn is_owner<'a>(
+            &'a self,
+            lab: &'a str,
+            session: &'a Session,
+        ) -> BoxFuture<'a, Result<bool, CommandError>>;
+        /// The lab games `session` started.
+        fn owned_by<'a>(
+            &'a self,
+            session: &'a Session,
+        ) -> BoxFuture<'a, Result<Vec<String>, CommandError>>;
+        /// A new lab game with `lab`'s engine settings and moves (and their
+        /// explanations); returns its id. The caller records its owner.
+        fn copy<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<String, CommandError>>;
     }
 
     /// The lab backend, provided to server functions as context.
@@ -215,6 +240,23 @@ pub mod backend {
         leptos::prelude::use_context::<LabBackendHandle>()
             .map(|h| h.0)
             .ok_or_else(|| CommandError::new("the lab is not ready"))
+    }
+
+    /// The caller's session, if the request carries one.
+    pub fn session() -> Option<Session> {
+        leptos::prelude::use_context::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Session>().cloned())
+    }
+
+    /// Marks `view` as the caller's own when they started it.
+    pub async fn mark_yours(
+        lab: &dyn LabBackend,
+        mut view: super::LabView,
+    ) -> Result<super::LabView, CommandError> {
+        if let Some(session) = session() {
+            view.yours = lab.is_owner(&view.id, &session).await?;
+        }
+        Ok(view)
     }
 }
 
@@ -233,7 +275,14 @@ pub async fn lab_create(black_depth: u8, white_depth: u8) -> Result<String, Comm
 #[server(endpoint = "lab_list", input = Json)]
 pub async fn lab_list() -> Result<Vec<LabSummary>, CommandError> {
     let lab = refused(backend::context())?;
-    refused(lab.list().await)
+    let mut games = refused(lab.list().await)?;
+    if let Some(session) = backend::session() {
+        let mine = refused(lab.owned_by(&session).await)?;
+        for game in &mut games {
+            game.mine = mine.contains(&game.id);
+        }
+    }
+    Ok(games)
 }
 
 /// The explainer in use (for the lab home).
@@ -247,7 +296,8 @@ pub async fn lab_provider() -> Result<ProviderStatus, CommandError> {
 #[server(endpoint = "lab_get", input = Json)]
 pub async fn lab_get(lab: String) -> Result<LabView, CommandError> {
     let backend = refused(backend::context())?;
-    refused(backend.view(&lab).await)
+    let view = refused(backend.view(&lab).await)?;
+    refused(backend::mark_yours(backend.as_ref(), view).await)
 }
 
 /// Plays the next turn: the side to move searches at its depth and places a
@@ -255,19 +305,31 @@ pub async fn lab_get(lab: String) -> Result<LabView, CommandError> {
 #[server(endpoint = "lab_next_turn", input = Json)]
 pub async fn lab_next_turn(lab: String) -> Result<LabView, CommandError> {
     let backend = refused(backend::context())?;
-    refused(backend.next_turn(&lab).await)
+    let view = refused(backend.next_turn(&lab).await)?;
+    refused(backend::mark_yours(backend.as_ref(), view).await)
 }
 
 /// Asks again for the latest move's explanation, without placing a disc.
 #[server(endpoint = "lab_retry_explanation", input = Json)]
 pub async fn lab_retry_explanation(lab: String) -> Result<LabView, CommandError> {
     let backend = refused(backend::context())?;
-    refused(backend.retry(&lab).await)
+    let view = refused(backend.retry(&lab).await)?;
+    refused(backend::mark_yours(backend.as_ref(), view).await)
 }
 
 /// Waits up to ~20 s for a change after `since`, then answers the lab game.
 #[server(endpoint = "lab_wait", input = Json)]
 pub async fn lab_wait(lab: String, since: u64) -> Result<LabView, CommandError> {
     let backend = refused(backend::context())?;
-    refused(backend.wait(&lab, since).await)
+    let view = refused(backend.wait(&lab, since).await)?;
+    refused(backend::mark_yours(backend.as_ref(), view).await)
+}
+
+/// Copies a lab game (its engine settings, moves and explanations) into a new
+/// lab game that the caller owns and may step; returns the new id. For a
+/// visitor watching someone else's game.
+#[server(endpoint = "lab_copy", input = Json)]
+pub async fn lab_copy(lab: String) -> Result<String, CommandError> {
+    let backend = refused(backend::context())?;
+    refused(backend.copy(&lab).await)
 }

@@ -339,6 +339,24 @@ impl TableView {
             RoundStatus::Over { .. } => false,
         }
     }
+
+    /// Whether the AI should be thinking but is not: the server refused its
+    /// search because the AI queue was full. Opening the table again
+    /// (`get_table`) asks again.
+    pub fn ai_refused(&self) -> bool {
+        ai_refused(self.mode, self.status, self.ai_thinking)
+    }
+}
+
+/// See [`TableView::ai_refused`]: a vs-AI round in play, the AI to move, and
+/// no search running.
+pub fn ai_refused(mode: TableMode, status: RoundStatus, ai_thinking: bool) -> bool {
+    match (mode, status) {
+        (TableMode::VsAi { human, .. }, RoundStatus::Playing { to_move }) => {
+            to_move != human && !ai_thinking
+        }
+        _ => false,
+    }
 }
 
 /// A command from a player. Parsed from server-function arguments.
@@ -469,4 +487,35 @@ pub enum AnalysisView {
     Failed {
         message: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ai_is_refused_only_on_its_own_turn_in_play_without_a_search() {
+        let vs_ai = TableMode::VsAi {
+            depth: 2,
+            human: Side::Black,
+        };
+        let ai_turn = RoundStatus::Playing {
+            to_move: Side::White,
+        };
+        let human_turn = RoundStatus::Playing {
+            to_move: Side::Black,
+        };
+        assert!(ai_refused(vs_ai, ai_turn, false));
+        assert!(!ai_refused(vs_ai, ai_turn, true), "thinking");
+        assert!(!ai_refused(vs_ai, human_turn, false), "the human's turn");
+        assert!(!ai_refused(TableMode::HotSeat, ai_turn, false), "no AI");
+        assert!(!ai_refused(
+            TableMode::Online {
+                private: true,
+                time: None
+            },
+            ai_turn,
+            false
+        ));
+    }
 }

@@ -74,12 +74,12 @@ pub struct AiPool {
 impl Shared {
     fn push(&self, owner: &str, work: Work) -> Result<(), QueueFull> {
         let mut queues = self.queues.lock().map_err(|_| QueueFull {
-            message: "the AI is unavailable".into(),
+            message: "The AI is unavailable right now: try again in a moment.".into(),
         })?;
         if queues.waiting >= self.capacity {
             return Err(QueueFull {
                 message: format!(
-                    "the AI is busy ({} searches waiting): try again in a moment",
+                    "The AI is busy ({} searches waiting): try again in a moment.",
                     queues.waiting
                 ),
             });
@@ -88,7 +88,7 @@ impl Shared {
             Some((_, mine)) if mine.len() >= self.per_owner => {
                 return Err(QueueFull {
                     message: format!(
-                        "you already have {} AI searches waiting: try again when they finish",
+                        "You already have {} AI searches waiting: try again when they finish.",
                         mine.len()
                     ),
                 });
@@ -127,6 +127,8 @@ impl Shared {
 impl AiPool {
     /// Starts `threads` workers with room for `capacity` waiting searches
     /// (`per_owner` of them for one owner); table replies go to `replies`.
+    /// A `capacity` of 0 leaves no room: every search is refused (how the
+    /// tests reach the "AI is busy" path).
     pub fn start(
         threads: usize,
         capacity: usize,
@@ -137,7 +139,7 @@ impl AiPool {
         let shared = Arc::new(Shared {
             queues: Mutex::new(Queues::default()),
             ready: Condvar::new(),
-            capacity: capacity.max(1),
+            capacity,
             per_owner: per_owner.max(1),
         });
         for index in 0..threads.max(1) {
@@ -280,7 +282,7 @@ mod tests {
         queue.push("a", Box::new(|| {})).expect("1");
         queue.push("a", Box::new(|| {})).expect("2");
         let refused = queue.push("a", Box::new(|| {})).expect_err("owner full");
-        assert!(refused.message.contains("you already have 2"));
+        assert!(refused.message.contains("You already have 2"));
         queue.push("b", Box::new(|| {})).expect("3");
         let refused = queue.push("c", Box::new(|| {})).expect_err("full");
         assert!(refused.message.contains("busy"));

@@ -142,7 +142,8 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_AI_THREADS", default_value_t = defaults::AI_THREADS, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub ai_threads: u16,
 
-    /// Searches that may wait for an AI thread before new ones are held back.
+    /// Searches that may wait for an AI thread before new ones are refused
+    /// (0: every AI search is refused, a test of the "AI is busy" path).
     #[arg(long, env = "OTHELLO_AI_QUEUE", default_value_t = defaults::AI_QUEUE)]
     pub ai_queue: usize,
 

@@ -375,6 +375,9 @@ async fn lab_export_json(
 /// Recent lab games of other sessions listed (read-only) besides your own.
 pub const RECENT_LAB_GAMES: usize = 20;
 
+/// Live lab games one session may own (created or copied).
+pub const LAB_GAMES_PER_SESSION: usize = 40;
+
 fn refusal(status: StatusCode, message: String) -> axum::response::Response {
     (status, Json(app::api::CommandError::new(message))).into_response()
 }
@@ -392,7 +395,8 @@ async fn lab_ownership(
         path.as_str(),
         "/api/lab_next_turn" | "/api/lab_retry_explanation"
     );
-    if !(stepping || path == "/api/lab_create" || path == "/api/lab_list") {
+    let creating = path == "/api/lab_create" || path == "/api/lab_copy";
+    if !(stepping || creating || path == "/api/lab_list") {
         return next.run(request).await;
     }
     let Some(session) = request
@@ -437,6 +441,44 @@ async fn lab_ownership(
         let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
         return next.run(request).await;
     }
+    if creating {
+        match state.store.lab_games_of(&session.0).await {
+            Ok(owned) if owned.len() >= LAB_GAMES_PER_SESSION => {
+                state.hub.metrics().note_refusal("lab games per session");
+                return refusal(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!("Too many lab games for this browser (limit {LAB_GAMES_PER_SESSION}); idle ones expire, or step one of yours."),
+                );
+            }
+            Ok(_) => {}
+            Err(error) => {
+                tracing::error!("cannot count a session's lab games: {error}");
+                return refusal(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "The lab is unavailable right now; try again.".into(),
+                );
+            }
+        }
+    }
+    if creating {
+        match state.store.lab_games_of(&session.0).await {
+            Ok(owned) if owned.len() >= LAB_GAMES_PER_SESSION => {
+                state.hub.metrics().note_refusal("lab games per session");
+                return refusal(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!("Too many lab games for this browser (limit {LAB_GAMES_PER_SESSION}); idle ones expire, or step one of yours."),
+                );
+            }
+            Ok(_) => {}
+            Err(error) => {
+                tracing::error!("cannot count a session's lab games: {error}");
+                return refusal(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "The lab is unavailable right now; try again.".into(),
+                );
+            }
+        }
+    }
     let response = next.run(request).await;
     if !response.status().is_success() {
         return response;
@@ -447,7 +489,7 @@ async fn lab_ownership(
         .unwrap_or_default();
     let rebuilt =
         |bytes: Vec<u8>| axum::response::Response::from_parts(parts, axum::body::Body::from(bytes));
-    if path == "/api/lab_create" {
+    if creating {
         if let Ok(id) = serde_json::from_slice::<String>(&bytes) {
             let stored = async {
                 state.hub.remember_session(&session).await?;

@@ -108,7 +108,7 @@ async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
             placed.len()
         );
         for (i, square) in squares.iter().enumerate() {
-            let name = format!("{}{}", (b'a' + (square % 8) as u8) as char, square / 8 + 1);
+            let name = format!("{}{}", (b'a' + square % 8) as char, square / 8 + 1);
             assert_eq!(
                 placed[i], name,
                 "table {table}: acknowledged move {i} survives in order"

@@ -1,163 +1,28 @@
-//! The AI lab pages (docs/PRODUCT.md, The AI lab): `/lab` lists lab games and starts new ones;
-//! `/lab/:id` shows two engines playing, one step at a time (**Next turn**,
-//! key **N**) or with **Autoplay**, an explanation and lesson after every
-//! placement, a sidebar of earlier moves, an evaluation graph and exports.
+//! The AI lab's game page (docs/PRODUCT.md, The AI lab; the lab's home `/lab` is
+//! in `lab_home.rs`): `/lab/:id` shows two engines playing, one step at a time
+//! (**Next turn**, key **N**) or with **Autoplay**, an explanation and lesson
+//! after every placement, a sidebar of earlier moves, an evaluation graph and
+//! exports. Only the game's owner steps it; others watch it follow the owner's
+//! steps and may **Make my own copy**. The step and autoplay decisions are the
+//! state machine in `crate::lab::autoplay`.
 
 use crate::api::CommandError;
 use crate::board::Board3D;
+use crate::lab::autoplay::{Controller, Effect, Event, Game, Wait};
 use crate::lab::{
-    lab_create, lab_get, lab_list, lab_next_turn, lab_provider, lab_retry_explanation, lab_wait,
-    ExplanationView, LabMoveView, LabStatus, LabView, ProviderStatus, LAB_DEPTHS,
+    lab_copy, lab_get, lab_next_turn, lab_retry_explanation, lab_wait, ExplanationView, LabStatus,
+    LabView,
 };
+pub use crate::pages::lab_home::LabHomePage;
+use crate::pages::lab_home::{provider_line, NewLabForm};
+use crate::pages::lab_parts::{eval_graph, format_seconds, move_card, play_from_here, side_class};
 use crate::protocol::Side;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
+use leptos_router::hooks::{use_params_map, use_query_map};
 use std::time::Duration;
 
 /// Reading times offered between autoplay moves, in seconds.
 const READING_CHOICES: [f64; 4] = [2.0, 5.0, 10.0, 20.0];
-
-fn side_class(side: Side) -> &'static str {
-    match side {
-        Side::Black => "black",
-        Side::White => "white",
-    }
-}
-
-/// Depth pickers and the button that starts a lab game.
-#[component]
-fn NewLabForm(#[prop(optional)] initial: Option<(u8, u8)>) -> impl IntoView {
-    let lang = crate::i18n::use_lang();
-    let (black, white) = initial.unwrap_or((3, 2));
-    let black_depth = RwSignal::new(black);
-    let white_depth = RwSignal::new(white);
-    let (error, set_error) = signal(None::<String>);
-    let (busy, set_busy) = signal(false);
-    let navigate = use_navigate();
-    let start = move |_| {
-        let navigate = navigate.clone();
-        set_busy.set(true);
-        set_error.set(None);
-        leptos::task::spawn_local(async move {
-            match lab_create(black_depth.get_untracked(), white_depth.get_untracked()).await {
-                Ok(id) => navigate(&format!("/lab/{id}"), Default::default()),
-                Err(e) => set_error.set(Some(e.message)),
-            }
-            set_busy.set(false);
-        });
-    };
-    let picker = move |id: &'static str, label: String, depth: RwSignal<u8>| {
-        view! {
-            <label>
-                {label}
-                <select
-                    id=id
-                    on:change=move |ev| {
-                        if let Ok(d) = event_target_value(&ev).parse::<u8>() {
-                            depth.set(d.clamp(*LAB_DEPTHS.start(), *LAB_DEPTHS.end()));
-                        }
-                    }
-                >
-                    {LAB_DEPTHS
-                        .map(|d| {
-                            view! {
-                                <option value=d.to_string() selected=move || depth.get() == d>
-                                    {d.to_string()}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-            </label>
-        }
-    };
-    view! {
-        <div class="lab-new">
-            <div class="row">
-                {picker("black-depth", t!(lang, "lab-black-depth"), black_depth)}
-                {picker("white-depth", t!(lang, "lab-white-depth"), white_depth)}
-            </div>
-            <button id="new-lab" on:click=start disabled=move || busy.get()>
-                {t!(lang, "lab-new-game")}
-            </button>
-            <p class="error" role="alert">{move || error.get().map(|e| crate::i18n::localize(lang, &e))}</p>
-        </div>
-    }
-}
-
-fn provider_line(provider: ProviderStatus) -> impl IntoView {
-    let lang = crate::i18n::use_lang();
-    let class = if provider.ready {
-        "provider-status ready"
-    } else {
-        "provider-status not-ready"
-    };
-    view! {
-        <p id="provider-status" class=class data-kind=provider.kind.clone() data-ready=provider.ready.to_string()>
-            <strong>{crate::i18n::localize(lang, &provider.name)}</strong>
-            {if provider.ready { t!(lang, "lab-provider-ready") } else { t!(lang, "lab-provider-not-ready") }}
-            <span class="detail">{crate::i18n::localize(lang, &provider.detail)}</span>
-        </p>
-    }
-}
-
-/// `/lab`: start a lab game or open one.
-#[component]
-pub fn LabHomePage() -> impl IntoView {
-    let lang = crate::i18n::use_lang();
-    let games = Resource::new(|| (), |_| lab_list());
-    let provider = Resource::new(|| (), |_| lab_provider());
-    view! {
-        <main class="lab-home page">
-            <header class="topbar">
-                <h1><a href="/">{t!(lang, "site-title")}</a></h1>
-                <span class="mode">{t!(lang, "lobby-lab-title")}</span>
-                <crate::i18n::LangSwitch />
-            </header>
-            <div class="card">
-                <h2>{t!(lang, "lobby-lab-title")}</h2>
-                <p>{t!(lang, "lab-intro")}</p>
-                <NewLabForm />
-            </div>
-            <Suspense fallback=|| ()>
-                {move || Suspend::new(async move {
-                    provider.await.ok().map(|p| view! { <div class="card">{provider_line(p)}</div> })
-                })}
-            </Suspense>
-            <div class="card">
-                <h2>{t!(lang, "lab-games")}</h2>
-                <Suspense fallback=move || view! { <p>{t!(lang, "offline-loading")}</p> }>
-                    {move || Suspend::new(async move {
-                        match games.await {
-                            Ok(list) if list.is_empty() => view! { <p id="lab-empty">{t!(lang, "lab-none")}</p> }.into_any(),
-                            Ok(list) => view! {
-                                <ul id="lab-games" class="lab-games">
-                                    {list
-                                        .into_iter()
-                                        .map(|g| {
-                                            let text = t!(
-                                                lang,
-                                                "lab-game-line",
-                                                black = g.black_depth,
-                                                white = g.white_depth,
-                                                plies = g.plies,
-                                                score = format!("{}–{}", g.black_count, g.white_count),
-                                                over = if g.over { "yes" } else { "no" },
-                                            );
-                                            view! { <li><a href=format!("/lab/{}", g.id)>{text}</a></li> }
-                                        })
-                                        .collect_view()}
-                                </ul>
-                            }
-                            .into_any(),
-                            Err(e) => view! { <p class="error">{crate::i18n::localize(lang, &e.message)}</p> }.into_any(),
-                        }
-                    })}
-                </Suspense>
-            </div>
-        </main>
-    }
-}
 
 /// `/lab/:id`.
 #[component]
@@ -187,25 +52,101 @@ pub fn LabPage() -> impl IntoView {
 }
 
 /// The page's moving parts, all `Copy`, so plain functions can drive them.
+/// The decisions (when to step, wait, freeze or stop) are the
+/// [`Controller`]'s; this carries out its effects.
 #[derive(Clone, Copy)]
 struct Ctl {
     id: StoredValue<String>,
     view: RwSignal<LabView>,
-    busy: RwSignal<bool>,
-    autoplay: RwSignal<bool>,
-    /// Autoplay generation: a pause or a restart invalidates pending timers.
-    run: RwSignal<u64>,
+    machine: RwSignal<Controller>,
     reading: RwSignal<f64>,
     error: RwSignal<Option<String>>,
 }
 
+/// What the controller needs to know about a lab game.
+fn game_of(view: &LabView) -> Game {
+    Game {
+        over: view.is_over(),
+        failed: view.explanation_failed(),
+        can_step: view.can_step(),
+    }
+}
+
 impl Ctl {
     fn accept(self, incoming: LabView) {
-        self.view.update(|current| {
+        self.view.try_update(|current| {
             if incoming.moves.len() >= current.moves.len() {
                 *current = incoming;
             }
         });
+    }
+
+    fn game(self) -> Game {
+        self.view.try_with_untracked(game_of).unwrap_or_default()
+    }
+
+    fn busy(self) -> bool {
+        self.machine.with(|m| m.busy())
+    }
+
+    fn autoplay(self) -> bool {
+        self.machine.with(|m| m.autoplay())
+    }
+
+    /// Hands an event to the controller and carries out what it answers.
+    fn send(self, event: Event) {
+        let effects = self
+            .machine
+            .try_update(|m| m.handle(event))
+            .unwrap_or_default();
+        for effect in effects {
+            self.run(effect);
+        }
+    }
+
+    fn run(self, effect: Effect) {
+        match effect {
+            Effect::ClearError => {
+                let _ = self.error.try_set(None);
+            }
+            Effect::ShowError(message) => {
+                let _ = self.error.try_set(Some(message));
+            }
+            Effect::Step => leptos::task::spawn_local(async move {
+                let result = self.step().await;
+                self.finish(result);
+            }),
+            Effect::RetryExplanation => leptos::task::spawn_local(async move {
+                let result = match lab_retry_explanation(self.id.get_value()).await {
+                    Ok(view) => {
+                        self.accept(view.clone());
+                        self.settle(view).await
+                    }
+                    Err(e) => Err(e),
+                };
+                self.finish(result);
+            }),
+            Effect::Schedule { run, wait } => {
+                let tick = move || {
+                    self.send(Event::Tick {
+                        run,
+                        game: self.game(),
+                    })
+                };
+                match wait {
+                    Wait::Now => tick(),
+                    Wait::Reading => set_timeout(tick, self.reading_time()),
+                    Wait::Poll => set_timeout(tick, Duration::from_millis(200)),
+                }
+            }
+        }
+    }
+
+    fn finish(self, result: Result<LabView, CommandError>) {
+        match result {
+            Ok(view) => self.send(Event::Done(game_of(&view))),
+            Err(e) => self.send(Event::Failed(e.message)),
+        }
     }
 
     /// Waits until the latest explanation is written (or failed).
@@ -230,149 +171,61 @@ impl Ctl {
 
     /// Next turn from the button or the N key.
     fn next(self) {
-        if self.busy.get_untracked() || self.autoplay.get_untracked() {
-            return;
-        }
-        if !self.view.with_untracked(|v| v.can_step()) {
-            return;
-        }
-        self.busy.set(true);
-        self.error.set(None);
-        leptos::task::spawn_local(async move {
-            if let Err(e) = self.step().await {
-                self.error.set(Some(e.message));
-            }
-            self.busy.set(false);
-        });
+        self.send(Event::Next(self.game()));
+    }
+
+    fn start_autoplay(self) {
+        self.send(Event::Start(self.game()));
+    }
+
+    fn pause(self) {
+        self.send(Event::Pause);
+    }
+
+    fn retry(self) {
+        self.send(Event::Retry);
     }
 
     fn reading_time(self) -> Duration {
         Duration::from_millis((self.reading.get_untracked() * 1000.0).max(0.0) as u64)
     }
 
-    /// One autoplay step, then the reading time, then the next.
-    fn tick(self, generation: u64) {
-        if !self.autoplay.get_untracked() || self.run.get_untracked() != generation {
-            return;
-        }
-        let current = self.view.get_untracked();
-        if current.is_over() || current.explanation_failed() {
-            if current.is_over() {
-                self.autoplay.set(false);
-            }
-            return;
-        }
-        if self.busy.get_untracked() {
-            // A manual step is in flight: look again shortly.
-            set_timeout(move || self.tick(generation), Duration::from_millis(200));
-            return;
-        }
-        self.busy.set(true);
-        self.error.set(None);
+    /// For a watcher: follows the game as its owner steps it, until the page
+    /// goes (`alive` turns false).
+    #[cfg(feature = "hydrate")]
+    fn watch(self, alive: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        use std::sync::atomic::Ordering::Relaxed;
         leptos::task::spawn_local(async move {
-            let result = self.step().await;
-            self.busy.set(false);
-            match result {
-                Ok(view) if view.is_over() => self.autoplay.set(false),
-                // Frozen: the page shows the failure and Retry explanation.
-                Ok(view) if view.explanation_failed() => {}
-                Ok(_) => set_timeout(move || self.tick(generation), self.reading_time()),
-                Err(e) => {
-                    self.error.set(Some(e.message));
-                    self.autoplay.set(false);
+            while alive.load(Relaxed) {
+                let Some(since) = self.view.try_with_untracked(|v| v.version) else {
+                    break;
+                };
+                let Some(id) = self.id.try_get_value() else {
+                    break;
+                };
+                // The game gone or the network down: stop following (a
+                // reload starts again).
+                let Ok(view) = lab_wait(id, since).await else {
+                    break;
+                };
+                if !alive.load(Relaxed) {
+                    break;
                 }
-            }
-        });
-    }
-
-    fn start_autoplay(self) {
-        self.run.update(|r| *r += 1);
-        self.autoplay.set(true);
-        self.tick(self.run.get_untracked());
-    }
-
-    fn pause(self) {
-        self.run.update(|r| *r += 1);
-        self.autoplay.set(false);
-    }
-
-    fn retry(self) {
-        if self.busy.get_untracked() {
-            return;
-        }
-        self.busy.set(true);
-        self.error.set(None);
-        leptos::task::spawn_local(async move {
-            let result = match lab_retry_explanation(self.id.get_value()).await {
-                Ok(view) => {
-                    self.accept(view.clone());
-                    self.settle(view).await
-                }
-                Err(e) => Err(e),
-            };
-            self.busy.set(false);
-            match result {
-                Ok(view) if !view.explanation_failed() && self.autoplay.get_untracked() => {
-                    // Autoplay was frozen on the failure: it goes on.
-                    let generation = self.run.get_untracked();
-                    set_timeout(move || self.tick(generation), self.reading_time());
-                }
-                Ok(_) => {}
-                Err(e) => self.error.set(Some(e.message)),
+                self.accept(view);
             }
         });
     }
 }
 
-fn format_seconds(seconds: f64) -> String {
-    if seconds.fract() == 0.0 {
-        format!("{seconds:.0} s")
-    } else {
-        format!("{seconds} s")
+/// Opens a lab game with a full page load: the copy is another game, with the
+/// owner's controls, so nothing of the watched page is kept.
+fn open_lab(id: &str) {
+    #[cfg(feature = "hydrate")]
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().assign(&format!("/lab/{id}"));
     }
-}
-
-/// The evaluation graph: each move's search value from black's side.
-fn eval_graph(moves: &[LabMoveView], selected: Option<u32>) -> impl IntoView {
-    const W: f64 = 300.0;
-    const H: f64 = 110.0;
-    const CAP: f64 = 300.0;
-    let n = moves.len();
-    let x = move |i: usize| {
-        6.0 + (W - 12.0)
-            * if n > 1 {
-                i as f64 / (n - 1) as f64
-            } else {
-                0.5
-            }
-    };
-    let y = |v: i32| H / 2.0 - (f64::from(v).clamp(-CAP, CAP) / CAP) * (H / 2.0 - 6.0);
-    let points: String = moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| format!("{:.1},{:.1}", x(i), y(m.value_black)))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let marker = selected
-        .and_then(|p| moves.get(p as usize - 1).map(|m| (p as usize - 1, m.value_black)))
-        .or_else(|| moves.last().map(|m| (n - 1, m.value_black)))
-        .map(|(i, v)| view! { <circle class="eval-marker" cx=format!("{:.1}", x(i)) cy=format!("{:.1}", y(v)) r="4"></circle> });
-    view! {
-        <svg
-            id="eval-graph"
-            class="eval-graph"
-            viewBox=format!("0 0 {W} {H}")
-            preserveAspectRatio="none"
-            role="img"
-            aria-label=t!(crate::i18n::use_lang(), "lab-graph-label")
-            data-points=n.to_string()
-        >
-            <rect class="eval-black-zone" x="0" y="0" width=W.to_string() height=(H / 2.0).to_string()></rect>
-            <line class="eval-zero" x1="0" y1=(H / 2.0).to_string() x2=W.to_string() y2=(H / 2.0).to_string()></line>
-            <polyline class="eval-line" points=points></polyline>
-            {marker}
-        </svg>
-    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = id;
 }
 
 #[component]
@@ -387,13 +240,26 @@ fn LabScreen(initial: LabView) -> impl IntoView {
     let ctl = Ctl {
         id: StoredValue::new(lab_id.clone()),
         view: RwSignal::new(initial.clone()),
-        busy: RwSignal::new(false),
-        autoplay: RwSignal::new(false),
-        run: RwSignal::new(0),
+        machine: RwSignal::new(Controller::new()),
         reading: RwSignal::new(url_reading.unwrap_or(5.0)),
         error: RwSignal::new(None),
     };
     let selected = RwSignal::new(None::<u32>);
+    let yours = initial.yours;
+    let (copying, set_copying) = signal(false);
+    let copy = move |_| {
+        set_copying.set(true);
+        ctl.error.set(None);
+        leptos::task::spawn_local(async move {
+            match lab_copy(ctl.id.get_value()).await {
+                Ok(id) => open_lab(&id),
+                Err(e) => {
+                    let _ = ctl.error.try_set(Some(e.message));
+                }
+            }
+            let _ = set_copying.try_set(false);
+        });
+    };
 
     #[cfg(feature = "hydrate")]
     {
@@ -411,13 +277,19 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 .is_some_and(|el| {
                     matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
                 });
-            if !typing {
+            if !typing && yours {
                 ev.prevent_default();
                 ctl.next();
             }
         });
         on_cleanup(move || handle.remove());
         on_cleanup(move || ctl.pause());
+        if !yours {
+            // Watchers follow the owner's steps.
+            let alive = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+            ctl.watch(alive.clone());
+            on_cleanup(move || alive.store(false, std::sync::atomic::Ordering::Relaxed));
+        }
     }
 
     let view_state = ctl.view;
@@ -468,7 +340,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 };
                 if v.explaining() {
                     t!(lang, "lab-writing")
-                } else if ctl.busy.get() && !v.explanation_failed() {
+                } else if ctl.busy() && !v.explanation_failed() {
                     t!(lang, "lab-searching", side = to_move.name(), depth = depth)
                 } else {
                     t!(lang, "lab-to-move", side = to_move.name(), depth = depth)
@@ -487,9 +359,14 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 .map(|s| t!(lang, "lab-pass", side = s.name()))
         })
     };
-    let can_next =
-        move || view_state.with(|v| v.can_step()) && !ctl.busy.get() && !ctl.autoplay.get();
-    let frozen = move || ctl.autoplay.get() && view_state.with(|v| v.explanation_failed());
+    let can_next = move || {
+        let game = view_state.with(game_of);
+        ctl.machine.with(|m| m.can_next(game))
+    };
+    let frozen = move || {
+        let game = view_state.with(game_of);
+        ctl.machine.with(|m| m.frozen(game))
+    };
 
     let reading_options = move || {
         let mut choices: Vec<f64> = READING_CHOICES.to_vec();
@@ -511,96 +388,17 @@ fn LabScreen(initial: LabView) -> impl IntoView {
     };
 
     let explanation_card = move || {
-        let Some(m) = shown_move() else {
-            return view! {
-                <div class="card explanation" id="explanation-card" data-state="none">
-                    <h2>{t!(lang, "lab-explanations")}</h2>
-                    <p>{t!(lang, "lab-explanations-intro")}</p>
-                </div>
-            }
-            .into_any();
-        };
-        let heading = t!(
-            lang,
-            "lab-move-heading",
-            ply = m.ply,
-            side = crate::i18n::side_name(lang, m.side),
-            square = &m.square,
-            captured = m.flipped.len()
-        );
-        let search = t!(
-            lang,
-            "lab-search-facts",
-            depth = m.depth,
-            value = format!("{:+}", m.value),
-            nodes = m.nodes,
-            alternatives = m.alternatives
-        );
-        let exact = m.exact.map(|e| match (e.exact, e.played, e.best) {
-            (true, Some(played), Some(best)) => {
-                let words = |d: i32| match d.cmp(&0) {
-                    std::cmp::Ordering::Greater => t!(lang, "explain-result-wins", by = d),
-                    std::cmp::Ordering::Less => t!(lang, "explain-result-loses", by = -d),
-                    std::cmp::Ordering::Equal => t!(lang, "explain-result-draws"),
-                };
-                let mut text = t!(lang, "lab-exact", result = words(played));
-                if best > played {
-                    text.push_str(&t!(lang, "lab-exact-best", result = words(best)));
-                }
-                view! { <p class="search-facts exact-facts" id="exact-facts" data-exact="true">{text}</p> }
-                    .into_any()
-            }
-            _ => view! {
-                <p class="search-facts exact-facts" id="exact-facts" data-exact="false">
-                    {t!(lang, "lab-estimate")}
-                </p>
-            }
-            .into_any(),
+        let m = shown_move();
+        let is_latest = m
+            .as_ref()
+            .is_some_and(|m| view_state.with(|v| v.moves.len() as u32 == m.ply));
+        let retry = yours.then(|| {
+            (
+                Callback::new(move |()| ctl.retry()),
+                Signal::derive(move || ctl.busy()),
+            )
         });
-        let is_latest = view_state.with(|v| v.moves.len() as u32 == m.ply);
-        let body = match m.explanation.clone() {
-            ExplanationView::Pending => view! {
-                <p class="pending" id="explanation-pending">{t!(lang, "lab-writing")}</p>
-            }
-            .into_any(),
-            ExplanationView::Ready { explanation, lesson, provider, unverified } => view! {
-                {(!unverified.is_empty()).then(|| view! {
-                    <p id="unverified" class="unverified" data-squares=unverified.join(" ")>
-                        <strong>{t!(lang, "lab-unverified")} " "</strong>
-                        {t!(lang, "lab-unverified-text", squares = unverified.join(", "))}
-                    </p>
-                })}
-                <p id="explanation" class="explanation-text">{explanation}</p>
-                <p id="lesson" class="lesson"><strong>{t!(lang, "lab-lesson")} " "</strong>{lesson}</p>
-                <p id="explained-by" class="provider">{t!(lang, "lab-written-by")} " " {crate::i18n::localize(lang, &provider)}</p>
-            }
-            .into_any(),
-            ExplanationView::Failed { message } => view! {
-                <p id="explain-error" class="error" role="alert">
-                    {t!(lang, "lab-explain-failed")} " " {crate::i18n::localize(lang, &message)}
-                </p>
-                {is_latest.then(|| view! {
-                    <button id="retry" on:click=move |_| ctl.retry() disabled=move || ctl.busy.get()>
-                        {t!(lang, "lab-retry")}
-                    </button>
-                })}
-            }
-            .into_any(),
-        };
-        let state = match &m.explanation {
-            ExplanationView::Pending => "pending",
-            ExplanationView::Ready { .. } => "ready",
-            ExplanationView::Failed { .. } => "failed",
-        };
-        view! {
-            <div class="card explanation" id="explanation-card" data-state=state data-ply=m.ply.to_string()>
-                <h2 class=format!("move-heading {}", side_class(m.side))>{heading}</h2>
-                <p class="search-facts">{search}</p>
-                {exact}
-                {body}
-            </div>
-        }
-        .into_any()
+        move_card(m, is_latest, retry)
     };
 
     let moves_list = move || {
@@ -653,7 +451,6 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 <span class="mode" id="lab-depths">
                     {t!(lang, "lab-depths", black = depths.0, white = depths.1)}
                 </span>
-                <crate::i18n::LangSwitch />
             </header>
             <aside class="lab-moves card">
                 <div class="lab-moves-head">
@@ -692,51 +489,71 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                     <p id="lab-status" class=move || format!("turn {}", status_class())>{status_text}</p>
                     <p id="pass-notice" class="notice">{pass_notice}</p>
                 </div>
-                <div class="card controls">
-                    <div class="row">
-                        <button id="next-turn" on:click=move |_| ctl.next() disabled=move || !can_next()>
-                            {t!(lang, "lab-next-turn")} " " <kbd>"N"</kbd>
-                        </button>
-                        {move || if ctl.autoplay.get() {
-                            view! { <button id="pause" class="secondary" on:click=move |_| ctl.pause()>{t!(lang, "lab-pause")}</button> }.into_any()
-                        } else {
-                            view! {
-                                <button
-                                    id="autoplay"
-                                    class="secondary"
-                                    on:click=move |_| ctl.start_autoplay()
-                                    disabled=move || view_state.with(|v| v.is_over() || v.explanation_failed())
-                                >
-                                    {t!(lang, "lab-autoplay")}
+                {if yours {
+                    view! {
+                        <div class="card controls">
+                            <div class="row">
+                                <button id="next-turn" on:click=move |_| ctl.next() disabled=move || !can_next()>
+                                    {t!(lang, "lab-next-turn")} " " <kbd>"N"</kbd>
                                 </button>
-                            }
-                            .into_any()
-                        }}
-                    </div>
-                    <label>
-                        {t!(lang, "lab-reading")}
-                        <select
-                            id="reading"
-                            on:change=move |ev| {
-                                if let Ok(r) = event_target_value(&ev).parse::<f64>() {
-                                    ctl.reading.set(r);
-                                }
-                            }
-                        >
-                            {reading_options}
-                        </select>
-                    </label>
-                    <p id="autoplay-state" class="muted" data-autoplay=move || ctl.autoplay.get().to_string()>
-                        {move || if frozen() {
-                            t!(lang, "lab-frozen")
-                        } else if ctl.autoplay.get() {
-                            t!(lang, "lab-autoplay-on", reading = format_seconds(ctl.reading.get()))
-                        } else {
-                            String::new()
-                        }}
-                    </p>
-                    <p id="lab-error" class="error" role="alert">{move || ctl.error.get().map(|e| crate::i18n::localize(lang, &e))}</p>
-                </div>
+                                {move || if ctl.autoplay() {
+                                    view! { <button id="pause" class="secondary" on:click=move |_| ctl.pause()>{t!(lang, "lab-pause")}</button> }.into_any()
+                                } else {
+                                    view! {
+                                        <button
+                                            id="autoplay"
+                                            class="secondary"
+                                            on:click=move |_| ctl.start_autoplay()
+                                            disabled=move || view_state.with(|v| v.is_over() || v.explanation_failed())
+                                        >
+                                            {t!(lang, "lab-autoplay")}
+                                        </button>
+                                    }
+                                    .into_any()
+                                }}
+                            </div>
+                            <label>
+                                {t!(lang, "lab-reading")}
+                                <select
+                                    id="reading"
+                                    on:change=move |ev| {
+                                        if let Ok(r) = event_target_value(&ev).parse::<f64>() {
+                                            ctl.reading.set(r);
+                                        }
+                                    }
+                                >
+                                    {reading_options}
+                                </select>
+                            </label>
+                            <p id="autoplay-state" class="muted" data-autoplay=move || ctl.autoplay().to_string()>
+                                {move || if frozen() {
+                                    t!(lang, "lab-frozen")
+                                } else if ctl.autoplay() {
+                                    t!(lang, "lab-autoplay-on", reading = format_seconds(ctl.reading.get()))
+                                } else {
+                                    String::new()
+                                }}
+                            </p>
+                            <p id="lab-error" class="error" role="alert">{move || ctl.error.get().map(|e| crate::i18n::localize(lang, &e))}</p>
+                        </div>
+                    }
+                    .into_any()
+                } else {
+                    view! {
+                        <div class="card controls watching" id="watching">
+                            <p>
+                                <strong>{t!(lang, "lab-watching")}</strong>
+                                " " {t!(lang, "lab-watching-text")}
+                            </p>
+                            <button id="copy-lab" on:click=copy disabled=move || copying.get()>
+                                {t!(lang, "lab-copy")}
+                            </button>
+                            <p class="muted">{t!(lang, "lab-copy-note")}</p>
+                            <p id="lab-error" class="error" role="alert">{move || ctl.error.get().map(|e| crate::i18n::localize(lang, &e))}</p>
+                        </div>
+                    }
+                    .into_any()
+                }}
                 {explanation_card}
                 <div class="card graph">
                     <h2>{t!(lang, "lab-evaluation")}</h2>
@@ -767,52 +584,5 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 </div>
             </aside>
         </main>
-    }
-}
-
-/// The lobby's "start from a position" link for the lab's current position:
-/// `/?from=` and the position in OBF (64 cells a1…h8, a space, the side to move).
-fn play_from_here(cells: &[i8], status: LabStatus) -> String {
-    let to_move = match status {
-        LabStatus::Playing {
-            to_move: Side::White,
-        } => 'O',
-        _ => 'X',
-    };
-    let board: String = cells
-        .iter()
-        .map(|&c| match c {
-            1 => 'X',
-            -1 => 'O',
-            _ => '-',
-        })
-        .collect();
-    format!("/?from={board}%20{to_move}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn play_from_here_links_the_lobby_with_the_position_in_obf() {
-        let mut cells = vec![0i8; 64];
-        cells[27] = -1; // d4
-        cells[28] = 1; // e4
-        cells[35] = 1; // d5
-        cells[36] = -1; // e5
-        let href = play_from_here(
-            &cells,
-            LabStatus::Playing {
-                to_move: Side::White,
-            },
-        );
-        let obf = href.strip_prefix("/?from=").expect("lobby link");
-        let (board, side) = obf.split_once("%20").expect("side after a space");
-        assert_eq!(board.len(), 64);
-        assert_eq!(&board[27..29], "OX");
-        assert_eq!(&board[35..37], "XO");
-        assert_eq!(board.matches('-').count(), 60);
-        assert_eq!(side, "O");
     }
 }

@@ -4,6 +4,8 @@ pub mod analysis;
 pub mod clocks;
 pub mod hint;
 pub mod lab;
+pub mod lab_home;
+pub mod lab_parts;
 pub mod lobby;
 pub mod offline;
 pub mod rules;

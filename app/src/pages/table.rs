@@ -147,6 +147,33 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         });
     };
 
+    // The AI's search refused (the server's AI queue is full): say so, and
+    // let the player ask again (opening the table asks the AI again).
+    let id_for_ai = table_id.clone();
+    let (ai_retrying, set_ai_retrying) = signal(false);
+    let (ai_retry_note, set_ai_retry_note) = signal(None::<String>);
+    let ask_ai_again = move |_| {
+        let table = id_for_ai.clone();
+        set_ai_retrying.set(true);
+        set_ai_retry_note.set(None);
+        leptos::task::spawn_local(async move {
+            match get_table(table).await {
+                Ok(view) => {
+                    let still = view.ai_refused();
+                    accept(view);
+                    if still {
+                        let _ = set_ai_retry_note.try_set(Some(t!(lang, "table-ai-busy-still")));
+                    }
+                }
+                Err(error) => {
+                    let _ = set_ai_retry_note
+                        .try_set(Some(crate::i18n::localize(lang, &error.message)));
+                }
+            }
+            let _ = set_ai_retrying.try_set(false);
+        });
+    };
+
     let mode = move || view_state.with(|v| v.mode);
     let seated = move || view_state.with(|v| !v.you.is_empty());
     let is_online = move || matches!(mode(), TableMode::Online { .. });
@@ -232,6 +259,8 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 let side = crate::i18n::side_name(lang, to_move);
                 if v.ai_thinking {
                     t!(lang, "table-ai-thinking", side = side)
+                } else if v.ai_refused() {
+                    t!(lang, "table-ai-waiting", side = side)
                 } else if v.you.contains(&to_move) && v.you.len() == 1 {
                     t!(lang, "table-your-move", side = side)
                 } else {
@@ -410,6 +439,16 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         {move || message.get().map(|m| crate::i18n::localize(lang, &m))}
                     </p>
                 </div>
+                <Show when=move || view_state.with(|v| v.ai_refused())>
+                    <div class="card ai-busy" id="ai-busy" role="alert">
+                        <h2>{t!(lang, "table-ai-busy-title")}</h2>
+                        <p>{t!(lang, "table-ai-busy-text")}</p>
+                        <button id="ai-retry" on:click=ask_ai_again.clone() disabled=move || ai_retrying.get()>
+                            {t!(lang, "table-ai-busy-retry")}
+                        </button>
+                        <p id="ai-retry-note" class="muted" aria-live="polite">{move || ai_retry_note.get()}</p>
+                    </div>
+                </Show>
                 <div class="card tally" id="tally">
                     <h2>{t!(lang, "table-tally")}</h2>
                     <p>

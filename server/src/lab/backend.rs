@@ -43,4 +43,23 @@ impl LabBackend for LabHub {
     fn provider(&self) -> ProviderStatus {
         self.provider_status()
     }
+
+    fn is_owner<'a>(
+        &'a self,
+        lab: &'a str,
+        session: &'a app::protocol::Session,
+    ) -> BoxFuture<'a, Result<bool, CommandError>> {
+        Box::pin(LabHub::is_owner(self, lab, &session.0))
+    }
+
+    fn owned_by<'a>(
+        &'a self,
+        session: &'a app::protocol::Session,
+    ) -> BoxFuture<'a, Result<Vec<String>, CommandError>> {
+        Box::pin(async move { Ok(self.inner.store.lab_games_of(&session.0).await?) })
+    }
+
+    fn copy<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<String, CommandError>> {
+        Box::pin(LabHub::copy(self, lab))
+    }
 }

@@ -1,3 +1,5 @@
+//! Over 600 lines: the lab hub's step, explanation and restore paths share its private state (`Inner`, `LabGame`).
+//!
 //! The AI lab (docs/PRODUCT.md, The AI lab): two engines play each other, each at its own depth,
 //! and after every placement an explainer writes a short strategic
 //! explanation and one reusable lesson from the real facts.
@@ -10,6 +12,7 @@
 //! for explanations that were still being written.
 
 mod backend;
+pub mod copy;
 pub mod exact;
 pub mod explain;
 pub mod export;
@@ -292,6 +295,7 @@ impl LabHub {
                 white_count: position.count(Color::White) as u8,
                 over: game.game.is_over(),
                 updated_at: game.updated_at,
+                mine: false,
             });
         }
         out.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(a.id.cmp(&b.id)));

@@ -167,6 +167,33 @@ impl Store {
         Ok(())
     }
 
+    /// Copies lab game `from` (its depths, placements and explanations) into a
+    /// new lab game `to`, in one transaction.
+    pub async fn copy_lab_game(&self, from: &str, to: &str, now: i64) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query(
+            "INSERT INTO lab_games (id, black_depth, white_depth, created_at, updated_at, lang)
+             SELECT ?, black_depth, white_depth, ?, ?, lang FROM lab_games WHERE id = ?",
+        )
+        .bind(to)
+        .bind(now)
+        .bind(now)
+        .bind(from)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO lab_moves (game_id, ply, side, square, facts, at, explain_state, explanation, lesson, provider, explain_error, explained_at)
+             SELECT ?, ply, side, square, facts, at, explain_state, explanation, lesson, provider, explain_error, explained_at
+             FROM lab_moves WHERE game_id = ?",
+        )
+        .bind(to)
+        .bind(from)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Every lab game, oldest first.
     pub async fn lab_games(&self) -> Result<Vec<LabGameRow>, StoreError> {
         Ok(sqlx::query_as(

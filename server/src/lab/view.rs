@@ -104,5 +104,7 @@ pub fn view(game: &LabGame, provider: ProviderStatus) -> LabView {
             .collect(),
         provider,
         version: game.version,
+        // Set by the server function, which knows the caller.
+        yours: false,
     }
 }

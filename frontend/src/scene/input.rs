@@ -1,0 +1,120 @@
+//! Input on the board: picking the square under the pointer by raycast, the
+//! hover marker, clicks (a press and release that barely moved; a drag turns
+//! the camera instead) and the orbit controls' redraws. The keyboard cursor is
+//! driven by the page (`BoardScene::set_cursor`).
+
+use super::board::{square_centre, DISC_HALF};
+use super::State;
+use crate::three::{self, *};
+use leptos::prelude::Callable;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+impl State {
+    /// The square under a point in client coordinates, by raycast onto the felt.
+    pub(super) fn pick(&self, client_x: f64, client_y: f64) -> Option<u8> {
+        if self.party.running.is_some() {
+            return None;
+        }
+        let rect = self.canvas.get_bounding_client_rect();
+        let x = (client_x - rect.left()) / rect.width() * 2.0 - 1.0;
+        let y = -((client_y - rect.top()) / rect.height()) * 2.0 + 1.0;
+        let raycaster = Raycaster::new();
+        raycaster.set_from_camera(&Vector2::new(x, y), &self.camera);
+        let hits = raycaster.intersect_object(&self.felt, false);
+        let hit = hits.get(0);
+        if hit.is_undefined() {
+            return None;
+        }
+        let point: Vector3 = three::property(&hit, "point").unchecked_into();
+        let col = (point.x() + 4.0).floor();
+        let row = (point.z() + 4.0).floor();
+        if (0.0..8.0).contains(&col) && (0.0..8.0).contains(&row) {
+            Some((row as u8) * 8 + col as u8)
+        } else {
+            None
+        }
+    }
+
+    /// Where a square's centre is on screen, in client coordinates.
+    pub(super) fn square_to_screen(&self, index: usize) -> (f64, f64) {
+        let (x, z) = square_centre(index);
+        let v = Vector3::new(x, DISC_HALF, z).project(&self.camera);
+        let rect = self.canvas.get_bounding_client_rect();
+        (
+            rect.left() + (v.x() + 1.0) / 2.0 * rect.width(),
+            rect.top() + (1.0 - v.y()) / 2.0 * rect.height(),
+        )
+    }
+}
+
+/// Listens to the canvas's pointer and the orbit controls; returns the
+/// listeners, which must live as long as the island.
+pub(super) fn listen(state: &Rc<RefCell<State>>) -> Vec<Closure<dyn FnMut(JsValue)>> {
+    let canvas = state.borrow().canvas.clone();
+    let weak = Rc::downgrade(state);
+    let down = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+        let event: web_sys::MouseEvent = event.unchecked_into();
+        if let Some(state) = weak.upgrade() {
+            state.borrow_mut().pointer_down =
+                Some((f64::from(event.client_x()), f64::from(event.client_y())));
+        }
+    });
+    let weak = Rc::downgrade(state);
+    let up = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+        let event: web_sys::MouseEvent = event.unchecked_into();
+        let Some(state) = weak.upgrade() else { return };
+        let (x, y) = (f64::from(event.client_x()), f64::from(event.client_y()));
+        let picked = {
+            let mut s = state.borrow_mut();
+            let start = s.pointer_down.take();
+            match start {
+                Some((sx, sy)) if (sx - x).hypot(sy - y) < 6.0 => s.pick(x, y),
+                _ => None,
+            }
+        };
+        if let Some(square) = picked {
+            let hooks = state.borrow().hooks;
+            let _ = hooks.on_square.try_run(square);
+        }
+    });
+    let weak = Rc::downgrade(state);
+    let hover = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+        let event: web_sys::MouseEvent = event.unchecked_into();
+        let Some(state) = weak.upgrade() else { return };
+        let Ok(mut s) = state.try_borrow_mut() else {
+            return;
+        };
+        let picked = s.pick(f64::from(event.client_x()), f64::from(event.client_y()));
+        match picked {
+            Some(square) => {
+                let (x, z) = square_centre(usize::from(square));
+                s.markers.hover.position().set(x, 0.011, z);
+                s.markers.hover.material().set_opacity(0.22);
+                s.markers.hover.set_visible(true);
+            }
+            None => {
+                let cursor = s.cursor;
+                s.set_cursor(cursor);
+            }
+        }
+        s.dirty = true;
+    });
+    let weak = Rc::downgrade(state);
+    let changed = Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
+        if let Some(state) = weak.upgrade() {
+            if let Ok(mut s) = state.try_borrow_mut() {
+                s.dirty = true;
+            }
+        }
+    });
+    let _ = canvas.add_event_listener_with_callback("pointerdown", down.as_ref().unchecked_ref());
+    let _ = canvas.add_event_listener_with_callback("pointerup", up.as_ref().unchecked_ref());
+    let _ = canvas.add_event_listener_with_callback("pointermove", hover.as_ref().unchecked_ref());
+    if let Some(controls) = &state.borrow().controls {
+        controls.add_event_listener("change", changed.as_ref().unchecked_ref());
+    }
+    vec![down, up, hover, changed]
+}
