@@ -1080,9 +1080,17 @@ async fn a_greedy_sessions_ai_searches_do_not_delay_a_players_reply() {
     }
     let asked = Instant::now();
     pool.submit(player_job).expect("room");
+    // Greedy searches the worker finished while the jobs were still being
+    // submitted (a loaded machine can be slow to submit 200) went before the
+    // player's job existed: they say nothing about fairness.
+    let mut finished_before_asking = 0;
+    while let Ok(reply) = replies.try_recv() {
+        assert_eq!(reply.job.owner, "greedy");
+        finished_before_asking += 1;
+    }
     let mut greedy_before = 0;
     let mut player_reply = None;
-    let mut done = 0;
+    let mut done = finished_before_asking;
     while done < GREEDY + 1 {
         let reply = replies.recv().await.expect("a reply");
         done += 1;
@@ -1105,14 +1113,17 @@ async fn a_greedy_sessions_ai_searches_do_not_delay_a_players_reply() {
         per_search.as_millis()
     );
     // The worker may already be inside one greedy search, and takes the next
-    // greedy one before the player's at most once.
+    // greedy one before the player's at most once. (A count, not a time: the
+    // figures above are printed for docs/BENCHMARKS.md, not asserted, since a
+    // shared machine's scheduling stalls would make a timed bound flaky.)
     assert!(
         greedy_before <= 2,
-        "{greedy_before} greedy searches went first"
+        "{greedy_before} greedy searches went first (after {finished_before_asking} finished while submitting)"
     );
     assert!(
-        player_reply < drained / 10,
-        "{player_reply:?} of {drained:?}"
+        finished_before_asking + greedy_before < GREEDY / 2,
+        "the player's reply came after {} of {GREEDY} greedy searches",
+        finished_before_asking + greedy_before
     );
 }
 
