@@ -451,6 +451,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 <span class="mode" id="lab-depths">
                     {t!(lang, "lab-depths", black = depths.0, white = depths.1)}
                 </span>
+                <crate::i18n::LangSwitch />
             </header>
             <aside class="lab-moves card">
                 <div class="lab-moves-head">
