@@ -460,25 +460,6 @@ async fn lab_ownership(
             }
         }
     }
-    if creating {
-        match state.store.lab_games_of(&session.0).await {
-            Ok(owned) if owned.len() >= LAB_GAMES_PER_SESSION => {
-                state.hub.metrics().note_refusal("lab games per session");
-                return refusal(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    format!("Too many lab games for this browser (limit {LAB_GAMES_PER_SESSION}); idle ones expire, or step one of yours."),
-                );
-            }
-            Ok(_) => {}
-            Err(error) => {
-                tracing::error!("cannot count a session's lab games: {error}");
-                return refusal(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "The lab is unavailable right now; try again.".into(),
-                );
-            }
-        }
-    }
     let response = next.run(request).await;
     if !response.status().is_success() {
         return response;
