@@ -37,6 +37,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     let lang = i18n::Lang::default();
     provide_context(lang);
     let assets = use_context::<assets::Assets>().unwrap_or_default();
+    // The page's messages, fetched by the browser before it hydrates.
+    #[cfg(not(feature = "hydrate"))]
+    let catalog = i18n::catalog_path(lang);
+    #[cfg(feature = "hydrate")]
+    let catalog = "";
     view! {
         <!DOCTYPE html>
         <html lang=lang.code()>
@@ -50,6 +55,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <link rel="stylesheet" href=assets.url("/style/board.css") />
                 <link rel="stylesheet" href=assets.url("/style/lab.css") />
                 <meta name=assets::WORKER_META content=assets.url(worker::WORKER_URL) />
+                <meta name=i18n::CATALOG_META content=catalog />
+                <link rel="preload" href=catalog r#as="fetch" crossorigin="anonymous" />
                 <link rel="icon" href="data:," />
                 <HydrationScripts options />
                 <MetaTags />
@@ -151,6 +158,10 @@ pub fn hydrate(scene: board::SceneFactory, hydrated: fn()) {
     // `hydrate_from_async` starts Leptos' executor itself; until then, the
     // browser's microtask queue (wasm-bindgen-futures) drives this task.
     wasm_bindgen_futures::spawn_local(async move {
+        // The page's messages first: the views below are written with them.
+        if let Err(e) = i18n::load_catalog().await {
+            leptos::logging::error!("the page's messages could not be loaded: {e}");
+        }
         let body = leptos::prelude::document()
             .body()
             .expect("the page has a body");

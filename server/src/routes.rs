@@ -43,6 +43,7 @@ pub fn router(state: AppState) -> Router {
                 .precompressed_br()
                 .precompressed_gzip(),
         )
+        .route("/i18n/{file}", get(i18n_catalog))
         .layer(middleware::from_fn(static_cache));
     let backend = BackendHandle(Arc::new(state.hub.clone()));
     let lab_backend = app::lab::backend::LabBackendHandle(Arc::new(state.lab.clone()));
@@ -181,6 +182,23 @@ async fn static_cache(
         );
     }
     response
+}
+
+/// `/i18n/<lang>.<hash>.json`: a language's compiled messages, which the
+/// browser fetches before hydrating (named by the page; immutable, as the name
+/// changes with the content). Any other name is 404.
+async fn i18n_catalog(Path(file): Path<String>) -> axum::response::Response {
+    match app::i18n::catalog_json(&format!("/i18n/{file}")) {
+        Some(json) => (
+            [(
+                header::CONTENT_TYPE,
+                header::HeaderValue::from_static("application/json"),
+            )],
+            json,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "no such catalog").into_response(),
+    }
 }
 
 /// Whether the last segment of `path` is `<stem>.<16 hex digits>.<ext>`.

@@ -248,3 +248,65 @@ async fn a_lab_game_keeps_its_language_across_a_restart() {
     let text = first["explanation"]["explanation"].as_str().expect("text");
     assert!(text.starts_with("Black played"), "{text}");
 }
+
+/// The page names its language's message catalog; the catalog is served
+/// under that hashed name (immutable caching, JSON with the page's language's
+/// strings), and any other name under `/i18n/` is 404.
+#[tokio::test]
+async fn each_page_names_its_languages_catalog_which_is_served_immutable() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&dir.path().join("db.sqlite"), &[]);
+    let catalog_of = |html: &str| -> String {
+        let at = html
+            .find(r#"name="othello-i18n" content=""#)
+            .expect("the page names its catalog");
+        let rest = &html[at + r#"name="othello-i18n" content=""#.len()..];
+        rest[..rest.find('"').expect("closing quote")].to_string()
+    };
+    let greek = catalog_of(&page(&format!("{}/", server.url), &[(COOKIE, "lang=el")]).await);
+    let english = catalog_of(&page(&format!("{}/", server.url), &[(COOKIE, "lang=en")]).await);
+    assert!(
+        greek.starts_with("/i18n/el.") && greek.ends_with(".json"),
+        "{greek}"
+    );
+    assert!(english.starts_with("/i18n/en."), "{english}");
+    assert_ne!(greek, english);
+
+    for (path, expected, absent) in [
+        (&greek, "Παίξε με τον υπολογιστή", "Play the AI"),
+        (&english, "Play the AI", "Παίξε με τον υπολογιστή"),
+    ] {
+        let response = plain_client()
+            .get(format!("{}{path}", server.url))
+            .send()
+            .await
+            .expect("catalog");
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(
+            response.headers()["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        assert!(response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json"));
+        let body: Value = response.json().await.expect("JSON");
+        let text = body.to_string();
+        assert!(text.contains(expected), "{path}");
+        assert!(!text.contains(absent), "{path}");
+    }
+
+    for bad in [
+        "/i18n/el.0000000000000000.json",
+        "/i18n/el.json",
+        "/i18n/xx.0123456789abcdef.json",
+        "/i18n/..%2Fmanifest.json",
+    ] {
+        let response = plain_client()
+            .get(format!("{}{bad}", server.url))
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(response.status(), 404, "{bad}");
+    }
+}

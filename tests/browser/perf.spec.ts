@@ -9,9 +9,11 @@ const LOADS = 7;
 const BUDGET_BYTES = 1_000_000;
 // Issue 14's goal for the lobby is under 450 KB of JS + wasm on the wire. Route
 // splitting met it (438,525 B); the two languages (Fluent and both resource
-// files, in the main module) then added ~63 KB: 501,901 B. The goal is open
-// again (docs/BENCHMARKS.md); until it is met, this guards against growth.
-const LOBBY_BYTES = 510_000;
+// files, in the main module) then added ~63 KB: 501,901 B. Since the messages
+// are fetched as the page's language's compiled catalog (JSON, not wasm), the
+// lobby loads 467,761 B: the goal is still open by ~18 KB (docs/BENCHMARKS.md);
+// until it is met, this guards against growth.
+const LOBBY_BYTES = 475_000;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -23,6 +25,7 @@ interface Load {
   hydratedMs: number;
   firstFrameMs: number;
   resources: { name: string; encoded: number; decoded: number }[];
+  catalogs: { name: string; encoded: number; decoded: number }[];
 }
 
 test('lobby: time to interactive, to the first 3D frame, and the bytes loaded', async ({ browser, server }, info) => {
@@ -47,6 +50,9 @@ test('lobby: time to interactive, to the first 3D frame, and the bytes loaded', 
         resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
           .filter((r) => /\.(m?js|wasm)(\?|$)/.test(new URL(r.name).pathname))
           .map((r) => ({ name: new URL(r.name).pathname, encoded: r.encodedBodySize, decoded: r.decodedBodySize })),
+        catalogs: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((r) => new URL(r.name).pathname.startsWith('/i18n/'))
+          .map((r) => ({ name: new URL(r.name).pathname, encoded: r.encodedBodySize, decoded: r.decodedBodySize })),
       })),
     );
     await context.close();
@@ -64,9 +70,16 @@ test('lobby: time to interactive, to the first 3D frame, and the bytes loaded', 
     jsWasmEncodedBytes: jsWasmEncoded,
     jsWasmDecodedBytes: jsWasmDecoded,
     resources: first.resources,
+    // The page's messages (JSON), fetched once before hydrating.
+    catalogEncodedBytes: first.catalogs.reduce((sum, r) => sum + r.encoded, 0),
+    catalogs: first.catalogs,
   };
   saveResult(info, 'perf', figures);
-  console.log(JSON.stringify({ ...figures, resources: undefined }));
+  console.log(JSON.stringify({ ...figures, resources: undefined, catalogs: undefined }));
+  // One catalog, the page's language's (English here), compressed; the
+  // preload and the fetch share one download.
+  expect(first.catalogs.map((c) => c.name)).toEqual([expect.stringMatching(/^\/i18n\/en\.[0-9a-f]{16}\.json$/)]);
+  expect(first.catalogs[0].encoded).toBeLessThan(first.catalogs[0].decoded);
   // The page loads the wasm and the Three.js bundle, compressed, within budget.
   expect(first.resources.some((r) => r.name.endsWith('.wasm'))).toBe(true);
   // Static files carry content-hashed names (`cargo xtask site`).
