@@ -376,6 +376,14 @@ fn with_headers(mut response: Response, nonce: Option<&str>) -> Response {
     if is_html || !headers.contains_key(header::CACHE_CONTROL) {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
+    if is_html {
+        // A page is rendered in the language of the `lang` cookie, else of
+        // `Accept-Language`: a cache in between must keep them apart.
+        headers.append(
+            header::VARY,
+            HeaderValue::from_static("Cookie, Accept-Language"),
+        );
+    }
     response
 }
 

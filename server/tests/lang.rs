@@ -43,6 +43,18 @@ async fn pages_are_rendered_in_the_requests_language() {
     let server = Server::start(&dir.path().join("db.sqlite"), &[]);
     let url = format!("{}/", server.url);
 
+    // A page varies with the cookie and Accept-Language (for caches between).
+    let response = plain_client().get(&url).send().await.expect("page");
+    let vary: Vec<String> = response
+        .headers()
+        .get_all(reqwest::header::VARY)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(',').map(|p| p.trim().to_ascii_lowercase()))
+        .collect();
+    assert!(vary.contains(&"cookie".to_string()), "{vary:?}");
+    assert!(vary.contains(&"accept-language".to_string()), "{vary:?}");
+
     let greek = page(&url, &[(ACCEPT_LANGUAGE, "el-GR,el;q=0.9,en;q=0.8")]).await;
     assert!(greek.contains(r#"<html lang="el""#));
     assert!(greek.contains("Παίξε με τον υπολογιστή"));
