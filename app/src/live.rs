@@ -122,11 +122,11 @@ pub fn join_queue(
             let Some(text) = event.data().as_string() else {
                 return;
             };
-            match serde_json::from_str::<ServerMessage>(&text) {
-                Ok(ServerMessage::Matched { table }) => {
+            match crate::protocol::QueueMessage::parse(&text) {
+                Some(crate::protocol::QueueMessage::Matched { table }) => {
                     let _ = on_matched.try_run(table);
                 }
-                Ok(ServerMessage::Error { message }) => {
+                Some(crate::protocol::QueueMessage::Error { message }) => {
                     let _ = on_error.try_run(message);
                 }
                 _ => {}

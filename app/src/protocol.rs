@@ -394,6 +394,47 @@ pub enum ServerMessage {
     Matched { table: String },
 }
 
+/// The quick-match queue's messages, as the lobby reads them: the queue's
+/// variants of [`ServerMessage`], read from the same wire form
+/// (`{"type": …}`) by [`QueueMessage::parse`]. The lobby parses only these, so
+/// reading a table's full state (and its code) stays out of the lobby's wasm.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QueueMessage {
+    /// A message from the client was refused.
+    Error { message: String },
+    /// Answer to a ping.
+    Pong,
+    /// Waiting for an opponent.
+    Queued,
+    /// Paired; go to this table.
+    Matched { table: String },
+}
+
+impl QueueMessage {
+    /// Reads a queue message; `None` for anything else (a table's state, a
+    /// malformed text). A plain struct rather than serde's tagged-enum
+    /// support, which buffers the input and weighs ~10 KB of wasm.
+    pub fn parse(text: &str) -> Option<QueueMessage> {
+        #[derive(Deserialize)]
+        struct Wire {
+            #[serde(rename = "type")]
+            kind: String,
+            #[serde(default)]
+            table: Option<String>,
+            #[serde(default)]
+            message: Option<String>,
+        }
+        let wire: Wire = serde_json::from_str(text).ok()?;
+        match (wire.kind.as_str(), wire.table, wire.message) {
+            ("matched", Some(table), _) => Some(QueueMessage::Matched { table }),
+            ("error", _, Some(message)) => Some(QueueMessage::Error { message }),
+            ("queued", _, _) => Some(QueueMessage::Queued),
+            ("pong", _, _) => Some(QueueMessage::Pong),
+            _ => None,
+        }
+    }
+}
+
 /// What a browser may send over the WebSocket (commands go through server
 /// functions; the socket carries keep-alives).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -517,5 +558,39 @@ mod tests {
             ai_turn,
             false
         ));
+    }
+
+    /// The lobby reads the queue's messages as the server writes them, and
+    /// nothing else parses as one.
+    #[test]
+    fn queue_messages_read_what_the_server_sends_on_the_queue() {
+        let pairs = [
+            (
+                ServerMessage::Matched { table: "t1".into() },
+                QueueMessage::Matched { table: "t1".into() },
+            ),
+            (
+                ServerMessage::Error {
+                    message: "no".into(),
+                },
+                QueueMessage::Error {
+                    message: "no".into(),
+                },
+            ),
+            (ServerMessage::Queued, QueueMessage::Queued),
+            (ServerMessage::Pong, QueueMessage::Pong),
+        ];
+        for (sent, read) in pairs {
+            let wire = serde_json::to_string(&sent).expect("serialize");
+            assert_eq!(QueueMessage::parse(&wire), Some(read), "{wire}");
+        }
+        for other in [
+            r#"{"type":"state","table":{}}"#,
+            r#"{"type":"matched"}"#,
+            r#"{"type":"unknown"}"#,
+            "not json",
+        ] {
+            assert_eq!(QueueMessage::parse(other), None, "{other}");
+        }
     }
 }
