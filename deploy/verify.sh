@@ -105,17 +105,6 @@ else
     fail "nginx /ws/ block lacks the Upgrade/Connection headers"
 fi
 
-# --- several instances (nginx-cluster.conf) -----------------------------------
-cluster="$here/nginx-cluster.conf"
-require "$cluster" '^upstream othello_backend \{' "cluster upstream has the name nginx.conf proxies to"
-require "$cluster" '^[[:space:]]*least_conn;' "cluster upstream balances by least connections"
-if [ "$(grep -Ec '^[[:space:]]*server 127\.0\.0\.1:[0-9]+' "$cluster")" -ge 2 ]; then
-    ok "cluster upstream lists several instances"
-else
-    fail "cluster upstream lists fewer than two instances"
-fi
-reject "$cluster" '(^|[[:space:]])(ip_hash|hash|sticky)([[:space:]]|;)' "cluster upstream has no stickiness"
-
 nginx_bin="${NGINX:-$(command -v nginx 2>/dev/null || true)}"
 if [ -n "$nginx_bin" ] && [ -x "$nginx_bin" ] && command -v openssl >/dev/null 2>&1; then
     mkdir -p "$tmp/nginx/logs"
@@ -142,19 +131,6 @@ CONF
         ok "nginx -t accepts nginx.conf"
     else
         fail "nginx -t rejects nginx.conf:"$'\n'"$out"
-    fi
-    # The same site with the cluster's upstream block in place of the single one.
-    awk -v cluster="$cluster" '
-        /^upstream othello_backend \{/ { skip = 1; while ((getline line < cluster) > 0) print line; next }
-        skip && /^\}/ { skip = 0; next }
-        !skip { print }' "$tmp/site.conf" >"$tmp/site-cluster.conf"
-    sed -e "s#include $tmp/site.conf;#include $tmp/site-cluster.conf;#" "$tmp/main.conf" >"$tmp/main-cluster.conf"
-    if ! grep -q 'least_conn' "$tmp/site-cluster.conf"; then
-        fail "the cluster upstream did not replace nginx.conf's"
-    elif out="$("$nginx_bin" -t -q -p "$tmp/nginx" -c "$tmp/main-cluster.conf" -e "$tmp/nginx/logs/error.log" 2>&1)"; then
-        ok "nginx -t accepts nginx.conf with nginx-cluster.conf's upstream"
-    else
-        fail "nginx -t rejects nginx.conf with the cluster upstream:"$'\n'"$out"
     fi
 else
     skip "nginx -t (nginx or openssl not installed)"
