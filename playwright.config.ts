@@ -49,6 +49,9 @@ export default defineConfig({
     },
     {
       name: 'webgl2',
+      // Several instances on PostgreSQL is server behaviour, the same on
+      // either renderer: it runs once, on the WebGPU project.
+      testIgnore: /cluster\.spec\.ts/,
       use: {
         launchOptions: {
           executablePath: '/usr/bin/chromium',

@@ -1,0 +1,53 @@
+// Online play helpers shared by the specs: a player in a browser context of
+// their own (own cookies), and a whole game played by real clicks.
+import { Browser, Page } from '@playwright/test';
+import { expect } from './fixtures';
+import { clickSquare, status } from './board';
+
+export async function newPlayer(browser: Browser, baseURL: string, errors: string[]): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 800, height: 600 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return page;
+}
+
+/** The shortest whole game: black wipes white out in nine moves (13–0). */
+export const WIPE_OUT = ['d3', 'c3', 'b3', 'd2', 'e1', 'd6', 'd7', 'e3', 'f4'];
+const index = (name: string) => (Number(name[1]) - 1) * 8 + (name.charCodeAt(0) - 97);
+
+/**
+ * Plays a whole game, start to end, by real clicks: for each move the player
+ * whose turn it is (the one whose board shows the square as legal) clicks it;
+ * then every page, spectators included, must show the new state.
+ */
+export async function playWholeGame(players: Page[], watchers: Page[]) {
+  for (const name of WIPE_OUT) {
+    const square = index(name);
+    let mover: Page | null = null;
+    let version = 0;
+    for (let attempt = 0; attempt < 300 && !mover; attempt++) {
+      for (const page of players) {
+        const s = await status(page);
+        if (s && s.legal.includes(square) && s.drawnVersion >= s.version) {
+          mover = page;
+          version = s.version;
+          break;
+        }
+      }
+      if (!mover) await players[0].waitForTimeout(100);
+    }
+    expect(mover, `someone may play ${name}`).not.toBeNull();
+    await clickSquare(mover!, square);
+    for (const page of [...players, ...watchers]) {
+      await page.waitForFunction(
+        (v) => ((window as any).othello3d?.status()?.version ?? 0) > v,
+        version,
+        { timeout: 30_000 },
+      );
+    }
+  }
+  return WIPE_OUT.length;
+}
