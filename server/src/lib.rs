@@ -219,6 +219,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
             }
         });
     }
+    let hub = state.hub.clone();
     axum::serve(
         listener,
         routes::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
@@ -226,6 +227,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     .with_graceful_shutdown(shutdown_signal())
     .await
     .map_err(StartError::Serve)?;
+    hub.leave().await;
     tracing::info!("shut down cleanly");
     Ok(())
 }

@@ -400,6 +400,22 @@ impl<S: TableStore> Hub<S> {
         }
     }
 
+    /// A clean shutdown on PostgreSQL: this instance's sockets stop counting
+    /// at once (not after the heartbeat timeout) and its queue rows go.
+    pub async fn leave(&self) {
+        let Some(cluster) = self.cluster() else {
+            return;
+        };
+        match cluster.pg.leave().await {
+            Ok(tables) => {
+                for id in tables {
+                    self.recount(&id).await;
+                }
+            }
+            Err(error) => tracing::error!("cannot leave the cluster cleanly: {error}"),
+        }
+    }
+
     /// Hears the other instances: a table written elsewhere is reloaded and
     /// pushed to this instance's sockets; a pairing reaches its waiting
     /// player.

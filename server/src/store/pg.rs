@@ -62,6 +62,9 @@ impl MoveKind {
     }
 }
 
+/// A `moves` row as read: seq, round, kind, side, square, time used.
+type RawMove = (i64, i64, String, String, Option<i64>, Option<i64>);
+
 const HEADER_COLUMNS: &str = "id, mode, owner, created_at, last_activity, black_seat, white_seat, black_gone_since, white_gone_since, running_since, start_obf";
 
 fn header_of(row: &sqlx::postgres::PgRow) -> Result<StoredTable, sqlx::Error> {
@@ -357,7 +360,7 @@ impl PgStore {
     }
 
     pub async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
-        let rows: Vec<(i64, i64, String, String, Option<i64>, Option<i64>)> = sqlx::query_as(
+        let rows: Vec<RawMove> = sqlx::query_as(
             "SELECT seq, round, kind, side, square, time_ms FROM moves WHERE table_id = $1 ORDER BY seq",
         )
         .bind(table_id)

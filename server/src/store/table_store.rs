@@ -16,6 +16,9 @@ use super::{MoveRow, PgStore, Record, Store, StoreError, StoredTable};
 use crate::seating::SeatingRecord;
 use std::future::Future;
 
+/// A stored tally: (black wins, white wins, draws).
+type Tally = (i64, i64, i64);
+
 /// Storage for the table hub (see the module docs).
 pub trait TableStore: Clone + Send + Sync + 'static {
     /// Stores a session (by the hash of its token) or marks it used at `now`.
@@ -89,126 +92,93 @@ pub trait TableStore: Clone + Send + Sync + 'static {
 }
 
 impl TableStore for Store {
-    fn remember_session(
-        &self,
-        session: &str,
-        now: i64,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            match &self.pg {
-                Some(pg) => pg.remember_session(session, now).await,
-                None => Store::remember_session(self, session, now).await,
-            }
+    async fn remember_session(&self, session: &str, now: i64) -> Result<(), StoreError> {
+        match &self.pg {
+            Some(pg) => pg.remember_session(session, now).await,
+            None => Store::remember_session(self, session, now).await,
         }
     }
 
-    fn expire_sessions(&self, before: i64) -> impl Future<Output = Result<u64, StoreError>> + Send {
-        async move {
-            match &self.pg {
-                Some(pg) => pg.expire_sessions(before).await,
-                None => Store::expire_sessions(self, before).await,
-            }
+    async fn expire_sessions(&self, before: i64) -> Result<u64, StoreError> {
+        match &self.pg {
+            Some(pg) => pg.expire_sessions(before).await,
+            None => Store::expire_sessions(self, before).await,
         }
     }
 
-    fn create_table(
+    async fn create_table(
         &self,
         id: &str,
         mode: &str,
         owner: &str,
         seats: (Option<&str>, Option<&str>),
         now: i64,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            match &self.pg {
-                Some(pg) => pg.create_table(id, mode, owner, seats, now).await,
-                None => Store::create_table(self, id, mode, owner, seats, now).await,
-            }
+    ) -> Result<(), StoreError> {
+        match &self.pg {
+            Some(pg) => pg.create_table(id, mode, owner, seats, now).await,
+            None => Store::create_table(self, id, mode, owner, seats, now).await,
         }
     }
 
-    fn update_table_setup(
+    async fn update_table_setup(
         &self,
         id: &str,
         seating: &SeatingRecord,
         start_obf: Option<&str>,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            match &self.pg {
-                Some(pg) => pg.update_table_setup(id, seating, start_obf).await,
-                None => Store::update_table_setup(self, id, seating, start_obf).await,
-            }
+    ) -> Result<(), StoreError> {
+        match &self.pg {
+            Some(pg) => pg.update_table_setup(id, seating, start_obf).await,
+            None => Store::update_table_setup(self, id, seating, start_obf).await,
         }
     }
 
-    fn update_seating(
+    async fn update_seating(
         &self,
         id: &str,
         seating: &SeatingRecord,
         touch: Option<i64>,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            match &self.pg {
-                // The hub writes a shared table's seats with
-                // `PgStore::update_seating_at` (version-checked).
-                Some(_) => Err(StoreError::Stale),
-                None => Store::update_seating(self, id, seating, touch).await,
-            }
+    ) -> Result<(), StoreError> {
+        match &self.pg {
+            // The hub writes a shared table's seats with
+            // `PgStore::update_seating_at` (version-checked).
+            Some(pg) => TableStore::update_seating(pg, id, seating, touch).await,
+            None => Store::update_seating(self, id, seating, touch).await,
         }
     }
 
-    fn record(&self, record: &Record) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            match &self.pg {
-                // The hub records on a shared table with `PgStore::record_at`.
-                Some(_) => Err(StoreError::Stale),
-                None => Store::record(self, record).await,
-            }
+    async fn record(&self, record: &Record) -> Result<(), StoreError> {
+        match &self.pg {
+            // The hub records on a shared table with `PgStore::record_at`.
+            Some(pg) => TableStore::record(pg, record).await,
+            None => Store::record(self, record).await,
         }
     }
 
-    fn tables(&self) -> impl Future<Output = Result<Vec<StoredTable>, StoreError>> + Send {
-        async move {
-            match &self.pg {
-                Some(pg) => pg.tables().await,
-                None => Store::tables(self).await,
-            }
+    async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
+        match &self.pg {
+            Some(pg) => pg.tables().await,
+            None => Store::tables(self).await,
         }
     }
 
-    fn moves(
-        &self,
-        table_id: &str,
-    ) -> impl Future<Output = Result<Vec<MoveRow>, StoreError>> + Send {
-        async move {
-            match &self.pg {
-                Some(pg) => pg.moves(table_id).await,
-                None => Store::moves(self, table_id).await,
-            }
+    async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
+        match &self.pg {
+            Some(pg) => pg.moves(table_id).await,
+            None => Store::moves(self, table_id).await,
         }
     }
 
-    fn tally(
-        &self,
-        table_id: &str,
-    ) -> impl Future<Output = Result<Option<(i64, i64, i64)>, StoreError>> + Send {
-        async move {
-            match &self.pg {
-                Some(pg) => pg.tally(table_id).await,
-                None => Store::tally(self, table_id).await,
-            }
+    async fn tally(&self, table_id: &str) -> Result<Option<Tally>, StoreError> {
+        match &self.pg {
+            Some(pg) => pg.tally(table_id).await,
+            None => Store::tally(self, table_id).await,
         }
     }
 
-    fn delete_idle_tables(
-        &self,
-        cutoff: i64,
-    ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send {
-        async move {
-            match &self.pg {
-                Some(pg) => pg.delete_idle_tables(cutoff).await,
-                None => Store::delete_idle_tables(self, cutoff).await,
-            }
+    async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
+        match &self.pg {
+            Some(pg) => pg.delete_idle_tables(cutoff).await,
+            None => Store::delete_idle_tables(self, cutoff).await,
         }
     }
 
@@ -274,7 +244,7 @@ impl TableStore for PgStore {
         PgStore::moves(self, table_id).await
     }
 
-    async fn tally(&self, table_id: &str) -> Result<Option<(i64, i64, i64)>, StoreError> {
+    async fn tally(&self, table_id: &str) -> Result<Option<Tally>, StoreError> {
         PgStore::tally(self, table_id).await
     }
 
