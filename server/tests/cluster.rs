@@ -3,7 +3,8 @@
 //! spectator sees it; simultaneous moves from two instances, exactly one
 //! accepted; quick match pairs players on different instances; an instance
 //! killed with SIGKILL mid-game (its players reconnect to the other and
-//! finish; its pending AI move is made by the other).
+//! finish; its pending AI move is made by the other; the grace of a player
+//! who does not come back ends on the other).
 //!
 //! These tests need PostgreSQL installed (`initdb`, `pg_ctl`); without it
 //! they fail saying so.
@@ -310,4 +311,33 @@ async fn an_ai_move_pending_on_a_killed_instance_is_made_by_the_other() {
     let square = first_legal(&human, &table).await.expect("legal");
     let after = human.play_move(&table, square).await.expect("accepted");
     assert_eq!(discs(&after), 6);
+}
+
+#[tokio::test]
+async fn the_grace_of_a_killed_instances_player_ends_on_the_other_instance() {
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &["--grace-secs", "3"]);
+    let b = instance(&pg, "b", &["--grace-secs", "3"]);
+    let (table, alice, alice_side, bob, bob_side) = seated_pair(&a, &b).await;
+    let (_alice_socket, _) = alice.connect(&table).await.expect("alice on a");
+    let (mut bob_socket, _) = bob.connect(&table).await.expect("bob on b");
+    let view = alice.get_table(&table).await.expect("view");
+    let side = to_move(&view).expect("playing");
+    let mover = if side == alice_side { &alice } else { &bob };
+    let square = first_legal(mover, &table).await.expect("legal");
+    mover.play_move(&table, square).await.expect("accepted");
+    a.kill();
+    // Nobody touches the table: b's timer job ends alice's grace (a's
+    // heartbeat timeout, then three seconds) and bob wins by forfeit.
+    let over = bob_socket
+        .wait_state(|v| to_move(v).is_none())
+        .await
+        .expect("the round ends");
+    assert_eq!(
+        over.status,
+        RoundStatus::Over {
+            winner: Some(bob_side),
+            reason: app::protocol::EndReason::Timeout,
+        }
+    );
 }
