@@ -10,6 +10,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 unit="$here/othello.service"
 conf="$here/nginx.conf"
+multi="$here/nginx-instances.conf"
 failures=0
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -105,15 +106,33 @@ else
     fail "nginx /ws/ block lacks the Upgrade/Connection headers"
 fi
 
+# --- several instances on PostgreSQL ------------------------------------------
+require "$multi" '^[[:space:]]*least_conn;' "instances: upstream balances by least_conn"
+if [ "$(grep -Ec '^[[:space:]]*server [0-9.]+:[0-9]+' "$multi")" -ge 2 ]; then
+    ok "instances: upstream lists several servers"
+else
+    fail "instances: upstream lists fewer than two servers"
+fi
+reject "$multi" '(^|[[:space:]])(ip_hash|sticky|hash)[[:space:]]*[;$]' "instances: no sticky sessions"
+reject "$multi" '(^|[[:space:]])hash[[:space:]]' "instances: no hash balancing"
+require "$multi" 'proxy_pass http://othello_instances;' "instances: proxies to the upstream"
+if awk '/location \/ws\/ \{/{inws=1} inws && /proxy_set_header Upgrade/{u=1} inws && /proxy_set_header Connection \$connection_upgrade/{c=1} inws && /^[[:space:]]*\}/{inws=0} END{exit !(u && c)}' "$multi"; then
+    ok "instances: /ws/ block carries the upgrade headers"
+else
+    fail "instances: /ws/ block lacks the Upgrade/Connection headers"
+fi
+
 nginx_bin="${NGINX:-$(command -v nginx 2>/dev/null || true)}"
 if [ -n "$nginx_bin" ] && [ -x "$nginx_bin" ] && command -v openssl >/dev/null 2>&1; then
     mkdir -p "$tmp/nginx/logs"
     openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=othello.example.com \
         -keyout "$tmp/key.pem" -out "$tmp/cert.pem" >/dev/null 2>&1
-    sed -e "s#/etc/letsencrypt/live/othello.example.com/fullchain.pem#$tmp/cert.pem#" \
-        -e "s#/etc/letsencrypt/live/othello.example.com/privkey.pem#$tmp/key.pem#" \
-        "$conf" >"$tmp/site.conf"
-    cat >"$tmp/main.conf" <<CONF
+    for checked in "$conf" "$multi"; do
+        name="${checked#"$here"/}"
+        sed -e "s#/etc/letsencrypt/live/othello.example.com/fullchain.pem#$tmp/cert.pem#" \
+            -e "s#/etc/letsencrypt/live/othello.example.com/privkey.pem#$tmp/key.pem#" \
+            "$checked" >"$tmp/site.conf"
+        cat >"$tmp/main.conf" <<CONF
 pid $tmp/nginx/nginx.pid;
 error_log $tmp/nginx/logs/error.log;
 events {}
@@ -127,11 +146,12 @@ http {
     include $tmp/site.conf;
 }
 CONF
-    if out="$("$nginx_bin" -t -q -p "$tmp/nginx" -c "$tmp/main.conf" -e "$tmp/nginx/logs/error.log" 2>&1)"; then
-        ok "nginx -t accepts nginx.conf"
-    else
-        fail "nginx -t rejects nginx.conf:"$'\n'"$out"
-    fi
+        if out="$("$nginx_bin" -t -q -p "$tmp/nginx" -c "$tmp/main.conf" -e "$tmp/nginx/logs/error.log" 2>&1)"; then
+            ok "nginx -t accepts $name"
+        else
+            fail "nginx -t rejects $name:"$'\n'"$out"
+        fi
+    done
 else
     skip "nginx -t (nginx or openssl not installed)"
 fi

@@ -12,6 +12,9 @@ pub mod defaults {
 
     pub const LISTEN: &str = "127.0.0.1:40085";
     pub const DATABASE: &str = "data/othello.db";
+    pub const LOCAL_DATABASE: &str = "data/local.db";
+    pub const INSTANCE_TIMEOUT_MS: u64 = 15_000;
+    pub const TEST_AI_DELAY_MS: u64 = 0;
     pub const SITE_ROOT: &str = "site";
     pub const LOG: &str = "info";
     pub const MAX_BODY_BYTES: usize = 65_536;
@@ -52,9 +55,22 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_LISTEN", default_value = defaults::LISTEN)]
     pub listen: SocketAddr,
 
-    /// SQLite database file (created with its folder on first run).
+    /// SQLite database file (created with its folder on first run), or a
+    /// PostgreSQL URL (`postgres://user:password@host/db`) shared by several
+    /// instances.
     #[arg(long, env = "OTHELLO_DATABASE", default_value = defaults::DATABASE)]
     pub database: PathBuf,
+
+    /// With a PostgreSQL `--database`: this instance's own SQLite file, for
+    /// what stays per instance (AI lab games, stored analyses).
+    #[arg(long, env = "OTHELLO_LOCAL_DATABASE", default_value = defaults::LOCAL_DATABASE)]
+    pub local_database: PathBuf,
+
+    /// With a PostgreSQL `--database`: milliseconds without a heartbeat
+    /// after which an instance counts as dead (its sockets stop counting,
+    /// its timers and AI moves pass to the others).
+    #[arg(long, env = "OTHELLO_INSTANCE_TIMEOUT_MS", default_value_t = defaults::INSTANCE_TIMEOUT_MS)]
+    pub instance_timeout_ms: u64,
 
     /// Folder with the built site (wasm package, vendored Three.js, CSS).
     #[arg(long, env = "OTHELLO_SITE_ROOT", default_value = defaults::SITE_ROOT)]
@@ -170,6 +186,12 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_TEST_TIME_CONTROLS", default_value_t = defaults::TEST_TIME_CONTROLS)]
     pub test_time_controls: bool,
 
+    /// FOR TESTS ONLY: milliseconds the AI waits before each search (so a
+    /// test can kill an instance with an AI move pending). Never set this in
+    /// production.
+    #[arg(long, env = "OTHELLO_TEST_AI_DELAY_MS", default_value_t = defaults::TEST_AI_DELAY_MS)]
+    pub test_ai_delay_ms: u64,
+
     /// Seconds between sweeps for idle tables.
     #[arg(long, env = "OTHELLO_SWEEP_SECS", default_value_t = defaults::SWEEP_SECS)]
     pub sweep_secs: u64,
@@ -232,12 +254,29 @@ pub enum ExplainerKind {
 }
 
 impl Config {
+    /// The PostgreSQL URL, when `--database` names one.
+    pub fn postgres_url(&self) -> Option<&str> {
+        self.database
+            .to_str()
+            .filter(|d| crate::store::pg::is_postgres_url(d))
+    }
+
+    /// `--database` as logs show it (a URL without its password).
+    pub fn database_label(&self) -> String {
+        match self.postgres_url() {
+            Some(url) => crate::store::pg::redact(url),
+            None => self.database.display().to_string(),
+        }
+    }
     /// A configuration for tests: every default, except loopback on a free
     /// port, the given database, `warn` logs and the offline explainer.
     pub fn for_tests(database: PathBuf) -> Self {
         Self {
             listen: "127.0.0.1:0".parse().expect("valid literal address"),
             database,
+            local_database: defaults::LOCAL_DATABASE.into(),
+            instance_timeout_ms: defaults::INSTANCE_TIMEOUT_MS,
+            test_ai_delay_ms: defaults::TEST_AI_DELAY_MS,
             site_root: defaults::SITE_ROOT.into(),
             log: "warn".into(),
             allowed_origins: Vec::new(),

@@ -106,7 +106,10 @@ pub async fn prepare_with_clock(
     config: &Config,
     clock: Arc<dyn clock::Clock>,
 ) -> Result<AppState, StartError> {
-    let store = Store::open(&config.database).await?;
+    let store = match config.postgres_url() {
+        Some(url) => Store::open_postgres(url, &config.local_database).await?,
+        None => Store::open(&config.database).await?,
+    };
     let hub = hub::Hub::start(store.clone(), clock.clone(), hub::HubConfig::from(config)).await?;
     let lab = lab::LabHub::start(
         store.clone(),
@@ -200,7 +203,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     let address = listener.local_addr().map_err(StartError::Serve)?;
     // A plain line on stdout that scripts and tests wait for.
     println!("listening on http://{address}");
-    tracing::info!(%address, database = %config.database.display(), "Othello 3D listening on http://{address}");
+    tracing::info!(%address, database = %config.database_label(), "Othello 3D listening on http://{address}");
     if let Some(metrics_address) = config.metrics_listen {
         let metrics_listener = tokio::net::TcpListener::bind(metrics_address)
             .await
@@ -216,6 +219,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
             }
         });
     }
+    let hub = state.hub.clone();
     axum::serve(
         listener,
         routes::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
@@ -223,6 +227,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     .with_graceful_shutdown(shutdown_signal())
     .await
     .map_err(StartError::Serve)?;
+    hub.leave().await;
     tracing::info!("shut down cleanly");
     Ok(())
 }

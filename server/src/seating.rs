@@ -130,6 +130,45 @@ impl Seating {
         seating
     }
 
+    /// A shared table's seating as stored (several instances on
+    /// PostgreSQL): the stored absences stand as they are, and `sockets` are
+    /// the open sockets per session counted over every live instance.
+    pub fn shared(
+        grace_ms: i64,
+        record: SeatingRecord,
+        in_round: bool,
+        sockets: HashMap<String, u32>,
+    ) -> Self {
+        Self {
+            grace_ms,
+            holders: record.holders,
+            absent_since: record.absent_since,
+            sockets: sockets.into_iter().filter(|(_, n)| *n > 0).collect(),
+            in_round,
+            running_since: record.running_since.filter(|_| in_round),
+        }
+    }
+
+    /// Replaces the open sockets per session with a fresh count over every
+    /// instance at `now`: a holder with sockets is present, one without is
+    /// absent from `now` (or since earlier, if already absent). Answers the
+    /// command due, if a grace has ended.
+    pub fn set_sockets(&mut self, sockets: HashMap<String, u32>, now: i64) -> Option<SeatCommand> {
+        self.sockets = sockets.into_iter().filter(|(_, n)| *n > 0).collect();
+        for side in SIDES {
+            let i = index(side);
+            if self.holders[i].is_none() {
+                continue;
+            }
+            if self.present(side) {
+                self.absent_since[i] = None;
+            } else {
+                self.absent_since[i].get_or_insert(now);
+            }
+        }
+        self.due(now)
+    }
+
     /// What to store.
     pub fn record(&self) -> SeatingRecord {
         SeatingRecord {
@@ -292,6 +331,30 @@ mod tests {
         assert_eq!(s.apply(take(Side::White, "b"), t), Ok(None));
         assert!(s.running());
         s
+    }
+
+    #[test]
+    fn a_fresh_count_of_sockets_marks_holders_present_or_absent() {
+        let mut s = seated_and_connected(0);
+        // "a" has no socket left on any instance: absent from now.
+        let counts = HashMap::from([("b".to_string(), 2)]);
+        assert_eq!(s.set_sockets(counts.clone(), 5_000), None);
+        assert_eq!(s.record().absent_since, [Some(5_000), None]);
+        // Counting again later keeps the time "a" left.
+        assert_eq!(s.set_sockets(counts, 9_000), None);
+        assert_eq!(s.deadline(Side::Black), Some(5_000 + GRACE));
+        assert_eq!(
+            s.set_sockets(HashMap::from([("b".to_string(), 1)]), 5_000 + GRACE),
+            Some(SeatCommand::Forfeit { side: Side::Black })
+        );
+        // "a" back on another instance: present again.
+        let both = HashMap::from([("a".to_string(), 1), ("b".to_string(), 1)]);
+        assert_eq!(s.set_sockets(both.clone(), 6_000), None);
+        assert_eq!(s.record().absent_since, [None, None]);
+        let shared = Seating::shared(GRACE, s.record(), true, both);
+        assert!(shared.view(6_000).black.connected && shared.view(6_000).white.connected);
+        let over = Seating::shared(GRACE, s.record(), false, HashMap::new());
+        assert!(!over.running(), "no grace runs between rounds");
     }
 
     #[test]

@@ -31,6 +31,19 @@ impl<S: TableStore> Hub<S> {
     /// loop): the AI moves when the table is next opened.
     pub(super) fn submit_ai(&self, job: Job) -> bool {
         let table = job.table_id.clone();
+        let delay = self.inner.config.test_ai_delay_ms;
+        if delay > 0 {
+            // FOR TESTS ONLY: the search starts late (a move pending when an
+            // instance dies).
+            let pool = self.inner.ai.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
+                if let Err(full) = pool.submit(job) {
+                    tracing::warn!(%table, "AI search refused: {}", full.message);
+                }
+            });
+            return true;
+        }
         match self.inner.ai.submit(job) {
             Ok(()) => true,
             Err(full) => {
@@ -47,11 +60,14 @@ impl<S: TableStore> Hub<S> {
 
     pub(super) async fn ai_replies(self, mut replies: tokio::sync::mpsc::UnboundedReceiver<Reply>) {
         while let Some(reply) = replies.recv().await {
-            let Ok(entry) = self.entry(&reply.job.table_id) else {
+            let Ok(entry) = self.entry(&reply.job.table_id).await else {
                 continue;
             };
             let mut entry = entry.lock().await;
             entry.ai_thinking = false;
+            if self.sync(&mut entry).await.is_err() {
+                continue;
+            }
             let version = entry.table.version();
             let stale = version != reply.job.version || !entry.table.ai_to_move();
             let (Some(square), Some(side), false) =

@@ -19,7 +19,15 @@ impl<S: TableStore> Hub<S> {
         session: &Session,
         command: TableCommand,
     ) -> Result<TableView, CommandError> {
-        let result = self.execute_checked(session, command).await;
+        let mut result = self.execute_checked(session, command.clone()).await;
+        // Another instance wrote the table first: decided again on the
+        // reloaded table (usually a refusal, e.g. not your turn).
+        for _ in 1..super::cluster::TRIES {
+            if !super::cluster::is_stale(&result) {
+                break;
+            }
+            result = self.execute_checked(session, command.clone()).await;
+        }
         if result.is_err() {
             self.inner
                 .metrics
@@ -39,8 +47,9 @@ impl<S: TableStore> Hub<S> {
             | TableCommand::Resign { table, .. }
             | TableCommand::Vote { table, .. } => table.clone(),
         };
-        let entry = self.entry(&id)?;
+        let entry = self.entry(&id).await?;
         let mut entry = entry.lock().await;
+        self.sync(&mut entry).await?;
         // The server's clock decides: a flag that fell (or a grace that ended)
         // before this command arrived is committed first.
         self.run_due_timer(&mut entry, self.now()).await;
@@ -139,7 +148,13 @@ impl<S: TableStore> Hub<S> {
         {
             row.time_ms = used;
         }
-        self.inner.store.record(&record).await?;
+        match self.cluster() {
+            Some(cluster) => match cluster.pg.record_at(&record, entry.version).await {
+                Ok(()) => entry.version += 1,
+                Err(error) => return Err(self.write_failed(entry, error).await),
+            },
+            None => self.inner.store.record(&record).await?,
+        }
         entry.next_seq += record.rows.len() as i64;
         entry.table = next;
         if entry.clock.is_some() {
@@ -162,6 +177,7 @@ impl<S: TableStore> Hub<S> {
             self.inner.metrics.record_move();
         }
         self.after_change(entry);
+        self.published(entry).await;
         Ok(events)
     }
 }

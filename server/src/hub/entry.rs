@@ -23,6 +23,9 @@ pub(super) struct Entry {
     /// Time used by each placement, per round (index: round − 1), for exports.
     pub(super) times: Vec<Vec<Option<i64>>>,
     pub(super) next_seq: i64,
+    /// The stored version this copy is at (PostgreSQL; 0 on SQLite, where
+    /// this process holds the only copy).
+    pub(super) version: i64,
     pub(super) ai_thinking: bool,
     pub(super) ai_search: Option<app::protocol::AiSearch>,
     pub(super) updates: broadcast::Sender<Update>,

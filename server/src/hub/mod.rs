@@ -10,10 +10,13 @@
 //! expiry; [`tables`] creating tables and taking seats; [`command`] the
 //! command path and what a command writes; [`presence`] sockets, grace and
 //! clocks' timers; [`queue`] quick match; [`ai`] the AI's turns;
-//! [`recovery`] restart recovery; [`backend`] the pages' [`Backend`](app::api::backend::Backend).
+//! [`recovery`] restart recovery; [`backend`] the pages' [`Backend`](app::api::backend::Backend);
+//! [`cluster`] several instances on one PostgreSQL database (tables in
+//! memory become caches checked against a stored version).
 
 mod ai;
 mod backend;
+mod cluster;
 mod command;
 mod entry;
 mod presence;
@@ -50,6 +53,11 @@ pub struct HubConfig {
     pub grace_ms: i64,
     /// FOR TESTS ONLY: accept time controls other than the presets.
     pub test_time_controls: bool,
+    /// On PostgreSQL: an instance silent this long is dead (its sockets stop
+    /// counting) and a job's lease runs out, in milliseconds.
+    pub instance_timeout_ms: i64,
+    /// FOR TESTS ONLY: the AI's searches start this late (milliseconds).
+    pub test_ai_delay_ms: u64,
 }
 
 impl Default for HubConfig {
@@ -69,6 +77,8 @@ impl From<&crate::config::Config> for HubConfig {
             table_expiry_ms: ms(config.table_expiry_secs),
             grace_ms: ms(config.grace_secs),
             test_time_controls: config.test_time_controls,
+            instance_timeout_ms: i64::try_from(config.instance_timeout_ms).unwrap_or(i64::MAX),
+            test_ai_delay_ms: config.test_ai_delay_ms,
         }
     }
 }
@@ -92,6 +102,8 @@ struct Inner<S> {
     queue: Mutex<HashMap<TimeControl, Waiting>>,
     tickets: std::sync::atomic::AtomicU64,
     metrics: Arc<crate::metrics::Metrics>,
+    /// Several instances on PostgreSQL (None on SQLite).
+    cluster: Option<cluster::Cluster>,
 }
 
 /// The hub; cheap to clone. Generic over its storage ([`TableStore`]);
@@ -113,6 +125,18 @@ impl<S> Clone for Hub<S> {
 pub enum RestoreError {
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// The shared parts of a hub on PostgreSQL: the bus and this instance's
+/// first heartbeat.
+async fn join_cluster(
+    pg: &crate::store::PgStore,
+    now: i64,
+    timeout_ms: i64,
+) -> Result<cluster::Cluster, StoreError> {
+    let bus = crate::store::bus::PgBus::start(pg.pool().clone()).await?;
+    pg.heartbeat(now).await?;
+    Ok(cluster::Cluster::new(pg.clone(), Arc::new(bus), timeout_ms))
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -145,6 +169,11 @@ impl<S: TableStore> Hub<S> {
             replies_tx,
             metrics.clone(),
         );
+        let cluster = match store.cluster() {
+            Some(pg) => Some(join_cluster(pg, clock.now_ms(), config.instance_timeout_ms).await?),
+            None => None,
+        };
+        let heard = cluster.as_ref().map(|c| c.bus.subscribe());
         let hub = Hub {
             inner: Arc::new(Inner {
                 store,
@@ -156,8 +185,12 @@ impl<S: TableStore> Hub<S> {
                 queue: Mutex::new(HashMap::new()),
                 tickets: std::sync::atomic::AtomicU64::new(1),
                 metrics,
+                cluster,
             }),
         };
+        if let Some(heard) = heard {
+            tokio::spawn(hub.clone().hear(heard));
+        }
         hub.restore().await?;
         tokio::spawn(hub.clone().ai_replies(replies_rx));
         Ok(hub)
@@ -219,8 +252,9 @@ impl<S: TableStore> Hub<S> {
         id: &str,
         session: &Session,
     ) -> Result<(TableView, broadcast::Receiver<Update>, Vec<Side>), CommandError> {
-        let entry = self.entry(id)?;
-        let entry = entry.lock().await;
+        let entry = self.entry(id).await?;
+        let mut entry = entry.lock().await;
+        self.sync(&mut entry).await?;
         Ok((
             self.view_of(&entry, entry.seats(session)),
             entry.updates.subscribe(),
@@ -231,10 +265,12 @@ impl<S: TableStore> Hub<S> {
     /// The view of a table for a session. Viewing never takes a seat (see
     /// [`Hub::take_seat`]).
     pub async fn view(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
-        let entry = self.entry(id)?;
+        let entry = self.entry(id).await?;
         let mut entry = entry.lock().await;
-        if entry.table.ai_to_move() && !entry.ai_thinking {
-            // An AI search refused earlier (queue full): ask again now.
+        self.sync(&mut entry).await?;
+        if entry.table.ai_to_move() && !entry.ai_thinking && self.inner.cluster.is_none() {
+            // An AI search refused earlier (queue full): ask again now (on
+            // PostgreSQL the AI's move is a job any instance takes).
             self.after_change(&mut entry);
         }
         Ok(self.view_of(&entry, entry.seats(session)))
@@ -259,8 +295,9 @@ impl<S: TableStore> Hub<S> {
     /// order with every move, the board after each placement, every pass and
     /// the result, then the tally and the GGF of every round.
     pub async fn export(&self, id: &str, lang: app::i18n::Lang) -> Result<String, CommandError> {
-        let entry = self.entry(id)?;
-        let entry = entry.lock().await;
+        let entry = self.entry(id).await?;
+        let mut entry = entry.lock().await;
+        self.sync(&mut entry).await?;
         Ok(crate::export::text_in(
             lang,
             &entry.id,
@@ -272,8 +309,9 @@ impl<S: TableStore> Hub<S> {
     /// A table's current round for analysis: its number, the game and
     /// whether the round is over.
     pub async fn round_game(&self, id: &str) -> Result<(u32, engine::Game, bool), CommandError> {
-        let entry = self.entry(id)?;
-        let entry = entry.lock().await;
+        let entry = self.entry(id).await?;
+        let mut entry = entry.lock().await;
+        self.sync(&mut entry).await?;
         Ok((
             entry.table.round(),
             entry.table.game().clone(),
@@ -283,8 +321,9 @@ impl<S: TableStore> Hub<S> {
 
     /// The GGF records of a table: one game per round, in order.
     pub async fn export_ggf(&self, id: &str) -> Result<String, CommandError> {
-        let entry = self.entry(id)?;
-        let entry = entry.lock().await;
+        let entry = self.entry(id).await?;
+        let mut entry = entry.lock().await;
+        self.sync(&mut entry).await?;
         Ok(crate::export::ggf(&entry.table, &entry.times))
     }
 }

@@ -13,6 +13,9 @@ use app::protocol::Session;
 impl<S: TableStore> Hub<S> {
     /// A socket of `session` opened on table `id` (seat holder or not).
     pub async fn socket_opened(&self, id: &str, session: &Session) {
+        if self.cluster().is_some() {
+            return self.shared_presence(id, &session.0, 1).await;
+        }
         self.seat_event(
             id,
             SeatEvent::SocketOpened {
@@ -24,6 +27,9 @@ impl<S: TableStore> Hub<S> {
 
     /// A socket of `session` on table `id` closed.
     pub async fn socket_closed(&self, id: &str, session: &Session) {
+        if self.cluster().is_some() {
+            return self.shared_presence(id, &session.0, -1).await;
+        }
         self.seat_event(
             id,
             SeatEvent::SocketClosed {
@@ -36,7 +42,9 @@ impl<S: TableStore> Hub<S> {
     /// Feeds a presence event to a table's seating, stores what changed,
     /// broadcasts, and runs the command the seating answers.
     pub(super) async fn seat_event(&self, id: &str, event: SeatEvent) {
-        let Ok(entry) = self.entry(id) else { return };
+        let Ok(entry) = self.entry(id).await else {
+            return;
+        };
         let mut entry = entry.lock().await;
         let now = self.now();
         let Some(seating) = entry.seating.as_mut() else {
@@ -79,6 +87,10 @@ impl<S: TableStore> Hub<S> {
     /// side to move ran out of time (a tick of every table's seating and
     /// clocks at the clock's current time; the earlier deadline decides).
     pub async fn check_presence(&self) {
+        if self.cluster().is_some() {
+            // Timers are shared jobs there: any instance runs them once.
+            return self.cluster_tick().await;
+        }
         let entries: Vec<_> = self
             .inner
             .tables
@@ -120,13 +132,8 @@ impl<S: TableStore> Hub<S> {
         }
         let after = seating.record();
         if after != before {
-            if let Err(error) = self
-                .inner
-                .store
-                .update_seating(&entry.id, &after, None)
-                .await
-            {
-                tracing::error!(table = %entry.id, "cannot record the seats: {error}");
+            if let Err(error) = self.write_seating(entry, &after, None).await {
+                tracing::error!(table = %entry.id, "cannot record the seats: {}", error.message);
             }
         }
     }

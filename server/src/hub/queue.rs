@@ -33,6 +33,9 @@ impl<S: TableStore> Hub<S> {
         control: TimeControl,
     ) -> Result<Queued, CommandError> {
         self.check_control(false, Some(control))?;
+        if self.cluster().is_some() {
+            return self.enqueue_shared(session, control).await;
+        }
         let partner = {
             let mut queue = self
                 .inner
@@ -85,8 +88,72 @@ impl<S: TableStore> Hub<S> {
         Ok(Queued::Matched(id))
     }
 
+    /// Quick match across instances: the queue is the `queue` table; the
+    /// oldest player waiting for the control (on a live instance) is taken
+    /// with FOR UPDATE SKIP LOCKED and paired, and their instance hears the
+    /// table on the bus.
+    async fn enqueue_shared(
+        &self,
+        session: Session,
+        control: TimeControl,
+    ) -> Result<Queued, CommandError> {
+        let Some(cluster) = self.cluster() else {
+            return Err(CommandError::unavailable("the queue is unavailable"));
+        };
+        let now = self.now();
+        let alive_since = now.saturating_sub(cluster.timeout_ms);
+        let key = super::cluster::control_key(control);
+        match cluster
+            .pg
+            .enqueue(&session.0, &key, now, alive_since)
+            .await?
+        {
+            Ok(ticket) => {
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                cluster.wait(ticket, tx);
+                Ok(Queued::Waiting {
+                    ticket: u64::try_from(ticket).unwrap_or(0),
+                    matched: rx,
+                })
+            }
+            Err((ticket, partner)) => {
+                let id = self
+                    .create_seated(
+                        &Session(partner),
+                        TableMode::Online {
+                            private: false,
+                            time: Some(control),
+                        },
+                        Some(&session),
+                        None,
+                    )
+                    .await?;
+                let message = crate::store::bus::BusMessage::Matched {
+                    ticket,
+                    table: id.clone(),
+                };
+                if let Err(error) = cluster.bus.publish(message).await {
+                    tracing::error!(table = %id, "cannot tell the waiting player: {error}");
+                }
+                tracing::info!(table = %id, "quick match paired two players");
+                Ok(Queued::Matched(id))
+            }
+        }
+    }
+
     /// Leaves the queue (the waiting socket closed).
     pub fn dequeue(&self, ticket: u64) {
+        if let Some(cluster) = self.cluster() {
+            let ticket = i64::try_from(ticket).unwrap_or(-1);
+            cluster.stop_waiting(ticket);
+            let pg = cluster.pg.clone();
+            tokio::spawn(async move {
+                if let Err(error) = pg.dequeue(ticket).await {
+                    tracing::error!("cannot leave the queue: {error}");
+                }
+            });
+            return;
+        }
         if let Ok(mut queue) = self.inner.queue.lock() {
             queue.retain(|_, w| w.ticket != ticket);
         }
@@ -94,6 +161,9 @@ impl<S: TableStore> Hub<S> {
 
     /// Whether someone is waiting in the queue.
     pub fn queue_len(&self) -> usize {
+        if let Some(cluster) = self.cluster() {
+            return cluster.waiting_count();
+        }
         self.inner
             .queue
             .lock()

@@ -7,7 +7,7 @@ use super::{Hub, RestoreError};
 use crate::clock_control::GameClock;
 use crate::seating::{Seating, SeatingRecord};
 use crate::store::TableStore;
-use crate::store::{MoveKind, StoreError};
+use crate::store::{MoveKind, MoveRow, StoreError, StoredTable};
 use crate::table::{Command, Table};
 use app::protocol::{Side, TableMode};
 use engine::Square;
@@ -17,6 +17,11 @@ use tokio::sync::{broadcast, Mutex as AsyncMutex};
 impl<S: TableStore> Hub<S> {
     /// Rebuilds every stored table by replaying its commands.
     pub(super) async fn restore(&self) -> Result<(), RestoreError> {
+        if self.inner.cluster.is_some() {
+            // Tables on PostgreSQL are loaded when first asked for; their
+            // timers and AI moves are jobs (see `cluster`).
+            return Ok(());
+        }
         let stored = self.inner.store.tables().await?;
         let mut restored = 0;
         for header in stored {
@@ -34,68 +39,16 @@ impl<S: TableStore> Hub<S> {
                 }
                 Err(error) => return Err(error.into()),
             };
-            let mut table = match header.start_obf.as_deref() {
-                None => Table::new(mode),
-                Some(obf) => match engine::Position::from_obf(obf) {
-                    Ok(start) => Table::from_position(mode, start),
-                    Err(error) => {
-                        tracing::error!(table = %header.id, "unreadable start position ({error}); skipped");
-                        continue;
-                    }
-                },
-            };
-            let mut next_seq = 1;
-            let mut broken = false;
-            // Time used by each placement, per round, and by whom.
-            let mut times: Vec<Vec<Option<i64>>> = vec![Vec::new()];
-            let mut used_now: Vec<(Side, i64)> = Vec::new();
-            for row in &rows {
-                next_seq = row.seq + 1;
-                let Some(side) = parse_side(&row.side) else {
-                    broken = true;
-                    break;
-                };
-                if row.kind == MoveKind::Place {
-                    let round = usize::try_from(row.round.max(1) - 1).unwrap_or(0);
-                    if times.len() <= round {
-                        times.resize(round + 1, Vec::new());
-                        used_now.clear();
-                    }
-                    times[round].push(row.time_ms);
-                    if let Some(ms) = row.time_ms {
-                        used_now.push((side, ms));
-                    }
-                }
-                let command = match (row.kind, row.square) {
-                    (MoveKind::Pass, _) => continue,
-                    (MoveKind::Place, Some(square)) => match Square::new(square as usize) {
-                        Some(square) => Command::Place { side, square },
-                        None => {
-                            broken = true;
-                            break;
-                        }
-                    },
-                    (MoveKind::Place, None) => {
-                        broken = true;
-                        break;
-                    }
-                    (MoveKind::Resign, _) => Command::Resign { side },
-                    (MoveKind::Timeout, _) => Command::Forfeit { side },
-                    (MoveKind::Abandon, _) => Command::Abandon,
-                    (MoveKind::Flag, _) => Command::Flag { side },
-                    (MoveKind::Vote, _) => Command::Vote { side, vote: true },
-                    (MoveKind::Withdraw, _) => Command::Vote { side, vote: false },
-                };
-                if let Err(error) = table.apply(command) {
-                    tracing::error!(table = %header.id, seq = row.seq, "stored command no longer applies: {error}");
-                    broken = true;
-                    break;
-                }
-            }
-            if broken {
+            let Some(Replayed {
+                table,
+                next_seq,
+                times,
+                used_now,
+            }) = replay(&header, mode, &rows)
+            else {
                 tracing::error!(table = %header.id, "table could not be restored; left on disk");
                 continue;
-            }
+            };
             if let Some(stored_tally) = self.inner.store.tally(&header.id).await? {
                 let t = table.tally();
                 if stored_tally
@@ -128,10 +81,6 @@ impl<S: TableStore> Hub<S> {
                     .update_seating(&header.id, &seating.record(), None)
                     .await?;
             }
-            if times.len() < table.round() as usize {
-                times.resize(table.round() as usize, Vec::new());
-                used_now.clear();
-            }
             // The clocks resume from the restart with the time left at the
             // last commit: the time the server was down is not charged.
             let clock = match mode {
@@ -156,6 +105,7 @@ impl<S: TableStore> Hub<S> {
                 clock,
                 times,
                 next_seq,
+                version: 0,
                 ai_thinking: false,
                 ai_search: None,
                 updates: broadcast::channel(64).0,
@@ -174,6 +124,78 @@ impl<S: TableStore> Hub<S> {
         }
         Ok(())
     }
+}
+
+/// A table rebuilt from its stored rows.
+pub(super) struct Replayed {
+    pub(super) table: Table,
+    pub(super) next_seq: i64,
+    /// Time used by each placement, per round.
+    pub(super) times: Vec<Vec<Option<i64>>>,
+    /// Time used per placement of the current round, and by whom.
+    pub(super) used_now: Vec<(Side, i64)>,
+}
+
+/// Replays a table's stored rows through [`Table::apply`]; None (logged) if
+/// a row no longer applies or cannot be read.
+pub(super) fn replay(header: &StoredTable, mode: TableMode, rows: &[MoveRow]) -> Option<Replayed> {
+    let mut table = match header.start_obf.as_deref() {
+        None => Table::new(mode),
+        Some(obf) => match engine::Position::from_obf(obf) {
+            Ok(start) => Table::from_position(mode, start),
+            Err(error) => {
+                tracing::error!(table = %header.id, "unreadable start position ({error}); skipped");
+                return None;
+            }
+        },
+    };
+    let mut next_seq = 1;
+    // Time used by each placement, per round, and by whom.
+    let mut times: Vec<Vec<Option<i64>>> = vec![Vec::new()];
+    let mut used_now: Vec<(Side, i64)> = Vec::new();
+    for row in rows {
+        next_seq = row.seq + 1;
+        let side = parse_side(&row.side)?;
+        if row.kind == MoveKind::Place {
+            let round = usize::try_from(row.round.max(1) - 1).unwrap_or(0);
+            if times.len() <= round {
+                times.resize(round + 1, Vec::new());
+                used_now.clear();
+            }
+            times[round].push(row.time_ms);
+            if let Some(ms) = row.time_ms {
+                used_now.push((side, ms));
+            }
+        }
+        let command = match (row.kind, row.square) {
+            (MoveKind::Pass, _) => continue,
+            (MoveKind::Place, Some(square)) => Command::Place {
+                side,
+                square: Square::new(usize::try_from(square).ok()?)?,
+            },
+            (MoveKind::Place, None) => return None,
+            (MoveKind::Resign, _) => Command::Resign { side },
+            (MoveKind::Timeout, _) => Command::Forfeit { side },
+            (MoveKind::Abandon, _) => Command::Abandon,
+            (MoveKind::Flag, _) => Command::Flag { side },
+            (MoveKind::Vote, _) => Command::Vote { side, vote: true },
+            (MoveKind::Withdraw, _) => Command::Vote { side, vote: false },
+        };
+        if let Err(error) = table.apply(command) {
+            tracing::error!(table = %header.id, seq = row.seq, "stored command no longer applies: {error}");
+            return None;
+        }
+    }
+    if times.len() < table.round() as usize {
+        times.resize(table.round() as usize, Vec::new());
+        used_now.clear();
+    }
+    Some(Replayed {
+        table,
+        next_seq,
+        times,
+        used_now,
+    })
 }
 
 fn parse_side(text: &str) -> Option<Side> {

@@ -24,15 +24,37 @@ impl<S: TableStore> Hub<S> {
             .unwrap_or(false)
     }
 
-    pub(super) fn entry(&self, id: &str) -> Result<Arc<AsyncMutex<Entry>>, CommandError> {
+    /// The table in memory, if it is.
+    pub(super) fn cached(&self, id: &str) -> Option<Arc<AsyncMutex<Entry>>> {
         self.inner
             .tables
             .lock()
             .ok()
             .and_then(|t| t.get(id).cloned())
-            .ok_or_else(|| {
-                CommandError::not_found("No such table: it may have expired or never existed.")
-            })
+    }
+
+    /// A table by id: from memory, or (several instances on PostgreSQL)
+    /// loaded from the shared store. A cached copy may be behind the store:
+    /// callers that decide on it [`Hub::sync`] it first.
+    pub(super) async fn entry(&self, id: &str) -> Result<Arc<AsyncMutex<Entry>>, CommandError> {
+        let missing =
+            || CommandError::not_found("No such table: it may have expired or never existed.");
+        if let Some(entry) = self.cached(id) {
+            return Ok(entry);
+        }
+        if self.inner.cluster.is_none() {
+            return Err(missing());
+        }
+        let Some(loaded) = self.load_entry(id).await? else {
+            return Err(missing());
+        };
+        let loaded = Arc::new(AsyncMutex::new(loaded));
+        let mut tables = self
+            .inner
+            .tables
+            .lock()
+            .map_err(|_| CommandError::unavailable("the tables are unavailable"))?;
+        Ok(tables.entry(id.to_string()).or_insert(loaded).clone())
     }
 
     /// Deletes tables with no activity for the configured expiry; returns how many.
@@ -42,6 +64,18 @@ impl<S: TableStore> Hub<S> {
         if let Ok(mut tables) = self.inner.tables.lock() {
             for id in &deleted {
                 tables.remove(id);
+            }
+        }
+        if let Some(cluster) = self.cluster() {
+            // Other instances drop their copies (a negative version: deleted).
+            for id in &deleted {
+                let message = crate::store::bus::BusMessage::Table {
+                    id: id.clone(),
+                    version: -1,
+                };
+                if let Err(error) = cluster.bus.publish(message).await {
+                    tracing::error!(table = %id, "cannot publish the deletion: {error}");
+                }
             }
         }
         if !deleted.is_empty() {

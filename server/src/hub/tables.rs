@@ -127,6 +127,7 @@ impl<S: TableStore> Hub<S> {
             clock,
             times: vec![Vec::new()],
             next_seq: 1,
+            version: 0,
             ai_thinking: false,
             ai_search: None,
             updates: broadcast::channel(64).0,
@@ -141,6 +142,7 @@ impl<S: TableStore> Hub<S> {
             clock.turn_started(to_move, now);
         }
         self.after_change(&mut guard);
+        self.published(&guard).await;
         tracing::info!(table = %id, ?mode, "table created");
         Ok(id)
     }
@@ -152,8 +154,9 @@ impl<S: TableStore> Hub<S> {
         id: &str,
     ) -> Result<String, CommandError> {
         let (mode, start) = {
-            let entry = self.entry(id)?;
-            let entry = entry.lock().await;
+            let entry = self.entry(id).await?;
+            let mut entry = entry.lock().await;
+            self.sync(&mut entry).await?;
             if entry.seats(session).is_empty() {
                 return Err(TableError::NotASeat.into());
             }
@@ -178,8 +181,21 @@ impl<S: TableStore> Hub<S> {
     /// action. Refused (nothing changes) at other tables, for a session that
     /// already holds a seat, and when both seats are taken.
     pub async fn take_seat(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
-        let entry = self.entry(id)?;
+        let mut result = self.take_seat_once(session, id).await;
+        // Another instance wrote the table first: decided again.
+        for _ in 1..super::cluster::TRIES {
+            if !super::cluster::is_stale(&result) {
+                break;
+            }
+            result = self.take_seat_once(session, id).await;
+        }
+        result
+    }
+
+    async fn take_seat_once(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
+        let entry = self.entry(id).await?;
         let mut entry = entry.lock().await;
+        self.sync(&mut entry).await?;
         let now = self.now();
         let Some(seating) = entry.seating.as_ref() else {
             return Err(CommandError::new(
@@ -194,6 +210,11 @@ impl<S: TableStore> Hub<S> {
         };
         self.remember_session(session).await?;
         let mut next = seating.clone();
+        if let Some(cluster) = self.cluster() {
+            // Whether the new holder is present counts every instance.
+            let alive_since = now.saturating_sub(cluster.timeout_ms);
+            next.set_sockets(cluster.pg.presence(id, alive_since).await?, now);
+        }
         let due = next.apply(
             SeatEvent::SeatTaken {
                 side,
@@ -201,9 +222,7 @@ impl<S: TableStore> Hub<S> {
             },
             now,
         )?;
-        self.inner
-            .store
-            .update_seating(&entry.id, &next.record(), Some(now))
+        self.write_seating(&mut entry, &next.record(), Some(now))
             .await?;
         entry.seating = Some(next);
         let to_move = entry.clock_side();
@@ -212,6 +231,7 @@ impl<S: TableStore> Hub<S> {
         }
         tracing::info!(table = %entry.id, side = side_name(side), "a visitor took the free seat");
         self.after_change(&mut entry);
+        self.published(&entry).await;
         if let Some(command) = due {
             self.run_seat_command(&mut entry, command).await;
         }

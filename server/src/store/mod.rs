@@ -18,10 +18,14 @@
 //! opening; [`table_store`] is the [`TableStore`] trait (what the hub needs
 //! from storage) and its implementation for [`Store`].
 
+pub mod bus;
 mod migrations;
+pub mod pg;
 mod queries;
 mod table_store;
 mod writer;
+
+pub use pg::PgStore;
 
 pub use table_store::TableStore;
 pub use writer::CommitStats;
@@ -60,6 +64,13 @@ pub enum StoreError {
     /// The writer task has stopped (the server is shutting down).
     #[error("the database writer has stopped")]
     WriterGone,
+    /// Another instance wrote the table first (PostgreSQL): nothing was
+    /// written; reload and decide again.
+    #[error("the table changed meanwhile")]
+    Stale,
+    /// The table no longer exists (PostgreSQL: deleted by another instance).
+    #[error("the table no longer exists")]
+    Gone,
 }
 
 /// The database handle shared by the server.
@@ -69,6 +80,10 @@ pub struct Store {
     writer: mpsc::Sender<WriteJob>,
     gate: Arc<tokio::sync::Mutex<()>>,
     stats: Arc<CommitStats>,
+    /// With a PostgreSQL `--database`: where the tables live (shared by
+    /// every instance); the SQLite file then keeps only what stays per
+    /// instance (the AI lab, analyses).
+    pg: Option<PgStore>,
 }
 
 impl Store {
@@ -123,7 +138,22 @@ impl Store {
             writer,
             gate,
             stats,
+            pg: None,
         })
+    }
+
+    /// Opens the tables' store on PostgreSQL at `url` (migrating it) and
+    /// this instance's SQLite file at `local` for the rest.
+    pub async fn open_postgres(url: &str, local: &Path) -> Result<Self, StoreError> {
+        let pg = PgStore::open(url).await?;
+        let mut store = Self::open(local).await?;
+        store.pg = Some(pg);
+        Ok(store)
+    }
+
+    /// The PostgreSQL store, when the tables live there.
+    pub fn postgres(&self) -> Option<&PgStore> {
+        self.pg.as_ref()
     }
 
     /// The group-commit writer's counters.
@@ -138,7 +168,11 @@ impl Store {
 
     /// Whether the database answers a trivial query.
     pub async fn ping(&self) -> bool {
-        sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
+        let local = sqlx::query("SELECT 1").execute(&self.pool).await.is_ok();
+        match &self.pg {
+            Some(pg) => local && pg.ping().await,
+            None => local,
+        }
     }
 
     /// The journal mode in force (`wal` expected).

@@ -1,0 +1,546 @@
+//! Several instances on one PostgreSQL database (docs/ARCHITECTURE.md,
+//! "Several instances on PostgreSQL"). A table in memory is then a cache of
+//! its rows at a version:
+//!
+//! - every write checks and bumps the table's version under
+//!   `SELECT … FOR UPDATE` ([`PgStore::record_at`]); a write that lost the
+//!   race answers `Stale`, the cache is reloaded and the command decided
+//!   again, so of two simultaneous commands exactly one is accepted;
+//! - after a commit the instance publishes the table's id and version on
+//!   the [`Bus`]; instances with sockets on that table reload and push;
+//! - presence is counted per instance (`presence` rows) and only instances
+//!   with a fresh heartbeat count; a dead instance's rows are reaped and its
+//!   players' grace starts;
+//! - timers (grace ends, flags) and AI moves are `jobs` rows any instance
+//!   takes with `SKIP LOCKED` and a lease;
+//! - quick match is the `queue` table.
+
+use super::entry::Entry;
+use super::recovery::replay;
+use super::Hub;
+use crate::clock_control::GameClock;
+use crate::seating::{Seating, SeatingRecord};
+use crate::store::bus::{Bus, BusMessage};
+use crate::store::{PgStore, StoreError, TableStore};
+use app::api::CommandError;
+use app::protocol::{Side, TableMode};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{broadcast, oneshot, Mutex as AsyncMutex};
+
+/// What a refused write answers when another instance wrote the table
+/// first; the command path tries again on the reloaded table.
+pub(super) const STALE: &str = "The table changed meanwhile; please try again.";
+
+/// Tries of one command against a table other instances keep changing.
+pub(super) const TRIES: usize = 5;
+
+/// Whether a refusal is [`STALE`] (try again on the reloaded table).
+pub(super) fn is_stale<T>(result: &Result<T, CommandError>) -> bool {
+    matches!(result, Err(e) if e.message == STALE)
+}
+
+/// Most pairings remembered for tickets this instance does not (yet) hold.
+const EARLY_MATCHES: usize = 1024;
+
+/// The shared parts of a hub on PostgreSQL.
+pub(super) struct Cluster {
+    pub(super) pg: PgStore,
+    pub(super) bus: Arc<dyn Bus>,
+    /// Quick-match players waiting on this instance, by ticket.
+    waiting: Mutex<Waiting>,
+    /// After this long without a heartbeat an instance counts as dead, and
+    /// a job's lease runs out (milliseconds).
+    pub(super) timeout_ms: i64,
+}
+
+#[derive(Default)]
+struct Waiting {
+    by_ticket: HashMap<i64, oneshot::Sender<String>>,
+    /// Pairings heard before their ticket was registered here.
+    early: HashMap<i64, String>,
+}
+
+impl Cluster {
+    pub(super) fn new(pg: PgStore, bus: Arc<dyn Bus>, timeout_ms: i64) -> Self {
+        Self {
+            pg,
+            bus,
+            waiting: Mutex::new(Waiting::default()),
+            timeout_ms,
+        }
+    }
+
+    /// Registers the player waiting with `ticket`; answers the table at
+    /// once if the pairing was heard already.
+    pub(super) fn wait(&self, ticket: i64, matched: oneshot::Sender<String>) {
+        if let Ok(mut waiting) = self.waiting.lock() {
+            match waiting.early.remove(&ticket) {
+                Some(table) => {
+                    let _ = matched.send(table);
+                }
+                None => {
+                    waiting.by_ticket.insert(ticket, matched);
+                }
+            }
+        }
+    }
+
+    pub(super) fn stop_waiting(&self, ticket: i64) {
+        if let Ok(mut waiting) = self.waiting.lock() {
+            waiting.by_ticket.remove(&ticket);
+        }
+    }
+
+    pub(super) fn waiting_count(&self) -> usize {
+        self.waiting.lock().map_or(0, |w| {
+            w.by_ticket.values().filter(|m| !m.is_closed()).count()
+        })
+    }
+
+    fn matched(&self, ticket: i64, table: String) {
+        if let Ok(mut waiting) = self.waiting.lock() {
+            match waiting.by_ticket.remove(&ticket) {
+                Some(matched) => {
+                    let _ = matched.send(table);
+                }
+                None => {
+                    if waiting.early.len() >= EARLY_MATCHES {
+                        waiting.early.clear();
+                    }
+                    waiting.early.insert(ticket, table);
+                }
+            }
+        }
+    }
+}
+
+/// The quick-match queue's name for a time control.
+pub(super) fn control_key(control: app::protocol::TimeControl) -> String {
+    format!("{}+{}", control.base_s, control.increment_s)
+}
+
+impl<S: TableStore> Hub<S> {
+    pub(super) fn cluster(&self) -> Option<&Cluster> {
+        self.inner.cluster.as_ref()
+    }
+
+    /// Instances whose heartbeat is at or after this are alive.
+    fn alive_since(&self, cluster: &Cluster) -> i64 {
+        self.now().saturating_sub(cluster.timeout_ms)
+    }
+
+    /// Loads a table from the shared store: its rows replayed, its seats as
+    /// stored with the sockets of every live instance, its clocks from the
+    /// last commit. None: no such table (or one that cannot be replayed).
+    pub(super) async fn load_entry(&self, id: &str) -> Result<Option<Entry>, StoreError> {
+        let Some(cluster) = self.cluster() else {
+            return Ok(None);
+        };
+        let Some(stored) = cluster.pg.table(id).await? else {
+            return Ok(None);
+        };
+        let header = stored.header;
+        let Ok(mode) = serde_json::from_str::<TableMode>(&header.mode) else {
+            tracing::error!(table = %header.id, "unreadable table mode");
+            return Ok(None);
+        };
+        let rows = cluster.pg.moves(id).await?;
+        let Some(replayed) = replay(&header, mode, &rows) else {
+            return Ok(None);
+        };
+        let in_round = replayed.table.outcome().is_none();
+        let seating = if matches!(mode, TableMode::Online { .. }) {
+            let sockets = cluster.pg.presence(id, self.alive_since(cluster)).await?;
+            Some(Seating::shared(
+                self.inner.config.grace_ms,
+                SeatingRecord {
+                    holders: [header.black_seat.clone(), header.white_seat.clone()],
+                    absent_since: [header.black_gone_since, header.white_gone_since],
+                    running_since: header.running_since,
+                },
+                in_round,
+                sockets,
+            ))
+        } else {
+            None
+        };
+        // The side to move has been using time since the last commit (or
+        // the seat taken that started the clocks): the table's last activity.
+        let clock = match mode {
+            TableMode::Online {
+                time: Some(control),
+                ..
+            } => {
+                let to_move = if seating.as_ref().is_some_and(Seating::both_taken) {
+                    replayed.table.to_move()
+                } else {
+                    None
+                };
+                Some(GameClock::restore(
+                    control,
+                    replayed.used_now,
+                    to_move,
+                    header.last_activity,
+                ))
+            }
+            _ => None,
+        };
+        Ok(Some(Entry {
+            id: header.id,
+            table: replayed.table,
+            owner: header.owner,
+            seating,
+            clock,
+            times: replayed.times,
+            next_seq: replayed.next_seq,
+            version: stored.version,
+            ai_thinking: false,
+            ai_search: None,
+            updates: broadcast::channel(64).0,
+        }))
+    }
+
+    /// Brings a cached table up to its stored version (nothing to do on
+    /// SQLite, where this process holds the only copy). A table deleted
+    /// meanwhile is forgotten and answers 404.
+    pub(super) async fn sync(&self, entry: &mut Entry) -> Result<(), CommandError> {
+        let Some(cluster) = self.cluster() else {
+            return Ok(());
+        };
+        match cluster.pg.version(&entry.id).await? {
+            Some(version) if version == entry.version => Ok(()),
+            Some(_) => self.refresh(entry).await,
+            None => {
+                self.forget(&entry.id);
+                Err(CommandError::not_found(
+                    "No such table: it may have expired or never existed.",
+                ))
+            }
+        }
+    }
+
+    /// Reloads a cached table from the shared store, keeping its sockets'
+    /// channel and this instance's AI search state.
+    pub(super) async fn refresh(&self, entry: &mut Entry) -> Result<(), CommandError> {
+        match self.load_entry(&entry.id).await? {
+            Some(fresh) => {
+                entry.table = fresh.table;
+                entry.owner = fresh.owner;
+                entry.seating = fresh.seating;
+                entry.clock = fresh.clock;
+                entry.times = fresh.times;
+                entry.next_seq = fresh.next_seq;
+                entry.version = fresh.version;
+                Ok(())
+            }
+            None => {
+                self.forget(&entry.id);
+                Err(CommandError::not_found(
+                    "No such table: it may have expired or never existed.",
+                ))
+            }
+        }
+    }
+
+    fn forget(&self, id: &str) {
+        if let Ok(mut tables) = self.inner.tables.lock() {
+            tables.remove(id);
+        }
+    }
+
+    /// What a failed shared write answers: a stale write reloads the table
+    /// and answers [`STALE`] (decide again); a vanished table 404.
+    pub(super) async fn write_failed(&self, entry: &mut Entry, error: StoreError) -> CommandError {
+        match error {
+            StoreError::Stale => match self.refresh(entry).await {
+                Ok(()) => CommandError::unavailable(STALE),
+                Err(error) => error,
+            },
+            StoreError::Gone => {
+                self.forget(&entry.id);
+                CommandError::not_found("No such table: it may have expired or never existed.")
+            }
+            other => other.into(),
+        }
+    }
+
+    /// Stores a table's seats and presence: version-checked on PostgreSQL
+    /// (the table is then one version further), plain on SQLite.
+    pub(super) async fn write_seating(
+        &self,
+        entry: &mut Entry,
+        seating: &SeatingRecord,
+        touch: Option<i64>,
+    ) -> Result<(), CommandError> {
+        match self.cluster() {
+            Some(cluster) => {
+                match cluster
+                    .pg
+                    .update_seating_at(&entry.id, seating, touch, entry.version)
+                    .await
+                {
+                    Ok(()) => {
+                        entry.version += 1;
+                        Ok(())
+                    }
+                    Err(error) => Err(self.write_failed(entry, error).await),
+                }
+            }
+            None => Ok(self
+                .inner
+                .store
+                .update_seating(&entry.id, seating, touch)
+                .await?),
+        }
+    }
+
+    /// After a shared table was written: its jobs (next timer, AI move) are
+    /// stored and the other instances hear its new version. Nothing on
+    /// SQLite.
+    pub(super) async fn published(&self, entry: &Entry) {
+        let Some(cluster) = self.cluster() else {
+            return;
+        };
+        self.write_jobs(cluster, entry).await;
+        if let Err(error) = cluster
+            .bus
+            .publish(BusMessage::Table {
+                id: entry.id.clone(),
+                version: entry.version,
+            })
+            .await
+        {
+            tracing::error!(table = %entry.id, "cannot publish the change: {error}");
+        }
+    }
+
+    /// Stores a table's jobs: the earliest timer (a grace end or a flag) and
+    /// an AI move to make, leased to this instance while its search runs.
+    async fn write_jobs(&self, cluster: &Cluster, entry: &Entry) {
+        let now = self.now();
+        let timer = [
+            entry.seating.as_ref().and_then(|s| s.deadline(Side::Black)),
+            entry.seating.as_ref().and_then(|s| s.deadline(Side::White)),
+            entry.clock.as_ref().and_then(GameClock::deadline),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        let ai = entry.table.ai_to_move().then_some(now);
+        let lease = entry
+            .ai_thinking
+            .then(|| now.saturating_add(cluster.timeout_ms));
+        if let Err(error) = cluster.pg.set_jobs(&entry.id, timer, ai, lease).await {
+            tracing::error!(table = %entry.id, "cannot store the table's jobs: {error}");
+        }
+    }
+
+    /// A socket opened or closed on this instance: its count changes, then
+    /// the table's seats are brought in line with every live instance's.
+    pub(super) async fn shared_presence(&self, id: &str, session: &str, delta: i32) {
+        let Some(cluster) = self.cluster() else {
+            return;
+        };
+        if let Err(error) = cluster.pg.add_presence(id, session, delta).await {
+            tracing::error!(table = %id, "cannot count the socket: {error}");
+            return;
+        }
+        self.recount(id).await;
+    }
+
+    /// Recounts a table's presence over the live instances and stores the
+    /// seats if someone came or went (retried when another write came first).
+    pub(super) async fn recount(&self, id: &str) {
+        let Some(cluster) = self.cluster() else {
+            return;
+        };
+        let Ok(entry) = self.entry(id).await else {
+            return;
+        };
+        let mut entry = entry.lock().await;
+        for _ in 0..TRIES {
+            if self.sync(&mut entry).await.is_err() {
+                return;
+            }
+            let now = self.now();
+            let sockets = match cluster.pg.presence(id, self.alive_since(cluster)).await {
+                Ok(sockets) => sockets,
+                Err(error) => {
+                    tracing::error!(table = %id, "cannot count the sockets: {error}");
+                    return;
+                }
+            };
+            let Some(seating) = entry.seating.as_ref() else {
+                return;
+            };
+            let before = seating.record();
+            let mut next = seating.clone();
+            let due = next.set_sockets(sockets, now);
+            let after = next.record();
+            if after != before {
+                match self.write_seating(&mut entry, &after, None).await {
+                    Ok(()) => {}
+                    Err(error) if error.message == STALE => continue,
+                    Err(error) => {
+                        tracing::error!(table = %id, "cannot record presence: {}", error.message);
+                        return;
+                    }
+                }
+            }
+            entry.seating = Some(next);
+            if after != before {
+                self.published(&entry).await;
+                self.broadcast(&entry);
+            }
+            if let Some(command) = due {
+                self.run_seat_command(&mut entry, command).await;
+            }
+            return;
+        }
+    }
+
+    /// A clean shutdown on PostgreSQL: this instance's sockets stop counting
+    /// at once (not after the heartbeat timeout) and its queue rows go.
+    pub async fn leave(&self) {
+        let Some(cluster) = self.cluster() else {
+            return;
+        };
+        match cluster.pg.leave().await {
+            Ok(tables) => {
+                for id in tables {
+                    self.recount(&id).await;
+                }
+            }
+            Err(error) => tracing::error!("cannot leave the cluster cleanly: {error}"),
+        }
+    }
+
+    /// Hears the other instances: a table written elsewhere is reloaded and
+    /// pushed to this instance's sockets; a pairing reaches its waiting
+    /// player.
+    pub(super) async fn hear(self, mut heard: broadcast::Receiver<BusMessage>) {
+        loop {
+            let message = match heard.recv().await {
+                Ok(message) => message,
+                Err(broadcast::error::RecvError::Lagged(missed)) => {
+                    // The periodic version check catches up.
+                    tracing::warn!(missed, "bus messages missed");
+                    continue;
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            };
+            match message {
+                BusMessage::Table { id, version } if version < 0 => self.forget(&id),
+                BusMessage::Table { id, version } => {
+                    let Some(entry) = self.cached(&id) else {
+                        continue;
+                    };
+                    let mut entry = entry.lock().await;
+                    if entry.version >= version {
+                        continue;
+                    }
+                    if self.refresh(&mut entry).await.is_ok() {
+                        self.broadcast(&entry);
+                    }
+                }
+                BusMessage::Matched { ticket, table } => {
+                    if let Some(cluster) = self.cluster() {
+                        cluster.matched(ticket, table);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The periodic work of an instance on PostgreSQL: its heartbeat,
+    /// reaping dead instances (their players' grace starts), taking due
+    /// jobs, catching up on missed changes and dropping idle caches.
+    pub(super) async fn cluster_tick(&self) {
+        let Some(cluster) = self.cluster() else {
+            return;
+        };
+        let now = self.now();
+        if let Err(error) = cluster.pg.heartbeat(now).await {
+            tracing::error!("heartbeat failed: {error}");
+        }
+        match cluster.pg.reap_dead(self.alive_since(cluster)).await {
+            Ok(tables) => {
+                for id in tables {
+                    self.recount(&id).await;
+                }
+            }
+            Err(error) => tracing::error!("cannot reap dead instances: {error}"),
+        }
+        match cluster
+            .pg
+            .take_jobs(now, now.saturating_add(cluster.timeout_ms), 64)
+            .await
+        {
+            Ok(jobs) => {
+                for job in jobs {
+                    self.run_job(cluster, &job.table_id).await;
+                }
+            }
+            Err(error) => tracing::error!("cannot take jobs: {error}"),
+        }
+        self.catch_up(cluster).await;
+    }
+
+    /// Runs a table's jobs taken from the shared queue: what its timers ask
+    /// for, and the AI's search if it is to move; then stores its jobs again.
+    async fn run_job(&self, cluster: &Cluster, id: &str) {
+        let Ok(entry) = self.entry(id).await else {
+            return;
+        };
+        let mut entry = entry.lock().await;
+        if self.sync(&mut entry).await.is_err() {
+            return;
+        }
+        self.run_due_timer(&mut entry, self.now()).await;
+        if entry.table.ai_to_move() && !entry.ai_thinking {
+            self.after_change(&mut entry);
+        }
+        self.write_jobs(cluster, &entry).await;
+    }
+
+    /// Reloads cached tables with sockets whose stored version moved without
+    /// this instance hearing of it (a lost notification), and drops cached
+    /// tables nobody here watches.
+    async fn catch_up(&self, cluster: &Cluster) {
+        let entries: Vec<(String, Arc<AsyncMutex<Entry>>)> = self
+            .inner
+            .tables
+            .lock()
+            .map(|t| t.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default();
+        let mut watched = Vec::new();
+        for (id, entry) in entries {
+            let Ok(guard) = entry.try_lock() else {
+                continue;
+            };
+            if guard.updates.receiver_count() > 0 {
+                watched.push((id, guard.version, entry.clone()));
+            } else if !guard.ai_thinking {
+                drop(guard);
+                self.forget(&id);
+            }
+        }
+        if watched.is_empty() {
+            return;
+        }
+        let ids: Vec<String> = watched.iter().map(|(id, _, _)| id.clone()).collect();
+        let Ok(versions) = cluster.pg.versions(&ids).await else {
+            return;
+        };
+        for (id, version, entry) in watched {
+            if versions.get(&id) == Some(&version) {
+                continue;
+            }
+            let mut entry = entry.lock().await;
+            if self.sync(&mut entry).await.is_ok() {
+                self.broadcast(&entry);
+            }
+        }
+    }
+}

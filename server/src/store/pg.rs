@@ -1,0 +1,698 @@
+//! The PostgreSQL store: what several server instances share (tables, their
+//! rows and versions, sessions, presence per instance, the quick-match queue
+//! and the timer/AI jobs). Selected by a `postgres://…` `--database`; the
+//! schema is `migrations/postgres/`.
+//!
+//! Every write to a table checks and bumps its `version` under
+//! `SELECT … FOR UPDATE` in one transaction ([`PgStore::record_at`],
+//! [`PgStore::update_seating_at`]): a write made against an older version
+//! changes nothing and answers [`StoreError::Stale`], so of two instances
+//! writing the same table at once exactly one succeeds.
+
+use super::{MoveKind, MoveRow, Record, StoreError, StoredTable};
+use crate::seating::SeatingRecord;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{PgPool, Row};
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The PostgreSQL handle of one instance; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct PgStore {
+    pool: PgPool,
+    /// This instance's id (random, new at every start).
+    instance: Arc<str>,
+}
+
+/// A stored table header with its version.
+#[derive(Clone, Debug)]
+pub struct VersionedTable {
+    pub header: StoredTable,
+    pub version: i64,
+}
+
+/// A job taken by this instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub table_id: String,
+    /// `timer` or `ai`.
+    pub kind: String,
+}
+
+impl MoveKind {
+    /// The stored name (`'place'`, `'pass'`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveKind::Place => "place",
+            MoveKind::Pass => "pass",
+            MoveKind::Resign => "resign",
+            MoveKind::Vote => "vote",
+            MoveKind::Withdraw => "withdraw",
+            MoveKind::Timeout => "timeout",
+            MoveKind::Abandon => "abandon",
+            MoveKind::Flag => "flag",
+        }
+    }
+
+    /// The kind a stored name stands for.
+    pub fn from_name(name: &str) -> Option<MoveKind> {
+        MoveKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// A `moves` row as read: seq, round, kind, side, square, time used.
+type RawMove = (i64, i64, String, String, Option<i64>, Option<i64>);
+
+const HEADER_COLUMNS: &str = "id, mode, owner, created_at, last_activity, black_seat, white_seat, black_gone_since, white_gone_since, running_since, start_obf";
+
+fn header_of(row: &sqlx::postgres::PgRow) -> Result<StoredTable, sqlx::Error> {
+    Ok(StoredTable {
+        id: row.try_get("id")?,
+        mode: row.try_get("mode")?,
+        owner: row.try_get("owner")?,
+        created_at: row.try_get("created_at")?,
+        last_activity: row.try_get("last_activity")?,
+        black_seat: row.try_get("black_seat")?,
+        white_seat: row.try_get("white_seat")?,
+        black_gone_since: row.try_get("black_gone_since")?,
+        white_gone_since: row.try_get("white_gone_since")?,
+        running_since: row.try_get("running_since")?,
+        start_obf: row.try_get("start_obf")?,
+    })
+}
+
+/// Locks a table's row and checks its version: `Stale` if another write
+/// came first, `Gone` if the table no longer exists.
+async fn lock_version(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    id: &str,
+    expected: i64,
+) -> Result<(), StoreError> {
+    let row: Option<(i64,)> = sqlx::query_as("SELECT version FROM tables WHERE id = $1 FOR UPDATE")
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    match row {
+        None => Err(StoreError::Gone),
+        Some((version,)) if version != expected => Err(StoreError::Stale),
+        Some(_) => Ok(()),
+    }
+}
+
+impl PgStore {
+    /// Connects to `url` (`postgres://…`) and applies `migrations/postgres`
+    /// (sqlx holds an advisory lock, so instances starting together migrate
+    /// once).
+    pub async fn open(url: &str) -> Result<Self, StoreError> {
+        let options = PgConnectOptions::from_str(url).map_err(|source| StoreError::Open {
+            path: redact(url),
+            source,
+        })?;
+        let pool = PgPoolOptions::new()
+            .max_connections(16)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await
+            .map_err(|source| StoreError::Open {
+                path: redact(url),
+                source,
+            })?;
+        sqlx::migrate!("../migrations/postgres").run(&pool).await?;
+        Ok(Self {
+            pool,
+            instance: Arc::from(crate::session::new_token().get(..16).unwrap_or("instance")),
+        })
+    }
+
+    /// The connection pool.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// This instance's id.
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    // ----- what the hub's trait asks -----
+
+    pub async fn remember_session(&self, id: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (token, created_at, last_seen) VALUES ($1, $2, $2) \
+             ON CONFLICT (token) DO UPDATE SET last_seen = excluded.last_seen",
+        )
+        .bind(id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn expire_sessions(&self, before: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE last_seen < $1")
+            .bind(before)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    pub async fn create_table(
+        &self,
+        id: &str,
+        mode: &str,
+        owner: &str,
+        seats: (Option<&str>, Option<&str>),
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO tables (id, mode, owner, created_at, last_activity, black_seat, white_seat) VALUES ($1, $2, $3, $4, $4, $5, $6)",
+        )
+        .bind(id)
+        .bind(mode)
+        .bind(owner)
+        .bind(now)
+        .bind(seats.0)
+        .bind(seats.1)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("INSERT INTO rounds (table_id, round, started_at) VALUES ($1, 1, $2)")
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("INSERT INTO tallies (table_id) VALUES ($1)")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Seats and start position right after [`PgStore::create_table`]
+    /// (version 0, nobody else knows the table yet).
+    pub async fn update_table_setup(
+        &self,
+        id: &str,
+        seating: &SeatingRecord,
+        start_obf: Option<&str>,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE tables SET black_seat = $1, white_seat = $2, black_gone_since = $3, white_gone_since = $4, running_since = $5, start_obf = $6 WHERE id = $7",
+        )
+        .bind(seating.holders[0].as_deref())
+        .bind(seating.holders[1].as_deref())
+        .bind(seating.absent_since[0])
+        .bind(seating.absent_since[1])
+        .bind(seating.running_since)
+        .bind(start_obf)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Stores seats and presence if the table is still at `version`; the
+    /// table is then at `version + 1`.
+    pub async fn update_seating_at(
+        &self,
+        id: &str,
+        seating: &SeatingRecord,
+        touch: Option<i64>,
+        version: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        lock_version(&mut tx, id, version).await?;
+        sqlx::query(
+            "UPDATE tables SET black_seat = $1, white_seat = $2, black_gone_since = $3, white_gone_since = $4, running_since = $5, last_activity = COALESCE($6, last_activity), version = version + 1 WHERE id = $7",
+        )
+        .bind(seating.holders[0].as_deref())
+        .bind(seating.holders[1].as_deref())
+        .bind(seating.absent_since[0])
+        .bind(seating.absent_since[1])
+        .bind(seating.running_since)
+        .bind(touch)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Writes one accepted command if the table is still at `version`, in
+    /// one transaction: lock the row, check the version, write the rows,
+    /// bump the version, commit. The table is then at `version + 1`.
+    pub async fn record_at(&self, record: &Record, version: i64) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        lock_version(&mut tx, &record.table_id, version).await?;
+        for row in &record.rows {
+            sqlx::query(
+                "INSERT INTO moves (table_id, seq, round, kind, side, square, at, time_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            )
+            .bind(&record.table_id)
+            .bind(row.seq)
+            .bind(row.round)
+            .bind(row.kind.name())
+            .bind(&row.side)
+            .bind(row.square)
+            .bind(record.now)
+            .bind(row.time_ms)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some(end) = &record.round_end {
+            sqlx::query(
+                "UPDATE rounds SET winner = $1, reason = $2, black = $3, white = $4, ended_at = $5 WHERE table_id = $6 AND round = $7",
+            )
+            .bind(end.winner)
+            .bind(end.reason)
+            .bind(end.black)
+            .bind(end.white)
+            .bind(record.now)
+            .bind(&record.table_id)
+            .bind(end.round)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some((round, black, white)) = record.votes {
+            for (side, vote) in [("black", black), ("white", white)] {
+                sqlx::query(
+                    "INSERT INTO votes (table_id, round, side, vote) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (table_id, round, side) DO UPDATE SET vote = excluded.vote",
+                )
+                .bind(&record.table_id)
+                .bind(round)
+                .bind(side)
+                .bind(vote)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        if let Some(round) = record.new_round {
+            sqlx::query("INSERT INTO rounds (table_id, round, started_at) VALUES ($1, $2, $3)")
+                .bind(&record.table_id)
+                .bind(round)
+                .bind(record.now)
+                .execute(&mut *tx)
+                .await?;
+        }
+        sqlx::query(
+            "UPDATE tallies SET black_wins = $1, white_wins = $2, draws = $3 WHERE table_id = $4",
+        )
+        .bind(record.tally.0)
+        .bind(record.tally.1)
+        .bind(record.tally.2)
+        .bind(&record.table_id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE tables SET last_activity = $1, version = version + 1 WHERE id = $2")
+            .bind(record.now)
+            .bind(&record.table_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {HEADER_COLUMNS} FROM tables ORDER BY created_at"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(header_of).collect::<Result<_, _>>()?)
+    }
+
+    /// One table's header and version.
+    pub async fn table(&self, id: &str) -> Result<Option<VersionedTable>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {HEADER_COLUMNS}, version FROM tables WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        Ok(Some(VersionedTable {
+            header: header_of(&row)?,
+            version: row.try_get("version")?,
+        }))
+    }
+
+    /// A table's version (None: no such table).
+    pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        let row: Option<(i64,)> = sqlx::query_as("SELECT version FROM tables WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|(v,)| v))
+    }
+
+    /// The versions of several tables (missing ids: deleted tables).
+    pub async fn versions(&self, ids: &[String]) -> Result<HashMap<String, i64>, StoreError> {
+        let rows: Vec<(String, i64)> =
+            sqlx::query_as("SELECT id, version FROM tables WHERE id = ANY($1)")
+                .bind(ids)
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(rows.into_iter().collect())
+    }
+
+    pub async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
+        let rows: Vec<RawMove> = sqlx::query_as(
+            "SELECT seq, round, kind, side, square, time_ms FROM moves WHERE table_id = $1 ORDER BY seq",
+        )
+        .bind(table_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|(seq, round, kind, side, square, time_ms)| {
+                let kind = MoveKind::from_name(&kind).ok_or_else(|| {
+                    StoreError::Query(sqlx::Error::ColumnDecode {
+                        index: "kind".into(),
+                        source: format!("unknown move kind {kind:?}").into(),
+                    })
+                })?;
+                Ok(MoveRow {
+                    seq,
+                    round,
+                    kind,
+                    side,
+                    square,
+                    time_ms,
+                })
+            })
+            .collect()
+    }
+
+    pub async fn tally(&self, table_id: &str) -> Result<Option<(i64, i64, i64)>, StoreError> {
+        Ok(
+            sqlx::query_as("SELECT black_wins, white_wins, draws FROM tallies WHERE table_id = $1")
+                .bind(table_id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    /// Deletes tables idle since before `cutoff`, skipping rows another
+    /// instance holds locked (a command in progress); returns their ids.
+    pub async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String,)> = sqlx::query_as(
+            "DELETE FROM tables WHERE id IN \
+             (SELECT id FROM tables WHERE last_activity < $1 FOR UPDATE SKIP LOCKED) RETURNING id",
+        )
+        .bind(cutoff)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+
+    // ----- instances and presence -----
+
+    /// Says this instance is alive at `now`.
+    pub async fn heartbeat(&self, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO instances (id, heartbeat_at) VALUES ($1, $2) \
+             ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
+        )
+        .bind(&*self.instance)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// This instance leaves (a clean shutdown): its presence and queue rows go.
+    pub async fn leave(&self) -> Result<Vec<String>, StoreError> {
+        let tables: Vec<(String,)> =
+            sqlx::query_as("DELETE FROM presence WHERE instance = $1 RETURNING table_id")
+                .bind(&*self.instance)
+                .fetch_all(&self.pool)
+                .await?;
+        sqlx::query("DELETE FROM queue WHERE instance = $1")
+            .bind(&*self.instance)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query("DELETE FROM instances WHERE id = $1")
+            .bind(&*self.instance)
+            .execute(&self.pool)
+            .await?;
+        Ok(tables.into_iter().map(|(t,)| t).collect())
+    }
+
+    /// Adds `delta` (±1) to this instance's count of `session`'s sockets on
+    /// a table.
+    pub async fn add_presence(
+        &self,
+        table_id: &str,
+        session: &str,
+        delta: i32,
+    ) -> Result<(), StoreError> {
+        if delta > 0 {
+            sqlx::query(
+                "INSERT INTO presence (instance, table_id, session, sockets) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (instance, table_id, session) DO UPDATE SET sockets = presence.sockets + excluded.sockets",
+            )
+            .bind(&*self.instance)
+            .bind(table_id)
+            .bind(session)
+            .bind(delta)
+            .execute(&self.pool)
+            .await?;
+        } else {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query(
+                "UPDATE presence SET sockets = sockets + $4 WHERE instance = $1 AND table_id = $2 AND session = $3 AND sockets + $4 > 0",
+            )
+            .bind(&*self.instance)
+            .bind(table_id)
+            .bind(session)
+            .bind(delta)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "DELETE FROM presence WHERE instance = $1 AND table_id = $2 AND session = $3 AND sockets + $4 <= 0",
+            )
+            .bind(&*self.instance)
+            .bind(table_id)
+            .bind(session)
+            .bind(delta)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+        }
+        Ok(())
+    }
+
+    /// Open sockets per session on a table, over the instances alive at
+    /// `alive_since` (heartbeat at or after it).
+    pub async fn presence(
+        &self,
+        table_id: &str,
+        alive_since: i64,
+    ) -> Result<HashMap<String, u32>, StoreError> {
+        let rows: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT p.session, SUM(p.sockets)::BIGINT FROM presence p JOIN instances i ON i.id = p.instance \
+             WHERE p.table_id = $1 AND i.heartbeat_at >= $2 GROUP BY p.session",
+        )
+        .bind(table_id)
+        .bind(alive_since)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(s, n)| (s, u32::try_from(n).unwrap_or(u32::MAX)))
+            .collect())
+    }
+
+    /// Forgets instances silent since before `alive_since` and their
+    /// presence and queue rows; returns the tables whose presence changed.
+    /// Rows are taken with SKIP LOCKED, so instances reaping at once share
+    /// the work.
+    pub async fn reap_dead(&self, alive_since: i64) -> Result<Vec<String>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let dead: Vec<(String,)> = sqlx::query_as(
+            "DELETE FROM instances WHERE id IN \
+             (SELECT id FROM instances WHERE heartbeat_at < $1 FOR UPDATE SKIP LOCKED) RETURNING id",
+        )
+        .bind(alive_since)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        let dead: Vec<String> = dead.into_iter().map(|(id,)| id).collect();
+        // Rows of instances that no longer exist (reaped now or before).
+        let tables: Vec<(String,)> = sqlx::query_as(
+            "DELETE FROM presence p WHERE NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = p.instance) RETURNING table_id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        sqlx::query(
+            "DELETE FROM queue q WHERE NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = q.instance)",
+        )
+        .execute(&self.pool)
+        .await?;
+        if !dead.is_empty() {
+            tracing::warn!(
+                ?dead,
+                "instances stopped answering; their sockets no longer count"
+            );
+        }
+        let mut tables: Vec<String> = tables.into_iter().map(|(t,)| t).collect();
+        tables.sort();
+        tables.dedup();
+        Ok(tables)
+    }
+
+    // ----- jobs -----
+
+    /// Sets a table's jobs: its next timer (None: none) and whether the AI
+    /// is to move; an AI job is leased to this instance until `lease_until`
+    /// when it runs the search itself (None: any instance may take it now).
+    pub async fn set_jobs(
+        &self,
+        table_id: &str,
+        timer: Option<i64>,
+        ai: Option<i64>,
+        lease_until: Option<i64>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for (kind, due, claimed) in [("timer", timer, None), ("ai", ai, lease_until)] {
+            match due {
+                Some(due) => {
+                    sqlx::query(
+                        "INSERT INTO jobs (table_id, kind, due_at, claimed_until) \
+                         SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM tables WHERE id = $1) \
+                         ON CONFLICT (table_id, kind) DO UPDATE SET due_at = excluded.due_at, claimed_until = excluded.claimed_until",
+                    )
+                    .bind(table_id)
+                    .bind(kind)
+                    .bind(due)
+                    .bind(claimed)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                None => {
+                    sqlx::query("DELETE FROM jobs WHERE table_id = $1 AND kind = $2")
+                        .bind(table_id)
+                        .bind(kind)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Takes up to `limit` jobs due at `now` whose lease ran out (or that
+    /// have none), leasing them to this instance until `lease_until`. Rows
+    /// another instance is taking are skipped (SKIP LOCKED).
+    pub async fn take_jobs(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: i64,
+    ) -> Result<Vec<Job>, StoreError> {
+        let rows: Vec<(String, String)> = sqlx::query_as(
+            "UPDATE jobs SET claimed_until = $2 WHERE (table_id, kind) IN \
+             (SELECT table_id, kind FROM jobs WHERE due_at <= $1 AND (claimed_until IS NULL OR claimed_until < $1) \
+              ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING table_id, kind",
+        )
+        .bind(now)
+        .bind(lease_until)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(table_id, kind)| Job { table_id, kind })
+            .collect())
+    }
+
+    // ----- quick match -----
+
+    /// Pairs `session` with the oldest player waiting for `control` on a
+    /// live instance (taken with FOR UPDATE SKIP LOCKED and removed), or
+    /// queues it. Answers `Ok(Err((ticket, partner)))` when paired, and
+    /// `Ok(Ok(ticket))` when queued.
+    pub async fn enqueue(
+        &self,
+        session: &str,
+        control: &str,
+        now: i64,
+        alive_since: i64,
+    ) -> Result<Result<i64, (i64, String)>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        // One pairing at a time per control: without it two players joining
+        // at once on two instances could both see an empty queue and wait.
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtext('othello-queue:' || $1))")
+            .bind(control)
+            .execute(&mut *tx)
+            .await?;
+        let partner: Option<(i64, String)> = sqlx::query_as(
+            "SELECT q.ticket, q.session FROM queue q JOIN instances i ON i.id = q.instance \
+             WHERE q.control = $1 AND q.session <> $2 AND i.heartbeat_at >= $3 \
+             ORDER BY q.ticket LIMIT 1 FOR UPDATE OF q SKIP LOCKED",
+        )
+        .bind(control)
+        .bind(session)
+        .bind(alive_since)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let answer = match partner {
+            Some((ticket, partner)) => {
+                sqlx::query("DELETE FROM queue WHERE ticket = $1")
+                    .bind(ticket)
+                    .execute(&mut *tx)
+                    .await?;
+                Err((ticket, partner))
+            }
+            None => {
+                let (ticket,): (i64,) = sqlx::query_as(
+                    "INSERT INTO queue (control, session, instance, created_at) VALUES ($1, $2, $3, $4) RETURNING ticket",
+                )
+                .bind(control)
+                .bind(session)
+                .bind(&*self.instance)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await?;
+                Ok(ticket)
+            }
+        };
+        tx.commit().await?;
+        Ok(answer)
+    }
+
+    /// Leaves the queue.
+    pub async fn dequeue(&self, ticket: i64) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM queue WHERE ticket = $1")
+            .bind(ticket)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Whether the database answers a trivial query.
+    pub async fn ping(&self) -> bool {
+        sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
+    }
+}
+
+/// A database URL without its password, for logs and errors.
+pub fn redact(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        Ok(parsed) => parsed.to_string(),
+        Err(_) => "(unreadable database URL)".into(),
+    }
+}
+
+/// Whether `--database` names a PostgreSQL server.
+pub fn is_postgres_url(database: &str) -> bool {
+    database.starts_with("postgres://") || database.starts_with("postgresql://")
+}

@@ -1,0 +1,343 @@
+//! Several server instances on one real PostgreSQL (a throwaway cluster the
+//! test starts): players on different instances share a game and a
+//! spectator sees it; simultaneous moves from two instances, exactly one
+//! accepted; quick match pairs players on different instances; an instance
+//! killed with SIGKILL mid-game (its players reconnect to the other and
+//! finish; its pending AI move is made by the other; the grace of a player
+//! who does not come back ends on the other).
+//!
+//! These tests need PostgreSQL installed (`initdb`, `pg_ctl`); without it
+//! they fail saying so.
+
+mod common;
+#[path = "support/pg.rs"]
+mod pg;
+
+use app::protocol::{RoundStatus, ServerMessage, Side, TableMode, TableView, TimeControl};
+use common::Server;
+use pg::PgCluster;
+use std::path::Path;
+use std::time::{Duration, Instant};
+use testclient::{my_side, Client, Socket};
+
+/// Generous: the machine running the tests may be slow and busy.
+const PATIENCE: Duration = Duration::from_secs(90);
+
+/// An instance on the cluster, with its own local SQLite file.
+fn instance(pg: &PgCluster, name: &str, extra: &[&str]) -> Server {
+    let local = pg.path().join(format!("{name}.db"));
+    let local = local.to_str().expect("utf-8 path").to_string();
+    let mut args = vec![
+        "--local-database",
+        local.as_str(),
+        "--instance-timeout-ms",
+        "2000",
+        "--presence-check-ms",
+        "100",
+    ];
+    args.extend_from_slice(extra);
+    // `CLUSTER_TEST_LOG=server=debug` shows the instances' logs.
+    let log = std::env::var("CLUSTER_TEST_LOG").unwrap_or_else(|_| "warn".into());
+    Server::start_with_env(
+        Path::new(&pg.url()),
+        &args,
+        &[("OTHELLO_LOG", log.as_str())],
+    )
+}
+
+fn discs(view: &TableView) -> u32 {
+    u32::from(view.black_count) + u32::from(view.white_count)
+}
+
+fn to_move(view: &TableView) -> Option<Side> {
+    match view.status {
+        RoundStatus::Playing { to_move } => Some(to_move),
+        RoundStatus::Over { .. } => None,
+    }
+}
+
+/// Waits on a socket until the view has `n` discs or the round is over.
+async fn until_discs(socket: &mut Socket, n: u32) -> TableView {
+    socket
+        .wait_state(|v| discs(v) >= n || to_move(v).is_none())
+        .await
+        .expect("the change is pushed")
+}
+
+/// Alice (on `a`) creates a private table, Bob (on `b`) takes the free seat.
+async fn seated_pair(a: &Server, b: &Server) -> (String, Client, Side, Client, Side) {
+    let alice = Client::new(&a.url);
+    let bob = Client::new(&b.url);
+    let table = alice.create_private(None).await.expect("created");
+    let seat = bob.take_seat(&table).await.expect("seat taken");
+    let bob_side = my_side(&seat).expect("bob holds a side");
+    let alice_view = alice.get_table(&table).await.expect("view");
+    let alice_side = my_side(&alice_view).expect("alice holds a side");
+    assert_ne!(alice_side, bob_side);
+    (table, alice, alice_side, bob, bob_side)
+}
+
+/// The first legal square for whoever is to move, from their own view.
+async fn first_legal(client: &Client, table: &str) -> Option<u8> {
+    let view = client.get_table(table).await.expect("view");
+    view.board.legal.first().copied()
+}
+
+#[tokio::test]
+async fn players_on_two_instances_and_a_spectator_see_every_move_to_the_end() {
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &[]);
+    let b = instance(&pg, "b", &[]);
+    let (table, alice, alice_side, bob, _) = seated_pair(&a, &b).await;
+    let (mut alice_socket, _) = alice.connect(&table).await.expect("alice on a");
+    let (mut bob_socket, _) = bob.connect(&table).await.expect("bob on b");
+    let spectator = Client::new(&b.url);
+    let (mut watch, first) = spectator.connect(&table).await.expect("spectator");
+    assert!(first.you.is_empty(), "a spectator holds no seat");
+    // Both holders' presence is seen across instances.
+    let both_here = |v: &TableView| {
+        v.seats
+            .as_ref()
+            .is_some_and(|s| s.black.connected && s.white.connected)
+    };
+    if !both_here(&first) {
+        watch.wait_state(both_here).await.expect("both connected");
+    }
+    let mut view = alice.get_table(&table).await.expect("view");
+    let mut moves = 0;
+    while let Some(side) = to_move(&view) {
+        let mover = if side == alice_side { &alice } else { &bob };
+        let square = first_legal(mover, &table).await.expect("a legal move");
+        let answer = mover.play_move(&table, square).await.expect("accepted");
+        moves += 1;
+        let n = discs(&answer);
+        assert_eq!(n, 4 + moves, "one disc per placement");
+        for socket in [&mut alice_socket, &mut bob_socket, &mut watch] {
+            let pushed = until_discs(socket, n).await;
+            assert_eq!(discs(&pushed), n);
+            assert_eq!(pushed.board.cells, answer.board.cells, "the same board");
+        }
+        view = answer;
+    }
+    assert!(moves > 20, "a whole game was played ({moves} moves)");
+    let on_b = bob.get_table(&table).await.expect("view on b");
+    assert_eq!(on_b.status, view.status);
+    assert_eq!(on_b.history, view.history);
+}
+
+#[tokio::test]
+async fn simultaneous_moves_from_two_instances_exactly_one_is_accepted() {
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &[]);
+    let b = instance(&pg, "b", &[]);
+    let (table, alice, alice_side, bob, _) = seated_pair(&a, &b).await;
+    let mut accepted = 0;
+    for _ in 0..10 {
+        let view = alice.get_table(&table).await.expect("view");
+        let Some(side) = to_move(&view) else { break };
+        let mover = if side == alice_side { &alice } else { &bob };
+        let legal = mover.get_table(&table).await.expect("view").board.legal;
+        let first = legal[0];
+        let second = *legal.get(1).unwrap_or(&first);
+        // The same player, the same instant, one request on each instance.
+        let on_a = mover.at(&a.url);
+        let on_b = mover.at(&b.url);
+        let (ra, rb) = tokio::join!(
+            on_a.play_move(&table, first),
+            on_b.play_move(&table, second)
+        );
+        let oks = [&ra, &rb].iter().filter(|r| r.is_ok()).count();
+        assert_eq!(oks, 1, "exactly one accepted: {ra:?} / {rb:?}");
+        let refusal = ra
+            .as_ref()
+            .err()
+            .or(rb.as_ref().err())
+            .expect("one refused");
+        assert_eq!(refusal.status, 422, "the usual refusal: {refusal:?}");
+        accepted += 1;
+        let after = bob.get_table(&table).await.expect("view");
+        assert_eq!(discs(&after), discs(&view) + 1, "one disc more, not two");
+    }
+    assert_eq!(accepted, 10);
+}
+
+#[tokio::test]
+async fn quick_match_pairs_players_on_different_instances() {
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &[]);
+    let b = instance(&pg, "b", &[]);
+    let control = TimeControl {
+        base_s: 180,
+        increment_s: 2,
+    };
+    let path = format!(
+        "/ws/queue?base={}&inc={}",
+        control.base_s, control.increment_s
+    );
+    let alice = Client::new(&a.url);
+    let bob = Client::new(&b.url);
+    // Cookies first: the queue socket needs a session.
+    alice.get("/").await.expect("home on a");
+    bob.get("/").await.expect("home on b");
+    let mut waiting = alice.socket(&path).await.expect("alice queues on a");
+    assert_eq!(
+        waiting.next_message().await.expect("queued"),
+        ServerMessage::Queued
+    );
+    let mut second = bob.socket(&path).await.expect("bob queues on b");
+    let bob_table = loop {
+        match second.next_message().await.expect("bob hears") {
+            ServerMessage::Matched { table } => break table,
+            ServerMessage::Queued => continue,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    let alice_table = match waiting.next_message().await.expect("alice hears") {
+        ServerMessage::Matched { table } => table,
+        other => panic!("unexpected {other:?}"),
+    };
+    assert_eq!(alice_table, bob_table, "the same table");
+    let on_a = alice.get_table(&alice_table).await.expect("alice's view");
+    let on_b = bob.get_table(&bob_table).await.expect("bob's view");
+    let (sa, sb) = (my_side(&on_a), my_side(&on_b));
+    assert!(sa.is_some() && sb.is_some() && sa != sb, "{sa:?} / {sb:?}");
+    assert_eq!(
+        on_a.mode,
+        TableMode::Online {
+            private: false,
+            time: Some(control)
+        }
+    );
+}
+
+#[tokio::test]
+async fn players_of_a_killed_instance_reconnect_to_the_other_and_finish() {
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &[]);
+    let b = instance(&pg, "b", &[]);
+    let (table, alice, alice_side, bob, _) = seated_pair(&a, &b).await;
+    let (_alice_socket, _) = alice.connect(&table).await.expect("alice on a");
+    let (mut bob_socket, _) = bob.connect(&table).await.expect("bob on b");
+    let seat_of = |v: &TableView, side: Side| {
+        v.seats.as_ref().map(|s| match side {
+            Side::Black => s.black,
+            Side::White => s.white,
+        })
+    };
+    bob_socket
+        .wait_state(|v| seat_of(v, alice_side).is_some_and(|s| s.connected))
+        .await
+        .expect("alice connected");
+    for _ in 0..4 {
+        let view = alice.get_table(&table).await.expect("view");
+        let side = to_move(&view).expect("playing");
+        let mover = if side == alice_side { &alice } else { &bob };
+        let square = first_legal(mover, &table).await.expect("legal");
+        mover.play_move(&table, square).await.expect("accepted");
+    }
+    a.kill();
+    // Alice's socket died with her instance: after its heartbeat times out
+    // she counts as gone and her grace runs.
+    let gone = bob_socket
+        .wait_state(|v| {
+            seat_of(v, alice_side).is_some_and(|s| !s.connected && s.grace_left.is_some())
+        })
+        .await
+        .expect("alice's absence is pushed");
+    assert!(
+        to_move(&gone).is_some(),
+        "the round goes on during the grace"
+    );
+    // She comes back on the other instance and the game goes on to its end.
+    let alice = alice.at(&b.url);
+    let (_alice_socket, _) = alice.connect(&table).await.expect("alice on b");
+    bob_socket
+        .wait_state(|v| seat_of(v, alice_side).is_some_and(|s| s.connected))
+        .await
+        .expect("alice back");
+    let mut view = bob.get_table(&table).await.expect("view");
+    while let Some(side) = to_move(&view) {
+        let mover = if side == alice_side { &alice } else { &bob };
+        let square = first_legal(mover, &table).await.expect("legal");
+        view = mover.play_move(&table, square).await.expect("accepted");
+    }
+    assert!(
+        matches!(
+            view.status,
+            RoundStatus::Over {
+                reason: app::protocol::EndReason::Finished,
+                ..
+            }
+        ),
+        "played to the end: {:?}",
+        view.status
+    );
+}
+
+#[tokio::test]
+async fn an_ai_move_pending_on_a_killed_instance_is_made_by_the_other() {
+    let pg = PgCluster::start();
+    // On `a` the AI's searches never start in time: its move stays pending.
+    let a = instance(&pg, "a", &["--test-ai-delay-ms", "600000"]);
+    let b = instance(&pg, "b", &[]);
+    let human = Client::new(&a.url);
+    let table = human
+        .create_table(TableMode::VsAi {
+            depth: 2,
+            human: Side::White,
+        })
+        .await
+        .expect("created");
+    let view = human.get_table(&table).await.expect("view");
+    assert_eq!(to_move(&view), Some(Side::Black), "the AI opens");
+    assert!(view.ai_thinking, "the AI's move is pending on a");
+    a.kill();
+    // Watching from b (a socket asks nothing of the AI): b takes the job
+    // once a's lease has run out.
+    let human = human.at(&b.url);
+    let (mut socket, _) = human.connect(&table).await.expect("socket on b");
+    let started = Instant::now();
+    let moved = loop {
+        match socket.wait_state(|v| discs(v) == 5).await {
+            Ok(view) => break view,
+            Err(error) => assert!(
+                started.elapsed() < PATIENCE,
+                "the other instance never made the AI's move: {error:?}"
+            ),
+        }
+    };
+    assert_eq!(to_move(&moved), Some(Side::White), "the human's turn");
+    // And the game goes on from b.
+    let square = first_legal(&human, &table).await.expect("legal");
+    let after = human.play_move(&table, square).await.expect("accepted");
+    assert_eq!(discs(&after), 6);
+}
+
+#[tokio::test]
+async fn the_grace_of_a_killed_instances_player_ends_on_the_other_instance() {
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &["--grace-secs", "3"]);
+    let b = instance(&pg, "b", &["--grace-secs", "3"]);
+    let (table, alice, alice_side, bob, bob_side) = seated_pair(&a, &b).await;
+    let (_alice_socket, _) = alice.connect(&table).await.expect("alice on a");
+    let (mut bob_socket, _) = bob.connect(&table).await.expect("bob on b");
+    let view = alice.get_table(&table).await.expect("view");
+    let side = to_move(&view).expect("playing");
+    let mover = if side == alice_side { &alice } else { &bob };
+    let square = first_legal(mover, &table).await.expect("legal");
+    mover.play_move(&table, square).await.expect("accepted");
+    a.kill();
+    // Nobody touches the table: b's timer job ends alice's grace (a's
+    // heartbeat timeout, then three seconds) and bob wins by forfeit.
+    let over = bob_socket
+        .wait_state(|v| to_move(v).is_none())
+        .await
+        .expect("the round ends");
+    assert_eq!(
+        over.status,
+        RoundStatus::Over {
+            winner: Some(bob_side),
+            reason: app::protocol::EndReason::Timeout,
+        }
+    );
+}
