@@ -7,6 +7,12 @@
 //! ```text
 //! othello-load --url http://127.0.0.1:40085 --games 2000 --moves 20 --pace-ms 2000 --server-pid PID
 //! ```
+//!
+//! Several `--url`s (repeated or comma-separated) spread the load over several
+//! instances sharing one PostgreSQL: game *i*'s first player talks to URL
+//! *i* mod *n* and its second player to the next one, so with two or more
+//! instances every game has its players (and their sockets) on different
+//! instances, and every move crosses the bus.
 
 use app::protocol::{RoundStatus, Side};
 use clap::Parser;
@@ -22,9 +28,10 @@ use tokio::sync::{Barrier, Mutex};
     about = "Drive concurrent online games against a server"
 )]
 struct Args {
-    /// Base URL of the server.
-    #[arg(long, default_value = "http://127.0.0.1:40085")]
-    url: String,
+    /// Base URL of the server; several (repeated or comma-separated) spread
+    /// each game's two players over different instances.
+    #[arg(long = "url", alias = "target", value_delimiter = ',', num_args = 1.., default_value = "http://127.0.0.1:40085")]
+    urls: Vec<String>,
     /// Concurrent games (two players and two sockets each).
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -34,9 +41,9 @@ struct Args {
     /// Pause between a game's moves, in milliseconds (0: as fast as possible).
     #[arg(long, default_value_t = 1000)]
     pace_ms: u64,
-    /// Server process id, to read its resident memory.
-    #[arg(long)]
-    server_pid: Option<u32>,
+    /// Server process ids (one per instance), to read their resident memory.
+    #[arg(long, value_delimiter = ',')]
+    server_pid: Vec<u32>,
     /// Games set up at once while ramping up.
     #[arg(long, default_value_t = 50)]
     setup_concurrency: usize,
@@ -88,11 +95,11 @@ async fn game(
     setup_slots: Arc<tokio::sync::Semaphore>,
     pushes: Arc<AtomicU64>,
 ) -> Result<Vec<tokio::task::JoinHandle<()>>, String> {
-    let url = args.url.as_str();
+    let n = args.urls.len();
     let setup = async {
         let _slot = setup_slots.acquire().await.map_err(|e| e.to_string())?;
-        let a = new_player(&http, url).await?;
-        let b = new_player(&http, url).await?;
+        let a = new_player(&http, &args.urls[index % n]).await?;
+        let b = new_player(&http, &args.urls[(index + 1) % n]).await?;
         let table = a
             .create_private(None)
             .await
@@ -180,7 +187,8 @@ async fn main() -> std::process::ExitCode {
         .timeout(Duration::from_secs(60))
         .build()
         .expect("HTTP client");
-    let rss_before = args.server_pid.and_then(rss_kib);
+    let rss = |pids: &[u32]| -> Option<u64> { pids.iter().map(|&p| rss_kib(p)).sum() };
+    let rss_before = rss(&args.server_pid);
     let stats = Arc::new(Stats::default());
     let ready = Arc::new(Barrier::new(args.games + 1));
     let setup_slots = Arc::new(tokio::sync::Semaphore::new(args.setup_concurrency.max(1)));
@@ -203,7 +211,7 @@ async fn main() -> std::process::ExitCode {
     let setup_secs = started.elapsed().as_secs_f64();
     // Every game is set up (two seats, two open sockets): measure memory now.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let rss_held = args.server_pid.and_then(rss_kib);
+    let rss_held = rss(&args.server_pid);
     let play_started = Instant::now();
     let mut failures = Vec::new();
     let mut sockets = Vec::new();
@@ -222,6 +230,7 @@ async fn main() -> std::process::ExitCode {
     latencies.sort_unstable();
     let moves = stats.moves.load(Ordering::Relaxed);
     println!("games            {}", args.games);
+    println!("instances        {}", args.urls.len());
     println!("setup            {setup_secs:.1} s");
     println!(
         "moves            {moves} in {play_secs:.1} s ({:.0} moves/s)",

@@ -166,6 +166,15 @@ impl Client {
     /// Calls the server function `name` with a JSON body as a browser does;
     /// returns the status and the body (JSON, or the text as a string).
     pub async fn call_raw(&self, name: &str, body: &Value) -> Result<(u16, Value), Refusal> {
+        let (status, text) = self.call_text(name, body).await?;
+        Ok((
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        ))
+    }
+
+    /// Calls the server function `name`: the status and the body's text.
+    async fn call_text(&self, name: &str, body: &Value) -> Result<(u16, String), Refusal> {
         let mut request = self
             .http
             .post(format!("{}/api/{name}", self.url))
@@ -181,40 +190,37 @@ impl Client {
         let status = response.status().as_u16();
         let text = response.text().await.map_err(Refusal::transport)?;
         self.record(&text);
-        Ok((
-            status,
-            serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        ))
+        Ok((status, text))
     }
 
-    /// Calls the server function `name`; a 200 answer is read as `T`, any
-    /// other as a [`Refusal`] with the server's message.
+    /// Calls the server function `name`; a 200 answer is read as `T` (straight
+    /// from the text, no intermediate JSON tree), any other as a [`Refusal`]
+    /// with the server's message.
     pub async fn call<T: DeserializeOwned>(&self, name: &str, body: Value) -> Result<T, Refusal> {
-        let (status, value) = self.call_raw(name, &body).await?;
+        let (status, text) = self.call_text(name, &body).await?;
         if status == 200 {
-            return serde_json::from_value(value.clone()).map_err(|e| Refusal {
+            return serde_json::from_str(&text).map_err(|e| Refusal {
                 status,
-                message: format!("unreadable answer of {name} ({e}): {value}"),
+                message: format!("unreadable answer of {name} ({e}): {text}"),
                 kind: None,
             });
         }
-        Err(
-            match serde_json::from_value::<CommandError>(value.clone()) {
-                Ok(error) => Refusal {
-                    status,
-                    message: error.message,
-                    kind: Some(error.kind),
-                },
-                Err(_) => Refusal {
-                    status,
-                    message: match value {
-                        Value::String(text) => text,
-                        other => other.to_string(),
-                    },
-                    kind: None,
-                },
+        Err(match serde_json::from_str::<CommandError>(&text) {
+            Ok(error) => Refusal {
+                status,
+                message: error.message,
+                kind: Some(error.kind),
             },
-        )
+            Err(_) => Refusal {
+                status,
+                message: match serde_json::from_str::<Value>(&text) {
+                    Ok(Value::String(text)) => text,
+                    Ok(other) => other.to_string(),
+                    Err(_) => text,
+                },
+                kind: None,
+            },
+        })
     }
 
     /// `GET path` with the session cookie: (status, body text).
@@ -351,7 +357,13 @@ impl Client {
             "origin",
             self.url.parse().map_err(|_| Refusal::transport("origin"))?,
         );
-        match tokio_tungstenite::connect_async(request).await {
+        // 8 KiB read buffer, as the server's: tungstenite's default 128 KiB is
+        // allocated (and zeroed) per socket, which dominates a load run's
+        // client with thousands of sockets open.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(8 * 1024)
+            .write_buffer_size(0);
+        match tokio_tungstenite::connect_async_with_config(request, Some(config), false).await {
             Ok((stream, _)) => Ok(Socket { stream }),
             Err(tokio_tungstenite::tungstenite::Error::Http(response)) => Err(Refusal {
                 status: response.status().as_u16(),

@@ -17,6 +17,7 @@
 //! (`wasm-bindgen-cli-support`), pinned by the lockfile to the crate's version.
 
 mod hash;
+mod load;
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -40,7 +41,7 @@ fn main() -> ExitCode {
         "test" => test(&rest),
         "build" => build(rest.iter().any(|a| a == "--release")),
         "site" => site(),
-        "load" => load(&rest),
+        "load" => load::load(&rest),
         "help" | "--help" | "-h" => {
             println!("{}", USAGE);
             Ok(())
@@ -730,70 +731,6 @@ fn test(playwright_args: &[String]) -> Result {
         started.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// Starts a release server on a free loopback port with a fresh database, runs
-/// `othello-load` against it (extra arguments go to the load tool), stops it.
-fn load(args: &[String]) -> Result {
-    step("building the release server and the load tool");
-    sh(
-        &cargo(),
-        &["build", "--release", "-p", "server", "-p", "load"],
-    )?;
-    let dir = std::env::temp_dir().join(format!("othello-load-{}", std::process::id()));
-    fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    // Every simulated player comes from 127.0.0.1: lift the per-address limits
-    // (they are for the public internet, see docs/SECURITY.md).
-    let mut server = Command::new(target_dir().join("release/othello-server"))
-        .args([
-            "--rate-per-ip",
-            "0",
-            "--max-tables-per-ip",
-            "1000000",
-            "--max-sockets-per-ip",
-            "1000000",
-        ])
-        .args(["--listen", "127.0.0.1:0", "--log", "warn", "--database"])
-        .arg(dir.join("load.db"))
-        .current_dir(root())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
-    let stdout = server.stdout.take().ok_or("no server stdout")?;
-    let mut reader = std::io::BufReader::new(stdout);
-    let mut line = String::new();
-    let url = loop {
-        line.clear();
-        let read =
-            std::io::BufRead::read_line(&mut reader, &mut line).map_err(|e| e.to_string())?;
-        if read == 0 {
-            return Err("the server exited before listening".into());
-        }
-        if let Some(url) = line.trim().strip_prefix("listening on ") {
-            break url.to_string();
-        }
-    };
-    std::thread::spawn(move || {
-        let mut sink = String::new();
-        while std::io::BufRead::read_line(&mut reader, &mut sink)
-            .map(|n| n > 0)
-            .unwrap_or(false)
-        {
-            sink.clear();
-        }
-    });
-    step(&format!("load against {url}"));
-    let pid = server.id().to_string();
-    let mut load_args = vec!["--url", url.as_str(), "--server-pid", pid.as_str()];
-    load_args.extend(args.iter().map(String::as_str).skip_while(|a| *a == "--"));
-    let outcome = sh(
-        &target_dir().join("release/othello-load").to_string_lossy(),
-        &load_args,
-    );
-    let _ = server.kill();
-    let _ = server.wait();
-    let _ = fs::remove_dir_all(&dir);
-    outcome
 }
 
 #[cfg(test)]
