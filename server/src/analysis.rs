@@ -247,6 +247,9 @@ pub fn export_section(analysis: &GameAnalysis) -> String {
 impl Store {
     /// The stored analysis of `game`, with the transcript it was made of.
     pub async fn analysis(&self, game: &str) -> Result<Option<(String, String)>, StoreError> {
+        if let Some(pg) = self.postgres() {
+            return pg.analysis(game).await;
+        }
         let row: Option<(String, String)> =
             sqlx::query_as("SELECT moves, result FROM analyses WHERE game = ?")
                 .bind(game)
@@ -263,6 +266,9 @@ impl Store {
         result: &str,
         now: i64,
     ) -> Result<(), StoreError> {
+        if let Some(pg) = self.postgres() {
+            return pg.save_analysis(game, moves, result, now).await;
+        }
         sqlx::query(
             "INSERT INTO analyses (game, moves, result, created_at) VALUES (?, ?, ?, ?)
              ON CONFLICT(game) DO UPDATE SET moves = excluded.moves, result = excluded.result, created_at = excluded.created_at",

@@ -61,8 +61,9 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_DATABASE", default_value = defaults::DATABASE)]
     pub database: PathBuf,
 
-    /// With a PostgreSQL `--database`: this instance's own SQLite file, for
-    /// what stays per instance (AI lab games, stored analyses).
+    /// With a PostgreSQL `--database`: this instance's own SQLite file. It
+    /// holds nothing the site shows (everything shared, the AI lab included,
+    /// is in PostgreSQL); the store still opens it.
     #[arg(long, env = "OTHELLO_LOCAL_DATABASE", default_value = defaults::LOCAL_DATABASE)]
     pub local_database: PathBuf,
 

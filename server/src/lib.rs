@@ -126,6 +126,7 @@ pub async fn prepare_with_clock(
             ai: Some(hub.ai_pool()),
             explain_concurrency: usize::from(config.explain_concurrency),
             explain_daily_budget: config.explain_daily_budget,
+            bus: hub.bus().map(lab::SharedBus),
         },
     )
     .await?;

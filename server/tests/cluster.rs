@@ -341,3 +341,245 @@ async fn the_grace_of_a_killed_instances_player_ends_on_the_other_instance() {
         }
     );
 }
+
+// ---------------------------------------------------------------- the AI lab
+
+/// Waits (polling `client`) until the lab game's latest explanation is no
+/// longer being written.
+async fn until_explained(client: &Client, lab: &str) -> app::lab::LabView {
+    let started = Instant::now();
+    loop {
+        let view = client.lab_get(lab).await.expect("lab view");
+        if !view.explaining() {
+            return view;
+        }
+        assert!(
+            started.elapsed() < PATIENCE,
+            "the explanation was never written"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// What two instances must agree on about a lab game.
+fn lab_facts(view: &app::lab::LabView) -> (u64, Vec<(u32, String)>, u8, u8) {
+    (
+        view.version,
+        view.moves
+            .iter()
+            .map(|m| (m.ply, m.square.clone()))
+            .collect(),
+        view.black_count,
+        view.white_count,
+    )
+}
+
+#[tokio::test]
+async fn a_lab_game_is_the_same_on_every_instance_and_a_watcher_elsewhere_is_woken() {
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &[]);
+    let b = instance(&pg, "b", &[]);
+    let owner = Client::new(&a.url);
+    let lab = owner.lab_create(1, 2).await.expect("created on a");
+    // A watcher on b sees the game, and the owner is the owner on b too.
+    let watcher = Client::new(&b.url);
+    let seen = watcher.lab_get(&lab).await.expect("seen on b");
+    assert!(!seen.yours, "the watcher does not own it");
+    let owner_on_b = owner.at(&b.url);
+    assert!(owner_on_b.lab_get(&lab).await.expect("view").yours);
+    assert!(
+        watcher.lab_next_turn(&lab).await.is_err(),
+        "a watcher cannot step the game on any instance"
+    );
+    // The watcher's long poll on b wakes when the owner steps on a.
+    let since = seen.version;
+    let waiting = {
+        let watcher = watcher.clone();
+        let lab = lab.clone();
+        tokio::spawn(async move {
+            let started = Instant::now();
+            let view = watcher.lab_wait(&lab, since).await.expect("woken");
+            (view, started.elapsed())
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let stepped = owner.lab_next_turn(&lab).await.expect("stepped on a");
+    assert_eq!(stepped.moves.len(), 1);
+    let (woken, waited) = waiting.await.expect("the waiter ran");
+    assert!(woken.version > since, "the wait ended on a change");
+    assert_eq!(
+        woken.moves.len(),
+        1,
+        "the change is the placement made on a"
+    );
+    assert!(
+        waited < Duration::from_secs(15),
+        "woken by the change, not by the 20 s limit ({waited:?})"
+    );
+    // The owner steps alternately on b and a; both instances always agree.
+    for turn in 0..6 {
+        let here = if turn % 2 == 0 { &owner_on_b } else { &owner };
+        until_explained(here, &lab).await;
+        let view = here.lab_next_turn(&lab).await.expect("stepped");
+        assert_eq!(view.moves.len(), turn + 2);
+        let on_a = until_explained(&owner, &lab).await;
+        let on_b = until_explained(&watcher, &lab).await;
+        assert_eq!(lab_facts(&on_a), lab_facts(&on_b), "a and b agree");
+        assert_eq!(on_a.moves.len(), turn + 2);
+        assert!(on_a.moves.iter().all(|m| !m.explanation.is_pending()));
+    }
+    let listed = watcher.lab_list().await.expect("list on b");
+    let summary = listed.iter().find(|s| s.id == lab).expect("listed on b");
+    assert_eq!(summary.plies, 7);
+}
+
+#[tokio::test]
+async fn simultaneous_lab_steps_on_two_instances_place_exactly_one_disc() {
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &[]);
+    let b = instance(&pg, "b", &[]);
+    let owner = Client::new(&a.url);
+    let lab = owner.lab_create(1, 1).await.expect("created");
+    let owner_on_b = owner.at(&b.url);
+    for round in 0..4 {
+        let before = until_explained(&owner, &lab).await;
+        let (x, y) = tokio::join!(owner.lab_next_turn(&lab), owner_on_b.lab_next_turn(&lab));
+        let accepted = [x.is_ok(), y.is_ok()].iter().filter(|ok| **ok).count();
+        assert!(accepted >= 1, "round {round}: one of the two steps is made");
+        for refused in [&x, &y].into_iter().filter_map(|r| r.as_ref().err()) {
+            assert!(
+                (400..500).contains(&refused.status),
+                "round {round}: the other is refused with a 4xx, not {refused:?}"
+            );
+        }
+        let after = until_explained(&owner_on_b, &lab).await;
+        assert_eq!(
+            after.moves.len(),
+            before.moves.len() + accepted,
+            "round {round}: each accepted step placed one disc"
+        );
+        assert_eq!(
+            lab_facts(&after),
+            lab_facts(&until_explained(&owner, &lab).await)
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_explanation_left_by_a_killed_instance_is_written_by_the_other() {
+    let pg = PgCluster::start();
+    // a's explainer is a model API that accepts and never answers: its
+    // explanation stays pending until a dies.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("listener");
+    let base = format!("http://{}", silent.local_addr().expect("address"));
+    let a = pg_instance_with_env(
+        &pg,
+        "a",
+        &[
+            "--explainer",
+            "responses",
+            "--responses-base-url",
+            &base,
+            "--explain-timeout-secs",
+            "3",
+        ],
+        &[("OPENAI_API_KEY", "sk-test-never-answered")],
+    );
+    let b = instance(&pg, "b", &[]);
+    let owner = Client::new(&a.url);
+    let lab = owner.lab_create(1, 1).await.expect("created");
+    let view = owner.lab_next_turn(&lab).await.expect("stepped on a");
+    assert!(view.explaining(), "the explanation is being written on a");
+    a.kill();
+    drop(silent);
+    let owner = owner.at(&b.url);
+    let view = until_explained(&owner, &lab).await;
+    let last = view.last_move().expect("the placement");
+    match &last.explanation {
+        app::lab::ExplanationView::Ready { provider, .. } => {
+            assert!(!provider.is_empty(), "written by b's explainer")
+        }
+        other => panic!("b wrote the explanation, not {other:?}"),
+    }
+    // And the game goes on from b.
+    let next = owner.lab_next_turn(&lab).await.expect("stepped on b");
+    assert_eq!(next.moves.len(), 2);
+}
+
+/// [`instance`] with extra environment variables.
+fn pg_instance_with_env(
+    pg: &PgCluster,
+    name: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Server {
+    let local = pg.path().join(format!("{name}.db"));
+    let local = local.to_str().expect("utf-8 path").to_string();
+    let mut args = vec![
+        "--local-database",
+        local.as_str(),
+        "--instance-timeout-ms",
+        "2000",
+        "--presence-check-ms",
+        "100",
+    ];
+    args.extend_from_slice(extra);
+    Server::start_with_env(Path::new(&pg.url()), &args, env)
+}
+
+#[tokio::test]
+async fn a_failed_lab_explanation_is_retried_and_a_copy_made_on_another_instance() {
+    let pg = PgCluster::start();
+    // a's explainer fails at once (its model API refuses connections); b's
+    // is the built-in writer.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("listener");
+    let base = format!("http://{}", closed.local_addr().expect("address"));
+    drop(closed);
+    let a = pg_instance_with_env(
+        &pg,
+        "a",
+        &["--explainer", "responses", "--responses-base-url", &base],
+        &[("OPENAI_API_KEY", "sk-test-refused")],
+    );
+    let b = instance(&pg, "b", &[]);
+    let owner = Client::new(&a.url);
+    let lab = owner.lab_create(2, 1).await.expect("created");
+    owner.lab_next_turn(&lab).await.expect("stepped on a");
+    let failed = until_explained(&owner, &lab).await;
+    assert!(failed.explanation_failed(), "a's explainer failed");
+    // Frozen on every instance until retried.
+    let owner_on_b = owner.at(&b.url);
+    assert!(owner_on_b.lab_next_turn(&lab).await.is_err());
+    let retried = owner_on_b
+        .lab_retry_explanation(&lab)
+        .await
+        .expect("retried on b");
+    assert_eq!(retried.moves.len(), 1, "a retry places no disc");
+    let written = until_explained(&owner, &lab).await;
+    assert!(
+        !written.explanation_failed(),
+        "b wrote it and a shows it: {:?}",
+        written.last_move().map(|m| &m.explanation)
+    );
+    // A watcher on b copies the game; the copy is theirs, on a as well.
+    let watcher = Client::new(&b.url);
+    let copy: String = watcher
+        .call("lab_copy", serde_json::json!({ "lab": lab }))
+        .await
+        .expect("copied on b");
+    let on_a = watcher
+        .at(&a.url)
+        .lab_get(&copy)
+        .await
+        .expect("copy seen on a");
+    assert!(on_a.yours, "the copy belongs to the watcher on a too");
+    assert_eq!(
+        on_a.moves.iter().map(|m| &m.square).collect::<Vec<_>>(),
+        written.moves.iter().map(|m| &m.square).collect::<Vec<_>>()
+    );
+    let stepped = watcher
+        .lab_next_turn(&copy)
+        .await
+        .expect("the copy steps on b");
+    assert_eq!(stepped.moves.len(), 2);
+}

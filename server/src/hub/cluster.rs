@@ -449,6 +449,8 @@ impl<S: TableStore> Hub<S> {
                         cluster.matched(ticket, table);
                     }
                 }
+                // The lab hears its own messages (crate::lab::shared).
+                BusMessage::Lab { .. } => {}
             }
         }
     }

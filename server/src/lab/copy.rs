@@ -13,18 +13,28 @@ impl LabHub {
     /// for the copy); returns the new id. The route layer records the caller
     /// as its owner, as for [`LabHub::create`].
     pub async fn copy(&self, id: &str) -> Result<String, CommandError> {
-        let entry = self.entry(id)?;
+        let entry = self.entry(id).await?;
         // Held while copying, so the stored and the in-memory copy agree.
         let source = entry.lock().await;
         let copy_id = new_id();
         let now = self.now();
-        self.inner.store.copy_lab_game(id, &copy_id, now).await?;
+        match self.shared() {
+            Some(pg) => pg
+                .copy_lab_game(id, &copy_id, now, now + self.lease_ms())
+                .await
+                .map_err(super::changed_meanwhile)?,
+            None => self.inner.store.copy_lab_game(id, &copy_id, now).await?,
+        }
         let mut game = LabGame::new(copy_id.clone(), source.black_depth, source.white_depth, now);
         game.game = source.game.clone();
         game.moves = source.moves.clone();
         game.lang = source.lang;
         drop(source);
-        game.version = game.moves.len() as u64 * 2 + 1;
+        // On PostgreSQL a copy starts at version 1, as stored.
+        game.version = match self.shared() {
+            Some(_) => 1,
+            None => game.moves.len() as u64 * 2 + 1,
+        };
         game.changes.send_replace(game.version);
         let pending: Vec<(u32, FactSheet)> = game
             .moves

@@ -19,10 +19,12 @@ pub mod export;
 pub mod factcheck;
 pub mod facts;
 mod recovery;
+mod shared;
 pub mod store;
 mod view;
 
 pub use recovery::explainer_from_config;
+pub use shared::SharedBus;
 pub use view::view;
 
 use crate::clock::Clock;
@@ -32,6 +34,7 @@ use app::lab::{LabSummary, LabView, ProviderStatus, LAB_DEPTHS};
 use engine::{Bitboard, Color, Game, GameResult, Position, Square};
 use explain::{Explainer, Explanation};
 use facts::FactSheet;
+use shared::changed_meanwhile;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -40,6 +43,8 @@ use tokio::sync::{watch, Mutex as AsyncMutex};
 
 /// How long a `lab_wait` call waits for a change.
 const WAIT_LIMIT: Duration = Duration::from_secs(20);
+/// On PostgreSQL, how often a waiting `lab_wait` checks the stored version.
+const SHARED_CHECK: Duration = Duration::from_secs(3);
 
 /// An explanation's state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,6 +149,9 @@ pub struct LabConfig {
     pub explain_concurrency: usize,
     /// Paid explanations per UTC day, server-wide (`--explain-daily-budget`).
     pub explain_daily_budget: u32,
+    /// On PostgreSQL: the bus between instances, which says when another
+    /// instance changed a lab game.
+    pub bus: Option<SharedBus>,
 }
 
 /// The server-wide cost bounds on paid explanations: a concurrency cap and a
@@ -220,6 +228,7 @@ impl LabHub {
             }),
         };
         hub.restore().await?;
+        hub.start_shared();
         Ok(hub)
     }
 
@@ -230,15 +239,6 @@ impl LabHub {
     /// The explainer's status.
     pub fn provider_status(&self) -> ProviderStatus {
         self.inner.explainer.status()
-    }
-
-    fn entry(&self, id: &str) -> Result<Arc<AsyncMutex<LabGame>>, CommandError> {
-        self.inner
-            .games
-            .lock()
-            .ok()
-            .and_then(|g| g.get(id).cloned())
-            .ok_or_else(|| CommandError::not_found("No such lab game."))
     }
 
     /// Creates a lab game; returns its id.
@@ -261,10 +261,18 @@ impl LabHub {
         }
         let id = new_id();
         let now = self.now();
-        self.inner
-            .store
-            .create_lab_game(&id, black_depth, white_depth, lang, now)
-            .await?;
+        match self.shared() {
+            Some(pg) => {
+                pg.create_lab_game(&id, black_depth, white_depth, lang.code(), now)
+                    .await?
+            }
+            None => {
+                self.inner
+                    .store
+                    .create_lab_game(&id, black_depth, white_depth, lang, now)
+                    .await?
+            }
+        }
         let mut game = LabGame::new(id.clone(), black_depth, white_depth, now);
         game.lang = lang;
         if let Ok(mut games) = self.inner.games.lock() {
@@ -276,12 +284,7 @@ impl LabHub {
 
     /// Every lab game, most recently changed first.
     pub async fn list(&self) -> Vec<LabSummary> {
-        let entries: Vec<_> = self
-            .inner
-            .games
-            .lock()
-            .map(|g| g.values().cloned().collect())
-            .unwrap_or_default();
+        let entries = self.entries().await;
         let mut out = Vec::with_capacity(entries.len());
         for entry in entries {
             let game = entry.lock().await;
@@ -304,22 +307,44 @@ impl LabHub {
 
     /// The view of a lab game.
     pub async fn view(&self, id: &str) -> Result<LabView, CommandError> {
-        let entry = self.entry(id)?;
+        let entry = self.entry(id).await?;
         let game = entry.lock().await;
         Ok(view(&game, self.provider_status()))
     }
 
     /// Waits (up to 20 s) for the lab game's version to differ from `since`.
+    /// On PostgreSQL the bus wakes it when another instance changes the
+    /// game; every few seconds it also checks the stored version, in case a
+    /// message was missed.
     pub async fn wait(&self, id: &str, since: u64) -> Result<LabView, CommandError> {
-        let entry = self.entry(id)?;
+        let entry = self.entry(id).await?;
         let mut changes = entry.lock().await.changes.subscribe();
-        let _ = tokio::time::timeout(WAIT_LIMIT, changes.wait_for(|v| *v != since)).await;
+        let deadline = tokio::time::Instant::now() + WAIT_LIMIT;
+        loop {
+            let now = tokio::time::Instant::now();
+            if now >= deadline {
+                break;
+            }
+            let slice = match self.shared() {
+                Some(_) => (deadline - now).min(SHARED_CHECK),
+                None => deadline - now,
+            };
+            if tokio::time::timeout(slice, changes.wait_for(|v| *v != since))
+                .await
+                .is_ok()
+            {
+                break;
+            }
+            if self.shared().is_some() {
+                self.entry(id).await?;
+            }
+        }
         self.view(id).await
     }
 
     /// Plays the next turn: search, place, commit; the explanation follows.
     pub async fn next_turn(&self, id: &str) -> Result<LabView, CommandError> {
-        let entry = self.entry(id)?;
+        let entry = self.entry(id).await?;
         let mut game = entry.lock().await;
         if let Some(result) = game.result_text() {
             return Err(CommandError::new(format!("The game is over: {result}.")));
@@ -385,17 +410,36 @@ impl LabHub {
         let facts_json = serde_json::to_string(&facts)
             .map_err(|e| CommandError::new(format!("cannot encode the fact sheet: {e}")))?;
         let now = self.now();
-        self.inner
-            .store
-            .record_lab_move(
-                id,
-                ply,
-                before.side_to_move.name(),
-                square.index() as u8,
-                &facts_json,
-                now,
-            )
-            .await?;
+        let stored = match self.shared() {
+            Some(pg) => Some(
+                pg.record_lab_move(
+                    id,
+                    ply,
+                    before.side_to_move.name(),
+                    square.index() as u8,
+                    &facts_json,
+                    now,
+                    game.version as i64,
+                    now + self.lease_ms(),
+                )
+                .await
+                .map_err(changed_meanwhile)?,
+            ),
+            None => {
+                self.inner
+                    .store
+                    .record_lab_move(
+                        id,
+                        ply,
+                        before.side_to_move.name(),
+                        square.index() as u8,
+                        &facts_json,
+                        now,
+                    )
+                    .await?;
+                None
+            }
+        };
         game.game = next;
         game.moves.push(LabMove {
             color: before.side_to_move,
@@ -407,6 +451,9 @@ impl LabHub {
             explained: Explained::Pending,
         });
         game.changed(now);
+        if let Some(version) = stored {
+            self.publish(id, version).await;
+        }
         tracing::info!(lab = %id, ply, side = before.side_to_move.name(), %square, value = facts.search_value, nodes = facts.nodes, "lab move");
         self.spawn_explanation(id.to_string(), ply, facts);
         Ok(view(&game, self.provider_status()))
@@ -414,7 +461,7 @@ impl LabHub {
 
     /// Asks again for the latest move's failed explanation; no disc is placed.
     pub async fn retry(&self, id: &str) -> Result<LabView, CommandError> {
-        let entry = self.entry(id)?;
+        let entry = self.entry(id).await?;
         let mut game = entry.lock().await;
         let ply = game.moves.len() as u32;
         let Some(last) = game.moves.last_mut() else {
@@ -428,14 +475,38 @@ impl LabHub {
         }
         let facts = last.facts.clone();
         let now = self.now();
-        self.inner
-            .store
-            .record_lab_explanation(id, ply, Outcome::Pending, now)
-            .await?;
+        let stored = match self.shared() {
+            Some(pg) => {
+                let version = pg
+                    .record_lab_explanation(
+                        id,
+                        ply,
+                        ExplainState::Failed,
+                        (ExplainState::Pending, None, None, None, None),
+                        now,
+                        Some(game.version as i64),
+                        now + self.lease_ms(),
+                    )
+                    .await
+                    .map_err(changed_meanwhile)?
+                    .ok_or_else(|| changed_meanwhile(StoreError::Stale))?;
+                Some(version)
+            }
+            None => {
+                self.inner
+                    .store
+                    .record_lab_explanation(id, ply, Outcome::Pending, now)
+                    .await?;
+                None
+            }
+        };
         if let Some(last) = game.moves.last_mut() {
             last.explained = Explained::Pending;
         }
         game.changed(now);
+        if let Some(version) = stored {
+            self.publish(id, version).await;
+        }
         tracing::info!(lab = %id, ply, "lab explanation retried");
         self.spawn_explanation(id.to_string(), ply, facts);
         Ok(view(&game, self.provider_status()))
@@ -478,16 +549,11 @@ impl LabHub {
         let hub = self.clone();
         tokio::spawn(async move {
             let result = hub.bounded_explanation(&facts).await;
-            let Ok(entry) = hub.entry(&id) else { return };
+            let Ok(entry) = hub.entry(&id).await else {
+                return;
+            };
             let mut game = entry.lock().await;
             let index = ply as usize - 1;
-            if !game
-                .moves
-                .get(index)
-                .is_some_and(|m| m.explained == Explained::Pending)
-            {
-                return;
-            }
             let now = hub.now();
             let outcome = match &result {
                 Ok(e) => Outcome::Ready {
@@ -497,13 +563,51 @@ impl LabHub {
                 },
                 Err(e) => Outcome::Failed(&e.0),
             };
-            if let Err(error) = hub
-                .inner
-                .store
-                .record_lab_explanation(&id, ply, outcome, now)
-                .await
-            {
-                tracing::error!(lab = %id, ply, "cannot store the explanation: {error}");
+            if let Some(pg) = hub.shared() {
+                // Written only if still pending: another instance may have
+                // taken this explanation over (its lease ran out) and
+                // written it first.
+                let stored = pg
+                    .record_lab_explanation(
+                        &id,
+                        ply,
+                        ExplainState::Pending,
+                        shared::stored_outcome(&outcome),
+                        now,
+                        None,
+                        0,
+                    )
+                    .await;
+                match stored {
+                    Ok(Some(version)) if game.version + 1 == version as u64 => {}
+                    Ok(Some(version)) => {
+                        drop(game);
+                        let _ = hub.catch_up(&id, version).await;
+                        hub.publish(&id, version).await;
+                        return;
+                    }
+                    Ok(None) => return,
+                    Err(error) => {
+                        tracing::error!(lab = %id, ply, "cannot store the explanation: {error}");
+                        return;
+                    }
+                }
+            } else {
+                if !game
+                    .moves
+                    .get(index)
+                    .is_some_and(|m| m.explained == Explained::Pending)
+                {
+                    return;
+                }
+                if let Err(error) = hub
+                    .inner
+                    .store
+                    .record_lab_explanation(&id, ply, outcome, now)
+                    .await
+                {
+                    tracing::error!(lab = %id, ply, "cannot store the explanation: {error}");
+                }
             }
             let explained = match result {
                 Ok(e) => {
@@ -519,6 +623,11 @@ impl LabHub {
                 m.explained = explained;
             }
             game.changed(now);
+            if hub.shared().is_some() {
+                let version = game.version as i64;
+                drop(game);
+                hub.publish(&id, version).await;
+            }
         });
     }
 
@@ -526,10 +635,14 @@ impl LabHub {
     /// clock); returns how many.
     pub async fn expire_idle(&self) -> Result<usize, StoreError> {
         let cutoff = self.now().saturating_sub(self.inner.config.expiry_ms);
-        let deleted = self.inner.store.delete_idle_lab_games(cutoff).await?;
-        if let Ok(mut games) = self.inner.games.lock() {
-            for id in &deleted {
-                games.remove(id);
+        let deleted = match self.shared() {
+            Some(pg) => pg.delete_idle_lab_games(cutoff).await?,
+            None => self.inner.store.delete_idle_lab_games(cutoff).await?,
+        };
+        for id in &deleted {
+            self.forget(id);
+            if self.shared().is_some() {
+                self.publish(id, -1).await;
             }
         }
         if !deleted.is_empty() {
@@ -540,21 +653,21 @@ impl LabHub {
 
     /// A lab game's moves and whether it is over (game analysis).
     pub async fn game_of(&self, id: &str) -> Result<(Game, bool), CommandError> {
-        let entry = self.entry(id)?;
+        let entry = self.entry(id).await?;
         let game = entry.lock().await;
         Ok((game.game.clone(), game.game.is_over()))
     }
 
     /// The text export of a lab game.
     pub async fn export_text(&self, id: &str) -> Result<String, CommandError> {
-        let entry = self.entry(id)?;
+        let entry = self.entry(id).await?;
         let game = entry.lock().await;
         Ok(export::text(&game))
     }
 
     /// The JSON export of a lab game.
     pub async fn export_json(&self, id: &str) -> Result<serde_json::Value, CommandError> {
-        let entry = self.entry(id)?;
+        let entry = self.entry(id).await?;
         let game = entry.lock().await;
         Ok(export::json(&game))
     }

@@ -4,84 +4,89 @@
 
 use super::explain::{Explainer, Explanation};
 use super::facts::FactSheet;
-use super::store::ExplainState;
+use super::store::{ExplainState, LabGameRow, LabMoveRow};
 use super::{explain, Explained, LabGame, LabHub, LabMove};
 use crate::store::StoreError;
 use engine::Square;
 use std::sync::Arc;
 use tokio::sync::Mutex as AsyncMutex;
 
+/// Rebuilds one stored lab game by replaying its squares; returns it with
+/// the explanations still pending (ply and fact sheet), or why it cannot be
+/// rebuilt.
+pub(super) fn rebuild(
+    row: &LabGameRow,
+    stored: &[LabMoveRow],
+) -> Result<(LabGame, Vec<(u32, FactSheet)>), String> {
+    let (Ok(black_depth), Ok(white_depth)) =
+        (u8::try_from(row.black_depth), u8::try_from(row.white_depth))
+    else {
+        return Err("bad engine depths".into());
+    };
+    let mut game = LabGame::new(row.id.clone(), black_depth, white_depth, row.updated_at);
+    game.lang = app::i18n::Lang::parse(&row.lang).unwrap_or_default();
+    let mut pending = Vec::new();
+    for (i, m) in stored.iter().enumerate() {
+        let ply = i as u32 + 1;
+        let Some(square) = usize::try_from(m.square).ok().and_then(Square::new) else {
+            return Err(format!("bad square at ply {ply}"));
+        };
+        let color = game.game.position().side_to_move;
+        if m.ply != i64::from(ply) || m.side != color.name() {
+            return Err(format!("ply {ply} is out of order"));
+        }
+        let facts: FactSheet = serde_json::from_str(&m.facts)
+            .map_err(|e| format!("unreadable fact sheet at ply {ply}: {e}"))?;
+        let turn = game
+            .game
+            .play(square)
+            .map_err(|e| format!("ply {ply} ({square}) no longer applies: {e}"))?;
+        let explained = match m.explain_state {
+            ExplainState::Ready => Explained::Ready(Explanation {
+                explanation: m.explanation.clone().unwrap_or_default(),
+                lesson: m.lesson.clone().unwrap_or_default(),
+                provider: m.provider.clone().unwrap_or_default(),
+            }),
+            ExplainState::Failed => Explained::Failed(m.explain_error.clone().unwrap_or_default()),
+            ExplainState::Pending => {
+                pending.push((ply, facts.clone()));
+                Explained::Pending
+            }
+        };
+        game.moves.push(LabMove {
+            color,
+            square,
+            flipped: turn.flipped,
+            pass_after: turn.auto_pass,
+            after: turn.position,
+            facts,
+            explained,
+        });
+    }
+    game.version = game.moves.len() as u64 * 2 + 1;
+    game.changes.send_replace(game.version);
+    Ok((game, pending))
+}
+
 impl LabHub {
-    /// Rebuilds every stored lab game by replaying its squares.
+    /// Rebuilds every stored lab game by replaying its squares. On
+    /// PostgreSQL nothing is loaded up front: games are loaded when first
+    /// asked for, and pending explanations are taken over by their lease.
     pub(super) async fn restore(&self) -> Result<(), StoreError> {
+        if self.shared().is_some() {
+            return Ok(());
+        }
         let rows = self.inner.store.lab_games().await?;
         let mut restored = 0;
         for row in rows {
-            let (Ok(black_depth), Ok(white_depth)) =
-                (u8::try_from(row.black_depth), u8::try_from(row.white_depth))
-            else {
-                continue;
-            };
             let stored = self.inner.store.lab_moves(&row.id).await?;
-            let mut game = LabGame::new(row.id.clone(), black_depth, white_depth, row.updated_at);
-            game.lang = app::i18n::Lang::parse(&row.lang).unwrap_or_default();
-            let mut pending = Vec::new();
-            let mut broken = None;
-            for (i, m) in stored.iter().enumerate() {
-                let ply = i as u32 + 1;
-                let Some(square) = usize::try_from(m.square).ok().and_then(Square::new) else {
-                    broken = Some(format!("bad square at ply {ply}"));
-                    break;
-                };
-                let color = game.game.position().side_to_move;
-                if m.ply != i64::from(ply) || m.side != color.name() {
-                    broken = Some(format!("ply {ply} is out of order"));
-                    break;
+            let (game, pending) = match rebuild(&row, &stored) {
+                Ok(rebuilt) => rebuilt,
+                Err(reason) => {
+                    tracing::error!(lab = %row.id, "lab game could not be restored ({reason}); left on disk");
+                    continue;
                 }
-                let facts: FactSheet = match serde_json::from_str(&m.facts) {
-                    Ok(f) => f,
-                    Err(e) => {
-                        broken = Some(format!("unreadable fact sheet at ply {ply}: {e}"));
-                        break;
-                    }
-                };
-                let turn = match game.game.play(square) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        broken = Some(format!("ply {ply} ({square}) no longer applies: {e}"));
-                        break;
-                    }
-                };
-                let explained = match m.explain_state {
-                    ExplainState::Ready => Explained::Ready(Explanation {
-                        explanation: m.explanation.clone().unwrap_or_default(),
-                        lesson: m.lesson.clone().unwrap_or_default(),
-                        provider: m.provider.clone().unwrap_or_default(),
-                    }),
-                    ExplainState::Failed => {
-                        Explained::Failed(m.explain_error.clone().unwrap_or_default())
-                    }
-                    ExplainState::Pending => {
-                        pending.push((ply, facts.clone()));
-                        Explained::Pending
-                    }
-                };
-                game.moves.push(LabMove {
-                    color,
-                    square,
-                    flipped: turn.flipped,
-                    pass_after: turn.auto_pass,
-                    after: turn.position,
-                    facts,
-                    explained,
-                });
-            }
-            if let Some(reason) = broken {
-                tracing::error!(lab = %row.id, "lab game could not be restored ({reason}); left on disk");
-                continue;
-            }
-            game.version = game.moves.len() as u64 * 2 + 1;
-            game.changes.send_replace(game.version);
+            };
             if let Ok(mut games) = self.inner.games.lock() {
                 games.insert(row.id.clone(), Arc::new(AsyncMutex::new(game)));
             }

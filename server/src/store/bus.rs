@@ -24,14 +24,18 @@ pub enum BusMessage {
     Table { id: String, version: i64 },
     /// The quick-match player waiting with `ticket` was paired at `table`.
     Matched { ticket: i64, table: String },
+    /// A lab game was written; it is now at `version` (below 0: deleted).
+    Lab { id: String, version: i64 },
 }
 
 impl BusMessage {
-    /// The text form: `t <id> <version>` or `m <ticket> <table>`.
+    /// The text form: `t <id> <version>`, `m <ticket> <table>` or
+    /// `l <id> <version>`.
     pub fn encode(&self) -> String {
         match self {
             BusMessage::Table { id, version } => format!("t {id} {version}"),
             BusMessage::Matched { ticket, table } => format!("m {ticket} {table}"),
+            BusMessage::Lab { id, version } => format!("l {id} {version}"),
         }
     }
 
@@ -46,6 +50,10 @@ impl BusMessage {
             ("m", ticket, table) => BusMessage::Matched {
                 ticket: ticket.parse().ok()?,
                 table: table.to_string(),
+            },
+            ("l", id, version) => BusMessage::Lab {
+                id: id.to_string(),
+                version: version.parse().ok()?,
             },
             _ => return None,
         };
@@ -129,10 +137,24 @@ mod tests {
                 ticket: 7,
                 table: "ff00".into(),
             },
+            BusMessage::Lab {
+                id: "c0ffee".into(),
+                version: -1,
+            },
         ] {
             assert_eq!(BusMessage::decode(&message.encode()), Some(message));
         }
-        for bad in ["", "t", "t a", "t a b", "x a 1", "t a 1 extra", "m x t"] {
+        for bad in [
+            "",
+            "t",
+            "t a",
+            "t a b",
+            "x a 1",
+            "t a 1 extra",
+            "m x t",
+            "l a",
+            "l a x",
+        ] {
             assert_eq!(BusMessage::decode(bad), None, "{bad:?}");
         }
     }

@@ -21,6 +21,7 @@
 pub mod bus;
 mod migrations;
 pub mod pg;
+pub mod pg_lab;
 mod queries;
 mod table_store;
 mod writer;
@@ -80,9 +81,9 @@ pub struct Store {
     writer: mpsc::Sender<WriteJob>,
     gate: Arc<tokio::sync::Mutex<()>>,
     stats: Arc<CommitStats>,
-    /// With a PostgreSQL `--database`: where the tables live (shared by
-    /// every instance); the SQLite file then keeps only what stays per
-    /// instance (the AI lab, analyses).
+    /// With a PostgreSQL `--database`: where everything shared lives
+    /// (tables, the AI lab, analyses); the local SQLite file then holds
+    /// nothing the site shows.
     pg: Option<PgStore>,
 }
 

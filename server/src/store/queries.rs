@@ -31,6 +31,9 @@ impl Store {
 
     /// Records who created a lab game.
     pub async fn set_lab_owner(&self, game: &str, owner: &str) -> Result<(), StoreError> {
+        if let Some(pg) = &self.pg {
+            return pg.set_lab_owner(game, owner).await;
+        }
         sqlx::query("INSERT OR REPLACE INTO lab_owners (game_id, owner) VALUES (?, ?)")
             .bind(game)
             .bind(owner)
@@ -41,6 +44,9 @@ impl Store {
 
     /// Who created a lab game (`None`: a game from before owners were kept).
     pub async fn lab_owner(&self, game: &str) -> Result<Option<String>, StoreError> {
+        if let Some(pg) = &self.pg {
+            return pg.lab_owner(game).await;
+        }
         let row: Option<(String,)> =
             sqlx::query_as("SELECT owner FROM lab_owners WHERE game_id = ?")
                 .bind(game)
@@ -51,6 +57,9 @@ impl Store {
 
     /// The lab games a session created.
     pub async fn lab_games_of(&self, owner: &str) -> Result<Vec<String>, StoreError> {
+        if let Some(pg) = &self.pg {
+            return pg.lab_games_of(owner).await;
+        }
         let rows: Vec<(String,)> = sqlx::query_as("SELECT game_id FROM lab_owners WHERE owner = ?")
             .bind(owner)
             .fetch_all(&self.pool)

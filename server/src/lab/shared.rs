@@ -1,0 +1,300 @@
+//! The lab on PostgreSQL, shared by every instance (docs/ARCHITECTURE.md,
+//! Several instances on PostgreSQL).
+//!
+//! Each instance keeps a cache of the lab games it was asked about, each at
+//! the version it was read at. Before a game is used, its stored version is
+//! read (one indexed query) and the cache is reloaded when it is behind, so a
+//! request sees the same game on every instance. Writes check the version
+//! (a placement or retry made on a stale copy is refused and changes
+//! nothing), and after each commit the bus carries `l <id> <version>` so that
+//! other instances' `lab_wait` callers wake up. Pending explanations are
+//! leased to the instance writing them; when it dies, another instance takes
+//! them over once the lease has run out.
+
+use super::store::{ExplainState, Outcome};
+use super::{recovery, Explained, LabGame, LabHub};
+use crate::store::bus::{Bus, BusMessage};
+use crate::store::pg_lab::StoredOutcome;
+use crate::store::{PgStore, StoreError};
+use app::api::CommandError;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{broadcast, Mutex as AsyncMutex};
+
+/// How often each instance looks for explanations whose writer died.
+const ORPHAN_CHECK: Duration = Duration::from_secs(2);
+/// How long past the explanation timeout a lease lasts.
+const LEASE_MARGIN_MS: i64 = 5_000;
+
+/// The bus between instances, as the lab holds it.
+#[derive(Clone)]
+pub struct SharedBus(pub Arc<dyn Bus>);
+
+impl std::fmt::Debug for SharedBus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SharedBus")
+    }
+}
+
+/// An outcome in the stored form.
+pub(super) fn stored_outcome<'a>(outcome: &Outcome<'a>) -> StoredOutcome<'a> {
+    match *outcome {
+        Outcome::Pending => (ExplainState::Pending, None, None, None, None),
+        Outcome::Ready {
+            explanation,
+            lesson,
+            provider,
+        } => (
+            ExplainState::Ready,
+            Some(explanation),
+            Some(lesson),
+            Some(provider),
+            None,
+        ),
+        Outcome::Failed(message) => (ExplainState::Failed, None, None, None, Some(message)),
+    }
+}
+
+/// A write refused because the game changed on another instance first
+/// (or is gone); any other storage error as usual.
+pub(super) fn changed_meanwhile(error: StoreError) -> CommandError {
+    match error {
+        StoreError::Stale => CommandError::new(
+            "The lab game changed meanwhile (in another tab or window); nothing was changed. \
+             Look at the board and try again.",
+        ),
+        StoreError::Gone => CommandError::not_found("No such lab game."),
+        other => other.into(),
+    }
+}
+
+fn not_found() -> CommandError {
+    CommandError::not_found("No such lab game.")
+}
+
+impl LabGame {
+    /// Takes everything but the change channel from `loaded` (a newer
+    /// stored copy), and tells the waiters.
+    fn replace_with(&mut self, loaded: LabGame) {
+        self.lang = loaded.lang;
+        self.black_depth = loaded.black_depth;
+        self.white_depth = loaded.white_depth;
+        self.game = loaded.game;
+        self.moves = loaded.moves;
+        self.updated_at = loaded.updated_at;
+        self.version = loaded.version;
+        self.changes.send_replace(self.version);
+    }
+}
+
+impl LabHub {
+    /// The PostgreSQL store, when lab games are shared between instances.
+    pub(super) fn shared(&self) -> Option<&PgStore> {
+        self.inner.store.postgres()
+    }
+
+    fn cached(&self, id: &str) -> Option<Arc<AsyncMutex<LabGame>>> {
+        self.inner
+            .games
+            .lock()
+            .ok()
+            .and_then(|g| g.get(id).cloned())
+    }
+
+    pub(super) fn forget(&self, id: &str) {
+        if let Ok(mut games) = self.inner.games.lock() {
+            games.remove(id);
+        }
+    }
+
+    /// How long an explanation stays leased to the instance writing it.
+    pub(super) fn lease_ms(&self) -> i64 {
+        i64::try_from(self.inner.config.explain_timeout.as_millis())
+            .unwrap_or(i64::MAX / 4)
+            .saturating_add(LEASE_MARGIN_MS)
+    }
+
+    /// Lab game `id`; on PostgreSQL first brought up to its stored version.
+    pub(super) async fn entry(&self, id: &str) -> Result<Arc<AsyncMutex<LabGame>>, CommandError> {
+        let Some(pg) = self.shared() else {
+            return self.cached(id).ok_or_else(not_found);
+        };
+        let Some(version) = pg.lab_version(id).await? else {
+            self.forget(id);
+            return Err(not_found());
+        };
+        self.catch_up(id, version).await
+    }
+
+    /// Every lab game (on PostgreSQL, every stored one, each brought up to
+    /// date).
+    pub(super) async fn entries(&self) -> Vec<Arc<AsyncMutex<LabGame>>> {
+        let Some(pg) = self.shared() else {
+            return self
+                .inner
+                .games
+                .lock()
+                .map(|g| g.values().cloned().collect())
+                .unwrap_or_default();
+        };
+        let versions = match pg.lab_versions().await {
+            Ok(versions) => versions,
+            Err(error) => {
+                tracing::error!("cannot list lab games: {error}");
+                return Vec::new();
+            }
+        };
+        let mut out = Vec::with_capacity(versions.len());
+        for (id, version) in versions {
+            if let Ok(entry) = self.catch_up(&id, version).await {
+                out.push(entry);
+            }
+        }
+        out
+    }
+
+    /// Brings the cached copy of `id` up to at least `version`, loading it
+    /// from PostgreSQL when it is absent or behind.
+    pub(super) async fn catch_up(
+        &self,
+        id: &str,
+        version: i64,
+    ) -> Result<Arc<AsyncMutex<LabGame>>, CommandError> {
+        let cached = self.cached(id);
+        if let Some(entry) = &cached {
+            if entry.lock().await.version as i64 >= version {
+                return Ok(entry.clone());
+            }
+        }
+        let loaded = self.load(id).await?;
+        match cached {
+            Some(entry) => {
+                {
+                    let mut game = entry.lock().await;
+                    if game.version < loaded.version {
+                        game.replace_with(loaded);
+                    }
+                }
+                Ok(entry)
+            }
+            None => {
+                let mut games = self
+                    .inner
+                    .games
+                    .lock()
+                    .map_err(|_| CommandError::unavailable("The lab is unavailable."))?;
+                Ok(games
+                    .entry(id.to_string())
+                    .or_insert_with(|| Arc::new(AsyncMutex::new(loaded)))
+                    .clone())
+            }
+        }
+    }
+
+    /// Reads lab game `id` from PostgreSQL and replays it.
+    async fn load(&self, id: &str) -> Result<LabGame, CommandError> {
+        let pg = self.shared().ok_or_else(not_found)?;
+        let (row, version) = pg.lab_game(id).await?.ok_or_else(not_found)?;
+        let moves = pg.lab_moves(id).await?;
+        let (mut game, _pending) = recovery::rebuild(&row, &moves).map_err(|reason| {
+            tracing::error!(lab = %id, "lab game could not be loaded ({reason})");
+            CommandError::unavailable("This lab game cannot be read back; it was left as stored.")
+        })?;
+        game.version = u64::try_from(version).unwrap_or(0);
+        game.changes.send_replace(game.version);
+        Ok(game)
+    }
+
+    /// Tells the other instances that lab game `id` is now at `version`
+    /// (below 0: deleted).
+    pub(super) async fn publish(&self, id: &str, version: i64) {
+        let Some(bus) = &self.inner.config.bus else {
+            return;
+        };
+        let message = BusMessage::Lab {
+            id: id.to_string(),
+            version,
+        };
+        if let Err(error) = bus.0.publish(message).await {
+            // Waiters on other instances still catch up at their next
+            // version check.
+            tracing::warn!(lab = %id, "cannot publish a lab change: {error}");
+        }
+    }
+
+    /// On PostgreSQL: listens to the bus and takes over orphaned
+    /// explanations.
+    pub(super) fn start_shared(&self) {
+        if self.shared().is_none() {
+            return;
+        }
+        if let Some(bus) = &self.inner.config.bus {
+            tokio::spawn(self.clone().hear(bus.0.subscribe()));
+        }
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(ORPHAN_CHECK);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                hub.adopt_orphans().await;
+            }
+        });
+    }
+
+    /// Reloads the cached lab games other instances changed (waking their
+    /// waiters here) and drops deleted ones.
+    async fn hear(self, mut heard: broadcast::Receiver<BusMessage>) {
+        loop {
+            match heard.recv().await {
+                Ok(BusMessage::Lab { id, version }) if version < 0 => self.forget(&id),
+                Ok(BusMessage::Lab { id, version }) => {
+                    if self.cached(&id).is_some() {
+                        let _ = self.catch_up(&id, version).await;
+                    }
+                }
+                Ok(_) => {}
+                Err(broadcast::error::RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "lab bus messages missed");
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+
+    /// Takes over pending explanations whose lease ran out (the instance
+    /// writing them died) and writes them here.
+    async fn adopt_orphans(&self) {
+        let Some(pg) = self.shared() else {
+            return;
+        };
+        let now = self.now();
+        let taken = match pg
+            .take_orphaned_explanations(now, now + self.lease_ms(), 8)
+            .await
+        {
+            Ok(taken) => taken,
+            Err(error) => {
+                tracing::warn!("cannot look for orphaned explanations: {error}");
+                return;
+            }
+        };
+        for (id, ply) in taken {
+            let Ok(entry) = self.entry(&id).await else {
+                continue;
+            };
+            let facts = {
+                let game = entry.lock().await;
+                usize::try_from(ply - 1)
+                    .ok()
+                    .and_then(|i| game.moves.get(i))
+                    .filter(|m| m.explained == Explained::Pending)
+                    .map(|m| m.facts.clone())
+            };
+            if let (Some(facts), Ok(ply)) = (facts, u32::try_from(ply)) {
+                tracing::info!(lab = %id, ply, "taking over an explanation whose writer stopped");
+                self.spawn_explanation(id, ply, facts);
+            }
+        }
+    }
+}
