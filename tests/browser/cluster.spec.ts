@@ -1,12 +1,14 @@
 // Two server instances on one PostgreSQL (no proxy, no stickiness): players of
 // one game sit on different instances, a spectator on either, and the site
 // works as on one instance — a private-link game and a quick match, whole
-// games by real clicks. (The server's own tests cover the rest: simultaneous
-// moves, a killed instance, timers and AI moves taken over.)
+// games by real clicks, and the AI lab stepped, watched and copied across
+// instances. (The server's own tests cover the rest: simultaneous moves, a
+// killed instance, timers, AI moves and explanations taken over.)
 import { Page } from '@playwright/test';
 import { join } from 'node:path';
 import { test, expect, waitForIsland, screenshot, saveResult } from './support/fixtures';
 import { counts } from './support/board';
+import { waitDrawn, waitExplained } from './support/lab';
 import { newPlayer, playWholeGame } from './support/online';
 import { startPg, PgCluster } from './support/pg';
 import { startServer, RunningServer } from './support/server';
@@ -113,6 +115,71 @@ test('quick match pairs players waiting on different instances, who play a whole
     await expect(second.locator('#turn')).toContainText('Black wins');
     await screenshot(first, info, 'cluster-quick-final');
     saveResult(info, 'cluster-quick', { moves });
+    expect(errors).toEqual([]);
+  } finally {
+    await cluster.stop();
+  }
+});
+
+test('the AI lab across two instances: the owner steps on either, a watcher on the other follows and copies', async ({ browser }, info) => {
+  test.setTimeout(300_000);
+  const cluster = await startCluster();
+  try {
+    const errors: string[] = [];
+    const owner = await newPlayer(browser, cluster.a.url, errors);
+    await owner.goto('/lab');
+    await hydrated(owner);
+    await owner.selectOption('#black-depth', '2');
+    await owner.selectOption('#white-depth', '1');
+    await owner.click('#new-lab');
+    await owner.waitForURL(/\/lab\/[0-9a-f]+$/);
+    const labUrl = owner.url();
+    const labId = labUrl.split('/').pop()!;
+    await waitForIsland(owner);
+    await owner.click('#next-turn');
+    await waitExplained(owner, 1);
+
+    // A watcher on b sees the game made on a, watch only.
+    const watcher = await newPlayer(browser, cluster.b.url, errors);
+    await watcher.goto(on(cluster.b, labUrl));
+    await waitForIsland(watcher);
+    await expect(watcher.locator('#watching')).toBeVisible();
+    await expect(watcher.locator('#next-turn')).toHaveCount(0);
+    await expect(watcher.locator('#lab-moves li')).toHaveCount(1);
+    // The owner steps on a; the watcher's page on b follows.
+    await owner.click('#next-turn');
+    await waitExplained(owner, 2);
+    await waitExplained(watcher, 2);
+    await waitDrawn(watcher, 3);
+    // The owner opens the game on b, still theirs, and steps there.
+    await owner.goto(on(cluster.b, labUrl));
+    await waitForIsland(owner);
+    await expect(owner.locator('#watching')).toHaveCount(0);
+    await owner.click('#next-turn');
+    await waitExplained(owner, 3);
+    await waitExplained(watcher, 3);
+    await screenshot(watcher, info, 'cluster-lab-watcher');
+
+    // The watcher opens it on a and makes a copy there, then steps the copy.
+    await watcher.goto(on(cluster.a, labUrl));
+    await waitForIsland(watcher);
+    await expect(watcher.locator('#lab-moves li')).toHaveCount(3);
+    await watcher.click('#copy-lab');
+    await watcher.waitForURL((url) => /\/lab\/[0-9a-f]+$/.test(url.pathname) && !url.pathname.endsWith(labId));
+    const copyPath = new URL(watcher.url()).pathname;
+    await waitForIsland(watcher);
+    await expect(watcher.locator('#watching')).toHaveCount(0);
+    await watcher.click('#next-turn');
+    await waitExplained(watcher, 4);
+    // On b the copy is the watcher's too, with its four moves; the original
+    // still has three.
+    await watcher.goto(cluster.b.url + copyPath);
+    await waitForIsland(watcher);
+    await expect(watcher.locator('#watching')).toHaveCount(0);
+    await expect(watcher.locator('#lab-moves li')).toHaveCount(4);
+    await expect(owner.locator('#lab-moves li')).toHaveCount(3);
+    await screenshot(watcher, info, 'cluster-lab-copy');
+    saveResult(info, 'cluster-lab', { lab: labId, copy: copyPath, instances: [cluster.a.url, cluster.b.url] });
     expect(errors).toEqual([]);
   } finally {
     await cluster.stop();

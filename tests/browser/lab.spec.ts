@@ -5,29 +5,10 @@
 import { Page } from '@playwright/test';
 import { test, expect, waitForIsland, screenshot, saveResult } from './support/fixtures';
 import { status } from './support/board';
+import { waitDrawn, waitExplained } from './support/lab';
 
 async function moveCount(page: Page): Promise<number> {
   return page.locator('#lab-moves li').count();
-}
-
-/** Waits until `n` moves are listed and the latest one is explained. */
-async function waitExplained(page: Page, n: number) {
-  await expect(page.locator('#lab-moves li')).toHaveCount(n);
-  const card = page.locator('#explanation-card');
-  await expect(card).toHaveAttribute('data-ply', String(n));
-  await expect(card).toHaveAttribute('data-state', 'ready');
-}
-
-/** Waits until the island has drawn board version `v`. */
-async function waitDrawn(page: Page, v: number) {
-  await page.waitForFunction(
-    (version) => {
-      const s = (window as any).othello3d?.status();
-      return !!s && s.version === version && s.drawnVersion >= version && !s.animating;
-    },
-    v,
-    { timeout: 60_000 },
-  );
 }
 
 test('AI lab: Next turn and N, autoplay and pause, review of an earlier move', async ({ page, consoleErrors }, info) => {
