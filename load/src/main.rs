@@ -92,6 +92,7 @@ async fn game(
     http: reqwest::Client,
     stats: Arc<Stats>,
     ready: Arc<Barrier>,
+    go: Arc<Barrier>,
     setup_slots: Arc<tokio::sync::Semaphore>,
     pushes: Arc<AtomicU64>,
 ) -> Result<Vec<tokio::task::JoinHandle<()>>, String> {
@@ -135,7 +136,9 @@ async fn game(
         Ok::<_, String>((table, players, sockets))
     };
     let outcome = setup.await;
+    // Every game set up; then wait while the server's memory is measured.
     ready.wait().await;
+    go.wait().await;
     let (table, players, sockets) = outcome?;
     let mut to_move = 0usize; // black opens
     let mut legal: Vec<u8> = vec![19, 26, 37, 44];
@@ -191,6 +194,7 @@ async fn main() -> std::process::ExitCode {
     let rss_before = rss(&args.server_pid);
     let stats = Arc::new(Stats::default());
     let ready = Arc::new(Barrier::new(args.games + 1));
+    let go = Arc::new(Barrier::new(args.games + 1));
     let setup_slots = Arc::new(tokio::sync::Semaphore::new(args.setup_concurrency.max(1)));
     let pushes = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
@@ -202,6 +206,7 @@ async fn main() -> std::process::ExitCode {
                 http.clone(),
                 stats.clone(),
                 ready.clone(),
+                go.clone(),
                 setup_slots.clone(),
                 pushes.clone(),
             ))
@@ -212,6 +217,8 @@ async fn main() -> std::process::ExitCode {
     // Every game is set up (two seats, two open sockets): measure memory now.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss_held = rss(&args.server_pid);
+    // Play starts for every game at once, and the clock with it.
+    go.wait().await;
     let play_started = Instant::now();
     let mut failures = Vec::new();
     let mut sockets = Vec::new();

@@ -53,6 +53,23 @@ impl Refusal {
             kind: None,
         }
     }
+
+    fn transport_chain(error: impl std::error::Error) -> Self {
+        // The whole chain: "error sending request" alone hides the cause
+        // (a refused connection, no file descriptors left, a timeout).
+        let mut message = error.to_string();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            message.push_str(": ");
+            message.push_str(&cause.to_string());
+            source = cause.source();
+        }
+        Refusal {
+            status: 0,
+            message,
+            kind: None,
+        }
+    }
 }
 
 /// A browser: one HTTP client, the site's URL and one session cookie.
@@ -185,10 +202,10 @@ impl Client {
         if let Some(cookie) = self.cookie() {
             request = request.header("cookie", cookie);
         }
-        let response = request.send().await.map_err(Refusal::transport)?;
+        let response = request.send().await.map_err(Refusal::transport_chain)?;
         self.keep_cookie(&response);
         let status = response.status().as_u16();
-        let text = response.text().await.map_err(Refusal::transport)?;
+        let text = response.text().await.map_err(Refusal::transport_chain)?;
         self.record(&text);
         Ok((status, text))
     }
@@ -229,10 +246,10 @@ impl Client {
         if let Some(cookie) = self.cookie() {
             request = request.header("cookie", cookie);
         }
-        let response = request.send().await.map_err(Refusal::transport)?;
+        let response = request.send().await.map_err(Refusal::transport_chain)?;
         self.keep_cookie(&response);
         let status = response.status().as_u16();
-        let text = response.text().await.map_err(Refusal::transport)?;
+        let text = response.text().await.map_err(Refusal::transport_chain)?;
         self.record(&text);
         Ok((status, text))
     }
@@ -374,7 +391,7 @@ impl Client {
                     .unwrap_or_default(),
                 kind: None,
             }),
-            Err(error) => Err(Refusal::transport(error)),
+            Err(error) => Err(Refusal::transport_chain(error)),
         }
     }
 

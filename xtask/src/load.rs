@@ -39,6 +39,7 @@ pub(crate) fn load(args: &[String]) -> Result {
         }
     }
     postgres |= instances > 1;
+    lift_open_files();
     step("building the release server and the load tool");
     sh(
         &cargo(),
@@ -86,6 +87,26 @@ fn run(dir: &Path, instances: usize, postgres: bool, rest: &[String]) -> Result 
     drop(servers);
     drop(cluster);
     outcome
+}
+
+/// Thousands of games hold two sockets per player on each side of loopback:
+/// raise this process's open-file limit (inherited by the server and the
+/// load tool) with `prlimit`, as far as the system lets us (root may raise
+/// the hard limit too). A failure only warns: small runs need no more.
+fn lift_open_files() {
+    const WANTED: u32 = 262_144;
+    let pid = std::process::id().to_string();
+    let lifted = Command::new("prlimit")
+        .args(["--pid", &pid, &format!("--nofile={WANTED}:{WANTED}")])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    if !lifted {
+        eprintln!(
+            "xtask load: could not raise the open-file limit to {WANTED} (prlimit); \
+             runs of more than a few thousand games may fail to open sockets"
+        );
+    }
 }
 
 /// The started servers, killed when dropped (also on an early error).
