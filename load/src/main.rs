@@ -85,14 +85,20 @@ fn drain(socket: Socket, received: Arc<AtomicU64>) -> tokio::task::JoinHandle<()
     }))
 }
 
+/// Every game waits at `ready` once set up, and at `go` while the server's
+/// memory is read; then all play.
+struct Gates {
+    ready: Barrier,
+    go: Barrier,
+}
+
 /// One game: set up, wait for every game to be set up, then play.
 async fn game(
     index: usize,
     args: Arc<Args>,
     http: reqwest::Client,
     stats: Arc<Stats>,
-    ready: Arc<Barrier>,
-    go: Arc<Barrier>,
+    gates: Arc<Gates>,
     setup_slots: Arc<tokio::sync::Semaphore>,
     pushes: Arc<AtomicU64>,
 ) -> Result<Vec<tokio::task::JoinHandle<()>>, String> {
@@ -137,8 +143,8 @@ async fn game(
     };
     let outcome = setup.await;
     // Every game set up; then wait while the server's memory is measured.
-    ready.wait().await;
-    go.wait().await;
+    gates.ready.wait().await;
+    gates.go.wait().await;
     let (table, players, sockets) = outcome?;
     let mut to_move = 0usize; // black opens
     let mut legal: Vec<u8> = vec![19, 26, 37, 44];
@@ -193,8 +199,10 @@ async fn main() -> std::process::ExitCode {
     let rss = |pids: &[u32]| -> Option<u64> { pids.iter().map(|&p| rss_kib(p)).sum() };
     let rss_before = rss(&args.server_pid);
     let stats = Arc::new(Stats::default());
-    let ready = Arc::new(Barrier::new(args.games + 1));
-    let go = Arc::new(Barrier::new(args.games + 1));
+    let gates = Arc::new(Gates {
+        ready: Barrier::new(args.games + 1),
+        go: Barrier::new(args.games + 1),
+    });
     let setup_slots = Arc::new(tokio::sync::Semaphore::new(args.setup_concurrency.max(1)));
     let pushes = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
@@ -205,20 +213,19 @@ async fn main() -> std::process::ExitCode {
                 args.clone(),
                 http.clone(),
                 stats.clone(),
-                ready.clone(),
-                go.clone(),
+                gates.clone(),
                 setup_slots.clone(),
                 pushes.clone(),
             ))
         })
         .collect();
-    ready.wait().await;
+    gates.ready.wait().await;
     let setup_secs = started.elapsed().as_secs_f64();
     // Every game is set up (two seats, two open sockets): measure memory now.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss_held = rss(&args.server_pid);
     // Play starts for every game at once, and the clock with it.
-    go.wait().await;
+    gates.go.wait().await;
     let play_started = Instant::now();
     let mut failures = Vec::new();
     let mut sockets = Vec::new();
