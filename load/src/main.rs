@@ -13,6 +13,11 @@
 //! *i* mod *n* and its second player to the next one, so with two or more
 //! instances every game has its players (and their sockets) on different
 //! instances, and every move crosses the bus.
+//!
+//! `--shards N` runs the games in N processes of this program (game *i* in
+//! process *i* mod *N*), started and merged by this one: each player holds a
+//! socket, and one process may not open more files than the system allows
+//! (`ulimit -n`), so large runs need several.
 
 use app::protocol::{RoundStatus, Side};
 use clap::Parser;
@@ -44,9 +49,26 @@ struct Args {
     /// Server process ids (one per instance), to read their resident memory.
     #[arg(long, value_delimiter = ',')]
     server_pid: Vec<u32>,
-    /// Games set up at once while ramping up.
+    /// Games set up at once while ramping up (per process).
     #[arg(long, default_value_t = 50)]
     setup_concurrency: usize,
+    /// Processes to run the games in (each holds its games' sockets).
+    #[arg(long, default_value_t = 1)]
+    shards: usize,
+    /// Internal: this process runs shard K of `--shards` for its parent.
+    #[arg(long, hide = true)]
+    shard: Option<usize>,
+}
+
+/// What one process measured.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct Outcome {
+    latencies_us: Vec<u64>,
+    failures: Vec<String>,
+    pushes: u64,
+    moves: u64,
+    setup_secs: f64,
+    play_secs: f64,
 }
 
 #[derive(Default)]
@@ -188,25 +210,28 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     sorted[rank.min(sorted.len() - 1)] as f64 / 1000.0
 }
 
-#[tokio::main]
-async fn main() -> std::process::ExitCode {
-    let args = Arc::new(Args::parse());
+/// Runs games `indices`: sets them all up, awaits `between` (the server's
+/// memory is read there), then plays them all at once.
+async fn run_games<T>(
+    args: Arc<Args>,
+    indices: Vec<usize>,
+    between: impl std::future::Future<Output = T>,
+) -> (Outcome, T) {
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(512)
         .timeout(Duration::from_secs(60))
         .build()
         .expect("HTTP client");
-    let rss = |pids: &[u32]| -> Option<u64> { pids.iter().map(|&p| rss_kib(p)).sum() };
-    let rss_before = rss(&args.server_pid);
     let stats = Arc::new(Stats::default());
     let gates = Arc::new(Gates {
-        ready: Barrier::new(args.games + 1),
-        go: Barrier::new(args.games + 1),
+        ready: Barrier::new(indices.len() + 1),
+        go: Barrier::new(indices.len() + 1),
     });
     let setup_slots = Arc::new(tokio::sync::Semaphore::new(args.setup_concurrency.max(1)));
     let pushes = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
-    let handles: Vec<_> = (0..args.games)
+    let handles: Vec<_> = indices
+        .into_iter()
         .map(|index| {
             tokio::spawn(game(
                 index,
@@ -221,9 +246,7 @@ async fn main() -> std::process::ExitCode {
         .collect();
     gates.ready.wait().await;
     let setup_secs = started.elapsed().as_secs_f64();
-    // Every game is set up (two seats, two open sockets): measure memory now.
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let rss_held = rss(&args.server_pid);
+    let measured = between.await;
     // Play starts for every game at once, and the clock with it.
     gates.go.wait().await;
     let play_started = Instant::now();
@@ -240,12 +263,129 @@ async fn main() -> std::process::ExitCode {
     for socket in sockets {
         socket.abort();
     }
-    let mut latencies = stats.latencies_us.lock().await.clone();
+    let latencies_us = stats.latencies_us.lock().await.clone();
+    let outcome = Outcome {
+        latencies_us,
+        failures,
+        pushes: pushes.load(Ordering::Relaxed),
+        moves: stats.moves.load(Ordering::Relaxed),
+        setup_secs,
+        play_secs,
+    };
+    (outcome, measured)
+}
+
+fn rss(pids: &[u32]) -> Option<u64> {
+    pids.iter().map(|&p| rss_kib(p)).sum()
+}
+
+/// Runs the shards as child processes: waits until every one has set its
+/// games up, reads the memory, lets them all play, merges what they measured.
+fn run_shards(args: &Args) -> Result<(Outcome, Option<u64>), String> {
+    use std::io::{BufRead, Write};
+    use std::process::{Command, Stdio};
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut children = Vec::new();
+    for k in 0..args.shards {
+        let child = Command::new(&exe)
+            .args(std::env::args_os().skip(1))
+            .args(["--shard", &k.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start shard {k}: {e}"))?;
+        children.push(child);
+    }
+    let mut readers = Vec::new();
+    for (k, child) in children.iter_mut().enumerate() {
+        let stdout = child.stdout.take().ok_or("no shard stdout")?;
+        let mut reader = std::io::BufReader::new(stdout);
+        let mut line = String::new();
+        reader
+            .read_line(&mut line)
+            .map_err(|e| format!("shard {k}: {e}"))?;
+        if line.trim() != "ready" {
+            return Err(format!("shard {k} did not get ready: {line:?}"));
+        }
+        readers.push(reader);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let held = rss(&args.server_pid);
+    for child in &mut children {
+        let stdin = child.stdin.as_mut().ok_or("no shard stdin")?;
+        stdin
+            .write_all(b"go\n")
+            .and_then(|()| stdin.flush())
+            .map_err(|e| e.to_string())?;
+    }
+    let mut merged = Outcome::default();
+    for (k, mut reader) in readers.into_iter().enumerate() {
+        let mut line = String::new();
+        reader
+            .read_line(&mut line)
+            .map_err(|e| format!("shard {k}: {e}"))?;
+        let part: Outcome = serde_json::from_str(line.trim())
+            .map_err(|e| format!("shard {k} reported nothing readable: {e}"))?;
+        merged.latencies_us.extend(part.latencies_us);
+        merged.failures.extend(part.failures);
+        merged.pushes += part.pushes;
+        merged.moves += part.moves;
+        merged.setup_secs = merged.setup_secs.max(part.setup_secs);
+        merged.play_secs = merged.play_secs.max(part.play_secs);
+    }
+    for mut child in children {
+        let _ = child.wait();
+    }
+    Ok((merged, held))
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let args = Arc::new(Args::parse());
+    let shards = args.shards.max(1);
+    if let Some(k) = args.shard {
+        // A shard: report readiness, wait for the parent's go, report back.
+        let indices = (k..args.games).step_by(shards).collect();
+        let (outcome, ()) = run_games(args.clone(), indices, async {
+            println!("ready");
+            let _ = tokio::task::spawn_blocking(|| {
+                let mut line = String::new();
+                std::io::stdin().read_line(&mut line)
+            })
+            .await;
+        })
+        .await;
+        println!(
+            "{}",
+            serde_json::to_string(&outcome).unwrap_or_else(|_| "{}".into())
+        );
+        return std::process::ExitCode::SUCCESS;
+    }
+    let rss_before = rss(&args.server_pid);
+    let (outcome, rss_held) = if shards > 1 {
+        match tokio::task::block_in_place(|| run_shards(&args)) {
+            Ok(result) => result,
+            Err(error) => {
+                eprintln!("othello-load: {error}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
+    } else {
+        let pids = args.server_pid.clone();
+        run_games(args.clone(), (0..args.games).collect(), async move {
+            // Every game is set up (two seats, two open sockets).
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            rss(&pids)
+        })
+        .await
+    };
+    let mut latencies = outcome.latencies_us;
     latencies.sort_unstable();
-    let moves = stats.moves.load(Ordering::Relaxed);
+    let (moves, play_secs, failures) = (outcome.moves, outcome.play_secs, outcome.failures);
     println!("games            {}", args.games);
     println!("instances        {}", args.urls.len());
-    println!("setup            {setup_secs:.1} s");
+    println!("load processes   {shards}");
+    println!("setup            {:.1} s", outcome.setup_secs);
     println!(
         "moves            {moves} in {play_secs:.1} s ({:.0} moves/s)",
         moves as f64 / play_secs.max(1e-9)
@@ -257,7 +397,7 @@ async fn main() -> std::process::ExitCode {
         percentile(&latencies, 99.0),
         percentile(&latencies, 100.0)
     );
-    println!("pushes received  {}", pushes.load(Ordering::Relaxed));
+    println!("pushes received  {}", outcome.pushes);
     println!("failed games     {}", failures.len());
     if let (Some(before), Some(held)) = (rss_before, rss_held) {
         println!(

@@ -80,8 +80,8 @@ fn bounded(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
         .max_frame_size(MAX_FRAME)
         // Messages are a few KiB: small buffers keep thousands of sockets cheap
         // (the 128 KiB defaults cost ~250 KiB per game with two players).
-        .read_buffer_size(8 * 1024)
-        .write_buffer_size(8 * 1024)
+        .read_buffer_size(2 * 1024)
+        .write_buffer_size(0)
         .max_write_buffer_size(MAX_WRITE_BUFFER)
 }
 
