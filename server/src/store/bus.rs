@@ -6,7 +6,7 @@
 //!
 //! [`Bus`] hides the transport: [`PgBus`] is PostgreSQL's `LISTEN`/`NOTIFY`;
 //! Redis pub/sub or NATS would implement the same two methods when
-//! notifications pass a few hundred per second (docs/ARCHITECTURE.md).
+//! notifications near the measured rate (docs/ARCHITECTURE.md, docs/BENCHMARKS.md).
 
 use super::StoreError;
 use futures_util::future::BoxFuture;
