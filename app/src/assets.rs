@@ -52,6 +52,26 @@ impl Assets {
         self.0.is_empty()
     }
 
+    /// The modules the app's glue (`frontend.js`) imports as it starts: the
+    /// wasm-split chunk loader and wasm-bindgen's inline snippets. The page
+    /// names them in `<link rel="modulepreload">`s so the browser fetches
+    /// them with the glue instead of after running it (one round trip less
+    /// before hydration). Hashed names, sorted; empty without a manifest.
+    pub fn entry_imports(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .0
+            .iter()
+            .filter(|(from, _)| {
+                from.ends_with(".js")
+                    && (from.starts_with("/pkg/__wasm_split.")
+                        || from.starts_with("/pkg/snippets/frontend-"))
+            })
+            .map(|(_, to)| to.clone())
+            .collect();
+        out.sort();
+        out
+    }
+
     /// The import map that resolves `three` (and `three/webgpu`) to the
     /// bundle `cargo xtask site` builds under `/vendor/three/`.
     pub fn import_map(&self) -> String {
@@ -84,6 +104,26 @@ mod tests {
             Assets::default().import_map(),
             r#"{"imports":{"three":"/vendor/three/three.bundle.js","three/webgpu":"/vendor/three/three.bundle.js"}}"#
         );
+    }
+
+    #[test]
+    fn the_glues_start_up_imports_are_named_for_preloading() {
+        let assets = Assets::from_manifest(
+            r#"{"/pkg/frontend.js": "/pkg/frontend.1.js",
+                "/pkg/__wasm_split.______________________.js": "/pkg/__wasm_split.2.js",
+                "/pkg/snippets/frontend-abc/inline0.js": "/pkg/snippets/frontend-abc/inline0.3.js",
+                "/pkg/engine-worker.js": "/pkg/engine-worker.4.js",
+                "/vendor/three/three.bundle.js": "/vendor/three/three.5.js"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            assets.entry_imports(),
+            vec![
+                "/pkg/__wasm_split.2.js",
+                "/pkg/snippets/frontend-abc/inline0.3.js"
+            ]
+        );
+        assert!(Assets::default().entry_imports().is_empty());
     }
 
     #[test]

@@ -57,6 +57,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name=assets::WORKER_META content=assets.url(worker::WORKER_URL) />
                 <meta name=i18n::CATALOG_META content=catalog />
                 <link rel="preload" href=catalog r#as="fetch" crossorigin="anonymous" />
+                {assets
+                    .entry_imports()
+                    .into_iter()
+                    .map(|href| view! { <link rel="modulepreload" href=href /> })
+                    .collect_view()}
                 <link rel="icon" href="data:," />
                 <HydrationScripts options />
                 <MetaTags />
