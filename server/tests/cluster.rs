@@ -25,24 +25,9 @@ const PATIENCE: Duration = Duration::from_secs(90);
 
 /// An instance on the cluster, with its own local SQLite file.
 fn instance(pg: &PgCluster, name: &str, extra: &[&str]) -> Server {
-    let local = pg.path().join(format!("{name}.db"));
-    let local = local.to_str().expect("utf-8 path").to_string();
-    let mut args = vec![
-        "--local-database",
-        local.as_str(),
-        "--instance-timeout-ms",
-        "2000",
-        "--presence-check-ms",
-        "100",
-    ];
-    args.extend_from_slice(extra);
     // `CLUSTER_TEST_LOG=server=debug` shows the instances' logs.
     let log = std::env::var("CLUSTER_TEST_LOG").unwrap_or_else(|_| "warn".into());
-    Server::start_with_env(
-        Path::new(&pg.url()),
-        &args,
-        &[("OTHELLO_LOG", log.as_str())],
-    )
+    pg_instance_with_env(pg, name, extra, &[("OTHELLO_LOG", log.as_str())])
 }
 
 fn discs(view: &TableView) -> u32 {
@@ -506,7 +491,7 @@ async fn an_explanation_left_by_a_killed_instance_is_written_by_the_other() {
     assert_eq!(next.moves.len(), 2);
 }
 
-/// [`instance`] with extra environment variables.
+/// An instance on the cluster with extra environment variables.
 fn pg_instance_with_env(
     pg: &PgCluster,
     name: &str,

@@ -410,13 +410,14 @@ impl LabHub {
         let facts_json = serde_json::to_string(&facts)
             .map_err(|e| CommandError::new(format!("cannot encode the fact sheet: {e}")))?;
         let now = self.now();
+        let (side, index) = (before.side_to_move.name(), square.index() as u8);
         let stored = match self.shared() {
             Some(pg) => Some(
                 pg.record_lab_move(
                     id,
                     ply,
-                    before.side_to_move.name(),
-                    square.index() as u8,
+                    side,
+                    index,
                     &facts_json,
                     now,
                     game.version as i64,
@@ -428,14 +429,7 @@ impl LabHub {
             None => {
                 self.inner
                     .store
-                    .record_lab_move(
-                        id,
-                        ply,
-                        before.side_to_move.name(),
-                        square.index() as u8,
-                        &facts_json,
-                        now,
-                    )
+                    .record_lab_move(id, ply, side, index, &facts_json, now)
                     .await?;
                 None
             }
@@ -572,7 +566,7 @@ impl LabHub {
                         &id,
                         ply,
                         ExplainState::Pending,
-                        shared::stored_outcome(&outcome),
+                        outcome.stored(),
                         now,
                         None,
                         0,

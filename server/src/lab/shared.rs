@@ -11,10 +11,8 @@
 //! leased to the instance writing them; when it dies, another instance takes
 //! them over once the lease has run out.
 
-use super::store::{ExplainState, Outcome};
 use super::{recovery, Explained, LabGame, LabHub};
 use crate::store::bus::{Bus, BusMessage};
-use crate::store::pg_lab::StoredOutcome;
 use crate::store::{PgStore, StoreError};
 use app::api::CommandError;
 use std::sync::Arc;
@@ -33,25 +31,6 @@ pub struct SharedBus(pub Arc<dyn Bus>);
 impl std::fmt::Debug for SharedBus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("SharedBus")
-    }
-}
-
-/// An outcome in the stored form.
-pub(super) fn stored_outcome<'a>(outcome: &Outcome<'a>) -> StoredOutcome<'a> {
-    match *outcome {
-        Outcome::Pending => (ExplainState::Pending, None, None, None, None),
-        Outcome::Ready {
-            explanation,
-            lesson,
-            provider,
-        } => (
-            ExplainState::Ready,
-            Some(explanation),
-            Some(lesson),
-            Some(provider),
-            None,
-        ),
-        Outcome::Failed(message) => (ExplainState::Failed, None, None, None, Some(message)),
     }
 }
 

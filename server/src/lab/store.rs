@@ -63,6 +63,37 @@ pub enum Outcome<'a> {
     Failed(&'a str),
 }
 
+/// An explanation's outcome as stored: state, explanation, lesson, provider,
+/// error (the SQLite and the PostgreSQL stores write the same columns).
+pub type StoredOutcome<'a> = (
+    ExplainState,
+    Option<&'a str>,
+    Option<&'a str>,
+    Option<&'a str>,
+    Option<&'a str>,
+);
+
+impl<'a> Outcome<'a> {
+    /// The stored columns.
+    pub fn stored(&self) -> StoredOutcome<'a> {
+        match *self {
+            Outcome::Pending => (ExplainState::Pending, None, None, None, None),
+            Outcome::Ready {
+                explanation,
+                lesson,
+                provider,
+            } => (
+                ExplainState::Ready,
+                Some(explanation),
+                Some(lesson),
+                Some(provider),
+                None,
+            ),
+            Outcome::Failed(message) => (ExplainState::Failed, None, None, None, Some(message)),
+        }
+    }
+}
+
 impl Store {
     /// Creates a lab game.
     pub async fn create_lab_game(
@@ -128,21 +159,7 @@ impl Store {
         outcome: Outcome<'_>,
         now: i64,
     ) -> Result<(), StoreError> {
-        let (state, explanation, lesson, provider, error) = match outcome {
-            Outcome::Pending => (ExplainState::Pending, None, None, None, None),
-            Outcome::Ready {
-                explanation,
-                lesson,
-                provider,
-            } => (
-                ExplainState::Ready,
-                Some(explanation),
-                Some(lesson),
-                Some(provider),
-                None,
-            ),
-            Outcome::Failed(message) => (ExplainState::Failed, None, None, None, Some(message)),
-        };
+        let (state, explanation, lesson, provider, error) = outcome.stored();
         let mut tx = self.pool().begin().await?;
         sqlx::query(
             "UPDATE lab_moves SET explain_state = ?, explanation = ?, lesson = ?, provider = ?, explain_error = ?, explained_at = ?

@@ -9,18 +9,8 @@
 //! takes it over once it has run out (its writer died).
 
 use super::{PgStore, StoreError};
-use crate::lab::store::{ExplainState, LabGameRow, LabMoveRow};
+use crate::lab::store::{ExplainState, LabGameRow, LabMoveRow, StoredOutcome};
 use sqlx::Row;
-
-/// An explanation's outcome as stored: state, explanation, lesson, provider,
-/// error.
-pub type StoredOutcome<'a> = (
-    ExplainState,
-    Option<&'a str>,
-    Option<&'a str>,
-    Option<&'a str>,
-    Option<&'a str>,
-);
 
 fn state_of(name: &str) -> Result<ExplainState, sqlx::Error> {
     match name {
