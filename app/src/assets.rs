@@ -52,19 +52,18 @@ impl Assets {
         self.0.is_empty()
     }
 
-    /// The modules the app's glue (`frontend.js`) imports as it starts: the
-    /// wasm-split chunk loader and wasm-bindgen's inline snippets. The page
-    /// names them in `<link rel="modulepreload">`s so the browser fetches
-    /// them with the glue instead of after running it (one round trip less
-    /// before hydration). Hashed names, sorted; empty without a manifest.
+    /// The modules the app's glue (`frontend.js`) imports as it starts that
+    /// Leptos' `HydrationScripts` does not preload already (it names the glue
+    /// and the wasm-split chunk loader): wasm-bindgen's inline snippets. The
+    /// page names them in `<link rel="modulepreload">`s so the browser fetches
+    /// them with the glue instead of after running it. Hashed names, sorted;
+    /// empty without a manifest.
     pub fn entry_imports(&self) -> Vec<String> {
         let mut out: Vec<String> = self
             .0
             .iter()
             .filter(|(from, _)| {
-                from.ends_with(".js")
-                    && (from.starts_with("/pkg/__wasm_split.")
-                        || from.starts_with("/pkg/snippets/frontend-"))
+                from.ends_with(".js") && from.starts_with("/pkg/snippets/frontend-")
             })
             .map(|(_, to)| to.clone())
             .collect();
@@ -116,12 +115,10 @@ mod tests {
                 "/vendor/three/three.bundle.js": "/vendor/three/three.5.js"}"#,
         )
         .unwrap();
+        // The glue and the chunk loader are Leptos' to preload: not listed.
         assert_eq!(
             assets.entry_imports(),
-            vec![
-                "/pkg/__wasm_split.2.js",
-                "/pkg/snippets/frontend-abc/inline0.3.js"
-            ]
+            vec!["/pkg/snippets/frontend-abc/inline0.3.js"]
         );
         assert!(Assets::default().entry_imports().is_empty());
     }
