@@ -17,6 +17,11 @@ pub struct Assets(Arc<HashMap<String, String>>);
 /// (its name is hashed; see `worker.rs`).
 pub const WORKER_META: &str = "othello-engine-worker";
 
+/// The app's wasm-bindgen glue, as `cargo xtask site` lays out `site/pkg`.
+const GLUE: &str = "/pkg/frontend.js";
+/// The app's main wasm module (its other chunks are loaded by the glue).
+const APP_WASM: &str = "/pkg/frontend.wasm";
+
 impl Assets {
     /// Reads `manifest.json`'s text: one JSON object of strings, each key and
     /// value an absolute path.
@@ -52,23 +57,46 @@ impl Assets {
         self.0.is_empty()
     }
 
-    /// The modules the app's glue (`frontend.js`) imports as it starts that
-    /// Leptos' `HydrationScripts` does not preload already (it names the glue
-    /// and the wasm-split chunk loader): wasm-bindgen's inline snippets. The
-    /// page names them in `<link rel="modulepreload">`s so the browser fetches
-    /// them with the glue instead of after running it. Hashed names, sorted;
-    /// empty without a manifest.
+    /// The glue (`frontend.js`) and the modules it imports as it starts: the
+    /// wasm-split chunk loader and wasm-bindgen's inline snippets. The page
+    /// names them in `<link rel="modulepreload">`s so the browser fetches them
+    /// all while it parses the head, instead of one import round after
+    /// another. Hashed names, glue first, the rest sorted; without a manifest
+    /// only the glue under its plain name.
     pub fn entry_imports(&self) -> Vec<String> {
         let mut out: Vec<String> = self
             .0
             .iter()
             .filter(|(from, _)| {
-                from.ends_with(".js") && from.starts_with("/pkg/snippets/frontend-")
+                from.ends_with(".js")
+                    && (from.starts_with("/pkg/snippets/frontend-")
+                        || from.starts_with("/pkg/__wasm_split."))
             })
             .map(|(_, to)| to.clone())
             .collect();
         out.sort();
+        out.insert(0, self.url(GLUE));
         out
+    }
+
+    /// The page's start-up script (a classic inline script in the head, so it
+    /// runs as soon as it is parsed): it fetches and compiles the app's wasm
+    /// while the glue's modules load, then hydrates once the document is
+    /// parsed. Leptos' own `HydrationScripts` starts all of this from a module
+    /// script, which the browser runs only after the whole document and every
+    /// stylesheet; measured in docs/BENCHMARKS.md (start-up).
+    pub fn boot_script(&self) -> String {
+        let glue = serde_json::to_string(&self.url(GLUE)).unwrap_or_default();
+        let wasm = serde_json::to_string(&self.url(APP_WASM)).unwrap_or_default();
+        format!(
+            "(function(glue,wasm){{\
+var bytes=fetch(wasm);\
+var compiled=WebAssembly.compileStreaming?WebAssembly.compileStreaming(bytes).catch(function(){{return fetch(wasm);}}):bytes;\
+var ready=import(glue).then(function(mod){{return compiled.then(function(m){{return mod.default({{module_or_path:m}});}}).then(function(){{return mod;}});}});\
+function go(){{ready.then(function(mod){{mod.hydrate();}},function(e){{console.error('the app could not start',e);}});}}\
+if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',go);else go();\
+}})({glue},{wasm});"
+        )
     }
 
     /// The import map that resolves `three` (and `three/webgpu`) to the
@@ -115,12 +143,35 @@ mod tests {
                 "/vendor/three/three.bundle.js": "/vendor/three/three.5.js"}"#,
         )
         .unwrap();
-        // The glue and the chunk loader are Leptos' to preload: not listed.
+        // The glue first, then what it imports; not the worker, not Three.js.
         assert_eq!(
             assets.entry_imports(),
-            vec!["/pkg/snippets/frontend-abc/inline0.3.js"]
+            vec![
+                "/pkg/frontend.1.js",
+                "/pkg/__wasm_split.2.js",
+                "/pkg/snippets/frontend-abc/inline0.3.js"
+            ]
         );
-        assert!(Assets::default().entry_imports().is_empty());
+        assert_eq!(Assets::default().entry_imports(), vec!["/pkg/frontend.js"]);
+    }
+
+    #[test]
+    fn the_boot_script_starts_the_hashed_app_and_hydrates_once_the_document_is_parsed() {
+        let assets = Assets::from_manifest(
+            r#"{"/pkg/frontend.js": "/pkg/frontend.1.js",
+                "/pkg/frontend.wasm": "/pkg/frontend.2.wasm"}"#,
+        )
+        .unwrap();
+        let script = assets.boot_script();
+        assert!(script.ends_with(r#"})("/pkg/frontend.1.js","/pkg/frontend.2.wasm");"#));
+        assert!(script.contains("WebAssembly.compileStreaming(bytes)"));
+        assert!(script.contains("mod.default({module_or_path:m})"));
+        assert!(script.contains("addEventListener('DOMContentLoaded',go)"));
+        assert!(!script.contains("</script"));
+        // Without a manifest, the plain names `cargo xtask site` lays out.
+        assert!(Assets::default()
+            .boot_script()
+            .ends_with(r#"})("/pkg/frontend.js","/pkg/frontend.wasm");"#));
     }
 
     #[test]

@@ -37,6 +37,10 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     let lang = i18n::Lang::default();
     provide_context(lang);
     let assets = use_context::<assets::Assets>().unwrap_or_default();
+    // Leptos' `HydrationScripts` is not rendered (the page starts itself, see
+    // `Assets::boot_script`), but calling it provides the wasm-split manifest
+    // from which a lazy route's page names its chunks for preloading.
+    let _ = HydrationScripts(HydrationScriptsProps::builder().options(options).build());
     // The page's messages, fetched by the browser before it hydrates.
     #[cfg(not(feature = "hydrate"))]
     let catalog = i18n::catalog_path(lang);
@@ -51,19 +55,22 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light" />
                 // The request's CSP nonce (server side; see server/src/guard.rs).
                 <script type="importmap" nonce=leptos::nonce::use_nonce() inner_html=assets.import_map()></script>
+                // The app's code: its modules preloaded together, and started
+                // by a classic script ahead of the stylesheets (see
+                // `Assets::boot_script`) instead of Leptos' `HydrationScripts`.
+                {assets
+                    .entry_imports()
+                    .into_iter()
+                    .map(|href| view! { <link rel="modulepreload" href=href /> })
+                    .collect_view()}
+                <script nonce=leptos::nonce::use_nonce() inner_html=assets.boot_script()></script>
                 <link rel="stylesheet" href=assets.url("/style/main.css") />
                 <link rel="stylesheet" href=assets.url("/style/board.css") />
                 <link rel="stylesheet" href=assets.url("/style/lab.css") />
                 <meta name=assets::WORKER_META content=assets.url(worker::WORKER_URL) />
                 <meta name=i18n::CATALOG_META content=catalog />
                 <link rel="preload" href=catalog r#as="fetch" crossorigin="anonymous" />
-                {assets
-                    .entry_imports()
-                    .into_iter()
-                    .map(|href| view! { <link rel="modulepreload" href=href /> })
-                    .collect_view()}
                 <link rel="icon" href="data:," />
-                <HydrationScripts options />
                 <MetaTags />
             </head>
             <body>

@@ -15,9 +15,6 @@ export async function load_three() {
   globalThis.THREE_ADDONS = { OrbitControls: three.OrbitControls };
 }
 export function has_webgpu() { return !!(globalThis.navigator && navigator.gpu); }
-export function has_webgl2() {
-  try { return !!document.createElement('canvas').getContext('webgl2'); } catch (e) { return false; }
-}
 ")]
 extern "C" {
     /// Imports Three.js through the page's import map: `three` is one minified
@@ -27,8 +24,6 @@ extern "C" {
     pub async fn load_three() -> Result<(), JsValue>;
     /// Whether the browser exposes `navigator.gpu`.
     pub fn has_webgpu() -> bool;
-    /// Whether a WebGL 2 context can be created.
-    pub fn has_webgl2() -> bool;
 }
 
 #[wasm_bindgen]

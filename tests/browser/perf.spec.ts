@@ -6,6 +6,8 @@
 import { test, expect, saveResult, expectedBackend } from './support/fixtures';
 
 const LOADS = 7;
+// How long each cold load is left alone before the harness reads its marks.
+const STARTUP_MS = 2_000;
 const BUDGET_BYTES = 1_000_000;
 // Issue 14's goal for the lobby: under 450 KB of JS + wasm on the wire. Route
 // splitting met it (438,525 B); the two languages (Fluent and both resource
@@ -33,7 +35,15 @@ test('lobby: time to interactive, to the first 3D frame, and the bytes loaded', 
   for (let i = 0; i < LOADS; i++) {
     const context = await browser.newContext({ baseURL: server.url });
     const page = await context.newPage();
-    await page.goto('/');
+    // The harness keeps its hands off the page while it starts: Playwright's
+    // first evaluation in a page compiles its injected script there, and a
+    // waitForFunction polls on every animation frame, both on the page's main
+    // thread in the very window being measured (≈ 40–60 ms of hydration on
+    // this 2-core machine, docs/BENCHMARKS.md). So: navigate without waiting
+    // for `load`, leave the page alone for STARTUP_MS, then read its marks
+    // (polling only if the page is slower than that).
+    await page.goto('/', { waitUntil: 'commit' });
+    await new Promise((resolve) => setTimeout(resolve, STARTUP_MS));
     await page.waitForFunction(
       () =>
         performance.getEntriesByName('othello:hydrated').length > 0 &&

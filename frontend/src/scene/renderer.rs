@@ -25,9 +25,13 @@ fn requested_backend() -> Option<String> {
 
 pub(super) async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, JsValue> {
     let requested = requested_backend();
-    if requested.as_deref() == Some("2d") || (!three::has_webgpu() && !three::has_webgl2()) {
-        return Err("neither WebGPU nor WebGL 2 is available".into());
+    if requested.as_deref() == Some("2d") {
+        return Err("the 2D board was asked for (?renderer=2d)".into());
     }
+    // No WebGL 2 probe here: creating a throwaway context costs as much as the
+    // renderer's own (tens of milliseconds on a software GPU), and this runs
+    // while the page hydrates. Without WebGPU or WebGL 2, `init` below fails,
+    // and the page shows the 2D board all the same.
     three::load_three().await?;
     let force_webgl = requested.as_deref() == Some("webgl2") || !three::has_webgpu();
     let renderer = WebGPURenderer::new(&params(&[
@@ -36,7 +40,10 @@ pub(super) async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Resul
         ("alpha", true.into()),
         ("forceWebGL", force_webgl.into()),
     ]));
-    JsFuture::from(renderer.init()).await?;
+    JsFuture::from(renderer.init()).await.map_err(|error| {
+        web_sys::console::warn_2(&"3D renderer:".into(), &error);
+        JsValue::from("neither WebGPU nor WebGL 2 is available")
+    })?;
     set_property(&renderer.shadow_map(), "enabled", &true.into());
     renderer.set_clear_color(0x000000, 0.0);
     let ratio = web_sys::window()
