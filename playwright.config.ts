@@ -51,7 +51,8 @@ export default defineConfig({
       name: 'webgl2',
       // Several instances on PostgreSQL is server behaviour, the same on
       // either renderer: it runs once, on the WebGPU project.
-      testIgnore: /cluster\.spec\.ts/,
+      // The no-3D browser is launched by its spec, whatever the project.
+      testIgnore: /(cluster|no3d)\.spec\.ts/,
       use: {
         launchOptions: {
           executablePath: '/usr/bin/chromium',
