@@ -1,0 +1,68 @@
+// Start-up A/B: interleaved cold loads of the lobby from two (or more) servers,
+// in one Chromium, so that both variants see the same machine load. Prints the
+// median time to `othello:hydrated` and `othello:first-frame` per URL.
+//
+//   node tests/browser/tools/startup-ab.mjs LOADS webgpu|webgl2 URL [URL…]
+//
+// HARNESS=quiet (default) leaves each page alone for 2 s before reading its
+// marks, as perf.spec.ts does; HARNESS=active waits for `load` and polls with
+// waitForFunction (the harness perf.spec.ts used before 2026-12-02);
+// HARNESS=both alternates the two on every URL.
+// THROTTLE=1 emulates a 10 Mbit/s, 40 ms link (CDP). The first load of each
+// URL is kept: it is a cold browser, as in perf.spec.ts.
+import { chromium } from 'playwright-core';
+
+const [loadsArg, backend, ...urls] = process.argv.slice(2);
+const loads = Number(loadsArg);
+if (!loads || !['webgpu', 'webgl2'].includes(backend) || urls.length === 0) {
+  console.error('usage: startup-ab.mjs LOADS webgpu|webgl2 URL [URL…]');
+  process.exit(2);
+}
+const harness = process.env.HARNESS ?? 'quiet';
+const modes = harness === 'both' ? ['active', 'quiet'] : [harness];
+if (!modes.every((m) => m === 'active' || m === 'quiet')) {
+  console.error('HARNESS is quiet, active or both');
+  process.exit(2);
+}
+const throttle = process.env.THROTTLE === '1';
+// The flags of playwright.config.ts's two projects.
+const args = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+if (backend === 'webgpu') args.push('--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=swiftshader');
+else args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader');
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
+const runs = urls.flatMap((url) => modes.map((mode) => ({ url, mode, hydrated: [], frame: [] })));
+for (let i = 0; i < loads; i++) {
+  for (const run of runs) {
+    const { url, mode } = run;
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    const page = await context.newPage();
+    if (throttle) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 5e6 / 8 });
+    }
+    if (mode === 'quiet') {
+      await page.goto(url, { waitUntil: 'commit' });
+      await new Promise((resolve) => setTimeout(resolve, throttle ? 4000 : 2000));
+    } else {
+      await page.goto(url);
+    }
+    await page.waitForFunction(() => performance.getEntriesByName('othello:first-frame').length > 0, null, { timeout: 60_000 });
+    const [hydrated, frame] = await page.evaluate(() => [
+      performance.getEntriesByName('othello:hydrated')[0].startTime,
+      performance.getEntriesByName('othello:first-frame')[0].startTime,
+    ]);
+    run.hydrated.push(Math.round(hydrated));
+    run.frame.push(Math.round(frame));
+    await context.close();
+  }
+}
+await browser.close();
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
+};
+for (const r of runs) {
+  console.log(`${backend} ${r.url} (${r.mode} harness): hydrated median ${median(r.hydrated)} ms (${r.hydrated.join(', ')}); first frame median ${median(r.frame)} ms (${r.frame.join(', ')})`);
+}
