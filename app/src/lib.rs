@@ -55,6 +55,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="color-scheme" content="light" />
                 // The request's CSP nonce (server side; see server/src/guard.rs).
                 <script type="importmap" nonce=leptos::nonce::use_nonce() inner_html=assets.import_map()></script>
+                // The page's messages, which hydration waits for: asked first.
+                <meta name=i18n::CATALOG_META content=catalog />
+                <link rel="preload" href=catalog r#as="fetch" crossorigin="anonymous" />
                 // The app's code: its modules preloaded together, and started
                 // by a classic script ahead of the stylesheets (see
                 // `Assets::boot_script`) instead of Leptos' `HydrationScripts`.
@@ -68,8 +71,6 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <link rel="stylesheet" href=assets.url("/style/board.css") />
                 <link rel="stylesheet" href=assets.url("/style/lab.css") />
                 <meta name=assets::WORKER_META content=assets.url(worker::WORKER_URL) />
-                <meta name=i18n::CATALOG_META content=catalog />
-                <link rel="preload" href=catalog r#as="fetch" crossorigin="anonymous" />
                 <link rel="icon" href="data:," />
                 <MetaTags />
             </head>
