@@ -2,7 +2,7 @@
 // with WebGL and the GPU off (WebGPU then has no adapter). It is the same
 // browser for either project, so it runs once, on the WebGPU project
 // (playwright.config.ts).
-import { test, expect } from './support/fixtures';
+import { test, expect, collectErrors } from './support/fixtures';
 
 // The renderer has no WebGL 2 probe of its own (a throwaway context cost tens
 // of milliseconds while the page hydrated): a browser with neither WebGPU nor
@@ -14,11 +14,7 @@ test('a browser without WebGPU and WebGL 2 gets the 2D board', async ({ playwrig
   });
   try {
     const page = await browser.newPage({ baseURL: server.url });
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    const errors = collectErrors(page);
     await page.goto('/');
     await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
     expect(await page.evaluate(() => !!document.createElement('canvas').getContext('webgl2'))).toBe(false);

@@ -15,18 +15,21 @@ export const test = base.extend<{ consoleErrors: string[] }, { server: RunningSe
     { scope: 'worker' },
   ],
   baseURL: async ({ server }, use) => use(server.url),
-  consoleErrors: async ({ page }, use) => {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) errors.push(`HTTP ${response.status()} ${response.url()}`);
-    });
-    await use(errors);
-  },
+  consoleErrors: async ({ page }, use) => use(collectErrors(page)),
 });
+
+/** Gathers a page's console errors, uncaught exceptions and HTTP errors, as they come. */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`HTTP ${response.status()} ${response.url()}`);
+  });
+  return errors;
+}
 
 export { expect };
 

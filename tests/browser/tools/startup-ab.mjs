@@ -9,7 +9,11 @@
 // waitForFunction (the harness perf.spec.ts used before 2026-12-02);
 // HARNESS=both alternates the two on every URL.
 // THROTTLE=1 emulates a 10 Mbit/s, 40 ms link (CDP). The first load of each
-// URL is kept: it is a cold browser, as in perf.spec.ts.
+// URL is kept: it is a cold browser, as in perf.spec.ts. TRACE=file.json adds
+// one more cold load of the first URL, not counted, recorded as a Chromium
+// trace (timeline, V8 compile and wasm events, CPU samples) to open in
+// DevTools' Performance panel or Perfetto: the trace behind the start-up
+// breakdown in docs/BENCHMARKS.md.
 import { chromium } from 'playwright-core';
 
 const [loadsArg, backend, ...urls] = process.argv.slice(2);
@@ -31,31 +35,47 @@ if (backend === 'webgpu') args.push('--enable-unsafe-webgpu', '--enable-features
 else args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader');
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
 const runs = urls.flatMap((url) => modes.map((mode) => ({ url, mode, hydrated: [], frame: [] })));
+const trace = process.env.TRACE;
+const TRACE_CATEGORIES = [
+  'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'loading',
+  'v8', 'v8.execute', 'v8.wasm', 'disabled-by-default-v8.compile', 'disabled-by-default-v8.cpu_profiler',
+];
+
+async function load({ url, mode }, tracePath) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+  const page = await context.newPage();
+  if (throttle) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 5e6 / 8 });
+  }
+  if (tracePath) await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
+  if (mode === 'quiet') {
+    await page.goto(url, { waitUntil: 'commit' });
+    await new Promise((resolve) => setTimeout(resolve, throttle ? 4000 : 2000));
+  } else {
+    await page.goto(url);
+  }
+  await page.waitForFunction(() => performance.getEntriesByName('othello:first-frame').length > 0, null, { timeout: 60_000 });
+  const [hydrated, frame] = await page.evaluate(() => [
+    performance.getEntriesByName('othello:hydrated')[0].startTime,
+    performance.getEntriesByName('othello:first-frame')[0].startTime,
+  ]);
+  if (tracePath) await browser.stopTracing();
+  await context.close();
+  return [Math.round(hydrated), Math.round(frame)];
+}
+
 for (let i = 0; i < loads; i++) {
   for (const run of runs) {
-    const { url, mode } = run;
-    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
-    const page = await context.newPage();
-    if (throttle) {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 5e6 / 8 });
-    }
-    if (mode === 'quiet') {
-      await page.goto(url, { waitUntil: 'commit' });
-      await new Promise((resolve) => setTimeout(resolve, throttle ? 4000 : 2000));
-    } else {
-      await page.goto(url);
-    }
-    await page.waitForFunction(() => performance.getEntriesByName('othello:first-frame').length > 0, null, { timeout: 60_000 });
-    const [hydrated, frame] = await page.evaluate(() => [
-      performance.getEntriesByName('othello:hydrated')[0].startTime,
-      performance.getEntriesByName('othello:first-frame')[0].startTime,
-    ]);
-    run.hydrated.push(Math.round(hydrated));
-    run.frame.push(Math.round(frame));
-    await context.close();
+    const [hydrated, frame] = await load(run);
+    run.hydrated.push(hydrated);
+    run.frame.push(frame);
   }
+}
+if (trace) {
+  const [hydrated, frame] = await load(runs[0], trace);
+  console.log(`trace of one more load of ${runs[0].url} (${hydrated} / ${frame} ms, slowed by tracing): ${trace}`);
 }
 await browser.close();
 const median = (values) => {
