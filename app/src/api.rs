@@ -148,6 +148,12 @@ pub mod backend {
     /// A boxed future, for the object-safe backend trait.
     pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+    /// The client's address key (an IPv4 address, or an IPv6 address's
+    /// /64), put in the request by the server's guard: what the services
+    /// count per address.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct ClientIp(pub std::net::IpAddr);
+
     /// What the server functions need from the server.
     pub trait Backend: Send + Sync + 'static {
         fn create_table<'a>(

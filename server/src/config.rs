@@ -26,6 +26,9 @@ pub mod defaults {
     pub const MAX_SOCKETS_PER_IP: usize = 128;
     pub const WS_PING_SECS: u64 = 20;
     pub const WS_SILENT_SECS: u64 = 60;
+    pub const WS_MESSAGES_PER_SEC: u32 = 5;
+    pub const HEADER_READ_TIMEOUT_SECS: u64 = 20;
+    pub const REQUEST_TIMEOUT_SECS: u64 = 60;
     pub const SESSION_EXPIRY_SECS: u64 = 2_592_000;
     pub const SECURE_COOKIES: bool = false;
     pub const AI_THREADS: u16 = 2;
@@ -141,6 +144,21 @@ pub struct Config {
     /// server closes it, so a half-open connection's grace period starts.
     #[arg(long, env = "OTHELLO_WS_SILENT_SECS", default_value_t = defaults::WS_SILENT_SECS, value_parser = clap::value_parser!(u64).range(1..))]
     pub ws_silent_secs: u64,
+
+    /// Messages per second a client may send on one WebSocket (a burst of
+    /// ten times as many is allowed); past that the socket gets an error and
+    /// is closed. The pages send none: the keep-alive is the server's ping.
+    #[arg(long, env = "OTHELLO_WS_MESSAGES_PER_SEC", default_value_t = defaults::WS_MESSAGES_PER_SEC, value_parser = clap::value_parser!(u32).range(1..))]
+    pub ws_messages_per_sec: u32,
+
+    /// Seconds a client has to send a request's head; a slower (or idle
+    /// keep-alive) connection is closed.
+    #[arg(long, env = "OTHELLO_HEADER_READ_TIMEOUT_SECS", default_value_t = defaults::HEADER_READ_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_read_timeout_secs: u64,
+
+    /// Seconds a request may take, its body included; past it, 408.
+    #[arg(long, env = "OTHELLO_REQUEST_TIMEOUT_SECS", default_value_t = defaults::REQUEST_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..))]
+    pub request_timeout_secs: u64,
 
     /// Seconds a stored session may stay unused before it is deleted (30 days).
     #[arg(long, env = "OTHELLO_SESSION_EXPIRY_SECS", default_value_t = defaults::SESSION_EXPIRY_SECS)]
@@ -295,6 +313,9 @@ impl Config {
             metrics_listen: None,
             ws_ping_secs: defaults::WS_PING_SECS,
             ws_silent_secs: defaults::WS_SILENT_SECS,
+            ws_messages_per_sec: defaults::WS_MESSAGES_PER_SEC,
+            header_read_timeout_secs: defaults::HEADER_READ_TIMEOUT_SECS,
+            request_timeout_secs: defaults::REQUEST_TIMEOUT_SECS,
             secure_cookies: defaults::SECURE_COOKIES,
             ai_threads: defaults::AI_THREADS,
             ai_queue: defaults::AI_QUEUE,

@@ -28,10 +28,10 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct CspNonce(pub String);
 
-/// The client's IP address as the guard saw it (peer address, or the
-/// configured proxy header).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ClientIp(pub IpAddr);
+/// The client's address key as the guard saw it ([`address_key`] of the
+/// peer address, or of the configured proxy header); the services count
+/// what each address creates under it.
+pub use app::api::backend::ClientIp;
 
 /// What the guard checks against.
 pub struct Guard {
@@ -142,24 +142,31 @@ impl Guard {
             .any(|own| own == origin)
     }
 
-    /// The client's IP: the configured proxy header's first address, else the
-    /// peer's.
+    /// The client's address key ([`address_key`]). Behind a proxy
+    /// (`--client-ip-header`) it comes from that header only: its last
+    /// address (the one the nearest proxy wrote; earlier ones of an
+    /// `X-Forwarded-For` list are the client's own claims). A request
+    /// without a readable header shares one key with every other such
+    /// request (`0.0.0.0`), never the proxy's peer address. Without a proxy
+    /// header, the peer's address.
     fn client_ip(&self, request: &Request) -> Option<IpAddr> {
         if let Some(name) = &self.client_ip_header {
-            if let Some(ip) = request
+            let named = request
                 .headers()
-                .get(name)
+                .get_all(name)
+                .iter()
+                .next_back()
                 .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
-                .and_then(|v| v.trim().parse::<IpAddr>().ok())
-            {
-                return Some(ip);
-            }
+                .and_then(|v| v.rsplit(',').next())
+                .and_then(|v| v.trim().parse::<IpAddr>().ok());
+            return Some(address_key(
+                named.unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)),
+            ));
         }
         request
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip())
+            .map(|c| address_key(c.0.ip()))
     }
 
     /// Whether `ip` may make another request now.
@@ -176,6 +183,22 @@ impl Guard {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
+    }
+}
+
+/// The key one client's limits are counted under: an IPv4 address as it
+/// is, an IPv6 address by its /64 (one subscriber's network: a visitor
+/// holds a whole /64 and could rotate through it), an IPv4-mapped IPv6
+/// address as the IPv4 address.
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(
+                u128::from(v6) & !((1u128 << 64) - 1),
+            )),
+        },
     }
 }
 
@@ -264,6 +287,10 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     let guard = state.guard.clone();
     let path = request.uri().path().to_string();
     let probe = matches!(path.as_str(), "/healthz" | "/readyz");
+    // `/readyz` reads the database (at most once a second, shared): it
+    // counts against the request rate like any page. `/healthz` does no
+    // work and is never limited.
+    let unlimited = path == "/healthz";
     let json = path.starts_with("/api/");
     let host = request
         .headers()
@@ -285,7 +312,7 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     let ip = guard.client_ip(&request);
     if let Some(ip) = ip {
         request.extensions_mut().insert(ClientIp(ip));
-        if !probe && !guard.rate_ok(ip) {
+        if !unlimited && !guard.rate_ok(ip) {
             state.hub.metrics().note_refusal("rate");
             return with_headers(
                 refuse(
@@ -394,8 +421,8 @@ pub type SharedGuard = Arc<Guard>;
 mod tests {
     use super::*;
 
-    fn guard() -> Guard {
-        Guard::new(GuardConfig {
+    fn config() -> GuardConfig {
+        GuardConfig {
             listen: "0.0.0.0:40085".parse().expect("addr"),
             public_url: Some("https://othello.example/play/".into()),
             allowed_origins: vec!["http://friend.example:8080".into()],
@@ -404,7 +431,11 @@ mod tests {
             rate_per_ip: 2,
             rate_burst: 3,
             client_ip_header: None,
-        })
+        }
+    }
+
+    fn guard() -> Guard {
+        Guard::new(config())
     }
 
     #[test]
@@ -512,6 +543,60 @@ mod tests {
         );
         h.insert("sec-fetch-site", HeaderValue::from_static("same-origin"));
         assert_eq!(command_refusal(&g, &h), None);
+    }
+
+    #[test]
+    fn addresses_are_keyed_by_ipv4_or_the_ipv6_64() {
+        let key = |s: &str| address_key(s.parse().expect("ip")).to_string();
+        assert_eq!(key("203.0.113.9"), "203.0.113.9");
+        assert_eq!(key("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::");
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::ffff:192.0.2.7"), "192.0.2.7");
+    }
+
+    fn request_with(header: Option<&str>, peer: &str) -> Request {
+        let mut request = Request::new(Body::empty());
+        if let Some(value) = header {
+            request.headers_mut().insert(
+                "x-forwarded-for",
+                HeaderValue::from_str(value).expect("header"),
+            );
+        }
+        let peer: SocketAddr = peer.parse().expect("peer");
+        request.extensions_mut().insert(ConnectInfo(peer));
+        request
+    }
+
+    #[test]
+    fn behind_a_proxy_the_address_comes_from_its_header_only() {
+        let g = Guard::new(GuardConfig {
+            client_ip_header: Some("X-Forwarded-For".into()),
+            ..config()
+        });
+        let ip = |header: Option<&str>| {
+            g.client_ip(&request_with(header, "10.0.0.1:5000"))
+                .map(|ip| ip.to_string())
+        };
+        // The proxy appends the client it saw: the last entry counts, not a
+        // forged first one.
+        assert_eq!(
+            ip(Some("198.51.100.1, 203.0.113.5")).as_deref(),
+            Some("203.0.113.5")
+        );
+        assert_eq!(ip(Some("2001:db8::7")).as_deref(), Some("2001:db8::"));
+        // Without the header: one shared key, never the proxy's address.
+        assert_eq!(ip(None).as_deref(), Some("0.0.0.0"));
+        assert_eq!(ip(Some("garbage")).as_deref(), Some("0.0.0.0"));
+        // No proxy configured: the peer.
+        let direct = guard();
+        assert_eq!(
+            direct
+                .client_ip(&request_with(Some("198.51.100.1"), "192.0.2.4:1"))
+                .map(|ip| ip.to_string())
+                .as_deref(),
+            Some("192.0.2.4")
+        );
     }
 
     #[test]

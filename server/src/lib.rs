@@ -15,6 +15,7 @@ pub mod limits;
 pub mod metrics;
 pub mod routes;
 pub mod seating;
+pub mod serve;
 pub mod session;
 pub mod store;
 pub mod table;
@@ -40,11 +41,13 @@ pub struct AppState {
     pub secure_cookies: bool,
     /// Session cookie lifetime, and how long an unused stored session is kept.
     pub session_expiry_secs: u64,
-    /// `/metrics` is served on its own address (not on the site's).
-    pub metrics_elsewhere: bool,
     /// WebSocket keep-alive: ping period and the silence that closes.
     pub ws_ping: std::time::Duration,
     pub ws_silent: std::time::Duration,
+    /// Messages per second a client may send on one socket.
+    pub ws_messages_per_sec: u32,
+    /// `/readyz`'s last database check, shared by every probe for a second.
+    pub readiness: Arc<routes::Readiness>,
     pub started: Arc<std::time::Instant>,
 }
 
@@ -182,9 +185,10 @@ pub async fn prepare_with_clock(
         })),
         secure_cookies: config.secure_cookies,
         session_expiry_secs: config.session_expiry_secs,
-        metrics_elsewhere: config.metrics_listen.is_some(),
         ws_ping: std::time::Duration::from_secs(config.ws_ping_secs),
         ws_silent: std::time::Duration::from_secs(config.ws_silent_secs),
+        ws_messages_per_sec: config.ws_messages_per_sec,
+        readiness: Arc::new(routes::Readiness::default()),
         started: Arc::new(std::time::Instant::now()),
     })
 }
@@ -202,9 +206,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
             source,
         })?;
     let address = listener.local_addr().map_err(StartError::Serve)?;
-    // A plain line on stdout that scripts and tests wait for.
-    println!("listening on http://{address}");
-    tracing::info!(%address, database = %config.database_label(), "Othello 3D listening on http://{address}");
+    let deadlines = serve::Deadlines::of(&config);
     if let Some(metrics_address) = config.metrics_listen {
         let metrics_listener = tokio::net::TcpListener::bind(metrics_address)
             .await
@@ -215,17 +217,28 @@ pub async fn run(config: Config) -> Result<(), StartError> {
         let metrics_router = routes::metrics_router(state.clone());
         tracing::info!(%metrics_address, "metrics on http://{metrics_address}/metrics");
         tokio::spawn(async move {
-            if let Err(error) = axum::serve(metrics_listener, metrics_router).await {
+            let served = serve::serve(
+                metrics_listener,
+                metrics_router,
+                deadlines,
+                std::future::pending(),
+            );
+            if let Err(error) = served.await {
                 tracing::error!("metrics listener failed: {error}");
             }
         });
     }
+    // A plain line on stdout that scripts and tests wait for (every
+    // listener is bound by then).
+    println!("listening on http://{address}");
+    tracing::info!(%address, database = %config.database_label(), "Othello 3D listening on http://{address}");
     let hub = state.hub.clone();
-    axum::serve(
+    serve::serve(
         listener,
-        routes::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        routes::router(state),
+        deadlines,
+        shutdown_signal(),
     )
-    .with_graceful_shutdown(shutdown_signal())
     .await
     .map_err(StartError::Serve)?;
     hub.leave().await;

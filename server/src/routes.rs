@@ -84,13 +84,11 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             crate::session::layer,
         ));
-    let mut router = Router::new()
+    // `/metrics` is not here: it is served only on `--metrics-listen`
+    // (`metrics_router`), never on the public address.
+    Router::new()
         .route("/healthz", get(health))
-        .route("/readyz", get(ready));
-    if !state.metrics_elsewhere {
-        router = router.route("/metrics", get(metrics));
-    }
-    router
+        .route("/readyz", get(ready))
         .merge(with_session)
         .merge(static_files)
         .layer(middleware::from_fn_with_state(
@@ -127,7 +125,7 @@ async fn set_lang(
     let back = query
         .get("back")
         .map(String::as_str)
-        .filter(|b| safe_back(b))
+        .filter(|b| safe_back(b) && same_site_path(b))
         .unwrap_or("/");
     let secure = if state.secure_cookies { "; Secure" } else { "" };
     let cookie = format!(
@@ -148,6 +146,62 @@ async fn set_lang(
         header::HeaderValue::from_static("no-store"),
     );
     response
+}
+
+/// Whether `back` is a path on this site and nothing a browser could read as
+/// another site: it starts with one `/`, holds only visible ASCII (no tab,
+/// newline or space, which browsers drop or trim), no backslash (which
+/// browsers read as `/`), and its percent-decoded forms (up to three rounds)
+/// neither start with `//` or `/\` nor hold a control character or a
+/// backslash. So `/%09/evil.example`, `/\evil.example` and
+/// `/%2F/evil.example` all go to the lobby instead.
+pub fn same_site_path(back: &str) -> bool {
+    fn plain(path: &str) -> bool {
+        path.starts_with('/')
+            && !path.starts_with("//")
+            && !path.starts_with("/\\")
+            && path
+                .bytes()
+                .all(|b| (0x21..0x7f).contains(&b) && b != b'\\')
+    }
+    fn decoded(path: &str) -> Option<String> {
+        let bytes = path.as_bytes();
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'%' {
+                let hex = bytes.get(i + 1..i + 3)?;
+                let value = u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+                out.push(value);
+                i += 3;
+            } else {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+        String::from_utf8(out).ok()
+    }
+    if !plain(back) || back.len() > 2048 {
+        return false;
+    }
+    let mut current = back.to_string();
+    for _ in 0..3 {
+        let Some(next) = decoded(&current) else {
+            return false;
+        };
+        if next == current {
+            return true;
+        }
+        if next.starts_with("//")
+            || next.starts_with("/\\")
+            || next.chars().any(|c| c.is_control() || c == '\\')
+        {
+            return false;
+        }
+        current = next;
+    }
+    // Still changing after three rounds: nothing a page links to.
+    false
 }
 
 /// Gives the page renderer the request's CSP nonce: Leptos writes it on every
@@ -272,8 +326,42 @@ async fn health(State(state): State<AppState>) -> impl IntoResponse {
     }))
 }
 
+/// `/readyz`'s answer, kept for a second: probes (and anyone else) share one
+/// database check instead of making one each.
+#[derive(Default)]
+pub struct Readiness {
+    last: tokio::sync::Mutex<Option<(std::time::Instant, bool)>>,
+    checks: std::sync::atomic::AtomicU64,
+}
+
+/// How long one readiness check answers for.
+const READINESS_FOR: std::time::Duration = std::time::Duration::from_secs(1);
+
+impl Readiness {
+    /// Whether the database answered, checked at most once a second (callers
+    /// arriving during a check wait for its answer).
+    pub async fn check(&self, store: &crate::store::Store) -> bool {
+        let mut last = self.last.lock().await;
+        if let Some((at, ready)) = *last {
+            if at.elapsed() < READINESS_FOR {
+                return ready;
+            }
+        }
+        let ready = store.ping().await;
+        self.checks
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        *last = Some((std::time::Instant::now(), ready));
+        ready
+    }
+
+    /// How many times the database was asked.
+    pub fn checks(&self) -> u64 {
+        self.checks.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 async fn ready(State(state): State<AppState>) -> impl IntoResponse {
-    if state.store.ping().await {
+    if state.readiness.check(&state.store).await {
         (StatusCode::OK, Json(serde_json::json!({"status": "ready"})))
     } else {
         (
@@ -293,7 +381,7 @@ async fn export_text(
     match state.hub.export(&id, lang).await {
         Ok(mut text) => {
             // Per-move loss, once the game has been analysed.
-            if let Some(section) = state.analysis.export_section("table", &id).await {
+            if let Some(section) = state.analysis.export_section("table", &id, lang).await {
                 text.push('\n');
                 text.push_str(&section);
             }
@@ -354,10 +442,13 @@ fn attachment(name: String, content_type: &'static str, body: String) -> axum::r
 async fn lab_export_text(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
 ) -> axum::response::Response {
     match state.lab.export_text(&id).await {
         Ok(mut text) => {
-            if let Some(section) = state.analysis.export_section("lab", &id).await {
+            // The analysis in the language of the page that links here.
+            let lang = app::i18n::lang_of_headers(&headers);
+            if let Some(section) = state.analysis.export_section("lab", &id, lang).await {
                 text.push('\n');
                 text.push_str(&section);
             }
@@ -527,4 +618,42 @@ async fn lab_ownership(
     let mut response = rebuilt(body);
     response.headers_mut().remove(header::CONTENT_LENGTH);
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_site_path;
+
+    #[test]
+    fn the_language_switch_goes_back_only_to_a_path_of_this_site() {
+        for ok in [
+            "/",
+            "/table/ab12cd34",
+            "/lab/0011?x=1",
+            "/?tc=6s+0",
+            "/analysis/table/ab%20cd",
+        ] {
+            assert!(same_site_path(ok), "{ok:?} should be allowed");
+        }
+        for bad in [
+            "",
+            "evil.example",
+            "//evil.example",
+            "/\\evil.example",
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/ /evil.example",
+            "/%09/evil.example",
+            "/%2509/evil.example",
+            "/%2F/evil.example",
+            "/%2f%2fevil.example",
+            "/%5Cevil.example",
+            "/%255C%255Cevil.example",
+            "/%zz",
+            "https://evil.example/",
+            "/é",
+        ] {
+            assert!(!same_site_path(bad), "{bad:?} should be refused");
+        }
+    }
 }

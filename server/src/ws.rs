@@ -31,12 +31,12 @@ pub const MAX_WRITE_BUFFER: usize = 256 * 1024;
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Whether the `Origin` of an upgrade request is allowed: the site's own
-/// (same host as the request), the public URL, or the configured list.
-/// Without an `Origin` it is not a browser (browsers always send one on
-/// WebSocket upgrades), so no visitor's cookies can be abused.
+/// (same host as the request), the public URL, or the configured list. An
+/// upgrade without an `Origin` is refused like a foreign one: browsers always
+/// send one, and scripts and the test client send the site's.
 pub fn origin_allowed(headers: &HeaderMap, guard: &crate::guard::Guard) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
-        return true;
+        return false;
     };
     let Ok(origin) = origin.to_str() else {
         return false;
@@ -48,11 +48,68 @@ pub fn origin_allowed(headers: &HeaderMap, guard: &crate::guard::Guard) -> bool 
     guard.origin_allowed(origin, host)
 }
 
-/// Keep-alive settings of one socket.
+/// Keep-alive settings of one socket, and the rate of client messages.
 #[derive(Clone, Copy, Debug)]
 pub struct KeepAlive {
     pub ping: Duration,
     pub silent: Duration,
+    /// Messages per second a client may send (ten times as many at once).
+    pub messages_per_sec: u32,
+}
+
+impl KeepAlive {
+    fn of(state: &AppState) -> Self {
+        KeepAlive {
+            ping: state.ws_ping,
+            silent: state.ws_silent,
+            messages_per_sec: state.ws_messages_per_sec,
+        }
+    }
+}
+
+/// The client's message rate on one socket: a token bucket of
+/// `10 × rate` messages refilled at `rate` per second. Every frame counts
+/// (text, binary, ping, pong).
+pub struct MessageRate {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: Instant,
+}
+
+impl MessageRate {
+    pub fn new(per_sec: u32) -> Self {
+        let rate = f64::from(per_sec.max(1));
+        MessageRate {
+            tokens: rate * 10.0,
+            rate,
+            burst: rate * 10.0,
+            last: Instant::now(),
+        }
+    }
+
+    /// Takes one message at `now`; `false` when the client is over its rate.
+    pub fn take(&mut self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// What the client is told before the socket closes.
+    fn refusal(&self) -> ServerMessage {
+        ServerMessage::Error {
+            message: format!(
+                "too many messages (limit {} per second): the connection is closed",
+                self.rate as u32
+            ),
+        }
+    }
 }
 
 /// The socket checks every upgrade shares: origin, then the socket limits.
@@ -103,10 +160,7 @@ pub async fn table_socket(
         Err(error) => return crate::error::ErrorResponse(error).into_response(),
     };
     let hub = state.hub.clone();
-    let keep = KeepAlive {
-        ping: state.ws_ping,
-        silent: state.ws_silent,
-    };
+    let keep = KeepAlive::of(&state);
     bounded(upgrade).on_upgrade(move |socket| async move {
         let _permit = permit;
         let sockets = &hub.metrics().open_sockets;
@@ -160,10 +214,7 @@ pub async fn queue_socket(
         return (StatusCode::BAD_REQUEST, error.message).into_response();
     }
     let hub = state.hub.clone();
-    let keep = KeepAlive {
-        ping: state.ws_ping,
-        silent: state.ws_silent,
-    };
+    let keep = KeepAlive::of(&state);
     bounded(upgrade).on_upgrade(move |socket| async move {
         let _permit = permit;
         let sockets = &hub.metrics().open_sockets;
@@ -232,6 +283,7 @@ async fn wait_in_queue(
     }
     let mut pings = tokio::time::interval_at(Instant::now() + keep.ping, keep.ping);
     let mut heard = Instant::now();
+    let mut rate = MessageRate::new(keep.messages_per_sec);
     loop {
         tokio::select! {
             table = &mut matched => {
@@ -248,6 +300,11 @@ async fn wait_in_queue(
             }
             incoming = socket.recv() => {
                 heard = Instant::now();
+                if incoming.as_ref().is_some_and(|m| m.is_ok()) && !rate.take(heard) {
+                    send(&mut socket, encode(&rate.refusal())).await;
+                    hub.dequeue(ticket);
+                    return;
+                }
                 match read(incoming) {
                     Incoming::Closed => {
                         hub.dequeue(ticket);
@@ -296,6 +353,7 @@ async fn serve(
     }
     let mut pings = tokio::time::interval_at(Instant::now() + keep.ping, keep.ping);
     let mut heard = Instant::now();
+    let mut rate = MessageRate::new(keep.messages_per_sec);
     loop {
         tokio::select! {
             update = updates.recv() => match update {
@@ -320,6 +378,12 @@ async fn serve(
             }
             incoming = socket.recv() => {
                 heard = Instant::now();
+                if incoming.as_ref().is_some_and(|m| m.is_ok()) && !rate.take(heard) {
+                    // Over the rate: told once, then closed.
+                    send(&mut socket, encode(&rate.refusal())).await;
+                    let _ = tokio::time::timeout(Duration::from_secs(1), socket.send(Message::Close(None))).await;
+                    return;
+                }
                 match read(incoming) {
                     Incoming::Closed => return,
                     Incoming::Reply(Some(reply)) => {
@@ -372,6 +436,18 @@ mod tests {
     }
 
     #[test]
+    fn the_message_rate_allows_a_burst_then_the_rate() {
+        let start = Instant::now();
+        let mut rate = MessageRate::new(5);
+        let burst = (0..100).filter(|_| rate.take(start)).count();
+        assert_eq!(burst, 50, "ten times the rate at once");
+        assert!(!rate.take(start + Duration::from_millis(100)));
+        assert!(rate.take(start + Duration::from_millis(250)));
+        let later = start + Duration::from_secs(60);
+        assert_eq!((0..100).filter(|_| rate.take(later)).count(), 50);
+    }
+
+    #[test]
     fn only_allowed_origins_may_connect() {
         let guard = |allowed: Vec<String>| {
             crate::guard::Guard::new(crate::guard::GuardConfig {
@@ -392,6 +468,12 @@ mod tests {
             "http://127.0.0.1:40085".parse().expect("header"),
         );
         assert!(origin_allowed(&headers, &guard(vec![])));
+        let mut without = headers.clone();
+        without.remove(header::ORIGIN);
+        assert!(
+            !origin_allowed(&without, &guard(vec![])),
+            "an upgrade without an Origin is refused"
+        );
         headers.insert(
             header::ORIGIN,
             "http://evil.example".parse().expect("header"),

@@ -112,6 +112,23 @@ fn message(body: &str) -> String {
         .unwrap_or_else(|| body.to_string())
 }
 
+/// A WebSocket request for `path` with the site's `Origin` (an upgrade
+/// without one is refused, as a browser always sends it).
+fn socket_request(
+    url: &str,
+    path: &str,
+) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let ws = url.replace("http://", "ws://");
+    let mut request = format!("{ws}{path}")
+        .into_client_request()
+        .expect("request");
+    request
+        .headers_mut()
+        .insert("origin", url.parse().expect("origin"));
+    request
+}
+
 /// A visitor who loaded the lobby (and so holds a session cookie).
 async fn visitor(url: &str) -> Client {
     let player = Client::new(url);
@@ -537,7 +554,12 @@ fn fuzzed_socket_messages_get_an_answer() {
     use tokio_tungstenite::tungstenite::Message;
     let rt = runtime();
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(&dir.path().join("othello.db"), &["--rate-per-ip", "0"]);
+    // The socket's message rate is what this test is not about: 300
+    // messages as fast as they are answered.
+    let server = Server::start(
+        &dir.path().join("othello.db"),
+        &["--rate-per-ip", "0", "--ws-messages-per-sec", "100000"],
+    );
     let url = server.url.clone();
     let http = client();
     let table = rt.block_on(async {
@@ -545,10 +567,10 @@ fn fuzzed_socket_messages_get_an_answer() {
         let (_, id) = create(&http, &url, json!({ "kind": "hot_seat" })).await;
         id.as_str().expect("id").to_string()
     });
-    let ws = url.replace("http://", "ws://");
     let socket = rt
-        .block_on(tokio_tungstenite::connect_async(format!(
-            "{ws}/ws/table/{table}"
+        .block_on(tokio_tungstenite::connect_async(socket_request(
+            &url,
+            &format!("/ws/table/{table}"),
         )))
         .expect("socket")
         .0;
@@ -818,7 +840,6 @@ async fn socket_floods_hit_the_limits() {
         ],
     );
     let url = server.url.clone();
-    let ws = url.replace("http://", "ws://");
     let player = client();
     get_cookie(&player, &url).await;
     let (_, table) = create(&player, &url, json!({ "kind": "hot_seat" })).await;
@@ -834,13 +855,10 @@ async fn socket_floods_hit_the_limits() {
             .expect("cookie")
     };
     let open = |cookie: String| {
-        let ws = ws.clone();
+        let url = url.clone();
         let table = table.clone();
         async move {
-            use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-            let mut request = format!("{ws}/ws/table/{table}")
-                .into_client_request()
-                .expect("request");
+            let mut request = socket_request(&url, &format!("/ws/table/{table}"));
             request
                 .headers_mut()
                 .insert("cookie", cookie.parse().expect("header"));
@@ -902,7 +920,6 @@ async fn sockets_are_pinged_silent_ones_closed_and_big_frames_refused() {
         &["--ws-ping-secs", "1", "--ws-silent-secs", "2"],
     );
     let url = server.url.clone();
-    let ws = url.replace("http://", "ws://");
     let player = client();
     get_cookie(&player, &url).await;
     let (_, table) = create(&player, &url, json!({ "kind": "hot_seat" })).await;
@@ -910,9 +927,10 @@ async fn sockets_are_pinged_silent_ones_closed_and_big_frames_refused() {
 
     // A live client (tungstenite answers pings while reading) stays open and
     // sees the server's pings.
-    let (mut live, _) = tokio_tungstenite::connect_async(format!("{ws}/ws/table/{table}"))
-        .await
-        .expect("socket");
+    let (mut live, _) =
+        tokio_tungstenite::connect_async(socket_request(&url, &format!("/ws/table/{table}")))
+            .await
+            .expect("socket");
     let started = Instant::now();
     let mut pings = 0;
     while started.elapsed() < Duration::from_secs(4) {
@@ -928,9 +946,10 @@ async fn sockets_are_pinged_silent_ones_closed_and_big_frames_refused() {
         .expect("send");
 
     // A silent client (never reads, so never answers a ping) is closed.
-    let (mut silent, _) = tokio_tungstenite::connect_async(format!("{ws}/ws/table/{table}"))
-        .await
-        .expect("socket");
+    let (mut silent, _) =
+        tokio_tungstenite::connect_async(socket_request(&url, &format!("/ws/table/{table}")))
+            .await
+            .expect("socket");
     tokio::time::sleep(Duration::from_secs(4)).await;
     let mut closed = false;
     while let Ok(Some(frame)) = tokio::time::timeout(Duration::from_secs(3), silent.next()).await {
@@ -950,9 +969,10 @@ async fn sockets_are_pinged_silent_ones_closed_and_big_frames_refused() {
 
     // A message over the message limit gets an error; a frame over the frame
     // cap closes the socket.
-    let (mut socket, _) = tokio_tungstenite::connect_async(format!("{ws}/ws/table/{table}"))
-        .await
-        .expect("socket");
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(socket_request(&url, &format!("/ws/table/{table}")))
+            .await
+            .expect("socket");
     let _state = socket.next().await;
     socket
         .send(Message::Text(" ".repeat(5000).into()))

@@ -64,6 +64,15 @@ impl Server {
         Server { child, url }
     }
 
+    /// As [`Server::start`], with `/metrics` on its own free port (the only
+    /// place it is served); returns the server and that port's base URL.
+    pub fn start_with_metrics(database: &Path, extra: &[&str]) -> (Server, String) {
+        let address = free_address();
+        let mut args = vec!["--metrics-listen", address.as_str()];
+        args.extend_from_slice(extra);
+        (Server::start(database, &args), format!("http://{address}"))
+    }
+
     /// SIGKILL, no chance to clean up.
     pub fn kill(mut self) {
         let _ = self.child.kill();
@@ -106,4 +115,20 @@ pub async fn call(
     let text = response.text().await.expect("body");
     let value = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
     (status, value)
+}
+
+/// A loopback address with a port that was free a moment ago.
+pub fn free_address() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("free port");
+    listener.local_addr().expect("address").to_string()
+}
+
+/// The Prometheus text of a server's metrics listener (`metrics_url`, from
+/// [`Server::start_with_metrics`]).
+pub async fn metrics(metrics_url: &str) -> String {
+    let response = reqwest::get(format!("{metrics_url}/metrics"))
+        .await
+        .expect("metrics answer on their own address");
+    assert_eq!(response.status().as_u16(), 200);
+    response.text().await.expect("metrics text")
 }

@@ -19,7 +19,7 @@ type Acknowledged = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
 async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("othello.db");
-    let server = Server::start(&db, &[]);
+    let (server, metrics_url) = Server::start_with_metrics(&db, &[]);
     let url = server.url.clone();
 
     // Many hot-seat tables, each played as fast as the server answers, so
@@ -72,7 +72,7 @@ async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
         "the games were moving before the kill ({in_flight_total} moves)"
     );
     // Commands from different tables shared transactions.
-    let (_, metrics) = Client::new(&url).get("/metrics").await.expect("metrics");
+    let metrics = common::metrics(&metrics_url).await;
     let largest: u64 = metrics
         .lines()
         .find_map(|line| line.strip_prefix("othello_commit_largest_batch "))
@@ -84,10 +84,10 @@ async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {
         task.await.expect("player task");
     }
 
-    let server = Server::start(&db, &[]);
+    let (server, metrics_url) = Server::start_with_metrics(&db, &[]);
     let url = server.url.clone();
     let reader = Client::new(&url);
-    let (_, metrics) = reader.get("/metrics").await.expect("metrics");
+    let metrics = common::metrics(&metrics_url).await;
     assert!(
         metrics.contains("othello_commit_batches_total"),
         "{metrics}"

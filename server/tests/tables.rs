@@ -90,7 +90,7 @@ async fn after_sigkill_the_game_continues_from_the_same_position_and_tally() {
 #[tokio::test]
 async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(&dir.path().join("othello.db"), &[]);
+    let (server, metrics_url) = Server::start_with_metrics(&dir.path().join("othello.db"), &[]);
     let url = server.url.clone();
     let owner = visitor(&url).await;
     let table = owner
@@ -148,8 +148,10 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
     let view = owner.get_table(&table).await.expect("get_table");
     assert!(view.history.is_empty());
     // The refusals are counted in the metrics, which answer in Prometheus text.
-    let (status, metrics) = owner.get("/metrics").await.expect("metrics");
-    assert_eq!(status, 200);
+    // (`/metrics` is served only on `--metrics-listen`.)
+    let (status, _) = owner.get("/metrics").await.expect("metrics");
+    assert_eq!(status, 404, "the public address does not serve /metrics");
+    let metrics = common::metrics(&metrics_url).await;
     for name in [
         "othello_live_tables 1",
         "othello_open_sockets 0",
