@@ -54,6 +54,7 @@ lobby-cannot-reach = Cannot reach the server.
 table-loading = Loading the table…
 table-not-found = Table not found
 mode-vs-ai = You ({ $side }) vs AI depth { $depth }
+mode-vs-ai-watch = A player ({ $side }) vs AI depth { $depth }
 mode-hot-seat = Hot-seat: two players, one screen
 mode-online-private = Online: private table, { $control }
 mode-online-quick = Online: quick match, { $control }
@@ -81,10 +82,16 @@ table-wins-time = { $side } wins on time
 table-draw = Draw
 table-resign = Resign
 table-resign-hot-seat = Resign (side to move)
+table-resign-confirm = Resign this game?
+table-resign-confirm-side = Resign for { $side }?
+table-resign-yes = Yes, resign
+table-resign-no = No, keep playing
+table-reviewing = Showing the position after move { $number }.
+table-review-back = Back to the game
 table-vote-withdraw-side = { $side }: withdraw rematch vote
-table-vote-side = { $side }: vote rematch
+table-vote-side = { $side }: vote for a rematch
 table-vote-withdraw = Withdraw rematch vote
-table-vote = Vote rematch
+table-vote = Vote for a rematch
 table-their-vote = Your opponent wants a rematch.
 table-rematch = Rematch
 table-watching-free = You are watching. The { $side } seat is free: take it to play.
@@ -92,7 +99,13 @@ table-take-seat = Take the free seat
 table-watching = You are watching this game.
 table-rules = Rules
 table-round = Round { $round }
-table-ai-search = AI looked { $depth } moves ahead: { $nodes } positions.
+table-ai-search = AI looked { $depth ->
+    [one] 1 move
+   *[other] { $depth } moves
+} ahead: { $nodes ->
+    [one] 1 position
+   *[other] { $nodes } positions
+}.
 table-share-title = Waiting for an opponent
 table-share-text = Send this link to a friend: they take the free seat with the button on the page. The game and its grace timers start when both seats are taken.
 table-tally = Tally
@@ -102,7 +115,7 @@ table-tally-draws = Draws
 table-export = Export
 table-new-table = New table
 table-moves = Moves ({ $count })
-table-move = { $side } { $square } (+{ $flipped })
+table-move = { $side } { $square } — flips { $flipped }
 table-pass = { $side } passes (no legal move)
 table-live = Live
 table-connecting = Connecting…
@@ -150,7 +163,7 @@ srv-rematch = Rematch: round { $round } begins.
 srv-wants-rematch = { $side } wants a rematch; waiting for { $other }.
 srv-withdrew = { $side } withdrew the rematch vote.
 srv-not-your-turn = It is not your turn: { $side } is to move.
-srv-over = The game is over: start a rematch to play again.
+srv-over = The game is over: vote for a rematch to play again.
 srv-not-over = A rematch can only be voted for once the game is over.
 srv-taken = Square { $square } is taken.
 srv-no-flips = A disc on { $square } would flip nothing: a move must outflank at least one disc.
@@ -159,13 +172,14 @@ srv-already-seated = You already hold a seat at this table.
 srv-seats-taken = Both seats are taken: you can watch this game, not play in it.
 srv-no-seats = Only online tables have seats to take: this table is played in one browser.
 srv-waiting = Waiting for an opponent: share this table's link to start.
+srv-resign-early = Nothing to resign yet: the game starts when an opponent takes the other seat.
 srv-not-your-side = You do not play { $side } at this table.
 srv-which-side = Say which side votes: black or white.
 srv-ai-thinking = Wait: the AI is thinking.
 srv-no-table = No such table: it may have expired or never existed.
 srv-depth = The AI's depth must be between 1 and 6.
 srv-quick-timed = Quick match is always timed: choose 3+2, 5+0 or 10+5.
-srv-needs-time = A time control needs some time: choose 3+2, 5+0 or 10+5.
+srv-needs-time = A clock cannot start at zero minutes: choose 3+2, 5+0 or 10+5.
 srv-not-offered = { $control } is not offered: choose 3+2, 5+0 or 10+5.
 srv-online-from = Online tables start from the usual position; start from a position against the AI or hot-seat.
 srv-obf-paste = Paste a position in OBF: 64 cells (X, O or -) from a1 to h8, a space, then X or O for the side to move.
@@ -182,7 +196,10 @@ srv-unreachable = the server could not be reached: { $why }
 
 ## Clocks
 
-clock-announce = { $side }: { $seconds } seconds left.
+clock-announce = { $side }: { $seconds ->
+    [one] 1 second
+   *[other] { $seconds } seconds
+} left.
 clock-you = { $side } (you)
 clock-low = Low time
 clock-control = Time control
@@ -198,9 +215,18 @@ hint-draw = a draw with perfect play
 hint-wins = { $side } wins by { $by } with perfect play
 hint-loses = { $side } loses by { $by } with perfect play
 hint-value = value { $value } for { $side }
-hint-exact = solved exactly ({ $empties } empty squares)
-hint-searched = searched { $depth } moves ahead
-hint-best = Best move { $square }: { $value }; { $how }, { $nodes } positions in { $ms } ms.
+hint-exact = solved exactly ({ $empties ->
+    [one] 1 empty square
+   *[other] { $empties } empty squares
+})
+hint-searched = searched { $depth ->
+    [one] 1 move
+   *[other] { $depth } moves
+} ahead
+hint-best = Best move { $square }: { $value }; { $how }, { $nodes ->
+    [one] 1 position
+   *[other] { $nodes } positions
+} in { $ms } ms.
 
 ## Analysis
 
@@ -209,20 +235,37 @@ analysis-checking = Checking for an analysis…
 analysis-intro = Find each move's loss against the best move: a fixed-depth search in the midgame, the exact solver in the last empties.
 analysis-failed = The analysis failed:
 analysis-start = Analyse
-analysis-running = Analysing… { $done } of { $total } moves
+analysis-running = Analysing… { $done } of { $total ->
+    [one] 1 move
+   *[other] { $total } moves
+}
 analysis-title = Analysis
-analysis-loss-exact = −{ $loss } discs (exact)
+analysis-loss-exact = −{ $loss ->
+    [one] 1 disc
+   *[other] { $loss } discs
+} (exact)
 analysis-loss-search = −{ $loss } (depth search)
 severity-best = best
 severity-inaccuracy = inaccuracy
 severity-mistake = mistake
 severity-blunder = blunder
-analysis-summary = Search depth { $depth } in the midgame; exact solver in the last { $empties } empties.
+analysis-summary = Search depth { $depth } in the midgame; exact solver { $empties ->
+    [one] for the last empty square
+   *[other] in the last { $empties } empties
+}.
 analysis-no-mistakes = No move lost anything against the best move.
 analysis-best-was = {" "}— best was { $square }
 analysis-legend = Black's advantage after each move (above the line Black is better); dots mark the worst moves. Right of the dashed line the values are exact disc counts.
 analysis-worst = Worst moves
-analysis-graph-label = Evaluation over the game, from black's side; { $mistakes } mistakes
+analysis-show-position = Show this position on the board
+analysis-axis-black = Black ahead
+analysis-axis-even = Even
+analysis-axis-white = White ahead
+analysis-axis-move = move { $number }
+analysis-graph-label = Black's advantage over the game; { $mistakes ->
+    [one] 1 mistake
+   *[other] { $mistakes } mistakes
+}
 
 ## Offline practice
 
@@ -240,7 +283,6 @@ offline-note = This game runs in your browser (the same AI as the site's tables)
 offline-depth = AI depth
 offline-new-game = New game
 offline-start = Start
-srv-ai-search = AI looked { $depth } moves ahead: { $nodes } positions.
 srv-ai-failed = The AI failed: { $error }
 srv-ai-no-move = The AI found no move.
 srv-engine-start = The engine cannot start: { $error }
@@ -250,33 +292,86 @@ srv-not-legal = { $square }: not a legal move
 ## Sentences are joined with a space; { $side } and { $opponent } are Black/White.
 
 explain-list-and = { $rest } and { $last }
-explain-played = { $side } played { $square } and captured { $captured ->
+explain-played = { $side } played { $square } and flipped { $captured ->
     [one] 1 disc
    *[other] { $captured } discs
-} ({ $list }), leaving { $black } black and { $white } white discs.
+} ({ $list }), leaving { $black ->
+    [one] 1 black disc
+   *[other] { $black } black discs
+} and { $white ->
+    [one] 1 white disc
+   *[other] { $white } white discs
+}.
 explain-corner = Taking the { $square } corner gives { $side } a disc that can never be flipped and an anchor for stable edges.
 explain-x-square = { $square } is an X-square, diagonal to an empty corner: it can hand { $opponent } that corner later.
 explain-c-square = { $square } is a C-square next to an empty corner, a risky edge square until that corner is settled.
 explain-edge = It is an edge move, harder for { $opponent } to flip back.
 explain-game-over = The move ends the game.
 explain-must-pass = { $opponent } has no reply and must pass, so { $side } moves again.
-explain-mobility = Mobility: { $opponent } now has { $replies ->
-    [one] 1 reply
-   *[other] { $replies } replies
-} ({ $list }) against { $own ->
-    [one] 1 move
-   *[other] { $own } moves
-} for { $side } (mobility term { $before } → { $after }).
+explain-mobility = { $opponent } now has { $replies ->
+    [one] one move
+   *[other] { $replies } moves
+} to choose from ({ $list }), { $change ->
+    [fewer] down from { $before }
+    [more] up from { $before }
+   *[same] as many as before
+}; { $side } has { $own ->
+    [0] none
+   *[other] { $own }
+}.
 explain-corner-warning = Warning: { $opponent } can now take the corner { $list }.
-explain-frontier-better = The frontier term went from { $before } to { $after }: { $side } now has relatively fewer discs that touch empty squares.
-explain-frontier-worse = The frontier term went from { $before } to { $after }: { $side } now has relatively more discs that touch empty squares.
-explain-search = A depth-{ $depth } search rated { $square } at { $value }, ahead of { $others } other { $others ->
-    [one] option
-   *[other] options
-} (best of them { $next } at { $next_value }).
+explain-frontier-more = The move gave { $side } { $added ->
+    [one] one more frontier disc
+   *[other] { $added } more frontier discs
+} (discs next to an empty square, which open moves for { $opponent }): { $own } now, against { $theirs } for { $opponent }.
+explain-frontier-fewer = { $side } now has fewer frontier discs (discs next to an empty square): { $own }, down from { $before }, against { $theirs } for { $opponent }.
+explain-frontier-same = A quiet move: { $side } still has { $own ->
+    [one] one frontier disc
+   *[other] { $own } frontier discs
+} (discs next to an empty square), against { $theirs } for { $opponent }.
+explain-stable = { $side } now has { $stable ->
+    [one] one stable disc
+   *[other] { $stable } stable discs
+}, which can never be flipped again ({ $gained ->
+    [one] one more
+   *[other] { $gained } more
+} than before the move).
+explain-fewest-replies = Of { $side }'s { $moves ->
+    [one] 1 possible move
+   *[other] { $moves } possible moves
+}, none leaves { $opponent } fewer replies.
+explain-quietest = Of { $side }'s { $moves ->
+    [one] 1 possible move
+   *[other] { $moves } possible moves
+}, none makes fewer frontier discs: a quiet choice.
+explain-parity = { $empties ->
+    [one] One empty square is left
+   *[other] { $empties } empty squares are left
+}: if nobody passes, { $last } plays the last move, which is worth having (parity).
+explain-search-best = Looking { $depth ->
+    [one] one move
+   *[other] { $depth } moves
+} ahead, the engine rated { $square } the best of { $moves ->
+    [one] 1 move
+   *[other] { $moves } moves
+}; the next best, { $next }, scored { $next_value } against { $value } for { $square }.
+explain-search-tie = Looking { $depth ->
+    [one] one move
+   *[other] { $depth } moves
+} ahead, the engine rated { $square } as good as { $list }: { $ties ->
+    [one] both
+   *[other] all
+} scored { $value }.
+explain-search-below = Looking { $depth ->
+    [one] one move
+   *[other] { $depth } moves
+} ahead, the engine rated { $best } higher than { $square } ({ $best_value } against { $value }).
 explain-only-move = It was { $side }'s only legal move.
 explain-estimate = The exact endgame solver ran out of its budget here, so these values are estimates, not perfect play.
-explain-perfect-worse = Perfect play: { $square } { $result }, while { $best } { $best_result } ({ $lost } discs lost to the best move).
+explain-perfect-worse = Perfect play: { $square } { $result }, while { $best } { $best_result } ({ $lost ->
+    [one] 1 disc
+   *[other] { $lost } discs
+} lost to the best move).
 explain-perfect-best = Perfect play: { $square } { $result }, the best result available.
 explain-result-wins = wins by { $by }
 explain-result-loses = loses by { $by }
@@ -285,19 +380,24 @@ lesson-corner = Take a corner when it is offered: corner discs are stable and pr
 lesson-corner-risk = Before you move, check whether your move lets the opponent into a corner.
 lesson-x-square = Avoid the squares diagonally next to an empty corner; they tend to give that corner away.
 lesson-no-reply = Moves that leave the opponent without a reply are worth a lot: you keep the initiative.
-lesson-endgame = In the endgame the disc count starts to decide the game: count the captures, not just the shape.
+lesson-endgame = In the endgame the disc count starts to decide the game: count the discs each move flips, not just the shape.
 lesson-frontier = Moves that create new frontier discs give the opponent more options; prefer quiet moves inside your own wall.
 lesson-mobility = Keep more moves for yourself than your opponent has: mobility wins Othello games.
 lesson-quiet = Flipping few discs in the opening and middle game often keeps the opponent short of moves.
-lesson-greedy = Capturing many discs early is not a goal in itself; watch how many replies it gives your opponent.
+lesson-greedy = Flipping many discs early is not a goal in itself; watch how many replies it gives your opponent.
+lesson-parity = In the endgame, try to play the last move in each empty region: whoever plays last there flips discs that cannot be flipped back.
+lesson-stable = Stable discs, the ones that can never be flipped, are the only ones sure to count at the end: grow them from the corners along the edges.
+lesson-c-square = A C-square (the edge square next to an empty corner) is safe only while the opponent cannot use it to reach that corner; look along that edge before you go there.
+lesson-edge = Edge discs are hard to flip, but an edge taken too early can become a target: take edges the opponent cannot attack from both sides.
 
 ## AI lab
 
 lab-black-depth = Black depth
 lab-white-depth = White depth
 lab-new-game = New lab game
-lab-provider-ready = {" "}· ready
-lab-provider-not-ready = {" "}· not available
+lab-provider-offline = Explanations are written by the built-in explainer, from the facts of each position (no language model).
+lab-provider-model = Explanations are written by { $name }, a language model.
+lab-provider-model-down = Explanations are written by { $name }, a language model, which is not available right now.
 lab-intro = Two engines play each other, each searching to its own depth. After every move a short explanation and one reusable lesson tell you what the move does for the position.
 lab-games = Lab games
 lab-none = No lab game yet.
@@ -308,14 +408,17 @@ lab-watching = Watching.
 lab-watching-text = Only the visitor who started this lab game plays its turns; it updates here as they do.
 lab-copy = Make my own copy
 lab-copy-note = A new lab game of yours from this position, with the same engine depths, that you can step.
-lab-game-line = Black depth { $black } vs White depth { $white } — { $plies } moves, { $score }{ $over ->
+lab-game-line = Black depth { $black } vs White depth { $white } — { $plies ->
+    [one] 1 move
+   *[other] { $plies } moves
+}, { $score }{ $over ->
     [yes] , over
    *[no] {""}
 }
 lab-loading = Loading the lab game…
 lab-not-found = Lab game not found
 lab-back = Back to the lab
-lab-graph-label = Evaluation over the game, from black's side
+lab-graph-label = Black's advantage over the game
 lab-over-win = Game over: { $side } wins { $score }
 lab-over-draw = Game over: draw { $score }
 lab-writing = Writing the explanation…
@@ -324,13 +427,20 @@ lab-to-move = { $side } to move (depth { $depth })
 lab-pass = { $side } has no legal move and passes.
 lab-explanations = Explanations
 lab-explanations-intro = Press Next turn (or N) to let the engines play; each move gets an explanation and a lesson.
-lab-move-heading = Move { $ply } · { $side } { $square } · captured { $captured }
-lab-search-facts = Search: depth { $depth }, value { $value }, { $nodes } positions, { $alternatives } legal moves
+lab-explanations-intro-watcher = No move yet. The engines play when this game's owner steps it; each move appears here with an explanation and a lesson.
+lab-move-heading = Move { $ply } · { $side } { $square } · flips { $captured }
+lab-search-facts = Search: depth { $depth }, value { $value }, { $nodes ->
+    [one] 1 position
+   *[other] { $nodes } positions
+}, { $alternatives ->
+    [one] 1 legal move
+   *[other] { $alternatives } legal moves
+}
 lab-exact = Exact (perfect play): this move { $result }
 lab-exact-best = ; the best move { $result }
 lab-estimate = Endgame solver: out of budget, values are estimates.
 lab-unverified = Unverified:
-lab-unverified-text = the text names { $squares } — not a legal move, a capture or an occupied square of this position.
+lab-unverified-text = the text names { $squares } — not a legal move, a flipped disc or an occupied square of this position.
 lab-lesson = Lesson:
 lab-written-by = Written by
 lab-explain-failed = The explanation failed:
@@ -340,6 +450,8 @@ lab-moves = Moves
 lab-live = Live
 lab-reviewing = Reviewing move { $ply }
 lab-back-live = Back to live
+lab-review-status = After move { $ply }: { $status }
+lab-review-next = You are looking at move { $ply }: Next turn (N) first brings back the live game; press it again to play on.
 lab-next-turn = Next turn
 lab-pause = Pause
 lab-autoplay = Autoplay
@@ -347,7 +459,7 @@ lab-reading = Reading time
 lab-frozen = Autoplay is frozen: the explanation failed. Retry it to go on.
 lab-autoplay-on = Autoplay: { $reading } reading time after each explanation.
 lab-evaluation = Evaluation
-lab-graph-legend = Search value of each move, from black's side: above the line Black is better.
+lab-graph-legend = Black's advantage after each move, by the search: above the line Black is better.
 lab-export-text = Export text
 lab-export-json = Export JSON
 lab-play-from-title = Start a vs-AI or hot-seat table from this position
@@ -368,14 +480,20 @@ srv-analysis-unavailable = The analysis service is unavailable.
 
 ## Exports (lab text export, table export headings)
 
-export-opening = Opening: { $name } (first { $plies } moves)
+export-opening = Opening: { $name } (first { $plies ->
+    [one] move
+   *[other] { $plies } moves
+})
 export-no-opening = Opening: not a named opening
 export-lab-title = Othello 3D — AI lab game { $id }
 export-lab-engines =
     Black (X): engine at depth { $black }
     White (O): engine at depth { $white }
 export-start = Start position:
-export-lab-move = { $ply }. { $side } { $square } — flips { $count } ({ $list }); black { $black }, white { $white }; search value { $value } (depth { $depth }, { $nodes } positions)
+export-lab-move = { $ply }. { $side } { $square } — flips { $count } ({ $list }); black { $black }, white { $white }; search value { $value } (depth { $depth }, { $nodes ->
+    [one] 1 position
+   *[other] { $nodes } positions
+})
 export-explanation = Explanation ({ $provider }): { $text }
 export-lesson = Lesson: { $text }
 export-pending = Explanation: still being written.
@@ -434,5 +552,25 @@ export-time = { $winner ->
    *[White] Black ran out of time; White wins on time
 } (discs { $score })
 export-abandoned = Abandoned by both players (discs { $score })
-export-tally = Tally at this table: black { $black } wins, white { $white } wins, { $draws } draws
+export-tally = Tally at this table: { $black ->
+    [one] 1 win
+   *[other] { $black } wins
+} for Black, { $white ->
+    [one] 1 win
+   *[other] { $white } wins
+} for White, { $draws ->
+    [one] 1 draw
+   *[other] { $draws } draws
+}
 export-ggf = GGF (one game per round):
+export-analysis-title = Analysis (search depth { $depth } in the midgame, exact solver { $empties ->
+    [one] for the last empty square
+   *[other] from { $empties } empties on
+}):
+export-analysis-move-exact = { $ply }. { $side } { $square } — loss { $loss ->
+    [one] 1 disc
+   *[other] { $loss } discs
+} (exact)
+export-analysis-move-search = { $ply }. { $side } { $square } — loss { $loss } (search value)
+export-analysis-best = , best { $square }
+export-analysis-worst = Worst moves: { $list }

@@ -199,6 +199,10 @@ pub fn Board3D(
     /// A square to mark as the hint (the engine worker's best move).
     #[prop(optional, into)]
     hint: Option<Signal<Option<u8>>>,
+    /// Whether a round end is one to celebrate for this viewer (not a
+    /// player's own loss); always, when not given.
+    #[prop(optional, into)]
+    celebrate: Option<Signal<bool>>,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let hint = hint.unwrap_or_else(|| Signal::derive(|| None));
@@ -270,7 +274,8 @@ pub fn Board3D(
                 if !text.is_empty() {
                     announcer.set(text);
                 }
-                if starts_celebration(&before, &current) && !prefers_reduced_motion() {
+                let wanted = celebrate.is_none_or(|c| c.get_untracked());
+                if starts_celebration(&before, &current) && wanted && !prefers_reduced_motion() {
                     with_scene(&|s| {
                         if s.celebrate() {
                             celebrating.set(true);
@@ -283,7 +288,7 @@ pub fn Board3D(
         on_cleanup(move || with_scene(&|s| s.dispose()));
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (set_backend, passes);
+    let _ = (set_backend, passes, celebrate);
 
     let skip = move || {
         with_scene(&|s| s.skip_celebration());

@@ -56,6 +56,79 @@ pub fn square_name(index: u8) -> String {
     format!("{col}{row}")
 }
 
+/// The index (0..64) of a square name (`d3`), if it is one.
+pub fn square_index(name: &str) -> Option<u8> {
+    let bytes = name.as_bytes();
+    match bytes {
+        [col @ b'a'..=b'h', row @ b'1'..=b'8'] => Some((row - b'1') * 8 + (col - b'a')),
+        _ => None,
+    }
+}
+
+/// The usual starting position's cells (d4, e5 white; d5, e4 black).
+pub fn start_cells() -> Vec<i8> {
+    let mut cells = vec![0; SQUARES];
+    cells[27] = -1;
+    cells[36] = -1;
+    cells[28] = 1;
+    cells[35] = 1;
+    cells
+}
+
+/// The position after each entry of a move list, from `start` (the usual
+/// start when empty): the cells and the square placed (`None` for a pass).
+/// An entry that does not fit the position (it cannot happen with a list the
+/// server sent) leaves the position as it was.
+pub fn replay(start: &[i8], history: &[HistoryEntry]) -> Vec<(Vec<i8>, Option<u8>)> {
+    const DIRECTIONS: [(i8, i8); 8] = [
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, -1),
+        (0, 1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+    ];
+    let mut cells = if start.len() == SQUARES {
+        start.to_vec()
+    } else {
+        start_cells()
+    };
+    let mut out = Vec::with_capacity(history.len());
+    for entry in history {
+        let square = entry.square.as_deref().and_then(square_index);
+        if let Some(square) = square {
+            let me = entry.side.cell();
+            let (row, col) = ((square / 8) as i8, (square % 8) as i8);
+            if cells[usize::from(square)] == 0 {
+                for (dr, dc) in DIRECTIONS {
+                    let mut run = Vec::new();
+                    let (mut r, mut c) = (row + dr, col + dc);
+                    while (0..8).contains(&r) && (0..8).contains(&c) {
+                        let at = (r * 8 + c) as usize;
+                        if cells[at] == -me {
+                            run.push(at);
+                        } else {
+                            if cells[at] == me {
+                                for &i in &run {
+                                    cells[i] = me;
+                                }
+                            }
+                            break;
+                        }
+                        r += dr;
+                        c += dc;
+                    }
+                }
+                cells[usize::from(square)] = me;
+            }
+        }
+        out.push((cells.clone(), square));
+    }
+    out
+}
+
 /// A side of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -267,6 +340,11 @@ pub struct TableView {
     /// Both clocks of a timed online table.
     #[serde(default)]
     pub clocks: Option<Clocks>,
+    /// The round's starting position (cells as in [`BoardSnapshot`]), so the
+    /// page can show the position after any entry of `history` ([`replay`]).
+    /// Empty means the usual start.
+    #[serde(default)]
+    pub start: Vec<i8>,
 }
 
 /// The clocks of a timed online table at the moment the server built the
@@ -592,5 +670,59 @@ mod tests {
         ] {
             assert_eq!(QueueMessage::parse(other), None, "{other}");
         }
+    }
+
+    fn entry(side: Side, square: Option<&str>) -> HistoryEntry {
+        HistoryEntry {
+            side,
+            square: square.map(str::to_string),
+            flipped: 0,
+        }
+    }
+
+    #[test]
+    fn square_names_and_indices_round_trip() {
+        for i in 0..64u8 {
+            assert_eq!(square_index(&square_name(i)), Some(i));
+        }
+        for bad in ["", "a", "i1", "a9", "a0", "A1", "a10"] {
+            assert_eq!(square_index(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn replay_flips_like_the_rules_and_keeps_passes() {
+        let history = [
+            entry(Side::Black, Some("f5")),
+            entry(Side::White, Some("d6")),
+            entry(Side::Black, None),
+            entry(Side::Black, Some("c3")),
+        ];
+        let positions = replay(&[], &history);
+        assert_eq!(positions.len(), 4);
+        let count = |cells: &[i8], v: i8| cells.iter().filter(|&&c| c == v).count();
+        // f5 flips e5: 4 black, 1 white.
+        let (after_f5, square) = &positions[0];
+        assert_eq!(*square, square_index("f5"));
+        assert_eq!((count(after_f5, 1), count(after_f5, -1)), (4, 1));
+        assert_eq!(after_f5[usize::from(square_index("e5").unwrap())], 1);
+        // d6 flips d5: 3 black, 3 white.
+        assert_eq!((count(&positions[1].0, 1), count(&positions[1].0, -1)), (3, 3));
+        // A pass changes nothing.
+        assert_eq!(positions[2].0, positions[1].0);
+        assert_eq!(positions[2].1, None);
+        // c3 flips d4 along the diagonal.
+        let after_c3 = &positions[3].0;
+        assert_eq!(after_c3[usize::from(square_index("d4").unwrap())], 1);
+        assert_eq!((count(after_c3, 1), count(after_c3, -1)), (5, 2));
+    }
+
+    #[test]
+    fn replay_starts_from_a_given_position() {
+        let mut start = vec![0i8; SQUARES];
+        start[0] = 1; // a1 black
+        start[1] = -1; // b1 white
+        let positions = replay(&start, &[entry(Side::Black, Some("c1"))]);
+        assert_eq!(&positions[0].0[..3], &[1, 1, 1]);
     }
 }

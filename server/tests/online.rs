@@ -243,6 +243,26 @@ async fn seated_table(live: &Live) -> (String, Player, Player, Socket, Socket) {
 }
 
 #[tokio::test]
+async fn nobody_can_resign_before_the_opponent_has_taken_the_other_seat() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (table, creator, _) = private_table(&live).await;
+    let before = creator.view(&table).await;
+    assert_refused(creator.resign(&table).await, 422, "Nothing to resign yet");
+    let after = creator.view(&table).await;
+    assert!(playing(&after), "the round has not ended: {after:?}");
+    assert_eq!(after.tally, tally(0, 0, 0));
+    assert_eq!(after.board.version, before.board.version, "nothing changed");
+
+    // Once the guest sits, the round has started and either may resign.
+    let guest = Player::new(&live).await;
+    let seated = guest.take_seat(&table).await.expect("take_seat");
+    let guest_side = Player::side(&seated);
+    let ended = guest.resign(&table).await.expect("resign after both sat");
+    assert_eq!(over(&ended), (Some(guest_side.opponent()), EndReason::Resigned));
+}
+
+#[tokio::test]
 async fn a_visitor_sits_only_by_the_button_and_later_ones_watch() {
     let dir = tempfile::tempdir().expect("tempdir");
     let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
@@ -943,7 +963,7 @@ async fn controls_the_lobby_does_not_offer_are_refused_without_the_test_flag() {
         (
             json!({ "kind": "online", "private": true, "time": { "base_s": 0, "increment_s": 0 } }),
             422,
-            "A time control needs some time",
+            "A clock cannot start at zero minutes",
         ),
         (
             json!({ "kind": "online", "private": false }),

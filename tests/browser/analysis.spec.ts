@@ -38,13 +38,18 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
     };
     let view = await call('get_table', { table: id });
     let n = 0;
+    // The score after each placement, by its number in the move list.
+    const scores: Record<number, [number, number]> = {};
     while (view.status.state === 'playing' && n < 80) {
       view = await call('play_move', { table: id, square: view.board.legal[0] });
       n++;
+      const number = view.history.map((h: any, i: number) => (h.square ? i + 1 : 0)).filter((x: number) => x > 0).pop();
+      scores[number] = [view.black_count, view.white_count];
     }
-    return n;
+    return { n, scores, final: [view.black_count, view.white_count] as [number, number] };
   }, table);
-  expect(plies).toBeGreaterThan(50);
+  const { scores, final } = plies;
+  expect(plies.n).toBeGreaterThan(50);
   await expect(page.locator('#turn')).toContainText(/wins|Draw/);
   await expect(page.locator('#opening')).toBeVisible();
 
@@ -55,12 +60,66 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await expect(page.locator('#analysis')).toHaveAttribute('data-state', 'ready', { timeout: 240_000 });
   const graph = page.locator('#analysis-graph');
   await expect(graph).toBeVisible();
-  expect(Number(await graph.getAttribute('data-points'))).toBe(plies);
+  expect(Number(await graph.getAttribute('data-points'))).toBe(plies.n);
   await expect(graph.locator('polyline')).toHaveCount(1);
   const mistakes = page.locator('#mistakes li');
   expect(await mistakes.count()).toBeGreaterThan(0);
   await expect(mistakes.first()).toContainText(/(Black|White) [a-h][1-8]/);
   await expect(mistakes.first().locator('.severity')).toHaveText(/inaccuracy|mistake|blunder/);
+  // The graph has a scale: who is ahead, and the first and last move numbers.
+  await expect(page.locator('.graph-y')).toContainText('Black ahead');
+  await expect(page.locator('.graph-y')).toContainText('White ahead');
+  await expect(page.locator('#analysis-graph-x')).toContainText('move 1');
+  // The opening is named once, beside the move list, not again in the analysis.
+  await expect(page.locator('#opening')).toHaveCount(1);
+  await expect(page.locator('#analysis')).not.toContainText('Opening:');
+
+  // Analysis and move list number moves alike; a row shows its position.
+  const row = mistakes.first();
+  const number = Number(await row.getAttribute('data-number'));
+  const what = ((await row.locator('.what').textContent()) ?? '').trim();
+  expect(what.startsWith(`${number}. `), what).toBe(true);
+  const square = what.split(' ').pop()!;
+  await page.locator('details.history summary').click();
+  await expect(page.locator(`#history li[data-number="${number}"]`)).toContainText(square);
+  await row.locator('.what').click();
+  await expect(page.locator('#table-review')).toContainText(`after move ${number}`);
+  const expected = scores[number];
+  expect(expected, `score after move ${number}`).toBeTruthy();
+  await expect(page.locator('#black-count')).toHaveText(String(expected[0]));
+  await expect(page.locator('#white-count')).toHaveText(String(expected[1]));
+  await page.waitForFunction(
+    ([b, w]) => {
+      const s = (window as any).othello3d.status();
+      return s.black === b && s.white === w;
+    },
+    expected,
+  );
+  await screenshot(page, info, 'analysis-review');
+  await page.click('#review-back');
+  await expect(page.locator('#table-review')).toHaveCount(0);
+  await expect(page.locator('#black-count')).toHaveText(String(final[0]));
+
+  // A long move list fits its card: no entry runs past it, no sideways scroll.
+  const list = page.locator('#history');
+  const overflow = await list.evaluate((ol) => {
+    const box = ol.getBoundingClientRect();
+    const beyond = [...ol.querySelectorAll('li')].filter((li) => li.getBoundingClientRect().right > box.right + 0.5).length;
+    return { beyond, scroll: ol.scrollWidth - ol.clientWidth, entries: ol.querySelectorAll('li').length };
+  });
+  expect(overflow.entries).toBeGreaterThan(50);
+  expect(overflow.beyond).toBe(0);
+  expect(overflow.scroll).toBeLessThanOrEqual(0);
+  // An entry of the list, by keyboard, shows its position too.
+  await page.locator('#history li[data-number="10"] button').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#table-review')).toContainText('after move 10');
+  expect(scores[10], 'move 10 is a placement').toBeTruthy();
+  await expect(page.locator('#black-count')).toHaveText(String(scores[10][0]));
+  await expect(page.locator('#white-count')).toHaveText(String(scores[10][1]));
+  await screenshot(page, info, 'move-list');
+  await page.click('#review-back');
+
   await page.locator('#analysis').scrollIntoViewIfNeeded();
   await screenshot(page, info, 'analysis-panel');
   await page.locator('#analysis').screenshot({ path: `${info.outputDir}/analysis-card.png` }).catch(() => {});
@@ -76,6 +135,6 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
   await expect(page.locator('#analysis')).toHaveAttribute('data-state', 'ready', { timeout: 10_000 });
   await expect(page.locator('#analysis-progress')).toHaveCount(0);
-  saveResult(info, 'analysis', { plies, mistakes: await mistakes.count() });
+  saveResult(info, 'analysis', { plies: plies.n, mistakes: await mistakes.count() });
   expect(consoleErrors).toEqual([]);
 });

@@ -2,7 +2,7 @@
 // Skip button and reduced motion), keyboard play, the aria-live announcer, and
 // the 2D DOM board used without WebGPU and WebGL 2 (forced with ?renderer=2d).
 import { test, expect, waitForIsland, pixelStats, screenshot, saveResult } from './support/fixtures';
-import { clickSquare, counts, startHotSeat, status, waitForNewVersion } from './support/board';
+import { clickSquare, counts, resign, startHotSeat, status, waitForNewVersion } from './support/board';
 import { Page } from '@playwright/test';
 
 interface BoardStatus {
@@ -40,7 +40,7 @@ test('the celebration plays when a hot-seat game ends by resignation, and Skip e
   await page.evaluate(() => (window as any).othello3d.setCelebrationMs(120_000));
 
   // White (to move) resigns: the round is over and the celebration starts.
-  await page.click('#resign');
+  await resign(page);
   await expect(page.locator('#turn')).toContainText('Black wins by resignation');
   await page.waitForFunction(() => (window as any).othello3d.status().celebrating);
   await expect(page.locator('#skip-celebration')).toBeVisible();
@@ -77,7 +77,7 @@ test('the celebration plays when a hot-seat game ends by resignation, and Skip e
 test('a celebration ends by itself, and a rematch starts from a clean board', async ({ page, consoleErrors }) => {
   await startHotSeat(page);
   await waitForIsland(page);
-  await page.click('#resign');
+  await resign(page);
   await page.waitForFunction(() => (window as any).othello3d.status().celebrating);
   // A rematch vote does not change the board: the celebration goes on.
   await page.click('#vote-black');
@@ -101,7 +101,7 @@ test('with reduced motion the celebration is not played', async ({ page, console
   await startHotSeat(page);
   await waitForIsland(page);
   const s = await status(page);
-  await page.click('#resign');
+  await resign(page);
   await expect(page.locator('#turn')).toContainText('White wins by resignation');
   // The island has drawn the final state: had a celebration started, it would show by now.
   await page.waitForFunction((v) => (window as any).othello3d.status().drawnVersion > v, s.version);

@@ -36,7 +36,8 @@ test("against the AI, the human's pass stays on screen, is announced and is in t
   await expect(page.locator('#turn')).toContainText('Your move (Black)', { timeout: 60_000 });
   const history = page.locator('#history li');
   await expect(history).toHaveCount(4);
-  await expect(history.nth(2)).toHaveText('Black passes (no legal move)');
+  await expect(history.nth(2)).toContainText('Black passes (no legal move)');
+  await expect(history.nth(2)).toContainText('3.');
   // The notice survived the AI's second move.
   await expect(page.locator('#notice')).toHaveText('Black has no legal move and passes; White plays again.');
   await page.waitForFunction(() =>

@@ -1,7 +1,7 @@
 // Playing at a table by real clicks on the 3D scene, on both backends.
 import { test, expect, waitForIsland, pixelStats, screenshot, saveResult } from './support/fixtures';
 import {
-  clickSquare, counts, isOver, startHotSeat, startVsAi, status, waitForNewVersion, waitForTurnOrEnd,
+  clickSquare, counts, isOver, resign, startHotSeat, startVsAi, status, waitForNewVersion, waitForTurnOrEnd,
 } from './support/board';
 
 test('a whole game against the AI at depth 1, played by clicking the board', async ({ page, consoleErrors }, info) => {
@@ -96,7 +96,7 @@ test('hot-seat: both sides click, discs drawn follow the score, refusals and rul
   await expect(page.locator('#rules')).not.toBeVisible();
 
   // Resign, then both sides vote for a rematch; the tally keeps the round.
-  await page.click('#resign');
+  await resign(page);
   await expect(page.locator('#turn')).toContainText('White wins by resignation');
   await expect(page.locator('#tally-white')).toHaveText('1');
   await page.click('#vote-black');

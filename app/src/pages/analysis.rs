@@ -14,9 +14,9 @@ pub fn OpeningName(#[prop(into)] moves: Signal<Vec<String>>) -> impl IntoView {
         let moves = moves.get();
         crate::openings::name_of_squares(&moves).map(|named| {
             view! {
-                <p class="opening" id="opening" data-plies=named.plies.to_string()>
-                    {t!(lang, "analysis-opening")} " " <strong>{named.name}</strong>
-                </p>
+                <span class="opening" id="opening" data-plies=named.plies.to_string()>
+                    {t!(lang, "analysis-opening")} " " <strong>{crate::openings::name_in(lang, &named.name)}</strong>
+                </span>
             }
         })
     }
@@ -62,6 +62,13 @@ pub fn AnalysisPanel(
     /// Whether the game is finished (the card shows only then).
     #[prop(into)]
     over: Signal<bool>,
+    /// The number in the page's move list of each placement, in order (a
+    /// list that counts passes too); the placement's own count when not given.
+    #[prop(optional, into)]
+    numbers: Option<Signal<Vec<u32>>>,
+    /// Shows the position after the move with this list number on the board.
+    #[prop(optional)]
+    on_pick: Option<Callback<u32>>,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let state = RwSignal::new(None::<AnalysisView>);
@@ -113,7 +120,10 @@ pub fn AnalysisPanel(
             <progress id="analysis-progress" max=total.to_string() value=done.to_string()></progress>
         }
         .into_any(),
-        Some(AnalysisView::Ready { analysis }) => ready_view(lang, analysis).into_any(),
+        Some(AnalysisView::Ready { analysis }) => {
+            let numbers = numbers.map(|n| n.get()).unwrap_or_default();
+            ready_view(lang, analysis, &numbers, on_pick).into_any()
+        }
     }
     };
     move || {
@@ -155,7 +165,20 @@ pub fn severity_text(lang: crate::i18n::Lang, severity: Severity) -> String {
     }
 }
 
-fn ready_view(lang: crate::i18n::Lang, analysis: GameAnalysis) -> impl IntoView {
+/// The move-list number of a placement (`ply`, 1-based), from `numbers`.
+fn list_number(numbers: &[u32], ply: u32) -> u32 {
+    numbers
+        .get((ply as usize).wrapping_sub(1))
+        .copied()
+        .unwrap_or(ply)
+}
+
+fn ready_view(
+    lang: crate::i18n::Lang,
+    analysis: GameAnalysis,
+    numbers: &[u32],
+    on_pick: Option<Callback<u32>>,
+) -> impl IntoView {
     let worst: Vec<MoveAnalysis> = analysis
         .worst
         .iter()
@@ -174,9 +197,24 @@ fn ready_view(lang: crate::i18n::Lang, analysis: GameAnalysis) -> impl IntoView 
             .into_iter()
             .map(|m| {
                 let best = (m.loss > 0).then(|| t!(lang, "analysis-best-was", square = &m.best));
+                let number = list_number(numbers, m.ply);
+                let what = format!("{}. {} {}", number, crate::i18n::side_name(lang, m.side), m.square);
+                let what = match on_pick {
+                    Some(pick) => view! {
+                        <button
+                            class="what move-link"
+                            title=t!(lang, "analysis-show-position")
+                            on:click=move |_| pick.run(number)
+                        >
+                            {what}
+                        </button>
+                    }
+                    .into_any(),
+                    None => view! { <span class="what">{what}</span> }.into_any(),
+                };
                 view! {
-                    <li class=format!("mistake-row {} {}", side_class(m.side), m.severity.label()) data-ply=m.ply.to_string()>
-                        <span class="what">{format!("{}. {} {}", m.ply, crate::i18n::side_name(lang, m.side), m.square)}</span>
+                    <li class=format!("mistake-row {} {}", side_class(m.side), m.severity.label()) data-ply=m.ply.to_string() data-number=number.to_string()>
+                        {what}
                         <span class="severity">{severity_text(lang, m.severity)}</span>
                         <span class="loss">{loss_text(lang, &m)}{best}</span>
                     </li>
@@ -186,8 +224,7 @@ fn ready_view(lang: crate::i18n::Lang, analysis: GameAnalysis) -> impl IntoView 
             .into_any()
     };
     view! {
-        {analysis.opening.clone().map(|name| view! { <p class="opening">{t!(lang, "analysis-opening")} " " <strong>{name}</strong></p> })}
-        {graph(lang, &analysis)}
+        {graph(lang, &analysis, numbers)}
         <p class="graph-legend">{t!(lang, "analysis-legend")}</p>
         <h3>{t!(lang, "analysis-worst")}</h3>
         <ol id="mistakes" class="mistakes">{mistakes}</ol>
@@ -198,7 +235,7 @@ fn ready_view(lang: crate::i18n::Lang, analysis: GameAnalysis) -> impl IntoView 
 /// The evaluation graph: black's value after each move. Midgame values are
 /// search evaluations (capped at ±300), endgame values exact disc differences
 /// (±64); each phase fills the same height.
-fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis) -> impl IntoView {
+fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis, numbers: &[u32]) -> impl IntoView {
     const W: f64 = 300.0;
     const H: f64 = 120.0;
     let n = analysis.moves.len();
@@ -238,7 +275,7 @@ fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis) -> impl IntoView {
                     cy=format!("{:.1}", y(m))
                     r="4"
                 >
-                    <title>{format!("{}. {} {}: {}", m.ply, crate::i18n::side_name(lang, m.side), m.square, severity_text(lang, m.severity))}</title>
+                    <title>{format!("{}. {} {}: {}", list_number(numbers, m.ply), crate::i18n::side_name(lang, m.side), m.square, severity_text(lang, m.severity))}</title>
                 </circle>
             })
         })
@@ -248,7 +285,15 @@ fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis) -> impl IntoView {
         .iter()
         .filter(|m| matches!(m.severity, Severity::Mistake | Severity::Blunder))
         .count();
+    let first = analysis.moves.first().map_or(1, |m| list_number(numbers, m.ply));
+    let last = analysis.moves.last().map_or(1, |m| list_number(numbers, m.ply));
     view! {
+        <div class="graph-frame">
+        <div class="graph-y" aria-hidden="true">
+            <span>{t!(lang, "analysis-axis-black")}</span>
+            <span>{t!(lang, "analysis-axis-even")}</span>
+            <span>{t!(lang, "analysis-axis-white")}</span>
+        </div>
         <svg
             id="analysis-graph"
             class="eval-graph analysis-graph"
@@ -264,5 +309,10 @@ fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis) -> impl IntoView {
             <polyline class="eval-line" points=points></polyline>
             {dots}
         </svg>
+        <div class="graph-x" id="analysis-graph-x" aria-hidden="true">
+            <span>{t!(lang, "analysis-axis-move", number = first)}</span>
+            <span>{t!(lang, "analysis-axis-move", number = last)}</span>
+        </div>
+        </div>
     }
 }

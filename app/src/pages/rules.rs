@@ -5,14 +5,52 @@ use leptos::prelude::*;
 #[component]
 pub fn RulesSidebar(#[prop(into)] open: Signal<bool>, on_close: Callback<()>) -> impl IntoView {
     let lang = crate::i18n::use_lang();
+    let close_button = NodeRef::<leptos::html::Button>::new();
+    // Opening moves the focus into the sidebar (its close button); closing
+    // gives it back to the "?" button that opened it. Escape closes it from
+    // anywhere on the page.
+    #[cfg(feature = "hydrate")]
+    {
+        Effect::new(move |was_open: Option<bool>| {
+            let now_open = open.get();
+            if now_open {
+                // After the sidebar has become visible (a hidden element
+                // cannot take the focus; its slide-in starts this frame).
+                set_timeout(
+                    move || {
+                        if let Some(button) = close_button.get_untracked() {
+                            let _ = button.focus();
+                        }
+                    },
+                    std::time::Duration::from_millis(60),
+                );
+            } else if was_open == Some(true) {
+                if let Some(toggle) = document().get_element_by_id("rules-toggle") {
+                    use wasm_bindgen::JsCast;
+                    if let Ok(toggle) = toggle.dyn_into::<web_sys::HtmlElement>() {
+                        let _ = toggle.focus();
+                    }
+                }
+            }
+            now_open
+        });
+        let handle = window_event_listener(leptos::ev::keydown, move |ev| {
+            if ev.key() == "Escape" && open.get_untracked() {
+                ev.prevent_default();
+                on_close.run(());
+            }
+        });
+        on_cleanup(move || handle.remove());
+    }
     view! {
         <aside
             id="rules"
             class="rules-sidebar"
             class:open=move || open.get()
             aria-hidden=move || (!open.get()).to_string()
+            aria-label=t!(lang, "rules-title")
         >
-            <button class="close secondary" aria-label=t!(lang, "rules-close") on:click=move |_| on_close.run(())>
+            <button node_ref=close_button class="close secondary" aria-label=t!(lang, "rules-close") on:click=move |_| on_close.run(())>
                 "×"
             </button>
             <h2>{t!(lang, "rules-title")}</h2>

@@ -6,7 +6,7 @@ use crate::api::{get_table, new_table, play_move, resign, take_seat, vote_rematc
 use crate::board::{Board3D, PassLog};
 use crate::pages::rules::RulesSidebar;
 use crate::protocol::{
-    square_name, BoardSnapshot, EndReason, RoundStatus, Side, TableMode, TableView,
+    replay, square_name, BoardSnapshot, EndReason, RoundStatus, Side, TableMode, TableView,
 };
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map};
@@ -36,6 +36,22 @@ pub fn TablePage() -> impl IntoView {
             })}
         </Suspense>
     }
+}
+
+/// Moves the keyboard focus to the element with this id, once it is drawn.
+fn focus_by_id(id: &'static str) {
+    #[cfg(feature = "hydrate")]
+    request_animation_frame(move || {
+        use wasm_bindgen::JsCast;
+        if let Some(element) = document()
+            .get_element_by_id(id)
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = element.focus();
+        }
+    });
+    #[cfg(not(feature = "hydrate"))]
+    let _ = id;
 }
 
 fn side_class(side: Side) -> &'static str {
@@ -72,9 +88,32 @@ fn TableScreen(initial: TableView) -> impl IntoView {
     #[cfg(not(feature = "hydrate"))]
     let _ = set_connected;
 
+    // The move-list entry (1-based, passes counted) whose position the
+    // board shows instead of the game's, while the player reviews it.
+    let review = RwSignal::new(None::<usize>);
+    // A new state of the game ends a review only when the round changes (a
+    // rematch); a move played meanwhile is seen on "Back to the game".
+    Effect::new(move |round: Option<u32>| {
+        let now = view_state.with(|v| v.round);
+        if round.is_some_and(|r| r != now) {
+            review.set(None);
+        }
+        now
+    });
+    let positions = Memo::new(move |_| view_state.with(|v| replay(&v.start, &v.history)));
     let snapshot = Signal::derive(move || {
         let v = view_state.get();
         let mut board: BoardSnapshot = v.board.clone();
+        if let Some((cells, square)) = review
+            .get()
+            .and_then(|n| positions.with(|p| p.get(n.wrapping_sub(1)).cloned()))
+        {
+            board.cells = cells;
+            board.last_move = square;
+            board.flipped.clear();
+            board.legal.clear();
+            return board;
+        }
         if !v.viewer_to_move() {
             board.legal.clear();
         }
@@ -174,6 +213,28 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         });
     };
 
+    // Arriving from the lobby ("Play vs AI"), the keyboard focus would stay
+    // on the page body: put it on the board, where play starts.
+    #[cfg(feature = "hydrate")]
+    request_animation_frame(|| {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let idle = document
+            .active_element()
+            .is_none_or(|e| e.tag_name() == "BODY");
+        if idle {
+            use wasm_bindgen::JsCast;
+            if let Some(board) = document
+                .query_selector("#board-2d button[tabindex=\"0\"], #board-canvas")
+                .ok()
+                .flatten()
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = board.focus();
+            }
+        }
+    });
     let mode = move || view_state.with(|v| v.mode);
     let seated = move || view_state.with(|v| !v.you.is_empty());
     let is_online = move || matches!(mode(), TableMode::Online { .. });
@@ -279,24 +340,84 @@ fn TableScreen(initial: TableView) -> impl IntoView {
             },
         }
     };
+    // The end-of-round celebration is for a win or a draw the viewer can be
+    // glad of: never for a player's own loss (to the AI or online).
+    let celebrate = Signal::derive(move || {
+        view_state.with(|v| match v.status {
+            RoundStatus::Over {
+                winner: Some(winner),
+                ..
+            } => !(v.you.len() == 1 && v.you[0] != winner),
+            _ => true,
+        })
+    });
+    // The score of the position on the board: the reviewed one while the
+    // player looks back, else the game's.
+    let shown_counts = move || match review.get() {
+        Some(_) => snapshot.with(|b| {
+            let count = |v: i8| b.cells.iter().filter(|&&c| c == v).count() as u8;
+            (count(1), count(-1))
+        }),
+        None => view_state.with(|v| (v.black_count, v.white_count)),
+    };
     let to_move_class = move || match status() {
         RoundStatus::Playing { to_move } => side_class(to_move),
         RoundStatus::Over { .. } => "over",
     };
     let export_href = format!("/table/{table_id}/export.txt");
+    // Resign asks first ("Resign? Yes / No", inline), and only once the
+    // round has started: at an online table that means both seats taken.
+    let confirming = RwSignal::new(false);
     let resign_button = {
         let do_resign = do_resign.clone();
         move || {
             let do_resign = do_resign.clone();
-            (!over() && seated()).then(|| {
-                view! {
-                    <button class="secondary" id="resign" on:click=move |_| do_resign(None)>
-                        {move || if is_hot_seat() { t!(lang, "table-resign-hot-seat") } else { t!(lang, "table-resign") }}
-                    </button>
+            (!over() && seated() && !waiting_for_opponent()).then(|| {
+                if confirming.get() {
+                    view! {
+                        <span class="resign-confirm" id="resign-confirm" role="group" aria-labelledby="resign-question">
+                            <span id="resign-question">
+                                {move || if is_hot_seat() {
+                                    let side = view_state.with(|v| match v.status {
+                                        RoundStatus::Playing { to_move } => to_move,
+                                        RoundStatus::Over { .. } => Side::Black,
+                                    });
+                                    t!(lang, "table-resign-confirm-side", side = crate::i18n::side_name(lang, side))
+                                } else {
+                                    t!(lang, "table-resign-confirm")
+                                }}
+                            </span>
+                            <button class="danger" id="resign-yes" on:click=move |_| {
+                                confirming.set(false);
+                                do_resign(None);
+                            }>{t!(lang, "table-resign-yes")}</button>
+                            <button class="secondary" id="resign-no" on:click=move |_| {
+                                confirming.set(false);
+                                focus_by_id("resign");
+                            }>{t!(lang, "table-resign-no")}</button>
+                        </span>
+                    }
+                    .into_any()
+                } else {
+                    view! {
+                        <button class="secondary" id="resign" on:click=move |_| {
+                            confirming.set(true);
+                            focus_by_id("resign-no");
+                        }>
+                            {move || if is_hot_seat() { t!(lang, "table-resign-hot-seat") } else { t!(lang, "table-resign") }}
+                        </button>
+                    }
+                    .into_any()
                 }
             })
         }
     };
+    // A confirmation left open does not outlive the round it was asked in.
+    Effect::new(move |_| {
+        if over() {
+            confirming.set(false);
+        }
+    });
     let vote_buttons = move || {
         let do_vote = do_vote.clone();
         (over() && seated()).then(move || {
@@ -378,7 +499,16 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         <main class="table-page">
             <header class="topbar">
                 <h1><a href="/">{t!(lang, "site-title")}</a></h1>
-                <span class="mode">{move || crate::i18n::mode_text(lang, &mode())}</span>
+                <span class="mode" id="mode">{move || match mode() {
+                    // A visitor who is not seated watches: the human is "a player", not "you".
+                    TableMode::VsAi { depth, human } if !seated() => t!(
+                        lang,
+                        "mode-vs-ai-watch",
+                        side = crate::i18n::side_name(lang, human),
+                        depth = depth
+                    ),
+                    m => crate::i18n::mode_text(lang, &m),
+                }}</span>
                 <button
                     class="help"
                     id="rules-toggle"
@@ -391,17 +521,26 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 <crate::i18n::LangSwitch />
             </header>
             <section class="table-board">
-                <Board3D snapshot on_square passes hint />
+                <Board3D snapshot on_square passes hint celebrate />
+                {move || review.get().map(|n| view! {
+                    <p class="review-banner" id="table-review" role="status">
+                        {t!(lang, "table-reviewing", number = n)}
+                        " "
+                        <button class="secondary small" id="review-back" on:click=move |_| review.set(None)>
+                            {t!(lang, "table-review-back")}
+                        </button>
+                    </p>
+                })}
             </section>
             <aside class="hud">
                 <div class="card score">
                     <div class="count black-count" id="black-count">
                         <span class="disc black"></span>
-                        {move || view_state.with(|v| v.black_count)}
+                        {move || shown_counts().0}
                     </div>
                     <div class="count white-count" id="white-count">
                         <span class="disc white"></span>
-                        {move || view_state.with(|v| v.white_count)}
+                        {move || shown_counts().1}
                     </div>
                     <p id="turn" class=move || format!("turn {}", to_move_class())>{turn_text}</p>
                     <p class="round">{move || t!(lang, "table-round", round = view_state.with(|v| v.round))}</p>
@@ -467,22 +606,54 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         </button>
                     </Show>
                 </div>
-                <crate::pages::analysis::AnalysisPanel kind="table" id=table_id.clone() over=Signal::derive(over) />
-                <crate::pages::analysis::OpeningName moves=Signal::derive(move || view_state.with(|v| v.history.iter().filter_map(|h| h.square.clone()).collect::<Vec<_>>())) />
+                <crate::pages::analysis::AnalysisPanel
+                    kind="table"
+                    id=table_id.clone()
+                    over=Signal::derive(move || over() && view_state.with(|v| v.history.iter().any(|h| h.square.is_some())))
+                    numbers=Signal::derive(move || view_state.with(|v| {
+                        v.history
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, h)| h.square.is_some())
+                            .map(|(i, _)| i as u32 + 1)
+                            .collect::<Vec<_>>()
+                    }))
+                    on_pick=Callback::new(move |number: u32| review.set(Some(number as usize)))
+                />
                 <details class="card history">
-                    <summary>{move || t!(lang, "table-moves", count = view_state.with(|v| v.history.len()))}</summary>
-                    <ol id="history">
+                    <summary>
+                        {move || t!(lang, "table-moves", count = view_state.with(|v| v.history.len()))}
+                        " "
+                        <crate::pages::analysis::OpeningName moves=Signal::derive(move || view_state.with(|v| v.history.iter().filter_map(|h| h.square.clone()).collect::<Vec<_>>())) />
+                    </summary>
+                    <ol id="history" class="move-list">
                         {move || {
+                            let reviewed = review.get();
                             view_state
                                 .with(|v| v.history.clone())
                                 .into_iter()
-                                .map(|h| {
+                                .enumerate()
+                                .map(|(i, h)| {
+                                    let number = i + 1;
                                     let pass = h.square.is_none();
                                     let text = match &h.square {
                                         Some(sq) => t!(lang, "table-move", side = crate::i18n::side_name(lang, h.side), square = sq, flipped = h.flipped),
                                         None => t!(lang, "table-pass", side = crate::i18n::side_name(lang, h.side)),
                                     };
-                                    view! { <li class:pass=pass>{text}</li> }
+                                    view! {
+                                        <li class:pass=pass data-number=number.to_string()>
+                                            <button
+                                                class="move-link"
+                                                class:selected=reviewed == Some(number)
+                                                aria-pressed=(reviewed == Some(number)).to_string()
+                                                on:click=move |_| review.set(Some(number))
+                                            >
+                                                <span class="move-number">{format!("{number}.")}</span>
+                                                " "
+                                                {text}
+                                            </button>
+                                        </li>
+                                    }
                                 })
                                 .collect_view()
                         }}

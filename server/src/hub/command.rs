@@ -57,13 +57,20 @@ impl<S: TableStore> Hub<S> {
         if seats.is_empty() {
             return Err(TableError::NotASeat.into());
         }
-        if entry.is_online()
-            && !entry.both_seated()
-            && matches!(command, TableCommand::Place { .. })
-        {
-            return Err(CommandError::new(
-                "Waiting for an opponent: share this table's link to start.",
-            ));
+        if entry.is_online() && !entry.both_seated() {
+            match command {
+                TableCommand::Place { .. } => {
+                    return Err(CommandError::new(
+                        "Waiting for an opponent: share this table's link to start.",
+                    ))
+                }
+                // The round starts when both seats are taken: before that
+                // there is no game to lose, and nothing may be recorded.
+                TableCommand::Resign { .. } => return Err(CommandError::new(
+                    "Nothing to resign yet: the game starts when an opponent takes the other seat.",
+                )),
+                TableCommand::Vote { .. } => {}
+            }
         }
         let to_move = entry.table.to_move();
         let pick_side = |requested: Option<Side>| -> Result<Side, CommandError> {

@@ -524,6 +524,11 @@ impl Table {
             seats: None,
             ai_search: None,
             clocks: None,
+            start: if *self.game.start() == Position::initial() {
+                Vec::new()
+            } else {
+                self.game.start().to_cells().to_vec()
+            },
         }
     }
 }

@@ -75,3 +75,9 @@ export async function startHotSeat(page: Page) {
   await page.click('#start-hot-seat');
   await page.waitForURL(/\/table\//);
 }
+
+/** Resigns the way a player does: Resign, then "Yes, resign" in the inline confirmation. */
+export async function resign(page: Page) {
+  await page.click('#resign');
+  await page.click('#resign-yes');
+}

@@ -28,7 +28,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const args = ['--listen', options.listen ?? '127.0.0.1:0', '--database', database, ...(options.args ?? [])];
   const child = spawn(binary, args, {
     // The lab explains offline unless a test asks otherwise (`auto` would pick up a real login or key).
-    env: { ...process.env, OTHELLO_LOG: 'warn', OTHELLO_SITE_ROOT: 'site', NO_COLOR: '1', OTHELLO_EXPLAINER: 'offline', ...options.env },
+    env: { ...process.env, OTHELLO_LOG: 'warn', OTHELLO_SITE_ROOT: process.env.OTHELLO_SITE_ROOT ?? 'site', NO_COLOR: '1', OTHELLO_EXPLAINER: 'offline', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
