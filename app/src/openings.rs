@@ -116,6 +116,107 @@ pub fn name_of(moves: &[u8]) -> Option<Named> {
     })
 }
 
+/// The Greek names of the list's openings (by their English name): the
+/// descriptive words translated, the people's and programs' names kept as
+/// the Othello community writes them.
+const GREEK: &[(&str, &str)] = &[
+    ("Perpendicular Opening", "Κάθετο άνοιγμα"),
+    ("Parallel Opening", "Παράλληλο άνοιγμα"),
+    ("Diagonal Opening", "Διαγώνιο άνοιγμα"),
+    ("Tiger", "Τίγρης"),
+    ("Mainline Tiger", "Τίγρης, κύρια γραμμή"),
+    ("Leader's Tiger", "Τίγρης του Leader"),
+    ("Aubrey, Tanaka", "Aubrey, Tanaka"),
+    ("Rose-BILL", "Rose-BILL"),
+    ("Tamenori", "Tamenori"),
+    ("Ishii", "Ishii"),
+    ("Brightwell", "Brightwell"),
+    ("Stephenson", "Stephenson"),
+    ("Kung", "Kung"),
+    ("COMP'OTH", "COMP'OTH"),
+    ("No-Kung", "Όχι-Kung"),
+    ("No-Kung (Continuation)", "Όχι-Kung (συνέχεια)"),
+    ("Ganglion", "Γάγγλιο"),
+    ("Cat", "Γάτα"),
+    ("Berner", "Berner"),
+    ("Sakaguchi", "Sakaguchi"),
+    ("Italian", "Ιταλικό"),
+    ("No-Cat", "Όχι-Γάτα"),
+    ("No-Cat (Continuation)", "Όχι-Γάτα (συνέχεια)"),
+    ("Swallow", "Χελιδόνι"),
+    ("Horse", "Άλογο"),
+    ("Ralle", "Ralle"),
+    ("Rose", "Rose"),
+    ("Greenberg, Dawg", "Greenberg, Dawg"),
+    ("Rose-Birth", "Rose-Birth"),
+    ("Rose-birdie, Rose-Tamenori", "Rose-birdie, Rose-Tamenori"),
+    ("Rose-Tamenori-Kling", "Rose-Tamenori-Kling"),
+    ("Brightstein", "Brightstein"),
+    ("Flat", "Επίπεδο"),
+    ("Rotating Flat", "Περιστρεφόμενο επίπεδο"),
+    (
+        "Rotating Flat (Kling Continuation)",
+        "Περιστρεφόμενο επίπεδο (συνέχεια Kling)",
+    ),
+    ("Murakami Variation", "Παραλλαγή Murakami"),
+    ("Bhagat", "Bhagat"),
+    ("Inoue", "Inoue"),
+    ("IAGO", "IAGO"),
+    ("Shaman, Danish", "Σαμάνος, Δανικό"),
+    ("Mimura", "Mimura"),
+    ("Semi-Wing Variation", "Παραλλαγή μισής φτερούγας"),
+    ("Wing Variation", "Παραλλαγή φτερούγας"),
+    ("Buffalo, Kenichi Variation", "Βούβαλος, παραλλαγή Kenichi"),
+    ("Hokuriku Buffalo", "Βούβαλος Hokuriku"),
+    ("Tanida Buffalo", "Βούβαλος Tanida"),
+    ("Maruoka Buffalo", "Βούβαλος Maruoka"),
+    ("Cow", "Αγελάδα"),
+    ("Rose-v-Toth", "Rose-v-Toth"),
+    ("Landau", "Landau"),
+    ("Maruoka", "Maruoka"),
+    ("Tanida", "Tanida"),
+    ("Aircraft, Feldborg", "Αεροπλάνο, Feldborg"),
+    ("Sailboat", "Ιστιοφόρο"),
+    (
+        "Cow Bat, Bat, Cambridge",
+        "Αγελάδα-νυχτερίδα, Νυχτερίδα, Cambridge",
+    ),
+    ("Bat (Kling Continuation)", "Νυχτερίδα (συνέχεια Kling)"),
+    (
+        "Melnikov, Bat (Piau Continuation 1)",
+        "Melnikov, Νυχτερίδα (συνέχεια Piau 1)",
+    ),
+    ("Bat (Piau Continuation 2)", "Νυχτερίδα (συνέχεια Piau 2)"),
+    ("Bat (Kling Alternative)", "Νυχτερίδα (εναλλακτική Kling)"),
+    ("Chimney", "Καμινάδα"),
+    ("Hamilton", "Hamilton"),
+    ("Lollipop", "Γλειφιτζούρι"),
+    ("Raccoon Dog", "Ρακουνόσκυλο"),
+    ("Heath, Tobidashi", "Heath, Tobidashi"),
+    ("Heath-Chimney", "Heath-Καμινάδα"),
+    ("Heath-Bat", "Heath-Νυχτερίδα"),
+    ("Iwasaki Variation", "Παραλλαγή Iwasaki"),
+    ("Mimura Variation II", "Παραλλαγή Mimura II"),
+    ("Snake, Peasant", "Φίδι, Χωρικός"),
+    (
+        "Pyramid, Checkerboarding Peasant",
+        "Πυραμίδα, Χωρικός σκακιέρας",
+    ),
+];
+
+/// An opening's name (the list's English one) as a page in `lang` shows
+/// it; a name without a Greek form stays as it is.
+pub fn name_in(lang: crate::i18n::Lang, name: &str) -> String {
+    match lang {
+        crate::i18n::Lang::En => name.to_string(),
+        crate::i18n::Lang::El => GREEK
+            .iter()
+            .find(|(english, _)| *english == name)
+            .map_or(name, |(_, greek)| greek)
+            .to_string(),
+    }
+}
+
 /// [`name_of`] for square names (`["f5", "d6", …]`); unknown names end the
 /// sequence.
 pub fn name_of_squares<S: AsRef<str>>(moves: &[S]) -> Option<Named> {
@@ -201,6 +302,22 @@ mod tests {
                 assert_eq!(found.plies, opening.moves.len(), "{}", opening.name);
             }
         }
+    }
+
+    #[test]
+    fn every_opening_has_a_greek_name() {
+        use crate::i18n::Lang;
+        for opening in all() {
+            assert!(
+                GREEK.iter().any(|(english, _)| *english == opening.name),
+                "no Greek name for {}",
+                opening.name
+            );
+        }
+        assert_eq!(name_in(Lang::El, "Tiger"), "Τίγρης");
+        assert_eq!(name_in(Lang::El, "Perpendicular Opening"), "Κάθετο άνοιγμα");
+        assert_eq!(name_in(Lang::En, "Tiger"), "Tiger");
+        assert_eq!(name_in(Lang::El, "Something new"), "Something new");
     }
 
     #[test]

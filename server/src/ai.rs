@@ -79,7 +79,7 @@ impl Shared {
         if queues.waiting >= self.capacity {
             return Err(QueueFull {
                 message: format!(
-                    "The AI is busy ({} searches waiting): try again in a moment.",
+                    "The AI is busy (searches waiting: {}): try again in a moment.",
                     queues.waiting
                 ),
             });
@@ -88,7 +88,7 @@ impl Shared {
             Some((_, mine)) if mine.len() >= self.per_owner => {
                 return Err(QueueFull {
                     message: format!(
-                        "You already have {} AI searches waiting: try again when they finish.",
+                        "You have as many AI searches waiting as allowed ({}): try again when they finish.",
                         mine.len()
                     ),
                 });
@@ -282,7 +282,7 @@ mod tests {
         queue.push("a", Box::new(|| {})).expect("1");
         queue.push("a", Box::new(|| {})).expect("2");
         let refused = queue.push("a", Box::new(|| {})).expect_err("owner full");
-        assert!(refused.message.contains("You already have 2"));
+        assert!(refused.message.contains("waiting as allowed (2)"));
         queue.push("b", Box::new(|| {})).expect("3");
         let refused = queue.push("c", Box::new(|| {})).expect_err("full");
         assert!(refused.message.contains("busy"));

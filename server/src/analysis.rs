@@ -203,41 +203,79 @@ pub fn analyse_game(game: &Game, settings: AnalysisSettings) -> GameAnalysis {
 
 /// The per-move loss section of an export.
 pub fn export_section(analysis: &GameAnalysis) -> String {
+    export_section_in(app::i18n::Lang::En, analysis)
+}
+
+/// [`export_section`] in `lang` (the language of the rest of the export).
+pub fn export_section_in(lang: app::i18n::Lang, analysis: &GameAnalysis) -> String {
+    use app::t;
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Analysis (search depth {} in the midgame, exact solver from {} empties):",
-        analysis.depth, analysis.exact_empties
+        "{}",
+        t!(
+            lang,
+            "export-analysis-title",
+            depth = analysis.depth,
+            empties = analysis.exact_empties
+        )
     );
     for m in &analysis.moves {
-        let unit = if m.exact { "discs (exact)" } else { "eval" };
-        let _ = writeln!(
-            out,
-            "{:>2}. {} {} — loss {} {unit}{}{}",
-            m.ply,
-            m.side.name(),
-            m.square,
-            m.loss,
-            if m.loss > 0 {
-                format!(", best {}", m.best)
-            } else {
-                String::new()
-            },
-            match m.severity {
-                Severity::Best => String::new(),
-                s => format!(" [{}]", s.label()),
-            }
-        );
+        let side = app::i18n::side_name(lang, m.side);
+        let ply = format!("{:>2}", m.ply);
+        let mut line = if m.exact {
+            t!(
+                lang,
+                "export-analysis-move-exact",
+                ply = ply,
+                side = side,
+                square = &m.square,
+                loss = m.loss
+            )
+        } else {
+            t!(
+                lang,
+                "export-analysis-move-search",
+                ply = ply,
+                side = side,
+                square = &m.square,
+                loss = m.loss
+            )
+        };
+        if m.loss > 0 {
+            line.push_str(&t!(lang, "export-analysis-best", square = &m.best));
+        }
+        let severity = match m.severity {
+            Severity::Best => None,
+            Severity::Inaccuracy => Some(t!(lang, "severity-inaccuracy")),
+            Severity::Mistake => Some(t!(lang, "severity-mistake")),
+            Severity::Blunder => Some(t!(lang, "severity-blunder")),
+        };
+        if let Some(severity) = severity {
+            let _ = write!(line, " [{severity}]");
+        }
+        let _ = writeln!(out, "{line}");
     }
     if !analysis.worst.is_empty() {
         let list: Vec<String> = analysis
             .worst
             .iter()
             .filter_map(|ply| analysis.moves.iter().find(|m| m.ply == *ply))
-            .map(|m| format!("{}. {} {}", m.ply, m.side.name(), m.square))
+            .map(|m| {
+                format!(
+                    "{}. {} {}",
+                    m.ply,
+                    app::i18n::side_name(lang, m.side),
+                    m.square
+                )
+            })
             .collect();
-        let _ = writeln!(out, "Worst moves: {}", list.join("; "));
+        let _ = writeln!(
+            out,
+            "{}",
+            t!(lang, "export-analysis-worst", list = list.join("; "))
+        );
     }
     out
 }
@@ -497,11 +535,16 @@ impl Analyses {
             .map_err(|e| format!("the result could not be stored: {e}"))
     }
 
-    /// The export section of a game's stored analysis, if any.
-    pub async fn export_section(&self, kind: &str, id: &str) -> Option<String> {
+    /// The export section of a game's stored analysis, if any, in `lang`.
+    pub async fn export_section(
+        &self,
+        kind: &str,
+        id: &str,
+        lang: app::i18n::Lang,
+    ) -> Option<String> {
         let target = self.target(kind, id).await.ok()?;
         let analysis = self.stored(&target).await.ok()??;
-        Some(export_section(&analysis))
+        Some(export_section_in(lang, &analysis))
     }
 
     /// The stored analysis of a game, if any (JSON exports).

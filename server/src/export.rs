@@ -42,7 +42,7 @@ pub fn opening_line_in(lang: app::i18n::Lang, moves: &[engine::Square]) -> Strin
         Some(named) => app::t!(
             lang,
             "export-opening",
-            name = named.name,
+            name = app::openings::name_in(lang, &named.name),
             plies = named.plies
         ),
         None => app::t!(lang, "export-no-opening"),
@@ -356,7 +356,7 @@ mod tests {
         let r2 = text.find("=== Round 2 ===").expect("round 2");
         let r3 = text.find("=== Round 3 ===").expect("round 3");
         let tally = text
-            .find("Tally at this table: black 1 wins, white 1 wins, 0 draws")
+            .find("Tally at this table: 1 win for Black, 1 win for White, 0 draws")
             .expect("tally");
         assert!(r1 < r2 && r2 < r3 && r3 < tally, "{text}");
         let round1 = &text[r1..r2];

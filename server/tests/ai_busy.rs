@@ -45,7 +45,7 @@ async fn a_full_ai_queue_is_refused_with_a_clear_message_and_asked_again_later()
     assert_eq!(status, 503, "{body}");
     assert_eq!(
         body["message"],
-        "The AI is busy (0 searches waiting): try again in a moment. Nothing changed.",
+        "The AI is busy (searches waiting: 0): try again in a moment. Nothing changed.",
         "{body}"
     );
     let (_, view) = call(&player, &url, "lab_get", json!({ "lab": lab })).await;

@@ -163,7 +163,7 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
     );
     let section = w
         .analyses
-        .export_section("table", &table)
+        .export_section("table", &table, app::i18n::Lang::En)
         .await
         .expect("export section");
     assert!(
@@ -171,6 +171,20 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
         "{section}"
     );
     assert!(section.contains("Worst moves:"), "{section}");
+    // In Greek for a Greek page, like the rest of the export.
+    let greek = w
+        .analyses
+        .export_section("table", &table, app::i18n::Lang::El)
+        .await
+        .expect("export section");
+    assert!(
+        greek.contains(&format!(
+            "{}. Μαύρα {} — απώλεια",
+            1, analysis.moves[0].square
+        )),
+        "{greek}"
+    );
+    assert!(greek.contains("Χειρότερες κινήσεις:"), "{greek}");
     let row = w
         .hub
         .store()

@@ -2,6 +2,7 @@
 // first visit, is rendered on the server (no English before hydration), can be
 // switched on every page with the EL/EN switch, and is remembered (cookie).
 import { test, expect, waitForIsland, screenshot } from './support/fixtures';
+import { startVsAi, waitForTurnOrEnd } from './support/board';
 import { Page } from '@playwright/test';
 
 test.use({ locale: 'el-GR', extraHTTPHeaders: { 'Accept-Language': 'el' } });
@@ -132,5 +133,28 @@ test('a lab game started in Greek is explained in Greek, also after a reload and
   const exported = await (await page.request.get(`${new URL(page.url()).pathname}/export.txt`)).text();
   expect(exported).toContain('Οθέλλο 3D — παρτίδα εργαστηρίου AI');
   expect(exported).toContain('Μάθημα:');
+  expect(consoleErrors).toEqual([]);
+});
+
+test('the Greek table offers a Υπόδειξη, and counts of one read in the singular in both languages', async ({ page, consoleErrors }, info) => {
+  // Playing White at depth 1: the AI (Black) moves first, looking 1 move ahead,
+  // and its first move flips exactly 1 disc.
+  await startVsAi(page, 1, 'white');
+  await waitForIsland(page);
+  await waitForTurnOrEnd(page);
+  await expect(page.locator('#hint')).toHaveText('Υπόδειξη');
+  await expect(page.locator('#ai-search')).toHaveText(/^Ο υπολογιστής είδε 1 κίνηση μπροστά: (1 θέση|\d+ θέσεις)\.$/);
+  await expect(page.locator('#history li').first()).toHaveText(/^(\d+\.\s*)?Μαύρα [a-h][1-8] — γυρίζει 1$/);
+  expect(await overflowing(page)).toEqual([]);
+  await screenshot(page, info, 'i18n-table-el-vs-ai');
+
+  // The same table in English.
+  const tableUrl = new URL(page.url()).pathname;
+  await page.click('#lang-en');
+  await page.waitForURL((url) => url.pathname === tableUrl);
+  await waitForIsland(page);
+  await expect(page.locator('#hint')).toHaveText('Hint');
+  await expect(page.locator('#ai-search')).toHaveText(/^AI looked 1 move ahead: (1 position|\d+ positions)\.$/);
+  await expect(page.locator('#history li').first()).toHaveText(/^(\d+\.\s*)?Black [a-h][1-8] — flips 1$/);
   expect(consoleErrors).toEqual([]);
 });

@@ -38,7 +38,7 @@ test('AI lab: Next turn and N, autoplay and pause, review of an earlier move', a
   const first = (await page.locator('#lab-moves li').first().textContent()) ?? '';
   const firstSquare = /Black ([a-h][1-8])/.exec(first)?.[1];
   expect(firstSquare, first).toBeTruthy();
-  await expect(page.locator('#explanation')).toContainText(`Black played ${firstSquare} and captured 1 disc`);
+  await expect(page.locator('#explanation')).toContainText(`Black played ${firstSquare} and flipped 1 disc`);
   await expect(page.locator('#lesson')).not.toBeEmpty();
   await expect(page.locator('#explained-by')).toContainText('Offline explainer');
   await expect(page.locator('#black-count')).toHaveText('4');

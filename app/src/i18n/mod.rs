@@ -162,6 +162,7 @@ pub fn document_lang() -> Lang {
 }
 
 /// A value for a message's `{ $name }`.
+#[derive(Clone, Debug)]
 pub enum Arg {
     /// Text (also selects a variant: `{ $side -> [Black] … }`).
     Text(String),
@@ -821,6 +822,389 @@ mod tests {
         assert_eq!(
             localize(Lang::En, "Rematch: round 3 begins."),
             "Rematch: round 3 begins."
+        );
+    }
+
+    // ---------------------------------------------------------------- plurals
+
+    /// Fluent's plural categories: a variant key that is one of these
+    /// selects on a number, any other name on a text.
+    const PLURAL_CATEGORIES: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];
+
+    /// Plural nouns that must never follow a count of one, besides those the
+    /// resources themselves show as plural ([`count_words`]).
+    const EN_PLURALS: &[&str] = &[
+        "moves",
+        "positions",
+        "discs",
+        "wins",
+        "seconds",
+        "minutes",
+        "games",
+        "rounds",
+        "draws",
+        "replies",
+        "options",
+        "squares",
+        "empties",
+        "mistakes",
+        "plies",
+        "searches",
+    ];
+    /// Words between a count and its noun that do not change with it.
+    const EN_MODIFIERS: &[&str] = &["legal", "empty", "possible", "other"];
+    const EL_PLURALS: &[&str] = &[
+        "κινήσεις",
+        "κινήσεων",
+        "θέσεις",
+        "νίκες",
+        "πούλια",
+        "δευτερόλεπτα",
+        "λεπτά",
+        "παιχνίδια",
+        "παρτίδες",
+        "γύροι",
+        "ισοπαλίες",
+        "απαντήσεις",
+        "επιλογές",
+        "τετράγωνα",
+        "κενά",
+        "λάθη",
+        "αναζητήσεις",
+        // Adjectives before a noun (`1 μαύρα` is never right).
+        "μαύρα",
+        "λευκά",
+        "έγκυρες",
+        "άλλες",
+        "δυνατές",
+    ];
+
+    /// The variables that some message of either language selects on with
+    /// a text key (`[Black]`, `[You]`, `[yes]`): they hold text. Every other
+    /// variable may hold a count.
+    fn text_variables(catalogs: &[Catalog]) -> BTreeSet<String> {
+        fn walk(pattern: &[Element], out: &mut BTreeSet<String>) {
+            for element in pattern {
+                if let Element::Select { var, arms, .. } = element {
+                    for (key, arm) in arms {
+                        if let catalog::Key::Name(name) = key {
+                            if !PLURAL_CATEGORIES.contains(&name.as_str()) {
+                                out.insert(var.clone());
+                            }
+                        }
+                        walk(arm, out);
+                    }
+                }
+            }
+        }
+        let mut out = BTreeSet::new();
+        for catalog in catalogs {
+            for pattern in catalog.messages.values() {
+                walk(pattern, &mut out);
+            }
+        }
+        out
+    }
+
+    /// The word at the start of `text` after spaces, lower-case.
+    fn first_word(text: &str) -> String {
+        text.trim_start_matches(' ')
+            .chars()
+            .take_while(|c| c.is_alphabetic())
+            .collect::<String>()
+            .to_lowercase()
+    }
+
+    /// The words that agree with a count.
+    #[derive(Default)]
+    struct CountWords {
+        /// Plural forms: never after a count of one (`discs`, `πούλια`).
+        plural: BTreeSet<String>,
+        /// Singular forms: only after a count of one (`disc`, `πούλι`).
+        singular: BTreeSet<String>,
+        /// Words that are the same for one and many, between a count and
+        /// its noun (`1 legal move`, `5 legal moves`).
+        modifiers: BTreeSet<String>,
+    }
+
+    /// The first two words of `text` (after spaces), lower-case.
+    fn two_words(text: &str) -> (String, String) {
+        let text = text.trim_start_matches(' ');
+        let first = first_word(text);
+        let second = text
+            .split_once(' ')
+            .filter(|_| !first.is_empty())
+            .map(|(_, after)| first_word(after))
+            .unwrap_or_default();
+        (first, second)
+    }
+
+    /// The words a language's resource writes after a count, from its plural
+    /// selectors: what follows `1 ` in a `[one]` variant is singular, what
+    /// follows `{ $n }` in the default variant of a selector on `$n` plural
+    /// (`disc`/`discs`, `πούλι`/`πούλια`, `άλλη`/`άλλες`); a word the two
+    /// share (`legal` in `1 legal move`/`{ $n } legal moves`) is a modifier,
+    /// and the word after it the noun.
+    fn count_words(catalog: &Catalog) -> CountWords {
+        fn walk(pattern: &[Element], words: &mut CountWords) {
+            for element in pattern {
+                let Element::Select { var, arms, default } = element else {
+                    continue;
+                };
+                for (_, arm) in arms {
+                    walk(arm, words);
+                }
+                let one = arms
+                    .iter()
+                    .find(|(key, _)| matches!(key, catalog::Key::Name(n) if n == "one"));
+                let (Some((_, one)), Some((_, other))) = (one, arms.get(*default)) else {
+                    continue;
+                };
+                let singular = one.iter().find_map(|piece| match piece {
+                    Element::Text(text) => text
+                        .match_indices("1 ")
+                        .find(|(at, _)| !text[..*at].ends_with(|c: char| c.is_ascii_digit()))
+                        .map(|(at, _)| two_words(&text[at + 1..])),
+                    _ => None,
+                });
+                let plural = other.windows(2).find_map(|pair| match pair {
+                    [Element::Var(name), Element::Text(text)]
+                        if name == var && text.starts_with(' ') =>
+                    {
+                        Some(two_words(text))
+                    }
+                    _ => None,
+                });
+                match (singular, plural) {
+                    (Some(one), Some(many)) if one.0 == many.0 => {
+                        words.modifiers.insert(one.0);
+                        words.singular.insert(one.1);
+                        words.plural.insert(many.1);
+                    }
+                    (one, many) => {
+                        words.singular.extend(one.map(|w| w.0));
+                        words.plural.extend(many.map(|w| w.0));
+                    }
+                }
+            }
+        }
+        let mut words = CountWords::default();
+        for pattern in catalog.messages.values() {
+            walk(pattern, &mut words);
+        }
+        for set in [&mut words.plural, &mut words.singular, &mut words.modifiers] {
+            set.remove("");
+        }
+        words
+    }
+
+    /// The first count in `text` that disagrees with its noun: a count of
+    /// one (`1`, `-1`, `−1`) before a plural form (also after a modifier:
+    /// `1 legal moves`), or another count before a singular form; with
+    /// some text around it.
+    fn count_mismatch(text: &str, words: &CountWords) -> Option<String> {
+        let chars: Vec<char> = text.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let starts_number = chars[i].is_ascii_digit()
+                && (i == 0
+                    || !(chars[i - 1].is_ascii_digit() || matches!(chars[i - 1], '.' | ',')));
+            if !starts_number {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            if chars.get(i) != Some(&' ') {
+                continue;
+            }
+            let number: String = chars[start..i].iter().collect();
+            let rest: String = chars[i..].iter().collect();
+            let (word, next) = two_words(&rest);
+            let (noun, length) = if words.modifiers.contains(&word) {
+                (next, rest.trim_start_matches(' ').chars().count())
+            } else {
+                (word.clone(), word.chars().count())
+            };
+            let wrong = if number == "1" {
+                words.plural.contains(&noun)
+            } else {
+                words.singular.contains(&noun)
+            };
+            if wrong {
+                let from = start.saturating_sub(24);
+                let to = (i + 1 + length.min(word.chars().count() + 20) + 8).min(chars.len());
+                return Some(format!("…{}…", chars[from..to].iter().collect::<String>()));
+            }
+        }
+        None
+    }
+
+    /// Index vectors into `sizes`' choices: every combination when there
+    /// are few, else each variable through all its values with the others
+    /// held at each of their values in turn (all at the first, all at the
+    /// second, …).
+    fn assignments(sizes: &[usize]) -> Vec<Vec<usize>> {
+        let total: usize = sizes.iter().product();
+        if total <= 4_000 {
+            return (0..total)
+                .map(|mut n| {
+                    sizes
+                        .iter()
+                        .map(|&size| {
+                            let i = n % size;
+                            n /= size;
+                            i
+                        })
+                        .collect()
+                })
+                .collect();
+        }
+        let widest = sizes.iter().copied().max().unwrap_or(1);
+        let mut out = Vec::new();
+        for base in 0..widest {
+            let baseline: Vec<usize> = sizes.iter().map(|&size| base % size).collect();
+            for (var, &size) in sizes.iter().enumerate() {
+                for value in 0..size {
+                    let mut one = baseline.clone();
+                    one[var] = value;
+                    out.push(one);
+                }
+            }
+        }
+        out
+    }
+
+    /// Every message of both catalogs that shows a count, formatted with
+    /// each count variable at 0, 1, 2, 5 and −1: no "1 moves", "1 θέσεις",
+    /// "−1 πούλια" (a count of one before a plural noun) and no "2 move"
+    /// (another count before a singular one). The variables come from the
+    /// resources: those no message selects on with a text key may be
+    /// counts; the nouns come from the resources' own plural selectors (and
+    /// a list of the site's plural nouns).
+    #[test]
+    fn every_count_agrees_with_its_noun_in_both_languages() {
+        // The check itself catches the phrases the issue reported.
+        let listed = |lang: Lang| {
+            let (plural, modifiers) = match lang {
+                Lang::En => (EN_PLURALS, EN_MODIFIERS),
+                Lang::El => (EL_PLURALS, &[][..]),
+            };
+            CountWords {
+                plural: plural.iter().map(|w| w.to_string()).collect(),
+                singular: BTreeSet::new(),
+                modifiers: modifiers.iter().map(|w| w.to_string()).collect(),
+            }
+        };
+        let (en, el) = (listed(Lang::En), listed(Lang::El));
+        for (text, words) in [
+            ("AI looked 1 moves ahead: 3 positions.", &en),
+            ("Search: depth 2, 1 legal moves", &en),
+            ("black 1 wins, white 0 wins", &en),
+            ("Analysis: −1 discs (exact)", &en),
+            ("Ο υπολογιστής είδε 2 κινήσεις μπροστά: 1 θέσεις.", &el),
+            ("μαύρα 1 νίκες", &el),
+            ("−1 πούλια (ακριβώς)", &el),
+            ("1 έγκυρες κινήσεις", &el),
+        ] {
+            assert!(count_mismatch(text, words).is_some(), "{text}");
+        }
+        for text in [
+            "AI looked 1 move ahead: 21 positions.",
+            "1.5 moves",
+            "a1 h8",
+            "−1 disc",
+            "leaving 1 black and 5 white discs",
+            "value 1 (depth 2, 5 positions)",
+        ] {
+            assert_eq!(count_mismatch(text, &en), None, "{text}");
+        }
+
+        let catalogs: Vec<Catalog> = Lang::ALL
+            .into_iter()
+            .map(|lang| catalog::compile::catalog(lang).expect("the messages compile"))
+            .collect();
+        let text_vars = text_variables(&catalogs);
+        let mut problems = Vec::new();
+        let mut with_counts = 0;
+        for catalog in &catalogs {
+            let mut words = count_words(catalog);
+            let hand = listed(catalog.lang);
+            words.plural.extend(hand.plural);
+            words.modifiers.extend(hand.modifiers);
+            assert!(
+                words.plural.is_disjoint(&words.singular),
+                "{}: words both singular and plural: {:?}",
+                catalog.lang.code(),
+                words
+                    .plural
+                    .intersection(&words.singular)
+                    .collect::<Vec<_>>()
+            );
+            for (key, pattern) in &catalog.messages {
+                let mut vars = BTreeMap::new();
+                variables(pattern, &mut vars);
+                let choices: Vec<(String, Vec<Arg>)> = vars
+                    .into_iter()
+                    .map(|(name, keys)| {
+                        let values = if text_vars.contains(&name) {
+                            let mut texts: Vec<Arg> = keys
+                                .into_iter()
+                                .filter(|k| !PLURAL_CATEGORIES.contains(&k.as_str()))
+                                .map(Arg::Text)
+                                .collect();
+                            if texts.is_empty() {
+                                texts.push(Arg::from("Black"));
+                            }
+                            texts
+                        } else {
+                            [0.0, 1.0, 2.0, 5.0, -1.0].map(Arg::Number).to_vec()
+                        };
+                        (name, values)
+                    })
+                    .collect();
+                if choices.iter().all(|(name, _)| text_vars.contains(name)) {
+                    continue;
+                }
+                with_counts += 1;
+                let sizes: Vec<usize> = choices.iter().map(|(_, v)| v.len()).collect();
+                for picks in assignments(&sizes) {
+                    let args: Vec<(&str, Arg)> = choices
+                        .iter()
+                        .zip(&picks)
+                        .map(|((name, values), &i)| (name.as_str(), values[i].clone()))
+                        .collect();
+                    let text = catalog.format(key, &args).expect("a message");
+                    if let Some(bad) = count_mismatch(&text, &words) {
+                        let shown: Vec<String> = args
+                            .iter()
+                            .map(|(name, value)| match value {
+                                Arg::Text(t) => format!("{name}={t}"),
+                                Arg::Number(n) => format!("{name}={n}"),
+                            })
+                            .collect();
+                        problems.push(format!(
+                            "{}: {key} ({}): {bad}",
+                            catalog.lang.code(),
+                            shown.join(", ")
+                        ));
+                        // One report per message is enough.
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(
+            with_counts > 40,
+            "{with_counts} messages with counts checked"
+        );
+        assert!(
+            problems.is_empty(),
+            "{} messages put a count before the wrong form of its noun:\n{}",
+            problems.len(),
+            problems.join("\n")
         );
     }
 }

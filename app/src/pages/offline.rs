@@ -61,9 +61,12 @@ pub struct OfflineGame {
     pub white: u8,
     /// "Black f5", "White passes", … in order.
     pub moves: Vec<String>,
-    /// What the AI's last search found, for the status line.
+    /// How deep the AI's last search looked and how many positions it
+    /// saw, for the status line (written in the page's language, with
+    /// plurals). A game stored by an older page, with that line as English
+    /// text, loads without it until the AI's next move.
     #[serde(default)]
-    pub ai_search: Option<String>,
+    pub ai_looked: Option<(u32, u64)>,
 }
 
 impl OfflineGame {
@@ -81,7 +84,7 @@ impl OfflineGame {
             black: start.black,
             white: start.white,
             moves: Vec::new(),
-            ai_search: None,
+            ai_looked: None,
         }
     }
 
@@ -297,10 +300,7 @@ impl Session {
                 Ok(timed) if self.current(generation) => {
                     self.game.update(|g| {
                         if let Some(g) = g {
-                            g.ai_search = Some(format!(
-                                "AI looked {} moves ahead: {} positions.",
-                                timed.result.depth, timed.result.nodes as u64
-                            ));
+                            g.ai_looked = Some((timed.result.depth, timed.result.nodes as u64));
                         }
                     });
                     timed.result
@@ -456,7 +456,7 @@ pub fn OfflinePage() -> impl IntoView {
                     </div>
                     <p id="turn" class="turn" data-playing=move || playing().to_string()>{turn}</p>
                     <p class="ai-search" id="ai-search">
-                        {move || session.game.with(|g| g.as_ref().and_then(|g| g.ai_search.as_deref().map(|s| localize(lang, s))))}
+                        {move || session.game.with(|g| g.as_ref().and_then(|g| g.ai_looked).map(|(depth, nodes)| t!(lang, "table-ai-search", depth = depth, nodes = nodes)))}
                     </p>
                 </div>
                 <div class="card messages">

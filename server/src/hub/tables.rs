@@ -251,7 +251,7 @@ impl<S: TableStore> Hub<S> {
                 "Quick match is always timed: choose 3+2, 5+0 or 10+5.",
             )),
             Some(control) if control.base_s == 0 => Err(CommandError::new(
-                "A time control needs some time: choose 3+2, 5+0 or 10+5.",
+                "A clock cannot start at zero minutes: choose 3+2, 5+0 or 10+5.",
             )),
             Some(control) if !control.is_preset() && !self.inner.config.test_time_controls => {
                 Err(CommandError::new(format!(

@@ -253,9 +253,9 @@ mod tests {
             written.explanation
         );
         let count = if captured == 1 {
-            "captured 1 disc ".to_string()
+            "flipped 1 disc ".to_string()
         } else {
-            format!("captured {captured} discs ")
+            format!("flipped {captured} discs ")
         };
         assert!(
             written.explanation.contains(&count),
