@@ -22,6 +22,11 @@ pub enum ErrorKind {
     Unavailable,
     /// The request itself is malformed: 400.
     BadRequest,
+    /// Past a limit on what one visitor may hold (tables, lab games,
+    /// analyses, paid explanations): 429.
+    Limited,
+    /// Only someone else may do this (step another's lab game): 403.
+    Forbidden,
 }
 
 impl ErrorKind {
@@ -32,6 +37,8 @@ impl ErrorKind {
             ErrorKind::NotFound => 404,
             ErrorKind::Unavailable => 503,
             ErrorKind::BadRequest => 400,
+            ErrorKind::Limited => 429,
+            ErrorKind::Forbidden => 403,
         }
     }
 }
@@ -63,6 +70,16 @@ impl CommandError {
     /// A malformed request (400).
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::of(ErrorKind::BadRequest, message)
+    }
+
+    /// Not the caller's to do; nothing changed (403).
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::of(ErrorKind::Forbidden, message)
+    }
+
+    /// Past a limit on what one visitor may hold; nothing changed (429).
+    pub fn limited(message: impl Into<String>) -> Self {
+        Self::of(ErrorKind::Limited, message)
     }
 
     /// The HTTP status this error answers with (the one mapping of kinds).
@@ -154,11 +171,59 @@ pub mod backend {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub struct ClientIp(pub std::net::IpAddr);
 
+    /// Who sends a command: their session and their address key (none when
+    /// the server cannot tell, as in tests that call the services
+    /// directly). What a command creates is counted against both.
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    pub struct Caller {
+        pub session: Session,
+        pub address: Option<std::net::IpAddr>,
+    }
+
+    impl From<&Session> for Caller {
+        fn from(session: &Session) -> Self {
+            Caller {
+                session: session.clone(),
+                address: None,
+            }
+        }
+    }
+
+    impl From<Session> for Caller {
+        fn from(session: Session) -> Self {
+            Caller {
+                session,
+                address: None,
+            }
+        }
+    }
+
+    impl From<&Caller> for Caller {
+        fn from(caller: &Caller) -> Self {
+            caller.clone()
+        }
+    }
+
+    /// The caller of the current server function: the session and address
+    /// the server's middleware put in the request.
+    pub fn caller() -> Result<Caller, CommandError> {
+        let parts = leptos::prelude::use_context::<http::request::Parts>()
+            .ok_or_else(|| CommandError::new("no request"))?;
+        let session =
+            parts.extensions.get::<Session>().cloned().ok_or_else(|| {
+                CommandError::new("no session: enable cookies and reload the page")
+            })?;
+        Ok(Caller {
+            session,
+            address: parts.extensions.get::<ClientIp>().map(|ip| ip.0),
+        })
+    }
+
     /// What the server functions need from the server.
     pub trait Backend: Send + Sync + 'static {
         fn create_table<'a>(
             &'a self,
-            session: &'a Session,
+            caller: &'a Caller,
             mode: TableMode,
         ) -> BoxFuture<'a, Result<String, CommandError>>;
         fn view<'a>(
@@ -173,7 +238,7 @@ pub mod backend {
         ) -> BoxFuture<'a, Result<TableView, CommandError>>;
         fn new_table<'a>(
             &'a self,
-            session: &'a Session,
+            caller: &'a Caller,
             table: &'a str,
         ) -> BoxFuture<'a, Result<String, CommandError>>;
         /// Seats the caller in the free seat of an online table.
@@ -185,7 +250,7 @@ pub mod backend {
         /// Starts a vs-AI or hot-seat table from a position given in OBF.
         fn create_table_from<'a>(
             &'a self,
-            session: &'a Session,
+            caller: &'a Caller,
             mode: TableMode,
             obf: &'a str,
         ) -> BoxFuture<'a, Result<String, CommandError>>;
@@ -222,8 +287,9 @@ pub mod backend {
 /// Starts a table; returns its id.
 #[server(endpoint = "create_table", input = Json)]
 pub async fn create_table(mode: TableMode) -> Result<String, CommandError> {
-    let (backend, session) = backend::refused(backend::context())?;
-    backend::refused(backend.create_table(&session, mode).await)
+    let (backend, _) = backend::refused(backend::context())?;
+    let caller = backend::refused(backend::caller())?;
+    backend::refused(backend.create_table(&caller, mode).await)
 }
 
 /// The table as the caller sees it.
@@ -273,8 +339,9 @@ pub async fn vote_rematch(
 /// A new table with the same settings (and a fresh tally); returns its id.
 #[server(endpoint = "new_table", input = Json)]
 pub async fn new_table(table: String) -> Result<String, CommandError> {
-    let (backend, session) = backend::refused(backend::context())?;
-    backend::refused(backend.new_table(&session, &table).await)
+    let (backend, _) = backend::refused(backend::context())?;
+    let caller = backend::refused(backend::caller())?;
+    backend::refused(backend.new_table(&caller, &table).await)
 }
 
 /// Takes the free seat of an online table (the only way a visitor sits:
@@ -289,8 +356,9 @@ pub async fn take_seat(table: String) -> Result<TableView, CommandError> {
 /// `O` or `-` from a1 to h8, a space, `X` or `O` to move); returns its id.
 #[server(endpoint = "create_table_from", input = Json)]
 pub async fn create_table_from(mode: TableMode, obf: String) -> Result<String, CommandError> {
-    let (backend, session) = backend::refused(backend::context())?;
-    backend::refused(backend.create_table_from(&session, mode, &obf).await)
+    let (backend, _) = backend::refused(backend::context())?;
+    let caller = backend::refused(backend::caller())?;
+    backend::refused(backend.create_table_from(&caller, mode, &obf).await)
 }
 
 // ---------------------------------------------------------------- analysis
@@ -307,6 +375,7 @@ pub mod analysis_backend {
     pub trait AnalysisBackend: Send + Sync + 'static {
         fn start<'a>(
             &'a self,
+            caller: &'a super::backend::Caller,
             kind: &'a str,
             id: &'a str,
         ) -> BoxFuture<'a, Result<AnalysisView, CommandError>>;
@@ -336,7 +405,8 @@ pub async fn analysis_start(
     id: String,
 ) -> Result<crate::protocol::AnalysisView, CommandError> {
     let analysis = backend::refused(analysis_backend::context())?;
-    backend::refused(analysis.start(&kind, &id).await)
+    let caller = backend::refused(backend::caller())?;
+    backend::refused(analysis.start(&caller, &kind, &id).await)
 }
 
 /// Where a game's analysis stands (stored results come back at once).

@@ -188,15 +188,18 @@ pub struct LabSummary {
 pub mod backend {
     use super::{LabSummary, LabView, ProviderStatus};
     use crate::api::backend::BoxFuture;
+    pub use crate::api::backend::Caller;
     use crate::api::CommandError;
     pub use crate::protocol::Session;
     use std::sync::Arc;
 
     /// What the lab's server functions need from the server.
     pub trait LabBackend: Send + Sync + 'static {
-        /// Creates a lab game whose explanations are written in `lang`.
+        /// Creates a lab game owned by the caller, whose explanations are
+        /// written in `lang` (counted against their session and address).
         fn create<'a>(
             &'a self,
+            caller: &'a Caller,
             black_depth: u8,
             white_depth: u8,
             lang: crate::i18n::Lang,
@@ -204,10 +207,20 @@ pub mod backend {
         fn list(&self) -> BoxFuture<'_, Result<Vec<LabSummary>, CommandError>>;
         fn view<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>>;
         /// Searches for the side to move, places its disc, stores it and starts
-        /// the explanation; answers once the disc is stored.
-        fn next_turn<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>>;
+        /// the explanation; answers once the disc is stored. Only the game's
+        /// owner may.
+        fn next_turn<'a>(
+            &'a self,
+            caller: &'a Caller,
+            lab: &'a str,
+        ) -> BoxFuture<'a, Result<LabView, CommandError>>;
         /// Asks again for the latest move's failed explanation (no new disc).
-        fn retry<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>>;
+        /// Only the game's owner may.
+        fn retry<'a>(
+            &'a self,
+            caller: &'a Caller,
+            lab: &'a str,
+        ) -> BoxFuture<'a, Result<LabView, CommandError>>;
         /// Waits (bounded) until the lab game's version exceeds `since`.
         fn wait<'a>(
             &'a self,
@@ -227,8 +240,12 @@ pub mod backend {
             session: &'a Session,
         ) -> BoxFuture<'a, Result<Vec<String>, CommandError>>;
         /// A new lab game with `lab`'s engine settings and moves (and their
-        /// explanations); returns its id. The caller records its owner.
-        fn copy<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<String, CommandError>>;
+        /// explanations), owned by the caller; returns its id.
+        fn copy<'a>(
+            &'a self,
+            caller: &'a Caller,
+            lab: &'a str,
+        ) -> BoxFuture<'a, Result<String, CommandError>>;
     }
 
     /// The lab backend, provided to server functions as context.
@@ -267,8 +284,9 @@ use crate::api::backend::refused;
 #[server(endpoint = "lab_create", input = Json)]
 pub async fn lab_create(black_depth: u8, white_depth: u8) -> Result<String, CommandError> {
     let lab = refused(backend::context())?;
+    let caller = refused(crate::api::backend::caller())?;
     let lang = crate::i18n::request_lang();
-    refused(lab.create(black_depth, white_depth, lang).await)
+    refused(lab.create(&caller, black_depth, white_depth, lang).await)
 }
 
 /// Every lab game, newest first.
@@ -305,7 +323,8 @@ pub async fn lab_get(lab: String) -> Result<LabView, CommandError> {
 #[server(endpoint = "lab_next_turn", input = Json)]
 pub async fn lab_next_turn(lab: String) -> Result<LabView, CommandError> {
     let backend = refused(backend::context())?;
-    let view = refused(backend.next_turn(&lab).await)?;
+    let caller = refused(crate::api::backend::caller())?;
+    let view = refused(backend.next_turn(&caller, &lab).await)?;
     refused(backend::mark_yours(backend.as_ref(), view).await)
 }
 
@@ -313,7 +332,8 @@ pub async fn lab_next_turn(lab: String) -> Result<LabView, CommandError> {
 #[server(endpoint = "lab_retry_explanation", input = Json)]
 pub async fn lab_retry_explanation(lab: String) -> Result<LabView, CommandError> {
     let backend = refused(backend::context())?;
-    let view = refused(backend.retry(&lab).await)?;
+    let caller = refused(crate::api::backend::caller())?;
+    let view = refused(backend.retry(&caller, &lab).await)?;
     refused(backend::mark_yours(backend.as_ref(), view).await)
 }
 
@@ -331,5 +351,6 @@ pub async fn lab_wait(lab: String, since: u64) -> Result<LabView, CommandError> 
 #[server(endpoint = "lab_copy", input = Json)]
 pub async fn lab_copy(lab: String) -> Result<String, CommandError> {
     let backend = refused(backend::context())?;
-    refused(backend.copy(&lab).await)
+    let caller = refused(crate::api::backend::caller())?;
+    refused(backend.copy(&caller, &lab).await)
 }

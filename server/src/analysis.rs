@@ -435,6 +435,31 @@ impl Analyses {
 
     /// Starts analysing a finished game (or answers the stored result).
     pub async fn start(&self, kind: &str, id: &str) -> Result<AnalysisView, CommandError> {
+        self.start_counted(None, kind, id).await
+    }
+
+    /// `analysis_start`: as [`Analyses::start`], and an analysis it starts
+    /// counts against the caller's session and address while it runs (429
+    /// past either cap).
+    pub async fn start_for(
+        &self,
+        caller: &crate::limits::Caller,
+        kind: &str,
+        id: &str,
+    ) -> Result<AnalysisView, CommandError> {
+        self.start_counted(Some(caller), kind, id).await
+    }
+
+    fn is_running(&self, key: &str) -> bool {
+        matches!(self.progress(key), Some(Progress::Running { .. }))
+    }
+
+    async fn start_counted(
+        &self,
+        caller: Option<&crate::limits::Caller>,
+        kind: &str,
+        id: &str,
+    ) -> Result<AnalysisView, CommandError> {
         let target = self.target(kind, id).await?;
         if !target.over {
             return Err(CommandError::new(
@@ -446,6 +471,18 @@ impl Analyses {
         }
         let plies = placements(&target.game);
         let total = plies.len() as u32;
+        let place = match caller {
+            Some(caller) if !self.is_running(&target.key) => Some(
+                self.inner
+                    .hub
+                    .limits()
+                    .reserve(crate::limits::Kind::Analysis, caller, |key| {
+                        self.is_running(key)
+                    })
+                    .map_err(CommandError::limited)?,
+            ),
+            _ => None,
+        };
         {
             let mut running =
                 self.inner.running.lock().map_err(|_| {
@@ -467,6 +504,9 @@ impl Analyses {
                 ));
             }
             running.insert(target.key.clone(), Progress::Running { done: 0, total });
+        }
+        if let Some(place) = place {
+            place.keep(&target.key);
         }
         tracing::info!(game = %target.key, plies = total, "analysis started");
         let service = self.clone();
@@ -557,10 +597,11 @@ impl Analyses {
 impl AnalysisBackend for Analyses {
     fn start<'a>(
         &'a self,
+        caller: &'a app::api::backend::Caller,
         kind: &'a str,
         id: &'a str,
     ) -> BoxFuture<'a, Result<AnalysisView, CommandError>> {
-        Box::pin(Analyses::start(self, kind, id))
+        Box::pin(Analyses::start_for(self, caller, kind, id))
     }
 
     fn get<'a>(

@@ -21,7 +21,11 @@ pub mod defaults {
     pub const RATE_PER_IP: u32 = 50;
     pub const RATE_BURST: u32 = 300;
     pub const MAX_TABLES_PER_SESSION: usize = 20;
-    pub const MAX_TABLES_PER_IP: usize = 200;
+    pub const MAX_TABLES_PER_IP: usize = 300;
+    pub const MAX_LAB_GAMES_PER_SESSION: usize = 40;
+    pub const MAX_LAB_GAMES_PER_IP: usize = 120;
+    pub const MAX_ANALYSES_PER_SESSION: usize = 2;
+    pub const MAX_ANALYSES_PER_IP: usize = 3;
     pub const MAX_SOCKETS_PER_SESSION: usize = 16;
     pub const MAX_SOCKETS_PER_IP: usize = 128;
     pub const WS_PING_SECS: u64 = 20;
@@ -127,6 +131,22 @@ pub struct Config {
     /// Live tables created from one IP address that may exist at once.
     #[arg(long, env = "OTHELLO_MAX_TABLES_PER_IP", default_value_t = defaults::MAX_TABLES_PER_IP)]
     pub max_tables_per_ip: usize,
+
+    /// Live lab games (created or copied) one browser session may own.
+    #[arg(long, env = "OTHELLO_MAX_LAB_GAMES_PER_SESSION", default_value_t = defaults::MAX_LAB_GAMES_PER_SESSION)]
+    pub max_lab_games_per_session: usize,
+
+    /// Live lab games created or copied from one address (IPv6: its /64).
+    #[arg(long, env = "OTHELLO_MAX_LAB_GAMES_PER_IP", default_value_t = defaults::MAX_LAB_GAMES_PER_IP)]
+    pub max_lab_games_per_ip: usize,
+
+    /// Game analyses one browser session may have running at once.
+    #[arg(long, env = "OTHELLO_MAX_ANALYSES_PER_SESSION", default_value_t = defaults::MAX_ANALYSES_PER_SESSION)]
+    pub max_analyses_per_session: usize,
+
+    /// Game analyses running at once started from one address.
+    #[arg(long, env = "OTHELLO_MAX_ANALYSES_PER_IP", default_value_t = defaults::MAX_ANALYSES_PER_IP)]
+    pub max_analyses_per_ip: usize,
 
     /// WebSockets one browser session may hold open at once.
     #[arg(long, env = "OTHELLO_MAX_SOCKETS_PER_SESSION", default_value_t = defaults::MAX_SOCKETS_PER_SESSION)]
@@ -307,6 +327,10 @@ impl Config {
             client_ip_header: None,
             max_tables_per_session: defaults::MAX_TABLES_PER_SESSION,
             max_tables_per_ip: defaults::MAX_TABLES_PER_IP,
+            max_lab_games_per_session: defaults::MAX_LAB_GAMES_PER_SESSION,
+            max_lab_games_per_ip: defaults::MAX_LAB_GAMES_PER_IP,
+            max_analyses_per_session: defaults::MAX_ANALYSES_PER_SESSION,
+            max_analyses_per_ip: defaults::MAX_ANALYSES_PER_IP,
             max_sockets_per_session: defaults::MAX_SOCKETS_PER_SESSION,
             max_sockets_per_ip: defaults::MAX_SOCKETS_PER_IP,
             session_expiry_secs: defaults::SESSION_EXPIRY_SECS,

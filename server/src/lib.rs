@@ -114,6 +114,7 @@ pub async fn prepare_with_clock(
         None => Store::open(&config.database).await?,
     };
     let hub = hub::Hub::start(store.clone(), clock.clone(), hub::HubConfig::from(config)).await?;
+    let hub_limits = hub.limits();
     let lab = lab::LabHub::start(
         store.clone(),
         clock.clone(),
@@ -133,6 +134,7 @@ pub async fn prepare_with_clock(
         },
     )
     .await?;
+    lab.use_limits(hub.limits());
     let analysis = analysis::Analyses::new(
         store.clone(),
         hub.clone(),
@@ -177,12 +179,7 @@ pub async fn prepare_with_clock(
             rate_burst: config.rate_burst,
             client_ip_header: config.client_ip_header.clone(),
         })),
-        limits: Arc::new(limits::Limits::new(limits::LimitConfig {
-            tables_per_session: config.max_tables_per_session,
-            tables_per_ip: config.max_tables_per_ip,
-            sockets_per_session: config.max_sockets_per_session,
-            sockets_per_ip: config.max_sockets_per_ip,
-        })),
+        limits: hub_limits,
         secure_cookies: config.secure_cookies,
         session_expiry_secs: config.session_expiry_secs,
         ws_ping: std::time::Duration::from_secs(config.ws_ping_secs),

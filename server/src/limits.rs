@@ -1,33 +1,127 @@
-//! Per-session and per-IP limits on what one visitor may hold at once: open
-//! WebSockets and live tables. Each refusal is a clear message; nothing a
-//! player does at the defaults comes near them.
+//! Per-session and per-address limits on what one visitor may hold at once:
+//! open WebSockets, and every kind of thing a command creates (tables, lab
+//! games, running analyses). Each refusal is a clear message; nothing a
+//! player does at the defaults comes near them (docs/SECURITY.md states each
+//! default and why).
+//!
+//! Creating is two steps, and the check and the count are one: the service
+//! [`Limits::reserve`]s a place under one lock (the session's and the
+//! address's counts both go up, or neither does), creates the thing, then
+//! [`Reservation::keep`]s the place under its id; a reservation dropped
+//! unkept (the creation failed) gives the place back. So 200 parallel
+//! requests with one cookie get exactly the cap. A place is held while the
+//! thing is live (the `live` test the service passes: a table not yet
+//! expired, a lab game not yet deleted, an analysis still running).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
+pub use app::api::backend::Caller;
+
+/// What a command creates, each counted while it lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Tables: `create_table`, `create_table_from`, `new_table`, quick match.
+    Table,
+    /// Lab games: `lab_create` and `lab_copy`.
+    LabGame,
+    /// Analyses running (`analysis_start`).
+    Analysis,
+}
+
+/// The caps of one kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cap {
+    pub per_session: usize,
+    pub per_address: usize,
+}
+
 /// Settings (flags `--max-tables-per-session`, `--max-tables-per-ip`,
+/// `--max-lab-games-per-session`, `--max-lab-games-per-ip`,
+/// `--max-analyses-per-session`, `--max-analyses-per-ip`,
 /// `--max-sockets-per-session`, `--max-sockets-per-ip`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LimitConfig {
-    pub tables_per_session: usize,
-    pub tables_per_ip: usize,
+    pub tables: Cap,
+    pub lab_games: Cap,
+    pub analyses: Cap,
     pub sockets_per_session: usize,
     pub sockets_per_ip: usize,
+}
+
+impl LimitConfig {
+    /// The limits of a configuration.
+    pub fn of(config: &crate::config::Config) -> Self {
+        LimitConfig {
+            tables: Cap {
+                per_session: config.max_tables_per_session,
+                per_address: config.max_tables_per_ip,
+            },
+            lab_games: Cap {
+                per_session: config.max_lab_games_per_session,
+                per_address: config.max_lab_games_per_ip,
+            },
+            analyses: Cap {
+                per_session: config.max_analyses_per_session,
+                per_address: config.max_analyses_per_ip,
+            },
+            sockets_per_session: config.max_sockets_per_session,
+            sockets_per_ip: config.max_sockets_per_ip,
+        }
+    }
+
+    fn cap(&self, kind: Kind) -> Cap {
+        match kind {
+            Kind::Table => self.tables,
+            Kind::LabGame => self.lab_games,
+            Kind::Analysis => self.analyses,
+        }
+    }
+}
+
+impl Default for LimitConfig {
+    /// The flags' defaults.
+    fn default() -> Self {
+        Self::of(&crate::config::Config::for_tests(Default::default()))
+    }
+}
+
+/// Whose count: a session, or an address key (IPv4, or an IPv6 /64).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Owner {
+    Session(String),
+    Address(IpAddr),
+}
+
+/// What one owner holds of one kind.
+#[derive(Default)]
+struct Holding {
+    /// Ids created and kept.
+    live: Vec<String>,
+    /// Places reserved by creations in progress.
+    reserved: usize,
 }
 
 #[derive(Default)]
 struct Counts {
     sockets_by_session: HashMap<String, usize>,
     sockets_by_ip: HashMap<IpAddr, usize>,
-    /// Tables created, by `s:<session>` and `ip:<address>`.
-    tables_by: HashMap<String, Vec<String>>,
+    held: HashMap<(Kind, Owner), Holding>,
 }
 
 /// The live counts behind the limits.
 pub struct Limits {
     config: LimitConfig,
     counts: Arc<Mutex<Counts>>,
+}
+
+impl std::fmt::Debug for Limits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Limits")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
 }
 
 /// An open socket's place in the counts; given back when dropped.
@@ -56,6 +150,73 @@ impl Drop for SocketPermit {
                 }
             }
         }
+    }
+}
+
+/// A place reserved for one creation: [`Reservation::keep`] it under the new
+/// id once created; dropped unkept, the place is given back.
+#[must_use = "a reservation is given back when dropped; keep it once created"]
+pub struct Reservation {
+    counts: Arc<Mutex<Counts>>,
+    kind: Kind,
+    owners: Vec<Owner>,
+    kept: bool,
+}
+
+impl Reservation {
+    /// The thing was created as `id`: its place is held while it lives.
+    pub fn keep(mut self, id: &str) {
+        self.kept = true;
+        if let Ok(mut counts) = self.counts.lock() {
+            for owner in &self.owners {
+                let holding = counts.held.entry((self.kind, owner.clone())).or_default();
+                holding.reserved = holding.reserved.saturating_sub(1);
+                holding.live.push(id.to_string());
+            }
+        }
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        if self.kept {
+            return;
+        }
+        let Ok(mut counts) = self.counts.lock() else {
+            return;
+        };
+        for owner in &self.owners {
+            let key = (self.kind, owner.clone());
+            if let Some(holding) = counts.held.get_mut(&key) {
+                holding.reserved = holding.reserved.saturating_sub(1);
+                if holding.reserved == 0 && holding.live.is_empty() {
+                    counts.held.remove(&key);
+                }
+            }
+        }
+    }
+}
+
+fn refusal(kind: Kind, limit: usize, by_session: bool) -> String {
+    match (kind, by_session) {
+        (Kind::Table, true) => format!(
+            "too many live tables for this browser (limit {limit}): finish or leave some first"
+        ),
+        (Kind::Table, false) => format!(
+            "too many live tables from your address (limit {limit}): finish or leave some first"
+        ),
+        (Kind::LabGame, true) => format!(
+            "Too many lab games for this browser (limit {limit}); idle ones expire, or step one of yours."
+        ),
+        (Kind::LabGame, false) => format!(
+            "Too many lab games from your address (limit {limit}); idle ones expire, or step one of yours."
+        ),
+        (Kind::Analysis, true) => format!(
+            "Too many analyses running for this browser (limit {limit}): wait for one to finish."
+        ),
+        (Kind::Analysis, false) => format!(
+            "Too many analyses running from your address (limit {limit}): wait for one to finish."
+        ),
     }
 }
 
@@ -105,80 +266,116 @@ impl Limits {
         })
     }
 
-    /// Whether `session` (from `ip`) may create another table; `live` tells
-    /// which of the tables they created still exist (the others are forgotten).
-    pub fn may_create_table(
+    /// Reserves a place for `caller` to create one more of `kind`, checked
+    /// and counted at once for their session and their address; `live`
+    /// tells which of the ids they hold still count (the others are
+    /// forgotten). The refusal's message otherwise.
+    pub fn reserve(
         &self,
-        session: &str,
-        ip: Option<IpAddr>,
+        kind: Kind,
+        caller: &Caller,
         live: impl Fn(&str) -> bool,
-    ) -> Result<(), String> {
+    ) -> Result<Reservation, String> {
+        let cap = self.config.cap(kind);
+        let mut owners = vec![(
+            Owner::Session(caller.session.0.clone()),
+            cap.per_session,
+            true,
+        )];
+        if let Some(address) = caller.address {
+            owners.push((Owner::Address(address), cap.per_address, false));
+        }
         let mut counts = self
             .counts
             .lock()
             .map_err(|_| "the server is busy, try again".to_string())?;
-        let mut checks = vec![(
-            format!("s:{session}"),
-            self.config.tables_per_session,
-            "for this browser",
-        )];
-        if let Some(ip) = ip {
-            checks.push((
-                format!("ip:{ip}"),
-                self.config.tables_per_ip,
-                "from your address",
-            ));
-        }
-        for (key, limit, whose) in checks {
-            let held = match counts.tables_by.get_mut(&key) {
-                Some(tables) => {
-                    tables.retain(|id| live(id));
-                    tables.len()
+        for (owner, limit, by_session) in &owners {
+            let held = match counts.held.get_mut(&(kind, owner.clone())) {
+                Some(holding) => {
+                    holding.live.retain(|id| live(id));
+                    holding.live.len() + holding.reserved
                 }
                 None => 0,
             };
-            if held == 0 {
-                counts.tables_by.remove(&key);
-            }
-            if held >= limit {
-                return Err(format!(
-                    "too many live tables {whose} (limit {limit}): finish or leave some first"
-                ));
+            if held >= *limit {
+                return Err(refusal(kind, *limit, *by_session));
             }
         }
-        Ok(())
+        for (owner, _, _) in &owners {
+            counts
+                .held
+                .entry((kind, owner.clone()))
+                .or_default()
+                .reserved += 1;
+        }
+        Ok(Reservation {
+            counts: self.counts.clone(),
+            kind,
+            owners: owners.into_iter().map(|(owner, _, _)| owner).collect(),
+            kept: false,
+        })
     }
 
-    /// Records a table created by `session` from `ip`.
-    pub fn table_created(&self, session: &str, ip: Option<IpAddr>, id: &str) {
+    /// Counts `id` (of `kind`, live) against `session` without a check: what
+    /// a restart finds each session holds.
+    pub fn restored(&self, kind: Kind, session: &str, id: &str) {
         if let Ok(mut counts) = self.counts.lock() {
             counts
-                .tables_by
-                .entry(format!("s:{session}"))
+                .held
+                .entry((kind, Owner::Session(session.to_string())))
                 .or_default()
+                .live
                 .push(id.to_string());
-            if let Some(ip) = ip {
-                counts
-                    .tables_by
-                    .entry(format!("ip:{ip}"))
-                    .or_default()
-                    .push(id.to_string());
-            }
         }
+    }
+
+    /// Forgets what is no longer live (`live(kind, id)`), and every owner
+    /// left holding nothing: the counts' memory stays bounded by what is
+    /// live (called by the sweeper).
+    pub fn sweep(&self, live: impl Fn(Kind, &str) -> bool) {
+        if let Ok(mut counts) = self.counts.lock() {
+            counts.held.retain(|(kind, _), holding| {
+                holding.live.retain(|id| live(*kind, id));
+                holding.reserved > 0 || !holding.live.is_empty()
+            });
+        }
+    }
+
+    /// How many owners the counts remember (sessions and addresses, all kinds).
+    pub fn remembered(&self) -> usize {
+        self.counts.lock().map_or(0, |c| {
+            c.held.len() + c.sockets_by_session.len() + c.sockets_by_ip.len()
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use app::protocol::Session;
 
     fn limits() -> Limits {
+        let cap = Cap {
+            per_session: 2,
+            per_address: 2,
+        };
         Limits::new(LimitConfig {
-            tables_per_session: 2,
-            tables_per_ip: 2,
+            tables: cap,
+            lab_games: cap,
+            analyses: Cap {
+                per_session: 1,
+                per_address: 3,
+            },
             sockets_per_session: 2,
             sockets_per_ip: 3,
         })
+    }
+
+    fn caller(session: &str, ip: Option<&str>) -> Caller {
+        Caller {
+            session: Session(session.to_string()),
+            address: ip.map(|ip| ip.parse().expect("ip")),
+        }
     }
 
     #[test]
@@ -196,21 +393,82 @@ mod tests {
     }
 
     #[test]
-    fn tables_count_only_live_ones_per_session_and_ip() {
+    fn creations_count_only_live_ones_per_session_and_address() {
         let limits = limits();
-        let ip: IpAddr = "192.0.2.1".parse().expect("ip");
+        let a = caller("a", Some("192.0.2.1"));
         limits
-            .may_create_table("a", Some(ip), |_| true)
-            .expect("first");
-        limits.table_created("a", Some(ip), "t1");
-        limits.table_created("a", Some(ip), "t2");
-        let refused = limits.may_create_table("a", Some(ip), |_| true).err();
+            .reserve(Kind::Table, &a, |_| true)
+            .expect("first")
+            .keep("t1");
+        limits
+            .reserve(Kind::Table, &a, |_| true)
+            .expect("second")
+            .keep("t2");
+        let refused = limits.reserve(Kind::Table, &a, |_| true).err();
         assert!(refused.is_some_and(|m| m.contains("this browser")));
-        let refused = limits.may_create_table("b", Some(ip), |_| true).err();
+        let b = caller("b", Some("192.0.2.1"));
+        let refused = limits.reserve(Kind::Table, &b, |_| true).err();
         assert!(refused.is_some_and(|m| m.contains("your address")));
-        assert!(limits.may_create_table("b", None, |_| true).is_ok());
         assert!(limits
-            .may_create_table("a", Some(ip), |id| id != "t1")
+            .reserve(Kind::Table, &caller("b", None), |_| true)
             .is_ok());
+        // Other kinds are counted apart.
+        assert!(limits.reserve(Kind::LabGame, &a, |_| true).is_ok());
+        // An expired table frees its place.
+        assert!(limits.reserve(Kind::Table, &a, |id| id != "t1").is_ok());
+    }
+
+    #[test]
+    fn a_reservation_holds_its_place_until_kept_or_dropped() {
+        let limits = limits();
+        let a = caller("a", Some("192.0.2.1"));
+        let first = limits.reserve(Kind::Analysis, &a, |_| true).expect("first");
+        // In progress: the place is taken.
+        assert!(limits.reserve(Kind::Analysis, &a, |_| true).is_err());
+        drop(first);
+        let second = limits
+            .reserve(Kind::Analysis, &a, |_| true)
+            .expect("given back");
+        second.keep("k");
+        assert!(limits.reserve(Kind::Analysis, &a, |_| true).is_err());
+        assert!(limits.reserve(Kind::Analysis, &a, |_| false).is_ok());
+    }
+
+    #[test]
+    fn parallel_creations_get_exactly_the_cap() {
+        let limits = Arc::new(limits());
+        let a = caller("a", Some("192.0.2.1"));
+        let threads: Vec<_> = (0..64)
+            .map(|i| {
+                let limits = limits.clone();
+                let a = a.clone();
+                std::thread::spawn(move || {
+                    limits
+                        .reserve(Kind::Table, &a, |_| true)
+                        .map(|r| r.keep(&format!("t{i}")))
+                        .is_ok()
+                })
+            })
+            .collect();
+        let created = threads
+            .into_iter()
+            .map(|t| t.join().expect("thread"))
+            .filter(|ok| *ok)
+            .count();
+        assert_eq!(created, 2);
+    }
+
+    #[test]
+    fn the_sweep_forgets_owners_holding_nothing() {
+        let limits = limits();
+        for i in 0..50 {
+            limits
+                .reserve(Kind::Table, &caller(&format!("s{i}"), None), |_| true)
+                .expect("room")
+                .keep(&format!("t{i}"));
+        }
+        assert_eq!(limits.remembered(), 50);
+        limits.sweep(|_, id| id == "t7");
+        assert_eq!(limits.remembered(), 1);
     }
 }

@@ -78,7 +78,6 @@ pub fn router(state: AppState) -> Router {
                 shell(options)
             },
         ))
-        .layer(middleware::from_fn_with_state(state.clone(), table_limits))
         .layer(middleware::from_fn_with_state(state.clone(), lab_ownership))
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -267,54 +266,6 @@ pub fn is_hashed_name(path: &str) -> bool {
             && hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
 }
 
-/// Commands that create a table (`create_table`, `new_table`): refused with
-/// 429 past the per-session and per-IP live-table limits.
-async fn table_limits(
-    State(state): State<AppState>,
-    request: axum::extract::Request,
-    next: middleware::Next,
-) -> axum::response::Response {
-    let path = request.uri().path();
-    if !matches!(path, "/api/create_table" | "/api/new_table") {
-        return next.run(request).await;
-    }
-    let Some(session) = request
-        .extensions()
-        .get::<app::protocol::Session>()
-        .cloned()
-    else {
-        return next.run(request).await;
-    };
-    let ip = request
-        .extensions()
-        .get::<crate::guard::ClientIp>()
-        .map(|c| c.0);
-    let hub = state.hub.clone();
-    if let Err(message) = state
-        .limits
-        .may_create_table(&session.0, ip, |id| hub.is_live(id))
-    {
-        state.hub.metrics().note_refusal("tables");
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            Json(app::api::CommandError::new(message)),
-        )
-            .into_response();
-    }
-    let response = next.run(request).await;
-    if !response.status().is_success() {
-        return response;
-    }
-    let (parts, body) = response.into_parts();
-    let bytes = axum::body::to_bytes(body, 64 * 1024)
-        .await
-        .unwrap_or_default();
-    if let Ok(id) = serde_json::from_slice::<String>(&bytes) {
-        state.limits.table_created(&session.0, ip, &id);
-    }
-    axum::response::Response::from_parts(parts, axum::body::Body::from(bytes))
-}
-
 async fn health(State(state): State<AppState>) -> impl IntoResponse {
     let explainer = state.lab.provider_status();
     Json(serde_json::json!({
@@ -484,28 +435,19 @@ async fn lab_export_json(
 /// Recent lab games of other sessions listed (read-only) besides your own.
 pub const RECENT_LAB_GAMES: usize = 20;
 
-/// Live lab games one session may own (created or copied).
-pub const LAB_GAMES_PER_SESSION: usize = 40;
+/// Live lab games one session may own (created or copied), by default
+/// (`--max-lab-games-per-session`).
+pub const LAB_GAMES_PER_SESSION: usize = crate::config::defaults::MAX_LAB_GAMES_PER_SESSION;
 
-fn refusal(status: StatusCode, message: String) -> axum::response::Response {
-    (status, Json(app::api::CommandError::new(message))).into_response()
-}
-
-/// The lab's ownership rules: a lab game is stepped (next turn, retried
-/// explanation) only by the session that created it; others watch. The list
-/// shows your own games and the most recent others.
+/// The lab list as a visitor gets it: their own games, then the most recent
+/// others. (Creating, copying and stepping are checked by the lab itself:
+/// `server/src/lab/copy.rs`.)
 async fn lab_ownership(
     State(state): State<AppState>,
     request: axum::extract::Request,
     next: middleware::Next,
 ) -> axum::response::Response {
-    let path = request.uri().path().to_string();
-    let stepping = matches!(
-        path.as_str(),
-        "/api/lab_next_turn" | "/api/lab_retry_explanation"
-    );
-    let creating = path == "/api/lab_create" || path == "/api/lab_copy";
-    if !(stepping || creating || path == "/api/lab_list") {
+    if request.uri().path() != "/api/lab_list" {
         return next.run(request).await;
     }
     let Some(session) = request
@@ -515,60 +457,6 @@ async fn lab_ownership(
     else {
         return next.run(request).await;
     };
-    if stepping {
-        let (parts, body) = request.into_parts();
-        // The guard has already bounded the body.
-        let bytes = axum::body::to_bytes(body, usize::MAX)
-            .await
-            .unwrap_or_default();
-        #[derive(serde::Deserialize)]
-        struct Target {
-            lab: String,
-        }
-        if let Ok(target) = serde_json::from_slice::<Target>(&bytes) {
-            match state.store.lab_owner(&target.lab).await {
-                Ok(Some(owner)) if owner == session.0 => {}
-                Ok(_) if state.lab.view(&target.lab).await.is_err() => {
-                    // No such game: let the lab say so.
-                }
-                Ok(_) => {
-                    state.hub.metrics().note_refusal("lab owner");
-                    return refusal(
-                        StatusCode::FORBIDDEN,
-                        "Only the visitor who started this lab game can play its turns: watch it, or start your own game in the lab.".into(),
-                    );
-                }
-                Err(error) => {
-                    tracing::error!("cannot read a lab game's owner: {error}");
-                    return refusal(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        "The lab is unavailable right now; try again.".into(),
-                    );
-                }
-            }
-        }
-        let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
-        return next.run(request).await;
-    }
-    if creating {
-        match state.store.lab_games_of(&session.0).await {
-            Ok(owned) if owned.len() >= LAB_GAMES_PER_SESSION => {
-                state.hub.metrics().note_refusal("lab games per session");
-                return refusal(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    format!("Too many lab games for this browser (limit {LAB_GAMES_PER_SESSION}); idle ones expire, or step one of yours."),
-                );
-            }
-            Ok(_) => {}
-            Err(error) => {
-                tracing::error!("cannot count a session's lab games: {error}");
-                return refusal(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "The lab is unavailable right now; try again.".into(),
-                );
-            }
-        }
-    }
     let response = next.run(request).await;
     if !response.status().is_success() {
         return response;
@@ -579,18 +467,6 @@ async fn lab_ownership(
         .unwrap_or_default();
     let rebuilt =
         |bytes: Vec<u8>| axum::response::Response::from_parts(parts, axum::body::Body::from(bytes));
-    if creating {
-        if let Ok(id) = serde_json::from_slice::<String>(&bytes) {
-            let stored = async {
-                state.hub.remember_session(&session).await?;
-                state.store.set_lab_owner(&id, &session.0).await
-            };
-            if let Err(error) = stored.await {
-                tracing::error!(lab = %id, "cannot record the lab game's owner: {error}");
-            }
-        }
-        return rebuilt(bytes.to_vec());
-    }
     // lab_list: your own games, then the most recent others.
     let Ok(games) = serde_json::from_slice::<Vec<app::lab::LabSummary>>(&bytes) else {
         return rebuilt(bytes.to_vec());

@@ -192,9 +192,15 @@ pub async fn queue_socket(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let permit = match admit(&state, &headers, &session, ip.map(|e| e.0)) {
+    let ip = ip.map(|e| e.0);
+    let permit = match admit(&state, &headers, &session, ip) {
         Ok(permit) => permit,
         Err(refusal) => return refusal.into_response(),
+    };
+    // The table a match makes counts against this player's session and address.
+    let caller = crate::limits::Caller {
+        session,
+        address: ip.map(|c| c.0),
     };
     let control = match (params.base, params.inc) {
         (Some(base_s), Some(increment_s)) => app::protocol::TimeControl {
@@ -219,7 +225,7 @@ pub async fn queue_socket(
         let _permit = permit;
         let sockets = &hub.metrics().open_sockets;
         sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        wait_in_queue(socket, hub.clone(), session, keep, control).await;
+        wait_in_queue(socket, hub.clone(), caller, keep, control).await;
         sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     })
 }
@@ -253,11 +259,11 @@ fn read(incoming: Option<Result<Message, axum::Error>>) -> Incoming {
 async fn wait_in_queue(
     mut socket: WebSocket,
     hub: crate::hub::Hub,
-    session: Session,
+    caller: crate::limits::Caller,
     keep: KeepAlive,
     control: app::protocol::TimeControl,
 ) {
-    let queued = match hub.enqueue(session, control).await {
+    let queued = match hub.enqueue(caller, control).await {
         Ok(q) => q,
         Err(error) => {
             send(

@@ -32,7 +32,7 @@ impl Drop for Site {
 }
 
 /// Starts the site with the test configuration, changed by `tweak`.
-async fn site(tweak: impl FnOnce(&mut Config)) -> Site {
+async fn start_site(tweak: impl FnOnce(&mut Config)) -> Site {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut config = Config::for_tests(dir.path().join("othello.db"));
     config.rate_per_ip = 0;
@@ -59,12 +59,23 @@ async fn site(tweak: impl FnOnce(&mut Config)) -> Site {
     }
 }
 
-/// A visitor with a fresh cookie (as a flood rotates them).
+/// A visitor with a fresh cookie (as a flood rotates them): a random
+/// token the server has never seen is a new session.
 async fn fresh(url: &str) -> Client {
-    let client = Client::new(url);
-    let (status, _) = client.get("/healthz").await.expect("healthz");
-    assert_eq!(status, 200);
-    client
+    let token: String = (0..32).map(|_| format!("{:02x}", rand_byte())).collect();
+    Client::with_token(url, &token)
+}
+
+fn rand_byte() -> u8 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SEED: AtomicU64 = AtomicU64::new(0x2545_f491_4f6c_dd1d);
+    // xorshift: distinct tokens are all a test needs.
+    let mut x = SEED.load(Ordering::Relaxed);
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    SEED.store(x, Ordering::Relaxed);
+    (x >> 24) as u8
 }
 
 fn no_redirects() -> reqwest::Client {
@@ -76,7 +87,7 @@ fn no_redirects() -> reqwest::Client {
 
 #[tokio::test]
 async fn the_language_switch_never_sends_a_visitor_to_another_site() {
-    let site = site(|_| {}).await;
+    let site = start_site(|_| {}).await;
     let http = no_redirects();
     let location = |back: &'static str| {
         let http = http.clone();
@@ -116,7 +127,7 @@ async fn the_language_switch_never_sends_a_visitor_to_another_site() {
 #[tokio::test]
 async fn a_socket_upgrade_without_an_origin_is_refused_like_a_foreign_one() {
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-    let site = site(|_| {}).await;
+    let site = start_site(|_| {}).await;
     let owner = fresh(&site.url).await;
     let table = owner
         .create_table(app::protocol::TableMode::HotSeat)
@@ -154,7 +165,7 @@ async fn a_socket_upgrade_without_an_origin_is_refused_like_a_foreign_one() {
 
 #[tokio::test]
 async fn a_socket_flooding_messages_is_told_and_closed() {
-    let site = site(|_| {}).await;
+    let site = start_site(|_| {}).await;
     let owner = fresh(&site.url).await;
     let table = owner
         .create_table(app::protocol::TableMode::HotSeat)
@@ -195,7 +206,7 @@ async fn a_socket_flooding_messages_is_told_and_closed() {
 
 #[tokio::test]
 async fn readiness_is_rate_limited_and_asks_the_database_at_most_once_a_second() {
-    let site = site(|config| {
+    let site = start_site(|config| {
         config.rate_per_ip = 1;
         config.rate_burst = 20;
     })
@@ -253,7 +264,7 @@ async fn until_closed(stream: &mut tokio::net::TcpStream) -> String {
 
 #[tokio::test]
 async fn slow_and_idle_connections_are_closed() {
-    let site = site(|config| {
+    let site = start_site(|config| {
         config.header_read_timeout_secs = 1;
         config.request_timeout_secs = 2;
     })
@@ -305,7 +316,7 @@ async fn slow_and_idle_connections_are_closed() {
 
 #[tokio::test]
 async fn metrics_are_not_served_on_the_public_address() {
-    let site = site(|_| {}).await;
+    let site = start_site(|_| {}).await;
     let (status, _) = fresh(&site.url)
         .await
         .get("/metrics")
@@ -313,4 +324,286 @@ async fn metrics_are_not_served_on_the_public_address() {
         .expect("answer");
     assert_eq!(status, 404);
     let _ = &site.clock;
+}
+
+// ------------------------------------------------------------ floods
+//
+// One address (127.0.0.1) and a fresh cookie per request, as a flooder
+// rotates them: the per-address cap holds for every creating command, and
+// the refusal says so (429). Small caps keep the floods short; the defaults
+// are in docs/SECURITY.md.
+
+const PER_SESSION: usize = 3;
+const PER_ADDRESS: usize = 7;
+
+fn small_caps(config: &mut Config) {
+    config.max_tables_per_session = PER_SESSION;
+    config.max_tables_per_ip = PER_ADDRESS;
+    config.max_lab_games_per_session = PER_SESSION;
+    config.max_lab_games_per_ip = PER_ADDRESS;
+}
+
+/// Runs `attempt` with a fresh visitor until it is refused (at most 3×
+/// the cap); returns how many succeeded and the refusal.
+async fn flood<F, Fut, T>(url: &str, attempt: F) -> (usize, testclient::Refusal)
+where
+    F: Fn(Client) -> Fut,
+    Fut: std::future::Future<Output = Result<T, testclient::Refusal>>,
+{
+    let mut created = 0;
+    for _ in 0..PER_ADDRESS * 3 {
+        match attempt(fresh(url).await).await {
+            Ok(_) => created += 1,
+            Err(refused) => return (created, refused),
+        }
+    }
+    panic!("{created} created and never refused");
+}
+
+/// `created` made before the refusal, which names the address's `cap`.
+fn assert_address_cap(
+    what: &str,
+    (made, refused): (usize, testclient::Refusal),
+    created: usize,
+    cap: usize,
+) {
+    assert_eq!(made, created, "{what}: created before the refusal");
+    assert_eq!(refused.status, 429, "{what}: {refused}");
+    assert!(
+        refused
+            .message
+            .contains(&format!("from your address (limit {cap})")),
+        "{what}: {refused}"
+    );
+}
+
+/// A board one move from its end: black to move on a1 (flipping b1), then
+/// the board is full.
+fn last_move_position() -> String {
+    let mut cells = vec!['X'; 64];
+    cells[0] = '-';
+    cells[1] = 'O';
+    format!("{} X", cells.into_iter().collect::<String>())
+}
+
+#[tokio::test]
+async fn two_hundred_parallel_creations_with_one_cookie_get_exactly_the_cap() {
+    let site = start_site(|_| {}).await;
+    let cap = server::config::defaults::MAX_TABLES_PER_SESSION;
+    let token = "ab".repeat(32);
+    let attempts: Vec<_> = (0..200)
+        .map(|_| {
+            let client = Client::with_token(&site.url, &token);
+            tokio::spawn(
+                async move { client.create_table(app::protocol::TableMode::HotSeat).await },
+            )
+        })
+        .collect();
+    let mut created = 0;
+    let mut refused = 0;
+    for attempt in attempts {
+        match attempt.await.expect("task") {
+            Ok(_) => created += 1,
+            Err(refusal) => {
+                assert_eq!(refusal.status, 429, "{refusal}");
+                assert!(refusal.message.contains("for this browser"), "{refusal}");
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!((created, refused), (cap, 200 - cap));
+    assert_eq!(site.state.hub.live_tables(), cap);
+}
+
+#[tokio::test]
+async fn every_way_to_make_a_table_is_capped_per_address() {
+    use app::protocol::{Side, TableMode};
+    let vs_ai = TableMode::VsAi {
+        depth: 6,
+        human: Side::Black,
+    };
+    // create_table.
+    let site = start_site(small_caps).await;
+    let outcome = flood(&site.url, |c| async move { c.create_table(vs_ai).await }).await;
+    assert_address_cap("create_table", outcome, PER_ADDRESS, PER_ADDRESS);
+    // create_table_from (was not counted at all).
+    let site = start_site(small_caps).await;
+    let obf = last_move_position();
+    let outcome = flood(&site.url, |c| {
+        let obf = obf.clone();
+        async move { c.create_table_from(vs_ai, &obf).await }
+    })
+    .await;
+    assert_address_cap("create_table_from", outcome, PER_ADDRESS, PER_ADDRESS);
+    // new_table: one session's copies of its own table count for it.
+    let site = start_site(small_caps).await;
+    let owner = fresh(&site.url).await;
+    let table = owner.create_table(vs_ai).await.expect("table");
+    for _ in 1..PER_SESSION {
+        owner.new_table(&table).await.expect("new_table");
+    }
+    let refused = owner
+        .new_table(&table)
+        .await
+        .expect_err("the session's cap");
+    assert_eq!(refused.status, 429, "{refused}");
+    assert!(
+        refused
+            .message
+            .contains(&format!("for this browser (limit {PER_SESSION})")),
+        "{refused}"
+    );
+    // Quick match: the table counts against the player who arrived second;
+    // one refused is told on their socket and the waiting player keeps
+    // waiting.
+    let site = start_site(small_caps).await;
+    let mut matched = 0;
+    let mut refusal = None;
+    for _ in 0..PER_ADDRESS * 2 {
+        // At the cap, even joining the queue is refused: this player could
+        // not make the table if they were the one to arrive second.
+        let first = fresh(&site.url).await;
+        let mut wait = first.socket("/ws/queue").await.expect("queue");
+        match wait.next_message().await.expect("an answer") {
+            app::protocol::ServerMessage::Queued => {}
+            app::protocol::ServerMessage::Error { message } => {
+                refusal = Some(message);
+                break;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        let second = fresh(&site.url).await;
+        let mut join = second.socket("/ws/queue").await.expect("queue");
+        match join.next_message().await.expect("an answer") {
+            app::protocol::ServerMessage::Matched { .. } => matched += 1,
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(matches!(
+            wait.next_message().await.expect("matched"),
+            app::protocol::ServerMessage::Matched { .. }
+        ));
+    }
+    assert_eq!(matched, PER_ADDRESS);
+    assert_eq!(
+        refusal.as_deref(),
+        Some(
+            format!(
+                "too many live tables from your address (limit {PER_ADDRESS}): finish or leave some first"
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(site.state.hub.queue_len(), 0, "nobody waits");
+    // Expired tables give their places back.
+    site.clock.advance(
+        i64::try_from(server::config::defaults::TABLE_EXPIRY_SECS * 1000 + 1).expect("ms"),
+    );
+    site.state.hub.expire_idle().await.expect("sweep");
+    fresh(&site.url)
+        .await
+        .create_table(vs_ai)
+        .await
+        .expect("room again after expiry");
+}
+
+#[tokio::test]
+async fn lab_games_and_copies_are_capped_per_address() {
+    let site = start_site(small_caps).await;
+    let outcome = flood(&site.url, |c| async move { c.lab_create(1, 1).await }).await;
+    assert_address_cap("lab_create", outcome, PER_ADDRESS, PER_ADDRESS);
+
+    let site = start_site(small_caps).await;
+    let owner = fresh(&site.url).await;
+    let lab = owner.lab_create(1, 1).await.expect("lab");
+    let outcome = flood(&site.url, |c| {
+        let lab = lab.clone();
+        async move {
+            c.call::<String>("lab_copy", serde_json::json!({ "lab": lab }))
+                .await
+        }
+    })
+    .await;
+    // The owner's game counts too.
+    assert_address_cap("lab_copy", outcome, PER_ADDRESS - 1, PER_ADDRESS);
+    // The copies belong to their copiers, who may step them.
+    assert!(site
+        .state
+        .store
+        .lab_games_of(&server::session::session_of(owner.token().as_deref().expect("token")).0)
+        .await
+        .expect("owned")
+        .contains(&lab));
+}
+
+#[tokio::test]
+async fn analyses_running_are_capped_per_address_and_free_their_place_when_done() {
+    use app::protocol::{AnalysisView, TableMode};
+    let site = start_site(|config| {
+        config.ai_threads = 1;
+    })
+    .await;
+    let cap = server::config::defaults::MAX_ANALYSES_PER_IP;
+    // Finished games to analyse, one move each.
+    let owner = fresh(&site.url).await;
+    let mut tables = Vec::new();
+    for _ in 0..cap + 1 {
+        let table = owner
+            .create_table_from(TableMode::HotSeat, &last_move_position())
+            .await
+            .expect("table");
+        owner.play_move(&table, 0).await.expect("the last move");
+        tables.push(table);
+    }
+    // The one AI thread is busy until the test lets it go: the analyses
+    // stay running.
+    let (release, blocked) = std::sync::mpsc::channel::<()>();
+    let _blocker = site
+        .state
+        .hub
+        .ai_pool()
+        .run_as("blocker", move || blocked.recv())
+        .expect("room");
+    for table in &tables[..cap] {
+        let view = fresh(&site.url)
+            .await
+            .analysis_start("table", table)
+            .await
+            .expect("started");
+        assert!(matches!(view, AnalysisView::Running { .. }), "{view:?}");
+    }
+    let refused = fresh(&site.url)
+        .await
+        .analysis_start("table", &tables[cap])
+        .await
+        .expect_err("the address's cap");
+    assert_eq!(refused.status, 429, "{refused}");
+    assert!(
+        refused
+            .message
+            .contains(&format!("from your address (limit {cap})")),
+        "{refused}"
+    );
+    // Asking about a running one is not starting one.
+    fresh(&site.url)
+        .await
+        .analysis_start("table", &tables[0])
+        .await
+        .expect("already running");
+    release.send(()).expect("release");
+    let watcher = fresh(&site.url).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    for table in &tables[..cap] {
+        while !matches!(
+            watcher.analysis_get("table", table).await.expect("get"),
+            AnalysisView::Ready { .. }
+        ) {
+            assert!(Instant::now() < deadline, "the analyses never finished");
+            tokio::task::yield_now().await;
+        }
+    }
+    fresh(&site.url)
+        .await
+        .analysis_start("table", &tables[cap])
+        .await
+        .expect("a place again");
 }

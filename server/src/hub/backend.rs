@@ -3,6 +3,7 @@
 
 use super::Hub;
 use crate::store::TableStore;
+use app::api::backend::Caller;
 use app::api::backend::{Backend, BoxFuture};
 use app::api::CommandError;
 use app::protocol::{Session, TableCommand, TableMode, TableView};
@@ -10,10 +11,10 @@ use app::protocol::{Session, TableCommand, TableMode, TableView};
 impl<S: TableStore> Backend for Hub<S> {
     fn create_table<'a>(
         &'a self,
-        session: &'a Session,
+        caller: &'a Caller,
         mode: TableMode,
     ) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(self.create(session, mode))
+        Box::pin(self.create(caller, mode))
     }
 
     fn view<'a>(
@@ -34,10 +35,10 @@ impl<S: TableStore> Backend for Hub<S> {
 
     fn new_table<'a>(
         &'a self,
-        session: &'a Session,
+        caller: &'a Caller,
         table: &'a str,
     ) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(self.new_table_like(session, table))
+        Box::pin(self.new_table_like(caller, table))
     }
 
     fn take_seat<'a>(
@@ -50,10 +51,10 @@ impl<S: TableStore> Backend for Hub<S> {
 
     fn create_table_from<'a>(
         &'a self,
-        session: &'a Session,
+        caller: &'a Caller,
         mode: TableMode,
         obf: &'a str,
     ) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(self.create_from_position(session, mode, obf))
+        Box::pin(self.create_from_position(caller, mode, obf))
     }
 }

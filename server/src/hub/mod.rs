@@ -58,6 +58,9 @@ pub struct HubConfig {
     pub instance_timeout_ms: i64,
     /// FOR TESTS ONLY: the AI's searches start this late (milliseconds).
     pub test_ai_delay_ms: u64,
+    /// What one session and one address may hold (tables, lab games,
+    /// analyses, sockets).
+    pub limits: crate::limits::LimitConfig,
 }
 
 impl Default for HubConfig {
@@ -79,6 +82,7 @@ impl From<&crate::config::Config> for HubConfig {
             test_time_controls: config.test_time_controls,
             instance_timeout_ms: i64::try_from(config.instance_timeout_ms).unwrap_or(i64::MAX),
             test_ai_delay_ms: config.test_ai_delay_ms,
+            limits: crate::limits::LimitConfig::of(config),
         }
     }
 }
@@ -102,6 +106,8 @@ struct Inner<S> {
     queue: Mutex<HashMap<TimeControl, Waiting>>,
     tickets: std::sync::atomic::AtomicU64,
     metrics: Arc<crate::metrics::Metrics>,
+    /// What each session and address holds (the caps on creating).
+    limits: Arc<crate::limits::Limits>,
     /// Several instances on PostgreSQL (None on SQLite).
     cluster: Option<cluster::Cluster>,
 }
@@ -174,8 +180,10 @@ impl<S: TableStore> Hub<S> {
             None => None,
         };
         let heard = cluster.as_ref().map(|c| c.bus.subscribe());
+        let limits = Arc::new(crate::limits::Limits::new(config.limits));
         let hub = Hub {
             inner: Arc::new(Inner {
+                limits,
                 store,
                 clock,
                 config,
@@ -199,6 +207,12 @@ impl<S: TableStore> Hub<S> {
     /// The server's live figures.
     pub fn metrics(&self) -> &crate::metrics::Metrics {
         &self.inner.metrics
+    }
+
+    /// What each session and address holds: the caps on creating tables,
+    /// lab games and analyses, and on sockets.
+    pub fn limits(&self) -> Arc<crate::limits::Limits> {
+        self.inner.limits.clone()
     }
 
     /// The hub's storage.

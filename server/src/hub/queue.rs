@@ -27,14 +27,20 @@ pub enum Queued {
 impl<S: TableStore> Hub<S> {
     /// Joins the quick-match queue for a time control: pairs with the player
     /// waiting for the same control, or waits.
+    /// The table a match makes counts against the player who arrived
+    /// second (they made it): a place is reserved first, so a player past
+    /// their cap is refused without taking the waiting player's turn.
     pub async fn enqueue(
         &self,
-        session: Session,
+        who: impl Into<crate::limits::Caller>,
         control: TimeControl,
     ) -> Result<Queued, CommandError> {
+        let who = who.into();
         self.check_control(false, Some(control))?;
+        let place = self.reserve_table(&who)?;
+        let session = who.session;
         if self.cluster().is_some() {
-            return self.enqueue_shared(session, control).await;
+            return self.enqueue_shared(place, session, control).await;
         }
         let partner = {
             let mut queue = self
@@ -72,6 +78,7 @@ impl<S: TableStore> Hub<S> {
         };
         let id = self
             .create_seated(
+                place,
                 &partner.session,
                 TableMode::Online {
                     private: false,
@@ -94,6 +101,7 @@ impl<S: TableStore> Hub<S> {
     /// table on the bus.
     async fn enqueue_shared(
         &self,
+        place: crate::limits::Reservation,
         session: Session,
         control: TimeControl,
     ) -> Result<Queued, CommandError> {
@@ -119,6 +127,7 @@ impl<S: TableStore> Hub<S> {
             Err((ticket, partner)) => {
                 let id = self
                     .create_seated(
+                        place,
                         &Session(partner),
                         TableMode::Online {
                             private: false,

@@ -97,6 +97,11 @@ impl<S: TableStore> Hub<S> {
                 }
                 _ => None,
             };
+            // The creator's place under the per-session cap (addresses are
+            // not stored: their counts start again at a restart).
+            self.inner
+                .limits
+                .restored(crate::limits::Kind::Table, &header.owner, &header.id);
             let entry = Entry {
                 id: header.id.clone(),
                 table,

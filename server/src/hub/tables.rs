@@ -6,6 +6,7 @@
 use super::entry::Entry;
 use super::{new_id, side_name, Hub};
 use crate::clock_control::GameClock;
+use crate::limits::{Caller, Kind, Reservation};
 use crate::seating::{SeatEvent, Seating};
 use crate::store::TableStore;
 use crate::table::{Table, TableError};
@@ -16,10 +17,30 @@ use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
 impl<S: TableStore> Hub<S> {
-    /// Creates a table owned by `session`. An online table seats its creator
-    /// on a random side (and `opponent`, if given, on the other).
-    pub async fn create(&self, session: &Session, mode: TableMode) -> Result<String, CommandError> {
-        self.create_seated(session, mode, None, None).await
+    /// Creates a table owned by the caller (counted against their session
+    /// and address: 429 past either cap). An online table seats its creator
+    /// on a random side.
+    pub async fn create(
+        &self,
+        who: impl Into<Caller>,
+        mode: TableMode,
+    ) -> Result<String, CommandError> {
+        let who = who.into();
+        let place = self.reserve_table(&who)?;
+        self.create_seated(place, &who.session, mode, None, None)
+            .await
+    }
+
+    /// A place for one more table of `who`'s (checked and counted at once
+    /// for their session and address), or 429.
+    pub(super) fn reserve_table(&self, who: &Caller) -> Result<Reservation, CommandError> {
+        self.inner
+            .limits
+            .reserve(Kind::Table, who, |id| self.is_live(id))
+            .map_err(|message| {
+                self.metrics().note_refusal("tables");
+                CommandError::limited(message)
+            })
     }
 
     /// Creates a vs-AI or hot-seat table whose rounds start from the position
@@ -27,21 +48,27 @@ impl<S: TableStore> Hub<S> {
     /// nothing is created.
     pub async fn create_from_position(
         &self,
-        session: &Session,
+        who: impl Into<Caller>,
         mode: TableMode,
         obf: &str,
     ) -> Result<String, CommandError> {
+        let who = who.into();
         if matches!(mode, TableMode::Online { .. }) {
             return Err(CommandError::new(
                 "Online tables start from the usual position; start from a position against the AI or hot-seat.",
             ));
         }
         let start = crate::table::playable_start(obf).map_err(CommandError::new)?;
-        self.create_seated(session, mode, None, Some(start)).await
+        let place = self.reserve_table(&who)?;
+        self.create_seated(place, &who.session, mode, None, Some(start))
+            .await
     }
 
+    /// Creates a table in the place reserved for it, owned by `session` (and
+    /// seating `opponent`, if given, at an online table).
     pub(super) async fn create_seated(
         &self,
+        place: Reservation,
         session: &Session,
         mode: TableMode,
         opponent: Option<&Session>,
@@ -136,6 +163,7 @@ impl<S: TableStore> Hub<S> {
         if let Ok(mut tables) = self.inner.tables.lock() {
             tables.insert(id.clone(), entry.clone());
         }
+        place.keep(&id);
         let mut guard = entry.lock().await;
         let to_move = guard.clock_side();
         if let Some(clock) = guard.clock.as_mut() {
@@ -150,9 +178,11 @@ impl<S: TableStore> Hub<S> {
     /// A new table with the same mode, owned by the caller.
     pub async fn new_table_like(
         &self,
-        session: &Session,
+        who: impl Into<Caller>,
         id: &str,
     ) -> Result<String, CommandError> {
+        let who = who.into();
+        let session = &who.session;
         let (mode, start) = {
             let entry = self.entry(id).await?;
             let mut entry = entry.lock().await;
@@ -174,7 +204,8 @@ impl<S: TableStore> Hub<S> {
             }
         };
         // A new table has its own, empty tally.
-        self.create_seated(session, mode, None, start).await
+        let place = self.reserve_table(&who)?;
+        self.create_seated(place, session, mode, None, start).await
     }
 
     /// Seats `session` in the free seat of an online table, by their explicit

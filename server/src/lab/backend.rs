@@ -3,17 +3,24 @@
 use super::LabHub;
 use app::api::backend::BoxFuture;
 use app::api::CommandError;
-use app::lab::backend::LabBackend;
+use app::lab::backend::{Caller, LabBackend};
 use app::lab::{LabSummary, LabView, ProviderStatus};
 
 impl LabBackend for LabHub {
     fn create<'a>(
         &'a self,
+        caller: &'a Caller,
         black_depth: u8,
         white_depth: u8,
         lang: app::i18n::Lang,
     ) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(LabHub::create_in(self, black_depth, white_depth, lang))
+        Box::pin(LabHub::create_for(
+            self,
+            caller,
+            black_depth,
+            white_depth,
+            lang,
+        ))
     }
 
     fn list(&self) -> BoxFuture<'_, Result<Vec<LabSummary>, CommandError>> {
@@ -24,12 +31,20 @@ impl LabBackend for LabHub {
         Box::pin(LabHub::view(self, lab))
     }
 
-    fn next_turn<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>> {
-        Box::pin(LabHub::next_turn(self, lab))
+    fn next_turn<'a>(
+        &'a self,
+        caller: &'a Caller,
+        lab: &'a str,
+    ) -> BoxFuture<'a, Result<LabView, CommandError>> {
+        Box::pin(LabHub::next_turn_for(self, caller, lab))
     }
 
-    fn retry<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>> {
-        Box::pin(LabHub::retry(self, lab))
+    fn retry<'a>(
+        &'a self,
+        caller: &'a Caller,
+        lab: &'a str,
+    ) -> BoxFuture<'a, Result<LabView, CommandError>> {
+        Box::pin(LabHub::retry_for(self, caller, lab))
     }
 
     fn wait<'a>(
@@ -59,7 +74,11 @@ impl LabBackend for LabHub {
         Box::pin(async move { Ok(self.inner.store.lab_games_of(&session.0).await?) })
     }
 
-    fn copy<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(LabHub::copy(self, lab))
+    fn copy<'a>(
+        &'a self,
+        caller: &'a Caller,
+        lab: &'a str,
+    ) -> BoxFuture<'a, Result<String, CommandError>> {
+        Box::pin(LabHub::copy_for(self, caller, lab))
     }
 }

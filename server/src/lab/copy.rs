@@ -1,21 +1,144 @@
-//! Who may step a lab game, and copying one: a watcher's **Make my own copy**
-//! (docs/SECURITY.md, The lab). The route layer records the copy's owner.
+//! Who may create, step and copy lab games (docs/SECURITY.md, The lab): the
+//! commands as visitors send them. Creating and copying are counted against
+//! the caller's session and address (checked and counted at once, in
+//! [`crate::limits`]) and record the caller as the new game's owner; only
+//! the owner steps a game; a copy reuses the original's explanations and
+//! never asks a model for a move it copied.
 
 use super::{new_id, Explained, LabGame, LabHub};
-use crate::lab::facts::FactSheet;
+use crate::limits::{Caller, Kind, Limits, Reservation};
+use crate::store::TableStore;
 use app::api::CommandError;
 use std::sync::Arc;
 use tokio::sync::Mutex as AsyncMutex;
 
+/// What a visitor who does not own a lab game is told when they try to step it.
+pub const ONLY_THE_OWNER: &str = "Only the visitor who started this lab game can play its turns: watch it, or start your own game in the lab.";
+
 impl LabHub {
+    /// Counts lab games against `limits` (the hub's, shared with tables and
+    /// analyses); without it, the lab keeps its own at the defaults.
+    pub fn use_limits(&self, limits: Arc<Limits>) {
+        let _ = self.inner.limits.set(limits);
+    }
+
+    fn limits(&self) -> &Arc<Limits> {
+        self.inner
+            .limits
+            .get_or_init(|| Arc::new(Limits::new(Default::default())))
+    }
+
+    /// Whether lab game `id` is live here (not deleted).
+    pub fn is_live(&self, id: &str) -> bool {
+        self.inner
+            .games
+            .lock()
+            .map(|g| g.contains_key(id))
+            .unwrap_or(false)
+    }
+
+    /// A place for one more lab game of the caller's, or 429. The count is
+    /// also checked against the stored owners (it survives a restart).
+    async fn reserve_game(&self, caller: &Caller) -> Result<Reservation, CommandError> {
+        let place = self
+            .limits()
+            .reserve(Kind::LabGame, caller, |id| self.is_live(id))
+            .map_err(CommandError::limited)?;
+        let cap = self.limits().config().lab_games.per_session;
+        let owned = self.inner.store.lab_games_of(&caller.session.0).await?;
+        if owned.len() >= cap {
+            return Err(CommandError::limited(format!(
+                "Too many lab games for this browser (limit {cap}); idle ones expire, or step one of yours."
+            )));
+        }
+        Ok(place)
+    }
+
+    /// Stores the caller as the owner of the new lab game `id`.
+    async fn own(&self, caller: &Caller, id: &str) -> Result<(), CommandError> {
+        TableStore::remember_session(&self.inner.store, &caller.session.0, self.now()).await?;
+        self.inner
+            .store
+            .set_lab_owner(id, &caller.session.0)
+            .await?;
+        Ok(())
+    }
+
+    /// `lab_create`: a lab game owned by the caller, counted against their
+    /// session and address.
+    pub async fn create_for(
+        &self,
+        caller: &Caller,
+        black_depth: u8,
+        white_depth: u8,
+        lang: app::i18n::Lang,
+    ) -> Result<String, CommandError> {
+        let place = self.reserve_game(caller).await?;
+        let id = self.create_in(black_depth, white_depth, lang).await?;
+        self.own(caller, &id).await?;
+        place.keep(&id);
+        Ok(id)
+    }
+
+    /// `lab_copy`: a copy of `id` owned by the caller, counted like a new game.
+    pub async fn copy_for(&self, caller: &Caller, id: &str) -> Result<String, CommandError> {
+        let place = self.reserve_game(caller).await?;
+        let copy = self.copy(id).await?;
+        self.own(caller, &copy).await?;
+        place.keep(&copy);
+        Ok(copy)
+    }
+
+    /// Refuses anyone but the owner of lab game `id` (403); a game that does
+    /// not exist is the lab's to say (404).
+    async fn owned_by(&self, caller: &Caller, id: &str) -> Result<(), CommandError> {
+        self.entry(id).await?;
+        match self.inner.store.lab_owner(id).await? {
+            Some(owner) if owner == caller.session.0 => Ok(()),
+            _ => Err(CommandError::forbidden(ONLY_THE_OWNER)),
+        }
+    }
+
+    /// `lab_next_turn`, by the game's owner only.
+    pub async fn next_turn_for(
+        &self,
+        caller: &Caller,
+        id: &str,
+    ) -> Result<app::lab::LabView, CommandError> {
+        self.owned_by(caller, id).await?;
+        self.next_turn(id).await
+    }
+
+    /// `lab_retry_explanation`, by the game's owner only.
+    pub async fn retry_for(
+        &self,
+        caller: &Caller,
+        id: &str,
+    ) -> Result<app::lab::LabView, CommandError> {
+        self.owned_by(caller, id).await?;
+        self.retry(id).await
+    }
+
     /// Copies a lab game into a new one with the same engine depths, moves
-    /// and explanations (an explanation still being written is written again
-    /// for the copy); returns the new id. The route layer records the caller
-    /// as its owner, as for [`LabHub::create`].
+    /// and explanations; returns the new id (owned by no one: see
+    /// [`LabHub::copy_for`]). The copy reuses the original's explanations
+    /// and never asks the explainer for a move it copied: while the
+    /// original's last explanation is still being written the copy is
+    /// refused ("wait"), and a failed one is copied as failed.
     pub async fn copy(&self, id: &str) -> Result<String, CommandError> {
         let entry = self.entry(id).await?;
         // Held while copying, so the stored and the in-memory copy agree.
         let source = entry.lock().await;
+        if let Some(pending) = source
+            .moves
+            .iter()
+            .find(|m| m.explained == Explained::Pending)
+        {
+            return Err(CommandError::new(format!(
+                "Wait: the explanation of {} is still being written.",
+                pending.square
+            )));
+        }
         let copy_id = new_id();
         let now = self.now();
         match self.shared() {
@@ -36,18 +159,8 @@ impl LabHub {
             None => game.moves.len() as u64 * 2 + 1,
         };
         game.changes.send_replace(game.version);
-        let pending: Vec<(u32, FactSheet)> = game
-            .moves
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.explained == Explained::Pending)
-            .map(|(i, m)| (i as u32 + 1, m.facts.clone()))
-            .collect();
         if let Ok(mut games) = self.inner.games.lock() {
             games.insert(copy_id.clone(), Arc::new(AsyncMutex::new(game)));
-        }
-        for (ply, facts) in pending {
-            self.spawn_explanation(copy_id.clone(), ply, facts);
         }
         tracing::info!(lab = %copy_id, from = %id, "lab game copied");
         Ok(copy_id)

@@ -190,6 +190,9 @@ struct Inner {
     config: LabConfig,
     games: Mutex<HashMap<String, Arc<AsyncMutex<LabGame>>>>,
     budget: ExplainBudget,
+    /// The caps on lab games per session and address ([`LabHub::use_limits`];
+    /// the defaults otherwise).
+    limits: std::sync::OnceLock<Arc<crate::limits::Limits>>,
 }
 
 /// The lab hub; cheap to clone.
@@ -225,6 +228,7 @@ impl LabHub {
                 },
                 config,
                 games: Mutex::new(HashMap::new()),
+                limits: std::sync::OnceLock::new(),
             }),
         };
         hub.restore().await?;
