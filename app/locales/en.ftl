@@ -165,6 +165,7 @@ srv-withdrew = { $side } withdrew the rematch vote.
 srv-not-your-turn = It is not your turn: { $side } is to move.
 srv-over = The game is over: vote for a rematch to play again.
 srv-not-over = A rematch can only be voted for once the game is over.
+srv-rounds-spent = This table has played all its rounds ({ $limit }): start a new table to play on.
 srv-taken = Square { $square } is taken.
 srv-no-flips = A disc on { $square } would flip nothing: a move must outflank at least one disc.
 srv-not-seated = You are not seated at this table.
@@ -563,6 +564,7 @@ export-tally = Tally at this table: { $black ->
    *[other] { $draws } draws
 }
 export-ggf = GGF (one game per round):
+export-rounds-omitted = Rounds 1 to { $last } are not written out here; the GGF records at the end have every round.
 export-analysis-title = Analysis (search depth { $depth } in the midgame, exact solver { $empties ->
     [one] for the last empty square
    *[other] from { $empties } empties on

@@ -120,6 +120,11 @@ fn result_text(lang: Lang, game: &Game, outcome: Option<Outcome>) -> String {
     }
 }
 
+/// Rounds the text export writes out in full: the last ones (a table plays
+/// up to [`crate::table::MAX_ROUNDS`]); the GGF records at its end have
+/// every round.
+pub const TEXT_EXPORT_ROUNDS: usize = 50;
+
 /// The text export of a table: every round in order (start position, every
 /// move with the board after it, every pass, the result, the transcript),
 /// then the tally and the GGF of every round.
@@ -152,7 +157,15 @@ pub fn text_in(lang: Lang, id: &str, table: &Table, times: &MoveTimes) -> String
         "{}",
         t!(lang, "export-players", black = black, white = white)
     );
-    for round in &all {
+    let omitted = all.len().saturating_sub(TEXT_EXPORT_ROUNDS);
+    if omitted > 0 {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            t!(lang, "export-rounds-omitted", last = omitted)
+        );
+    }
+    for round in &all[omitted..] {
         let game = round.game;
         let _ = writeln!(out, "\n{}\n", t!(lang, "export-round", round = round.round));
         let _ = writeln!(out, "{}\n", opening_line_in(lang, &game.moves()));
@@ -425,5 +438,37 @@ mod timed_tests {
             text.contains("Black ran out of time; White wins on time"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_text_export_of_a_table_at_the_round_cap_stays_bounded() {
+        use crate::table::{Command, MAX_ROUNDS};
+        use app::protocol::Side;
+        let mut table = Table::new(TableMode::HotSeat);
+        while table.round() < MAX_ROUNDS {
+            table
+                .apply(Command::Resign { side: Side::Black })
+                .expect("resign");
+            for side in [Side::Black, Side::White] {
+                table
+                    .apply(Command::Vote { side, vote: true })
+                    .expect("rematch");
+            }
+        }
+        let text = text("t", &table, &[]);
+        let omitted = MAX_ROUNDS as usize - TEXT_EXPORT_ROUNDS;
+        assert!(
+            text.contains(&format!(
+                "Rounds 1 to {omitted} are not written out here; the GGF records at the end have every round."
+            )),
+            "{}",
+            &text[..400]
+        );
+        assert!(!text.contains("=== Round 1 ==="));
+        assert!(text.contains(&format!("=== Round {} ===", omitted + 1)));
+        assert!(text.contains(&format!("=== Round {MAX_ROUNDS} ===")));
+        // Every round in the GGF part.
+        assert_eq!(text.matches("(;GM[Othello]").count(), MAX_ROUNDS as usize);
+        assert!(text.len() < 1_000_000, "{} bytes", text.len());
     }
 }

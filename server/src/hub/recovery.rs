@@ -210,3 +210,93 @@ fn parse_side(text: &str) -> Option<Side> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stored rows of `rounds` full games at one hot-seat table (each
+    /// round the same game, the first legal move every time), a rematch
+    /// between each.
+    fn rows_of(rounds: u32) -> Vec<MoveRow> {
+        let mut game = Vec::new();
+        let mut position = engine::Position::initial();
+        while !position.is_game_over() {
+            match position.legal_moves().first() {
+                Some(square) => {
+                    game.push((position.side_to_move, Some(square)));
+                    position = position.play(square).expect("legal").position;
+                }
+                None => {
+                    game.push((position.side_to_move, None));
+                    position = position.pass().expect("a pass");
+                }
+            }
+        }
+        let name = |color: engine::Color| crate::table::side(color).name().to_lowercase();
+        let mut rows = Vec::new();
+        for round in 1..=i64::from(rounds) {
+            for (color, square) in &game {
+                rows.push(MoveRow {
+                    seq: rows.len() as i64 + 1,
+                    round,
+                    kind: if square.is_some() {
+                        MoveKind::Place
+                    } else {
+                        MoveKind::Pass
+                    },
+                    side: name(*color),
+                    square: square.map(|s| s.index() as i64),
+                    time_ms: None,
+                });
+            }
+            if round < i64::from(rounds) {
+                for side in ["black", "white"] {
+                    rows.push(MoveRow {
+                        seq: rows.len() as i64 + 1,
+                        round,
+                        kind: MoveKind::Vote,
+                        side: side.into(),
+                        square: None,
+                        time_ms: None,
+                    });
+                }
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn a_table_at_the_round_cap_is_replayed_quickly() {
+        let header = StoredTable {
+            id: "full".into(),
+            mode: String::new(),
+            owner: "someone".into(),
+            created_at: 0,
+            last_activity: 0,
+            black_seat: None,
+            white_seat: None,
+            black_gone_since: None,
+            white_gone_since: None,
+            running_since: None,
+            start_obf: None,
+        };
+        let rows = rows_of(crate::table::MAX_ROUNDS);
+        let started = std::time::Instant::now();
+        let replayed = replay(&header, TableMode::HotSeat, &rows).expect("replayed");
+        let took = started.elapsed();
+        eprintln!(
+            "replayed {} rows ({} rounds) in {} ms",
+            rows.len(),
+            crate::table::MAX_ROUNDS,
+            took.as_millis()
+        );
+        assert_eq!(replayed.table.round(), crate::table::MAX_ROUNDS);
+        assert!(replayed.table.outcome().is_some());
+        assert_eq!(replayed.times.len(), crate::table::MAX_ROUNDS as usize);
+        // Linear in the rows (tens of thousands, unoptimised build): a
+        // generous bound that a quadratic replay (every command copying
+        // every past round) would not meet.
+        assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+    }
+}

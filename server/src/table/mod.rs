@@ -78,7 +78,17 @@ pub enum TableError {
     Illegal(PlayError),
     #[error("You are not seated at this table.")]
     NotASeat,
+    #[error(
+        "This table has played all its rounds ({}): start a new table to play on.",
+        MAX_ROUNDS
+    )]
+    RoundsSpent,
 }
+
+/// The most rounds one table plays: a rematch past it is refused ("start a
+/// new table"), so a table's memory, its replay at start-up and its exports
+/// stay bounded.
+pub const MAX_ROUNDS: u32 = 500;
 
 /// What a player reads about an illegal placement.
 fn illegal_message(error: &PlayError) -> String {
@@ -175,8 +185,9 @@ pub struct Table {
     /// The side whose pass the notice reports: the notice stays until that
     /// side's next move.
     pass_pending: Option<Side>,
-    /// Every finished round before the current one, in order.
-    past: Vec<PastRound>,
+    /// Every finished round before the current one, in order; shared, so
+    /// the copy each command is applied to does not copy them.
+    past: std::sync::Arc<Vec<PastRound>>,
     /// Grows with every accepted command (drives redraws in the browser).
     version: u64,
 }
@@ -201,7 +212,7 @@ impl Table {
             votes: Votes::default(),
             notice: None,
             pass_pending: None,
-            past: Vec::new(),
+            past: Default::default(),
             version: 1,
         };
         table.note_opening_pass();
@@ -394,6 +405,9 @@ impl Table {
         if self.outcome.is_none() {
             return Err(TableError::GameNotOver);
         }
+        if vote && self.round >= MAX_ROUNDS {
+            return Err(TableError::RoundsSpent);
+        }
         let mut events = vec![Event::Voted { side: voter, vote }];
         self.set_vote(voter, vote);
         // The AI accepts a rematch at once.
@@ -408,7 +422,7 @@ impl Table {
         }
         if self.votes.black && self.votes.white {
             if let Some(outcome) = self.outcome {
-                self.past.push(PastRound {
+                std::sync::Arc::make_mut(&mut self.past).push(PastRound {
                     round: self.round,
                     game: self.game.clone(),
                     outcome,

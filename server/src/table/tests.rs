@@ -384,3 +384,39 @@ fn the_version_grows_with_every_accepted_command_only() {
         table.view("t", vec![], false).board.version
     );
 }
+
+#[test]
+fn a_table_plays_at_most_max_rounds_then_asks_for_a_new_table() {
+    let mut table = Table::new(TableMode::HotSeat);
+    while table.round() < MAX_ROUNDS {
+        table
+            .apply(Command::Resign { side: Side::Black })
+            .expect("resign");
+        for side in [Side::Black, Side::White] {
+            table
+                .apply(Command::Vote { side, vote: true })
+                .expect("rematch");
+        }
+    }
+    assert_eq!(table.past_rounds().len() as u32, MAX_ROUNDS - 1);
+    table
+        .apply(Command::Resign { side: Side::White })
+        .expect("the last round ends");
+    let version = table.version();
+    let refused = table
+        .apply(Command::Vote {
+            side: Side::Black,
+            vote: true,
+        })
+        .expect_err("no round past the cap");
+    assert_eq!(refused, TableError::RoundsSpent);
+    assert_eq!(
+        refused.to_string(),
+        "This table has played all its rounds (500): start a new table to play on."
+    );
+    assert_eq!(table.version(), version, "a refusal changes nothing");
+    // Withdrawing is still fine; the copy a command is applied to shares
+    // the past rounds instead of copying them.
+    let copy = table.clone();
+    assert!(std::sync::Arc::ptr_eq(&copy.past, &table.past));
+}
