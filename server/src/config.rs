@@ -52,6 +52,7 @@ pub mod defaults {
     pub const ANALYSIS_DEPTH: u32 = 6;
     pub const EXPLAIN_CONCURRENCY: u16 = 2;
     pub const EXPLAIN_DAILY_BUDGET: u32 = 500;
+    pub const EXPLAIN_DAILY_PER_IP: u32 = 120;
 }
 
 /// Othello 3D web server.
@@ -276,6 +277,11 @@ pub struct Config {
     /// with a message until midnight UTC.
     #[arg(long, env = "OTHELLO_EXPLAIN_DAILY_BUDGET", default_value_t = defaults::EXPLAIN_DAILY_BUDGET)]
     pub explain_daily_budget: u32,
+
+    /// Paid explanations one address (IPv6: its /64) may start per UTC day;
+    /// past it, its lab steps are refused with 429 until midnight UTC.
+    #[arg(long, env = "OTHELLO_EXPLAIN_DAILY_PER_IP", default_value_t = defaults::EXPLAIN_DAILY_PER_IP)]
+    pub explain_daily_per_ip: u32,
 }
 
 /// The AI lab's explanation providers.
@@ -358,6 +364,7 @@ impl Config {
             analysis_depth: defaults::ANALYSIS_DEPTH,
             explain_concurrency: defaults::EXPLAIN_CONCURRENCY,
             explain_daily_budget: defaults::EXPLAIN_DAILY_BUDGET,
+            explain_daily_per_ip: defaults::EXPLAIN_DAILY_PER_IP,
         }
     }
 }

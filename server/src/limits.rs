@@ -48,6 +48,9 @@ pub struct LimitConfig {
     pub analyses: Cap,
     pub sockets_per_session: usize,
     pub sockets_per_ip: usize,
+    /// Paid lab explanations one address may start per UTC day (counted in
+    /// the database: `crate::lab::budget`).
+    pub explanations_per_address_day: u32,
 }
 
 impl LimitConfig {
@@ -68,6 +71,7 @@ impl LimitConfig {
             },
             sockets_per_session: config.max_sockets_per_session,
             sockets_per_ip: config.max_sockets_per_ip,
+            explanations_per_address_day: config.explain_daily_per_ip,
         }
     }
 
@@ -368,6 +372,7 @@ mod tests {
             },
             sockets_per_session: 2,
             sockets_per_ip: 3,
+            explanations_per_address_day: 10,
         })
     }
 

@@ -607,3 +607,144 @@ async fn analyses_running_are_capped_per_address_and_free_their_place_when_done(
         .await
         .expect("a place again");
 }
+
+// ------------------------------------------------------------ paid explanations
+
+/// A paid provider that writes at once.
+struct Paid;
+
+impl server::lab::explain::Explainer for Paid {
+    fn explain<'a>(
+        &'a self,
+        facts: &'a server::lab::facts::FactSheet,
+    ) -> server::lab::explain::BoxFuture<
+        'a,
+        Result<server::lab::explain::Explanation, server::lab::explain::ExplainError>,
+    > {
+        Box::pin(async move {
+            Ok(server::lab::explain::Explanation {
+                explanation: format!("Ply {} was written by a paid model.", facts.ply),
+                lesson: "Paid lessons cost money.".into(),
+                provider: "paid fake".into(),
+            })
+        })
+    }
+
+    fn status(&self) -> app::lab::ProviderStatus {
+        app::lab::ProviderStatus {
+            kind: "responses".into(),
+            name: "paid fake".into(),
+            ready: true,
+            detail: String::new(),
+        }
+    }
+}
+
+/// A lab on `database` with the paid provider: 3 paid explanations a day
+/// server-wide, 2 per address.
+async fn paid_lab(database: &std::path::Path, clock: &ManualClock) -> server::lab::LabHub {
+    let store = server::store::Store::open(database).await.expect("store");
+    let lab = server::lab::LabHub::start(
+        store,
+        Arc::new(clock.clone()),
+        Arc::new(Paid),
+        server::lab::LabConfig {
+            explain_timeout: Duration::from_secs(30),
+            exact: server::lab::exact::ExactLimits {
+                empties: 0,
+                max_nodes: 1,
+            },
+            expiry_ms: 24 * 3600 * 1000,
+            ai: None,
+            explain_concurrency: 1,
+            explain_daily_budget: 3,
+            bus: None,
+        },
+    )
+    .await
+    .expect("lab");
+    lab.use_limits(Arc::new(server::limits::Limits::new(
+        server::limits::LimitConfig {
+            explanations_per_address_day: 2,
+            ..Default::default()
+        },
+    )));
+    lab
+}
+
+/// One step of the caller's, and its explanation written.
+async fn step(
+    lab: &server::lab::LabHub,
+    caller: &server::limits::Caller,
+    id: &str,
+) -> Result<(), app::api::CommandError> {
+    let mut view = lab.next_turn_for(caller, id).await?;
+    while view
+        .moves
+        .last()
+        .is_some_and(|m| matches!(m.explanation, app::lab::ExplanationView::Pending))
+    {
+        view = lab.wait(id, view.version).await.expect("wait");
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn paid_explanations_are_capped_per_address_and_per_day_in_the_database() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let database = dir.path().join("othello.db");
+    let clock = ManualClock::new(1_700_000_000_000);
+    let caller = |n: u8, ip: &str| server::limits::Caller {
+        session: app::protocol::Session(format!("{n:02x}").repeat(32)),
+        address: Some(ip.parse().expect("ip")),
+    };
+    let (a, b) = (caller(1, "192.0.2.1"), caller(2, "192.0.2.2"));
+    let lab = paid_lab(&database, &clock).await;
+    let lang = app::i18n::Lang::En;
+    let game_a = lab.create_for(&a, 1, 1, lang).await.expect("a's game");
+    let game_b = lab.create_for(&b, 1, 1, lang).await.expect("b's game");
+    step(&lab, &a, &game_a).await.expect("a's first");
+    step(&lab, &a, &game_a).await.expect("a's second");
+    let refused = step(&lab, &a, &game_a)
+        .await
+        .expect_err("a's address is spent");
+    assert_eq!(refused.status_code().as_u16(), 429);
+    assert_eq!(
+        refused.message,
+        "Your address has used its 2 paid explanations for today; retry after midnight UTC. Nothing changed."
+    );
+    assert_eq!(
+        lab.view(&game_a).await.expect("view").moves.len(),
+        2,
+        "no disc placed"
+    );
+    step(&lab, &b, &game_b)
+        .await
+        .expect("b's first: the server's third");
+    let refused = step(&lab, &b, &game_b)
+        .await
+        .expect_err("the server's budget");
+    assert_eq!(
+        refused.message,
+        "The server's daily budget of 3 paid explanations is spent; retry after midnight UTC. Nothing changed."
+    );
+    // A restart (or another instance on the same database) does not reset it.
+    drop(lab);
+    let lab = paid_lab(&database, &clock).await;
+    let refused = step(&lab, &b, &game_b).await.expect_err("still spent");
+    assert_eq!(refused.status_code().as_u16(), 429);
+    // Someone else's game cannot be stepped at all.
+    let refused = step(&lab, &b, &game_a).await.expect_err("not b's game");
+    assert_eq!(refused.status_code().as_u16(), 403);
+    // The next UTC day.
+    clock.advance(86_400_000);
+    step(&lab, &a, &game_a).await.expect("a new day");
+    // A copy reuses the explanations: no paid call for its moves.
+    let copy = lab.copy_for(&b, &game_a).await.expect("copy");
+    let view = lab.view(&copy).await.expect("copy's view");
+    assert_eq!(view.moves.len(), 3);
+    assert!(view
+        .moves
+        .iter()
+        .all(|m| matches!(m.explanation, app::lab::ExplanationView::Ready { .. })));
+}

@@ -22,7 +22,7 @@ impl LabHub {
         let _ = self.inner.limits.set(limits);
     }
 
-    fn limits(&self) -> &Arc<Limits> {
+    pub(super) fn limits(&self) -> &Arc<Limits> {
         self.inner
             .limits
             .get_or_init(|| Arc::new(Limits::new(Default::default())))
@@ -99,24 +99,47 @@ impl LabHub {
         }
     }
 
-    /// `lab_next_turn`, by the game's owner only.
+    /// Refuses (429) a step whose paid explanation would not fit today's
+    /// budgets, the server's or the caller's address's, before it places a
+    /// disc. The explanation itself takes its place in them when it starts.
+    async fn budget_room(&self, caller: &Caller) -> Result<(), CommandError> {
+        if !self.paid() {
+            return Ok(());
+        }
+        let per_address = self.limits().config().explanations_per_address_day;
+        match self
+            .inner
+            .budget
+            .room(self.now(), caller.address, per_address)
+            .await?
+        {
+            Ok(()) => Ok(()),
+            Err(refusal) => Err(CommandError::limited(format!("{refusal} Nothing changed."))),
+        }
+    }
+
+    /// `lab_next_turn`, by the game's owner only; its explanation is paid
+    /// for by the caller's address.
     pub async fn next_turn_for(
         &self,
         caller: &Caller,
         id: &str,
     ) -> Result<app::lab::LabView, CommandError> {
         self.owned_by(caller, id).await?;
-        self.next_turn(id).await
+        self.budget_room(caller).await?;
+        super::PAYER.scope(caller.address, self.next_turn(id)).await
     }
 
-    /// `lab_retry_explanation`, by the game's owner only.
+    /// `lab_retry_explanation`, by the game's owner only; paid for by the
+    /// caller's address.
     pub async fn retry_for(
         &self,
         caller: &Caller,
         id: &str,
     ) -> Result<app::lab::LabView, CommandError> {
         self.owned_by(caller, id).await?;
-        self.retry(id).await
+        self.budget_room(caller).await?;
+        super::PAYER.scope(caller.address, self.retry(id)).await
     }
 
     /// Copies a lab game into a new one with the same engine depths, moves

@@ -12,6 +12,7 @@
 //! for explanations that were still being written.
 
 mod backend;
+pub mod budget;
 pub mod copy;
 pub mod exact;
 pub mod explain;
@@ -154,33 +155,10 @@ pub struct LabConfig {
     pub bus: Option<SharedBus>,
 }
 
-/// The server-wide cost bounds on paid explanations: a concurrency cap and a
-/// daily budget. The offline writer costs nothing and is not bounded.
-struct ExplainBudget {
-    permits: Arc<tokio::sync::Semaphore>,
-    /// (UTC day number, explanations started that day).
-    spent: Mutex<(i64, u32)>,
-}
-
-impl ExplainBudget {
-    /// Takes one explanation from today's budget, or says why not.
-    fn take(&self, now_ms: i64, daily: u32) -> Result<(), String> {
-        let day = now_ms.div_euclid(86_400_000);
-        let mut spent = self
-            .spent
-            .lock()
-            .map_err(|_| "the explanation budget is unavailable".to_string())?;
-        if spent.0 != day {
-            *spent = (day, 0);
-        }
-        if spent.1 >= daily {
-            return Err(format!(
-                "The server's daily budget of {daily} paid explanations is spent; retry after midnight UTC."
-            ));
-        }
-        spent.1 += 1;
-        Ok(())
-    }
+tokio::task_local! {
+    /// Who pays for the explanations a step starts: the caller's address
+    /// (set by [`LabHub::next_turn_for`] and [`LabHub::retry_for`]).
+    static PAYER: Option<std::net::IpAddr>;
 }
 
 struct Inner {
@@ -189,7 +167,9 @@ struct Inner {
     explainer: Arc<dyn Explainer>,
     config: LabConfig,
     games: Mutex<HashMap<String, Arc<AsyncMutex<LabGame>>>>,
-    budget: ExplainBudget,
+    /// The paid explanations' daily budgets and concurrency cap, in the
+    /// database (shared by every instance, kept across restarts).
+    budget: budget::SharedBudget,
     /// The caps on lab games per session and address ([`LabHub::use_limits`];
     /// the defaults otherwise).
     limits: std::sync::OnceLock<Arc<crate::limits::Limits>>,
@@ -215,17 +195,22 @@ impl LabHub {
         explainer: Arc<dyn Explainer>,
         config: LabConfig,
     ) -> Result<Self, StoreError> {
+        let budget = budget::SharedBudget::new(
+            store.clone(),
+            budget::BudgetConfig {
+                daily: config.explain_daily_budget,
+                concurrency: u32::try_from(config.explain_concurrency).unwrap_or(u32::MAX),
+                lease_ms: i64::try_from(config.explain_timeout.as_millis())
+                    .unwrap_or(i64::MAX / 4)
+                    .saturating_add(5_000),
+            },
+        );
         let hub = LabHub {
             inner: Arc::new(Inner {
                 store,
                 clock,
                 explainer,
-                budget: ExplainBudget {
-                    permits: Arc::new(tokio::sync::Semaphore::new(
-                        config.explain_concurrency.max(1),
-                    )),
-                    spent: Mutex::new((i64::MIN, 0)),
-                },
+                budget,
                 config,
                 games: Mutex::new(HashMap::new()),
                 limits: std::sync::OnceLock::new(),
@@ -510,43 +495,59 @@ impl LabHub {
         Ok(view(&game, self.provider_status()))
     }
 
-    /// Writes an explanation in the background and commits its outcome.
-    /// Writes an explanation; a paid provider within the server-wide
-    /// concurrency cap and daily budget.
+    /// Writes an explanation; a paid provider within the daily budgets (the
+    /// server's, and `payer`'s address's) and the concurrency cap, all kept
+    /// in the database ([`budget`]).
     async fn bounded_explanation(
         &self,
         facts: &FactSheet,
+        payer: Option<std::net::IpAddr>,
     ) -> Result<explain::Explanation, explain::ExplainError> {
-        let paid = self.inner.explainer.status().kind != "offline";
-        let _permit = if paid {
-            self.inner
+        let slot = if self.paid() {
+            let per_address = self.limits().config().explanations_per_address_day;
+            match self.inner.budget.take(self.now(), payer, per_address).await {
+                Ok(Ok(())) => {}
+                Ok(Err(refusal)) => return Err(explain::ExplainError(refusal.to_string())),
+                Err(error) => {
+                    tracing::error!("the explanation budget cannot be read: {error}");
+                    return Err(explain::ExplainError(
+                        "The explanation budget is unavailable right now; retry in a moment."
+                            .into(),
+                    ));
+                }
+            }
+            let slot = self
+                .inner
                 .budget
-                .take(self.now(), self.inner.config.explain_daily_budget)
+                .slot(self.inner.clock.as_ref(), self.inner.config.explain_timeout)
+                .await
                 .map_err(explain::ExplainError)?;
-            Some(
-                self.inner
-                    .budget
-                    .permits
-                    .clone()
-                    .acquire_owned()
-                    .await
-                    .map_err(|_| explain::ExplainError("the explainer is shutting down".into()))?,
-            )
+            Some(slot)
         } else {
             None
         };
-        explain::explain_with_timeout(
+        let written = explain::explain_with_timeout(
             self.inner.explainer.as_ref(),
             facts,
             self.inner.config.explain_timeout,
         )
-        .await
+        .await;
+        if let Some(slot) = slot {
+            slot.release().await;
+        }
+        written
+    }
+
+    /// Whether explanations cost money (every provider but the offline one).
+    pub(crate) fn paid(&self) -> bool {
+        self.inner.explainer.status().kind != "offline"
     }
 
     fn spawn_explanation(&self, id: String, ply: u32, facts: FactSheet) {
         let hub = self.clone();
+        let payer = PAYER.try_with(|payer| *payer).ok().flatten();
         tokio::spawn(async move {
-            let result = hub.bounded_explanation(&facts).await;
+            let result = hub.bounded_explanation(&facts, payer).await;
             let Ok(entry) = hub.entry(&id).await else {
                 return;
             };
