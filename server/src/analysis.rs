@@ -450,7 +450,8 @@ impl Analyses {
         self.start_counted(Some(caller), kind, id).await
     }
 
-    fn is_running(&self, key: &str) -> bool {
+    /// Whether the analysis stored as `key` is running now.
+    pub fn is_running(&self, key: &str) -> bool {
         matches!(self.progress(key), Some(Progress::Running { .. }))
     }
 

@@ -51,6 +51,21 @@ pub struct AppState {
     pub started: Arc<std::time::Instant>,
 }
 
+impl AppState {
+    /// Forgets, in the per-session and per-address counts, every table, lab
+    /// game and analysis that is no longer live, and every session or
+    /// address left holding nothing (the sweeper calls it): what the server
+    /// keeps per session is bounded by what is live.
+    pub fn forget_what_is_gone(&self) {
+        let (hub, lab, analysis) = (&self.hub, &self.lab, &self.analysis);
+        self.limits.sweep(|kind, id| match kind {
+            limits::Kind::Table => hub.is_live(id),
+            limits::Kind::LabGame => lab.is_live(id),
+            limits::Kind::Analysis => analysis.is_running(id),
+        });
+    }
+}
+
 impl axum::extract::FromRef<AppState> for leptos::config::LeptosOptions {
     fn from_ref(state: &AppState) -> Self {
         state.leptos.clone()
@@ -279,6 +294,7 @@ fn spawn_sweeper(state: AppState, every_secs: u64) {
                 tracing::error!("sweeping idle sessions failed: {error}");
             }
             state.guard.forget_idle();
+            state.forget_what_is_gone();
         }
     });
 }

@@ -748,3 +748,42 @@ async fn paid_explanations_are_capped_per_address_and_per_day_in_the_database() 
         .iter()
         .all(|m| matches!(m.explanation, app::lab::ExplanationView::Ready { .. })));
 }
+
+// ------------------------------------------------------------ what sessions cost
+
+#[tokio::test]
+async fn what_the_server_keeps_per_session_is_bounded_by_what_is_live_and_expires() {
+    let site = start_site(|_| {}).await;
+    for _ in 0..30 {
+        fresh(&site.url)
+            .await
+            .create_table(app::protocol::TableMode::HotSeat)
+            .await
+            .expect("table");
+    }
+    // Visitors who create nothing cost nothing.
+    for _ in 0..30 {
+        let (status, _) = fresh(&site.url).await.get("/lab").await.expect("page");
+        assert_eq!(status, 200);
+    }
+    assert_eq!(site.state.hub.remembered_sessions(), 30);
+    // 30 sessions' tables, and the address's.
+    assert_eq!(site.state.limits.remembered(), 31);
+    // The hub's memory of sessions lasts an hour (the database keeps them).
+    site.clock.advance(server::hub::SESSION_CACHE_MS + 1);
+    site.state
+        .hub
+        .expire_sessions(server::config::defaults::SESSION_EXPIRY_SECS)
+        .await
+        .expect("sweep");
+    assert_eq!(site.state.hub.remembered_sessions(), 0);
+    assert_eq!(site.state.store.session_count().await.expect("count"), 30);
+    // The counts forget what is gone once the tables expire.
+    site.state.forget_what_is_gone();
+    assert_eq!(site.state.limits.remembered(), 31, "the tables are live");
+    site.clock
+        .advance(i64::try_from(server::config::defaults::TABLE_EXPIRY_SECS * 1000).expect("ms"));
+    site.state.hub.expire_idle().await.expect("sweep");
+    site.state.forget_what_is_gone();
+    assert_eq!(site.state.limits.remembered(), 0);
+}

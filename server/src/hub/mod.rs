@@ -87,6 +87,14 @@ impl From<&crate::config::Config> for HubConfig {
     }
 }
 
+/// How long the hub remembers that a session was marked used (it then
+/// writes the mark again at most once per this time).
+pub const SESSION_CACHE_MS: i64 = 3_600_000;
+
+/// The most sessions the hub remembers at once; past it, the oldest
+/// entries are dropped (a session then costs one more write, no memory).
+pub const SESSION_CACHE_MAX: usize = 100_000;
+
 /// A pushed update: the table's state for everyone (the socket fills in `you`).
 #[derive(Clone, Debug)]
 pub struct Update {
@@ -99,7 +107,9 @@ struct Inner<S> {
     config: HubConfig,
     tables: Mutex<HashMap<String, Arc<AsyncMutex<Entry>>>>,
     /// Stored sessions (token hashes) and when this process last marked
-    /// each used; filled lazily, never loaded whole.
+    /// each used: a cache that saves a write per command. Filled lazily,
+    /// never loaded whole; an entry lasts [`SESSION_CACHE_MS`] and there are
+    /// at most [`SESSION_CACHE_MAX`].
     sessions: Mutex<HashMap<String, i64>>,
     ai: AiPool,
     /// Quick match: the player waiting for each time control.
@@ -238,24 +248,44 @@ impl<S: TableStore> Hub<S> {
             .inner
             .sessions
             .lock()
-            .map(|s| s.get(&session.0).is_some_and(|&at| now - at < 3_600_000))
+            .map(|s| {
+                s.get(&session.0)
+                    .is_some_and(|&at| now - at < SESSION_CACHE_MS)
+            })
             .unwrap_or(false);
         if fresh {
             return Ok(());
         }
         self.inner.store.remember_session(&session.0, now).await?;
         if let Ok(mut sessions) = self.inner.sessions.lock() {
+            if sessions.len() >= SESSION_CACHE_MAX {
+                sessions.retain(|_, at| now - *at < SESSION_CACHE_MS);
+            }
+            if sessions.len() >= SESSION_CACHE_MAX {
+                // Still full of sessions marked within the hour: forget the
+                // older half.
+                let mut times: Vec<i64> = sessions.values().copied().collect();
+                times.sort_unstable();
+                let cutoff = times[times.len() / 2];
+                sessions.retain(|_, at| *at > cutoff);
+            }
             sessions.insert(session.0.clone(), now);
         }
         Ok(())
+    }
+
+    /// How many sessions the hub remembers in memory.
+    pub fn remembered_sessions(&self) -> usize {
+        self.inner.sessions.lock().map_or(0, |s| s.len())
     }
 
     /// Deletes sessions unused for `expiry_secs`; returns how many.
     pub async fn expire_sessions(&self, expiry_secs: u64) -> Result<u64, StoreError> {
         let span = i64::try_from(expiry_secs.saturating_mul(1000)).unwrap_or(i64::MAX);
         let before = self.now().saturating_sub(span);
+        let recent = self.now().saturating_sub(SESSION_CACHE_MS);
         if let Ok(mut sessions) = self.inner.sessions.lock() {
-            sessions.retain(|_, at| *at >= before);
+            sessions.retain(|_, at| *at >= before.max(recent));
         }
         self.inner.store.expire_sessions(before).await
     }
