@@ -98,6 +98,18 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// The name of every server function this build serves (`POST /api/<name>`),
+/// sorted: read from the functions the build registered, so the tests that
+/// sweep them all cannot miss a new one.
+pub fn server_function_names() -> Vec<String> {
+    let mut names: Vec<String> = leptos::server_fn::axum::server_fn_paths()
+        .filter_map(|(path, _)| path.strip_prefix("/api/").map(str::to_string))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// `/metrics` alone, for `--metrics-listen`.
 pub fn metrics_router(state: AppState) -> Router {
     Router::new()

@@ -15,25 +15,52 @@ use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use testclient::Client;
 
-/// Every server function and a well-formed body for it.
-const FUNCTIONS: &[(&str, &str)] = &[
-    ("create_table", r#"{"mode":{"kind":"hot_seat"}}"#),
-    ("get_table", r#"{"table":"nope"}"#),
-    ("play_move", r#"{"table":"nope","square":37}"#),
-    ("resign", r#"{"table":"nope","side":null}"#),
-    (
-        "vote_rematch",
-        r#"{"table":"nope","side":null,"vote":true}"#,
-    ),
-    ("new_table", r#"{"table":"nope"}"#),
-    ("lab_create", r#"{"black_depth":1,"white_depth":1}"#),
-    ("lab_list", r#"{}"#),
-    ("lab_provider", r#"{}"#),
-    ("lab_get", r#"{"lab":"nope"}"#),
-    ("lab_next_turn", r#"{"lab":"nope"}"#),
-    ("lab_retry_explanation", r#"{"lab":"nope"}"#),
-    ("lab_wait", r#"{"lab":"nope","since":0}"#),
-];
+/// A well-formed body for each server function, and the status it gets on
+/// a fresh server (the games named do not exist). The list of functions is
+/// the build's own ([`server::routes::server_function_names`]): a new server
+/// function without a body here fails [`functions`].
+fn well_formed(name: &str) -> Option<(&'static str, u16)> {
+    Some(match name {
+        "create_table" => (r#"{"mode":{"kind":"hot_seat"}}"#, 200),
+        "create_table_from" => (
+            r#"{"mode":{"kind":"hot_seat"},"obf":"---------------------------OX------XO--------------------------- X"}"#,
+            200,
+        ),
+        "get_table" => (r#"{"table":"nope"}"#, 404),
+        "play_move" => (r#"{"table":"nope","square":37}"#, 404),
+        "resign" => (r#"{"table":"nope","side":null}"#, 404),
+        "vote_rematch" => (r#"{"table":"nope","side":null,"vote":true}"#, 404),
+        "new_table" => (r#"{"table":"nope"}"#, 404),
+        "take_seat" => (r#"{"table":"nope"}"#, 404),
+        "analysis_start" => (r#"{"kind":"table","id":"nope"}"#, 404),
+        "analysis_get" => (r#"{"kind":"lab","id":"nope"}"#, 404),
+        "lab_create" => (r#"{"black_depth":1,"white_depth":1}"#, 200),
+        "lab_list" => (r#"{}"#, 200),
+        "lab_provider" => (r#"{}"#, 200),
+        "lab_get" => (r#"{"lab":"nope"}"#, 404),
+        "lab_next_turn" => (r#"{"lab":"nope"}"#, 404),
+        "lab_retry_explanation" => (r#"{"lab":"nope"}"#, 404),
+        "lab_wait" => (r#"{"lab":"nope","since":0}"#, 404),
+        "lab_copy" => (r#"{"lab":"nope"}"#, 404),
+        _ => return None,
+    })
+}
+
+/// Every server function of this build with a well-formed body and the
+/// status it gets.
+fn functions() -> Vec<(String, &'static str, u16)> {
+    let names = server::routes::server_function_names();
+    assert!(names.len() >= 18, "{names:?}");
+    names
+        .into_iter()
+        .map(|name| {
+            let (body, status) = well_formed(&name).unwrap_or_else(|| {
+                panic!("server function {name}: give it a well-formed body in well_formed()")
+            });
+            (name, body, status)
+        })
+        .collect()
+}
 
 /// A raw POST to a server function with the given headers.
 async fn raw(
@@ -397,7 +424,8 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
         ("content-type", "application/json"),
         ("origin", url.as_str()),
     ];
-    for (name, good) in FUNCTIONS {
+    for (name, good, expected) in functions() {
+        let name = name.as_str();
         // A 3 MB body: 413 before any of it is read.
         let (status, text) = declared_body(&url, name, 3 * 1024 * 1024).await;
         assert_eq!(status, 413, "{name}: {text}");
@@ -405,7 +433,7 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
         // Malformed JSON, a wrong shape, a truncated body: 400 with a message.
         for bad in ["{not json", "[]", "\"x\"", "{\"table\": ", "null"] {
             let (status, text) = raw(&http, &url, name, bad, &json_headers).await;
-            if (*name == "lab_list" || *name == "lab_provider") && bad == "[]" {
+            if (name == "lab_list" || name == "lab_provider") && bad == "[]" {
                 // No arguments to read: an empty list is an empty argument list.
                 assert_eq!(status, 200, "{name} {bad}: {text}");
                 continue;
@@ -417,13 +445,7 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
             );
         }
         // The well-formed body: an answer or a refusal, never a 5xx.
-        let (status, text) = raw(&http, &url, name, *good, &json_headers).await;
-        let expected = match *name {
-            // Well-formed and allowed: done.
-            "create_table" | "lab_create" | "lab_list" | "lab_provider" => 200,
-            // Well-formed, about a table or lab game that does not exist.
-            _ => 404,
-        };
+        let (status, text) = raw(&http, &url, name, good, &json_headers).await;
         assert_eq!(status, expected, "{name}: {text}");
     }
     // Out-of-range numbers.
@@ -501,18 +523,19 @@ fn fuzzed_server_function_bodies_never_get_a_5xx() {
         json_value().prop_map(|v| v.to_string().into_bytes()),
         (json_value(), json_value()).prop_map(|(a, b)| {
             json!({"table": a, "square": b, "lab": a, "mode": b, "since": b, "side": a, "vote": b,
-                   "black_depth": b, "white_depth": a})
+                   "black_depth": b, "white_depth": a, "obf": b, "kind": a, "id": b})
             .to_string()
             .into_bytes()
         }),
     ];
+    let functions = functions();
     // lab_wait waits up to 20 s on a real game; its arguments are read like
     // the others', so it is fuzzed against unknown games only (fast answers).
     let mut runner = proptest::test_runner::TestRunner::new(fuzz_config(400));
     let tried = std::cell::Cell::new(0u32);
     runner
-        .run(&(0..FUNCTIONS.len(), body), |(function, body)| {
-            let (name, _) = FUNCTIONS[function];
+        .run(&(0..functions.len(), body), |(function, body)| {
+            let name = functions[function].0.as_str();
             let body = if name == "lab_wait" {
                 // Keep the game unknown so the answer comes at once.
                 let mut v: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
