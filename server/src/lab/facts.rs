@@ -41,12 +41,18 @@ pub struct Alternative {
     pub value: i32,
     /// Discs this move would have captured.
     pub captures: u32,
+    /// The opponent's legal replies after this move.
+    #[serde(default)]
+    pub opponent_replies: u32,
+    /// The mover's frontier discs (next to an empty square) after this move.
+    #[serde(default)]
+    pub frontier_after: u32,
     /// Whether it is the move that was played.
     pub chosen: bool,
 }
 
 /// Disc counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Discs {
     pub black: u32,
     pub white: u32,
@@ -58,6 +64,107 @@ impl Discs {
             black: position.count(Color::Black),
             white: position.count(Color::White),
         }
+    }
+
+    /// Frontier discs: those next to an empty square (in any of the eight
+    /// directions).
+    fn frontier(position: &Position) -> Self {
+        let empty = position.empties();
+        let near_empty = |color: Color| {
+            position
+                .discs(color)
+                .iter()
+                .filter(|&s| neighbours(s).any(|n| empty.contains(n)))
+                .count() as u32
+        };
+        Discs {
+            black: near_empty(Color::Black),
+            white: near_empty(Color::White),
+        }
+    }
+
+    /// Stable discs (see [`stable_discs`]).
+    fn stable(position: &Position) -> Self {
+        Discs {
+            black: stable_discs(position, Color::Black).count(),
+            white: stable_discs(position, Color::White).count(),
+        }
+    }
+
+    /// The count of `color`.
+    pub fn of_color(self, color: Color) -> u32 {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+}
+
+/// The squares next to `square` (up to eight).
+fn neighbours(square: Square) -> impl Iterator<Item = Square> {
+    let (r, c) = (square.row() as i32, square.col() as i32);
+    (-1..=1)
+        .flat_map(move |dr| (-1..=1).map(move |dc| (dr, dc)))
+        .filter(|&d| d != (0, 0))
+        .filter_map(move |(dr, dc)| {
+            let (nr, nc) = (r + dr, c + dc);
+            ((0..8).contains(&nr) && (0..8).contains(&nc))
+                .then(|| Square::new((nr * 8 + nc) as usize))
+                .flatten()
+        })
+}
+
+/// `color`'s discs that can never be flipped again (a safe lower bound): a
+/// disc is stable when on each of the four lines through it (row, column,
+/// both diagonals) either the line is full or a neighbour on that line is
+/// the board's edge or a stable disc of its own colour. Corners start it;
+/// it grows along filled edges.
+pub fn stable_discs(position: &Position, color: Color) -> Bitboard {
+    const AXES: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+    let own = position.discs(color);
+    let occupied = |r: i32, c: i32| {
+        Square::new((r * 8 + c) as usize).is_some_and(|s| position.disc_at(s).is_some())
+    };
+    let on_board = |r: i32, c: i32| (0..8).contains(&r) && (0..8).contains(&c);
+    // Whether the whole line through (r, c) along (dr, dc) is occupied.
+    let line_full = |r: i32, c: i32, dr: i32, dc: i32| {
+        [1, -1].into_iter().all(|sign| {
+            let (mut nr, mut nc) = (r + sign * dr, c + sign * dc);
+            while on_board(nr, nc) {
+                if !occupied(nr, nc) {
+                    return false;
+                }
+                nr += sign * dr;
+                nc += sign * dc;
+            }
+            true
+        })
+    };
+    let mut stable = Bitboard::EMPTY;
+    loop {
+        let mut grown = stable;
+        for square in own.iter() {
+            if grown.contains(square) {
+                continue;
+            }
+            let (r, c) = (square.row() as i32, square.col() as i32);
+            let safe = AXES.into_iter().all(|(dr, dc)| {
+                line_full(r, c, dr, dc)
+                    || [1, -1].into_iter().any(|sign| {
+                        let (nr, nc) = (r + sign * dr, c + sign * dc);
+                        !on_board(nr, nc)
+                            || Square::new((nr * 8 + nc) as usize)
+                                .is_some_and(|n| stable.contains(n))
+                    })
+            });
+            if safe {
+                grown = grown.with(square);
+            }
+        }
+        if grown == stable {
+            return stable;
+        }
+        stable = grown;
     }
 }
 
@@ -102,6 +209,22 @@ pub struct FactSheet {
     /// Evaluation terms before and after the move, from the mover's side.
     pub terms_before: Terms,
     pub terms_after: Terms,
+    /// The opponent's legal moves before the placement (as if it were its
+    /// turn), to compare with [`Self::opponent_replies`].
+    #[serde(default)]
+    pub opponent_moves_before: u32,
+    /// Frontier discs (discs next to an empty square) of each colour, before
+    /// and after the move.
+    #[serde(default)]
+    pub frontier_before: Discs,
+    #[serde(default)]
+    pub frontier_after: Discs,
+    /// Stable discs (discs that can never be flipped again) of each colour,
+    /// before and after the move.
+    #[serde(default)]
+    pub stable_before: Discs,
+    #[serde(default)]
+    pub stable_after: Discs,
     /// Set when the opponent has no reply and must pass.
     pub opponent_must_pass: bool,
     /// Set when the move ends the game.
@@ -191,11 +314,16 @@ pub fn build_with(
     let alternatives = analysis
         .root_moves
         .iter()
-        .map(|m| Alternative {
-            square: m.square.to_string(),
-            value: m.value,
-            captures: before.flips(m.square).count(),
-            chosen: m.square == square,
+        .map(|m| {
+            let child = before.play(m.square).map_or(*before, |o| o.position);
+            Alternative {
+                square: m.square.to_string(),
+                value: m.value,
+                captures: before.flips(m.square).count(),
+                opponent_replies: child.legal_moves_for(mover.opponent()).count(),
+                frontier_after: Discs::frontier(&child).of_color(mover),
+                chosen: m.square == square,
+            }
         })
         .collect();
     let search_value = analysis
@@ -230,6 +358,11 @@ pub fn build_with(
         mover_moves_after: names(after.legal_moves_for(mover)),
         terms_before: evaluation_terms(before, mover).into(),
         terms_after: evaluation_terms(&after, mover).into(),
+        opponent_moves_before: before.legal_moves_for(mover.opponent()).count(),
+        frontier_before: Discs::frontier(before),
+        frontier_after: Discs::frontier(&after),
+        stable_before: Discs::stable(before),
+        stable_after: Discs::stable(&after),
         opponent_must_pass: opponent_replies.is_empty() && !after.is_game_over(),
         game_over: after.is_game_over(),
         square_kind: square_kind(before, square).to_string(),
@@ -333,5 +466,59 @@ mod tests {
         assert_eq!(square_kind(&start, sq("b1")), "c-square");
         assert_eq!(square_kind(&start, sq("d1")), "edge");
         assert_eq!(square_kind(&start, sq("d3")), "inner");
+    }
+
+    #[test]
+    fn frontier_and_stable_discs_are_counted_as_players_count_them() {
+        let start = Position::initial();
+        // Every disc of the start touches an empty square; none is stable.
+        assert_eq!(Discs::frontier(&start), Discs { black: 2, white: 2 });
+        assert_eq!(Discs::stable(&start), Discs::default());
+        // A corner, the edge squares next to it and the X-square: the corner
+        // and its edges are stable; b2 is not (c1 and a3 are empty).
+        let position = Position::from_text_board(
+            "  A B C D E F G H\n\
+             1 X X . . . . . .\n\
+             2 X X . . . . . .\n\
+             3 . . . . . . . .\n\
+             4 . . . O X . . .\n\
+             5 . . . X O . . .\n\
+             6 . . . . . . . .\n\
+             7 . . . . . . . .\n\
+             8 . . . . . . . O\n",
+            Color::Black,
+        )
+        .expect("board");
+        let sq = |s: &str| s.parse::<Square>().expect("square");
+        let black = stable_discs(&position, Color::Black);
+        assert!(black.contains(sq("a1")) && black.contains(sq("b1")) && black.contains(sq("a2")));
+        assert!(!black.contains(sq("b2")) && !black.contains(sq("e4")));
+        assert_eq!(black.count(), 3);
+        assert_eq!(stable_discs(&position, Color::White).count(), 1, "h8");
+        // A full first row is stable from end to end.
+        let mut cells = [0i8; 64];
+        cells[..8].fill(1);
+        cells[8] = -1;
+        cells[27] = 1;
+        cells[28] = -1;
+        let full = Position::from_cells(&cells, Color::White).expect("cells");
+        assert_eq!(stable_discs(&full, Color::Black).count(), 8);
+    }
+
+    #[test]
+    fn each_alternative_says_what_it_would_leave() {
+        let start = Position::initial();
+        let report = search(&start, 1);
+        let square = report.best_move.expect("a move");
+        let facts = build(1, &start, square, &report);
+        assert_eq!(facts.opponent_moves_before, 4);
+        for alt in &facts.alternatives {
+            // Every first move leaves White three replies and Black four
+            // discs, all touching an empty square.
+            assert_eq!(alt.opponent_replies, 3, "{}", alt.square);
+            assert_eq!(alt.frontier_after, 4, "{}", alt.square);
+        }
+        assert_eq!(facts.frontier_after, Discs { black: 4, white: 1 });
+        assert_eq!(facts.stable_after, Discs::default());
     }
 }

@@ -119,9 +119,14 @@ You receive a fact sheet about one placement, taken from the real game: the boar
 (X black, O white, . empty; columns A-H, rows 1-8), the move, the side, the captured discs, every \
 legal alternative with the search's value for it (from the mover's side; higher is better for the mover), \
 the opponent's replies now available, the evaluation terms (positional, mobility, frontier, discs) before \
-and after from the mover's side, the search depth, nodes and principal variation, and the disc counts. \
+and after from the mover's side, the search depth, nodes and principal variation, and the disc counts; \
+also each colour's frontier discs (discs next to an empty square) and stable discs before and after, \
+how many moves the opponent had before, and for each alternative the replies it would leave and the \
+frontier discs it would make. \
 Write an educational assessment of the position: why this move is strong or weak, in terms of corners, \
-edges, mobility, frontier and parity, grounded only in the facts given. Name the real move and the real \
+edges, mobility, frontier and parity, grounded only in the facts given, in the plain words a club player \
+uses (how many moves each side has, frontier discs, stable discs), never quoting the evaluation's terms \
+or their numbers. Name the real move and the real \
 number of captured discs. Present it as an assessment of the position, never as what the algorithm \
 thought or felt. Keep the explanation to 2-4 sentences. Then give one short reusable lesson (one sentence) \
 that a player can apply in other games. Exact endgame results: only when the sheet's `endgame.status` is \
