@@ -114,7 +114,10 @@ pub struct ProviderStatus {
     pub name: String,
     /// Whether explanations can be written now (key present, logged in…).
     pub ready: bool,
-    /// One line for the page (never a credential).
+    /// The operator's details (which CLI, which key is set; never a
+    /// credential), for `/healthz` and the server log. Empty in what the
+    /// pages get: visitors are told who writes the explanations, in their
+    /// language, not how the server is set up.
     pub detail: String,
 }
 

@@ -825,19 +825,31 @@ async fn the_codex_provider_uses_the_local_login_and_its_jsonl_events() {
     ];
     let observer = Observer::new();
 
-    // Not logged in: the lab page says so.
+    // Not logged in: the lab page says the model is not available; why is
+    // for the operator (`/healthz`), not for visitors.
     let server = start(&data.path().join("a.db"), &["--explainer", "codex"], &env);
     let url = server.url.clone();
     let provider = observer.provider(&url).await;
     assert_eq!(provider.kind, "codex");
     assert!(!provider.ready);
-    assert!(provider.detail.contains("not logged in"), "{provider:?}");
+    assert_eq!(provider.detail, "", "{provider:?}");
     let lab = observer.create(&url, 1, 1).await;
     let (status, page) = observer.get(&url, &format!("/lab/{lab}")).await;
     assert_eq!(status, 200);
     assert!(
-        page.contains("not logged in"),
-        "the lab page shows the login state"
+        page.contains("not available right now"),
+        "the lab page says the model is not available"
+    );
+    assert!(
+        !page.contains("not logged in") && !page.contains("Codex CLI"),
+        "no operator's details on the page"
+    );
+    let healthz = health(&observer, &url).await;
+    assert!(
+        healthz["explainer"]["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("not logged in")),
+        "{healthz}"
     );
     drop(server);
 
@@ -910,7 +922,8 @@ async fn auto_picks_a_logged_in_codex_else_the_key_else_offline_and_says_why() {
     // No `--explainer` flag and no OTHELLO_EXPLAINER: the default is `auto`.
     let no_flag = ("OTHELLO_EXPLAINER", "");
 
-    // Codex missing, no key: offline, and the page says why.
+    // Codex missing, no key: offline; `/healthz` says why, the pages do not
+    // (that is the operator's business, not the visitor's).
     let env = [
         no_flag,
         ("PATH", path.as_str()),
@@ -920,14 +933,20 @@ async fn auto_picks_a_logged_in_codex_else_the_key_else_offline_and_says_why() {
     let url = server.url.clone();
     let provider = observer.provider(&url).await;
     assert_eq!(provider.kind, "offline", "{provider:?}");
-    let detail = &provider.detail;
-    assert!(detail.contains("Codex CLI: not installed"), "{detail}");
-    assert!(detail.contains("OPENAI_API_KEY: not set"), "{detail}");
+    assert_eq!(provider.detail, "", "{provider:?}");
     let healthz = health(&observer, &url).await;
     assert_eq!(healthz["explainer"]["kind"], "offline", "{healthz}");
-    assert!(healthz["explainer"]["detail"]
-        .as_str()
-        .is_some_and(|d| d.contains("Codex CLI: not installed")));
+    let detail = healthz["explainer"]["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("Codex CLI: not installed"), "{detail}");
+    assert!(detail.contains("OPENAI_API_KEY: not set"), "{detail}");
+    let lab = observer.create(&url, 1, 1).await;
+    let (status, page) = observer.get(&url, &format!("/lab/{lab}")).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("Explanations are written by the built-in explainer"));
+    assert!(
+        !page.contains("Codex") && !page.contains("OPENAI_API_KEY"),
+        "no operator's details on the page"
+    );
     drop(server);
 
     // Codex installed but not logged in, key set: the Responses API.
@@ -940,19 +959,25 @@ async fn auto_picks_a_logged_in_codex_else_the_key_else_offline_and_says_why() {
     let url = server.url.clone();
     let provider = observer.provider(&url).await;
     assert_eq!(provider.kind, "responses", "{provider:?}");
-    assert!(
-        provider.detail.contains("Codex CLI: not logged in"),
-        "{provider:?}"
-    );
     let lab = observer.create(&url, 1, 1).await;
     let (status, page) = observer.get(&url, &format!("/lab/{lab}")).await;
     assert_eq!(status, 200);
     assert!(
-        page.contains("Codex CLI: not logged in"),
-        "the lab page says why"
+        page.contains("Explanations are written by GPT-6 Luna"),
+        "the lab page names the model"
+    );
+    assert!(
+        !page.contains("Codex CLI") && !page.contains("OPENAI_API_KEY"),
+        "no operator's details on the page"
     );
     let healthz = health(&observer, &url).await;
     assert_eq!(healthz["explainer"]["kind"], "responses");
+    assert!(
+        healthz["explainer"]["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("Codex CLI: not logged in")),
+        "{healthz}"
+    );
     drop(server);
 
     // Logged in: GPT-6 Luna through Codex, without any flag, even with a key.
@@ -962,7 +987,9 @@ async fn auto_picks_a_logged_in_codex_else_the_key_else_offline_and_says_why() {
     let provider = observer.provider(&url).await;
     assert_eq!(provider.kind, "codex", "{provider:?}");
     assert!(provider.ready);
-    assert!(provider.detail.contains("logged in"), "{provider:?}");
+    assert!(health(&observer, &url).await["explainer"]["detail"]
+        .as_str()
+        .is_some_and(|d| d.contains("logged in")));
     let lab = observer.create(&url, 1, 1).await;
     let view = observer.step(&url, &lab).await;
     let m = last_move(&view);

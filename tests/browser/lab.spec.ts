@@ -75,6 +75,7 @@ test('AI lab: Next turn and N, autoplay and pause, review of an earlier move', a
   await expect(page.locator('#opening')).toContainText(paused >= 5 ? 'Buffalo' : 'Diagonal Opening');
 
   // Review move 2 in the sidebar: its board and its explanation.
+  const live = await status(page);
   await page.click('#lab-moves button[data-ply="2"]');
   await expect(page.locator('#explanation-card')).toHaveAttribute('data-ply', '2');
   await expect(page.locator('#review-banner')).toContainText('Reviewing move 2');
@@ -82,9 +83,37 @@ test('AI lab: Next turn and N, autoplay and pause, review of an earlier move', a
   await waitDrawn(page, 3);
   const reviewed = await status(page);
   expect(reviewed.black + reviewed.white, 'the board of move 2').toBe(6);
+  // The score card and the side to move are those of move 2's position, as
+  // on the board, not the live game's.
+  await expect(page.locator('#black-count')).toHaveText(String(reviewed.black));
+  await expect(page.locator('#white-count')).toHaveText(String(reviewed.white));
+  await expect(page.locator('#lab-status')).toHaveText('After move 2: Black to move (depth 3)');
+  await expect(page.locator('#lab-status')).toHaveAttribute('data-reviewing', '2');
+  // Next turn says what it will do while a move is under review.
+  await expect(page.locator('#review-note')).toContainText('Next turn (N) first brings back the live game');
   await screenshot(page, info, 'lab-review');
   await page.locator('#eval-graph').scrollIntoViewIfNeeded();
   await screenshot(page, info, 'lab-graph');
+  // N while reviewing brings back the live game and plays nothing unseen.
+  await page.keyboard.press('n');
+  await expect(page.locator('#review-banner')).toHaveCount(0);
+  await expect(page.locator('#review-note')).toHaveCount(0);
+  await waitDrawn(page, paused + 1);
+  await expect(page.locator('#black-count')).toHaveText(String(live.black));
+  await expect(page.locator('#white-count')).toHaveText(String(live.white));
+  await expect(page.locator('#lab-status')).not.toHaveAttribute('data-reviewing', /.*/);
+  await page.waitForTimeout(1000);
+  expect(await moveCount(page), 'N while reviewing plays no move').toBe(paused);
+  // The Next turn button too; and Live leaves a review.
+  await page.click('#lab-moves button[data-ply="1"]');
+  await expect(page.locator('#lab-status')).toHaveText('After move 1: White to move (depth 1)');
+  await expect(page.locator('#black-count')).toHaveText('4');
+  await expect(page.locator('#white-count')).toHaveText('1');
+  await page.click('#next-turn');
+  await expect(page.locator('#review-banner')).toHaveCount(0);
+  await page.waitForTimeout(1000);
+  expect(await moveCount(page), 'Next turn while reviewing plays no move').toBe(paused);
+  await page.click('#lab-moves button[data-ply="2"]');
   await page.click('#live');
   await expect(page.locator('#review-banner')).toHaveCount(0);
   await waitDrawn(page, paused + 1);
@@ -206,5 +235,143 @@ test('AI lab: a watcher sees no step controls, follows the owner, copies the gam
   await screenshot(watcher, info, 'lab-home');
   await other.close();
   expect(watcherErrors).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+});
+
+test('AI lab: visitors are told who writes the explanations, in their language; a watcher is not told to press Next turn', async ({ page, browser, server, consoleErrors }) => {
+  test.setTimeout(120_000);
+  const noOperatorText = async (p: Page) => {
+    const html = await p.content();
+    expect(html).not.toContain('Codex');
+    expect(html).not.toContain('OPENAI_API_KEY');
+  };
+  await page.goto('/lab');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  const line = page.locator('#provider-status');
+  await expect(line).toHaveAttribute('data-kind', 'offline');
+  await expect(line).toHaveText('Explanations are written by the built-in explainer, from the facts of each position (no language model).');
+  await noOperatorText(page);
+  await page.selectOption('#black-depth', '1');
+  await page.selectOption('#white-depth', '1');
+  await page.click('#new-lab');
+  await page.waitForURL(/\/lab\/[0-9a-f]+$/);
+  const labPath = new URL(page.url()).pathname;
+  await waitForIsland(page);
+  await expect(page.locator('#provider-status')).toContainText('Explanations are written by the built-in explainer');
+  await noOperatorText(page);
+  // The owner is told how to start.
+  await expect(page.locator('#explanation-card')).toContainText('Press Next turn (or N)');
+
+  // A watcher has no Next turn button, and is not told to press one.
+  const other = await browser.newContext({ baseURL: server.url, viewport: { width: 1100, height: 760 } });
+  const watcher = await other.newPage();
+  await watcher.goto(labPath);
+  await waitForIsland(watcher);
+  await expect(watcher.locator('#watching')).toBeVisible();
+  await expect(watcher.locator('#next-turn')).toHaveCount(0);
+  const card = watcher.locator('#explanation-card');
+  await expect(card).toContainText("when this game's owner steps it");
+  await expect(card).not.toContainText('Next turn');
+  await expect(watcher.locator('main')).not.toContainText('Press Next turn');
+  await noOperatorText(watcher);
+
+  // In Greek: the same, in Greek.
+  await watcher.goto(`/lang/el?back=${labPath}`);
+  await waitForIsland(watcher);
+  await expect(watcher.locator('html')).toHaveAttribute('lang', 'el');
+  await expect(watcher.locator('#provider-status')).toHaveText('Ενσωματωμένος εξηγητής: οι εξηγήσεις γράφονται από τα δεδομένα κάθε θέσης, χωρίς γλωσσικό μοντέλο.');
+  await expect(watcher.locator('#provider-status')).toHaveAttribute('data-kind', 'offline');
+  await expect(card).toContainText('Οι μηχανές παίζουν όταν τις προχωρά ο κάτοχος');
+  await expect(card).not.toContainText('Πάτα');
+  await expect(watcher.locator('main')).not.toContainText(/Explanations|Press Next/);
+  await noOperatorText(watcher);
+  await watcher.goto('/lab');
+  await watcher.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(watcher.locator('#provider-status')).toContainText('Ενσωματωμένος εξηγητής');
+  await noOperatorText(watcher);
+  await other.close();
+  expect(consoleErrors).toEqual([]);
+});
+
+/** The boxes of the lab's three parts, and whether the page is wider than the screen. */
+async function labLayout(page: Page) {
+  return page.evaluate(() => {
+    const box = (selector: string) => {
+      const r = document.querySelector(selector)!.getBoundingClientRect();
+      return { x: r.x, y: r.y + window.scrollY, right: r.right, bottom: r.bottom + window.scrollY, width: r.width, height: r.height };
+    };
+    return {
+      board: box('#board-canvas'),
+      boardSection: box('.lab-board'),
+      moves: box('.lab-moves'),
+      list: box('#lab-moves'),
+      hud: box('.lab-hud'),
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+    };
+  });
+}
+
+type Box = { x: number; y: number; right: number; bottom: number };
+function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.right - 1 && b.x < a.right - 1 && a.y < b.bottom - 1 && b.y < a.bottom - 1;
+}
+
+test('AI lab on a phone: the move list sits right under (or beside) the board, nothing overlaps or overflows', async ({ page, consoleErrors }, info) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/lab');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await page.selectOption('#black-depth', '1');
+  await page.selectOption('#white-depth', '1');
+  await page.click('#new-lab');
+  await page.waitForURL(/\/lab\/[0-9a-f]+$/);
+  await waitForIsland(page);
+  for (let n = 1; n <= 12; n++) {
+    await page.click('#next-turn');
+    await waitExplained(page, n);
+  }
+  await waitDrawn(page, 13);
+  await page.evaluate(() => window.scrollTo(0, 0));
+
+  // Portrait: the list is the next thing under the board.
+  let layout = await labLayout(page);
+  expect(layout.overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
+  expect(layout.board.width).toBeGreaterThan(300);
+  expect(layout.moves.y, 'the move list right under the board').toBeLessThan(layout.board.bottom + 200);
+  expect(layout.moves.y).toBeGreaterThanOrEqual(layout.boardSection.bottom - 1);
+  expect(overlaps(layout.moves, layout.boardSection)).toBe(false);
+  expect(overlaps(layout.moves, layout.hud)).toBe(false);
+  expect(overlaps(layout.hud, layout.boardSection)).toBe(false);
+  // The latest move is in sight in the list (it scrolls sideways).
+  await expect(page.locator('#lab-moves button[data-ply="12"]')).toBeInViewport();
+  await page.screenshot({ path: '/tmp/lab-390x844.png' });
+  await screenshot(page, info, 'lab-phone-portrait');
+  await page.locator('#next-turn').scrollIntoViewIfNeeded();
+  await expect(page.locator('#next-turn')).toBeInViewport();
+  await page.screenshot({ path: '/tmp/lab-390x844-controls.png' });
+
+  // Landscape: the list beside the board (or right under it).
+  await page.setViewportSize({ width: 844, height: 390 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(300);
+  layout = await labLayout(page);
+  expect(layout.overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
+  const beside = layout.moves.x >= layout.boardSection.right - 1 && layout.moves.y < layout.boardSection.bottom;
+  const under = layout.moves.y < layout.board.bottom + 200;
+  expect(beside || under, JSON.stringify(layout)).toBe(true);
+  expect(overlaps(layout.moves, layout.boardSection)).toBe(false);
+  expect(overlaps(layout.moves, layout.hud)).toBe(false);
+  expect(overlaps(layout.hud, layout.boardSection)).toBe(false);
+  await page.screenshot({ path: '/tmp/lab-844x390.png' });
+  await screenshot(page, info, 'lab-phone-landscape');
+
+  // A desktop: the three columns side by side.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForTimeout(300);
+  layout = await labLayout(page);
+  expect(layout.overflow).toBeLessThanOrEqual(0);
+  expect(overlaps(layout.moves, layout.boardSection)).toBe(false);
+  expect(overlaps(layout.hud, layout.boardSection)).toBe(false);
+  await page.screenshot({ path: '/tmp/lab-1280x800.png' });
   expect(consoleErrors).toEqual([]);
 });

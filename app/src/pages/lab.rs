@@ -15,7 +15,9 @@ use crate::lab::{
 };
 pub use crate::pages::lab_home::LabHomePage;
 use crate::pages::lab_home::{provider_line, NewLabForm};
-use crate::pages::lab_parts::{eval_graph, format_seconds, move_card, play_from_here, side_class};
+use crate::pages::lab_parts::{
+    eval_graph, format_seconds, move_card, play_from_here, reviewed_position, side_class,
+};
 use crate::protocol::Side;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
@@ -61,6 +63,8 @@ struct Ctl {
     machine: RwSignal<Controller>,
     reading: RwSignal<f64>,
     error: RwSignal<Option<String>>,
+    /// The earlier move under review (`None`: the live game).
+    selected: RwSignal<Option<u32>>,
 }
 
 /// What the controller needs to know about a lab game.
@@ -169,13 +173,29 @@ impl Ctl {
         self.settle(view).await
     }
 
-    /// Next turn from the button or the N key.
+    /// Next turn from the button or the N key. While an earlier move is
+    /// under review it only brings back the live game, so that no move is
+    /// played where the viewer cannot see it; the next press plays.
     fn next(self) {
+        if self.back_to_live() {
+            return;
+        }
         self.send(Event::Next(self.game()));
     }
 
+    /// Autoplay plays the live game: it leaves a review first.
     fn start_autoplay(self) {
+        self.back_to_live();
         self.send(Event::Start(self.game()));
+    }
+
+    /// Leaves the review of an earlier move, if any; says whether it did.
+    fn back_to_live(self) -> bool {
+        let reviewing = self.selected.get_untracked().is_some();
+        if reviewing {
+            self.selected.set(None);
+        }
+        reviewing
     }
 
     fn pause(self) {
@@ -243,8 +263,9 @@ fn LabScreen(initial: LabView) -> impl IntoView {
         machine: RwSignal::new(Controller::new()),
         reading: RwSignal::new(url_reading.unwrap_or(5.0)),
         error: RwSignal::new(None),
+        selected: RwSignal::new(None),
     };
-    let selected = RwSignal::new(None::<u32>);
+    let selected = ctl.selected;
     let yours = initial.yours;
     let (copying, set_copying) = signal(false);
     let copy = move |_| {
@@ -312,8 +333,27 @@ fn LabScreen(initial: LabView) -> impl IntoView {
             None => v.moves.last().cloned(),
         }
     };
+    // The position the board shows: an earlier move's under review, else
+    // the live one. The score card and the side to move follow it.
+    let reviewed = move || view_state.with(|v| reviewed_position(v, selected.get()));
+    let black_count =
+        move || reviewed().map_or_else(|| view_state.with(|v| v.black_count), |r| r.black);
+    let white_count =
+        move || reviewed().map_or_else(|| view_state.with(|v| v.white_count), |r| r.white);
     let status_text = move || {
         let v = view_state.get();
+        if let Some(r) = reviewed() {
+            let depth = match r.to_move {
+                Side::Black => v.black_depth,
+                Side::White => v.white_depth,
+            };
+            return t!(
+                lang,
+                "lab-review-status",
+                ply = r.ply,
+                status = t!(lang, "lab-to-move", side = r.to_move.name(), depth = depth)
+            );
+        }
         match v.status {
             LabStatus::Over { winner } => {
                 let (b, w) = (v.black_count, v.white_count);
@@ -348,16 +388,18 @@ fn LabScreen(initial: LabView) -> impl IntoView {
             }
         }
     };
-    let status_class = move || match view_state.with(|v| v.status) {
-        LabStatus::Playing { to_move } => side_class(to_move),
-        LabStatus::Over { .. } => "over",
+    let status_class = move || match reviewed() {
+        Some(r) => side_class(r.to_move),
+        None => match view_state.with(|v| v.status) {
+            LabStatus::Playing { to_move } => side_class(to_move),
+            LabStatus::Over { .. } => "over",
+        },
     };
     let pass_notice = move || {
-        view_state.with(|v| {
-            v.last_move()
-                .and_then(|m| m.pass_after)
-                .map(|s| t!(lang, "lab-pass", side = s.name()))
-        })
+        let shown = shown_move();
+        shown
+            .and_then(|m| m.pass_after)
+            .map(|s| t!(lang, "lab-pass", side = s.name()))
     };
     let can_next = move || {
         let game = view_state.with(game_of);
@@ -413,12 +455,9 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                     ExplanationView::Ready { .. } => "",
                     ExplanationView::Failed { .. } => "!",
                 };
-                let text = format!(
-                    "{}. {} {}",
-                    m.ply,
-                    crate::i18n::side_name(lang, m.side),
-                    m.square
-                );
+                let side = crate::i18n::side_name(lang, m.side);
+                let number = format!("{}.", m.ply);
+                let square = m.square.clone();
                 let captured = format!("+{}", m.flipped.len());
                 view! {
                     <li>
@@ -429,7 +468,13 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                             on:click=move |_| selected.set(Some(ply))
                         >
                             <span class="dot"></span>
-                            <span class="name">{text}</span>
+                            <span class="name">
+                                <span class="ply">{number}</span>
+                                " "
+                                <span class="side">{side}</span>
+                                " "
+                                <span class="square">{square}</span>
+                            </span>
                             <span class="captured">{captured}</span>
                             <span class="flag">{marker}</span>
                         </button>
@@ -438,6 +483,21 @@ fn LabScreen(initial: LabView) -> impl IntoView {
             })
             .collect_view()
     };
+
+    // The list follows the live game: its latest move stays in sight (the
+    // list scrolls, down on a wide screen, sideways on a phone).
+    let list_ref = NodeRef::<leptos::html::Ol>::new();
+    #[cfg(feature = "hydrate")]
+    leptos::prelude::Effect::new(move |_| {
+        let count = view_state.with(|v| v.moves.len());
+        if selected.get().is_some() || count == 0 {
+            return;
+        }
+        if let Some(list) = list_ref.get() {
+            list.set_scroll_top(list.scroll_height());
+            list.set_scroll_left(list.scroll_width());
+        }
+    });
 
     let export_txt = format!("/lab/{lab_id}/export.txt");
     let export_json = format!("/lab/{lab_id}/export.json");
@@ -466,7 +526,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                     </button>
                 </div>
                 <crate::pages::analysis::OpeningName moves=Signal::derive(move || view_state.with(|v| v.moves.iter().map(|m| m.square.clone()).collect::<Vec<_>>())) />
-                <ol id="lab-moves">{moves_list}</ol>
+                <ol id="lab-moves" node_ref=list_ref>{moves_list}</ol>
             </aside>
             <section class="lab-board">
                 <Board3D snapshot on_square />
@@ -481,20 +541,31 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 <div class="card score">
                     <div class="count black-count" id="black-count">
                         <span class="disc black"></span>
-                        {move || view_state.with(|v| v.black_count)}
+                        {black_count}
                     </div>
                     <div class="count white-count" id="white-count">
                         <span class="disc white"></span>
-                        {move || view_state.with(|v| v.white_count)}
+                        {white_count}
                     </div>
-                    <p id="lab-status" class=move || format!("turn {}", status_class())>{status_text}</p>
+                    <p
+                        id="lab-status"
+                        class=move || format!("turn {}", status_class())
+                        data-reviewing=move || selected.get().map(|p| p.to_string())
+                    >
+                        {status_text}
+                    </p>
                     <p id="pass-notice" class="notice">{pass_notice}</p>
                 </div>
                 {if yours {
                     view! {
                         <div class="card controls">
                             <div class="row">
-                                <button id="next-turn" on:click=move |_| ctl.next() disabled=move || !can_next()>
+                                <button
+                                    id="next-turn"
+                                    on:click=move |_| ctl.next()
+                                    disabled=move || selected.get().is_none() && !can_next()
+                                    title=move || selected.get().map(|p| t!(lang, "lab-review-next", ply = p))
+                                >
                                     {t!(lang, "lab-next-turn")} " " <kbd>"N"</kbd>
                                 </button>
                                 {move || if ctl.autoplay() {
@@ -526,6 +597,9 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                                     {reading_options}
                                 </select>
                             </label>
+                            {move || selected.get().map(|p| view! {
+                                <p id="review-note" class="muted">{t!(lang, "lab-review-next", ply = p)}</p>
+                            })}
                             <p id="autoplay-state" class="muted" data-autoplay=move || ctl.autoplay().to_string()>
                                 {move || if frozen() {
                                     t!(lang, "lab-frozen")

@@ -67,6 +67,9 @@ pub(crate) fn NewLabForm(#[prop(optional)] initial: Option<(u8, u8)>) -> impl In
     }
 }
 
+/// Who writes the explanations, in the visitor's words and language. The
+/// operator's details (which CLI, which key) are for `/healthz` and the
+/// server log, not for this line.
 pub(crate) fn provider_line(provider: ProviderStatus) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let class = if provider.ready {
@@ -74,11 +77,23 @@ pub(crate) fn provider_line(provider: ProviderStatus) -> impl IntoView {
     } else {
         "provider-status not-ready"
     };
+    // "GPT-6 Luna · Codex": the model's name is the part a visitor knows.
+    let model = provider
+        .name
+        .split(" · ")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let text = if provider.kind == "offline" {
+        t!(lang, "lab-provider-offline")
+    } else if provider.ready {
+        t!(lang, "lab-provider-model", name = model)
+    } else {
+        t!(lang, "lab-provider-model-down", name = model)
+    };
     view! {
         <p id="provider-status" class=class data-kind=provider.kind.clone() data-ready=provider.ready.to_string()>
-            <strong>{crate::i18n::localize(lang, &provider.name)}</strong>
-            {if provider.ready { t!(lang, "lab-provider-ready") } else { t!(lang, "lab-provider-not-ready") }}
-            <span class="detail">{crate::i18n::localize(lang, &provider.detail)}</span>
+            {text}
         </p>
     }
 }

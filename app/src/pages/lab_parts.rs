@@ -1,7 +1,7 @@
 //! Pieces of the lab page (`/lab/:id`): the card explaining one move, the
 //! evaluation graph, and the lobby link that plays on from the lab's position.
 
-use crate::lab::{ExplanationView, LabMoveView, LabStatus};
+use crate::lab::{ExplanationView, LabMoveView, LabStatus, LabView};
 use crate::protocol::Side;
 use leptos::prelude::*;
 
@@ -65,7 +65,8 @@ pub(crate) fn eval_graph(moves: &[LabMoveView], selected: Option<u32>) -> impl I
 
 /// The explanation card of move `m` (`None`: before the first move). The
 /// Retry button shows on the latest move's failure when `retry` is given (the
-/// owner): what to call and whether a request is in flight.
+/// owner): what to call and whether a request is in flight. Without it the
+/// visitor watches, and is not told to press a button they do not have.
 pub(crate) fn move_card(
     m: Option<LabMoveView>,
     is_latest: bool,
@@ -73,10 +74,15 @@ pub(crate) fn move_card(
 ) -> AnyView {
     let lang = crate::i18n::use_lang();
     let Some(m) = m else {
+        let intro = if retry.is_some() {
+            t!(lang, "lab-explanations-intro")
+        } else {
+            t!(lang, "lab-explanations-intro-watcher")
+        };
         return view! {
             <div class="card explanation" id="explanation-card" data-state="none">
                 <h2>{t!(lang, "lab-explanations")}</h2>
-                <p>{t!(lang, "lab-explanations-intro")}</p>
+                <p>{intro}</p>
             </div>
         }
         .into_any();
@@ -163,6 +169,38 @@ pub(crate) fn move_card(
     .into_any()
 }
 
+/// The position after an earlier move under review: its score and the side
+/// to move then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reviewed {
+    pub ply: u32,
+    pub black: u8,
+    pub white: u8,
+    pub to_move: Side,
+}
+
+/// The reviewed position when `ply` is an earlier move than the latest
+/// (`None` for the live game, whose status says more: over, searching…).
+pub(crate) fn reviewed_position(view: &LabView, ply: Option<u32>) -> Option<Reviewed> {
+    let ply = ply?;
+    if ply as usize >= view.moves.len() {
+        return None;
+    }
+    let m = view.moves.get((ply as usize).checked_sub(1)?)?;
+    // After a pass the mover plays again.
+    let to_move = if m.pass_after.is_some() {
+        m.side
+    } else {
+        m.side.opponent()
+    };
+    Some(Reviewed {
+        ply,
+        black: m.black_count,
+        white: m.white_count,
+        to_move,
+    })
+}
+
 /// The lobby's "start from a position" link for the lab's current position:
 /// `/?from=` and the position in OBF (64 cells a1…h8, a space, the side to move).
 pub(crate) fn play_from_here(cells: &[i8], status: LabStatus) -> String {
@@ -186,6 +224,75 @@ pub(crate) fn play_from_here(cells: &[i8], status: LabStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lab::ProviderStatus;
+    use crate::protocol::BoardSnapshot;
+
+    fn placed(ply: u32, side: Side, counts: (u8, u8), pass_after: Option<Side>) -> LabMoveView {
+        LabMoveView {
+            ply,
+            side,
+            square: "d3".into(),
+            index: 19,
+            flipped: vec![27],
+            depth: 1,
+            value: 0,
+            value_black: 0,
+            exact: None,
+            nodes: 1,
+            alternatives: 4,
+            pass_after,
+            black_count: counts.0,
+            white_count: counts.1,
+            board: BoardSnapshot::empty(),
+            explanation: ExplanationView::Pending,
+        }
+    }
+
+    #[test]
+    fn a_reviewed_move_shows_its_own_score_and_side_to_move() {
+        let view = LabView {
+            id: "x".into(),
+            black_depth: 3,
+            white_depth: 1,
+            board: BoardSnapshot::empty(),
+            status: LabStatus::Playing {
+                to_move: Side::White,
+            },
+            black_count: 7,
+            white_count: 8,
+            moves: vec![
+                placed(1, Side::Black, (4, 1), None),
+                placed(2, Side::White, (3, 3), Some(Side::Black)),
+                placed(3, Side::White, (2, 5), None),
+            ],
+            provider: ProviderStatus {
+                kind: "offline".into(),
+                name: String::new(),
+                ready: true,
+                detail: String::new(),
+            },
+            version: 3,
+            yours: true,
+        };
+        assert_eq!(reviewed_position(&view, None), None, "live");
+        assert_eq!(
+            reviewed_position(&view, Some(1)),
+            Some(Reviewed {
+                ply: 1,
+                black: 4,
+                white: 1,
+                to_move: Side::White
+            })
+        );
+        // Black passed after move 2: White moves again.
+        assert_eq!(
+            reviewed_position(&view, Some(2)).map(|r| (r.black, r.white, r.to_move)),
+            Some((3, 3, Side::White))
+        );
+        // The latest move is the live position.
+        assert_eq!(reviewed_position(&view, Some(3)), None);
+        assert_eq!(reviewed_position(&view, Some(0)), None);
+    }
 
     #[test]
     fn play_from_here_links_the_lobby_with_the_position_in_obf() {

@@ -56,7 +56,7 @@ impl LabBackend for LabHub {
     }
 
     fn provider(&self) -> ProviderStatus {
-        self.provider_status()
+        self.visitor_provider_status()
     }
 
     fn is_owner<'a>(

@@ -225,9 +225,19 @@ impl LabHub {
         self.inner.clock.now_ms()
     }
 
-    /// The explainer's status.
+    /// The explainer's status, with the operator's details (`/healthz`).
     pub fn provider_status(&self) -> ProviderStatus {
         self.inner.explainer.status()
+    }
+
+    /// The explainer's status as visitors get it: which explainer and
+    /// whether it works, without the operator's details (which CLI is
+    /// logged in, which key is set: `/healthz` and the log say that).
+    pub fn visitor_provider_status(&self) -> ProviderStatus {
+        ProviderStatus {
+            detail: String::new(),
+            ..self.provider_status()
+        }
     }
 
     /// Creates a lab game; returns its id.
@@ -298,7 +308,7 @@ impl LabHub {
     pub async fn view(&self, id: &str) -> Result<LabView, CommandError> {
         let entry = self.entry(id).await?;
         let game = entry.lock().await;
-        Ok(view(&game, self.provider_status()))
+        Ok(view(&game, self.visitor_provider_status()))
     }
 
     /// Waits (up to 20 s) for the lab game's version to differ from `since`.
@@ -439,7 +449,7 @@ impl LabHub {
         }
         tracing::info!(lab = %id, ply, side = before.side_to_move.name(), %square, value = facts.search_value, nodes = facts.nodes, "lab move");
         self.spawn_explanation(id.to_string(), ply, facts);
-        Ok(view(&game, self.provider_status()))
+        Ok(view(&game, self.visitor_provider_status()))
     }
 
     /// Asks again for the latest move's failed explanation; no disc is placed.
@@ -492,7 +502,7 @@ impl LabHub {
         }
         tracing::info!(lab = %id, ply, "lab explanation retried");
         self.spawn_explanation(id.to_string(), ply, facts);
-        Ok(view(&game, self.provider_status()))
+        Ok(view(&game, self.visitor_provider_status()))
     }
 
     /// Writes an explanation; a paid provider within the daily budgets (the
