@@ -478,6 +478,15 @@ srv-nothing-to-explain = There is no move to explain yet.
 srv-not-finished = The game is not finished yet: analysis is for finished games.
 srv-analysis-busy = The server is analysing other games; try again in a minute.
 srv-analysis-unavailable = The analysis service is unavailable.
+srv-lab-turn-running = Wait: the engine is already playing this game's next turn.
+srv-tables-browser = too many live tables for this browser (limit { $limit }): finish or leave some first
+srv-tables-address = too many live tables from your address (limit { $limit }): finish or leave some first
+srv-lab-games-browser = Too many lab games for this browser (limit { $limit }); idle ones expire, or step one of yours.
+srv-lab-games-address = Too many lab games from your address (limit { $limit }); idle ones expire, or step one of yours.
+srv-analyses-browser = Too many analyses running for this browser (limit { $limit }): wait for one to finish.
+srv-analyses-address = Too many analyses running from your address (limit { $limit }): wait for one to finish.
+srv-explain-address-spent = Your address has used its { $limit } paid explanations for today; retry after midnight UTC. Nothing changed.
+srv-explain-server-spent = The server's daily budget of { $limit } paid explanations is spent; retry after midnight UTC. Nothing changed.
 
 ## Exports (lab text export, table export headings)
 

@@ -207,7 +207,12 @@ pub mod backend {
             white_depth: u8,
             lang: crate::i18n::Lang,
         ) -> BoxFuture<'a, Result<String, CommandError>>;
-        fn list(&self) -> BoxFuture<'_, Result<Vec<LabSummary>, CommandError>>;
+        /// The lab list as `session` sees it: their own games (`mine`) and
+        /// the most recently changed others'.
+        fn list<'a>(
+            &'a self,
+            session: Option<&'a Session>,
+        ) -> BoxFuture<'a, Result<Vec<LabSummary>, CommandError>>;
         fn view<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>>;
         /// Searches for the side to move, places its disc, stores it and starts
         /// the explanation; answers once the disc is stored. Only the game's
@@ -296,14 +301,8 @@ pub async fn lab_create(black_depth: u8, white_depth: u8) -> Result<String, Comm
 #[server(endpoint = "lab_list", input = Json)]
 pub async fn lab_list() -> Result<Vec<LabSummary>, CommandError> {
     let lab = refused(backend::context())?;
-    let mut games = refused(lab.list().await)?;
-    if let Some(session) = backend::session() {
-        let mine = refused(lab.owned_by(&session).await)?;
-        for game in &mut games {
-            game.mine = mine.contains(&game.id);
-        }
-    }
-    Ok(games)
+    let session = backend::session();
+    refused(lab.list(session.as_ref()).await)
 }
 
 /// The explainer in use (for the lab home).

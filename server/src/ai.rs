@@ -1,23 +1,37 @@
 //! The AI worker pool: dedicated OS threads run engine searches so the network
 //! loop never does.
 //!
-//! The queue is fair and bounded: searches wait in one FIFO per owner (the
-//! session that owns the table or lab game) and the workers take them round
-//! robin, one owner after another, so a session with hundreds of tables does
-//! not delay another player's reply by more than one search per waiting
-//! owner. A full queue (overall, or for one owner) refuses at once; nothing
-//! retries behind the caller's back.
+//! Two lanes, each with its own threads and queue: **play** (the AI's replies
+//! at vs-AI tables, `--ai-threads`) and **heavy** (the lab's searches and
+//! exact solves, game analysis: `--ai-heavy-threads`). An analysis or an
+//! exact solve of 200 M positions never occupies a thread a player's reply
+//! waits for.
+//!
+//! Each lane is fair by work, per address: waiting work is grouped by a
+//! fairness key (the client's address when known, else the session), and the
+//! next piece of work is taken from the key that has used the least worker
+//! time (a key that starts waiting starts at the time of the key served
+//! last, so it cannot claim the past); within a key, sessions take turns.
+//! A greedy address running depth-6 searches accumulates time and yields to
+//! a player's depth-1 reply. Each lane is bounded: a full queue (overall, or
+//! for one session) refuses at once; nothing retries behind the caller's
+//! back.
 
 use engine::{Position, SearchReport};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
 
 /// A search request.
 #[derive(Clone, Debug)]
 pub struct Job {
     pub table_id: String,
-    /// Who the search is for (the table owner's session): the unit of fairness.
+    /// Who the search is for (the table owner's session): the per-session
+    /// cap on waiting searches counts it.
     pub owner: String,
+    /// The unit of fairness: the table creator's address (`ip:<key>`) when
+    /// known, else the owner's session.
+    pub key: String,
     /// The table version the search was asked for (stale replies are dropped).
     pub version: u64,
     pub position: Position,
@@ -39,12 +53,30 @@ pub struct QueueFull {
 
 type Work = Box<dyn FnOnce() + Send>;
 
+/// One fairness key's waiting work.
+struct Key {
+    /// Sessions with waiting work, in turn.
+    sessions: VecDeque<(String, VecDeque<Work>)>,
+    waiting: usize,
+    /// Pieces of work of this key running now.
+    running: usize,
+    /// Worker time used (seconds): the key's virtual time.
+    used: f64,
+    /// When this key was last served (ties go to the least recent).
+    turn: u64,
+}
+
 #[derive(Default)]
 struct Queues {
-    /// Owners with waiting work, in serving order.
-    owners: VecDeque<(String, VecDeque<Work>)>,
+    keys: HashMap<String, Key>,
     waiting: usize,
+    /// The virtual time of the key served last.
+    now: f64,
+    turns: u64,
 }
+
+/// Keys remembered without waiting work (their time owed) at most.
+const IDLE_KEYS: usize = 4096;
 
 struct Shared {
     queues: Mutex<Queues>,
@@ -66,13 +98,36 @@ pub struct QueueBusy;
 /// Handle to the pool.
 #[derive(Clone)]
 pub struct AiPool {
-    shared: Arc<Shared>,
+    play: Arc<Shared>,
+    heavy: Arc<Shared>,
     replies: tokio::sync::mpsc::UnboundedSender<Reply>,
     metrics: Arc<crate::metrics::Metrics>,
 }
 
+/// The pool's size.
+#[derive(Clone, Copy, Debug)]
+pub struct PoolSize {
+    /// Threads for the AI's replies at tables.
+    pub play_threads: usize,
+    /// Threads for the lab and game analysis.
+    pub heavy_threads: usize,
+    /// Work that may wait in each lane (0: every search is refused).
+    pub capacity: usize,
+    /// Work one session may have waiting in a lane.
+    pub per_owner: usize,
+}
+
 impl Shared {
-    fn push(&self, owner: &str, work: Work) -> Result<(), QueueFull> {
+    fn new(capacity: usize, per_owner: usize) -> Self {
+        Shared {
+            queues: Mutex::new(Queues::default()),
+            ready: Condvar::new(),
+            capacity,
+            per_owner: per_owner.max(1),
+        }
+    }
+
+    fn push(&self, key: &str, owner: &str, work: Work) -> Result<(), QueueFull> {
         let mut queues = self.queues.lock().map_err(|_| QueueFull {
             message: "The AI is unavailable right now: try again in a moment.".into(),
         })?;
@@ -84,7 +139,19 @@ impl Shared {
                 ),
             });
         }
-        match queues.owners.iter_mut().find(|(o, _)| o == owner) {
+        let (now, turn) = (queues.now, queues.turns + 1);
+        let entry = queues.keys.entry(key.to_string()).or_insert_with(|| Key {
+            sessions: VecDeque::new(),
+            waiting: 0,
+            running: 0,
+            used: now,
+            turn,
+        });
+        if entry.waiting == 0 && entry.running == 0 {
+            // Starts waiting: no credit for the time it was away.
+            entry.used = entry.used.max(now);
+        }
+        match entry.sessions.iter_mut().find(|(o, _)| o == owner) {
             Some((_, mine)) if mine.len() >= self.per_owner => {
                 return Err(QueueFull {
                     message: format!(
@@ -94,41 +161,109 @@ impl Shared {
                 });
             }
             Some((_, mine)) => mine.push_back(work),
-            None => queues
-                .owners
+            None => entry
+                .sessions
                 .push_back((owner.to_string(), VecDeque::from([work]))),
         }
+        entry.waiting += 1;
+        queues.turns = turn;
         queues.waiting += 1;
         drop(queues);
         self.ready.notify_one();
         Ok(())
     }
 
-    /// The next piece of work, round robin over owners; blocks while empty.
-    fn pop(&self) -> Option<Work> {
+    /// The next piece of work and its key: from the key that used the least
+    /// worker time, its sessions in turn; blocks while there is none.
+    fn pop(&self) -> Option<(String, Work)> {
         let mut queues = self.queues.lock().ok()?;
         loop {
-            if let Some((owner, mut mine)) = queues.owners.pop_front() {
+            let next = queues
+                .keys
+                .iter()
+                .filter(|(_, k)| k.waiting > 0)
+                .min_by(|(_, a), (_, b)| a.used.total_cmp(&b.used).then(a.turn.cmp(&b.turn)))
+                .map(|(name, _)| name.clone());
+            if let Some(name) = next {
+                queues.turns += 1;
+                let turn = queues.turns;
+                let Some(key) = queues.keys.get_mut(&name) else {
+                    continue;
+                };
+                let used = key.used;
+                let Some((owner, mut mine)) = key.sessions.pop_front() else {
+                    key.waiting = 0;
+                    continue;
+                };
                 let work = mine.pop_front();
                 if !mine.is_empty() {
-                    queues.owners.push_back((owner, mine));
+                    key.sessions.push_back((owner, mine));
                 }
-                if let Some(work) = work {
-                    queues.waiting -= 1;
-                    return Some(work);
-                }
-                continue;
+                let Some(work) = work else {
+                    continue;
+                };
+                key.waiting -= 1;
+                key.running += 1;
+                key.turn = turn;
+                queues.waiting -= 1;
+                queues.now = queues.now.max(used);
+                return Some((name, work));
             }
             queues = self.ready.wait(queues).ok()?;
+        }
+    }
+
+    /// `key`'s piece of work ran for `seconds`.
+    fn done(&self, key: &str, seconds: f64) {
+        let Ok(mut queues) = self.queues.lock() else {
+            return;
+        };
+        if let Some(entry) = queues.keys.get_mut(key) {
+            entry.used += seconds;
+            entry.running = entry.running.saturating_sub(1);
+        }
+        if queues.keys.len() > IDLE_KEYS {
+            let now = queues.now;
+            queues
+                .keys
+                .retain(|_, k| k.waiting > 0 || k.running > 0 || k.used > now);
+        }
+        let now = queues.now;
+        if queues
+            .keys
+            .get(key)
+            .is_some_and(|k| k.waiting == 0 && k.running == 0 && k.used <= now)
+        {
+            // Owes nothing: it would start at the current time anyway.
+            queues.keys.remove(key);
+        }
+    }
+
+    fn start_workers(self: &Arc<Self>, lane: &str, threads: usize) {
+        for index in 0..threads.max(1) {
+            let shared = self.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("ai-{lane}-{index}"))
+                .spawn(move || {
+                    while let Some((key, work)) = shared.pop() {
+                        let started = Instant::now();
+                        work();
+                        shared.done(&key, started.elapsed().as_secs_f64());
+                    }
+                });
+            if let Err(error) = spawned {
+                tracing::error!("cannot start AI worker {lane}-{index}: {error}");
+            }
         }
     }
 }
 
 impl AiPool {
-    /// Starts `threads` workers with room for `capacity` waiting searches
-    /// (`per_owner` of them for one owner); table replies go to `replies`.
-    /// A `capacity` of 0 leaves no room: every search is refused (how the
-    /// tests reach the "AI is busy" path).
+    /// Starts `threads` workers for table searches (and one for the lab and
+    /// analysis) with room for `capacity` waiting searches in each lane
+    /// (`per_owner` of them for one session); table replies go to
+    /// `replies`. A `capacity` of 0 leaves no room: every search is refused
+    /// (how the tests reach the "AI is busy" path).
     pub fn start(
         threads: usize,
         capacity: usize,
@@ -136,33 +271,37 @@ impl AiPool {
         replies: tokio::sync::mpsc::UnboundedSender<Reply>,
         metrics: Arc<crate::metrics::Metrics>,
     ) -> Self {
-        let shared = Arc::new(Shared {
-            queues: Mutex::new(Queues::default()),
-            ready: Condvar::new(),
-            capacity,
-            per_owner: per_owner.max(1),
-        });
-        for index in 0..threads.max(1) {
-            let shared = shared.clone();
-            let spawned = std::thread::Builder::new()
-                .name(format!("ai-worker-{index}"))
-                .spawn(move || {
-                    while let Some(work) = shared.pop() {
-                        work();
-                    }
-                });
-            if let Err(error) = spawned {
-                tracing::error!("cannot start AI worker {index}: {error}");
-            }
-        }
+        Self::start_sized(
+            PoolSize {
+                play_threads: threads,
+                heavy_threads: 1,
+                capacity,
+                per_owner,
+            },
+            replies,
+            metrics,
+        )
+    }
+
+    /// Starts the pool with both lanes sized.
+    pub fn start_sized(
+        size: PoolSize,
+        replies: tokio::sync::mpsc::UnboundedSender<Reply>,
+        metrics: Arc<crate::metrics::Metrics>,
+    ) -> Self {
+        let play = Arc::new(Shared::new(size.capacity, size.per_owner));
+        let heavy = Arc::new(Shared::new(size.capacity, size.per_owner));
+        play.start_workers("play", size.play_threads);
+        heavy.start_workers("heavy", size.heavy_threads);
         Self {
-            shared,
+            play,
+            heavy,
             replies,
             metrics,
         }
     }
 
-    fn queue(&self, owner: &str, work: Work) -> Result<(), QueueFull> {
+    fn queue(&self, lane: &Shared, key: &str, owner: &str, work: Work) -> Result<(), QueueFull> {
         use std::sync::atomic::Ordering::Relaxed;
         self.metrics.ai_queue_depth.fetch_add(1, Relaxed);
         let metrics = self.metrics.clone();
@@ -170,7 +309,7 @@ impl AiPool {
             work();
             metrics.ai_queue_depth.fetch_sub(1, Relaxed);
         });
-        self.shared.push(owner, counted).inspect_err(|_| {
+        lane.push(key, owner, counted).inspect_err(|_| {
             self.metrics.ai_queue_depth.fetch_sub(1, Relaxed);
             self.metrics.note_refusal("ai queue");
         })
@@ -179,8 +318,10 @@ impl AiPool {
     /// Queues a table's search without blocking; the reply goes to the hub.
     pub fn submit(&self, job: Job) -> Result<(), QueueFull> {
         let replies = self.replies.clone();
-        let owner = job.owner.clone();
+        let (key, owner) = (job.key.clone(), job.owner.clone());
         self.queue(
+            &self.play,
+            &key,
             &owner,
             Box::new(move || {
                 let report = engine::search(&job.position, job.depth);
@@ -189,16 +330,18 @@ impl AiPool {
         )
     }
 
-    /// Runs `work` for `owner` on a pool thread, in the same round robin as
-    /// the searches; the answer comes back on the returned channel.
+    /// Runs heavy `work` (the lab's searches and solves) for fairness key
+    /// `key` on the heavy lane; the answer comes back on the returned channel.
     pub fn run_as<T: Send + 'static>(
         &self,
-        owner: &str,
+        key: &str,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<tokio::sync::oneshot::Receiver<T>, QueueFull> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         self.queue(
-            owner,
+            &self.heavy,
+            key,
+            key,
             Box::new(move || {
                 let _ = tx.send(work());
             }),
@@ -206,31 +349,13 @@ impl AiPool {
         Ok(rx)
     }
 
-    /// Runs game-analysis `work` on a pool thread; all analyses together
-    /// take one share of the round robin. `Err` when the queue is full.
+    /// Runs game-analysis `work` on the heavy lane, where all analyses
+    /// together take one share. `Err` when the queue is full.
     pub fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<tokio::sync::oneshot::Receiver<T>, QueueBusy> {
         self.run_as("analysis", work).map_err(|_| QueueBusy)
-    }
-
-    /// Queues a search for `owner` and answers it on the returned channel
-    /// (the lab's searches).
-    pub fn search(
-        &self,
-        owner: &str,
-        position: Position,
-        depth: u32,
-    ) -> Result<tokio::sync::oneshot::Receiver<SearchReport>, QueueFull> {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        self.queue(
-            owner,
-            Box::new(move || {
-                let _ = tx.send(engine::search(&position, depth));
-            }),
-        )?;
-        Ok(rx)
     }
 }
 
@@ -238,25 +363,28 @@ impl AiPool {
 mod tests {
     use super::*;
 
-    fn shared(capacity: usize, per_owner: usize) -> Shared {
-        Shared {
-            queues: Mutex::new(Queues::default()),
-            ready: Condvar::new(),
-            capacity,
-            per_owner,
-        }
+    fn run_next(queue: &Shared, seconds: f64) {
+        let (key, work) = queue.pop().expect("work");
+        work();
+        queue.done(&key, seconds);
     }
 
     #[test]
-    fn owners_are_served_round_robin() {
-        let queue = shared(100, 100);
+    fn keys_take_turns_and_sessions_within_a_key_too() {
+        let queue = Shared::new(100, 100);
         let order = Arc::new(Mutex::new(Vec::new()));
-        for (owner, n) in [("greedy", 5), ("player", 1), ("other", 2)] {
+        for (key, owner, n) in [
+            ("greedy", "g", 5),
+            ("player", "p", 1),
+            ("other", "o1", 1),
+            ("other", "o2", 1),
+        ] {
             for i in 0..n {
                 let order = order.clone();
                 let tag = format!("{owner}{i}");
                 queue
                     .push(
+                        key,
                         owner,
                         Box::new(move || order.lock().expect("lock").push(tag)),
                     )
@@ -264,27 +392,83 @@ mod tests {
             }
         }
         for _ in 0..8 {
-            queue.pop().expect("work")();
+            run_next(&queue, 0.0);
         }
         let order = order.lock().expect("lock").clone();
-        assert_eq!(
-            order,
-            [
-                "greedy0", "player0", "other0", "greedy1", "other1", "greedy2", "greedy3",
-                "greedy4"
-            ]
-        );
+        assert_eq!(order, ["g0", "p0", "o10", "g1", "o20", "g2", "g3", "g4"]);
+    }
+
+    #[test]
+    fn a_key_that_used_more_time_waits_for_one_that_used_less() {
+        let queue = Shared::new(100, 100);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let push = |key: &str, tag: &str| {
+            let order = order.clone();
+            let tag = tag.to_string();
+            queue
+                .push(
+                    key,
+                    key,
+                    Box::new(move || order.lock().expect("lock").push(tag)),
+                )
+                .expect("room");
+        };
+        // A greedy address's long searches: each costs a second.
+        for i in 0..3 {
+            push("greedy", &format!("g{i}"));
+        }
+        run_next(&queue, 1.0);
+        // A player's quick replies arrive: they go before the greedy's next
+        // ones until the player has used as much.
+        push("player", "p0");
+        push("player", "p1");
+        run_next(&queue, 0.01);
+        run_next(&queue, 0.01);
+        run_next(&queue, 1.0);
+        run_next(&queue, 1.0);
+        let order = order.lock().expect("lock").clone();
+        assert_eq!(order, ["g0", "p0", "p1", "g1", "g2"]);
     }
 
     #[test]
     fn a_full_queue_refuses_at_once() {
-        let queue = shared(3, 2);
-        queue.push("a", Box::new(|| {})).expect("1");
-        queue.push("a", Box::new(|| {})).expect("2");
-        let refused = queue.push("a", Box::new(|| {})).expect_err("owner full");
+        let queue = Shared::new(3, 2);
+        queue.push("a", "a", Box::new(|| {})).expect("1");
+        queue.push("a", "a", Box::new(|| {})).expect("2");
+        let refused = queue
+            .push("a", "a", Box::new(|| {}))
+            .expect_err("owner full");
         assert!(refused.message.contains("waiting as allowed (2)"));
-        queue.push("b", Box::new(|| {})).expect("3");
-        let refused = queue.push("c", Box::new(|| {})).expect_err("full");
+        queue.push("b", "b", Box::new(|| {})).expect("3");
+        let refused = queue.push("c", "c", Box::new(|| {})).expect_err("full");
         assert!(refused.message.contains("busy"));
+    }
+
+    #[tokio::test]
+    async fn a_players_reply_does_not_wait_behind_heavy_work() {
+        let (replies_tx, mut replies) = tokio::sync::mpsc::unbounded_channel();
+        let metrics = Arc::new(crate::metrics::Metrics::default());
+        let pool = AiPool::start(1, 100, 100, replies_tx, metrics);
+        // The heavy lane is blocked (an endless solve, say).
+        let (release, blocked) = std::sync::mpsc::channel::<()>();
+        let _heavy = pool
+            .run_as("ip:203.0.113.7", move || blocked.recv())
+            .expect("room");
+        let _queued = pool.run(|| 1).expect("room");
+        pool.submit(Job {
+            table_id: "t".into(),
+            owner: "player".into(),
+            key: "ip:192.0.2.1".into(),
+            version: 1,
+            position: Position::initial(),
+            depth: 1,
+        })
+        .expect("room");
+        let reply = tokio::time::timeout(std::time::Duration::from_secs(30), replies.recv())
+            .await
+            .expect("the reply came while the heavy lane was blocked")
+            .expect("a reply");
+        assert_eq!(reply.job.table_id, "t");
+        release.send(()).expect("release");
     }
 }

@@ -36,6 +36,7 @@ pub mod defaults {
     pub const SESSION_EXPIRY_SECS: u64 = 2_592_000;
     pub const SECURE_COOKIES: bool = false;
     pub const AI_THREADS: u16 = 2;
+    pub const AI_HEAVY_THREADS: u16 = 1;
     pub const AI_QUEUE: usize = 256;
     pub const AI_QUEUE_PER_SESSION: usize = 32;
     pub const TABLE_EXPIRY_SECS: u64 = 86_400;
@@ -198,6 +199,11 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_AI_THREADS", default_value_t = defaults::AI_THREADS, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub ai_threads: u16,
 
+    /// Threads for the lab's searches and exact solves and game analysis:
+    /// their own lane, so they never hold a thread a player's reply waits for.
+    #[arg(long, env = "OTHELLO_AI_HEAVY_THREADS", default_value_t = defaults::AI_HEAVY_THREADS, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub ai_heavy_threads: u16,
+
     /// Searches that may wait for an AI thread before new ones are refused
     /// (0: every AI search is refused, a test of the "AI is busy" path).
     #[arg(long, env = "OTHELLO_AI_QUEUE", default_value_t = defaults::AI_QUEUE)]
@@ -348,6 +354,7 @@ impl Config {
             request_timeout_secs: defaults::REQUEST_TIMEOUT_SECS,
             secure_cookies: defaults::SECURE_COOKIES,
             ai_threads: defaults::AI_THREADS,
+            ai_heavy_threads: defaults::AI_HEAVY_THREADS,
             ai_queue: defaults::AI_QUEUE,
             ai_queue_per_session: defaults::AI_QUEUE_PER_SESSION,
             table_expiry_secs: defaults::TABLE_EXPIRY_SECS,

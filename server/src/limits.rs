@@ -168,6 +168,14 @@ pub struct Reservation {
 }
 
 impl Reservation {
+    /// The address the place is counted against, if known.
+    pub fn address(&self) -> Option<IpAddr> {
+        self.owners.iter().find_map(|owner| match owner {
+            Owner::Address(address) => Some(*address),
+            Owner::Session(_) => None,
+        })
+    }
+
     /// The thing was created as `id`: its place is held while it lives.
     pub fn keep(mut self, id: &str) {
         self.kept = true;

@@ -78,7 +78,6 @@ pub fn router(state: AppState) -> Router {
                 shell(options)
             },
         ))
-        .layer(middleware::from_fn_with_state(state.clone(), lab_ownership))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             crate::session::layer,
@@ -450,63 +449,6 @@ pub const RECENT_LAB_GAMES: usize = 20;
 /// Live lab games one session may own (created or copied), by default
 /// (`--max-lab-games-per-session`).
 pub const LAB_GAMES_PER_SESSION: usize = crate::config::defaults::MAX_LAB_GAMES_PER_SESSION;
-
-/// The lab list as a visitor gets it: their own games, then the most recent
-/// others. (Creating, copying and stepping are checked by the lab itself:
-/// `server/src/lab/copy.rs`.)
-async fn lab_ownership(
-    State(state): State<AppState>,
-    request: axum::extract::Request,
-    next: middleware::Next,
-) -> axum::response::Response {
-    if request.uri().path() != "/api/lab_list" {
-        return next.run(request).await;
-    }
-    let Some(session) = request
-        .extensions()
-        .get::<app::protocol::Session>()
-        .cloned()
-    else {
-        return next.run(request).await;
-    };
-    let response = next.run(request).await;
-    if !response.status().is_success() {
-        return response;
-    }
-    let (parts, body) = response.into_parts();
-    let bytes = axum::body::to_bytes(body, usize::MAX)
-        .await
-        .unwrap_or_default();
-    let rebuilt =
-        |bytes: Vec<u8>| axum::response::Response::from_parts(parts, axum::body::Body::from(bytes));
-    // lab_list: your own games, then the most recent others.
-    let Ok(games) = serde_json::from_slice::<Vec<app::lab::LabSummary>>(&bytes) else {
-        return rebuilt(bytes.to_vec());
-    };
-    let mine: std::collections::HashSet<String> = state
-        .store
-        .lab_games_of(&session.0)
-        .await
-        .unwrap_or_default()
-        .into_iter()
-        .collect();
-    let mut others = 0;
-    let kept: Vec<_> = games
-        .into_iter()
-        .filter(|g| {
-            if mine.contains(&g.id) {
-                true
-            } else {
-                others += 1;
-                others <= RECENT_LAB_GAMES
-            }
-        })
-        .collect();
-    let body = serde_json::to_vec(&kept).unwrap_or_else(|_| bytes.to_vec());
-    let mut response = rebuilt(body);
-    response.headers_mut().remove(header::CONTENT_LENGTH);
-    response
-}
 
 #[cfg(test)]
 mod tests {

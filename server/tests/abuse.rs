@@ -787,3 +787,89 @@ async fn what_the_server_keeps_per_session_is_bounded_by_what_is_live_and_expire
     site.state.forget_what_is_gone();
     assert_eq!(site.state.limits.remembered(), 0);
 }
+
+// ------------------------------------------------------------ the AI pool
+
+#[tokio::test]
+async fn a_lab_step_waiting_for_the_pool_holds_no_lock_and_a_players_reply_does_not_wait() {
+    let site = start_site(|_| {}).await;
+    let owner = server::limits::Caller {
+        session: app::protocol::Session("cd".repeat(32)),
+        address: Some("192.0.2.9".parse().expect("ip")),
+    };
+    let lab = site.state.lab.clone();
+    let id = lab
+        .create_for(&owner, 6, 6, app::i18n::Lang::En)
+        .await
+        .expect("lab game");
+    // The heavy lane (lab, analysis) is busy with something endless.
+    let (release, blocked) = std::sync::mpsc::channel::<()>();
+    let _blocker = site
+        .state
+        .hub
+        .ai_pool()
+        .run_as("ip:203.0.113.50", move || blocked.recv())
+        .expect("room");
+    let stepping = {
+        let (lab, owner, id) = (lab.clone(), owner.clone(), id.clone());
+        tokio::spawn(async move { lab.next_turn_for(&owner, &id).await })
+    };
+    let quickly = Duration::from_secs(10);
+    // The step's search waits in the pool behind the blocker.
+    let depth = || {
+        site.state
+            .hub
+            .metrics()
+            .ai_queue_depth
+            .load(std::sync::atomic::Ordering::Relaxed)
+    };
+    let deadline = Instant::now() + quickly;
+    while depth() < 2 {
+        assert!(Instant::now() < deadline, "the step never reached the pool");
+        tokio::task::yield_now().await;
+    }
+    // A second step meanwhile is refused at once; the game's lock is free.
+    let refused = tokio::time::timeout(quickly, lab.next_turn_for(&owner, &id))
+        .await
+        .expect("answered at once")
+        .expect_err("one turn at a time");
+    assert_eq!(
+        refused.message,
+        "Wait: the engine is already playing this game's next turn."
+    );
+    assert_eq!(refused.status_code().as_u16(), 422);
+    let view = tokio::time::timeout(quickly, lab.view(&id))
+        .await
+        .expect("the view answers while the step waits")
+        .expect("view");
+    assert!(view.moves.is_empty());
+    let list = tokio::time::timeout(quickly, lab.list(Some(&owner.session.0)))
+        .await
+        .expect("the list answers while the step waits")
+        .expect("list");
+    assert!(list.iter().any(|g| g.id == id && g.mine));
+    // A player's AI reply runs on its own lane meanwhile.
+    let player = fresh(&site.url).await;
+    let table = player
+        .create_table(app::protocol::TableMode::VsAi {
+            depth: 1,
+            human: app::protocol::Side::Black,
+        })
+        .await
+        .expect("table");
+    player.play_move(&table, 37).await.expect("move");
+    let (mut socket, mut view) = player.connect(&table).await.expect("socket");
+    while view.history.len() < 2 {
+        view = tokio::time::timeout(quickly, socket.wait_state(|_| true))
+            .await
+            .expect("the AI replied while the heavy lane was blocked")
+            .expect("state");
+    }
+    release.send(()).expect("release");
+    let stepped = tokio::time::timeout(Duration::from_secs(60), stepping)
+        .await
+        .expect("the step ends")
+        .expect("task")
+        .expect("stepped");
+    assert_eq!(stepped.moves.len(), 1);
+}

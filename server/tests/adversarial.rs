@@ -1128,6 +1128,7 @@ async fn a_greedy_sessions_ai_searches_do_not_delay_a_players_reply() {
     let job = |owner: &str, table: String, line: usize| Job {
         table_id: table,
         owner: owner.to_string(),
+        key: owner.to_string(),
         version: 1,
         position: midgame(line),
         depth: 6,

@@ -14,9 +14,15 @@ impl<S: TableStore> Hub<S> {
     pub(super) fn after_change(&self, entry: &mut Entry) {
         if entry.table.ai_to_move() && !entry.ai_thinking {
             if let TableMode::VsAi { depth, .. } = entry.table.mode() {
+                let key = if entry.ai_key.is_empty() {
+                    entry.owner.clone()
+                } else {
+                    entry.ai_key.clone()
+                };
                 let job = Job {
                     table_id: entry.id.clone(),
                     owner: entry.owner.clone(),
+                    key,
                     version: entry.table.version(),
                     position: *entry.table.game().position(),
                     depth: u32::from(depth),

@@ -195,6 +195,7 @@ impl<S: TableStore> Hub<S> {
             times: replayed.times,
             next_seq: replayed.next_seq,
             version: stored.version,
+            ai_key: String::new(),
             ai_thinking: false,
             ai_search: None,
             updates: broadcast::channel(64).0,

@@ -16,6 +16,9 @@ pub(super) struct Entry {
     pub(super) id: String,
     pub(super) table: Table,
     pub(super) owner: String,
+    /// Whose turn the AI's searches wait for (the AI pool is fair per
+    /// key): the creator's address (`ip:<key>`) when known, else `owner`.
+    pub(super) ai_key: String,
     /// The seat rules of an online table (None for the other modes).
     pub(super) seating: Option<Seating>,
     /// The clocks of a timed online table (None: untimed or another mode).

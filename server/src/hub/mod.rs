@@ -44,6 +44,8 @@ use tokio::sync::{broadcast, Mutex as AsyncMutex};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HubConfig {
     pub ai_threads: usize,
+    /// Threads for the lab's searches and game analysis (their own lane).
+    pub ai_heavy_threads: usize,
     pub ai_queue: usize,
     /// Searches one session may have waiting (the AI queue is fair per session).
     pub ai_queue_per_session: usize,
@@ -75,6 +77,7 @@ impl From<&crate::config::Config> for HubConfig {
         let ms = |secs: u64| i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX);
         Self {
             ai_threads: usize::from(config.ai_threads),
+            ai_heavy_threads: usize::from(config.ai_heavy_threads),
             ai_queue: config.ai_queue,
             ai_queue_per_session: config.ai_queue_per_session,
             table_expiry_ms: ms(config.table_expiry_secs),
@@ -178,10 +181,13 @@ impl<S: TableStore> Hub<S> {
     ) -> Result<Self, RestoreError> {
         let (replies_tx, replies_rx) = tokio::sync::mpsc::unbounded_channel();
         let metrics = Arc::new(crate::metrics::Metrics::default());
-        let ai = AiPool::start(
-            config.ai_threads,
-            config.ai_queue,
-            config.ai_queue_per_session,
+        let ai = AiPool::start_sized(
+            crate::ai::PoolSize {
+                play_threads: config.ai_threads,
+                heavy_threads: config.ai_heavy_threads,
+                capacity: config.ai_queue,
+                per_owner: config.ai_queue_per_session,
+            },
             replies_tx,
             metrics.clone(),
         );

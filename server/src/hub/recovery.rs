@@ -111,6 +111,7 @@ impl<S: TableStore> Hub<S> {
                 times,
                 next_seq,
                 version: 0,
+                ai_key: String::new(),
                 ai_thinking: false,
                 ai_search: None,
                 updates: broadcast::channel(64).0,

@@ -155,6 +155,9 @@ impl<S: TableStore> Hub<S> {
             times: vec![Vec::new()],
             next_seq: 1,
             version: 0,
+            ai_key: place
+                .address()
+                .map_or_else(|| session.0.clone(), |address| format!("ip:{address}")),
             ai_thinking: false,
             ai_search: None,
             updates: broadcast::channel(64).0,

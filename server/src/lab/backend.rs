@@ -23,8 +23,11 @@ impl LabBackend for LabHub {
         ))
     }
 
-    fn list(&self) -> BoxFuture<'_, Result<Vec<LabSummary>, CommandError>> {
-        Box::pin(async move { Ok(LabHub::list(self).await) })
+    fn list<'a>(
+        &'a self,
+        session: Option<&'a app::protocol::Session>,
+    ) -> BoxFuture<'a, Result<Vec<LabSummary>, CommandError>> {
+        Box::pin(LabHub::list(self, session.map(|s| s.0.as_str())))
     }
 
     fn view<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>> {

@@ -12,6 +12,20 @@ use app::api::CommandError;
 use std::sync::Arc;
 use tokio::sync::Mutex as AsyncMutex;
 
+/// A lab game's turn being played ([`LabHub::turn_of`]).
+pub struct TurnGuard {
+    turns: Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
+    id: String,
+}
+
+impl Drop for TurnGuard {
+    fn drop(&mut self) {
+        if let Ok(mut turns) = self.turns.lock() {
+            turns.remove(&self.id);
+        }
+    }
+}
+
 /// What a visitor who does not own a lab game is told when they try to step it.
 pub const ONLY_THE_OWNER: &str = "Only the visitor who started this lab game can play its turns: watch it, or start your own game in the lab.";
 
@@ -187,6 +201,54 @@ impl LabHub {
         }
         tracing::info!(lab = %copy_id, from = %id, "lab game copied");
         Ok(copy_id)
+    }
+
+    /// Marks lab game `id`'s next turn as being played until the guard is
+    /// dropped; a second step meanwhile is refused (its search would be
+    /// wasted).
+    pub(super) fn turn_of(&self, id: &str) -> Result<TurnGuard, CommandError> {
+        let mut turns = self.inner.turns.lock().map_err(|_| {
+            CommandError::unavailable("The lab is unavailable right now; try again.")
+        })?;
+        if !turns.insert(id.to_string()) {
+            return Err(CommandError::new(
+                "Wait: the engine is already playing this game's next turn.",
+            ));
+        }
+        Ok(TurnGuard {
+            turns: self.inner.turns.clone(),
+            id: id.to_string(),
+        })
+    }
+
+    /// The AI pool's fairness key of a step: the address paying for it
+    /// (see [`LabHub::next_turn_for`]), else one key for the lab.
+    pub(super) fn pool_key(&self) -> String {
+        super::PAYER
+            .try_with(|payer| payer.map(|address| format!("ip:{address}")))
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| "lab".to_string())
+    }
+
+    /// The ids of the `limit` most recently changed lab games, newest first.
+    pub(super) async fn recent_lab_games(&self, limit: usize) -> Result<Vec<String>, CommandError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows: Vec<(String,)> = match self.shared() {
+            Some(pg) => {
+                sqlx::query_as("SELECT id FROM lab_games ORDER BY updated_at DESC, id LIMIT $1")
+                    .bind(limit)
+                    .fetch_all(pg.pool())
+                    .await
+                    .map_err(crate::store::StoreError::from)?
+            }
+            None => sqlx::query_as("SELECT id FROM lab_games ORDER BY updated_at DESC, id LIMIT ?")
+                .bind(limit)
+                .fetch_all(self.inner.store.pool())
+                .await
+                .map_err(crate::store::StoreError::from)?,
+        };
+        Ok(rows.into_iter().map(|(id,)| id).collect())
     }
 
     /// Whether `session` started lab game `id`.

@@ -173,6 +173,8 @@ struct Inner {
     /// The caps on lab games per session and address ([`LabHub::use_limits`];
     /// the defaults otherwise).
     limits: std::sync::OnceLock<Arc<crate::limits::Limits>>,
+    /// Lab games whose next turn is being played here ([`LabHub::turn_of`]).
+    turns: Arc<Mutex<std::collections::HashSet<String>>>,
 }
 
 /// The lab hub; cheap to clone.
@@ -214,6 +216,7 @@ impl LabHub {
                 config,
                 games: Mutex::new(HashMap::new()),
                 limits: std::sync::OnceLock::new(),
+                turns: Default::default(),
             }),
         };
         hub.restore().await?;
@@ -281,11 +284,34 @@ impl LabHub {
         Ok(id)
     }
 
-    /// Every lab game, most recently changed first.
-    pub async fn list(&self) -> Vec<LabSummary> {
-        let entries = self.entries().await;
-        let mut out = Vec::with_capacity(entries.len());
-        for entry in entries {
+    /// The lab list as `session` sees it: their own games and the most
+    /// recently changed others', most recent first. Only those games are
+    /// read (found by the stored owners and change times), never every one.
+    pub async fn list(&self, session: Option<&str>) -> Result<Vec<LabSummary>, CommandError> {
+        let own: std::collections::HashSet<String> = match session {
+            Some(session) => self
+                .inner
+                .store
+                .lab_games_of(session)
+                .await?
+                .into_iter()
+                .collect(),
+            None => Default::default(),
+        };
+        let others = crate::routes::RECENT_LAB_GAMES;
+        let mut ids: Vec<String> = own.iter().cloned().collect();
+        ids.extend(
+            self.recent_lab_games(others + own.len())
+                .await?
+                .into_iter()
+                .filter(|id| !own.contains(id))
+                .take(others),
+        );
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            let Ok(entry) = self.entry(&id).await else {
+                continue;
+            };
             let game = entry.lock().await;
             let position = game.game.position();
             out.push(LabSummary {
@@ -297,11 +323,11 @@ impl LabHub {
                 white_count: position.count(Color::White) as u8,
                 over: game.game.is_over(),
                 updated_at: game.updated_at,
-                mine: false,
+                mine: own.contains(&game.id),
             });
         }
         out.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(a.id.cmp(&b.id)));
-        out
+        Ok(out)
     }
 
     /// The view of a lab game.
@@ -344,7 +370,10 @@ impl LabHub {
     /// Plays the next turn: search, place, commit; the explanation follows.
     pub async fn next_turn(&self, id: &str) -> Result<LabView, CommandError> {
         let entry = self.entry(id).await?;
-        let mut game = entry.lock().await;
+        // One turn at a time per game; the game's lock is not held while the
+        // search waits for and runs on the pool (watchers and the list go on).
+        let _turn = self.turn_of(id)?;
+        let game = entry.lock().await;
         if let Some(result) = game.result_text() {
             return Err(CommandError::new(format!("The game is over: {result}.")));
         }
@@ -367,6 +396,8 @@ impl LabHub {
         }
         let before = *game.game.position();
         let depth = u32::from(game.depth(before.side_to_move));
+        let version = game.version;
+        drop(game);
         let limits = self.inner.config.exact;
         let work = move || {
             let report = engine::search(&before, depth);
@@ -377,10 +408,10 @@ impl LabHub {
             (report, analysis, truth)
         };
         let (report, analysis, truth) = match &self.inner.config.ai {
-            // On the AI worker pool, where all lab searches together take one
-            // share of the round robin (they cannot crowd out players' AIs).
+            // On the AI pool's heavy lane (never a thread a player's reply
+            // waits for), fair per address.
             Some(pool) => pool
-                .run_as("lab", work)
+                .run_as(&self.pool_key(), work)
                 .map_err(|full| {
                     CommandError::unavailable(format!("{} Nothing changed.", full.message))
                 })?
@@ -395,6 +426,12 @@ impl LabHub {
                 CommandError::unavailable("The search failed; nothing changed. Please try again.")
             })?,
         };
+        let mut game = entry.lock().await;
+        if game.version != version {
+            // Changed while the search ran (on PostgreSQL, another instance
+            // may have stepped it): nothing is placed.
+            return Err(changed_meanwhile(StoreError::Stale));
+        }
         let square = report
             .best_move
             .ok_or_else(|| CommandError::new("The side to move has no legal move."))?;

@@ -105,33 +105,6 @@ impl LabHub {
         self.catch_up(id, version).await
     }
 
-    /// Every lab game (on PostgreSQL, every stored one, each brought up to
-    /// date).
-    pub(super) async fn entries(&self) -> Vec<Arc<AsyncMutex<LabGame>>> {
-        let Some(pg) = self.shared() else {
-            return self
-                .inner
-                .games
-                .lock()
-                .map(|g| g.values().cloned().collect())
-                .unwrap_or_default();
-        };
-        let versions = match pg.lab_versions().await {
-            Ok(versions) => versions,
-            Err(error) => {
-                tracing::error!("cannot list lab games: {error}");
-                return Vec::new();
-            }
-        };
-        let mut out = Vec::with_capacity(versions.len());
-        for (id, version) in versions {
-            if let Ok(entry) = self.catch_up(&id, version).await {
-                out.push(entry);
-            }
-        }
-        out
-    }
-
     /// Brings the cached copy of `id` up to at least `version`, loading it
     /// from PostgreSQL when it is absent or behind.
     pub(super) async fn catch_up(
