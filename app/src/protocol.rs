@@ -707,7 +707,10 @@ mod tests {
         assert_eq!((count(after_f5, 1), count(after_f5, -1)), (4, 1));
         assert_eq!(after_f5[usize::from(square_index("e5").unwrap())], 1);
         // d6 flips d5: 3 black, 3 white.
-        assert_eq!((count(&positions[1].0, 1), count(&positions[1].0, -1)), (3, 3));
+        assert_eq!(
+            (count(&positions[1].0, 1), count(&positions[1].0, -1)),
+            (3, 3)
+        );
         // A pass changes nothing.
         assert_eq!(positions[2].0, positions[1].0);
         assert_eq!(positions[2].1, None);

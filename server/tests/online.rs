@@ -259,7 +259,10 @@ async fn nobody_can_resign_before_the_opponent_has_taken_the_other_seat() {
     let seated = guest.take_seat(&table).await.expect("take_seat");
     let guest_side = Player::side(&seated);
     let ended = guest.resign(&table).await.expect("resign after both sat");
-    assert_eq!(over(&ended), (Some(guest_side.opponent()), EndReason::Resigned));
+    assert_eq!(
+        over(&ended),
+        (Some(guest_side.opponent()), EndReason::Resigned)
+    );
 }
 
 #[tokio::test]

@@ -285,8 +285,14 @@ fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis, numbers: &[u32]) -> i
         .iter()
         .filter(|m| matches!(m.severity, Severity::Mistake | Severity::Blunder))
         .count();
-    let first = analysis.moves.first().map_or(1, |m| list_number(numbers, m.ply));
-    let last = analysis.moves.last().map_or(1, |m| list_number(numbers, m.ply));
+    let first = analysis
+        .moves
+        .first()
+        .map_or(1, |m| list_number(numbers, m.ply));
+    let last = analysis
+        .moves
+        .last()
+        .map_or(1, |m| list_number(numbers, m.ply));
     view! {
         <div class="graph-frame">
         <div class="graph-y" aria-hidden="true">

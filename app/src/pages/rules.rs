@@ -2,6 +2,28 @@
 
 use leptos::prelude::*;
 
+/// Focuses `button` once it can take the focus (the sidebar shown), trying
+/// again every 50 ms, at most `tries` times.
+#[cfg(feature = "hydrate")]
+fn focus_when_shown(button: NodeRef<leptos::html::Button>, tries: u32) {
+    set_timeout(
+        move || {
+            let Some(element) = button.get_untracked() else {
+                return;
+            };
+            let _ = element.focus();
+            let shown: &web_sys::Element = &element;
+            let focused = document()
+                .active_element()
+                .is_some_and(|active| active == *shown);
+            if !focused && tries > 1 {
+                focus_when_shown(button, tries - 1);
+            }
+        },
+        std::time::Duration::from_millis(50),
+    );
+}
+
 #[component]
 pub fn RulesSidebar(#[prop(into)] open: Signal<bool>, on_close: Callback<()>) -> impl IntoView {
     let lang = crate::i18n::use_lang();
@@ -16,14 +38,7 @@ pub fn RulesSidebar(#[prop(into)] open: Signal<bool>, on_close: Callback<()>) ->
             if now_open {
                 // After the sidebar has become visible (a hidden element
                 // cannot take the focus; its slide-in starts this frame).
-                set_timeout(
-                    move || {
-                        if let Some(button) = close_button.get_untracked() {
-                            let _ = button.focus();
-                        }
-                    },
-                    std::time::Duration::from_millis(60),
-                );
+                focus_when_shown(close_button, 10);
             } else if was_open == Some(true) {
                 if let Some(toggle) = document().get_element_by_id("rules-toggle") {
                     use wasm_bindgen::JsCast;

@@ -1,5 +1,6 @@
 //! The end-of-game celebration: the board makes one turn, the discs fly up
-//! and land back on their squares, and confetti falls and settles on the board.
+//! and land back on their squares, and confetti falls onto the board and vanishes
+//! there (it never covers the final position).
 
 use super::board::{rest_angle, rest_disc, square_centre, DISC_HALF};
 use super::{now, State};
@@ -171,7 +172,7 @@ impl State {
                 0.9 * lift * (x - z).signum(),
             );
         }
-        for (i, c) in celebration.confetti.iter().enumerate() {
+        for c in &celebration.confetti {
             let s = (elapsed - c.delay) / 1000.0;
             if s < 0.0 {
                 continue;
@@ -179,9 +180,10 @@ impl State {
             c.mesh.set_visible(true);
             let y = c.top - c.speed * s;
             if y <= CONFETTI_REST {
-                let rest = CONFETTI_REST + i as f64 * 0.0002;
-                c.mesh.position().set(c.x, rest, c.z);
-                c.mesh.rotation().set(-PI / 2.0, 0.0, c.phase);
+                // Landed confetti is gone at once: it never lies on the discs,
+                // so the final position stays readable (on a phone's small
+                // board too) as soon as the discs are back.
+                c.mesh.set_visible(false);
             } else {
                 c.mesh
                     .position()
