@@ -1,3 +1,4 @@
+# (Over 600 lines: every message of the site in Greek, one file like en.ftl; Greek plurals take more lines.)
 # Οθέλλο 3D: τα ελληνικά κείμενα. Κάθε μήνυμα εδώ υπάρχει και στο en.ftl
 # (αλλιώς αποτυγχάνουν τα tests της εφαρμογής). Τα ονόματα τετραγώνων
 # (a1–h8) δεν μεταφράζονται. Ύφος: ενικός, φιλικό αλλά σωστό.
@@ -571,6 +572,7 @@ lab-explanations = Εξηγήσεις
 lab-explanations-intro = Πάτα «Επόμενη κίνηση» (ή N) για να παίξουν οι μηχανές· κάθε κίνηση παίρνει μια εξήγηση και ένα μάθημα.
 lab-explanations-intro-watcher = Καμία κίνηση ακόμη. Οι μηχανές παίζουν όταν τις προχωρά ο κάτοχος της παρτίδας· κάθε κίνηση εμφανίζεται εδώ με μια εξήγηση και ένα μάθημα.
 lab-move-heading = Κίνηση { $ply } · { $side } { $square } · γυρίζει { $captured }
+lab-move-flips = γυρίζει { $count }
 lab-search-facts = Αναζήτηση: βάθος { $depth }, αξία { $value }, { $nodes ->
     [one] 1 θέση
    *[other] { $nodes } θέσεις

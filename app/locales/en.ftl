@@ -430,6 +430,7 @@ lab-explanations = Explanations
 lab-explanations-intro = Press Next turn (or N) to let the engines play; each move gets an explanation and a lesson.
 lab-explanations-intro-watcher = No move yet. The engines play when this game's owner steps it; each move appears here with an explanation and a lesson.
 lab-move-heading = Move { $ply } · { $side } { $square } · flips { $captured }
+lab-move-flips = flips { $count }
 lab-search-facts = Search: depth { $depth }, value { $value }, { $nodes ->
     [one] 1 position
    *[other] { $nodes } positions

@@ -10,11 +10,11 @@ use server_fn::codec::{Json, JsonEncoding};
 use server_fn::error::{FromServerFnError, ServerFnErrorErr};
 
 /// What kind of failure a [`CommandError`] is; it decides the HTTP status.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Every error names its kind where it is made: there is no default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// The rules refuse the command (a wrong square, not your turn…): 422.
-    #[default]
     Refused,
     /// No such table or lab game: 404.
     NotFound,
@@ -22,11 +22,23 @@ pub enum ErrorKind {
     Unavailable,
     /// The request itself is malformed: 400.
     BadRequest,
+    /// A command sent with the wrong HTTP method: 405.
+    WrongMethod,
+    /// A request body over the size limit: 413.
+    TooLarge,
+    /// A command not sent as JSON: 415.
+    WrongContentType,
     /// Past a limit on what one visitor may hold (tables, lab games,
     /// analyses, paid explanations): 429.
     Limited,
     /// Only someone else may do this (step another's lab game): 403.
     Forbidden,
+    /// The thing changed under the command (another step or turn is being
+    /// played, a stale copy): 409. Nothing changed; reload and try again.
+    Conflict,
+    /// A fault of the server's own (a bug, a broken invariant): 500. The
+    /// message carries only a reference; the detail is in the server's log.
+    Internal,
 }
 
 impl ErrorKind {
@@ -37,8 +49,13 @@ impl ErrorKind {
             ErrorKind::NotFound => 404,
             ErrorKind::Unavailable => 503,
             ErrorKind::BadRequest => 400,
+            ErrorKind::WrongMethod => 405,
+            ErrorKind::TooLarge => 413,
+            ErrorKind::WrongContentType => 415,
             ErrorKind::Limited => 429,
             ErrorKind::Forbidden => 403,
+            ErrorKind::Conflict => 409,
+            ErrorKind::Internal => 500,
         }
     }
 }
@@ -47,13 +64,12 @@ impl ErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommandError {
     pub message: String,
-    #[serde(default)]
     pub kind: ErrorKind,
 }
 
 impl CommandError {
     /// A command the rules refuse (422).
-    pub fn new(message: impl Into<String>) -> Self {
+    pub fn refused(message: impl Into<String>) -> Self {
         Self::of(ErrorKind::Refused, message)
     }
 
@@ -82,6 +98,27 @@ impl CommandError {
         Self::of(ErrorKind::Limited, message)
     }
 
+    /// The state changed under the command; nothing changed (409).
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self::of(ErrorKind::Conflict, message)
+    }
+
+    /// A fault of the server's own (500). `detail` goes to the server's log
+    /// with a fresh reference; the caller reads only the reference.
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        let reference = fault_reference();
+        #[cfg(feature = "ssr")]
+        tracing::error!(reference = %reference, "internal error: {detail}");
+        #[cfg(not(feature = "ssr"))]
+        let _ = detail.to_string();
+        Self::of(
+            ErrorKind::Internal,
+            format!(
+                "Something went wrong on the server (reference {reference}). Please try again."
+            ),
+        )
+    }
+
     /// The HTTP status this error answers with (the one mapping of kinds).
     #[cfg(feature = "ssr")]
     pub fn status_code(&self) -> http::StatusCode {
@@ -97,6 +134,24 @@ impl CommandError {
     }
 }
 
+/// A short reference that ties an internal error's answer to its log line:
+/// the clock's nanoseconds mixed with a counter (a reference, not a secret).
+fn fault_reference() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let count = NEXT.fetch_add(1, Ordering::Relaxed);
+    #[cfg(feature = "ssr")]
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    #[cfg(not(feature = "ssr"))]
+    let now = 0u64;
+    let mut x = now ^ count.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    format!("{:08x}", (x ^ (x >> 31)) as u32)
+}
+
 impl std::fmt::Display for CommandError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)
@@ -109,47 +164,40 @@ impl FromServerFnError for CommandError {
     type Encoder = JsonEncoding;
 
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
-        // On the server, a request the server function cannot read is the
-        // caller's fault: 400 (405 for a wrong method), never 500.
-        #[cfg(feature = "ssr")]
-        {
-            let status = match &value {
-                ServerFnErrorErr::Args(_)
-                | ServerFnErrorErr::MissingArg(_)
-                | ServerFnErrorErr::Deserialization(_) => Some(http::StatusCode::BAD_REQUEST),
-                ServerFnErrorErr::UnsupportedRequestMethod(_) => {
-                    Some(http::StatusCode::METHOD_NOT_ALLOWED)
-                }
-                _ => None,
-            };
-            if let (Some(status), Some(response)) = (
-                status,
-                leptos::prelude::use_context::<leptos_axum::ResponseOptions>(),
-            ) {
-                response.set_status(status);
+        match value {
+            // A request the server function cannot read is the caller's
+            // fault: 400, never 500.
+            ServerFnErrorErr::MissingArg(m) => {
+                Self::bad_request(format!("malformed request: missing argument {m}"))
             }
-        }
-        let message = match value {
-            ServerFnErrorErr::MissingArg(m) => format!("malformed request: missing argument {m}"),
             ServerFnErrorErr::Args(m) | ServerFnErrorErr::Deserialization(m) => {
-                // A request the server cannot read is the caller's fault: 400.
-                #[cfg(feature = "ssr")]
-                if let Some(response) =
-                    leptos::prelude::use_context::<leptos_axum::ResponseOptions>()
-                {
-                    response.set_status(http::StatusCode::BAD_REQUEST);
-                }
-                format!("malformed request: {m}")
+                Self::bad_request(format!("malformed request: {m}"))
             }
-            ServerFnErrorErr::Request(m) => format!("the server could not be reached: {m}"),
-            other => other.to_string(),
-        };
-        let kind = if message.starts_with("malformed request") {
-            ErrorKind::BadRequest
-        } else {
-            ErrorKind::Refused
-        };
-        CommandError { message, kind }
+            ServerFnErrorErr::UnsupportedRequestMethod(m) => Self::of(
+                ErrorKind::WrongMethod,
+                format!("malformed request: method not allowed: {m}"),
+            ),
+            // Only in the browser: the request never got an answer.
+            ServerFnErrorErr::Request(m) => {
+                Self::unavailable(format!("the server could not be reached: {m}"))
+            }
+            other => Self::internal(other),
+        }
+    }
+
+    /// The one place a server function's error meets HTTP: the status of
+    /// its kind is set on the response as the error is encoded, so no
+    /// server function has to remember to do it.
+    fn ser(&self) -> server_fn::Bytes {
+        #[cfg(feature = "ssr")]
+        if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
+            response.set_status(self.status_code());
+        }
+        <JsonEncoding as server_fn::Encodes<Self>>::encode(self).unwrap_or_else(|_| {
+            server_fn::Bytes::from_static(
+                br#"{"message":"the error could not be encoded","kind":"internal"}"#,
+            )
+        })
     }
 }
 
@@ -208,11 +256,10 @@ pub mod backend {
     /// the server's middleware put in the request.
     pub fn caller() -> Result<Caller, CommandError> {
         let parts = leptos::prelude::use_context::<http::request::Parts>()
-            .ok_or_else(|| CommandError::new("no request"))?;
-        let session =
-            parts.extensions.get::<Session>().cloned().ok_or_else(|| {
-                CommandError::new("no session: enable cookies and reload the page")
-            })?;
+            .ok_or_else(|| CommandError::internal("a server function ran outside a request"))?;
+        let session = parts.extensions.get::<Session>().cloned().ok_or_else(|| {
+            CommandError::internal("a request reached a server function without a session")
+        })?;
         Ok(Caller {
             session,
             address: parts.extensions.get::<ClientIp>().map(|ip| ip.0),
@@ -260,26 +307,15 @@ pub mod backend {
     #[derive(Clone)]
     pub struct BackendHandle(pub Arc<dyn Backend>);
 
-    /// Marks a refused command as `422 Unprocessable Entity` (not a server fault).
-    pub fn refused<T>(result: Result<T, CommandError>) -> Result<T, CommandError> {
-        if let Err(error) = &result {
-            if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
-                response.set_status(error.status_code());
-            }
-        }
-        result
-    }
-
     /// The backend and the caller's session, or a clear error.
     pub fn context() -> Result<(Arc<dyn Backend>, Session), CommandError> {
         let backend = leptos::prelude::use_context::<BackendHandle>()
             .ok_or_else(|| CommandError::unavailable("the server is not ready"))?;
         let parts = leptos::prelude::use_context::<http::request::Parts>()
-            .ok_or_else(|| CommandError::new("no request"))?;
-        let session =
-            parts.extensions.get::<Session>().cloned().ok_or_else(|| {
-                CommandError::new("no session: enable cookies and reload the page")
-            })?;
+            .ok_or_else(|| CommandError::internal("a server function ran outside a request"))?;
+        let session = parts.extensions.get::<Session>().cloned().ok_or_else(|| {
+            CommandError::internal("a request reached a server function without a session")
+        })?;
         Ok((backend.0, session))
     }
 }
@@ -287,38 +323,34 @@ pub mod backend {
 /// Starts a table; returns its id.
 #[server(endpoint = "create_table", input = Json)]
 pub async fn create_table(mode: TableMode) -> Result<String, CommandError> {
-    let (backend, _) = backend::refused(backend::context())?;
-    let caller = backend::refused(backend::caller())?;
-    backend::refused(backend.create_table(&caller, mode).await)
+    let (backend, _) = backend::context()?;
+    let caller = backend::caller()?;
+    backend.create_table(&caller, mode).await
 }
 
 /// The table as the caller sees it.
 #[server(endpoint = "get_table", input = Json)]
 pub async fn get_table(table: String) -> Result<TableView, CommandError> {
-    let (backend, session) = backend::refused(backend::context())?;
-    backend::refused(backend.view(&session, &table).await)
+    let (backend, session) = backend::context()?;
+    backend.view(&session, &table).await
 }
 
 /// Places a disc on `square` (0..64).
 #[server(endpoint = "play_move", input = Json)]
 pub async fn play_move(table: String, square: u8) -> Result<TableView, CommandError> {
-    let (backend, session) = backend::refused(backend::context())?;
-    backend::refused(
-        backend
-            .execute(&session, TableCommand::Place { table, square })
-            .await,
-    )
+    let (backend, session) = backend::context()?;
+    backend
+        .execute(&session, TableCommand::Place { table, square })
+        .await
 }
 
 /// Resigns the current round (`side` picks the side at a hot-seat table).
 #[server(endpoint = "resign", input = Json)]
 pub async fn resign(table: String, side: Option<Side>) -> Result<TableView, CommandError> {
-    let (backend, session) = backend::refused(backend::context())?;
-    backend::refused(
-        backend
-            .execute(&session, TableCommand::Resign { table, side })
-            .await,
-    )
+    let (backend, session) = backend::context()?;
+    backend
+        .execute(&session, TableCommand::Resign { table, side })
+        .await
 }
 
 /// Votes for (or withdraws a vote for) a rematch.
@@ -328,37 +360,35 @@ pub async fn vote_rematch(
     side: Option<Side>,
     vote: bool,
 ) -> Result<TableView, CommandError> {
-    let (backend, session) = backend::refused(backend::context())?;
-    backend::refused(
-        backend
-            .execute(&session, TableCommand::Vote { table, side, vote })
-            .await,
-    )
+    let (backend, session) = backend::context()?;
+    backend
+        .execute(&session, TableCommand::Vote { table, side, vote })
+        .await
 }
 
 /// A new table with the same settings (and a fresh tally); returns its id.
 #[server(endpoint = "new_table", input = Json)]
 pub async fn new_table(table: String) -> Result<String, CommandError> {
-    let (backend, _) = backend::refused(backend::context())?;
-    let caller = backend::refused(backend::caller())?;
-    backend::refused(backend.new_table(&caller, &table).await)
+    let (backend, _) = backend::context()?;
+    let caller = backend::caller()?;
+    backend.new_table(&caller, &table).await
 }
 
 /// Takes the free seat of an online table (the only way a visitor sits:
 /// loading the page or `get_table` never does).
 #[server(endpoint = "take_seat", input = Json)]
 pub async fn take_seat(table: String) -> Result<TableView, CommandError> {
-    let (backend, session) = backend::refused(backend::context())?;
-    backend::refused(backend.take_seat(&session, &table).await)
+    let (backend, session) = backend::context()?;
+    backend.take_seat(&session, &table).await
 }
 
 /// Starts a vs-AI or hot-seat table from a position in OBF (64 cells `X`,
 /// `O` or `-` from a1 to h8, a space, `X` or `O` to move); returns its id.
 #[server(endpoint = "create_table_from", input = Json)]
 pub async fn create_table_from(mode: TableMode, obf: String) -> Result<String, CommandError> {
-    let (backend, _) = backend::refused(backend::context())?;
-    let caller = backend::refused(backend::caller())?;
-    backend::refused(backend.create_table_from(&caller, mode, &obf).await)
+    let (backend, _) = backend::context()?;
+    let caller = backend::caller()?;
+    backend.create_table_from(&caller, mode, &obf).await
 }
 
 // ---------------------------------------------------------------- analysis
@@ -393,7 +423,7 @@ pub mod analysis_backend {
     pub fn context() -> Result<Arc<dyn AnalysisBackend>, CommandError> {
         leptos::prelude::use_context::<AnalysisBackendHandle>()
             .map(|h| h.0)
-            .ok_or_else(|| CommandError::new("game analysis is not ready"))
+            .ok_or_else(|| CommandError::unavailable("game analysis is not ready"))
     }
 }
 
@@ -404,9 +434,9 @@ pub async fn analysis_start(
     kind: String,
     id: String,
 ) -> Result<crate::protocol::AnalysisView, CommandError> {
-    let analysis = backend::refused(analysis_backend::context())?;
-    let caller = backend::refused(backend::caller())?;
-    backend::refused(analysis.start(&caller, &kind, &id).await)
+    let analysis = analysis_backend::context()?;
+    let caller = backend::caller()?;
+    analysis.start(&caller, &kind, &id).await
 }
 
 /// Where a game's analysis stands (stored results come back at once).
@@ -415,6 +445,6 @@ pub async fn analysis_get(
     kind: String,
     id: String,
 ) -> Result<crate::protocol::AnalysisView, CommandError> {
-    let analysis = backend::refused(analysis_backend::context())?;
-    backend::refused(analysis.get(&kind, &id).await)
+    let analysis = analysis_backend::context()?;
+    analysis.get(&kind, &id).await
 }

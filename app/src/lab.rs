@@ -264,7 +264,7 @@ pub mod backend {
     pub fn context() -> Result<Arc<dyn LabBackend>, CommandError> {
         leptos::prelude::use_context::<LabBackendHandle>()
             .map(|h| h.0)
-            .ok_or_else(|| CommandError::new("the lab is not ready"))
+            .ok_or_else(|| CommandError::unavailable("the lab is not ready"))
     }
 
     /// The caller's session, if the request carries one.
@@ -286,65 +286,64 @@ pub mod backend {
 }
 
 #[cfg(feature = "ssr")]
-use crate::api::backend::refused;
 
 /// Starts a lab game, explained in the page's language; returns its id.
 #[server(endpoint = "lab_create", input = Json)]
 pub async fn lab_create(black_depth: u8, white_depth: u8) -> Result<String, CommandError> {
-    let lab = refused(backend::context())?;
-    let caller = refused(crate::api::backend::caller())?;
+    let lab = backend::context()?;
+    let caller = crate::api::backend::caller()?;
     let lang = crate::i18n::request_lang();
-    refused(lab.create(&caller, black_depth, white_depth, lang).await)
+    lab.create(&caller, black_depth, white_depth, lang).await
 }
 
 /// Every lab game, newest first.
 #[server(endpoint = "lab_list", input = Json)]
 pub async fn lab_list() -> Result<Vec<LabSummary>, CommandError> {
-    let lab = refused(backend::context())?;
+    let lab = backend::context()?;
     let session = backend::session();
-    refused(lab.list(session.as_ref()).await)
+    lab.list(session.as_ref()).await
 }
 
 /// The explainer in use (for the lab home).
 #[server(endpoint = "lab_provider", input = Json)]
 pub async fn lab_provider() -> Result<ProviderStatus, CommandError> {
-    let lab = refused(backend::context())?;
+    let lab = backend::context()?;
     Ok(lab.provider())
 }
 
 /// A lab game.
 #[server(endpoint = "lab_get", input = Json)]
 pub async fn lab_get(lab: String) -> Result<LabView, CommandError> {
-    let backend = refused(backend::context())?;
-    let view = refused(backend.view(&lab).await)?;
-    refused(backend::mark_yours(backend.as_ref(), view).await)
+    let backend = backend::context()?;
+    let view = backend.view(&lab).await?;
+    backend::mark_yours(backend.as_ref(), view).await
 }
 
 /// Plays the next turn: the side to move searches at its depth and places a
 /// disc; the explanation follows (see [`lab_wait`]).
 #[server(endpoint = "lab_next_turn", input = Json)]
 pub async fn lab_next_turn(lab: String) -> Result<LabView, CommandError> {
-    let backend = refused(backend::context())?;
-    let caller = refused(crate::api::backend::caller())?;
-    let view = refused(backend.next_turn(&caller, &lab).await)?;
-    refused(backend::mark_yours(backend.as_ref(), view).await)
+    let backend = backend::context()?;
+    let caller = crate::api::backend::caller()?;
+    let view = backend.next_turn(&caller, &lab).await?;
+    backend::mark_yours(backend.as_ref(), view).await
 }
 
 /// Asks again for the latest move's explanation, without placing a disc.
 #[server(endpoint = "lab_retry_explanation", input = Json)]
 pub async fn lab_retry_explanation(lab: String) -> Result<LabView, CommandError> {
-    let backend = refused(backend::context())?;
-    let caller = refused(crate::api::backend::caller())?;
-    let view = refused(backend.retry(&caller, &lab).await)?;
-    refused(backend::mark_yours(backend.as_ref(), view).await)
+    let backend = backend::context()?;
+    let caller = crate::api::backend::caller()?;
+    let view = backend.retry(&caller, &lab).await?;
+    backend::mark_yours(backend.as_ref(), view).await
 }
 
 /// Waits up to ~20 s for a change after `since`, then answers the lab game.
 #[server(endpoint = "lab_wait", input = Json)]
 pub async fn lab_wait(lab: String, since: u64) -> Result<LabView, CommandError> {
-    let backend = refused(backend::context())?;
-    let view = refused(backend.wait(&lab, since).await)?;
-    refused(backend::mark_yours(backend.as_ref(), view).await)
+    let backend = backend::context()?;
+    let view = backend.wait(&lab, since).await?;
+    backend::mark_yours(backend.as_ref(), view).await
 }
 
 /// Copies a lab game (its engine settings, moves and explanations) into a new
@@ -352,7 +351,7 @@ pub async fn lab_wait(lab: String, since: u64) -> Result<LabView, CommandError> 
 /// visitor watching someone else's game.
 #[server(endpoint = "lab_copy", input = Json)]
 pub async fn lab_copy(lab: String) -> Result<String, CommandError> {
-    let backend = refused(backend::context())?;
-    let caller = refused(crate::api::backend::caller())?;
-    refused(backend.copy(&caller, &lab).await)
+    let backend = backend::context()?;
+    let caller = crate::api::backend::caller()?;
+    backend.copy(&caller, &lab).await
 }

@@ -1,5 +1,8 @@
 //! The wire protocol: what the server sends the browser about a board, and the
 //! typed messages in each direction. Raw input is parsed into these types once.
+//!
+//! (Over 600 lines: the whole wire protocol and its tests, one definition both ends read.)
+//!
 
 use serde::{Deserialize, Serialize};
 

@@ -3,6 +3,8 @@
 //! deterministic script, as black and as white, written out as a JSON
 //! document and a readable text report.
 //!
+//! (Over 600 lines: the report's script, its published figures and the text and JSON writers belong together.)
+//!
 //! * The AI is [`search`] at [`REPORT_DEPTH`] — exactly the play AI.
 //! * The script ([`script_move`]): if a corner is legal, the corner that
 //!   flips the most discs; otherwise the move that flips the most discs;

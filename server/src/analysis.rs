@@ -375,7 +375,7 @@ impl Analyses {
 
     async fn target(&self, kind: &str, id: &str) -> Result<Target, CommandError> {
         if id.is_empty() || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
-            return Err(CommandError::new("Not a game id."));
+            return Err(CommandError::refused("Not a game id."));
         }
         match kind {
             "table" => {
@@ -394,7 +394,7 @@ impl Analyses {
                     over,
                 })
             }
-            _ => Err(CommandError::new(
+            _ => Err(CommandError::refused(
                 "Unknown kind of game: expected `table` or `lab`.",
             )),
         }
@@ -463,7 +463,7 @@ impl Analyses {
     ) -> Result<AnalysisView, CommandError> {
         let target = self.target(kind, id).await?;
         if !target.over {
-            return Err(CommandError::new(
+            return Err(CommandError::refused(
                 "The game is not finished yet: analysis is for finished games.",
             ));
         }

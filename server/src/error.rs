@@ -28,13 +28,13 @@ impl From<StoreError> for CommandError {
 
 impl From<TableError> for CommandError {
     fn from(error: TableError) -> Self {
-        CommandError::new(error.to_string())
+        CommandError::refused(error.to_string())
     }
 }
 
 impl From<SeatError> for CommandError {
     fn from(error: SeatError) -> Self {
-        CommandError::new(error.to_string())
+        CommandError::refused(error.to_string())
     }
 }
 
@@ -49,9 +49,40 @@ impl<E: Into<CommandError>> From<E> for ErrorResponse {
     }
 }
 
+/// The one conversion of an error into an HTTP answer, for plain routes,
+/// WebSocket upgrades and the guard (server functions encode theirs through
+/// `CommandError::ser`, which sets the same status and writes the same
+/// JSON): the status of its kind, and either the JSON a server function
+/// answers (`{"message": …, "kind": …}`) or the message as plain text.
+pub fn respond(error: &CommandError, json: bool) -> Response {
+    use axum::http::header::CONTENT_TYPE;
+    if json {
+        let body = serde_json::to_string(error).unwrap_or_else(|_| {
+            r#"{"message":"the error could not be encoded","kind":"internal"}"#.to_string()
+        });
+        (
+            error.status_code(),
+            [(CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response()
+    } else {
+        (
+            error.status_code(),
+            [(CONTENT_TYPE, "text/plain; charset=utf-8")],
+            error.message.clone(),
+        )
+            .into_response()
+    }
+}
+
 impl IntoResponse for ErrorResponse {
+    /// The one conversion of an error into an HTTP answer outside server
+    /// functions (those encode theirs through `CommandError::ser`, which
+    /// sets the same status): the status of its kind, and its message as
+    /// plain text.
     fn into_response(self) -> Response {
-        (self.0.status_code(), self.0.message).into_response()
+        respond(&self.0, false)
     }
 }
 

@@ -1,6 +1,8 @@
 //! The front door: every request passes here before it reaches a page, a
 //! command or a socket.
 //!
+//! (Over 600 lines: the front door's checks and their unit tests, one place to audit.)
+//!
 //! - `Host` must name the site (localhost names, the listen address, the
 //!   `--public-url` and `--allowed-origins` hosts): DNS rebinding gets 403.
 //! - Commands (`POST /api/*`) must be `application/json` (415 otherwise) and come
@@ -13,11 +15,12 @@
 //!   framing denied, `Referrer-Policy: same-origin`; HTML is never cached.
 
 use crate::AppState;
+use app::api::{CommandError, ErrorKind};
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
@@ -204,22 +207,12 @@ pub fn address_key(ip: IpAddr) -> IpAddr {
 
 /// A refusal: JSON `{"message": …}` for commands (what the pages' server
 /// functions read), plain text elsewhere.
-fn refuse(status: StatusCode, message: &str, json: bool) -> Response {
-    if json {
-        let body = serde_json::json!({ "message": message }).to_string();
-        (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
-    } else {
-        (
-            status,
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            message.to_string(),
-        )
-            .into_response()
-    }
+fn refuse(error: CommandError, json: bool) -> Response {
+    crate::error::respond(&error, json)
 }
 
 /// Why a command is refused, or `None` when it may go on.
-pub fn command_refusal(guard: &Guard, headers: &HeaderMap) -> Option<(StatusCode, String)> {
+pub fn command_refusal(guard: &Guard, headers: &HeaderMap) -> Option<CommandError> {
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -231,9 +224,9 @@ pub fn command_refusal(guard: &Guard, headers: &HeaderMap) -> Option<(StatusCode
         .trim()
         .to_ascii_lowercase();
     if essence != "application/json" {
-        return Some((
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "commands must be sent as Content-Type: application/json".into(),
+        return Some(CommandError::of(
+            ErrorKind::WrongContentType,
+            "commands must be sent as Content-Type: application/json",
         ));
     }
     let host = headers
@@ -242,9 +235,8 @@ pub fn command_refusal(guard: &Guard, headers: &HeaderMap) -> Option<(StatusCode
         .unwrap_or_default();
     match headers.get(header::ORIGIN).map(|v| v.to_str()) {
         Some(Ok(origin)) if guard.origin_allowed(origin, host) => None,
-        Some(_) => Some((
-            StatusCode::FORBIDDEN,
-            "commands are accepted only from the site's own pages (Origin not allowed)".into(),
+        Some(_) => Some(CommandError::forbidden(
+            "commands are accepted only from the site's own pages (Origin not allowed)",
         )),
         None => {
             let site = headers
@@ -254,10 +246,8 @@ pub fn command_refusal(guard: &Guard, headers: &HeaderMap) -> Option<(StatusCode
             if site.eq_ignore_ascii_case("same-origin") {
                 None
             } else {
-                Some((
-                    StatusCode::FORBIDDEN,
-                    "commands need an Origin header naming the site (or Sec-Fetch-Site: same-origin)"
-                        .into(),
+                Some(CommandError::forbidden(
+                    "commands need an Origin header naming the site (or Sec-Fetch-Site: same-origin)",
                 ))
             }
         }
@@ -302,8 +292,9 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     if !probe && !guard.host_allowed(&host) {
         return with_headers(
             refuse(
-                StatusCode::FORBIDDEN,
-                "this server does not answer for that Host name (start it with --public-url or --allowed-hosts)",
+                CommandError::forbidden(
+                    "this server does not answer for that Host name (start it with --public-url or --allowed-hosts)",
+                ),
                 json,
             ),
             None,
@@ -316,8 +307,9 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
             state.hub.metrics().note_refusal("rate");
             return with_headers(
                 refuse(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "too many requests from your address: slow down and try again in a moment",
+                    CommandError::limited(
+                        "too many requests from your address: slow down and try again in a moment",
+                    ),
                     json,
                 ),
                 None,
@@ -334,8 +326,8 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     }
     if request.method() != Method::GET && request.method() != Method::HEAD {
         if path.starts_with("/api/") {
-            if let Some((status, message)) = command_refusal(&guard, request.headers()) {
-                return with_headers(refuse(status, &message, json), None);
+            if let Some(error) = command_refusal(&guard, request.headers()) {
+                return with_headers(refuse(error, json), None);
             }
         }
         // Buffer the (small) body under the limit, so a chunked upload cannot
@@ -355,8 +347,10 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
 
 fn too_large(limit: usize, json: bool) -> Response {
     refuse(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        &format!("request body too large (limit {limit} bytes)"),
+        CommandError::of(
+            ErrorKind::TooLarge,
+            format!("request body too large (limit {limit} bytes)"),
+        ),
         json,
     )
 }
@@ -366,7 +360,7 @@ const WORKER_POLICY: &str = "default-src 'none'; script-src 'self' 'wasm-unsafe-
      connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /// Adds the security headers; HTML is never cached.
-fn with_headers(mut response: Response, nonce: Option<&str>) -> Response {
+pub fn with_headers(mut response: Response, nonce: Option<&str>) -> Response {
     let headers = response.headers_mut();
     let is_html = headers
         .get(header::CONTENT_TYPE)
@@ -420,6 +414,7 @@ pub type SharedGuard = Arc<Guard>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::StatusCode;
 
     fn config() -> GuardConfig {
         GuardConfig {
@@ -515,7 +510,7 @@ mod tests {
             HeaderValue::from_static("http://127.0.0.1:40085"),
         );
         assert_eq!(
-            command_refusal(&g, &h).map(|r| r.0),
+            command_refusal(&g, &h).map(|r| r.status_code()),
             Some(StatusCode::UNSUPPORTED_MEDIA_TYPE)
         );
         h.insert(
@@ -528,17 +523,17 @@ mod tests {
             HeaderValue::from_static("http://evil.example"),
         );
         assert_eq!(
-            command_refusal(&g, &h).map(|r| r.0),
+            command_refusal(&g, &h).map(|r| r.status_code()),
             Some(StatusCode::FORBIDDEN)
         );
         h.remove(header::ORIGIN);
         assert_eq!(
-            command_refusal(&g, &h).map(|r| r.0),
+            command_refusal(&g, &h).map(|r| r.status_code()),
             Some(StatusCode::FORBIDDEN)
         );
         h.insert("sec-fetch-site", HeaderValue::from_static("cross-site"));
         assert_eq!(
-            command_refusal(&g, &h).map(|r| r.0),
+            command_refusal(&g, &h).map(|r| r.status_code()),
             Some(StatusCode::FORBIDDEN)
         );
         h.insert("sec-fetch-site", HeaderValue::from_static("same-origin"));

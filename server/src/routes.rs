@@ -4,6 +4,7 @@
 use crate::error::ErrorResponse;
 use crate::AppState;
 use app::api::backend::BackendHandle;
+use app::api::CommandError;
 use app::{shell, App};
 use axum::extract::Path;
 use axum::extract::State;
@@ -126,11 +127,10 @@ async fn set_lang(
 ) -> axum::response::Response {
     use app::i18n::{safe_back, Lang, COOKIE};
     let Some(lang) = Lang::ALL.into_iter().find(|l| l.code() == code) else {
-        return (
-            StatusCode::BAD_REQUEST,
+        return ErrorResponse(CommandError::bad_request(
             "Unknown language: the site speaks el (Greek) and en (English).",
-        )
-            .into_response();
+        ))
+        .into_response();
     };
     let back = query
         .get("back")
@@ -261,7 +261,7 @@ async fn i18n_catalog(Path(file): Path<String>) -> axum::response::Response {
             json,
         )
             .into_response(),
-        None => (StatusCode::NOT_FOUND, "no such catalog").into_response(),
+        None => ErrorResponse(CommandError::not_found("no such catalog")).into_response(),
     }
 }
 

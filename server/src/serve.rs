@@ -109,8 +109,10 @@ pub async fn serve(
     Ok(())
 }
 
+/// The answer to a request past its deadline: 408 with the security headers
+/// every answer carries, and the connection closed.
 fn timed_out(limit: Duration) -> axum::response::Response {
-    (
+    let mut response = (
         StatusCode::REQUEST_TIMEOUT,
         [(axum::http::header::CONNECTION, "close")],
         format!(
@@ -118,5 +120,7 @@ fn timed_out(limit: Duration) -> axum::response::Response {
             limit.as_secs()
         ),
     )
-        .into_response()
+        .into_response();
+    response = crate::guard::with_headers(response, None);
+    response
 }

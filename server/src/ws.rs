@@ -8,11 +8,13 @@
 //! half-open connection's grace period starts), and a send that cannot drain
 //! within [`SEND_TIMEOUT`] closes the socket instead of queueing without end.
 
+use crate::error::ErrorResponse;
 use crate::AppState;
+use app::api::CommandError;
 use app::protocol::{ClientMessage, ServerMessage, Session, TableView};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use std::time::Duration;
@@ -118,16 +120,16 @@ fn admit(
     headers: &HeaderMap,
     session: &Session,
     ip: Option<crate::guard::ClientIp>,
-) -> Result<crate::limits::SocketPermit, (StatusCode, String)> {
+) -> Result<crate::limits::SocketPermit, CommandError> {
     if !origin_allowed(headers, &state.guard) {
-        return Err((StatusCode::FORBIDDEN, "origin not allowed".to_string()));
+        return Err(CommandError::forbidden("origin not allowed"));
     }
     state
         .limits
         .open_socket(&session.0, ip.map(|c| c.0))
         .map_err(|message| {
             state.hub.metrics().note_refusal("sockets");
-            (StatusCode::TOO_MANY_REQUESTS, message)
+            CommandError::limited(message)
         })
 }
 
@@ -153,11 +155,11 @@ pub async fn table_socket(
 ) -> Response {
     let permit = match admit(&state, &headers, &session, ip.map(|e| e.0)) {
         Ok(permit) => permit,
-        Err(refusal) => return refusal.into_response(),
+        Err(refusal) => return ErrorResponse(refusal).into_response(),
     };
     let subscription = match state.hub.subscribe(&id, &session).await {
         Ok(s) => s,
-        Err(error) => return crate::error::ErrorResponse(error).into_response(),
+        Err(error) => return ErrorResponse(error).into_response(),
     };
     let hub = state.hub.clone();
     let keep = KeepAlive::of(&state);
@@ -195,7 +197,7 @@ pub async fn queue_socket(
     let ip = ip.map(|e| e.0);
     let permit = match admit(&state, &headers, &session, ip) {
         Ok(permit) => permit,
-        Err(refusal) => return refusal.into_response(),
+        Err(refusal) => return ErrorResponse(refusal).into_response(),
     };
     // The table a match makes counts against this player's session and address.
     let caller = crate::limits::Caller {
@@ -209,15 +211,14 @@ pub async fn queue_socket(
         },
         (None, None) => app::protocol::TimeControl::PRESETS[0],
         _ => {
-            return (
-                StatusCode::BAD_REQUEST,
+            return ErrorResponse(CommandError::bad_request(
                 "give both base and inc (seconds), or neither for 3+2",
-            )
-                .into_response()
+            ))
+            .into_response()
         }
     };
     if let Err(error) = state.hub.check_control(false, Some(control)) {
-        return (StatusCode::BAD_REQUEST, error.message).into_response();
+        return ErrorResponse(CommandError::bad_request(error.message)).into_response();
     }
     let hub = state.hub.clone();
     let keep = KeepAlive::of(&state);

@@ -3,6 +3,8 @@
 //! connections, `/metrics`), and one flood per creating command from one
 //! address with a fresh cookie each time.
 //!
+//! (Over 600 lines: one flood per creating command and the small doors, sharing one in-process server helper.)
+//!
 //! The server runs in process (`server::serve::serve`, which gives every
 //! request its peer address, so the per-address limits apply: every
 //! connection here comes from 127.0.0.1) on a manual clock where time

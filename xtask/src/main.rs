@@ -17,6 +17,7 @@
 //! (`wasm-bindgen-cli-support`), pinned by the lockfile to the crate's version.
 
 mod hash;
+mod lengths;
 mod load;
 
 use std::collections::BTreeMap;
@@ -672,6 +673,14 @@ fn test(playwright_args: &[String]) -> Result {
     site()?;
     step("cargo fmt --check");
     sh(&cargo(), &["fmt", "--all", "--check"])?;
+    step("long files say why (over 600 lines: a reason line at the top)");
+    let long = lengths::offenders(&root)?;
+    if !long.is_empty() {
+        for (name, count) in &long {
+            eprintln!("    {name}: {count} lines and no \"Over 600 lines: …\" reason near its top");
+        }
+        return Err(format!("{} long file(s) without a reason line", long.len()));
+    }
     step("cargo test (workspace, native crates)");
     build_for_tests()?;
     sh(&cargo(), &["test", "--workspace", "--exclude", "frontend"])?;

@@ -5,6 +5,9 @@
 //! exports. Only the game's owner steps it; others watch it follow the owner's
 //! steps and may **Make my own copy**. The step and autoplay decisions are the
 //! state machine in `crate::lab::autoplay`.
+//!
+//! (Over 600 lines: the lab game page, its review, move list and autoplay share one set of signals.)
+//!
 
 use crate::api::CommandError;
 use crate::board::Board3D;
@@ -458,7 +461,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 let side = crate::i18n::side_name(lang, m.side);
                 let number = format!("{}.", m.ply);
                 let square = m.square.clone();
-                let captured = format!("+{}", m.flipped.len());
+                let captured = t!(lang, "lab-move-flips", count = m.flipped.len());
                 view! {
                     <li>
                         <button

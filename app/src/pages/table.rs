@@ -1,6 +1,9 @@
 //! The table page: the 3D board, score, turn, messages, tally, rematch votes,
 //! resign, export and the rules sidebar. Commands go through server functions;
 //! the table's WebSocket pushes every change.
+//!
+//! (Over 600 lines: the table page's panels share the table's signals and the socket; split further they would pass a dozen signals around.)
+//!
 
 use crate::api::{get_table, new_table, play_move, resign, take_seat, vote_rematch};
 use crate::board::{Board3D, PassLog};

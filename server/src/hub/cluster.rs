@@ -255,7 +255,7 @@ impl<S: TableStore> Hub<S> {
     pub(super) async fn write_failed(&self, entry: &mut Entry, error: StoreError) -> CommandError {
         match error {
             StoreError::Stale => match self.refresh(entry).await {
-                Ok(()) => CommandError::unavailable(STALE),
+                Ok(()) => CommandError::conflict(STALE),
                 Err(error) => error,
             },
             StoreError::Gone => {

@@ -60,13 +60,13 @@ impl<S: TableStore> Hub<S> {
         if entry.is_online() && !entry.both_seated() {
             match command {
                 TableCommand::Place { .. } => {
-                    return Err(CommandError::new(
+                    return Err(CommandError::refused(
                         "Waiting for an opponent: share this table's link to start.",
                     ))
                 }
                 // The round starts when both seats are taken: before that
                 // there is no game to lose, and nothing may be recorded.
-                TableCommand::Resign { .. } => return Err(CommandError::new(
+                TableCommand::Resign { .. } => return Err(CommandError::refused(
                     "Nothing to resign yet: the game starts when an opponent takes the other seat.",
                 )),
                 TableCommand::Vote { .. } => {}
@@ -76,24 +76,24 @@ impl<S: TableStore> Hub<S> {
         let pick_side = |requested: Option<Side>| -> Result<Side, CommandError> {
             match requested {
                 Some(side) if seats.contains(&side) => Ok(side),
-                Some(side) => Err(CommandError::new(format!(
+                Some(side) => Err(CommandError::refused(format!(
                     "You do not play {} at this table.",
                     side.name()
                 ))),
                 None if seats.len() == 1 => Ok(seats[0]),
                 None => to_move
-                    .ok_or_else(|| CommandError::new("Say which side votes: black or white.")),
+                    .ok_or_else(|| CommandError::refused("Say which side votes: black or white.")),
             }
         };
         let command = match command {
             TableCommand::Place { square, .. } => {
                 let square = Square::new(usize::from(square)).ok_or_else(|| {
-                    CommandError::new(format!("Square {square} is not on the board (0–63)."))
+                    CommandError::refused(format!("Square {square} is not on the board (0–63)."))
                 })?;
                 let side = match to_move {
                     Some(side) if seats.contains(&side) => side,
                     Some(side) if entry.table.ai_side() == Some(side) => {
-                        return Err(CommandError::new("Wait: the AI is thinking."))
+                        return Err(CommandError::refused("Wait: the AI is thinking."))
                     }
                     Some(side) => return Err(TableError::NotYourTurn { to_move: side }.into()),
                     None => return Err(TableError::GameOver.into()),

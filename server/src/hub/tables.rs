@@ -54,11 +54,11 @@ impl<S: TableStore> Hub<S> {
     ) -> Result<String, CommandError> {
         let who = who.into();
         if matches!(mode, TableMode::Online { .. }) {
-            return Err(CommandError::new(
+            return Err(CommandError::refused(
                 "Online tables start from the usual position; start from a position against the AI or hot-seat.",
             ));
         }
-        let start = crate::table::playable_start(obf).map_err(CommandError::new)?;
+        let start = crate::table::playable_start(obf).map_err(CommandError::refused)?;
         let place = self.reserve_table(&who)?;
         self.create_seated(place, &who.session, mode, None, Some(start))
             .await
@@ -76,7 +76,9 @@ impl<S: TableStore> Hub<S> {
     ) -> Result<String, CommandError> {
         if let TableMode::VsAi { depth, .. } = mode {
             if !(1..=6).contains(&depth) {
-                return Err(CommandError::new("The AI's depth must be between 1 and 6."));
+                return Err(CommandError::refused(
+                    "The AI's depth must be between 1 and 6.",
+                ));
             }
         }
         if let TableMode::Online { private, time } = mode {
@@ -117,7 +119,7 @@ impl<S: TableStore> Hub<S> {
         }
         let id = new_id(8);
         let mode_json = serde_json::to_string(&mode)
-            .map_err(|e| CommandError::new(format!("cannot encode the table mode: {e}")))?;
+            .map_err(|e| CommandError::internal(format!("cannot encode the table mode: {e}")))?;
         let start_obf = start.map(|p| p.to_obf());
         self.inner
             .store
@@ -232,7 +234,7 @@ impl<S: TableStore> Hub<S> {
         self.sync(&mut entry).await?;
         let now = self.now();
         let Some(seating) = entry.seating.as_ref() else {
-            return Err(CommandError::new(
+            return Err(CommandError::refused(
                 "Only online tables have seats to take: this table is played in one browser.",
             ));
         };
@@ -281,14 +283,14 @@ impl<S: TableStore> Hub<S> {
         time: Option<TimeControl>,
     ) -> Result<(), CommandError> {
         match time {
-            None if !private => Err(CommandError::new(
+            None if !private => Err(CommandError::refused(
                 "Quick match is always timed: choose 3+2, 5+0 or 10+5.",
             )),
-            Some(control) if control.base_s == 0 => Err(CommandError::new(
+            Some(control) if control.base_s == 0 => Err(CommandError::refused(
                 "A clock cannot start at zero minutes: choose 3+2, 5+0 or 10+5.",
             )),
             Some(control) if !control.is_preset() && !self.inner.config.test_time_controls => {
-                Err(CommandError::new(format!(
+                Err(CommandError::refused(format!(
                     "{} is not offered: choose 3+2, 5+0 or 10+5.",
                     control.label()
                 )))

@@ -171,7 +171,7 @@ impl LabHub {
             .iter()
             .find(|m| m.explained == Explained::Pending)
         {
-            return Err(CommandError::new(format!(
+            return Err(CommandError::refused(format!(
                 "Wait: the explanation of {} is still being written.",
                 pending.square
             )));
@@ -211,7 +211,7 @@ impl LabHub {
             CommandError::unavailable("The lab is unavailable right now; try again.")
         })?;
         if !turns.insert(id.to_string()) {
-            return Err(CommandError::new(
+            return Err(CommandError::refused(
                 "Wait: the engine is already playing this game's next turn.",
             ));
         }

@@ -257,7 +257,7 @@ impl LabHub {
         lang: app::i18n::Lang,
     ) -> Result<String, CommandError> {
         if !LAB_DEPTHS.contains(&black_depth) || !LAB_DEPTHS.contains(&white_depth) {
-            return Err(CommandError::new(
+            return Err(CommandError::refused(
                 "Each engine's depth must be between 1 and 6.",
             ));
         }
@@ -375,18 +375,20 @@ impl LabHub {
         let _turn = self.turn_of(id)?;
         let game = entry.lock().await;
         if let Some(result) = game.result_text() {
-            return Err(CommandError::new(format!("The game is over: {result}.")));
+            return Err(CommandError::refused(format!(
+                "The game is over: {result}."
+            )));
         }
         if let Some(last) = game.moves.last() {
             match last.explained {
                 Explained::Pending => {
-                    return Err(CommandError::new(format!(
+                    return Err(CommandError::refused(format!(
                         "Wait: the explanation of {} is still being written.",
                         last.square
                     )))
                 }
                 Explained::Failed(_) => {
-                    return Err(CommandError::new(format!(
+                    return Err(CommandError::refused(format!(
                         "The explanation of {} failed: retry it before the next turn.",
                         last.square
                     )))
@@ -434,17 +436,17 @@ impl LabHub {
         }
         let square = report
             .best_move
-            .ok_or_else(|| CommandError::new("The side to move has no legal move."))?;
+            .ok_or_else(|| CommandError::refused("The side to move has no legal move."))?;
         let mut next = game.game.clone();
-        let turn = next
-            .play(square)
-            .map_err(|e| CommandError::new(format!("The engine's move was refused: {e}")))?;
+        let turn = next.play(square).map_err(|e| {
+            CommandError::internal(format!("the engine's own move was refused: {e}"))
+        })?;
         let ply = game.moves.len() as u32 + 1;
         let mut facts = facts::build_with(ply, &before, square, &report, &analysis);
         facts.endgame = truth;
         facts.lang = game.lang;
         let facts_json = serde_json::to_string(&facts)
-            .map_err(|e| CommandError::new(format!("cannot encode the fact sheet: {e}")))?;
+            .map_err(|e| CommandError::internal(format!("cannot encode the fact sheet: {e}")))?;
         let now = self.now();
         let (side, index) = (before.side_to_move.name(), square.index() as u8);
         let stored = match self.shared() {
@@ -495,10 +497,10 @@ impl LabHub {
         let mut game = entry.lock().await;
         let ply = game.moves.len() as u32;
         let Some(last) = game.moves.last_mut() else {
-            return Err(CommandError::new("There is no move to explain yet."));
+            return Err(CommandError::refused("There is no move to explain yet."));
         };
         if !matches!(last.explained, Explained::Failed(_)) {
-            return Err(CommandError::new(format!(
+            return Err(CommandError::refused(format!(
                 "The explanation of {} has not failed; there is nothing to retry.",
                 last.square
             )));

@@ -38,7 +38,7 @@ impl std::fmt::Debug for SharedBus {
 /// (or is gone); any other storage error as usual.
 pub(super) fn changed_meanwhile(error: StoreError) -> CommandError {
     match error {
-        StoreError::Stale => CommandError::new(
+        StoreError::Stale => CommandError::conflict(
             "The lab game changed meanwhile (in another tab or window); nothing was changed. \
              Look at the board and try again.",
         ),

@@ -3,6 +3,8 @@
 //! and the timer/AI jobs). Selected by a `postgres://…` `--database`; the
 //! schema is `migrations/postgres/`.
 //!
+//! (Over 600 lines: the PostgreSQL half of the shared store; its SQLite sibling is split the same way.)
+//!
 //! Every write to a table checks and bumps its `version` under
 //! `SELECT … FOR UPDATE` in one transaction ([`PgStore::record_at`],
 //! [`PgStore::update_seating_at`]): a write made against an older version

@@ -1,6 +1,9 @@
 //! The built-in offline explainer: a short strategic explanation and one
 //! reusable lesson written from the fact sheet alone, so the lab works with no
 //! model at all.
+//!
+//! (Over 600 lines: the built-in explainer's phrasings in both languages and the tests that keep them grounded.)
+//!
 
 use super::{BoxFuture, ExplainError, Explainer, Explanation};
 use crate::lab::facts::FactSheet;
