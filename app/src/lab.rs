@@ -285,8 +285,6 @@ pub mod backend {
     }
 }
 
-#[cfg(feature = "ssr")]
-
 /// Starts a lab game, explained in the page's language; returns its id.
 #[server(endpoint = "lab_create", input = Json)]
 pub async fn lab_create(black_depth: u8, white_depth: u8) -> Result<String, CommandError> {
