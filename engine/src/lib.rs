@@ -22,11 +22,13 @@ mod eval;
 mod game;
 pub mod kernels;
 mod notation;
+pub mod pattern;
 mod perft;
 mod position;
 pub mod reference;
 mod search;
 mod square;
+pub mod strong;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use color::Color;
@@ -38,7 +40,11 @@ pub use eval::{
 };
 pub use game::{Game, GameEvent, ReplayError, Turn};
 pub use notation::{format_moves, parse_moves, parse_transcript, GgfInfo, TranscriptError};
+pub use pattern::{default_weights, PatternWeights, WeightsError};
 pub use perft::{perft, perft_portable};
 pub use position::{GameResult, MoveOutcome, Position};
 pub use search::{analyse_root, search, search_parallel, RootMove, SearchReport};
 pub use square::Square;
+pub use strong::{
+    evaluate_position, fixed_depth_value, score_all_moves, Limits, MoveScore, Report,
+};
