@@ -47,6 +47,8 @@ const USAGE: &str = "usage:
                 [--label-depth D] [--iterations I]
                                     train the pattern evaluation from self-play (docs/ENGINE.md);
                                     writes FILE (default engine/weights/eval.bin)
+  othello compare-solvers FILE      solve every OBF line of FILE with solve and with solve_with_eval
+                                    (pattern-evaluation move ordering): scores, nodes, CPU times
   othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]
                                     evaluate --depth D on N self-play positions with A..B empties
                                     against the exact solver: mean abs error, exactly-best moves
@@ -70,6 +72,7 @@ enum Command {
     Match(Engine, Engine, MatchConfig),
     Train(TrainConfig, PathBuf),
     Accuracy(strong_cli::AccuracyConfig),
+    CompareSolvers(PathBuf),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -117,6 +120,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         [cmd, rest @ ..] if cmd == "train" => {
             strong_cli::parse_train(rest).map(|(c, out)| Command::Train(c, out))
         }
+        [cmd, file] if cmd == "compare-solvers" => Ok(Command::CompareSolvers(PathBuf::from(file))),
         [cmd, rest @ ..] if cmd == "accuracy" => {
             strong_cli::parse_accuracy(rest).map(Command::Accuracy)
         }
@@ -230,6 +234,14 @@ fn main() -> ExitCode {
                 t.elapsed().as_secs_f64()
             );
         }
+        Command::CompareSolvers(path) => match compare_solvers(&path) {
+            Ok(true) => {}
+            Ok(false) => return ExitCode::FAILURE,
+            Err(message) => {
+                eprintln!("othello: {message}");
+                return ExitCode::from(2);
+            }
+        },
         Command::Accuracy(config) => {
             strong_cli::accuracy(&config, default_weights(), &mut |line| println!("{line}"));
         }
@@ -290,6 +302,54 @@ fn solve_file(path: &std::path::Path) -> Result<bool, String> {
             r.nodes
         );
     }
+    Ok(all_right)
+}
+
+/// Solves each OBF line of `path` with the plain solver and with the
+/// evaluation-ordered one: scores (must agree, and match the listed best
+/// score when there is one), node counts and CPU times. `Ok(false)` on a
+/// disagreement.
+fn compare_solvers(path: &std::path::Path) -> Result<bool, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let weights = default_weights();
+    let mut all_right = true;
+    let (mut n0, mut n1, mut s0, mut s1) = (0u64, 0u64, 0f64, 0f64);
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let pos = Position::from_obf(line).map_err(|e| format!("line {}: bad OBF: {e}", n + 1))?;
+        let expected = line
+            .split(';')
+            .skip(1)
+            .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
+            .max();
+        let (a, ta) = timed(|| solve(&pos));
+        let (b, tb) = timed(|| engine::solve_with_eval(&pos, weights));
+        let ok = a.score == b.score && expected.is_none_or(|e| e == a.score);
+        all_right &= ok;
+        n0 += a.nodes;
+        n1 += b.nodes;
+        s0 += ta;
+        s1 += tb;
+        println!(
+            "line {} ({} empties): score {:+} {} | solve nodes {} {ta:.3}s | solve_with_eval nodes {} {tb:.3}s ({:.0}% of the nodes)",
+            n + 1,
+            pos.empty_count(),
+            b.score,
+            if ok { "exact" } else { "MISMATCH" },
+            a.nodes,
+            b.nodes,
+            100.0 * b.nodes as f64 / a.nodes.max(1) as f64
+        );
+    }
+    println!(
+        "total: solve {n0} nodes {s0:.3}s, solve_with_eval {n1} nodes {s1:.3}s ({:.0}% of the nodes, {:.0}% of the time)",
+        100.0 * n1 as f64 / n0.max(1) as f64,
+        100.0 * s1 / s0.max(1e-9)
+    );
     Ok(all_right)
 }
 

@@ -240,3 +240,31 @@ fn midgame_values_are_plausible_and_agree_with_deeper_search_in_sign_mostly() {
     assert!(total >= 20);
     assert!(agree * 10 >= total * 7, "{agree} of {total}");
 }
+
+#[test]
+fn solving_with_the_evaluation_ordering_stays_exact() {
+    let w = default_weights();
+    for pos in common::positions(4242, 15, 25) {
+        let plain = solve(&pos);
+        let with = engine::solve_with_eval(&pos, w);
+        assert_eq!(with.score, plain.score, "\n{pos}");
+        if let Some(m) = with.best_move {
+            let after = pos.play(m).unwrap().position;
+            assert_eq!(-solve(&after).score, plain.score, "move {m}\n{pos}");
+        }
+        assert_eq!(
+            engine::solve_with_eval_within(&pos, w, with.nodes),
+            Some(with)
+        );
+        if with.nodes > 100 {
+            assert_eq!(
+                engine::solve_with_eval_within(&pos, w, with.nodes / 2),
+                None
+            );
+        }
+    }
+    // FFO #40 (20 empties, +38).
+    let ffo40 = include_str!("data/ffo40-44.obf").lines().next().unwrap();
+    let pos = Position::from_obf(ffo40).unwrap();
+    assert_eq!(engine::solve_with_eval(&pos, w).score, 38);
+}
