@@ -4,6 +4,8 @@
 //! line needs.
 
 pub mod report;
+pub mod strong_cli;
+pub mod train;
 
 pub use report::{
     play_sample_game, script_move, SampleEvent, SampleGame, SampleReport, REPORT_DEPTH,

@@ -6,10 +6,19 @@
 //! othello search --depth D "<OBF>" play-AI search: best move, value, nodes
 //! othello bench [perft|search|ffo] speed figures (CPU time)
 //! othello report [--out-dir DIR]  sample games vs the script (docs/PRODUCT.md)
+//! othello evaluate [--depth N | --time-ms T] "<OBF>"  strong search on the pattern evaluation
+//! othello match A B --games N [--openings K]          engines against each other
+//! othello train [--seed S] [--out FILE] [--games G] ...  train the pattern evaluation
+//! othello accuracy [--seed S] [--positions N] ...      evaluation vs exact scores
 //! ```
 
-use engine::{analyse_root, perft, search, solve, Position};
+use engine::{
+    analyse_root, default_weights, evaluate_position, perft, search, solve, Limits, PatternWeights,
+    Position,
+};
 use engine_cli::report::PUBLISHED;
+use engine_cli::strong_cli::{self, Engine, MatchConfig};
+use engine_cli::train::{train, TrainConfig};
 use engine_cli::SampleReport;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,6 +35,23 @@ const USAGE: &str = "usage:
                                     CPU seconds, the search medians wall time
   othello report [--out-dir DIR]    play the depth-3 AI against the script as black and as white;
                                     write DIR/sample-games.json and DIR/sample-games.txt (DIR = docs)
+  othello evaluate [--depth N | --time-ms T] [--exact-from E] [--weights FILE] \"<OBF>\"
+                                    strong search on the pattern evaluation (default depth 10, exact
+                                    from 20 empties): value V (discs, side to move) best M nodes N
+                                    [exact] depth D pv ...
+  othello match A B [--games N] [--openings K] [--seed S]
+                                    engine A against engine B from K random openings, both colours
+                                    each (N = 2K by default); A, B = spec:D (play AI, depth D = 1..12)
+                                    or strongest[:MS] (strong search, MS ms per move, default 100)
+  othello train [--seed S] [--out FILE] [--games G] [--threads T] [--exact-empties E]
+                [--label-depth D] [--iterations I]
+                                    train the pattern evaluation from self-play (docs/ENGINE.md);
+                                    writes FILE (default engine/weights/eval.bin)
+  othello compare-solvers FILE      solve every OBF line of FILE with solve and with solve_with_eval
+                                    (pattern-evaluation move ordering): scores, nodes, CPU times
+  othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]
+                                    evaluate --depth D on N self-play positions with A..B empties
+                                    against the exact solver: mean abs error, exactly-best moves
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
 
 /// Fixed midgame positions for the search figures (transcripts from the start).
@@ -42,6 +68,11 @@ enum Command {
     Search(u32, String),
     Bench(BenchPart),
     Report(PathBuf),
+    Evaluate(Limits, Option<PathBuf>, String),
+    Match(Engine, Engine, MatchConfig),
+    Train(TrainConfig, PathBuf),
+    Accuracy(strong_cli::AccuracyConfig),
+    CompareSolvers(PathBuf),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -80,6 +111,18 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         [cmd] if cmd == "report" => Ok(Command::Report(PathBuf::from("docs"))),
         [cmd, flag, dir] if cmd == "report" && flag == "--out-dir" && !dir.is_empty() => {
             Ok(Command::Report(PathBuf::from(dir)))
+        }
+        [cmd, rest @ ..] if cmd == "evaluate" => strong_cli::parse_evaluate(rest)
+            .map(|(limits, weights, obf)| Command::Evaluate(limits, weights, obf)),
+        [cmd, rest @ ..] if cmd == "match" => {
+            strong_cli::parse_match(rest).map(|(a, b, c)| Command::Match(a, b, c))
+        }
+        [cmd, rest @ ..] if cmd == "train" => {
+            strong_cli::parse_train(rest).map(|(c, out)| Command::Train(c, out))
+        }
+        [cmd, file] if cmd == "compare-solvers" => Ok(Command::CompareSolvers(PathBuf::from(file))),
+        [cmd, rest @ ..] if cmd == "accuracy" => {
+            strong_cli::parse_accuracy(rest).map(Command::Accuracy)
         }
         [] => Err("missing command".into()),
         _ => Err(format!("unrecognised arguments: {}", args.join(" "))),
@@ -151,6 +194,57 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         },
+        Command::Evaluate(limits, weights_file, obf) => {
+            let weights = match load_weights(weights_file.as_deref()) {
+                Ok(w) => w,
+                Err(message) => {
+                    eprintln!("othello: {message}");
+                    return ExitCode::from(2);
+                }
+            };
+            match Position::from_obf(&obf) {
+                Ok(pos) => {
+                    let r = evaluate_position(&pos, &weights, limits);
+                    println!("{}", strong_cli::format_report(&r));
+                }
+                Err(e) => {
+                    eprintln!("othello: bad OBF: {e}\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        Command::Match(a, b, config) => {
+            let result = strong_cli::play_match(&a, &b, &config, &mut |line| println!("{line}"));
+            println!("{}", result.summary(&a, &b));
+        }
+        Command::Train(config, out) => {
+            let t = Instant::now();
+            let trained = train(&config, &mut |line| println!("{line}"));
+            let bytes = trained.weights.to_bytes();
+            if let Err(e) = std::fs::write(&out, &bytes) {
+                eprintln!("othello: cannot write {}: {e}", out.display());
+                return ExitCode::FAILURE;
+            }
+            println!(
+                "wrote {} ({} bytes, checksum {:016x}); {} positions, {:.1}s wall",
+                out.display(),
+                bytes.len(),
+                engine::pattern::fnv1a64(&bytes[..bytes.len() - 8]),
+                trained.positions,
+                t.elapsed().as_secs_f64()
+            );
+        }
+        Command::CompareSolvers(path) => match compare_solvers(&path) {
+            Ok(true) => {}
+            Ok(false) => return ExitCode::FAILURE,
+            Err(message) => {
+                eprintln!("othello: {message}");
+                return ExitCode::from(2);
+            }
+        },
+        Command::Accuracy(config) => {
+            strong_cli::accuracy(&config, default_weights(), &mut |line| println!("{line}"));
+        }
         Command::Report(dir) => {
             if let Err(message) = report(&dir) {
                 eprintln!("othello: {message}");
@@ -159,6 +253,18 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// The weights from `file`, or the shipped ones.
+fn load_weights(file: Option<&std::path::Path>) -> Result<PatternWeights, String> {
+    match file {
+        None => Ok(default_weights().clone()),
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            PatternWeights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        }
+    }
 }
 
 /// Solves each OBF line of `path` and compares the score with the best
@@ -196,6 +302,54 @@ fn solve_file(path: &std::path::Path) -> Result<bool, String> {
             r.nodes
         );
     }
+    Ok(all_right)
+}
+
+/// Solves each OBF line of `path` with the plain solver and with the
+/// evaluation-ordered one: scores (must agree, and match the listed best
+/// score when there is one), node counts and CPU times. `Ok(false)` on a
+/// disagreement.
+fn compare_solvers(path: &std::path::Path) -> Result<bool, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let weights = default_weights();
+    let mut all_right = true;
+    let (mut n0, mut n1, mut s0, mut s1) = (0u64, 0u64, 0f64, 0f64);
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let pos = Position::from_obf(line).map_err(|e| format!("line {}: bad OBF: {e}", n + 1))?;
+        let expected = line
+            .split(';')
+            .skip(1)
+            .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
+            .max();
+        let (a, ta) = timed(|| solve(&pos));
+        let (b, tb) = timed(|| engine::solve_with_eval(&pos, weights));
+        let ok = a.score == b.score && expected.is_none_or(|e| e == a.score);
+        all_right &= ok;
+        n0 += a.nodes;
+        n1 += b.nodes;
+        s0 += ta;
+        s1 += tb;
+        println!(
+            "line {} ({} empties): score {:+} {} | solve nodes {} {ta:.3}s | solve_with_eval nodes {} {tb:.3}s ({:.0}% of the nodes)",
+            n + 1,
+            pos.empty_count(),
+            b.score,
+            if ok { "exact" } else { "MISMATCH" },
+            a.nodes,
+            b.nodes,
+            100.0 * b.nodes as f64 / a.nodes.max(1) as f64
+        );
+    }
+    println!(
+        "total: solve {n0} nodes {s0:.3}s, solve_with_eval {n1} nodes {s1:.3}s ({:.0}% of the nodes, {:.0}% of the time)",
+        100.0 * n1 as f64 / n0.max(1) as f64,
+        100.0 * s1 / s0.max(1e-9)
+    );
     Ok(all_right)
 }
 

@@ -11,6 +11,7 @@
 //! macro-generated body and its tests; splitting would separate them.)
 
 use crate::bitboard::{count_last_flips, flips, legal_moves, neighbours, Bitboard};
+use crate::pattern::PatternWeights;
 use crate::position::Position;
 use crate::square::Square;
 use std::marker::PhantomData;
@@ -37,6 +38,12 @@ const INF: i32 = 127;
 /// From this many empties on, children are probed in the table first.
 const ETC_EMPTIES: u32 = 10;
 const POT_W: i32 = 2;
+/// From this many empties on, [`solve_with_eval`] orders moves by the
+/// pattern evaluation as well.
+const EVAL_ORDER_EMPTIES: u32 = 12;
+/// Ordering key units per evaluated disc (the mobility part counts 16 per
+/// opponent move).
+const EVAL_ORDER_WEIGHT: i32 = 8;
 const NO_MOVE: u8 = 64;
 
 /// 32 bytes, aligned so that an entry never straddles two cache lines (a
@@ -176,7 +183,14 @@ const fn neighbour_table() -> [u64; 64] {
     out
 }
 
-struct Solver<K> {
+struct Solver<'w, K> {
+    /// Pattern weights for move ordering from [`EVAL_ORDER_EMPTIES`] on
+    /// ([`solve_with_eval`]); `None` for the plain solver.
+    eval: Option<&'w PatternWeights>,
+    /// Ordering by evaluation from this many empties on.
+    eval_empties: u32,
+    /// Ordering key units per evaluated disc.
+    eval_weight: i32,
     table: Vec<Entry>,
     shift: u32,
     nodes: u64,
@@ -202,9 +216,12 @@ fn final_score(p: u64, o: u64) -> i32 {
     }
 }
 
-impl<K> Solver<K> {
-    fn new(bits: u32) -> Solver<K> {
+impl<'w, K> Solver<'w, K> {
+    fn new(bits: u32) -> Solver<'w, K> {
         Solver {
+            eval: None,
+            eval_empties: EVAL_ORDER_EMPTIES,
+            eval_weight: EVAL_ORDER_WEIGHT,
             table: vec![Entry::default(); 1usize << bits],
             shift: 64 - bits,
             nodes: 0,
@@ -228,7 +245,7 @@ impl<K> Solver<K> {
 /// bit scans and shifts.
 macro_rules! solver_methods {
     ($kernel:ty $(, $features:literal)?) => {
-impl Solver<$kernel> {
+impl Solver<'_, $kernel> {
     /// Score of the last empty square `sq` with `p` to move.
     /// Score of the last empty square `sq` with `p` to move (Edax's
     /// `count_last_flip`: the flip count alone, from the line tables).
@@ -359,8 +376,10 @@ impl Solver<$kernel> {
         o: u64,
         moves: u64,
         tt_move: u8,
+        eval: Option<(&PatternWeights, u32, i32)>,
         out: &mut [(i32, u8, u64); 32],
     ) -> usize {
+        let eval = eval.filter(|e| (!(p | o)).count_ones() >= e.1);
         let mut n = 0;
         let mut m = moves;
         while m != 0 && n < 32 {
@@ -375,13 +394,21 @@ impl Solver<$kernel> {
             } else {
                 let empty = !(np | no);
                 let potential = (neighbours(np) & empty).count_ones() as i32;
-                (replies.count_ones() + (replies & Bitboard::CORNERS.0).count_ones()) as i32 * 16
+                let fastest = (replies.count_ones() + (replies & Bitboard::CORNERS.0).count_ones())
+                    as i32
+                    * 16
                     + potential * POT_W
                     - if (1u64 << sq) & Bitboard::CORNERS.0 != 0 {
                         8
                     } else {
                         0
-                    }
+                    };
+                match eval {
+                    // The opponent's evaluation after the move (lower is
+                    // better for the mover), in 1/32 disc, plus mobility.
+                    Some((w, _, k)) => w.eval_raw(no, np) * k / 32 + fastest,
+                    None => fastest,
+                }
             };
             // Insertion into sorted position (stable: equal keys keep bit order).
             let mut i = n;
@@ -441,7 +468,7 @@ impl Solver<$kernel> {
             return -self.search(o, p, -beta, -alpha, true);
         }
         let mut list = [(0i32, 0u8, 0u64); 32];
-        let n = Self::ordered_moves(p, o, moves, tt_move, &mut list);
+        let n = Self::ordered_moves(p, o, moves, tt_move, self.eval.map(|w| (w, self.eval_empties, self.eval_weight)), &mut list);
         // Enhanced transposition cutoff: a child already known to refute.
         if empty.count_ones() >= ETC_EMPTIES {
             for &(_, sq, f) in &list[..n] {
@@ -516,7 +543,7 @@ impl Solver<$kernel> {
             return (-self.search(o, p, -INF, INF, true), None);
         }
         let mut list = [(0i32, 0u8, 0u64); 32];
-        let n = Self::ordered_moves(p, o, moves, NO_MOVE, &mut list);
+        let n = Self::ordered_moves(p, o, moves, NO_MOVE, self.eval.map(|w| (w, self.eval_empties, self.eval_weight)), &mut list);
         let mut alpha = -INF;
         let beta = INF;
         let mut best = (-INF, None);
@@ -563,11 +590,23 @@ pub(crate) fn x86_v3() -> bool {
 
 /// Runs the solver on (`p`, `o`) with a table of 2^`bits` entries and a node
 /// budget: (score, move, nodes, aborted). `portable` forces the plain copy.
-fn run(p: u64, o: u64, bits: u32, limit: u64, portable: bool) -> (i32, Option<Square>, u64, bool) {
+fn run(
+    p: u64,
+    o: u64,
+    bits: u32,
+    limit: u64,
+    portable: bool,
+    eval: Option<(&PatternWeights, u32, i32)>,
+) -> (i32, Option<Square>, u64, bool) {
     #[cfg(target_arch = "x86_64")]
     if !portable && x86_v3() {
         let mut solver = Solver::<X86V3>::new(bits);
         solver.limit = limit;
+        if let Some((w, empties, weight)) = eval {
+            solver.eval = Some(w);
+            solver.eval_empties = empties;
+            solver.eval_weight = weight;
+        }
         #[allow(unsafe_code)]
         // SAFETY: `Solver<X86V3>`'s methods are compiled for popcnt, lzcnt,
         // bmi1, bmi2 and avx2, and `x86_v3()` has just checked that this CPU
@@ -578,6 +617,11 @@ fn run(p: u64, o: u64, bits: u32, limit: u64, portable: bool) -> (i32, Option<Sq
     let _ = portable;
     let mut solver = Solver::<Portable>::new(bits);
     solver.limit = limit;
+    if let Some((w, empties, weight)) = eval {
+        solver.eval = Some(w);
+        solver.eval_empties = empties;
+        solver.eval_weight = weight;
+    }
     let (score, best) = solver.root(p, o);
     (score, best, solver.nodes, solver.aborted)
 }
@@ -599,6 +643,7 @@ pub fn solve_with_table(pos: &Position, bits: u32) -> SolveResult {
         bits.clamp(10, 26),
         u64::MAX,
         false,
+        None,
     );
     SolveResult {
         score,
@@ -620,6 +665,7 @@ pub fn solve_within(pos: &Position, max_nodes: u64) -> Option<SolveResult> {
         TT_BITS,
         max_nodes,
         false,
+        None,
     );
     if aborted || nodes > max_nodes {
         return None;
@@ -642,6 +688,77 @@ pub fn solve_portable(pos: &Position) -> SolveResult {
         TT_BITS,
         u64::MAX,
         true,
+        None,
+    );
+    SolveResult {
+        score,
+        best_move,
+        nodes,
+    }
+}
+
+/// [`solve`] with the pattern evaluation `weights` added to the move
+/// ordering from 12 empties on (fewer nodes on hard positions). The score is
+/// exact like [`solve`]'s; the move and the node count may differ.
+#[must_use]
+pub fn solve_with_eval(pos: &Position, weights: &PatternWeights) -> SolveResult {
+    let (score, best_move, nodes, _) = run(
+        pos.player().0,
+        pos.opponent().0 & !pos.player().0,
+        TT_BITS,
+        u64::MAX,
+        false,
+        Some((weights, EVAL_ORDER_EMPTIES, EVAL_ORDER_WEIGHT)),
+    );
+    SolveResult {
+        score,
+        best_move,
+        nodes,
+    }
+}
+
+/// [`solve_with_eval`] within a node budget (see [`solve_within`]).
+#[must_use]
+pub fn solve_with_eval_within(
+    pos: &Position,
+    weights: &PatternWeights,
+    max_nodes: u64,
+) -> Option<SolveResult> {
+    let (score, best_move, nodes, aborted) = run(
+        pos.player().0,
+        pos.opponent().0 & !pos.player().0,
+        TT_BITS,
+        max_nodes,
+        false,
+        Some((weights, EVAL_ORDER_EMPTIES, EVAL_ORDER_WEIGHT)),
+    );
+    if aborted || nodes > max_nodes {
+        return None;
+    }
+    Some(SolveResult {
+        score,
+        best_move,
+        nodes,
+    })
+}
+
+/// [`solve_with_eval`] with the ordering's settings given (evaluation from
+/// `empties` on, `weight` key units per disc), for tuning them.
+#[doc(hidden)]
+#[must_use]
+pub fn solve_with_eval_tuned(
+    pos: &Position,
+    weights: &PatternWeights,
+    empties: u32,
+    weight: i32,
+) -> SolveResult {
+    let (score, best_move, nodes, _) = run(
+        pos.player().0,
+        pos.opponent().0 & !pos.player().0,
+        TT_BITS,
+        u64::MAX,
+        false,
+        Some((weights, empties, weight)),
     );
     SolveResult {
         score,

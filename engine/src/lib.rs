@@ -22,15 +22,20 @@ mod eval;
 mod game;
 pub mod kernels;
 mod notation;
+pub mod pattern;
 mod perft;
 mod position;
 pub mod reference;
 mod search;
 mod square;
+pub mod strong;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use color::Color;
-pub use endgame::{solve, solve_portable, solve_with_table, solve_within, SolveResult};
+pub use endgame::{
+    solve, solve_portable, solve_with_eval, solve_with_eval_tuned, solve_with_eval_within,
+    solve_with_table, solve_within, SolveResult,
+};
 pub use error::{ParseError, PlayError};
 pub use eval::{
     evaluate, evaluation_terms, ordered_moves, terminal_score, EvaluationTerms, MOVE_ORDER,
@@ -38,7 +43,11 @@ pub use eval::{
 };
 pub use game::{Game, GameEvent, ReplayError, Turn};
 pub use notation::{format_moves, parse_moves, parse_transcript, GgfInfo, TranscriptError};
+pub use pattern::{default_weights, PatternWeights, WeightsError};
 pub use perft::{perft, perft_portable};
 pub use position::{GameResult, MoveOutcome, Position};
 pub use search::{analyse_root, search, search_parallel, RootMove, SearchReport};
 pub use square::Square;
+pub use strong::{
+    evaluate_position, fixed_depth_value, score_all_moves, Limits, MoveScore, Report,
+};

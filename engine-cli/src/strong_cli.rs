@@ -1,0 +1,516 @@
+//! The command line of the strong evaluation: `othello evaluate`, `match`,
+//! `train` and `accuracy` (argument parsing, the match runner, the accuracy
+//! benchmark). Parsing returns `Err(message)`; `main` prints it with the
+//! usage and exits with code 2.
+
+use crate::train::{parallel_map, self_play_game, Rng, TrainConfig};
+use engine::{evaluate_position, search, solve, Limits, PatternWeights, Position, Report, Square};
+use std::path::PathBuf;
+
+/// An engine in `othello match`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The play AI (`engine::search`) at this depth.
+    Spec(u32),
+    /// The strong search with this many milliseconds per move.
+    Strongest(u64),
+}
+
+impl Engine {
+    /// Parses `spec:D` (D = 1..12) or `strongest[:MS]` (MS ≥ 1, default 100).
+    pub fn parse(text: &str) -> Result<Engine, String> {
+        if let Some(d) = text.strip_prefix("spec:") {
+            return match d.parse::<u32>() {
+                Ok(d) if (1..=12).contains(&d) => Ok(Engine::Spec(d)),
+                _ => Err(format!(
+                    "spec depth must be a number from 1 to 12, got '{d}'"
+                )),
+            };
+        }
+        if text == "strongest" {
+            return Ok(Engine::Strongest(100));
+        }
+        if let Some(ms) = text.strip_prefix("strongest:") {
+            return match ms.parse::<u64>() {
+                Ok(ms) if (1..=600_000).contains(&ms) => Ok(Engine::Strongest(ms)),
+                _ => Err(format!(
+                    "strongest needs a time in ms from 1 to 600000, got '{ms}'"
+                )),
+            };
+        }
+        Err(format!(
+            "an engine is spec:D or strongest[:MS], got '{text}'"
+        ))
+    }
+
+    /// The move this engine plays in `pos` (which has a legal move).
+    #[must_use]
+    pub fn choose(&self, pos: &Position, weights: &PatternWeights) -> Option<Square> {
+        match *self {
+            Engine::Spec(d) => search(pos, d).best_move,
+            Engine::Strongest(ms) => evaluate_position(pos, weights, Limits::time_ms(ms)).best_move,
+        }
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Engine::Spec(d) => write!(f, "spec:{d}"),
+            Engine::Strongest(ms) => write!(f, "strongest:{ms}"),
+        }
+    }
+}
+
+/// `othello match` settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchConfig {
+    /// Games in all.
+    pub games: usize,
+    /// Distinct openings; game `i` plays opening `(i / 2) % openings`, A
+    /// black when `i` is even.
+    pub openings: usize,
+    /// Seed of the random openings.
+    pub seed: u64,
+    /// Plies of each random opening.
+    pub opening_plies: u32,
+}
+
+/// `--flag value` pairs and the positional arguments.
+type Parsed<'a> = (Vec<(&'a str, &'a str)>, Vec<&'a str>);
+
+/// Reads `--flag value` pairs; `Err` on an unknown flag or a missing value.
+/// Returns the pairs and the remaining positional arguments.
+fn flags<'a>(args: &'a [String], known: &[&str]) -> Result<Parsed<'a>, String> {
+    let mut pairs = Vec::new();
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        // An option is `--` and a lower-case word (an OBF board may start
+        // with `--`, empty squares).
+        if a.starts_with("--") && a[2..].starts_with(|c: char| c.is_ascii_lowercase()) {
+            if !known.contains(&a) {
+                return Err(format!("unknown option '{a}'"));
+            }
+            let Some(v) = args.get(i + 1) else {
+                return Err(format!("option '{a}' needs a value"));
+            };
+            if pairs.iter().any(|(k, _)| *k == a) {
+                return Err(format!("option '{a}' given twice"));
+            }
+            pairs.push((a, v.as_str()));
+            i += 2;
+        } else {
+            rest.push(a);
+            i += 1;
+        }
+    }
+    Ok((pairs, rest))
+}
+
+fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
+    name: &str,
+    v: &str,
+    lo: T,
+    hi: T,
+) -> Result<T, String> {
+    match v.parse::<T>() {
+        Ok(n) if n >= lo && n <= hi => Ok(n),
+        _ => Err(format!(
+            "{name} must be a number from {lo} to {hi}, got '{v}'"
+        )),
+    }
+}
+
+/// `othello evaluate [--depth N | --time-ms T] [--exact-from E] [--weights FILE] OBF`.
+pub fn parse_evaluate(args: &[String]) -> Result<(Limits, Option<PathBuf>, String), String> {
+    let (pairs, rest) = flags(args, &["--depth", "--time-ms", "--exact-from", "--weights"])?;
+    let [obf] = rest.as_slice() else {
+        return Err("evaluate needs exactly one OBF position (quote it)".into());
+    };
+    let mut limits = Limits::depth(10);
+    let mut weights = None;
+    let (mut depth, mut time) = (false, false);
+    for (k, v) in pairs {
+        match k {
+            "--depth" => {
+                limits.depth = number("evaluate depth", v, 1u32, 60)?;
+                depth = true;
+            }
+            "--time-ms" => {
+                limits = Limits {
+                    time_ms: Some(number("evaluate time", v, 1u64, 3_600_000)?),
+                    depth: 60,
+                    ..limits
+                };
+                time = true;
+            }
+            "--exact-from" => limits.exact_from_empties = number("exact-from", v, 0u32, 60)?,
+            _ => weights = Some(PathBuf::from(v)),
+        }
+    }
+    if depth && time {
+        return Err("evaluate takes --depth or --time-ms, not both".into());
+    }
+    Ok((limits, weights, (*obf).to_string()))
+}
+
+/// `othello match A B [--games N] [--openings K] [--seed S]`.
+pub fn parse_match(args: &[String]) -> Result<(Engine, Engine, MatchConfig), String> {
+    let (pairs, rest) = flags(args, &["--games", "--openings", "--seed"])?;
+    let [a, b] = rest.as_slice() else {
+        return Err("match needs two engines (spec:D or strongest[:MS])".into());
+    };
+    let (a, b) = (Engine::parse(a)?, Engine::parse(b)?);
+    let mut games = None;
+    let mut openings = None;
+    let mut seed = 2024;
+    for (k, v) in pairs {
+        match k {
+            "--games" => games = Some(number("games", v, 1usize, 100_000)?),
+            "--openings" => openings = Some(number("openings", v, 1usize, 100_000)?),
+            _ => seed = number("seed", v, 0u64, u64::MAX)?,
+        }
+    }
+    let (games, openings) = match (games, openings) {
+        (Some(g), Some(k)) => (g, k),
+        (Some(g), None) => (g, g.div_ceil(2)),
+        (None, Some(k)) => (2 * k, k),
+        (None, None) => (20, 10),
+    };
+    Ok((
+        a,
+        b,
+        MatchConfig {
+            games,
+            openings,
+            seed,
+            opening_plies: 8,
+        },
+    ))
+}
+
+/// `othello train [--seed S] [--out FILE] [--games G] [--threads T]
+/// [--exact-empties E] [--label-depth D] [--iterations I]`.
+pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
+    let (pairs, rest) = flags(
+        args,
+        &[
+            "--seed",
+            "--out",
+            "--games",
+            "--threads",
+            "--exact-empties",
+            "--label-depth",
+            "--iterations",
+        ],
+    )?;
+    if let Some(extra) = rest.first() {
+        return Err(format!("train: unexpected argument '{extra}'"));
+    }
+    let mut c = TrainConfig::default();
+    let mut out = PathBuf::from("engine/weights/eval.bin");
+    for (k, v) in pairs {
+        match k {
+            "--seed" => c.seed = number("seed", v, 0u64, u64::MAX)?,
+            "--out" => out = PathBuf::from(v),
+            "--games" => c.games = number("games", v, 10usize, 10_000_000)?,
+            "--threads" => c.threads = number("threads", v, 1usize, 256)?,
+            "--exact-empties" => c.exact_empties = number("exact-empties", v, 3u32, 24)?,
+            "--label-depth" => {
+                c.label_depth = number("label-depth", v, engine::pattern::STAGE_WIDTH, 12)?;
+            }
+            _ => c.iterations = number("iterations", v, 1usize, 10_000)?,
+        }
+    }
+    Ok((c, out))
+}
+
+/// `othello accuracy` settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccuracyConfig {
+    /// Seed of the self-play games the positions come from.
+    pub seed: u64,
+    /// Number of positions.
+    pub positions: usize,
+    /// Empties range (inclusive).
+    pub empties: (u32, u32),
+    /// Search depth of `evaluate`.
+    pub depth: u32,
+    /// Threads for the exact solves.
+    pub threads: usize,
+}
+
+/// `othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]`.
+pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
+    let (pairs, rest) = flags(
+        args,
+        &["--seed", "--positions", "--empties", "--depth", "--threads"],
+    )?;
+    if let Some(extra) = rest.first() {
+        return Err(format!("accuracy: unexpected argument '{extra}'"));
+    }
+    let mut c = AccuracyConfig {
+        seed: 777,
+        positions: 200,
+        empties: (24, 30),
+        depth: 8,
+        threads: 2,
+    };
+    for (k, v) in pairs {
+        match k {
+            "--seed" => c.seed = number("seed", v, 0u64, u64::MAX)?,
+            "--positions" => c.positions = number("positions", v, 1usize, 100_000)?,
+            "--empties" => {
+                let (a, b) = v
+                    .split_once('-')
+                    .ok_or_else(|| format!("empties must be A-B, got '{v}'"))?;
+                let a = number("empties", a, 1u32, 40)?;
+                let b = number("empties", b, a, 40)?;
+                c.empties = (a, b);
+            }
+            "--depth" => c.depth = number("depth", v, 1u32, 30)?,
+            _ => c.threads = number("threads", v, 1usize, 256)?,
+        }
+    }
+    Ok(c)
+}
+
+/// `value V best M nodes N [exact] depth D pv …`.
+#[must_use]
+pub fn format_report(r: &Report) -> String {
+    let best = r.best_move.map_or("pass".to_string(), |s| s.to_string());
+    let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
+    if r.exact {
+        format!(
+            "value {:+} best {best} nodes {} exact",
+            r.value.round() as i32,
+            r.nodes
+        )
+    } else {
+        format!(
+            "value {:+.2} best {best} nodes {} depth {} pv {}",
+            r.value,
+            r.nodes,
+            r.depth,
+            pv.join(" ")
+        )
+    }
+}
+
+/// Totals of a match, from engine A's side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchResult {
+    /// Games A won.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Games A lost.
+    pub losses: usize,
+    /// Sum of A's final disc differences (standard scoring).
+    pub margin_sum: i64,
+}
+
+impl MatchResult {
+    /// One line: wins, draws, losses and the average margin for A.
+    #[must_use]
+    pub fn summary(&self, a: &Engine, b: &Engine) -> String {
+        let n = self.wins + self.draws + self.losses;
+        format!(
+            "{a} vs {b}: {n} games, {a} wins {} draws {} losses {} ({:.1}% won), average disc margin {:+.2} for {a}",
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * self.wins as f64 / n.max(1) as f64,
+            self.margin_sum as f64 / n.max(1) as f64
+        )
+    }
+}
+
+/// `count` distinct random openings of `plies` plies (no game over).
+#[must_use]
+pub fn openings(seed: u64, count: usize, plies: u32) -> Vec<Position> {
+    let mut out: Vec<Position> = Vec::new();
+    let mut stream = 0u64;
+    while out.len() < count {
+        let mut rng = Rng::new(seed, stream);
+        stream += 1;
+        let mut pos = Position::initial();
+        for _ in 0..plies {
+            let moves: Vec<Square> = pos.legal_moves().iter().collect();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            pos = match pos.play(mv) {
+                Ok(o) => o.position,
+                Err(_) => break,
+            };
+        }
+        if !pos.is_game_over() && !pos.legal_moves().is_empty() && !out.contains(&pos) {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// Plays `first` (moving first from `start`) against `second` to the end;
+/// the final score for the side to move at `start`.
+#[must_use]
+pub fn play_game(
+    start: &Position,
+    first: &Engine,
+    second: &Engine,
+    weights: &PatternWeights,
+) -> i32 {
+    let me = start.side_to_move;
+    let mut pos = *start;
+    while !pos.is_game_over() {
+        if pos.legal_moves().is_empty() {
+            match pos.pass() {
+                Ok(p) => pos = p,
+                Err(_) => break,
+            }
+            continue;
+        }
+        let engine = if pos.side_to_move == me {
+            first
+        } else {
+            second
+        };
+        let mv = engine
+            .choose(&pos, weights)
+            .or_else(|| pos.legal_moves().first());
+        let Some(mv) = mv else { break };
+        match pos.play(mv) {
+            Ok(o) => pos = o.position,
+            Err(_) => break,
+        }
+    }
+    pos.final_score(me)
+}
+
+/// Plays the match; `log` gets one line per game.
+pub fn play_match(
+    a: &Engine,
+    b: &Engine,
+    config: &MatchConfig,
+    log: &mut dyn FnMut(&str),
+) -> MatchResult {
+    let weights = engine::default_weights();
+    let starts = openings(config.seed, config.openings, config.opening_plies);
+    let mut r = MatchResult::default();
+    for i in 0..config.games {
+        let start = &starts[(i / 2) % starts.len()];
+        let a_first = i % 2 == 0;
+        let score = if a_first {
+            play_game(start, a, b, weights)
+        } else {
+            -play_game(start, b, a, weights)
+        };
+        match score.signum() {
+            1 => r.wins += 1,
+            0 => r.draws += 1,
+            _ => r.losses += 1,
+        }
+        r.margin_sum += i64::from(score);
+        log(&format!(
+            "game {} (opening {}, {a} {}): {a} {score:+}",
+            i + 1,
+            (i / 2) % starts.len() + 1,
+            if a_first {
+                "moves first"
+            } else {
+                "moves second"
+            }
+        ));
+    }
+    r
+}
+
+/// Figures of `othello accuracy`.
+#[derive(Clone, Debug, Default)]
+pub struct AccuracyResult {
+    /// Positions measured.
+    pub positions: usize,
+    /// Mean absolute error of the value, in discs.
+    pub mae: f64,
+    /// Share of positions whose chosen move is exactly best (0..1).
+    pub best_share: f64,
+}
+
+/// Evaluates self-play positions (seed `config.seed`, one per game, empties
+/// drawn in the range) at `config.depth` (no exact solving) and compares
+/// with the exact solver: the value error and whether the chosen move keeps
+/// the exact score.
+pub fn accuracy(
+    config: &AccuracyConfig,
+    weights: &PatternWeights,
+    log: &mut dyn FnMut(&str),
+) -> AccuracyResult {
+    let mut picks = Vec::new();
+    let mut g = 0u64;
+    while picks.len() < config.positions {
+        let game = self_play_game(config.seed, g);
+        let mut rng = Rng::new(config.seed ^ 0x5eed, g);
+        g += 1;
+        let (lo, hi) = config.empties;
+        let want = lo + rng.below(u64::from(hi - lo + 1)) as u32;
+        if let Some(p) = game.iter().find(|p| p.empty_count() == want) {
+            picks.push(*p);
+        }
+    }
+    let rows = parallel_map(picks.len(), config.threads, |i| {
+        let pos = &picks[i];
+        let limits = Limits {
+            exact_from_empties: 0,
+            ..Limits::depth(config.depth)
+        };
+        let r = evaluate_position(pos, weights, limits);
+        let exact = solve(pos);
+        let chosen_ok = match r.best_move {
+            None => true,
+            Some(m) if Some(m) == exact.best_move => true,
+            Some(m) => match pos.play(m) {
+                Ok(o) => -solve(&o.position).score == exact.score,
+                Err(_) => false,
+            },
+        };
+        (r, exact.score, chosen_ok)
+    });
+    let mut abs = 0.0;
+    let mut best = 0usize;
+    for (i, (r, score, ok)) in rows.iter().enumerate() {
+        let err = f64::from(r.value) - f64::from(*score);
+        abs += err.abs();
+        best += usize::from(*ok);
+        log(&format!(
+            "position {} ({} empties) {}: value {:+.2} exact {score:+} error {:+.2} best {} {}",
+            i + 1,
+            picks[i].empty_count(),
+            picks[i].to_obf(),
+            r.value,
+            err,
+            r.best_move.map_or("pass".to_string(), |m| m.to_string()),
+            if *ok { "exactly best" } else { "not best" }
+        ));
+    }
+    let n = rows.len().max(1) as f64;
+    let res = AccuracyResult {
+        positions: rows.len(),
+        mae: abs / n,
+        best_share: best as f64 / n,
+    };
+    log(&format!(
+        "accuracy: {} positions ({}-{} empties, seed {}), evaluate --depth {}: mean abs error {:.2} discs, exactly-best moves {:.1}%",
+        res.positions,
+        config.empties.0,
+        config.empties.1,
+        config.seed,
+        config.depth,
+        res.mae,
+        100.0 * res.best_share
+    ));
+    res
+}

@@ -1,0 +1,398 @@
+//! Training of the pattern evaluation (`othello train`), reproducible from
+//! a seed whatever the number of threads.
+//!
+//! 1. **Positions.** `games` self-play games: game `g` uses its own random
+//!    generator (SplitMix64 of `seed` and `g`); the first `k` plies are
+//!    random (`k` uniform in 4..=20), then the play AI at depth 2 plays,
+//!    with a random move instead 15 % of the time. Every position in which
+//!    the side to move has a move is kept (about 4 per stage per game).
+//! 2. **Labels, stage by stage from the end.** A position with at most
+//!    `exact_empties` empties is labelled with the exact solver; a later
+//!    one with a `label_depth`-ply α–β search whose leaves are scored by
+//!    the stages already trained (Buro's bootstrapping: the leaves are at
+//!    least one stage lower, since `label_depth` ≥ the stage width).
+//! 3. **Fit.** Each stage is a ridge regression on the sparse features
+//!    (one weight per canonical pattern entry), solved by conjugate
+//!    gradients on the normal equations, regularised towards the previous
+//!    (lower) stage's weights. Games with `g % 10 == 1` are the validation
+//!    set (choosing the ridge strength among a few), games with
+//!    `g % 10 == 0` the test set (the reported errors); the rest train.
+
+use engine::pattern::{self, feature_entries, stage_len, stage_of, FEATURE_COUNT, STAGE_COUNT};
+use engine::{fixed_depth_value, search, solve_with_table, PatternWeights, Position};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Training settings (`othello train` options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrainConfig {
+    /// Seed of everything random.
+    pub seed: u64,
+    /// Self-play games (≈ 4 positions per stage each).
+    pub games: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// Positions with at most this many empties get exact labels.
+    pub exact_empties: u32,
+    /// Depth of the bootstrapping searches for later positions.
+    pub label_depth: u32,
+    /// Conjugate-gradient iterations per fit.
+    pub iterations: usize,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            seed: 1,
+            games: 4000,
+            threads: 2,
+            exact_empties: 16,
+            label_depth: 4,
+            iterations: 120,
+        }
+    }
+}
+
+/// SplitMix64.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed and a stream number.
+    #[must_use]
+    pub fn new(seed: u64, stream: u64) -> Rng {
+        let mut r = Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F));
+        r.next_u64();
+        r
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+}
+
+/// A random legal move of `pos` (which must have one).
+fn random_move(pos: &Position, rng: &mut Rng) -> Option<engine::Square> {
+    let moves: Vec<_> = pos.legal_moves().iter().collect();
+    if moves.is_empty() {
+        return None;
+    }
+    Some(moves[rng.below(moves.len() as u64) as usize])
+}
+
+/// The positions (side to move has a move) of self-play game `g` of `seed`.
+#[must_use]
+pub fn self_play_game(seed: u64, g: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed, g);
+    let random_plies = 4 + rng.below(17) as u32;
+    let mut pos = Position::initial();
+    let mut out = Vec::new();
+    let mut ply = 0;
+    loop {
+        if pos.is_game_over() {
+            break;
+        }
+        if pos.legal_moves().is_empty() {
+            pos = match pos.pass() {
+                Ok(p) => p,
+                Err(_) => break,
+            };
+            continue;
+        }
+        out.push(pos);
+        let mv = if ply < random_plies || rng.below(100) < 15 {
+            random_move(&pos, &mut rng)
+        } else {
+            search(&pos, 2).best_move
+        };
+        let Some(mv) = mv else { break };
+        pos = match pos.play(mv) {
+            Ok(o) => o.position,
+            Err(_) => break,
+        };
+        ply += 1;
+    }
+    out
+}
+
+/// Runs `f(i)` for `i` in `0..n` on `threads` threads; results in index
+/// order (so they do not depend on the thread count).
+pub fn parallel_map<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                let v = f(i);
+                if let Ok(mut s) = slots.lock() {
+                    s[i] = Some(v);
+                }
+            });
+        }
+    });
+    slots
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// One training example.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    pos: Position,
+    game: u32,
+    label: f32,
+}
+
+/// Held-out errors of one stage, in discs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StageFit {
+    /// Stage number.
+    pub stage: usize,
+    /// Training / validation / test positions.
+    pub counts: [usize; 3],
+    /// Ridge strength chosen on the validation set.
+    pub lambda: f64,
+    /// Mean absolute error and RMSE on the training set.
+    pub train: (f64, f64),
+    /// Mean absolute error and RMSE on the test set.
+    pub test: (f64, f64),
+    /// How many labels were exact (solver) rather than bootstrapped.
+    pub exact_labels: usize,
+    /// Seconds spent labelling (wall).
+    pub label_secs: f64,
+}
+
+/// Features of a sample: canonical entries.
+fn rows(samples: &[Sample]) -> Vec<[u32; FEATURE_COUNT]> {
+    samples
+        .iter()
+        .map(|s| {
+            let mut f = [0u32; FEATURE_COUNT];
+            feature_entries(s.pos.player().0, s.pos.opponent().0, &mut f);
+            for x in &mut f {
+                *x = pattern::canonical_entry(*x as usize) as u32;
+            }
+            f
+        })
+        .collect()
+}
+
+fn predict(w: &[f64], row: &[u32; FEATURE_COUNT]) -> f64 {
+    row.iter().map(|&i| w[i as usize]).sum()
+}
+
+fn errors(w: &[f64], rows: &[[u32; FEATURE_COUNT]], labels: &[f32]) -> (f64, f64) {
+    if rows.is_empty() {
+        return (0.0, 0.0);
+    }
+    let (mut a, mut s) = (0.0, 0.0);
+    for (r, &y) in rows.iter().zip(labels) {
+        let e = predict(w, r) - f64::from(y);
+        a += e.abs();
+        s += e * e;
+    }
+    let n = rows.len() as f64;
+    (a / n, (s / n).sqrt())
+}
+
+/// Ridge regression towards `w0`: minimises Σ (y − A w)² + λ ‖w − w0‖²
+/// by conjugate gradients on the normal equations.
+fn ridge(
+    rows: &[[u32; FEATURE_COUNT]],
+    labels: &[f32],
+    w0: &[f64],
+    lambda: f64,
+    iterations: usize,
+) -> Vec<f64> {
+    let n = w0.len();
+    // Only entries that occur move; the others keep w0.
+    let apply = |v: &[f64], out: &mut Vec<f64>| {
+        // out = (AᵀA + λI) v
+        out.iter_mut().for_each(|x| *x = 0.0);
+        for r in rows {
+            let s = predict(v, r);
+            for &i in r {
+                out[i as usize] += s;
+            }
+        }
+        for (o, x) in out.iter_mut().zip(v) {
+            *o += lambda * x;
+        }
+    };
+    // b = Aᵀ (y − A w0)
+    let mut b = vec![0.0; n];
+    for (r, &y) in rows.iter().zip(labels) {
+        let e = f64::from(y) - predict(w0, r);
+        for &i in r {
+            b[i as usize] += e;
+        }
+    }
+    let mut d = vec![0.0; n];
+    let mut res = b.clone();
+    let mut dir = res.clone();
+    let mut rr: f64 = res.iter().map(|x| x * x).sum();
+    let mut q = vec![0.0; n];
+    for _ in 0..iterations {
+        if rr < 1e-12 {
+            break;
+        }
+        apply(&dir, &mut q);
+        let dq: f64 = dir.iter().zip(&q).map(|(a, b)| a * b).sum();
+        if dq <= 0.0 {
+            break;
+        }
+        let step = rr / dq;
+        for i in 0..n {
+            d[i] += step * dir[i];
+            res[i] -= step * q[i];
+        }
+        let rr2: f64 = res.iter().map(|x| x * x).sum();
+        let beta = rr2 / rr;
+        rr = rr2;
+        for i in 0..n {
+            dir[i] = res[i] + beta * dir[i];
+        }
+    }
+    w0.iter().zip(&d).map(|(a, b)| a + b).collect()
+}
+
+/// The result of a training run.
+pub struct Trained {
+    /// The weights.
+    pub weights: PatternWeights,
+    /// Per trained stage, its fit figures.
+    pub fits: Vec<StageFit>,
+    /// Positions generated (all stages).
+    pub positions: usize,
+}
+
+/// Runs the whole training; `log` receives progress lines.
+pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
+    let t0 = Instant::now();
+    let games = parallel_map(cfg.games, cfg.threads, |g| {
+        self_play_game(cfg.seed, g as u64)
+    });
+    let mut by_stage: Vec<Vec<Sample>> = vec![Vec::new(); STAGE_COUNT];
+    let mut positions = 0;
+    for (g, game) in games.iter().enumerate() {
+        for pos in game {
+            by_stage[stage_of(pos.empty_count())].push(Sample {
+                pos: *pos,
+                game: g as u32,
+                label: 0.0,
+            });
+            positions += 1;
+        }
+    }
+    log(&format!(
+        "generated {} games, {positions} positions in {:.1}s",
+        cfg.games,
+        t0.elapsed().as_secs_f64()
+    ));
+    let len = stage_len();
+    let mut trained: Vec<Option<Vec<f32>>> = vec![None; STAGE_COUNT];
+    let mut prev = vec![0.0f64; len];
+    let mut fits = Vec::new();
+    for (stage, samples) in by_stage.iter_mut().enumerate() {
+        if samples.is_empty() {
+            continue;
+        }
+        let tl = Instant::now();
+        // Label.
+        let current = trained
+            .iter()
+            .any(Option::is_some)
+            .then(|| PatternWeights::from_discs(&trained));
+        let labels = parallel_map(samples.len(), cfg.threads, |i| {
+            let pos = &samples[i].pos;
+            if pos.empty_count() <= cfg.exact_empties {
+                (solve_with_table(pos, 16).score as f32, true)
+            } else if let Some(w) = &current {
+                (fixed_depth_value(pos, w, cfg.label_depth).0, false)
+            } else {
+                // No lower stage trained (cannot happen with exact_empties ≥ 3).
+                (0.0, false)
+            }
+        });
+        let exact_labels = labels.iter().filter(|l| l.1).count();
+        for (s, (l, _)) in samples.iter_mut().zip(labels) {
+            s.label = l;
+        }
+        let label_secs = tl.elapsed().as_secs_f64();
+        // Split.
+        let part = |s: &Sample| match s.game % 10 {
+            0 => 2,
+            1 => 1,
+            _ => 0,
+        };
+        let mut sets: [Vec<Sample>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+        for s in samples.iter() {
+            sets[part(s)].push(*s);
+        }
+        let feats: Vec<Vec<[u32; FEATURE_COUNT]>> = sets.iter().map(|s| rows(s)).collect();
+        let ys: Vec<Vec<f32>> = sets
+            .iter()
+            .map(|s| s.iter().map(|x| x.label).collect())
+            .collect();
+        let mut best: Option<(f64, f64, Vec<f64>)> = None;
+        for lambda in [0.5, 2.0, 8.0, 32.0] {
+            let w = ridge(&feats[0], &ys[0], &prev, lambda, cfg.iterations);
+            let (val_mae, _) = errors(&w, &feats[1], &ys[1]);
+            if best.as_ref().is_none_or(|b| val_mae < b.0) {
+                best = Some((val_mae, lambda, w));
+            }
+        }
+        let Some((_, lambda, w)) = best else { continue };
+        let fit = StageFit {
+            stage,
+            counts: [sets[0].len(), sets[1].len(), sets[2].len()],
+            lambda,
+            train: errors(&w, &feats[0], &ys[0]),
+            test: errors(&w, &feats[2], &ys[2]),
+            exact_labels,
+            label_secs,
+        };
+        log(&format!(
+            "stage {stage:2} (empties {:2}-{:2}): {} train / {} val / {} test positions, {} exact labels, labels {:.1}s, lambda {}, train MAE {:.2} RMSE {:.2}, test MAE {:.2} RMSE {:.2} discs ({:.0}s so far)",
+            stage as u32 * pattern::STAGE_WIDTH,
+            stage as u32 * pattern::STAGE_WIDTH + pattern::STAGE_WIDTH - 1,
+            fit.counts[0],
+            fit.counts[1],
+            fit.counts[2],
+            exact_labels,
+            label_secs,
+            lambda,
+            fit.train.0,
+            fit.train.1,
+            fit.test.0,
+            fit.test.1,
+            t0.elapsed().as_secs_f64()
+        ));
+        fits.push(fit);
+        trained[stage] = Some(w.iter().map(|&x| x as f32).collect());
+        prev = w;
+    }
+    Trained {
+        weights: PatternWeights::from_discs(&trained),
+        fits,
+        positions,
+    }
+}

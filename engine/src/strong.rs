@@ -1,0 +1,580 @@
+//! The strong search: negamax α–β (principal variation search) on the
+//! pattern evaluation ([`crate::pattern`]), separate from the play AI
+//! ([`crate::search`]) which keeps its own rules and figures.
+//!
+//! * Iterative deepening from depth 1, aspiration windows around the
+//!   previous iteration's value, a transposition table (depth, bounds, best
+//!   move), move ordering by the table move then by the evaluation of the
+//!   child (fewest opponent moves first near the leaves).
+//! * From [`Limits::exact_from_empties`] empties on (counting at the root)
+//!   the exact solver ([`crate::solve_within`]) is tried first within the
+//!   node budget; its score is exact (`exact: true`).
+//! * A node budget ([`Limits::max_nodes`]) works everywhere; a time limit
+//!   ([`Limits::time_ms`]) only on native targets (wasm has no clock — there
+//!   it is ignored, set a node budget). When a limit stops an iteration the
+//!   result of the last finished iteration is returned.
+//! * Values in discs for the side to move; internally in
+//!   1/[`EVAL_SCALE`] disc.
+
+use crate::bitboard::{flips, legal_moves};
+use crate::endgame::solve_within;
+use crate::pattern::{PatternWeights, EVAL_SCALE};
+use crate::position::Position;
+use crate::square::Square;
+
+/// What limits a strong search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum nominal depth (plies; a forced pass does not count).
+    pub depth: u32,
+    /// Node budget for the whole call (search and exact solves together).
+    pub max_nodes: u64,
+    /// Solve exactly when the root has at most this many empty squares
+    /// (and the solve fits the node budget).
+    pub exact_from_empties: u32,
+    /// Wall-clock limit in milliseconds (native targets only; ignored on
+    /// wasm).
+    pub time_ms: Option<u64>,
+}
+
+impl Limits {
+    /// A fixed depth with no node or time limit; exact from 20 empties.
+    #[must_use]
+    pub const fn depth(depth: u32) -> Limits {
+        Limits {
+            depth,
+            max_nodes: u64::MAX,
+            exact_from_empties: 20,
+            time_ms: None,
+        }
+    }
+
+    /// A time limit (native), depth up to 60; exact from 20 empties.
+    #[must_use]
+    pub const fn time_ms(ms: u64) -> Limits {
+        Limits {
+            depth: 60,
+            max_nodes: u64::MAX,
+            exact_from_empties: 20,
+            time_ms: Some(ms),
+        }
+    }
+}
+
+/// What [`evaluate_position`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Value in discs for the side to move (final disc difference expected;
+    /// an integer when `exact`).
+    pub value: f32,
+    /// The best move found; `None` when the side must pass or the game is
+    /// over.
+    pub best_move: Option<Square>,
+    /// Positions visited (search nodes plus solver nodes).
+    pub nodes: u64,
+    /// True when `value` is the exact game-theoretic score.
+    pub exact: bool,
+    /// Depth of the last finished iteration (0 when exact or game over).
+    pub depth: u32,
+    /// Expected continuation (from the transposition table), best move
+    /// first.
+    pub pv: Vec<Square>,
+}
+
+/// One move's value from [`score_all_moves`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveScore {
+    /// The move.
+    pub square: Square,
+    /// Value in discs for the side to move after playing it.
+    pub value: f32,
+    /// True when the value is exact.
+    pub exact: bool,
+}
+
+const INF: i32 = 1 << 20;
+const TT_BITS: u32 = 18;
+const NO_MOVE: u8 = 64;
+/// Conservative solver speed used to turn a time limit into a node budget.
+const SOLVE_NODES_PER_MS: u64 = 10_000;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    p: u64,
+    o: u64,
+    lower: i32,
+    upper: i32,
+    depth: u8,
+    best: u8,
+}
+
+/// A clock that only exists on native targets.
+#[derive(Clone, Copy)]
+struct Deadline {
+    #[cfg(not(target_arch = "wasm32"))]
+    at: Option<std::time::Instant>,
+}
+
+impl Deadline {
+    fn new(ms: Option<u64>) -> Deadline {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            Deadline {
+                at: ms.map(|ms| std::time::Instant::now() + std::time::Duration::from_millis(ms)),
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = ms;
+            Deadline {}
+        }
+    }
+
+    fn passed(&self) -> bool {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.at.is_some_and(|at| std::time::Instant::now() >= at)
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            false
+        }
+    }
+}
+
+struct Searcher<'w> {
+    w: &'w PatternWeights,
+    table: Vec<Entry>,
+    nodes: u64,
+    max_nodes: u64,
+    deadline: Deadline,
+    aborted: bool,
+}
+
+#[inline]
+fn final_score(p: u64, o: u64) -> i32 {
+    let own = p.count_ones() as i32;
+    let opp = o.count_ones() as i32;
+    let diff = own - opp;
+    let empties = 64 - own - opp;
+    if diff > 0 {
+        diff + empties
+    } else if diff < 0 {
+        diff - empties
+    } else {
+        0
+    }
+}
+
+impl<'w> Searcher<'w> {
+    fn new(w: &'w PatternWeights, limits: &Limits, deadline: Deadline) -> Searcher<'w> {
+        Searcher {
+            w,
+            table: vec![Entry::default(); 1 << TT_BITS],
+            nodes: 0,
+            max_nodes: limits.max_nodes,
+            deadline,
+            aborted: false,
+        }
+    }
+
+    #[inline]
+    fn slot(p: u64, o: u64) -> usize {
+        let h = (p ^ o.rotate_left(23).wrapping_mul(0xD6E8_FEB8_6659_FD93))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> (64 - TT_BITS)) as usize
+    }
+
+    fn check_limits(&mut self) -> bool {
+        if self.nodes > self.max_nodes || (self.nodes & 1023 == 0 && self.deadline.passed()) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Moves of `p` ordered best first: table move, then (from depth 3) the
+    /// child's evaluation, else the opponent's mobility.
+    fn order(&self, p: u64, o: u64, moves: u64, tt_move: u8, depth: u32) -> Vec<(i32, u8, u64)> {
+        let mut list = Vec::with_capacity(moves.count_ones() as usize);
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let f = flips(p, o, sq as usize);
+            let np = p | f | (1u64 << sq);
+            let no = o & !f;
+            let key = if sq == tt_move {
+                -INF
+            } else if depth >= 3 {
+                self.w.eval_raw(no, np)
+            } else {
+                let replies = legal_moves(no, np);
+                (replies.count_ones() + (replies & 0x8100_0000_0000_0081).count_ones()) as i32
+            };
+            list.push((key, sq, f));
+        }
+        list.sort_by_key(|&(k, sq, _)| (k, sq));
+        list
+    }
+
+    fn search(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: u32,
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.check_limits() {
+            return 0;
+        }
+        if depth == 0 {
+            if p | o == !0 {
+                return final_score(p, o) * EVAL_SCALE;
+            }
+            return self.w.eval_raw(p, o);
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if passed {
+                return final_score(p, o) * EVAL_SCALE;
+            }
+            return -self.search(o, p, -beta, -alpha, depth, true);
+        }
+        let slot = Self::slot(p, o);
+        let e = self.table[slot];
+        let mut tt_move = NO_MOVE;
+        if e.p == p && e.o == o {
+            tt_move = e.best;
+            if u32::from(e.depth) >= depth {
+                if e.lower >= beta {
+                    return e.lower;
+                }
+                if e.upper <= alpha {
+                    return e.upper;
+                }
+                if e.lower == e.upper {
+                    return e.lower;
+                }
+                alpha = alpha.max(e.lower);
+                beta = beta.min(e.upper);
+            }
+        }
+        let alpha0 = alpha;
+        let list = self.order(p, o, moves, tt_move, depth);
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for (i, &(_, sq, f)) in list.iter().enumerate() {
+            let np = p | f | (1u64 << sq);
+            let no = o & !f;
+            let v = if i == 0 {
+                -self.search(no, np, -beta, -alpha, depth - 1, false)
+            } else {
+                let v = -self.search(no, np, -alpha - 1, -alpha, depth - 1, false);
+                if v > alpha && v < beta && !self.aborted {
+                    -self.search(no, np, -beta, -alpha, depth - 1, false)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = sq;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best <= alpha0 {
+            (-INF, best)
+        } else if best >= beta {
+            (best, INF)
+        } else {
+            (best, best)
+        };
+        // Depth-preferred replacement (one search per table, so no aging):
+        // the same position or a search at least as deep replaces.
+        let old = self.table[slot];
+        if (old.p == p && old.o == o) || depth + 1 >= u32::from(old.depth) {
+            self.table[slot] = Entry {
+                p,
+                o,
+                lower,
+                upper,
+                depth: depth.min(255) as u8,
+                best: best_move,
+            };
+        }
+        best
+    }
+
+    /// The value with a window around `guess` (widened on failure).
+    fn aspiration(&mut self, p: u64, o: u64, depth: u32, guess: Option<i32>) -> i32 {
+        let Some(guess) = guess else {
+            return self.search(p, o, -INF, INF, depth, false);
+        };
+        let mut delta = 2 * EVAL_SCALE;
+        let (mut lo, mut hi) = (guess - delta, guess + delta);
+        loop {
+            let v = self.search(p, o, lo, hi, depth, false);
+            if self.aborted {
+                return 0;
+            }
+            if v <= lo {
+                lo = v - delta;
+            } else if v >= hi {
+                hi = v + delta;
+            } else {
+                return v;
+            }
+            delta *= 2;
+            if delta > 16 * EVAL_SCALE {
+                lo = lo.min(-INF);
+                hi = hi.max(INF);
+            }
+        }
+    }
+
+    /// The principal variation from the table, at most `max` moves.
+    fn pv(&self, mut p: u64, mut o: u64, max: usize) -> Vec<Square> {
+        let mut out = Vec::new();
+        while out.len() < max {
+            let moves = legal_moves(p, o);
+            if moves == 0 {
+                if legal_moves(o, p) == 0 {
+                    break;
+                }
+                std::mem::swap(&mut p, &mut o);
+                continue;
+            }
+            let e = self.table[Self::slot(p, o)];
+            if e.p != p || e.o != o || e.best == NO_MOVE || moves & (1u64 << e.best) == 0 {
+                break;
+            }
+            let f = flips(p, o, e.best as usize);
+            let np = p | f | (1u64 << e.best);
+            out.extend(Square::new(e.best as usize));
+            p = o & !f;
+            o = np;
+        }
+        out
+    }
+}
+
+/// Exact score by the solver within what is left of the budget.
+fn try_exact(pos: &Position, limits: &Limits, used: u64) -> (Option<(i32, Option<Square>)>, u64) {
+    if pos.empty_count() > limits.exact_from_empties {
+        return (None, 0);
+    }
+    let mut budget = limits.max_nodes.saturating_sub(used);
+    if let Some(ms) = limits.time_ms {
+        // With a clock, the solve may take about half the time (the solver
+        // runs 10–30 M nodes/s natively); the rest is left to the
+        // search if it does not finish.
+        budget = budget.min(ms.saturating_mul(SOLVE_NODES_PER_MS / 2));
+    }
+    match solve_within(pos, budget) {
+        Some(r) => (Some((r.score, r.best_move)), r.nodes),
+        None => (None, budget),
+    }
+}
+
+/// Evaluates `pos` for the side to move: the exact score when the solver
+/// can reach it (see [`Limits::exact_from_empties`]), else the value of an
+/// iterative-deepening search on the pattern evaluation.
+#[must_use]
+pub fn evaluate_position(pos: &Position, weights: &PatternWeights, limits: Limits) -> Report {
+    let deadline = Deadline::new(limits.time_ms);
+    let (p, o) = (pos.player().0, pos.opponent().0);
+    if legal_moves(p, o) == 0 && legal_moves(o, p) == 0 {
+        return Report {
+            value: final_score(p, o) as f32,
+            best_move: None,
+            nodes: 1,
+            exact: true,
+            depth: 0,
+            pv: Vec::new(),
+        };
+    }
+    let (exact, used) = try_exact(pos, &limits, 0);
+    if let Some((score, best_move)) = exact {
+        return Report {
+            value: score as f32,
+            best_move,
+            nodes: used,
+            exact: true,
+            depth: 0,
+            pv: best_move.into_iter().collect(),
+        };
+    }
+    let mut s = Searcher::new(weights, &limits, deadline);
+    s.nodes = used;
+    let mut result: Option<(i32, u32)> = None;
+    let max_depth = limits.depth.max(1).min(pos.empty_count().max(1));
+    for depth in 1..=max_depth {
+        let v = s.aspiration(p, o, depth, result.map(|r| r.0));
+        if s.aborted {
+            break;
+        }
+        result = Some((v, depth));
+    }
+    let Some((v, depth)) = result else {
+        // Not even depth 1 finished: the static evaluation and the first
+        // legal move.
+        let moves = legal_moves(p, o);
+        let first = if moves == 0 {
+            None
+        } else {
+            Square::new(moves.trailing_zeros() as usize)
+        };
+        return Report {
+            value: weights.eval_raw(p, o) as f32 / EVAL_SCALE as f32,
+            best_move: first,
+            nodes: s.nodes,
+            exact: false,
+            depth: 0,
+            pv: first.into_iter().collect(),
+        };
+    };
+    let pv = s.pv(p, o, depth as usize);
+    let best_move = if legal_moves(p, o) == 0 {
+        None
+    } else {
+        pv.first().copied()
+    };
+    // A game decided inside the horizon gives a whole number of discs.
+    Report {
+        value: v as f32 / EVAL_SCALE as f32,
+        best_move,
+        nodes: s.nodes,
+        exact: false,
+        depth,
+        pv,
+    }
+}
+
+/// Every legal move's value (discs, side to move at `pos`), best first:
+/// exact when the position after the move is within
+/// [`Limits::exact_from_empties`] and its solve fits the budget, else the
+/// negated value of a search of the child to `depth − 1` (full window per
+/// move). Empty when the side to move must pass. The node budget and time
+/// limit are shared by all moves (each move gets an equal share of the
+/// budget).
+#[must_use]
+pub fn score_all_moves(pos: &Position, weights: &PatternWeights, limits: Limits) -> Vec<MoveScore> {
+    let moves = pos.legal_moves();
+    let n = u64::from(moves.count()).max(1);
+    let mut out = Vec::new();
+    for sq in moves.iter() {
+        let Ok(after) = pos.play(sq) else { continue };
+        let child = after.position;
+        let mut l = limits;
+        l.depth = limits.depth.saturating_sub(1).max(1);
+        l.max_nodes = limits.max_nodes / n;
+        l.time_ms = limits.time_ms.map(|t| (t / n).max(1));
+        let r = evaluate_position(&child, weights, l);
+        out.push(MoveScore {
+            square: sq,
+            value: -r.value,
+            exact: r.exact,
+        });
+    }
+    out.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.square.cmp(&b.square)));
+    out
+}
+
+/// Plain α–β without table (fewest opponent moves first), `depth` plies on
+/// the pattern evaluation; a finished game scores exactly. For labelling
+/// training positions (many small searches, no table to allocate).
+#[allow(clippy::too_many_arguments)]
+fn plain(
+    w: &PatternWeights,
+    p: u64,
+    o: u64,
+    mut alpha: i32,
+    beta: i32,
+    depth: u32,
+    passed: bool,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    if depth == 0 {
+        if p | o == !0 {
+            return final_score(p, o) * EVAL_SCALE;
+        }
+        return w.eval_raw(p, o);
+    }
+    let moves = legal_moves(p, o);
+    if moves == 0 {
+        if passed {
+            return final_score(p, o) * EVAL_SCALE;
+        }
+        return -plain(w, o, p, -beta, -alpha, depth, true, nodes);
+    }
+    let mut list = [(0i32, 0u8, 0u64); 32];
+    let mut n = 0;
+    let mut m = moves;
+    while m != 0 && n < 32 {
+        let sq = m.trailing_zeros() as u8;
+        m &= m - 1;
+        let f = flips(p, o, sq as usize);
+        let np = p | f | (1u64 << sq);
+        let no = o & !f;
+        let key = if depth >= 3 {
+            w.eval_raw(no, np)
+        } else {
+            let r = legal_moves(no, np);
+            (r.count_ones() + (r & 0x8100_0000_0000_0081).count_ones()) as i32
+        };
+        let mut i = n;
+        while i > 0 && list[i - 1].0 > key {
+            list[i] = list[i - 1];
+            i -= 1;
+        }
+        list[i] = (key, sq, f);
+        n += 1;
+    }
+    let mut best = -INF;
+    for &(_, sq, f) in &list[..n] {
+        let np = p | f | (1u64 << sq);
+        let no = o & !f;
+        let v = -plain(w, no, np, -beta, -alpha, depth - 1, false, nodes);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The `depth`-ply α–β value of `pos` (discs, side to move) on the pattern
+/// evaluation, without transposition table or limits, and the nodes
+/// visited. Meant for many small searches (training labels).
+#[must_use]
+pub fn fixed_depth_value(pos: &Position, weights: &PatternWeights, depth: u32) -> (f32, u64) {
+    let mut nodes = 0;
+    let v = plain(
+        weights,
+        pos.player().0,
+        pos.opponent().0,
+        -INF,
+        INF,
+        depth,
+        false,
+        &mut nodes,
+    );
+    (v as f32 / EVAL_SCALE as f32, nodes)
+}

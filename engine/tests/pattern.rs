@@ -1,0 +1,270 @@
+//! The pattern evaluation: weights file round trip and damage detection,
+//! symmetry invariance, and the strong search against the exact solver.
+
+mod common;
+use engine::pattern::{
+    canonical_entry, feature_entries, stage_len, symmetric_position, FEATURE_COUNT, STAGE_COUNT,
+};
+use engine::{
+    default_weights, evaluate_position, score_all_moves, solve, Limits, PatternWeights, Position,
+    WeightsError,
+};
+
+/// A deterministic pseudo-random generator (xorshift64*).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+/// A position reached by `plies` random legal moves (passes taken).
+fn random_position(rng: &mut Rng, plies: u32) -> Position {
+    let mut pos = Position::initial();
+    for _ in 0..plies {
+        if pos.is_game_over() {
+            break;
+        }
+        let moves: Vec<_> = pos.legal_moves().iter().collect();
+        if moves.is_empty() {
+            pos = pos.pass().unwrap();
+            continue;
+        }
+        let mv = moves[(rng.next() % moves.len() as u64) as usize];
+        pos = pos.play(mv).unwrap().position;
+    }
+    pos
+}
+
+#[test]
+fn the_evaluation_is_invariant_under_the_eight_symmetries() {
+    let w = default_weights();
+    let mut rng = Rng(0x1234_5678);
+    for i in 0..400 {
+        let pos = random_position(&mut rng, 4 + i % 56);
+        let base = w.eval_raw(pos.player().0, pos.opponent().0);
+        for s in 1..8 {
+            let image = symmetric_position(&pos, s);
+            assert_eq!(
+                w.eval_raw(image.player().0, image.opponent().0),
+                base,
+                "symmetry {s} of\n{pos}"
+            );
+        }
+    }
+}
+
+#[test]
+fn canonical_entries_are_closed_and_the_feature_entries_in_range() {
+    let len = stage_len();
+    for i in 0..len {
+        let c = canonical_entry(i);
+        assert!(c <= i);
+        assert_eq!(canonical_entry(c), c);
+    }
+    let mut f = [0u32; FEATURE_COUNT];
+    let pos = Position::initial();
+    feature_entries(pos.player().0, pos.opponent().0, &mut f);
+    assert!(f.iter().all(|&e| (e as usize) < len));
+}
+
+#[test]
+fn weights_round_trip_and_damaged_files_are_refused() {
+    let bytes = engine::pattern::DEFAULT_WEIGHTS_BYTES;
+    let w = PatternWeights::from_bytes(bytes).unwrap();
+    assert_eq!(&w.to_bytes()[..], bytes, "round trip is byte-exact");
+    // Every weight survives the trip (weights built from discs).
+    let mut rng = Rng(99);
+    let stages: Vec<Option<Vec<f32>>> = (0..STAGE_COUNT)
+        .map(|s| {
+            (s % 3 != 1).then(|| {
+                (0..stage_len())
+                    .map(|_| {
+                        if rng.next() % 3 == 0 {
+                            0.0
+                        } else {
+                            (rng.next() % 4001) as f32 / 100.0 - 20.0
+                        }
+                    })
+                    .collect()
+            })
+        })
+        .collect();
+    let made = PatternWeights::from_discs(&stages);
+    let back = PatternWeights::from_bytes(&made.to_bytes()).unwrap();
+    assert_eq!(made, back);
+    assert_eq!(
+        back.trained_stages().count_ones() as usize,
+        (0..STAGE_COUNT).filter(|s| s % 3 != 1).count()
+    );
+    // A flipped bit anywhere is caught.
+    let good = made.to_bytes();
+    for at in [
+        9usize,
+        20,
+        40,
+        good.len() / 2,
+        good.len() - 9,
+        good.len() - 1,
+    ] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x10;
+        assert!(PatternWeights::from_bytes(&bad).is_err(), "flip at {at}");
+    }
+    let mut bad = good.clone();
+    bad[good.len() / 2] ^= 1;
+    assert_eq!(
+        PatternWeights::from_bytes(&bad),
+        Err(WeightsError::Checksum)
+    );
+    assert_eq!(
+        PatternWeights::from_bytes(&good[..good.len() - 3]),
+        Err(WeightsError::Checksum)
+    );
+    assert_eq!(
+        PatternWeights::from_bytes(b"nonsense"),
+        Err(WeightsError::BadMagic)
+    );
+    assert_eq!(
+        PatternWeights::from_bytes(&good[..20]),
+        Err(WeightsError::Truncated)
+    );
+}
+
+#[test]
+fn the_shipped_weights_are_trained_and_not_all_zero() {
+    let w = default_weights();
+    assert!(w.trained_stages() != 0);
+    let nonzero = (0..STAGE_COUNT)
+        .filter(|&s| (0..stage_len()).any(|i| w.weight(s, i) != 0))
+        .count();
+    assert!(nonzero >= 10, "only {nonzero} stages with weights");
+}
+
+#[test]
+fn evaluate_position_solves_exactly_where_it_may() {
+    let w = default_weights();
+    for empties in [6u32, 10, 14] {
+        for pos in common::positions(700 + u64::from(empties), empties, 8) {
+            let exact = solve(&pos);
+            let r = evaluate_position(&pos, w, Limits::depth(6));
+            assert!(r.exact, "{empties} empties: not solved\n{pos}");
+            assert_eq!(r.value, exact.score as f32, "{empties} empties\n{pos}");
+            // The move it names reaches that score.
+            if let Some(m) = r.best_move {
+                let after = pos.play(m).unwrap().position;
+                assert_eq!(-solve(&after).score, exact.score, "move {m}\n{pos}");
+            } else {
+                assert!(pos.legal_moves().is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn with_solving_off_a_search_to_the_end_gives_the_exact_score() {
+    // Depth ≥ the empties: the search reaches every game end, so without
+    // the solver it must still find the exact score (final scores are
+    // exact, in 1/32 disc units).
+    let w = default_weights();
+    for pos in common::positions(811, 8, 12) {
+        let limits = Limits {
+            exact_from_empties: 0,
+            ..Limits::depth(12)
+        };
+        let r = evaluate_position(&pos, w, limits);
+        assert!(!r.exact);
+        assert_eq!(r.value, solve(&pos).score as f32, "\n{pos}");
+    }
+}
+
+#[test]
+fn score_all_moves_agrees_with_the_solver_at_low_empties() {
+    let w = default_weights();
+    for pos in common::positions(923, 11, 10) {
+        let scores = score_all_moves(&pos, w, Limits::depth(4));
+        let moves: Vec<_> = pos.legal_moves().iter().collect();
+        assert_eq!(scores.len(), moves.len());
+        for s in &scores {
+            let after = pos.play(s.square).unwrap().position;
+            assert!(s.exact);
+            assert_eq!(s.value, -solve(&after).score as f32, "{}\n{pos}", s.square);
+        }
+        // Best first, and the first is the solver's score.
+        assert!(scores.windows(2).all(|p| p[0].value >= p[1].value));
+        if let Some(first) = scores.first() {
+            assert_eq!(first.value, solve(&pos).score as f32);
+        }
+    }
+}
+
+#[test]
+fn a_node_budget_stops_the_search_and_still_names_a_legal_move() {
+    let w = default_weights();
+    for pos in common::positions(31, 40, 6) {
+        let limits = Limits {
+            max_nodes: 2_000,
+            ..Limits::depth(30)
+        };
+        let r = evaluate_position(&pos, w, limits);
+        assert!(!r.exact);
+        assert!(r.depth < 30);
+        // The budget may be overshot by the unwinding only.
+        assert!(r.nodes <= 2_001, "nodes {}", r.nodes);
+        let m = r.best_move.expect("a move");
+        assert!(pos.legal_moves().contains(m));
+        // Deterministic.
+        assert_eq!(evaluate_position(&pos, w, limits), r);
+    }
+}
+
+#[test]
+fn midgame_values_are_plausible_and_agree_with_deeper_search_in_sign_mostly() {
+    // The trained evaluation should tell a won 14-empty position from a
+    // lost one far more often than not (exact scores as the judge).
+    let w = default_weights();
+    let (mut agree, mut total) = (0, 0);
+    for pos in common::positions(555, 14, 60) {
+        let exact = solve(&pos).score;
+        if exact.abs() < 6 {
+            continue;
+        }
+        total += 1;
+        if (w.evaluate(&pos) > 0.0) == (exact > 0) {
+            agree += 1;
+        }
+    }
+    assert!(total >= 20);
+    assert!(agree * 10 >= total * 7, "{agree} of {total}");
+}
+
+#[test]
+fn solving_with_the_evaluation_ordering_stays_exact() {
+    let w = default_weights();
+    for pos in common::positions(4242, 15, 25) {
+        let plain = solve(&pos);
+        let with = engine::solve_with_eval(&pos, w);
+        assert_eq!(with.score, plain.score, "\n{pos}");
+        if let Some(m) = with.best_move {
+            let after = pos.play(m).unwrap().position;
+            assert_eq!(-solve(&after).score, plain.score, "move {m}\n{pos}");
+        }
+        assert_eq!(
+            engine::solve_with_eval_within(&pos, w, with.nodes),
+            Some(with)
+        );
+        if with.nodes > 100 {
+            assert_eq!(
+                engine::solve_with_eval_within(&pos, w, with.nodes / 2),
+                None
+            );
+        }
+    }
+    // FFO #40 (20 empties, +38).
+    let ffo40 = include_str!("data/ffo40-44.obf").lines().next().unwrap();
+    let pos = Position::from_obf(ffo40).unwrap();
+    assert_eq!(engine::solve_with_eval(&pos, w).score, 38);
+}
