@@ -300,7 +300,7 @@ hint-best = Καλύτερη κίνηση { $square }: { $value }· { $how }, { 
 
 analysis-opening = Άνοιγμα:
 analysis-checking = Έλεγχος για ανάλυση…
-analysis-intro = Βρες πόσο κόστισε κάθε κίνηση σε σχέση με την καλύτερη: αναζήτηση σταθερού βάθους στο μέσο της παρτίδας, ακριβής λύση στα τελευταία κενά.
+analysis-intro = Βρες πόσα πούλια κόστισε κάθε κίνηση σε σχέση με την καλύτερη: αναζήτηση με την εκπαιδευμένη αξιολόγηση στο μέσο της παρτίδας, ακριβής λύση στα τελευταία κενά.
 analysis-failed = Η ανάλυση απέτυχε:
 analysis-start = Ανάλυση
 analysis-running = Ανάλυση… { $done } από { $total ->
@@ -312,7 +312,10 @@ analysis-loss-exact = −{ $loss ->
     [one] 1 πούλι
    *[other] { $loss } πούλια
 } (ακριβώς)
-analysis-loss-search = −{ $loss } (αναζήτηση βάθους)
+analysis-loss-search = −{ $loss ->
+    [one] 1 πούλι
+   *[other] { $loss } πούλια
+} (εκτίμηση)
 severity-best = καλύτερη
 severity-inaccuracy = ανακρίβεια
 severity-mistake = λάθος
@@ -323,7 +326,7 @@ analysis-summary = Βάθος αναζήτησης { $depth } στο μέσο τ
 }.
 analysis-no-mistakes = Καμία κίνηση δεν έχασε τίποτα σε σχέση με την καλύτερη.
 analysis-best-was = {" "}— καλύτερη ήταν η { $square }
-analysis-legend = Το πλεονέκτημα των μαύρων μετά από κάθε κίνηση (πάνω από τη γραμμή είναι καλύτερα τα μαύρα)· οι κουκκίδες δείχνουν τις χειρότερες κινήσεις. Δεξιά από τη διακεκομμένη γραμμή οι τιμές είναι ακριβείς διαφορές πουλιών.
+analysis-legend = Το πλεονέκτημα των μαύρων σε πούλια μετά από κάθε κίνηση (πάνω από τη γραμμή είναι καλύτερα τα μαύρα)· οι κουκκίδες δείχνουν τις χειρότερες κινήσεις. Δεξιά από τη διακεκομμένη γραμμή οι τιμές είναι ακριβείς.
 analysis-worst = Χειρότερες κινήσεις
 analysis-show-position = Δείξε αυτή τη θέση στο ταμπλό
 analysis-axis-black = Μπροστά τα μαύρα
@@ -334,6 +337,13 @@ analysis-graph-label = Το πλεονέκτημα των μαύρων σε όλ
     [one] 1 λάθος
    *[other] { $mistakes } λάθη
 }
+analysis-loss-graph-label = Πούλια που χάθηκαν σε σχέση με τις καλύτερες κινήσεις, αθροιστικά: Μαύρα { $black ->
+    [one] 1 πούλι
+   *[other] { $black } πούλια
+} (συνεχής γραμμή), Λευκά { $white ->
+    [one] 1 πούλι
+   *[other] { $white } πούλια
+} (διακεκομμένη γραμμή).
 
 ## Εξάσκηση εκτός σύνδεσης
 
@@ -737,6 +747,9 @@ export-analysis-move-exact = { $ply }. { $side } { $square } — απώλεια 
     [one] 1 πούλι
    *[other] { $loss } πούλια
 } (ακριβώς)
-export-analysis-move-search = { $ply }. { $side } { $square } — απώλεια { $loss } (αξία αναζήτησης)
+export-analysis-move-search = { $ply }. { $side } { $square } — απώλεια { $loss ->
+    [one] 1 πούλι
+   *[other] { $loss } πούλια
+} (εκτίμηση)
 export-analysis-best = , καλύτερη ήταν η { $square }
 export-analysis-worst = Χειρότερες κινήσεις: { $list }

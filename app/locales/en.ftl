@@ -233,7 +233,7 @@ hint-best = Best move { $square }: { $value }; { $how }, { $nodes ->
 
 analysis-opening = Opening:
 analysis-checking = Checking for an analysis…
-analysis-intro = Find each move's loss against the best move: a fixed-depth search in the midgame, the exact solver in the last empties.
+analysis-intro = Find each move's loss in discs against the best move: the trained evaluation's search in the midgame, the exact solver in the last empties.
 analysis-failed = The analysis failed:
 analysis-start = Analyse
 analysis-running = Analysing… { $done } of { $total ->
@@ -245,7 +245,10 @@ analysis-loss-exact = −{ $loss ->
     [one] 1 disc
    *[other] { $loss } discs
 } (exact)
-analysis-loss-search = −{ $loss } (depth search)
+analysis-loss-search = −{ $loss ->
+    [one] 1 disc
+   *[other] { $loss } discs
+} (estimate)
 severity-best = best
 severity-inaccuracy = inaccuracy
 severity-mistake = mistake
@@ -256,7 +259,7 @@ analysis-summary = Search depth { $depth } in the midgame; exact solver { $empti
 }.
 analysis-no-mistakes = No move lost anything against the best move.
 analysis-best-was = {" "}— best was { $square }
-analysis-legend = Black's advantage after each move (above the line Black is better); dots mark the worst moves. Right of the dashed line the values are exact disc counts.
+analysis-legend = Black's advantage in discs after each move (above the line Black is better); dots mark the worst moves. Right of the dashed line the values are exact.
 analysis-worst = Worst moves
 analysis-show-position = Show this position on the board
 analysis-axis-black = Black ahead
@@ -267,6 +270,13 @@ analysis-graph-label = Black's advantage over the game; { $mistakes ->
     [one] 1 mistake
    *[other] { $mistakes } mistakes
 }
+analysis-loss-graph-label = Discs lost against the best moves, added up over the game: Black { $black ->
+    [one] 1 disc
+   *[other] { $black } discs
+} (solid line), White { $white ->
+    [one] 1 disc
+   *[other] { $white } discs
+} (dashed line).
 
 ## Offline practice
 
@@ -583,6 +593,9 @@ export-analysis-move-exact = { $ply }. { $side } { $square } — loss { $loss ->
     [one] 1 disc
    *[other] { $loss } discs
 } (exact)
-export-analysis-move-search = { $ply }. { $side } { $square } — loss { $loss } (search value)
+export-analysis-move-search = { $ply }. { $side } { $square } — loss { $loss ->
+    [one] 1 disc
+   *[other] { $loss } discs
+} (estimate)
 export-analysis-best = , best { $square }
 export-analysis-worst = Worst moves: { $list }

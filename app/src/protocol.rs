@@ -563,8 +563,9 @@ pub struct MoveAnalysis {
     pub square: String,
     /// The best move found (the played one when it was best).
     pub best: String,
-    /// Value of the best move and of the played move, from the mover's side:
-    /// search evaluation in the midgame, final disc difference when `exact`.
+    /// Value of the best move and of the played move, from the mover's side,
+    /// in discs (the final disc difference expected): the strong search's
+    /// estimate in the midgame, the exact final difference when `exact`.
     pub best_value: i32,
     pub played_value: i32,
     /// `best_value - played_value` (0 for the best move).
@@ -584,6 +585,11 @@ pub struct GameAnalysis {
     pub depth: u32,
     /// Exact values from this many empty squares down.
     pub exact_empties: u32,
+    /// Every value is in discs (analyses stored before the trained
+    /// evaluation used the play AI's units: they lack this and are made
+    /// again).
+    #[serde(default)]
+    pub discs: bool,
     /// Plies of the worst mistakes, worst first.
     pub worst: Vec<u32>,
     /// The opening's name, when it is a named one.

@@ -1,10 +1,12 @@
 //! Analysis of finished games (vs AI, hot-seat, online, lab): each placement's
-//! loss against the best move — a fixed-depth search in the midgame, the exact
-//! solver in the last empties (within a node budget) — the worst mistakes and
-//! the evaluation graph's points. The work runs on the AI worker pool one
-//! placement at a time (in turn with the games' searches), shows progress, and
-//! the result is stored (`migrations/0009_analysis.sql`) so a reload does not
-//! compute it again.
+//! loss in discs against the best move — the strong search on the trained
+//! pattern evaluation in the midgame (every legal move scored, values in
+//! discs), the exact solver in the last empties (within a node budget) — the
+//! worst mistakes, the evaluation graph's points and each side's cumulative
+//! loss. The work runs on the AI worker pool one placement at a time (in turn
+//! with the games' searches), shows progress, and the result is stored
+//! (`migrations/0009_analysis.sql`) so a reload does not compute it again; a
+//! stored analysis from before the values were discs is made again.
 //!
 //! (Over 600 lines: the pure analysis, its store queries and the service that
 //! runs it stay together so the one feature reads top to bottom; ~110 are tests.)
@@ -26,10 +28,14 @@ const MAX_RUNNING: usize = 4;
 /// How many of the worst moves are listed.
 const WORST_LISTED: usize = 5;
 
+/// Positions the midgame search may visit for one placement (all its moves
+/// together): a few tenths of a second at most.
+pub const SEARCH_NODES: u64 = 4_000_000;
+
 /// Settings of the analysis.
 #[derive(Clone, Copy, Debug)]
 pub struct AnalysisSettings {
-    /// The fixed search depth in the midgame.
+    /// The strong search's depth in the midgame.
     pub depth: u32,
     /// The exact solver's range and budget (per placement).
     pub exact: ExactLimits,
@@ -64,29 +70,36 @@ pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings
             }
         }
     }
-    // Every root move with a full window: exact values at this depth.
-    let report = engine::analyse_root(before, settings.depth);
-    let mut best = (played, i32::MIN);
-    let mut played_value = report.value;
-    for m in &report.root_moves {
-        if m.value > best.1 {
-            best = (m.square, m.value);
-        }
-        if m.square == played {
-            played_value = m.value;
-        }
-    }
+    // Every legal move scored by the strong search on the trained pattern
+    // evaluation: values in discs (estimates) from the mover's side.
+    let limits = engine::strong::Limits {
+        depth: settings.depth,
+        max_nodes: SEARCH_NODES,
+        // The exact solver above has its own range and budget.
+        exact_from_empties: 0,
+        time_ms: None,
+    };
+    let scores = engine::strong::score_all_moves(before, engine::default_weights(), limits);
+    let discs = |v: f32| v.round() as i32;
+    let played_value = scores
+        .iter()
+        .find(|m| m.square == played)
+        .map_or(0, |m| discs(m.value));
+    let (best, best_value) = scores
+        .first()
+        .map_or((played, played_value), |m| (m.square, discs(m.value)));
     PlyValues {
-        best: best.0,
-        best_value: best.1.max(played_value),
+        best,
+        best_value: best_value.max(played_value),
         played_value,
         exact: false,
     }
 }
 
-/// How bad a loss is: disc differences when exact, evaluation units else.
+/// How bad a loss (in discs) is. An estimate needs a larger loss than an
+/// exact value for the same word: the search is within a couple of discs.
 pub fn severity(loss: i32, exact: bool) -> Severity {
-    let (inaccuracy, mistake, blunder) = if exact { (1, 4, 10) } else { (15, 40, 120) };
+    let (inaccuracy, mistake, blunder) = if exact { (1, 4, 10) } else { (3, 6, 12) };
     if loss >= blunder {
         Severity::Blunder
     } else if loss >= mistake {
@@ -166,12 +179,11 @@ pub fn assemble(moves: Vec<MoveAnalysis>, settings: AnalysisSettings) -> GameAna
         .iter()
         .filter(|m| m.severity != Severity::Best)
         .collect();
-    // Worst first: severity, then the loss relative to its scale.
+    // Worst first: severity, then the discs lost.
     worst.sort_by(|a, b| {
-        let scaled = |m: &MoveAnalysis| if m.exact { m.loss * 12 } else { m.loss };
         rank(b.severity)
             .cmp(&rank(a.severity))
-            .then(scaled(b).cmp(&scaled(a)))
+            .then(b.loss.cmp(&a.loss))
             .then(a.ply.cmp(&b.ply))
     });
     let squares: Vec<&str> = moves.iter().map(|m| m.square.as_str()).collect();
@@ -180,6 +192,7 @@ pub fn assemble(moves: Vec<MoveAnalysis>, settings: AnalysisSettings) -> GameAna
         opening: app::openings::name_of_squares(&squares).map(|n| n.name),
         depth: settings.depth,
         exact_empties: settings.exact.empties,
+        discs: true,
         moves,
     }
 }
@@ -407,7 +420,9 @@ impl Analyses {
         })?;
         Ok(row
             .filter(|(moves, _)| *moves == transcript(&target.game))
-            .and_then(|(_, result)| serde_json::from_str(&result).ok()))
+            .and_then(|(_, result)| serde_json::from_str::<GameAnalysis>(&result).ok())
+            // Made before the values were discs: made again.
+            .filter(|analysis| analysis.discs))
     }
 
     fn progress(&self, key: &str) -> Option<Progress> {
@@ -724,7 +739,10 @@ mod tests {
         assert_eq!(severity(2, true), Severity::Inaccuracy);
         assert_eq!(severity(6, true), Severity::Mistake);
         assert_eq!(severity(20, true), Severity::Blunder);
-        assert_eq!(severity(10, false), Severity::Best);
-        assert_eq!(severity(200, false), Severity::Blunder);
+        // Estimates (the midgame search) need a larger loss for each word.
+        assert_eq!(severity(2, false), Severity::Best);
+        assert_eq!(severity(3, false), Severity::Inaccuracy);
+        assert_eq!(severity(8, false), Severity::Mistake);
+        assert_eq!(severity(12, false), Severity::Blunder);
     }
 }

@@ -50,7 +50,7 @@ pub mod defaults {
     pub const EXPLAIN_TIMEOUT_SECS: u64 = 300;
     pub const EXACT_EMPTIES: u32 = 20;
     pub const EXACT_NODE_BUDGET: u64 = 200_000_000;
-    pub const ANALYSIS_DEPTH: u32 = 6;
+    pub const ANALYSIS_DEPTH: u32 = 10;
     pub const EXPLAIN_CONCURRENCY: u16 = 2;
     pub const EXPLAIN_DAILY_BUDGET: u32 = 500;
     pub const EXPLAIN_DAILY_PER_IP: u32 = 120;
@@ -272,7 +272,8 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_EXACT_NODE_BUDGET", default_value_t = defaults::EXACT_NODE_BUDGET, value_parser = clap::value_parser!(u64).range(1..))]
     pub exact_node_budget: u64,
 
-    /// Search depth of game analysis in the midgame (placed discs).
+    /// Depth of game analysis's strong search in the midgame (plies, on the
+    /// trained pattern evaluation).
     #[arg(long, env = "OTHELLO_ANALYSIS_DEPTH", default_value_t = defaults::ANALYSIS_DEPTH, value_parser = clap::value_parser!(u32).range(1..=12))]
     pub analysis_depth: u32,
     /// Paid explanations (Responses, Codex) written at once, server-wide.

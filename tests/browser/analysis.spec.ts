@@ -70,6 +70,18 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await expect(page.locator('.graph-y')).toContainText('Black ahead');
   await expect(page.locator('.graph-y')).toContainText('White ahead');
   await expect(page.locator('#analysis-graph-x')).toContainText('move 1');
+  // Every loss is in discs (an estimate in the midgame, exact at the end).
+  await expect(mistakes.first().locator('.loss')).toHaveText(/−\d+ discs? \((estimate|exact)\)/);
+  // Under the evaluation, each side's cumulative loss: the totals are the
+  // sums of the listed losses of that side, and the legend says them.
+  const lossGraph = page.locator('#analysis-loss-graph');
+  await expect(lossGraph).toBeVisible();
+  await expect(lossGraph.locator('polyline')).toHaveCount(2);
+  const black = Number(await lossGraph.getAttribute('data-black'));
+  const white = Number(await lossGraph.getAttribute('data-white'));
+  expect(black + white).toBeGreaterThan(0);
+  await expect(page.locator('#analysis-loss-legend')).toContainText(`Black ${black} disc`);
+  await expect(page.locator('#analysis-loss-legend')).toContainText(`White ${white} disc`);
   // The opening is named once, beside the move list, not again in the analysis.
   await expect(page.locator('#opening')).toHaveCount(1);
   await expect(page.locator('#analysis')).not.toContainText('Opening:');

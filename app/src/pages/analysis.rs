@@ -232,9 +232,9 @@ fn ready_view(
     }
 }
 
-/// The evaluation graph: black's value after each move. Midgame values are
-/// search evaluations (capped at ±300), endgame values exact disc differences
-/// (±64); each phase fills the same height.
+/// The evaluation graph: black's value in discs after each move (estimates
+/// in the midgame, exact right of the dashed line), on one scale of ±64 —
+/// and under it each side's cumulative loss.
 fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis, numbers: &[u32]) -> impl IntoView {
     const W: f64 = 300.0;
     const H: f64 = 120.0;
@@ -248,8 +248,10 @@ fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis, numbers: &[u32]) -> i
             }
     };
     let y = |m: &MoveAnalysis| {
-        let cap = if m.exact { 64.0 } else { 300.0 };
-        H / 2.0 - (f64::from(m.value_black).clamp(-cap, cap) / cap) * (H / 2.0 - 6.0)
+        // Stored analyses from before the values were discs are made again
+        // (`GameAnalysis::discs`), so every value here is in discs.
+        const CAP: f64 = 64.0;
+        H / 2.0 - (f64::from(m.value_black).clamp(-CAP, CAP) / CAP) * (H / 2.0 - 6.0)
     };
     let points = analysis
         .moves
@@ -320,5 +322,112 @@ fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis, numbers: &[u32]) -> i
             <span>{t!(lang, "analysis-axis-move", number = last)}</span>
         </div>
         </div>
+        {loss_graph(lang, analysis, x)}
+    }
+}
+
+/// Each side's cumulative loss in discs after each of the game's moves.
+pub fn cumulative_losses(moves: &[MoveAnalysis]) -> Vec<(i32, i32)> {
+    let (mut black, mut white) = (0, 0);
+    moves
+        .iter()
+        .map(|m| {
+            match m.side {
+                Side::Black => black += m.loss,
+                Side::White => white += m.loss,
+            }
+            (black, white)
+        })
+        .collect()
+}
+
+/// The cumulative-loss graph under the evaluation: one line per side, from 0
+/// at the top down to the larger total (black solid, white dashed, so the
+/// two are told apart without colour), with each side's total in words.
+fn loss_graph(
+    lang: crate::i18n::Lang,
+    analysis: &GameAnalysis,
+    x: impl Fn(usize) -> f64,
+) -> impl IntoView {
+    const W: f64 = 300.0;
+    const H: f64 = 60.0;
+    let sums = cumulative_losses(&analysis.moves);
+    let (black, white) = sums.last().copied().unwrap_or((0, 0));
+    let top = f64::from(black.max(white).max(8));
+    let y = |v: i32| 4.0 + (f64::from(v) / top) * (H - 8.0);
+    let line = |pick: fn(&(i32, i32)) -> i32| {
+        sums.iter()
+            .enumerate()
+            .map(|(i, s)| format!("{:.1},{:.1}", x(i), y(pick(s))))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let black_points = line(|s| s.0);
+    let white_points = line(|s| s.1);
+    let label = t!(
+        lang,
+        "analysis-loss-graph-label",
+        black = black,
+        white = white
+    );
+    view! {
+        <div class="graph-frame loss-frame">
+        <div class="loss-y" aria-hidden="true">
+            <span>"0"</span>
+            <span>{format!("−{}", top as i32)}</span>
+        </div>
+        <svg
+            id="analysis-loss-graph"
+            class="eval-graph loss-graph"
+            viewBox=format!("0 0 {W} {H}")
+            preserveAspectRatio="none"
+            role="img"
+            aria-label=label.clone()
+            data-black=black.to_string()
+            data-white=white.to_string()
+        >
+            <line class="eval-zero" x1="0" y1=y(0).to_string() x2=W.to_string() y2=y(0).to_string()></line>
+            <polyline class="loss-line black" points=black_points></polyline>
+            <polyline class="loss-line white" points=white_points></polyline>
+        </svg>
+        </div>
+        <p class="graph-legend" id="analysis-loss-legend">{label}</p>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(ply: u32, side: Side, loss: i32) -> MoveAnalysis {
+        MoveAnalysis {
+            ply,
+            side,
+            square: "d3".into(),
+            best: "d3".into(),
+            best_value: loss,
+            played_value: 0,
+            loss,
+            exact: false,
+            value_black: 0,
+            severity: Severity::Best,
+        }
+    }
+
+    #[test]
+    fn each_side_adds_up_only_its_own_losses() {
+        let moves = [
+            entry(1, Side::Black, 2),
+            entry(2, Side::White, 0),
+            entry(3, Side::Black, 5),
+            entry(4, Side::White, 7),
+            // A pass is not a placement: the same side twice in a row.
+            entry(5, Side::White, 1),
+        ];
+        assert_eq!(
+            cumulative_losses(&moves),
+            vec![(2, 0), (2, 0), (7, 0), (7, 7), (7, 8)]
+        );
+        assert!(cumulative_losses(&[]).is_empty());
     }
 }
