@@ -170,7 +170,8 @@ impl Side {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TableMode {
-    /// One player against the AI, which searches `depth` plies (1–6).
+    /// One player against the AI, which searches `depth` plies (1–6), or
+    /// [`STRONGEST`]: the strong search on the trained evaluation.
     VsAi { depth: u8, human: Side },
     /// Two players taking turns in one browser.
     HotSeat,
@@ -239,10 +240,21 @@ impl TimeControl {
     }
 }
 
+/// The "Strongest" level beside depths 1–6: the strong search on the
+/// trained pattern evaluation with a time budget per move and exact
+/// endgames (stored as this depth in a vs-AI table's mode).
+pub const STRONGEST: u8 = 7;
+
+/// The levels the lobby offers: depths 1–6 and [`STRONGEST`].
+pub const AI_LEVELS: [u8; 7] = [1, 2, 3, 4, 5, 6, STRONGEST];
+
 impl TableMode {
     /// A one-line description for headings.
     pub fn describe(&self) -> String {
         match self {
+            TableMode::VsAi { depth, human } if *depth == STRONGEST => {
+                format!("You ({}) vs the strongest AI", human.name())
+            }
             TableMode::VsAi { depth, human } => {
                 format!("You ({}) vs AI depth {depth}", human.name())
             }

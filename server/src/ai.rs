@@ -38,6 +38,37 @@ pub struct Job {
     pub depth: u32,
 }
 
+/// Time the "Strongest" level thinks per move.
+pub const STRONGEST_MS: u64 = 300;
+
+/// The "Strongest" level's move: the strong search on the trained pattern
+/// evaluation for [`STRONGEST_MS`], exact from 20 empties, reported as the
+/// play AI's reports are (its value in discs, the depth it finished).
+pub fn strongest(position: &engine::Position) -> engine::SearchReport {
+    let report = engine::evaluate_position(
+        position,
+        engine::default_weights(),
+        engine::Limits::time_ms(STRONGEST_MS),
+    );
+    // The search always finishes depth 1 within its time; should it ever
+    // not, the play AI's depth-1 move keeps the game going.
+    let best_move = report
+        .best_move
+        .or_else(|| engine::search(position, 1).best_move);
+    engine::SearchReport {
+        best_move,
+        value: report.value.round() as i32,
+        nodes: report.nodes,
+        principal_variation: report.pv,
+        root_moves: Vec::new(),
+        depth: if report.exact {
+            position.empty_count()
+        } else {
+            report.depth
+        },
+    }
+}
+
 /// A finished search.
 #[derive(Debug)]
 pub struct Reply {
@@ -324,7 +355,11 @@ impl AiPool {
             &key,
             &owner,
             Box::new(move || {
-                let report = engine::search(&job.position, job.depth);
+                let report = if job.depth == u32::from(app::protocol::STRONGEST) {
+                    strongest(&job.position)
+                } else {
+                    engine::search(&job.position, job.depth)
+                };
                 let _ = replies.send(Reply { job, report });
             }),
         )
@@ -362,6 +397,28 @@ impl AiPool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_strongest_level_plays_legal_moves_and_exact_endgames() {
+        let start = engine::Position::initial();
+        let report = strongest(&start);
+        let best = report.best_move.expect("a move at the start");
+        assert!(start.legal_moves().contains(best));
+        assert!(report.nodes > 0);
+        // With few empties it plays an exactly best move and says so.
+        let endgame = engine::Position::from_obf(
+            "XXXXXXXXXXXXXXXXOOOOOOOOXXXXXXXXOOOOOOXXXXXXXX--OOOOOO----XXXXX- X",
+        )
+        .expect("obf");
+        let report = strongest(&endgame);
+        let solved = engine::solve(&endgame);
+        assert_eq!(report.value, solved.score);
+        let after = endgame
+            .play(report.best_move.expect("a move"))
+            .expect("legal")
+            .position;
+        assert_eq!(-engine::solve(&after).score, solved.score);
+    }
 
     fn run_next(queue: &Shared, seconds: f64) {
         let (key, work) = queue.pop().expect("work");

@@ -15,7 +15,11 @@ fn players(mode: TableMode) -> (String, String) {
 fn players_in(lang: Lang, mode: TableMode) -> (String, String) {
     match mode {
         TableMode::VsAi { depth, human } => {
-            let ai = t!(lang, "export-ai", depth = depth);
+            let ai = if depth == app::protocol::STRONGEST {
+                t!(lang, "export-ai-strongest")
+            } else {
+                t!(lang, "export-ai", depth = depth)
+            };
             let player = t!(lang, "export-player");
             match human {
                 app::protocol::Side::Black => (player, ai),

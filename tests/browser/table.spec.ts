@@ -47,6 +47,28 @@ test('choosing white: the AI opens the game', async ({ page, consoleErrors }, in
   expect(consoleErrors).toEqual([]);
 });
 
+test('the strongest level: offered in the lobby, it opens as black and answers each move', async ({ page, consoleErrors }, info) => {
+  await page.goto('/');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(page.locator('#ai-depth option[value="7"]')).toHaveText('Strongest');
+  await startVsAi(page, 7, 'white');
+  await waitForIsland(page);
+  await expect(page.locator('.mode')).toContainText('vs the strongest AI');
+  await waitForTurnOrEnd(page);
+  await expect(page.locator('#turn')).toContainText('Your move (White)');
+  await expect(page.locator('#ai-search')).toContainText('AI looked');
+  // Two moves of ours, each answered by the strongest AI.
+  for (let i = 0; i < 2; i++) {
+    const s = await status(page);
+    await clickSquare(page, s.legal[0]);
+    await waitForNewVersion(page, s.version);
+    await waitForTurnOrEnd(page);
+  }
+  await expect(page.locator('#history li')).toHaveCount(5);
+  await screenshot(page, info, 'strongest');
+  expect(consoleErrors).toEqual([]);
+});
+
 test('hot-seat: both sides click, discs drawn follow the score, refusals and rules', async ({ page, consoleErrors }, info) => {
   await startHotSeat(page);
   await waitForIsland(page);

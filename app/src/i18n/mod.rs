@@ -349,6 +349,9 @@ pub fn side_name(lang: Lang, side: crate::protocol::Side) -> String {
 pub fn mode_text(lang: Lang, mode: &crate::protocol::TableMode) -> String {
     use crate::protocol::TableMode;
     match mode {
+        TableMode::VsAi { depth, human } if *depth == crate::protocol::STRONGEST => {
+            crate::t!(lang, "mode-vs-ai-strongest", side = side_name(lang, *human))
+        }
         TableMode::VsAi { depth, human } => {
             crate::t!(
                 lang,

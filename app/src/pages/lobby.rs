@@ -201,15 +201,23 @@ pub fn LobbyPage() -> impl IntoView {
                             id="ai-depth"
                             on:change=move |ev| {
                                 if let Ok(d) = event_target_value(&ev).parse::<u8>() {
-                                    set_depth.set(d.clamp(1, 6));
+                                    if crate::protocol::AI_LEVELS.contains(&d) {
+                                        set_depth.set(d);
+                                    }
                                 }
                             }
                         >
-                            {(1..=6u8)
+                            {crate::protocol::AI_LEVELS
+                                .into_iter()
                                 .map(|d| {
+                                    let label = if d == crate::protocol::STRONGEST {
+                                        t!(lang, "lobby-depth-strongest")
+                                    } else {
+                                        d.to_string()
+                                    };
                                     view! {
                                         <option value=d.to_string() selected=move || depth.get() == d>
-                                            {d.to_string()}
+                                            {label}
                                         </option>
                                     }
                                 })

@@ -504,6 +504,11 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 <h1><a href="/">{t!(lang, "site-title")}</a></h1>
                 <span class="mode" id="mode">{move || match mode() {
                     // A visitor who is not seated watches: the human is "a player", not "you".
+                    TableMode::VsAi { depth, human } if !seated() && depth == crate::protocol::STRONGEST => t!(
+                        lang,
+                        "mode-vs-ai-strongest-watch",
+                        side = crate::i18n::side_name(lang, human)
+                    ),
                     TableMode::VsAi { depth, human } if !seated() => t!(
                         lang,
                         "mode-vs-ai-watch",

@@ -75,9 +75,9 @@ impl<S: TableStore> Hub<S> {
         start: Option<engine::Position>,
     ) -> Result<String, CommandError> {
         if let TableMode::VsAi { depth, .. } = mode {
-            if !(1..=6).contains(&depth) {
+            if !app::protocol::AI_LEVELS.contains(&depth) {
                 return Err(CommandError::refused(
-                    "The AI's depth must be between 1 and 6.",
+                    "The AI's depth must be between 1 and 6 (or 7: the strongest).",
                 ));
             }
         }
