@@ -6,12 +6,14 @@
 //   request  {id, op: 'search', cells, side, depth}
 //            {id, op: 'solve',  cells, side}
 //            {id, op: 'hint',   cells, side, depth}   exact in the last 20 empties
+//            {id, op: 'hint_all', cells, side, depth, max_nodes}  every move in discs
 //            {id, op: 'play',   cells, side, square}  square -1: describe only
 //   reply    {id, ok: true, result, ms}   ms: time spent in the engine
 //            {id, ok: false, error}
 //
 // cells: 64 numbers (a1 = 0 … h8 = 63; 0 empty, 1 black, -1 white); side: 1
 // or -1. A search result is {square (-1: none), value, nodes, depth, exact};
+// a hint_all result is {moves: [{square, value, exact}] best first, depth};
 // a play result is {cells, flipped, to_move (0: over), passed, legal, black,
 // white}. Cancelling is terminating the worker (the page starts a fresh one).
 import init, * as engine from './engine.js';
@@ -22,6 +24,18 @@ const ready = init({ module_or_path: new URL('./engine_bg.wasm', import.meta.url
 function analysis(a) {
   const out = { square: a.square, value: a.value, nodes: a.nodes, depth: a.depth, exact: a.exact };
   a.free();
+  return out;
+}
+
+function moveValues(m) {
+  const squares = Array.from(m.squares);
+  const values = Array.from(m.values);
+  const exact = Array.from(m.exact);
+  const out = {
+    moves: squares.map((square, i) => ({ square, value: values[i], exact: exact[i] === 1 })),
+    depth: m.depth,
+  };
+  m.free();
   return out;
 }
 
@@ -49,6 +63,8 @@ function run(request) {
       return analysis(engine.solve(cells, side));
     case 'hint':
       return analysis(engine.hint(cells, side, request.depth >>> 0));
+    case 'hint_all':
+      return moveValues(engine.hint_all(cells, side, request.depth >>> 0, Number(request.max_nodes) || 1));
     case 'play':
       return step(engine.play(cells, side, request.square | 0));
     default:

@@ -267,7 +267,6 @@ clock-control = Χρόνος
 
 hint-button = Υπόδειξη
 hint-title = Η μηχανή, που τρέχει στο πρόγραμμα περιήγησής σου, προτείνει μια κίνηση
-hint-thinking = Σκέφτεται…
 hint-failed = Δεν βγήκε πρόταση: { $error }
 hint-pass = { $side ->
     [Black] Τα μαύρα δεν έχουν κίνηση: πρέπει να πάνε πάσο.
@@ -282,22 +281,37 @@ hint-loses = { $side ->
     [Black] τα μαύρα χάνουν
    *[White] τα λευκά χάνουν
 } με διαφορά { $by }, αν παίξουν και οι δύο τέλεια
-hint-value = αξία { $value } για τα { $side ->
+hint-thinking-all = Αξιολόγηση κάθε κίνησης (το πολύ { $millions } εκατομμύρια θέσεις)…
+hint-value-ahead = +{ $discs ->
+    [one] 1 πούλι
+   *[other] { $discs } πούλια
+} για τα { $side ->
     [Black] μαύρα
    *[White] λευκά
 }
-hint-exact = λύθηκε ακριβώς ({ $empties ->
-    [one] 1 κενό τετράγωνο
-   *[other] { $empties } κενά τετράγωνα
-})
+hint-value-behind = −{ $discs ->
+    [one] 1 πούλι
+   *[other] { $discs } πούλια
+} για τα { $side ->
+    [Black] μαύρα
+   *[White] λευκά
+}
+hint-value-even = ισορροπία για τα { $side ->
+    [Black] μαύρα
+   *[White] λευκά
+}
+hint-exact-all = λύθηκε ακριβώς
+hint-best-all = Καλύτερη κίνηση { $square }: { $value }· { $how }· { $count ->
+    [one] 1 κίνηση αξιολογήθηκε
+   *[other] { $count } κινήσεις αξιολογήθηκαν
+} σε { $ms } ms.
+hint-tag-exact = ακριβώς
+hint-tag-estimate = εκτίμηση
+hint-list-label = Όλες οι επιτρεπτές κινήσεις, η καλύτερη πρώτη, σε πούλια
 hint-searched = αναζήτηση { $depth ->
     [one] 1 κίνηση
    *[other] { $depth } κινήσεις
 } μπροστά
-hint-best = Καλύτερη κίνηση { $square }: { $value }· { $how }, { $nodes ->
-    [one] 1 θέση
-   *[other] { $nodes } θέσεις
-} σε { $ms } ms.
 
 ## Ανάλυση
 

@@ -212,25 +212,33 @@ clock-control = Time control
 
 hint-button = Hint
 hint-title = The engine, running in your browser, suggests a move
-hint-thinking = Thinking…
 hint-failed = No hint: { $error }
 hint-pass = { $side } has no move: it must pass.
 hint-draw = a draw with perfect play
 hint-wins = { $side } wins by { $by } with perfect play
 hint-loses = { $side } loses by { $by } with perfect play
-hint-value = value { $value } for { $side }
-hint-exact = solved exactly ({ $empties ->
-    [one] 1 empty square
-   *[other] { $empties } empty squares
-})
+hint-thinking-all = Scoring every move (at most { $millions } million positions)…
+hint-value-ahead = +{ $discs ->
+    [one] 1 disc
+   *[other] { $discs } discs
+} for { $side }
+hint-value-behind = −{ $discs ->
+    [one] 1 disc
+   *[other] { $discs } discs
+} for { $side }
+hint-value-even = level for { $side }
+hint-exact-all = solved exactly
+hint-best-all = Best move { $square }: { $value }; { $how }; { $count ->
+    [one] 1 move
+   *[other] { $count } moves
+} scored in { $ms } ms.
+hint-tag-exact = exact
+hint-tag-estimate = estimate
+hint-list-label = Every legal move, best first, in discs
 hint-searched = searched { $depth ->
     [one] 1 move
    *[other] { $depth } moves
 } ahead
-hint-best = Best move { $square }: { $value }; { $how }, { $nodes ->
-    [one] 1 position
-   *[other] { $nodes } positions
-} in { $ms } ms.
 
 ## Analysis
 

@@ -35,6 +35,9 @@ pub trait BoardScene {
     fn set_cursor(&self, square: Option<u8>);
     /// Marks a hinted square (the engine's suggestion), or clears the mark.
     fn set_hint(&self, square: Option<u8>);
+    /// Writes a short label on squares (the hint's value of every move:
+    /// `(square, text, best)`), replacing any earlier ones; empty clears.
+    fn set_labels(&self, labels: &[(u8, String, bool)]);
     /// Starts the end-of-game celebration; false when the scene cannot play it.
     fn celebrate(&self) -> bool;
     /// Ends the celebration at once and shows the final position again.
@@ -199,6 +202,10 @@ pub fn Board3D(
     /// A square to mark as the hint (the engine worker's best move).
     #[prop(optional, into)]
     hint: Option<Signal<Option<u8>>>,
+    /// Short labels to write on squares (the hint's value of every move):
+    /// `(square, text, best)`.
+    #[prop(optional, into)]
+    labels: Option<Signal<Vec<(u8, String, bool)>>>,
     /// Whether a round end is one to celebrate for this viewer (not a
     /// player's own loss); always, when not given.
     #[prop(optional, into)]
@@ -206,6 +213,7 @@ pub fn Board3D(
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let hint = hint.unwrap_or_else(|| Signal::derive(|| None));
+    let labels = labels.unwrap_or_else(|| Signal::derive(Vec::new));
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (backend, set_backend) = signal(String::from("loading"));
     let celebrating = RwSignal::new(false);
@@ -244,11 +252,16 @@ pub fn Board3D(
             };
             let built = (factory.0)(element, hooks, &snapshot.get_untracked());
             built.set_hint(hint.get_untracked());
+            built.set_labels(&labels.get_untracked());
             scene.set_value(Some(built));
         });
         Effect::new(move |_| {
             let square = hint.get();
             with_scene(&|s| s.set_hint(square));
+        });
+        Effect::new(move |_| {
+            let now = labels.get();
+            with_scene(&|s| s.set_labels(&now));
         });
         let previous: StoredValue<Option<BoardSnapshot>> = StoredValue::new(None);
         let previous_passes: StoredValue<Option<PassLog>> = StoredValue::new(None);
@@ -338,7 +351,7 @@ pub fn Board3D(
                 on:blur=on_blur
                 on:focus=on_focus
             ></canvas>
-            {move || is_2d().then(|| view! { <Board2D snapshot on_square cursor hint /> })}
+            {move || is_2d().then(|| view! { <Board2D snapshot on_square cursor hint labels /> })}
             {move || {
                 celebrating
                     .get()
@@ -375,6 +388,7 @@ fn Board2D(
     on_square: Callback<u8>,
     cursor: RwSignal<Option<u8>>,
     hint: Signal<Option<u8>>,
+    labels: Signal<Vec<(u8, String, bool)>>,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let grid = NodeRef::<leptos::html::Div>::new();
@@ -435,6 +449,14 @@ fn Board2D(
                 on:focus=move |_| cursor.set(Some(square))
             >
                 <span class=disc_class aria-hidden="true"></span>
+                {move || {
+                    labels.with(|l| {
+                        l.iter().find(|(s, _, _)| *s == square).map(|(_, text, best)| {
+                            let class = if *best { "cell-label best" } else { "cell-label" };
+                            view! { <span class=class aria-hidden="true">{text.clone()}</span> }
+                        })
+                    })
+                }}
             </button>
         }
     };

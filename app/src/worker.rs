@@ -58,6 +58,15 @@ pub enum EngineRequest {
         side: i8,
         depth: u32,
     },
+    /// Every legal move's value in discs (the strong search at `depth` on
+    /// the trained evaluation, exact near the end), within `max_nodes`.
+    #[serde(rename = "hint_all")]
+    HintAll {
+        cells: Vec<i8>,
+        side: i8,
+        depth: u32,
+        max_nodes: f64,
+    },
     /// Plays `square` (−1: only describes the position) and a forced pass.
     Play {
         cells: Vec<i8>,
@@ -87,6 +96,42 @@ impl Analysis {
     pub fn best(&self) -> Option<u8> {
         u8::try_from(self.square).ok().filter(|&s| s < 64)
     }
+}
+
+/// One legal move's value from [`EngineRequest::HintAll`].
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
+pub struct MoveValue {
+    pub square: u8,
+    /// Discs for the side to move (the final difference expected).
+    pub value: f32,
+    /// Solved exactly.
+    pub exact: bool,
+}
+
+/// Every legal move's value, best first.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct MoveValues {
+    pub moves: Vec<MoveValue>,
+    /// The midgame search depth.
+    pub depth: u32,
+}
+
+/// Asks the worker for every legal move's value.
+pub async fn hint_all(
+    cells: Vec<i8>,
+    side: i8,
+    depth: u32,
+    max_nodes: u64,
+) -> Result<Timed<MoveValues>, String> {
+    decode(
+        &client::request(&EngineRequest::HintAll {
+            cells,
+            side,
+            depth,
+            max_nodes: max_nodes as f64,
+        })
+        .await?,
+    )
 }
 
 /// A position after a move (and the pass that may follow it).

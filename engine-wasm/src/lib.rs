@@ -9,6 +9,10 @@
 //! * [`search`]: the play AI's α–β search to a depth (what the server's AI
 //!   plays), [`solve`]: the exact endgame solver, [`hint`]: the solver when at
 //!   most [`HINT_EXACT_EMPTIES`] squares are empty, else the search;
+//! * [`hint_all`]: every legal move's value in discs, by the strong search
+//!   on the trained pattern evaluation (exact where the solver finishes
+//!   within the budget); the weights are part of this module, so they load
+//!   with the worker, never with the page;
 //! * [`play`]: the rules for a game kept in the browser (offline practice):
 //!   a move, the automatic pass that may follow, the legal moves, the end.
 //!
@@ -37,6 +41,43 @@ pub struct Analysis {
     pub depth: u32,
     /// Whether this is the solver's exact result.
     pub exact: bool,
+}
+
+/// Every legal move's value, best first (see [`hint_all`]).
+#[wasm_bindgen(getter_with_clone)]
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveValues {
+    /// The legal squares (0..64), best first.
+    pub squares: Vec<u8>,
+    /// Each move's value in discs for the side to move (the final disc
+    /// difference expected after it).
+    pub values: Vec<f32>,
+    /// 1 where the value is exact (solved), else 0.
+    pub exact: Vec<u8>,
+    /// The search depth in the midgame.
+    pub depth: u32,
+}
+
+/// Hints score every move exactly from this many empty squares down (within
+/// the node budget).
+pub const HINT_ALL_EXACT_EMPTIES: u32 = 18;
+
+/// Every legal move of `pos` scored in discs by the strong search at
+/// `depth`, within `max_nodes` for all moves together.
+pub fn hint_all_position(pos: &Position, depth: u32, max_nodes: u64) -> MoveValues {
+    let limits = engine::Limits {
+        depth: depth.clamp(1, 20),
+        max_nodes: max_nodes.max(1),
+        exact_from_empties: HINT_ALL_EXACT_EMPTIES,
+        time_ms: None,
+    };
+    let scores = engine::score_all_moves(pos, engine::default_weights(), limits);
+    MoveValues {
+        squares: scores.iter().map(|m| m.square.index() as u8).collect(),
+        values: scores.iter().map(|m| m.value).collect(),
+        exact: scores.iter().map(|m| u8::from(m.exact)).collect(),
+        depth: limits.depth,
+    }
 }
 
 /// A position after a move in a game kept in the browser.
@@ -176,6 +217,22 @@ pub fn hint(cells: &[i8], side: i8, depth: u32) -> Result<Analysis, JsError> {
     Ok(hint_position(&position(cells, side).map_err(js)?, depth))
 }
 
+/// [`hint_all_position`] on a board in the interchange form (`max_nodes` a
+/// whole number of positions).
+#[wasm_bindgen]
+pub fn hint_all(cells: &[i8], side: i8, depth: u32, max_nodes: f64) -> Result<MoveValues, JsError> {
+    let budget = if max_nodes.is_finite() && max_nodes >= 1.0 {
+        max_nodes as u64
+    } else {
+        1
+    };
+    Ok(hint_all_position(
+        &position(cells, side).map_err(js)?,
+        depth,
+        budget,
+    ))
+}
+
 /// [`play_position`] on a board in the interchange form.
 #[wasm_bindgen]
 pub fn play(cells: &[i8], side: i8, square: i32) -> Result<Step, JsError> {
@@ -209,6 +266,34 @@ mod tests {
         assert_eq!((step.black, step.white), (4, 1));
         assert!(play_position(&position(&start, 1).unwrap(), 0).is_err());
         assert!(play_position(&position(&start, 1).unwrap(), 64).is_err());
+    }
+
+    #[test]
+    fn every_move_is_scored_and_exact_values_match_the_solver() {
+        let start = Position::initial();
+        let all = hint_all_position(&start, 6, 2_000_000);
+        assert_eq!(all.squares.len(), 4, "four legal moves at the start");
+        assert!(all.values.windows(2).all(|w| w[0] >= w[1]), "best first");
+        assert!(
+            all.values.iter().all(|v| v.abs() < 20.0),
+            "{:?}",
+            all.values
+        );
+        // Near the end every value is exact and equals the solver's.
+        let endgame = Position::from_obf(
+            "XXXXXXXXXXXXXXXXOOOOOOOOXXXXXXXXOOOOOOXXXXXXXX--OOOOOO----XXXXX- X",
+        )
+        .unwrap();
+        let all = hint_all_position(&endgame, 8, 10_000_000);
+        assert!(!all.squares.is_empty());
+        for (i, &sq) in all.squares.iter().enumerate() {
+            assert_eq!(all.exact[i], 1);
+            let after = endgame
+                .play(Square::new(usize::from(sq)).unwrap())
+                .unwrap()
+                .position;
+            assert_eq!(all.values[i], -(engine::solve(&after).score as f32));
+        }
     }
 
     #[test]

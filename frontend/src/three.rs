@@ -143,6 +143,14 @@ extern "C" {
     #[wasm_bindgen(constructor, js_namespace = THREE)]
     pub fn new(params: &Object) -> MeshBasicMaterial;
 
+    /// A texture drawn from a 2D canvas (the hint's numbers on the squares).
+    #[wasm_bindgen(js_namespace = THREE)]
+    pub type CanvasTexture;
+    #[wasm_bindgen(constructor, js_namespace = THREE)]
+    pub fn new(canvas: &web_sys::HtmlCanvasElement) -> CanvasTexture;
+    #[wasm_bindgen(method)]
+    pub fn dispose(this: &CanvasTexture);
+
     #[wasm_bindgen(js_namespace = THREE)]
     pub type Color;
     #[wasm_bindgen(constructor, js_namespace = THREE)]

@@ -184,5 +184,14 @@ test('?renderer=2d: an accessible DOM board, playable by click and keyboard', as
   await expect(board.locator('.disc2d.black')).toHaveCount(3);
   await expect(board.locator('.disc2d.white')).toHaveCount(3);
   await screenshot(page, info, 'board-2d');
+
+  // The Hint writes every legal move's value on its square, the best in blue.
+  const legal = await board.locator('button.legal').count();
+  await page.click('#hint');
+  await expect(page.locator('#hint-result')).toContainText('Best move', { timeout: 60_000 });
+  await expect(board.locator('.cell-label')).toHaveCount(legal);
+  expect(await board.locator('.cell-label.best').count()).toBeGreaterThan(0);
+  for (const text of await board.locator('.cell-label').allTextContents()) expect(text).toMatch(/^([+−]\d+|0)$/);
+  await screenshot(page, info, 'board-2d-hint');
   expect(consoleErrors).toEqual([]);
 });

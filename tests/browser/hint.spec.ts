@@ -1,6 +1,8 @@
 // The Hint button: the engine runs in the browser (a Web Worker with its own
-// wasm module, fetched only when a hint is asked for) and its suggestion is
-// marked on the 3D board, on vs-AI and hot-seat tables; online tables offer none.
+// wasm module, fetched only when a hint is asked for), scores every legal move
+// in discs, marks the best on the 3D board and writes every value on its
+// square and in a sorted list, on vs-AI and hot-seat tables; online tables
+// offer none.
 import { test, expect, waitForIsland, screenshot, saveResult } from './support/fixtures';
 import { clickSquare, startHotSeat, startVsAi, status, waitForNewVersion, waitForTurnOrEnd } from './support/board';
 import type { Page } from '@playwright/test';
@@ -29,7 +31,21 @@ test('a hint on a vs-AI table: computed in the worker, marked on the board', asy
   const s = await status(page);
   const { square, text } = await askHint(page);
   expect(s.legal).toContain(square);
-  expect(text).toMatch(/value [+-]\d+ for Black; searched 6 moves ahead, \d+ positions in \d+ ms\./);
+  expect(text).toMatch(/^Best move [a-h][1-8]: ([+−]\d+ discs? |level )for Black; searched 8 moves ahead; \d+ moves? scored in \d+ ms\.$/);
+  // Every legal move is listed, best first, each with its value in discs;
+  // the list's first square is the marked one, and every value is on the board.
+  const rows = page.locator('#hint-moves li');
+  await expect(rows).toHaveCount(s.legal.length);
+  const listed = await rows.evaluateAll((els) => els.map((e) => ({
+    square: Number(e.getAttribute('data-square')),
+    value: Number(e.getAttribute('data-value')),
+    text: e.textContent ?? '',
+  })));
+  expect(listed.map((r) => r.square).sort((a, b) => a - b)).toEqual([...s.legal].sort((a, b) => a - b));
+  expect(listed[0].square).toBe(square);
+  for (let i = 1; i < listed.length; i++) expect(listed[i - 1].value).toBeGreaterThanOrEqual(listed[i].value);
+  for (const r of listed) expect(r.text).toMatch(/(estimate|exact)$/);
+  expect((await status(page)).labels).toBe(s.legal.length);
   // Content-hashed names (`cargo xtask site`): <stem>.<16 hex digits>.<ext>.
   expect(engineFiles.map((f) => f.replace(/\.[0-9a-f]{16}\./, '.')).sort()).toEqual([
     '/pkg/engine-worker.js',
@@ -44,6 +60,8 @@ test('a hint on a vs-AI table: computed in the worker, marked on the board', asy
   await waitForNewVersion(page, s.version);
   await expect(page.locator('#hint-result')).toBeEmpty();
   expect((await status(page)).hint).toBeNull();
+  await expect(page.locator('#hint-moves')).toHaveCount(0);
+  expect((await status(page)).labels).toBe(0);
   await waitForTurnOrEnd(page);
   const second = await askHint(page);
   expect((await status(page)).legal).toContain(second.square);

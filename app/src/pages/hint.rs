@@ -1,53 +1,89 @@
 //! The Hint button of vs-AI and hot-seat tables: the engine, in the browser's
-//! Web Worker (see [`crate::worker`]), finds the best move for the side to
-//! move; the board marks it and the card says its value, the depth and the
-//! positions searched. Exact (the endgame solver) in the last 20 empties,
-//! a depth-limited search before. Not offered in online games: a hint there
-//! would be help from a machine.
+//! Web Worker (see [`crate::worker`]), scores every legal move in discs with
+//! the strong search on the trained pattern evaluation (exact where the
+//! solver finishes within the budget, near the end); the board marks the
+//! best move, and the card lists every move best first, with its value and
+//! whether it is exact or an estimate. Not offered in online games: a hint
+//! there would be help from a machine.
 
 use crate::i18n::Lang;
 use crate::protocol::{square_name, Side, TableMode, TableView};
-use crate::worker::{Analysis, EngineRequest};
+use crate::worker::{MoveValue, MoveValues};
 use leptos::prelude::*;
 
-/// How deep a hint searches before the last 20 empties.
-pub const HINT_DEPTH: u32 = 6;
+/// How deep a hint searches in the midgame.
+pub const HINT_DEPTH: u32 = 8;
+/// The most positions one hint may visit (all moves together): about a
+/// second in the browser on a slow machine.
+pub const HINT_NODES: u64 = 3_000_000;
 
-/// What the hint card says about an analysis for `mover`.
-pub fn describe(lang: Lang, analysis: &Analysis, mover: Side, ms: f64) -> String {
+/// A value in discs as the card and the board show it: `+3`, `−2`, `0`.
+pub fn disc_text(value: f32) -> String {
+    let rounded = value.round() as i32;
+    match rounded {
+        0 => "0".to_string(),
+        v if v > 0 => format!("+{v}"),
+        v => format!("−{}", -v),
+    }
+}
+
+/// The card's line about the best move of `values` for `mover`.
+pub fn describe(lang: Lang, values: &MoveValues, mover: Side, ms: f64) -> String {
     let side = mover.name();
-    let Some(square) = analysis.best() else {
+    let Some(best) = values.moves.first() else {
         return t!(lang, "hint-pass", side = side);
     };
-    let nodes = analysis.nodes as u64;
-    let value = if analysis.exact {
-        match analysis.value {
+    let value = if best.exact {
+        match best.value.round() as i32 {
             0 => t!(lang, "hint-draw"),
             v if v > 0 => t!(lang, "hint-wins", side = side, by = v),
             v => t!(lang, "hint-loses", side = side, by = -v),
         }
     } else {
-        t!(
-            lang,
-            "hint-value",
-            side = side,
-            value = format!("{:+}", analysis.value)
-        )
+        match best.value.round() as i32 {
+            0 => t!(lang, "hint-value-even", side = side),
+            d if d > 0 => t!(lang, "hint-value-ahead", side = side, discs = d),
+            d => t!(lang, "hint-value-behind", side = side, discs = -d),
+        }
     };
-    let how = if analysis.exact {
-        t!(lang, "hint-exact", empties = analysis.depth)
+    let how = if best.exact {
+        t!(lang, "hint-exact-all")
     } else {
-        t!(lang, "hint-searched", depth = analysis.depth)
+        t!(lang, "hint-searched", depth = values.depth)
     };
     t!(
         lang,
-        "hint-best",
-        square = square_name(square),
+        "hint-best-all",
+        square = square_name(best.square),
         value = value,
         how = how,
-        nodes = nodes,
+        count = values.moves.len(),
         ms = format!("{ms:.0}")
     )
+}
+
+/// One row of the sorted list: the square, its value, exact or estimate.
+fn move_row(lang: Lang, m: MoveValue, best: f32) -> impl IntoView {
+    let kind = if m.exact {
+        t!(lang, "hint-tag-exact")
+    } else {
+        t!(lang, "hint-tag-estimate")
+    };
+    // Within half a disc of the best counts as a best move.
+    let is_best = best - m.value < 0.5;
+    view! {
+        <li
+            class="hint-move"
+            class:best=is_best
+            class:exact=m.exact
+            data-square=m.square.to_string()
+            data-value=format!("{:.2}", m.value)
+        >
+            <span class="sq">{square_name(m.square)}</span>
+            <span class="val">{disc_text(m.value)}</span>
+            <span class="kind">{kind}</span>
+        </li>
+    }
 }
 
 /// Whether a table offers hints to this viewer now: a vs-AI or hot-seat game
@@ -56,10 +92,15 @@ pub fn offers_hint(view: &TableView) -> bool {
     !matches!(view.mode, TableMode::Online { .. }) && view.viewer_to_move()
 }
 
-/// The Hint card. `hint` is the square the board marks (cleared when the
-/// position changes).
+/// The Hint card. `hint` is the square the board marks and `values` every
+/// move's value for the board's numbers (both cleared when the position
+/// changes).
 #[component]
-pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl IntoView {
+pub fn HintPanel(
+    view: RwSignal<TableView>,
+    hint: RwSignal<Option<u8>>,
+    values: RwSignal<Vec<MoveValue>>,
+) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let (text, set_text) = signal(None::<String>);
     let (busy, set_busy) = signal(false);
@@ -70,6 +111,7 @@ pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl 
         let now = version.get();
         if previous.is_some_and(|p| p != now) {
             hint.set(None);
+            values.set(Vec::new());
             set_text.set(None);
             if busy.get_untracked() {
                 crate::worker::cancel();
@@ -90,15 +132,16 @@ pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl 
         let version = v.board.version;
         asked.set_value(Some(version));
         set_busy.set(true);
-        set_text.set(Some(t!(lang, "hint-thinking")));
+        set_text.set(Some(t!(
+            lang,
+            "hint-thinking-all",
+            millions = HINT_NODES / 1_000_000
+        )));
         hint.set(None);
+        values.set(Vec::new());
         leptos::task::spawn_local(async move {
-            let reply = crate::worker::analyse(EngineRequest::Hint {
-                cells: v.board.cells.clone(),
-                side,
-                depth: HINT_DEPTH,
-            })
-            .await;
+            let reply =
+                crate::worker::hint_all(v.board.cells.clone(), side, HINT_DEPTH, HINT_NODES).await;
             if asked.try_get_value().flatten() != Some(version)
                 || view.try_with_untracked(|v| v.board.version) != Some(version)
             {
@@ -107,7 +150,8 @@ pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl 
             let _ = set_busy.try_set(false);
             match reply {
                 Ok(timed) => {
-                    let _ = hint.try_set(timed.result.best());
+                    let _ = hint.try_set(timed.result.moves.first().map(|m| m.square));
+                    let _ = values.try_set(timed.result.moves.clone());
                     let _ =
                         set_text.try_set(Some(describe(lang, &timed.result, to_move, timed.ms)));
                 }
@@ -117,6 +161,17 @@ pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl 
                 }
             }
         });
+    };
+    let list = move || {
+        let moves = values.get();
+        let best = moves.first().map_or(0.0, |m| m.value);
+        (!moves.is_empty()).then(|| {
+            view! {
+                <ol id="hint-moves" class="hint-moves" aria-label=t!(lang, "hint-list-label")>
+                    {moves.into_iter().map(|m| move_row(lang, m, best)).collect_view()}
+                </ol>
+            }
+        })
     };
     view! {
         <Show when=move || view.with(offers_hint)>
@@ -133,6 +188,7 @@ pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl 
                 <p id="hint-result" aria-live="polite" data-square=move || hint.get().map(|s| s.to_string())>
                     {move || text.get()}
                 </p>
+                {list}
             </div>
         </Show>
     }
@@ -143,37 +199,57 @@ pub fn HintPanel(view: RwSignal<TableView>, hint: RwSignal<Option<u8>>) -> impl 
 mod tests {
     use super::*;
 
-    fn analysis(square: i32, value: i32, exact: bool) -> Analysis {
-        Analysis {
-            square,
-            value,
-            nodes: 4321.0,
-            depth: if exact { 14 } else { 6 },
-            exact,
+    fn values(moves: &[(u8, f32, bool)]) -> MoveValues {
+        MoveValues {
+            moves: moves
+                .iter()
+                .map(|&(square, value, exact)| MoveValue {
+                    square,
+                    value,
+                    exact,
+                })
+                .collect(),
+            depth: 8,
         }
     }
 
     #[test]
     fn hints_are_described() {
         assert_eq!(
-            describe(Lang::En, &analysis(37, 12, false), Side::Black, 8.4),
-            "Best move f5: value +12 for Black; searched 6 moves ahead, 4321 positions in 8 ms."
+            describe(
+                Lang::En,
+                &values(&[(37, 2.4, false), (19, -1.0, false)]),
+                Side::Black,
+                8.4
+            ),
+            "Best move f5: +2 discs for Black; searched 8 moves ahead; 2 moves scored in 8 ms."
         );
         assert_eq!(
-            describe(Lang::En, &analysis(0, -6, true), Side::White, 120.0),
-            "Best move a1: White loses by 6 with perfect play; solved exactly (14 empty squares), 4321 positions in 120 ms."
+            describe(Lang::En, &values(&[(0, -6.0, true)]), Side::White, 120.0),
+            "Best move a1: White loses by 6 with perfect play; solved exactly; 1 move scored in 120 ms."
         );
-        assert!(describe(Lang::En, &analysis(63, 0, true), Side::Black, 1.0).contains("a draw"));
         assert!(
-            describe(Lang::En, &analysis(9, 4, true), Side::Black, 1.0).contains("Black wins by 4")
+            describe(Lang::En, &values(&[(63, 0.0, true)]), Side::Black, 1.0).contains("a draw")
+        );
+        assert!(
+            describe(Lang::En, &values(&[(9, 4.0, true)]), Side::Black, 1.0)
+                .contains("Black wins by 4")
         );
         assert_eq!(
-            describe(Lang::En, &analysis(-1, 0, false), Side::White, 0.0),
+            describe(Lang::En, &values(&[]), Side::White, 0.0),
             "White has no move: it must pass."
         );
         assert_eq!(
-            describe(Lang::El, &analysis(0, -6, true), Side::White, 120.0),
-            "Καλύτερη κίνηση a1: τα λευκά χάνουν με διαφορά 6, αν παίξουν και οι δύο τέλεια· λύθηκε ακριβώς (14 κενά τετράγωνα), 4321 θέσεις σε 120 ms."
+            describe(Lang::El, &values(&[(0, -6.0, true)]), Side::White, 120.0),
+            "Καλύτερη κίνηση a1: τα λευκά χάνουν με διαφορά 6, αν παίξουν και οι δύο τέλεια· λύθηκε ακριβώς· 1 κίνηση αξιολογήθηκε σε 120 ms."
         );
+    }
+
+    #[test]
+    fn disc_values_read_with_their_sign() {
+        assert_eq!(disc_text(2.4), "+2");
+        assert_eq!(disc_text(-0.4), "0");
+        assert_eq!(disc_text(-3.6), "−4");
+        assert_eq!(disc_text(0.0), "0");
     }
 }

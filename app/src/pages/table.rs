@@ -123,6 +123,23 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         board
     });
     let hint = RwSignal::new(None::<u8>);
+    // Every legal move's value from the Hint, written on the board.
+    let hint_values = RwSignal::new(Vec::<crate::worker::MoveValue>::new());
+    let labels = Signal::derive(move || {
+        hint_values.with(|moves| {
+            let best = moves.first().map_or(0.0, |m| m.value);
+            moves
+                .iter()
+                .map(|m| {
+                    (
+                        m.square,
+                        crate::pages::hint::disc_text(m.value),
+                        best - m.value < 0.5,
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    });
     let id_for_click = table_id.clone();
     let on_square = Callback::new(move |square: u8| {
         let table = id_for_click.clone();
@@ -529,7 +546,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 <crate::i18n::LangSwitch />
             </header>
             <section class="table-board">
-                <Board3D snapshot on_square passes hint celebrate />
+                <Board3D snapshot on_square passes hint labels celebrate />
                 {move || review.get().map(|n| view! {
                     <p class="review-banner" id="table-review" role="status">
                         {t!(lang, "table-reviewing", number = n)}
@@ -562,7 +579,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         }}
                     </p>
                 </div>
-                <crate::pages::hint::HintPanel view=view_state hint />
+                <crate::pages::hint::HintPanel view=view_state hint values=hint_values />
                 <crate::pages::clocks::ClockPanel
                     clocks=Signal::derive(move || view_state.with(|v| v.clocks))
                     you=Signal::derive(move || view_state.with(|v| v.you.clone()))

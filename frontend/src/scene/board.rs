@@ -52,6 +52,63 @@ pub(super) struct Markers {
     pub(super) hint_ring: Mesh,
 }
 
+/// A short text lying on a square (a hint's value).
+pub(super) struct Label {
+    mesh: Mesh,
+    material: Material,
+    texture: CanvasTexture,
+    geometry: BufferGeometry,
+}
+
+impl Label {
+    /// Draws `text` on a 128×128 canvas and lays it flat on the board;
+    /// `None` when the browser gives no 2D context.
+    fn new(text: &str, best: bool) -> Option<Label> {
+        let document = web_sys::window()?.document()?;
+        let canvas: web_sys::HtmlCanvasElement =
+            document.create_element("canvas").ok()?.dyn_into().ok()?;
+        canvas.set_width(128);
+        canvas.set_height(128);
+        let context: web_sys::CanvasRenderingContext2d =
+            canvas.get_context("2d").ok()??.dyn_into().ok()?;
+        // A round badge, so the number reads on the green felt and on the
+        // board's light and dark squares alike; the best move's is blue.
+        context.set_fill_style_str(if best {
+            "#0b5cad"
+        } else {
+            "rgba(20, 30, 40, 0.82)"
+        });
+        context.begin_path();
+        let _ = context.arc(64.0, 64.0, 60.0, 0.0, 2.0 * PI);
+        context.fill();
+        context.set_fill_style_str("#ffffff");
+        context.set_font(if text.chars().count() > 2 {
+            "bold 54px sans-serif"
+        } else {
+            "bold 66px sans-serif"
+        });
+        context.set_text_align("center");
+        context.set_text_baseline("middle");
+        let _ = context.fill_text(text, 64.0, 68.0);
+        let texture = CanvasTexture::new(&canvas);
+        let geometry: BufferGeometry = PlaneGeometry::new(0.62, 0.62).unchecked_into();
+        geometry.rotate_x(-PI / 2.0);
+        let material: Material = MeshBasicMaterial::new(&params(&[
+            ("map", texture.clone()),
+            ("transparent", true.into()),
+            ("depthWrite", false.into()),
+        ]))
+        .unchecked_into();
+        let mesh = Mesh::new(&geometry, &material);
+        Some(Label {
+            mesh,
+            material,
+            texture,
+            geometry,
+        })
+    }
+}
+
 /// What [`build`] makes: the pieces of the board the state keeps.
 pub(super) struct BoardParts {
     pub(super) felt: Mesh,
@@ -319,6 +376,31 @@ impl State {
             self.party.running.is_none()
                 && self.current.cells.get(usize::from(s)).copied().unwrap_or(1) == 0
         })
+    }
+
+    /// Writes the labels on their squares (replacing and freeing the old
+    /// ones): white text on a dark round badge, the best move's badge blue.
+    pub(super) fn set_labels(&mut self, labels: &[(u8, String, bool)]) {
+        for old in self.labels.drain(..) {
+            self.root.remove(&old.mesh);
+            old.texture.dispose();
+            old.material.dispose();
+            old.geometry.dispose();
+        }
+        for (square, text, best) in labels {
+            if let Some(label) = Label::new(text, *best) {
+                let (x, z) = square_centre(usize::from(*square));
+                label.mesh.position().set(x, 0.02, z);
+                self.root.add(&label.mesh);
+                self.labels.push(label);
+            }
+        }
+        self.dirty = true;
+    }
+
+    /// The squares that carry a label (for the test hooks).
+    pub(super) fn labelled(&self) -> usize {
+        self.labels.len()
     }
 
     /// Shows the hint ring on an empty square, or hides it.

@@ -42,6 +42,9 @@ struct State {
     disc_parts: board::DiscParts,
     /// The engine's suggested square (the Hint button).
     hint: Option<u8>,
+    /// The hint's values written on the squares (meshes with their own
+    /// canvas textures, freed when replaced).
+    labels: Vec<board::Label>,
     /// The keyboard cursor's square.
     cursor: Option<u8>,
     hooks: SceneHooks,
@@ -82,6 +85,10 @@ impl BoardScene for Island {
         self.0.borrow_mut().set_hint(square);
     }
 
+    fn set_labels(&self, labels: &[(u8, String, bool)]) {
+        self.0.borrow_mut().set_labels(labels);
+    }
+
     fn celebrate(&self) -> bool {
         self.0.borrow_mut().celebrate()
     }
@@ -111,7 +118,9 @@ pub fn start(
     let pending = Rc::new(RefCell::new(Some(initial.clone())));
     let disposed = Rc::new(Cell::new(false));
     let pending_hint = Rc::new(Cell::new(None));
+    let pending_labels: Rc<RefCell<Vec<(u8, String, bool)>>> = Rc::new(RefCell::new(Vec::new()));
     let island = LazyIsland {
+        pending_labels: pending_labels.clone(),
         holder: holder.clone(),
         pending: pending.clone(),
         disposed: disposed.clone(),
@@ -135,6 +144,10 @@ pub fn start(
                     state.borrow_mut().pending = Some(snapshot);
                 }
                 state.borrow_mut().hint = pending_hint.get();
+                let labels = std::mem::take(&mut *pending_labels.borrow_mut());
+                if !labels.is_empty() {
+                    state.borrow_mut().set_labels(&labels);
+                }
                 start_loop(&state);
                 test_hooks::publish_hooks(&state);
                 *holder.borrow_mut() = Some(state);
@@ -155,6 +168,7 @@ struct LazyIsland {
     pending: Rc<RefCell<Option<BoardSnapshot>>>,
     disposed: Rc<Cell<bool>>,
     pending_hint: Rc<Cell<Option<u8>>>,
+    pending_labels: Rc<RefCell<Vec<(u8, String, bool)>>>,
 }
 
 impl BoardScene for LazyIsland {
@@ -175,6 +189,13 @@ impl BoardScene for LazyIsland {
         match self.holder.borrow().as_ref() {
             Some(state) => Island(state.clone()).set_hint(square),
             None => self.pending_hint.set(square),
+        }
+    }
+
+    fn set_labels(&self, labels: &[(u8, String, bool)]) {
+        match self.holder.borrow().as_ref() {
+            Some(state) => Island(state.clone()).set_labels(labels),
+            None => *self.pending_labels.borrow_mut() = labels.to_vec(),
         }
     }
 

@@ -105,6 +105,7 @@ pub(super) async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Resul
         discs: (0..64).map(|_| None).collect(),
         markers,
         hint: None,
+        labels: Vec::new(),
         hooks,
         ready: true,
         dirty: true,

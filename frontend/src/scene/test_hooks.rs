@@ -52,6 +52,7 @@ pub(super) fn publish_hooks(state: &Rc<RefCell<State>>) {
             ("atRest", s.at_rest().into()),
             ("cursor", s.cursor.map_or(JsValue::NULL, JsValue::from)),
             ("hint", s.shown_hint().map_or(JsValue::NULL, JsValue::from)),
+            ("labels", (s.labelled() as u32).into()),
         ])
         .into()
     });

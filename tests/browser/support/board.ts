@@ -9,6 +9,8 @@ export interface IslandStatus {
   white: number;
   legal: number[];
   animating: boolean;
+  hint?: number | null;
+  labels?: number;
 }
 
 export async function status(page: Page): Promise<IslandStatus> {
