@@ -226,6 +226,7 @@ fn ready_view(
     view! {
         {graph(lang, &analysis, numbers)}
         <p class="graph-legend">{t!(lang, "analysis-legend")}</p>
+        {loss_graph(lang, &analysis)}
         <h3>{t!(lang, "analysis-worst")}</h3>
         <ol id="mistakes" class="mistakes">{mistakes}</ol>
         <p class="muted">{summary}</p>
@@ -322,7 +323,6 @@ fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis, numbers: &[u32]) -> i
             <span>{t!(lang, "analysis-axis-move", number = last)}</span>
         </div>
         </div>
-        {loss_graph(lang, analysis, x)}
     }
 }
 
@@ -344,13 +344,19 @@ pub fn cumulative_losses(moves: &[MoveAnalysis]) -> Vec<(i32, i32)> {
 /// The cumulative-loss graph under the evaluation: one line per side, from 0
 /// at the top down to the larger total (black solid, white dashed, so the
 /// two are told apart without colour), with each side's total in words.
-fn loss_graph(
-    lang: crate::i18n::Lang,
-    analysis: &GameAnalysis,
-    x: impl Fn(usize) -> f64,
-) -> impl IntoView {
+fn loss_graph(lang: crate::i18n::Lang, analysis: &GameAnalysis) -> impl IntoView {
     const W: f64 = 300.0;
     const H: f64 = 60.0;
+    let n = analysis.moves.len();
+    // The same horizontal scale as the evaluation graph above.
+    let x = move |i: usize| {
+        6.0 + (W - 12.0)
+            * if n > 1 {
+                i as f64 / (n - 1) as f64
+            } else {
+                0.5
+            }
+    };
     let sums = cumulative_losses(&analysis.moves);
     let (black, white) = sums.last().copied().unwrap_or((0, 0));
     let top = f64::from(black.max(white).max(8));
