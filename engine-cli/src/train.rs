@@ -14,7 +14,8 @@
 //! 3. **Fit.** Each stage is a ridge regression on the sparse features
 //!    (one weight per canonical pattern entry), solved by conjugate
 //!    gradients on the normal equations, regularised towards the previous
-//!    (lower) stage's weights. Games with `g % 10 == 1` are the validation
+//!    (lower) stage's weights; the training split also takes the two
+//!    latest empties counts of the stage below. Games with `g % 10 == 1` are the validation
 //!    set (choosing the ridge strength among a few), games with
 //!    `g % 10 == 0` the test set (the reported errors); the rest train.
 
@@ -311,7 +312,9 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
     let mut trained: Vec<Option<Vec<f32>>> = vec![None; STAGE_COUNT];
     let mut prev = vec![0.0f64; len];
     let mut fits = Vec::new();
-    for (stage, samples) in by_stage.iter_mut().enumerate() {
+    for stage in 0..STAGE_COUNT {
+        let (lower, upper) = by_stage.split_at_mut(stage);
+        let samples = &mut upper[0];
         if samples.is_empty() {
             continue;
         }
@@ -347,13 +350,24 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
         for s in samples.iter() {
             sets[part(s)].push(*s);
         }
+        // The training split also gets the previous stage's two latest
+        // empties counts (already labelled): +50 % data for a smoother fit.
+        let own_train = sets[0].len();
+        if let Some(prev_stage) = lower.last() {
+            let near = stage as u32 * pattern::STAGE_WIDTH - 2;
+            sets[0].extend(
+                prev_stage
+                    .iter()
+                    .filter(|s| part(s) == 0 && s.pos.empty_count() >= near),
+            );
+        }
         let feats: Vec<Vec<[u32; FEATURE_COUNT]>> = sets.iter().map(|s| rows(s)).collect();
         let ys: Vec<Vec<f32>> = sets
             .iter()
             .map(|s| s.iter().map(|x| x.label).collect())
             .collect();
         let mut best: Option<(f64, f64, Vec<f64>)> = None;
-        for lambda in [0.5, 2.0, 8.0, 32.0] {
+        for lambda in [8.0, 32.0, 128.0, 512.0] {
             let w = ridge(&feats[0], &ys[0], &prev, lambda, cfg.iterations);
             let (val_mae, _) = errors(&w, &feats[1], &ys[1]);
             if best.as_ref().is_none_or(|b| val_mae < b.0) {
@@ -363,7 +377,7 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
         let Some((_, lambda, w)) = best else { continue };
         let fit = StageFit {
             stage,
-            counts: [sets[0].len(), sets[1].len(), sets[2].len()],
+            counts: [own_train, sets[1].len(), sets[2].len()],
             lambda,
             train: errors(&w, &feats[0], &ys[0]),
             test: errors(&w, &feats[2], &ys[2]),
@@ -371,10 +385,11 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
             label_secs,
         };
         log(&format!(
-            "stage {stage:2} (empties {:2}-{:2}): {} train / {} val / {} test positions, {} exact labels, labels {:.1}s, lambda {}, train MAE {:.2} RMSE {:.2}, test MAE {:.2} RMSE {:.2} discs ({:.0}s so far)",
+            "stage {stage:2} (empties {:2}-{:2}): {} train (+{} from the stage below) / {} val / {} test positions, {} exact labels, labels {:.1}s, lambda {}, train MAE {:.2} RMSE {:.2}, test MAE {:.2} RMSE {:.2} discs ({:.0}s so far)",
             stage as u32 * pattern::STAGE_WIDTH,
             stage as u32 * pattern::STAGE_WIDTH + pattern::STAGE_WIDTH - 1,
             fit.counts[0],
+            sets[0].len() - own_train,
             fit.counts[1],
             fit.counts[2],
             exact_labels,

@@ -7,7 +7,8 @@
 //!   move), move ordering by the table move then by the evaluation of the
 //!   child (fewest opponent moves first near the leaves).
 //! * From [`Limits::exact_from_empties`] empties on (counting at the root)
-//!   the exact solver ([`crate::solve_within`]) is tried first within the
+//!   the exact solver ([`crate::solve_with_eval_within`], its move ordering
+//!   helped by the same evaluation) is tried first within the
 //!   node budget; its score is exact (`exact: true`).
 //! * A node budget ([`Limits::max_nodes`]) works everywhere; a time limit
 //!   ([`Limits::time_ms`]) only on native targets (wasm has no clock — there
@@ -17,7 +18,7 @@
 //!   1/[`EVAL_SCALE`] disc.
 
 use crate::bitboard::{flips, legal_moves};
-use crate::endgame::solve_within;
+use crate::endgame::solve_with_eval_within;
 use crate::pattern::{PatternWeights, EVAL_SCALE};
 use crate::position::Position;
 use crate::square::Square;
@@ -370,7 +371,12 @@ impl<'w> Searcher<'w> {
 }
 
 /// Exact score by the solver within what is left of the budget.
-fn try_exact(pos: &Position, limits: &Limits, used: u64) -> (Option<(i32, Option<Square>)>, u64) {
+fn try_exact(
+    pos: &Position,
+    weights: &PatternWeights,
+    limits: &Limits,
+    used: u64,
+) -> (Option<(i32, Option<Square>)>, u64) {
     if pos.empty_count() > limits.exact_from_empties {
         return (None, 0);
     }
@@ -381,7 +387,7 @@ fn try_exact(pos: &Position, limits: &Limits, used: u64) -> (Option<(i32, Option
         // search if it does not finish.
         budget = budget.min(ms.saturating_mul(SOLVE_NODES_PER_MS / 2));
     }
-    match solve_within(pos, budget) {
+    match solve_with_eval_within(pos, weights, budget) {
         Some(r) => (Some((r.score, r.best_move)), r.nodes),
         None => (None, budget),
     }
@@ -404,7 +410,7 @@ pub fn evaluate_position(pos: &Position, weights: &PatternWeights, limits: Limit
             pv: Vec::new(),
         };
     }
-    let (exact, used) = try_exact(pos, &limits, 0);
+    let (exact, used) = try_exact(pos, weights, &limits, 0);
     if let Some((score, best_move)) = exact {
         return Report {
             value: score as f32,
