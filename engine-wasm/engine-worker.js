@@ -6,7 +6,8 @@
 //   request  {id, op: 'search', cells, side, depth}
 //            {id, op: 'solve',  cells, side}
 //            {id, op: 'hint',   cells, side, depth}   exact in the last 20 empties
-//            {id, op: 'hint_all', cells, side, depth, max_nodes}  every move in discs
+//            {id, op: 'hint_all', cells, side, depth, max_nodes, weights}
+//                     every move in discs; weights: the URL of eval.bin, fetched once
 //            {id, op: 'play',   cells, side, square}  square -1: describe only
 //   reply    {id, ok: true, result, ms}   ms: time spent in the engine
 //            {id, ok: false, error}
@@ -53,6 +54,22 @@ function step(s) {
   return out;
 }
 
+// The trained weights: fetched from the URL the page names, the first time a
+// hint scores every move.
+let weights = null;
+async function ensureWeights(url) {
+  if (engine.weights_loaded()) return;
+  if (typeof url !== 'string' || !url.startsWith('/pkg/')) throw new Error('no weights URL');
+  if (!weights) {
+    weights = fetch(url).then(async (response) => {
+      if (!response.ok) throw new Error(`weights: HTTP ${response.status}`);
+      engine.load_weights(new Uint8Array(await response.arrayBuffer()));
+    });
+    weights.catch(() => { weights = null; });
+  }
+  await weights;
+}
+
 function run(request) {
   const cells = Int8Array.from(request.cells ?? []);
   const side = request.side | 0;
@@ -77,6 +94,7 @@ self.onmessage = async (event) => {
   try {
     await ready;
     const started = performance.now();
+    if (request.op === 'hint_all') await ensureWeights(request.weights);
     const result = run(request);
     self.postMessage({ id: request.id, ok: true, result, ms: performance.now() - started });
   } catch (error) {

@@ -17,6 +17,10 @@ pub struct Assets(Arc<HashMap<String, String>>);
 /// (its name is hashed; see `worker.rs`).
 pub const WORKER_META: &str = "othello-engine-worker";
 
+/// The `<meta>` that names the trained evaluation's weights (hashed), which
+/// the worker fetches the first time a hint scores every move.
+pub const WEIGHTS_META: &str = "othello-engine-weights";
+
 /// The app's wasm-bindgen glue, as `cargo xtask site` lays out `site/pkg`.
 const GLUE: &str = "/pkg/frontend.js";
 /// The app's main wasm module (its other chunks are loaded by the glue).

@@ -71,6 +71,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <link rel="stylesheet" href=assets.url("/style/board.css") />
                 <link rel="stylesheet" href=assets.url("/style/lab.css") />
                 <meta name=assets::WORKER_META content=assets.url(worker::WORKER_URL) />
+                <meta name=assets::WEIGHTS_META content=assets.url(worker::WEIGHTS_URL) />
                 <link rel="icon" href="data:," />
                 <MetaTags />
             </head>

@@ -20,19 +20,41 @@ use serde::{Deserialize, Serialize};
 /// `assets.rs`), which the browser side reads with [`worker_url`].
 pub const WORKER_URL: &str = "/pkg/engine-worker.js";
 
-/// The worker script's served name: the page's `<meta>`, else [`WORKER_URL`].
+/// Where the trained evaluation's weights are served before hashing
+/// (`engine/weights/eval.bin`, copied by `cargo xtask site`).
+pub const WEIGHTS_URL: &str = "/pkg/eval.bin";
+
+/// A `/pkg/` path the page names in `<meta name=…>`, else `fallback`.
 #[cfg(feature = "hydrate")]
-pub fn worker_url() -> String {
+fn meta_url(name: &str, fallback: &str) -> String {
     web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| {
-            d.query_selector(&format!("meta[name=\"{}\"]", crate::assets::WORKER_META))
+            d.query_selector(&format!("meta[name=\"{name}\"]"))
                 .ok()
                 .flatten()
         })
         .and_then(|meta| meta.get_attribute("content"))
         .filter(|url| url.starts_with("/pkg/"))
-        .unwrap_or_else(|| WORKER_URL.to_string())
+        .unwrap_or_else(|| fallback.to_string())
+}
+
+/// The worker script's served name: the page's `<meta>`, else [`WORKER_URL`].
+#[cfg(feature = "hydrate")]
+pub fn worker_url() -> String {
+    meta_url(crate::assets::WORKER_META, WORKER_URL)
+}
+
+/// The weights' served name: the page's `<meta>`, else [`WEIGHTS_URL`].
+pub fn weights_url() -> String {
+    #[cfg(feature = "hydrate")]
+    {
+        meta_url(crate::assets::WEIGHTS_META, WEIGHTS_URL)
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        WEIGHTS_URL.to_string()
+    }
 }
 
 /// Hints are exact (the solver) from this many empty squares down, as the
@@ -60,12 +82,15 @@ pub enum EngineRequest {
     },
     /// Every legal move's value in discs (the strong search at `depth` on
     /// the trained evaluation, exact near the end), within `max_nodes`.
+    /// `weights` is where the worker fetches the trained weights the first
+    /// time (then they stay loaded).
     #[serde(rename = "hint_all")]
     HintAll {
         cells: Vec<i8>,
         side: i8,
         depth: u32,
         max_nodes: f64,
+        weights: String,
     },
     /// Plays `square` (−1: only describes the position) and a forced pass.
     Play {
@@ -129,6 +154,7 @@ pub async fn hint_all(
             side,
             depth,
             max_nodes: max_nodes as f64,
+            weights: weights_url(),
         })
         .await?,
     )

@@ -11,8 +11,10 @@
 //!   most [`HINT_EXACT_EMPTIES`] squares are empty, else the search;
 //! * [`hint_all`]: every legal move's value in discs, by the strong search
 //!   on the trained pattern evaluation (exact where the solver finishes
-//!   within the budget); the weights are part of this module, so they load
-//!   with the worker, never with the page;
+//!   within the budget); the weights are not part of this module: the worker
+//!   fetches them (`/pkg/eval.<hash>.bin`) and hands them to
+//!   [`load_weights`] the first time a hint needs them, so neither the page
+//!   nor offline practice ever downloads them;
 //! * [`play`]: the rules for a game kept in the browser (offline practice):
 //!   a move, the automatic pass that may follow, the legal moves, the end.
 //!
@@ -63,15 +65,20 @@ pub struct MoveValues {
 pub const HINT_ALL_EXACT_EMPTIES: u32 = 18;
 
 /// Every legal move of `pos` scored in discs by the strong search at
-/// `depth`, within `max_nodes` for all moves together.
-pub fn hint_all_position(pos: &Position, depth: u32, max_nodes: u64) -> MoveValues {
+/// `depth` on `weights`, within `max_nodes` for all moves together.
+pub fn hint_all_position(
+    pos: &Position,
+    weights: &engine::PatternWeights,
+    depth: u32,
+    max_nodes: u64,
+) -> MoveValues {
     let limits = engine::Limits {
         depth: depth.clamp(1, 20),
         max_nodes: max_nodes.max(1),
         exact_from_empties: HINT_ALL_EXACT_EMPTIES,
         time_ms: None,
     };
-    let scores = engine::score_all_moves(pos, engine::default_weights(), limits);
+    let scores = engine::score_all_moves(pos, weights, limits);
     MoveValues {
         squares: scores.iter().map(|m| m.square.index() as u8).collect(),
         values: scores.iter().map(|m| m.value).collect(),
@@ -217,8 +224,30 @@ pub fn hint(cells: &[i8], side: i8, depth: u32) -> Result<Analysis, JsError> {
     Ok(hint_position(&position(cells, side).map_err(js)?, depth))
 }
 
+thread_local! {
+    /// The weights [`load_weights`] was given (the worker is one thread).
+    static WEIGHTS: std::cell::OnceCell<engine::PatternWeights> = const { std::cell::OnceCell::new() };
+}
+
+/// Whether the weights are loaded.
+#[wasm_bindgen]
+pub fn weights_loaded() -> bool {
+    WEIGHTS.with(|w| w.get().is_some())
+}
+
+/// Loads the trained weights (the bytes of `eval.bin`); refused when they
+/// are not a valid weights file (wrong layout, bad checksum).
+#[wasm_bindgen]
+pub fn load_weights(bytes: &[u8]) -> Result<(), JsError> {
+    let weights = engine::PatternWeights::from_bytes(bytes).map_err(|e| js(e.to_string()))?;
+    WEIGHTS.with(|w| {
+        let _ = w.set(weights);
+    });
+    Ok(())
+}
+
 /// [`hint_all_position`] on a board in the interchange form (`max_nodes` a
-/// whole number of positions).
+/// whole number of positions), with the loaded weights.
 #[wasm_bindgen]
 pub fn hint_all(cells: &[i8], side: i8, depth: u32, max_nodes: f64) -> Result<MoveValues, JsError> {
     let budget = if max_nodes.is_finite() && max_nodes >= 1.0 {
@@ -226,11 +255,11 @@ pub fn hint_all(cells: &[i8], side: i8, depth: u32, max_nodes: f64) -> Result<Mo
     } else {
         1
     };
-    Ok(hint_all_position(
-        &position(cells, side).map_err(js)?,
-        depth,
-        budget,
-    ))
+    let position = position(cells, side).map_err(js)?;
+    WEIGHTS.with(|w| match w.get() {
+        Some(weights) => Ok(hint_all_position(&position, weights, depth, budget)),
+        None => Err(js("the evaluation's weights are not loaded".to_string())),
+    })
 }
 
 /// [`play_position`] on a board in the interchange form.
@@ -271,7 +300,8 @@ mod tests {
     #[test]
     fn every_move_is_scored_and_exact_values_match_the_solver() {
         let start = Position::initial();
-        let all = hint_all_position(&start, 6, 2_000_000);
+        let weights = engine::default_weights();
+        let all = hint_all_position(&start, weights, 6, 2_000_000);
         assert_eq!(all.squares.len(), 4, "four legal moves at the start");
         assert!(all.values.windows(2).all(|w| w[0] >= w[1]), "best first");
         assert!(
@@ -284,7 +314,7 @@ mod tests {
             "XXXXXXXXXXXXXXXXOOOOOOOOXXXXXXXXOOOOOOXXXXXXXX--OOOOOO----XXXXX- X",
         )
         .unwrap();
-        let all = hint_all_position(&endgame, 8, 10_000_000);
+        let all = hint_all_position(&endgame, weights, 8, 10_000_000);
         assert!(!all.squares.is_empty());
         for (i, &sq) in all.squares.iter().enumerate() {
             assert_eq!(all.exact[i], 1);

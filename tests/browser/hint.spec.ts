@@ -21,7 +21,7 @@ async function askHint(page: Page): Promise<{ square: number; text: string }> {
 test('a hint on a vs-AI table: computed in the worker, marked on the board', async ({ page, consoleErrors }, info) => {
   const engineFiles: string[] = [];
   page.on('request', (r) => {
-    if (/\/pkg\/engine/.test(r.url())) engineFiles.push(new URL(r.url()).pathname);
+    if (/\/pkg\/(engine|eval)/.test(r.url())) engineFiles.push(new URL(r.url()).pathname);
   });
   await startVsAi(page, 2, 'black');
   await waitForIsland(page);
@@ -47,12 +47,14 @@ test('a hint on a vs-AI table: computed in the worker, marked on the board', asy
   for (const r of listed) expect(r.text).toMatch(/(estimate|exact)$/);
   expect((await status(page)).labels).toBe(s.legal.length);
   // Content-hashed names (`cargo xtask site`): <stem>.<16 hex digits>.<ext>.
+  // The worker, its module and, for scoring every move, the trained weights.
   expect(engineFiles.map((f) => f.replace(/\.[0-9a-f]{16}\./, '.')).sort()).toEqual([
     '/pkg/engine-worker.js',
     '/pkg/engine.js',
     '/pkg/engine_bg.wasm',
+    '/pkg/eval.bin',
   ]);
-  for (const f of engineFiles) expect(f).toMatch(/\.[0-9a-f]{16}\.(js|wasm)$/);
+  for (const f of engineFiles) expect(f).toMatch(/\.[0-9a-f]{16}\.(js|wasm|bin)$/);
   await screenshot(page, info, 'hint-vs-ai');
 
   // Playing the hinted move clears the hint; the AI replies.

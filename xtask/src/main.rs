@@ -446,6 +446,9 @@ fn engine_worker(root: &Path, pkg: &Path) -> Result {
             &bg,
         ],
     )?;
+    // The trained evaluation's weights, fetched by the worker the first time
+    // a hint scores every move (hashed and precompressed with the rest).
+    copy(&root.join("engine/weights/eval.bin"), &pkg.join("eval.bin"))?;
     copy(
         &root.join("engine-wasm/engine-worker.js"),
         &pkg.join("engine-worker.js"),
