@@ -427,6 +427,16 @@ fn Board2D(
                 if hint.get() == Some(square) {
                     class.push_str(" hint");
                 }
+                // A hint's value on the square: drawn by CSS from `data-label`.
+                labels.with(|l| {
+                    if let Some((_, _, best)) = l.iter().find(|(s, _, _)| *s == square) {
+                        class.push_str(if *best {
+                            " labelled best-label"
+                        } else {
+                            " labelled"
+                        });
+                    }
+                });
                 class
             })
         };
@@ -440,6 +450,7 @@ fn Board2D(
                 type="button"
                 class=class
                 data-square=square
+                data-label=move || labels.with(|l| l.iter().find(|(s, _, _)| *s == square).map(|(_, t, _)| t.clone()))
                 aria-label=move || snapshot.with(|s| describe_square(lang, s, square))
                 tabindex=move || if focus_square() == square { "0" } else { "-1" }
                 on:click=move |_| {
@@ -449,14 +460,6 @@ fn Board2D(
                 on:focus=move |_| cursor.set(Some(square))
             >
                 <span class=disc_class aria-hidden="true"></span>
-                {move || {
-                    labels.with(|l| {
-                        l.iter().find(|(s, _, _)| *s == square).map(|(_, text, best)| {
-                            let class = if *best { "cell-label best" } else { "cell-label" };
-                            view! { <span class=class aria-hidden="true">{text.clone()}</span> }
-                        })
-                    })
-                }}
             </button>
         }
     };

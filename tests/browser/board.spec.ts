@@ -189,9 +189,12 @@ test('?renderer=2d: an accessible DOM board, playable by click and keyboard', as
   const legal = await board.locator('button.legal').count();
   await page.click('#hint');
   await expect(page.locator('#hint-result')).toContainText('Best move', { timeout: 60_000 });
-  await expect(board.locator('.cell-label')).toHaveCount(legal);
-  expect(await board.locator('.cell-label.best').count()).toBeGreaterThan(0);
-  for (const text of await board.locator('.cell-label').allTextContents()) expect(text).toMatch(/^([+−]\d+|0)$/);
+  const labelled = board.locator('button.labelled');
+  await expect(labelled).toHaveCount(legal);
+  expect(await board.locator('button.best-label').count()).toBeGreaterThan(0);
+  for (const text of await labelled.evaluateAll((els) => els.map((e) => e.getAttribute('data-label') ?? ''))) {
+    expect(text).toMatch(/^([+−]\d+|0)$/);
+  }
   await screenshot(page, info, 'board-2d-hint');
   expect(consoleErrors).toEqual([]);
 });

