@@ -27,6 +27,7 @@ use std::time::Instant;
 const USAGE: &str = "usage:
   othello perft N                   count leaves N plies below the initial position (N <= 14)
   othello solve \"<OBF>\"             exact endgame score for the side to move and a best move
+                                    (solver ordered with the pattern evaluation)
   othello solve-file FILE           solve every OBF line of FILE and check it against the scores
                                     listed after ';' (FFO format); exit 1 on a mismatch
   othello search --depth D \"<OBF>\"  play-AI search (D = 1..12): best move, value, nodes
@@ -50,6 +51,7 @@ const USAGE: &str = "usage:
   othello compare-solvers FILE      solve every OBF line of FILE with solve and with solve_with_eval
                                     (pattern-evaluation move ordering): scores, nodes, CPU times
   othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]
+                   [--weights FILE]
                                     evaluate --depth D on N self-play positions with A..B empties
                                     against the exact solver: mean abs error, exactly-best moves
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
@@ -150,7 +152,9 @@ fn main() -> ExitCode {
         Command::Solve(obf) => match Position::from_obf(&obf) {
             Ok(pos) => {
                 let t = Instant::now();
-                let (r, cpu) = timed(|| solve(&pos));
+                // The evaluation-ordered solver: exact like `solve`, about
+                // half the nodes on FFO #40-#44 (docs/ENGINE.md).
+                let (r, cpu) = timed(|| engine::solve_with_eval(&pos, default_weights()));
                 let best = r.best_move.map_or("pass".to_string(), |s| s.to_string());
                 println!(
                     "score {:+} best {best} nodes {} time {:.3}s cpu {cpu:.3}s",
@@ -243,7 +247,14 @@ fn main() -> ExitCode {
             }
         },
         Command::Accuracy(config) => {
-            strong_cli::accuracy(&config, default_weights(), &mut |line| println!("{line}"));
+            let weights = match load_weights(config.weights.as_deref()) {
+                Ok(w) => w,
+                Err(message) => {
+                    eprintln!("othello: {message}");
+                    return ExitCode::from(2);
+                }
+            };
+            strong_cli::accuracy(&config, &weights, &mut |line| println!("{line}"));
         }
         Command::Report(dir) => {
             if let Err(message) = report(&dir) {

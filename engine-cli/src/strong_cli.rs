@@ -4,7 +4,9 @@
 //! usage and exits with code 2.
 
 use crate::train::{parallel_map, self_play_game, Rng, TrainConfig};
-use engine::{evaluate_position, search, solve, Limits, PatternWeights, Position, Report, Square};
+use engine::{
+    evaluate_position, search, solve_with_eval, Limits, PatternWeights, Position, Report, Square,
+};
 use std::path::PathBuf;
 
 /// An engine in `othello match`.
@@ -240,13 +242,23 @@ pub struct AccuracyConfig {
     pub depth: u32,
     /// Threads for the exact solves.
     pub threads: usize,
+    /// Weights file (the shipped weights when `None`).
+    pub weights: Option<PathBuf>,
 }
 
-/// `othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]`.
+/// `othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]
+/// [--weights FILE]`.
 pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
     let (pairs, rest) = flags(
         args,
-        &["--seed", "--positions", "--empties", "--depth", "--threads"],
+        &[
+            "--seed",
+            "--positions",
+            "--empties",
+            "--depth",
+            "--threads",
+            "--weights",
+        ],
     )?;
     if let Some(extra) = rest.first() {
         return Err(format!("accuracy: unexpected argument '{extra}'"));
@@ -257,6 +269,7 @@ pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
         empties: (24, 30),
         depth: 8,
         threads: 2,
+        weights: None,
     };
     for (k, v) in pairs {
         match k {
@@ -271,6 +284,7 @@ pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
                 c.empties = (a, b);
             }
             "--depth" => c.depth = number("depth", v, 1u32, 30)?,
+            "--weights" => c.weights = Some(PathBuf::from(v)),
             _ => c.threads = number("threads", v, 1usize, 256)?,
         }
     }
@@ -468,12 +482,12 @@ pub fn accuracy(
             ..Limits::depth(config.depth)
         };
         let r = evaluate_position(pos, weights, limits);
-        let exact = solve(pos);
+        let exact = solve_with_eval(pos, weights);
         let chosen_ok = match r.best_move {
             None => true,
             Some(m) if Some(m) == exact.best_move => true,
             Some(m) => match pos.play(m) {
-                Ok(o) => -solve(&o.position).score == exact.score,
+                Ok(o) => -solve_with_eval(&o.position, weights).score == exact.score,
                 Err(_) => false,
             },
         };

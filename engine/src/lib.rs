@@ -1,5 +1,7 @@
 //! Othello engine: rules, notation, the α–β play AI, an exact endgame
-//! solver and perft. Pure `std`, no I/O, builds for `wasm32-unknown-unknown`.
+//! solver and perft, and a separate trained pattern evaluation
+//! ([`pattern`]) with its own strong search ([`strong`]). Pure `std`, no
+//! I/O, builds for `wasm32-unknown-unknown`.
 //!
 //! Squares are indexed `8 × row + column` with a1 = 0 and h8 = 63; the
 //! interchange board form is 64 cells of 0 (empty), +1 (black), −1 (white).

@@ -94,7 +94,12 @@ pub struct MoveScore {
 }
 
 const INF: i32 = 1 << 20;
+/// Transposition table entries (2^bits, 32 bytes each): 8 MB natively,
+/// 2 MB on wasm, allocated per call.
+#[cfg(not(target_arch = "wasm32"))]
 const TT_BITS: u32 = 18;
+#[cfg(target_arch = "wasm32")]
+const TT_BITS: u32 = 16;
 const NO_MOVE: u8 = 64;
 /// Conservative solver speed used to turn a time limit into a node budget.
 const SOLVE_NODES_PER_MS: u64 = 10_000;
