@@ -1,3 +1,4 @@
+# (Over 600 lines: every message of the site in English, one file like el.ftl; plurals take several lines each.)
 # Othello 3D: English strings. Every message here must also be in el.ftl
 # (the app's tests fail otherwise). Square names (a1–h8) are not translated.
 

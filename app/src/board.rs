@@ -1,6 +1,8 @@
 //! The board component: server-rendered frame around a `<canvas>` that the 3D
 //! island (in the `frontend` crate) takes over after hydration.
 //!
+//! (Over 600 lines: the 3D board component, its 2D fallback and the keyboard and announcer logic they share.)
+//!
 //! Around the canvas it owns what every mode needs and the scene cannot draw:
 //! keyboard play (a cursor moved with the arrow keys, Enter or Space plays), an
 //! `aria-live` announcer for moves and results, the Skip button of the

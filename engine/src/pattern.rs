@@ -2,6 +2,8 @@
 //! estimate of the final disc difference, separate from the play AI's
 //! hand-written [`evaluate`](crate::evaluate).
 //!
+//! (Over 600 lines: the features, their symmetric images, the weights file format and its checks belong together.)
+//!
 //! * **Features.** Eleven base patterns — the corner 3×3, the corner 2×5,
 //!   an edge with its two X-squares, the horizontal/vertical lines 2, 3 and
 //!   4, and the diagonals of length 8, 7, 6, 5 and 4 — each placed on the
