@@ -69,6 +69,9 @@ pub fn AnalysisPanel(
     /// Shows the position after the move with this list number on the board.
     #[prop(optional)]
     on_pick: Option<Callback<u32>>,
+    /// The sides the viewer played: their own mistakes are listed first.
+    #[prop(optional, into)]
+    yours: Option<Signal<Vec<Side>>>,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let state = RwSignal::new(None::<AnalysisView>);
@@ -122,7 +125,8 @@ pub fn AnalysisPanel(
         .into_any(),
         Some(AnalysisView::Ready { analysis }) => {
             let numbers = numbers.map(|n| n.get()).unwrap_or_default();
-            ready_view(lang, analysis, &numbers, on_pick).into_any()
+            let yours = yours.map(|y| y.get()).unwrap_or_default();
+            ready_view(lang, yours_first(analysis, &yours), &numbers, on_pick).into_any()
         }
     }
     };
@@ -163,6 +167,27 @@ pub fn severity_text(lang: crate::i18n::Lang, severity: Severity) -> String {
         Severity::Mistake => t!(lang, "severity-mistake"),
         Severity::Blunder => t!(lang, "severity-blunder"),
     }
+}
+
+/// The analysis with the worst moves of `yours` (the sides the viewer
+/// played) listed before the other side's, each group still worst first.
+/// Playing both sides (hot-seat) or none (a spectator) changes nothing.
+pub fn yours_first(mut analysis: GameAnalysis, yours: &[Side]) -> GameAnalysis {
+    if yours.len() == 1 {
+        let side_of = |ply: &u32| {
+            analysis
+                .moves
+                .iter()
+                .find(|m| m.ply == *ply)
+                .map(|m| m.side)
+        };
+        let (mine, theirs): (Vec<u32>, Vec<u32>) = analysis
+            .worst
+            .iter()
+            .partition(|ply| side_of(ply) == Some(yours[0]));
+        analysis.worst = mine.into_iter().chain(theirs).collect();
+    }
+    analysis
 }
 
 /// The move-list number of a placement (`ply`, 1-based), from `numbers`.
@@ -418,6 +443,37 @@ mod tests {
             value_black: 0,
             severity: Severity::Best,
         }
+    }
+
+    #[test]
+    fn the_viewers_own_mistakes_come_first() {
+        let analysis = GameAnalysis {
+            moves: vec![
+                entry(1, Side::Black, 9),
+                entry(2, Side::White, 12),
+                entry(3, Side::Black, 4),
+                entry(4, Side::White, 2),
+            ],
+            depth: 10,
+            exact_empties: 20,
+            discs: true,
+            worst: vec![2, 1, 3, 4],
+            opening: None,
+        };
+        assert_eq!(
+            yours_first(analysis.clone(), &[Side::Black]).worst,
+            vec![1, 3, 2, 4]
+        );
+        assert_eq!(
+            yours_first(analysis.clone(), &[Side::White]).worst,
+            vec![2, 4, 1, 3]
+        );
+        // Both sides (hot-seat) or none (a spectator): worst first, as made.
+        assert_eq!(
+            yours_first(analysis.clone(), &[Side::Black, Side::White]).worst,
+            vec![2, 1, 3, 4]
+        );
+        assert_eq!(yours_first(analysis, &[]).worst, vec![2, 1, 3, 4]);
     }
 
     #[test]

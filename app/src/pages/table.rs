@@ -644,6 +644,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                             .collect::<Vec<_>>()
                     }))
                     on_pick=Callback::new(move |number: u32| review.set(Some(number as usize)))
+                    yours=Signal::derive(move || view_state.with(|v| v.you.clone()))
                 />
                 <details class="card history">
                     <summary>
