@@ -429,12 +429,24 @@ pub fn evaluate_position(pos: &Position, weights: &PatternWeights, limits: Limit
     let mut s = Searcher::new(weights, &limits, deadline);
     s.nodes = used;
     let mut result: Option<(i32, u32)> = None;
+    // Values of the finished iterations, by depth. The window of an
+    // iteration is centred on the value two plies shallower: values of odd
+    // and even depths differ by several discs (the evaluation overrates the
+    // side to move in the opening, docs/ENGINE.md), so the previous
+    // iteration's value would make the window fail almost every time.
+    let mut values: Vec<i32> = Vec::new();
     let max_depth = limits.depth.max(1).min(pos.empty_count().max(1));
     for depth in 1..=max_depth {
-        let v = s.aspiration(p, o, depth, result.map(|r| r.0));
+        let guess = if values.len() >= 2 {
+            values.get(values.len() - 2).copied()
+        } else {
+            None
+        };
+        let v = s.aspiration(p, o, depth, guess);
         if s.aborted {
             break;
         }
+        values.push(v);
         result = Some((v, depth));
     }
     let Some((v, depth)) = result else {
