@@ -2,6 +2,8 @@
 //! pattern evaluation ([`crate::pattern`]), separate from the play AI
 //! ([`crate::search`]) which keeps its own rules and figures.
 //!
+//! (Over 600 lines: the search, its limits, the all-moves scoring and the training searches share the table and the evaluation.)
+//!
 //! * Iterative deepening from depth 1, aspiration windows around the
 //!   previous iteration's value, a transposition table (depth, bounds, best
 //!   move), move ordering by the table move then by the evaluation of the
