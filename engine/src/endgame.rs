@@ -588,42 +588,61 @@ pub(crate) fn x86_v3() -> bool {
         && std::is_x86_feature_detected!("avx2")
 }
 
-/// Runs the solver on (`p`, `o`) with a table of 2^`bits` entries and a node
-/// budget: (score, move, nodes, aborted). `portable` forces the plain copy.
+/// The evaluation a solve orders its moves with: weights, from how many
+/// empties on, and key units per disc.
+type EvalOrder<'w> = Option<(&'w PatternWeights, u32, i32)>;
+
+/// Runs the solver on `pos` with a table of 2^`bits` entries and a node
+/// budget: the result and whether the budget ran out. `portable` forces the
+/// plain copy.
 fn run(
-    p: u64,
-    o: u64,
+    pos: &Position,
     bits: u32,
     limit: u64,
     portable: bool,
-    eval: Option<(&PatternWeights, u32, i32)>,
-) -> (i32, Option<Square>, u64, bool) {
-    #[cfg(target_arch = "x86_64")]
-    if !portable && x86_v3() {
-        let mut solver = Solver::<X86V3>::new(bits);
+    eval: EvalOrder<'_>,
+) -> (SolveResult, bool) {
+    let (p, o) = (pos.player().0, pos.opponent().0 & !pos.player().0);
+    fn configure<'w, K>(solver: &mut Solver<'w, K>, limit: u64, eval: EvalOrder<'w>) {
         solver.limit = limit;
         if let Some((w, empties, weight)) = eval {
             solver.eval = Some(w);
             solver.eval_empties = empties;
             solver.eval_weight = weight;
         }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if !portable && x86_v3() {
+        let mut solver = Solver::<X86V3>::new(bits);
+        configure(&mut solver, limit, eval);
         #[allow(unsafe_code)]
         // SAFETY: `Solver<X86V3>`'s methods are compiled for popcnt, lzcnt,
         // bmi1, bmi2 and avx2, and `x86_v3()` has just checked that this CPU
         // has every one of them. No other unsafe operation is involved.
-        let (score, best) = unsafe { solver.root(p, o) };
-        return (score, best, solver.nodes, solver.aborted);
+        let (score, best_move) = unsafe { solver.root(p, o) };
+        let result = SolveResult {
+            score,
+            best_move,
+            nodes: solver.nodes,
+        };
+        return (result, solver.aborted);
     }
     let _ = portable;
     let mut solver = Solver::<Portable>::new(bits);
-    solver.limit = limit;
-    if let Some((w, empties, weight)) = eval {
-        solver.eval = Some(w);
-        solver.eval_empties = empties;
-        solver.eval_weight = weight;
-    }
-    let (score, best) = solver.root(p, o);
-    (score, best, solver.nodes, solver.aborted)
+    configure(&mut solver, limit, eval);
+    let (score, best_move) = solver.root(p, o);
+    let result = SolveResult {
+        score,
+        best_move,
+        nodes: solver.nodes,
+    };
+    (result, solver.aborted)
+}
+
+/// A solve within `max_nodes`: `None` when the budget ran out.
+fn run_within(pos: &Position, max_nodes: u64, eval: EvalOrder<'_>) -> Option<SolveResult> {
+    let (result, aborted) = run(pos, TT_BITS, max_nodes, false, eval);
+    (!aborted && result.nodes <= max_nodes).then_some(result)
 }
 
 /// Solves `pos` exactly: final disc difference for the side to move with
@@ -637,19 +656,7 @@ pub fn solve(pos: &Position) -> SolveResult {
 /// 10..=26; 24 bytes each). Smaller tables suit memory-tight targets.
 #[must_use]
 pub fn solve_with_table(pos: &Position, bits: u32) -> SolveResult {
-    let (score, best_move, nodes, _) = run(
-        pos.player().0,
-        pos.opponent().0 & !pos.player().0,
-        bits.clamp(10, 26),
-        u64::MAX,
-        false,
-        None,
-    );
-    SolveResult {
-        score,
-        best_move,
-        nodes,
-    }
+    run(pos, bits.clamp(10, 26), u64::MAX, false, None).0
 }
 
 /// [`solve`] within a budget of `max_nodes` visited positions: `None` when
@@ -659,22 +666,7 @@ pub fn solve_with_table(pos: &Position, bits: u32) -> SolveResult {
 /// subtree (fewer than 7 empty squares) before the search notices.
 #[must_use]
 pub fn solve_within(pos: &Position, max_nodes: u64) -> Option<SolveResult> {
-    let (score, best_move, nodes, aborted) = run(
-        pos.player().0,
-        pos.opponent().0 & !pos.player().0,
-        TT_BITS,
-        max_nodes,
-        false,
-        None,
-    );
-    if aborted || nodes > max_nodes {
-        return None;
-    }
-    Some(SolveResult {
-        score,
-        best_move,
-        nodes,
-    })
+    run_within(pos, max_nodes, None)
 }
 
 /// [`solve`] on the portable copy of the solver even where the CPU could
@@ -682,19 +674,7 @@ pub fn solve_within(pos: &Position, max_nodes: u64) -> Option<SolveResult> {
 #[doc(hidden)]
 #[must_use]
 pub fn solve_portable(pos: &Position) -> SolveResult {
-    let (score, best_move, nodes, _) = run(
-        pos.player().0,
-        pos.opponent().0 & !pos.player().0,
-        TT_BITS,
-        u64::MAX,
-        true,
-        None,
-    );
-    SolveResult {
-        score,
-        best_move,
-        nodes,
-    }
+    run(pos, TT_BITS, u64::MAX, true, None).0
 }
 
 /// [`solve`] with the pattern evaluation `weights` added to the move
@@ -702,19 +682,8 @@ pub fn solve_portable(pos: &Position) -> SolveResult {
 /// exact like [`solve`]'s; the move and the node count may differ.
 #[must_use]
 pub fn solve_with_eval(pos: &Position, weights: &PatternWeights) -> SolveResult {
-    let (score, best_move, nodes, _) = run(
-        pos.player().0,
-        pos.opponent().0 & !pos.player().0,
-        TT_BITS,
-        u64::MAX,
-        false,
-        Some((weights, EVAL_ORDER_EMPTIES, EVAL_ORDER_WEIGHT)),
-    );
-    SolveResult {
-        score,
-        best_move,
-        nodes,
-    }
+    let eval = Some((weights, EVAL_ORDER_EMPTIES, EVAL_ORDER_WEIGHT));
+    run(pos, TT_BITS, u64::MAX, false, eval).0
 }
 
 /// [`solve_with_eval`] within a node budget (see [`solve_within`]).
@@ -724,22 +693,11 @@ pub fn solve_with_eval_within(
     weights: &PatternWeights,
     max_nodes: u64,
 ) -> Option<SolveResult> {
-    let (score, best_move, nodes, aborted) = run(
-        pos.player().0,
-        pos.opponent().0 & !pos.player().0,
-        TT_BITS,
+    run_within(
+        pos,
         max_nodes,
-        false,
         Some((weights, EVAL_ORDER_EMPTIES, EVAL_ORDER_WEIGHT)),
-    );
-    if aborted || nodes > max_nodes {
-        return None;
-    }
-    Some(SolveResult {
-        score,
-        best_move,
-        nodes,
-    })
+    )
 }
 
 /// [`solve_with_eval`] with the ordering's settings given (evaluation from
@@ -752,17 +710,12 @@ pub fn solve_with_eval_tuned(
     empties: u32,
     weight: i32,
 ) -> SolveResult {
-    let (score, best_move, nodes, _) = run(
-        pos.player().0,
-        pos.opponent().0 & !pos.player().0,
+    run(
+        pos,
         TT_BITS,
         u64::MAX,
         false,
         Some((weights, empties, weight)),
-    );
-    SolveResult {
-        score,
-        best_move,
-        nodes,
-    }
+    )
+    .0
 }

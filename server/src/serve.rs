@@ -112,7 +112,7 @@ pub async fn serve(
 /// The answer to a request past its deadline: 408 with the security headers
 /// every answer carries, and the connection closed.
 fn timed_out(limit: Duration) -> axum::response::Response {
-    let mut response = (
+    let response = (
         StatusCode::REQUEST_TIMEOUT,
         [(axum::http::header::CONNECTION, "close")],
         format!(
@@ -121,6 +121,5 @@ fn timed_out(limit: Duration) -> axum::response::Response {
         ),
     )
         .into_response();
-    response = crate::guard::with_headers(response, None);
-    response
+    crate::guard::with_headers(response, None)
 }

@@ -265,14 +265,7 @@ fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis, numbers: &[u32]) -> i
     const W: f64 = 300.0;
     const H: f64 = 120.0;
     let n = analysis.moves.len();
-    let x = move |i: usize| {
-        6.0 + (W - 12.0)
-            * if n > 1 {
-                i as f64 / (n - 1) as f64
-            } else {
-                0.5
-            }
-    };
+    let x = x_scale(n, W);
     let y = |m: &MoveAnalysis| {
         // Stored analyses from before the values were discs are made again
         // (`GameAnalysis::discs`), so every value here is in discs.
@@ -351,6 +344,19 @@ fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis, numbers: &[u32]) -> i
     }
 }
 
+/// The graphs' horizontal scale: the x of the `i`th of `n` points on a
+/// `width`-wide graph (6 units of margin each side).
+fn x_scale(n: usize, width: f64) -> impl Fn(usize) -> f64 + Copy {
+    move |i: usize| {
+        6.0 + (width - 12.0)
+            * if n > 1 {
+                i as f64 / (n - 1) as f64
+            } else {
+                0.5
+            }
+    }
+}
+
 /// Each side's cumulative loss in discs after each of the game's moves.
 pub fn cumulative_losses(moves: &[MoveAnalysis]) -> Vec<(i32, i32)> {
     let (mut black, mut white) = (0, 0);
@@ -372,16 +378,8 @@ pub fn cumulative_losses(moves: &[MoveAnalysis]) -> Vec<(i32, i32)> {
 fn loss_graph(lang: crate::i18n::Lang, analysis: &GameAnalysis) -> impl IntoView {
     const W: f64 = 300.0;
     const H: f64 = 60.0;
-    let n = analysis.moves.len();
     // The same horizontal scale as the evaluation graph above.
-    let x = move |i: usize| {
-        6.0 + (W - 12.0)
-            * if n > 1 {
-                i as f64 / (n - 1) as f64
-            } else {
-                0.5
-            }
-    };
+    let x = x_scale(analysis.moves.len(), W);
     let sums = cumulative_losses(&analysis.moves);
     let (black, white) = sums.last().copied().unwrap_or((0, 0));
     let top = f64::from(black.max(white).max(8));
