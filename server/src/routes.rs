@@ -18,9 +18,23 @@ use std::sync::Arc;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 
+/// The application's routes, generated once per process.
+///
+/// Generating them renders the app with resource loading suppressed through a
+/// process-wide flag (leptos_server's `SuppressResourceLoad`): a resource
+/// first polled by another server's page render during that window waits
+/// forever (leptos-rs/leptos#4773). A process that builds several routers
+/// (the tests, two instances in one process) would hang a page now and then;
+/// generating the list once, before any router exists, closes the window.
+fn route_list() -> Vec<leptos_axum::AxumRouteListing> {
+    static ROUTES: std::sync::OnceLock<Vec<leptos_axum::AxumRouteListing>> =
+        std::sync::OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(App)).clone()
+}
+
 /// The whole application router.
 pub fn router(state: AppState) -> Router {
-    let routes = generate_route_list(App);
+    let routes = route_list();
     let site = std::path::PathBuf::from(state.leptos.site_root.as_ref());
     let leptos_options = state.leptos.clone();
     let assets = state.assets.clone();

@@ -26,6 +26,9 @@ use tokio_tungstenite::tungstenite::Message;
 /// wait for an event, not a delay).
 pub const MESSAGE_WAIT: Duration = Duration::from_secs(20);
 
+/// How long a [`Client::new`] request may take before it is an error.
+pub const REQUEST_WAIT: Duration = Duration::from_secs(60);
+
 /// A call the server refused (or a transport failure, status 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
@@ -85,8 +88,14 @@ pub struct Client {
 
 impl Client {
     /// A new visitor with no cookie yet: the server's first answer sets one.
+    /// Every request is bounded by [`REQUEST_WAIT`]: a server that never
+    /// answers fails the test instead of hanging the run.
     pub fn new(url: &str) -> Client {
-        Client::with_http(reqwest::Client::new(), url)
+        let http = reqwest::Client::builder()
+            .timeout(REQUEST_WAIT)
+            .build()
+            .unwrap_or_default();
+        Client::with_http(http, url)
     }
 
     /// As [`Client::new`], sharing an HTTP client (connection pool).

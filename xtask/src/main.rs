@@ -26,7 +26,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 type Result<T = ()> = std::result::Result<T, String>;
 
@@ -94,6 +94,43 @@ fn sh_env(program: &str, args: &[&str], env: &[(&str, &str)]) -> Result {
         Ok(())
     } else {
         Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+    }
+}
+
+/// As [`sh_env`], but a run longer than `limit` is killed (with everything
+/// it started) and fails: a test that hangs ends the suite with its name in
+/// the log instead of running into CI's own limit.
+fn sh_within(program: &str, args: &[&str], limit: Duration) -> Result {
+    use std::os::unix::process::CommandExt;
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            return if status.success() {
+                Ok(())
+            } else {
+                Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+            };
+        }
+        if started.elapsed() > limit {
+            // The whole group: cargo and the test binary it is running.
+            let _ = Command::new("kill")
+                .args(["-KILL", &format!("-{}", child.id())])
+                .status();
+            let _ = child.wait();
+            return Err(format!(
+                "`{program} {}` ran over {} minutes and was stopped (a test hangs: \
+                 the last test named \"has been running for over 60 seconds\" above)",
+                args.join(" "),
+                limit.as_secs() / 60
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(500));
     }
 }
 
@@ -686,7 +723,13 @@ fn test(playwright_args: &[String]) -> Result {
     }
     step("cargo test (workspace, native crates)");
     build_for_tests()?;
-    sh(&cargo(), &["test", "--workspace", "--exclude", "frontend"])?;
+    // Built just above: the limit is for running, with room for a slow
+    // machine (a whole run takes about five minutes here).
+    sh_within(
+        &cargo(),
+        &["test", "--workspace", "--exclude", "frontend"],
+        Duration::from_secs(25 * 60),
+    )?;
     step("cargo clippy (native crates, all targets; frontend for wasm32)");
     sh(
         &cargo(),
