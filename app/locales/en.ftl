@@ -15,6 +15,18 @@ lang-switch-to = Ελληνικά
 not-found-title = Not found
 not-found-text = There is no page here.
 back-to-lobby = Back to the lobby
+account-title = Your account
+account-sign-in = Sign in
+account-create = Create an account
+account-name = Name
+account-password = Password
+account-name-rule = 3 to 20 characters: letters a–z and A–Z, digits, _ and -.
+account-password-rule = At least 10 characters, hard to guess: a phrase of a few unrelated words works well.
+account-why = You can play without an account. With one, your games follow you to any browser where you sign in.
+account-you-are = Signed in as
+account-signed-in-text = Your tables and games belong to your account: sign in on another browser to play them there.
+account-sign-out = Sign out
+account-sign-out-everywhere = Sign out everywhere
 
 ## Lobby
 
@@ -198,6 +210,18 @@ srv-no-session = no session: enable cookies and reload the page
 srv-not-ready = the server is not ready
 srv-queue-unavailable = the queue is unavailable
 srv-unreachable = the server could not be reached: { $why }
+srv-name-length = A name has 3 to 20 characters: letters, digits, _ and -.
+srv-name-chars = A name may hold only the letters a–z and A–Z, digits, _ and -.
+srv-name-reserved = That name is reserved: choose another.
+srv-name-taken = That name is taken: choose another.
+srv-password-short = A password needs at least 10 characters.
+srv-password-long = A password may have at most 256 characters.
+srv-password-weak = This password is too easy to guess: use a longer phrase of unrelated words.
+srv-sign-ups = Too many new accounts from this address: try again in an hour.
+srv-sign-in-wait = Too many failed sign-ins: wait { $seconds } s and try again.
+srv-sign-in-wrong = Wrong name or password.
+srv-not-signed-in = You are not signed in.
+srv-hashing-busy = The server is busy signing players in: try again in a moment.
 
 ## Clocks
 

@@ -5,6 +5,7 @@
 // First, so that its `t!` macro is in scope in every module below.
 #[macro_use]
 pub mod i18n;
+pub mod accounts;
 pub mod api;
 pub mod assets;
 pub mod board;
@@ -72,6 +73,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <link rel="stylesheet" href=assets.url("/style/lab.css") />
                 <meta name=assets::WORKER_META content=assets.url(worker::WORKER_URL) />
                 <meta name=assets::WEIGHTS_META content=assets.url(worker::WEIGHTS_URL) />
+                <meta name=accounts::ACCOUNT_META content=accounts::signed_in().unwrap_or_default() />
                 <link rel="icon" href="data:," />
                 <MetaTags />
             </head>
@@ -96,6 +98,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/lab") view={Lazy::<LabHomeRoute>::new()} />
                 <Route path=path!("/lab/:id") view={Lazy::<LabRoute>::new()} />
                 <Route path=path!("/offline") view={Lazy::<OfflineRoute>::new()} />
+                <Route path=path!("/account") view={Lazy::<AccountRoute>::new()} />
             </Routes>
         </Router>
     }
@@ -166,6 +169,19 @@ impl LazyRoute for OfflineRoute {
 /// is loaded. `scene` is the 3D island's constructor, injected so that this crate
 /// stays free of Three.js bindings. Hydration is asynchronous (a lazy route's
 /// chunk may have to load first); `hydrated` runs when the page is interactive.
+#[derive(Debug)]
+pub struct AccountRoute;
+
+#[lazy_route]
+impl LazyRoute for AccountRoute {
+    fn data() -> Self {
+        AccountRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::account::AccountPage /> }.into_any()
+    }
+}
+
 #[cfg(feature = "hydrate")]
 pub fn hydrate(scene: board::SceneFactory, hydrated: fn()) {
     let lang = i18n::document_lang();

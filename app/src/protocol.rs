@@ -539,9 +539,24 @@ pub enum ClientMessage {
 /// The name of the session cookie.
 pub const SESSION_COOKIE: &str = "othello_session";
 
-/// A validated session token, put in the request by the server's middleware.
+/// Who a request comes from, put in the request by the server's
+/// middleware: the SHA-256 of an anonymous browser's token, or
+/// `account:<id>` for a browser signed in to an account (the same in every
+/// browser of that account).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Session(pub String);
+
+/// The hash of the browser's own token (its cookie), whoever it is signed in
+/// as: what "sign out" ends. Put in the request beside [`Session`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BrowserToken(pub String);
+
+/// A signed-in player as the page shows them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountView {
+    /// The name exactly as chosen (text, never markup).
+    pub name: String,
+}
 
 // ---------------------------------------------------------------- analysis
 

@@ -1,6 +1,7 @@
 //! The Othello 3D server: configuration, the SQLite store, the HTTP routes
 //! (Leptos pages, static files, health) and start-up/shutdown.
 
+pub mod accounts;
 pub mod ai;
 pub mod analysis;
 pub mod clock;
@@ -36,6 +37,7 @@ pub struct AppState {
     pub hub: hub::Hub,
     pub lab: lab::LabHub,
     pub analysis: analysis::Analyses,
+    pub accounts: accounts::Accounts,
     pub guard: guard::SharedGuard,
     pub limits: Arc<limits::Limits>,
     pub secure_cookies: bool,
@@ -163,6 +165,7 @@ pub async fn prepare_with_clock(
             },
         },
     );
+    let accounts = accounts::Accounts::new(store.clone(), hub.clone(), clock.clone());
     let (assets, hash_file) = site_assets(&config.site_root)?;
     // With `hash_files`, Leptos' `HydrationScripts` names `frontend.<hash>.js`
     // and `frontend.<hash>.wasm` from `hash.txt` (an absolute path: Leptos
@@ -184,6 +187,7 @@ pub async fn prepare_with_clock(
         hub,
         lab,
         analysis,
+        accounts,
         guard: Arc::new(guard::Guard::new(guard::GuardConfig {
             listen: config.listen,
             public_url: config.public_url.clone(),
@@ -292,6 +296,9 @@ fn spawn_sweeper(state: AppState, every_secs: u64) {
             }
             if let Err(error) = state.hub.expire_sessions(state.session_expiry_secs).await {
                 tracing::error!("sweeping idle sessions failed: {error}");
+            }
+            if let Err(error) = state.accounts.expire(state.session_expiry_secs).await {
+                tracing::error!("sweeping unused sign-ins failed: {error}");
             }
             state.guard.forget_idle();
             state.forget_what_is_gone();

@@ -64,6 +64,12 @@ pub fn router(state: AppState) -> Router {
     let lab_backend = app::lab::backend::LabBackendHandle(Arc::new(state.lab.clone()));
     let analysis_backend =
         app::api::analysis_backend::AnalysisBackendHandle(Arc::new(state.analysis.clone()));
+    let account_backend =
+        app::accounts::backend::AccountBackendHandle(Arc::new(crate::accounts::AccountPages {
+            accounts: state.accounts.clone(),
+            cookie_max_age_secs: state.session_expiry_secs,
+            secure_cookies: state.secure_cookies,
+        }));
     let with_session = Router::new()
         .leptos_routes_with_context(
             &state,
@@ -72,6 +78,7 @@ pub fn router(state: AppState) -> Router {
                 provide_context(backend.clone());
                 provide_context(lab_backend.clone());
                 provide_context(analysis_backend.clone());
+                provide_context(account_backend.clone());
             },
             move || {
                 provide_request_nonce();

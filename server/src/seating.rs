@@ -178,6 +178,22 @@ impl Seating {
         }
     }
 
+    /// Gives `from`'s seats (and its open sockets) to `to`: a browser that
+    /// signed in keeps playing as its account. True if a seat changed.
+    pub fn rename(&mut self, from: &str, to: &str) -> bool {
+        let mut changed = false;
+        for holder in self.holders.iter_mut().flatten() {
+            if holder == from {
+                *holder = to.to_string();
+                changed = true;
+            }
+        }
+        if let Some(count) = self.sockets.remove(from) {
+            *self.sockets.entry(to.to_string()).or_insert(0) += count;
+        }
+        changed
+    }
+
     /// The holder of `side`.
     pub fn holder(&self, side: Side) -> Option<&str> {
         self.holders[index(side)].as_deref()

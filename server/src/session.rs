@@ -6,6 +6,8 @@
 //! cookies. A visitor gets a cookie on the first request but is stored only
 //! when the session first owns something (a table, a seat, a lab game); stored
 //! sessions unused for `--session-expiry-secs` are deleted by the sweeper.
+//! A token signed in to an account stands for that account (see
+//! [`crate::accounts`]): the request then carries the account's identity.
 //! A well-formed token the server has never seen is simply a new session (it
 //! owns nothing); guessing another visitor's 256-bit token is not feasible.
 
@@ -59,15 +61,31 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
         Some(token) => (token, false),
         None => (new_token(), true),
     };
-    let session = session_of(&token);
+    let browser = session_of(&token);
+    let (session, account) = if fresh {
+        (browser.clone(), None)
+    } else {
+        state.accounts.identity(&browser.0).await
+    };
     request.extensions_mut().insert(session);
+    if let Some(account) = account {
+        request.extensions_mut().insert(account);
+    }
+    request
+        .extensions_mut()
+        .insert(app::protocol::BrowserToken(browser.0));
     let mut response = next.run(request).await;
     let is_page = response
         .headers()
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/html"));
-    if fresh || is_page {
+    // A sign-in, sign-up or sign-out set a new token itself: keep it.
+    let replaced = response.headers().get_all(SET_COOKIE).iter().any(|v| {
+        v.as_bytes()
+            .starts_with(format!("{SESSION_COOKIE}=").as_bytes())
+    });
+    if (fresh || is_page) && !replaced {
         let cookie = session_cookie(token, state.session_expiry_secs, state.secure_cookies);
         if let Ok(value) = HeaderValue::from_str(&cookie) {
             response.headers_mut().append(SET_COOKIE, value);

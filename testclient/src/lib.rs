@@ -11,8 +11,8 @@
 use app::api::{CommandError, ErrorKind};
 use app::lab::{LabSummary, LabView, ProviderStatus};
 use app::protocol::{
-    AnalysisView, ClientMessage, ServerMessage, Side, TableMode, TableView, TimeControl,
-    SESSION_COOKIE,
+    AccountView, AnalysisView, ClientMessage, ServerMessage, Side, TableMode, TableView,
+    TimeControl, SESSION_COOKIE,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::de::DeserializeOwned;
@@ -172,7 +172,8 @@ impl Client {
         self.cookie.lock().ok().and_then(|c| c.clone())
     }
 
-    /// Keeps the session cookie the server sets, if this client has none.
+    /// Keeps the session cookie the server sets, as a browser does (a
+    /// sign-in or sign-out replaces the token).
     fn keep_cookie(&self, response: &reqwest::Response) {
         let set = response
             .headers()
@@ -183,9 +184,7 @@ impl Client {
             .find(|v| v.starts_with(&format!("{SESSION_COOKIE}=")))
             .map(str::to_string);
         if let (Some(set), Ok(mut cookie)) = (set, self.cookie.lock()) {
-            if cookie.is_none() {
-                *cookie = Some(set);
-            }
+            *cookie = Some(set);
         }
     }
 
@@ -316,6 +315,46 @@ impl Client {
 
     pub async fn new_table(&self, table: &str) -> Result<String, Refusal> {
         self.call("new_table", json!({ "table": table })).await
+    }
+
+    // ----- accounts -----
+
+    pub async fn sign_up(
+        &self,
+        name: &str,
+        password: &str,
+    ) -> Result<Option<AccountView>, Refusal> {
+        self.call("sign_up", json!({ "name": name, "password": password }))
+            .await
+    }
+
+    pub async fn sign_in(
+        &self,
+        name: &str,
+        password: &str,
+    ) -> Result<Option<AccountView>, Refusal> {
+        self.call("sign_in", json!({ "name": name, "password": password }))
+            .await
+    }
+
+    pub async fn sign_out(&self) -> Result<Option<AccountView>, Refusal> {
+        self.call("sign_out", json!({})).await
+    }
+
+    pub async fn sign_out_everywhere(&self) -> Result<Option<AccountView>, Refusal> {
+        self.call("sign_out_everywhere", json!({})).await
+    }
+
+    /// The account name the page shows (`<meta name="othello-account">`),
+    /// empty when anonymous.
+    pub async fn signed_in_as(&self) -> Result<String, Refusal> {
+        let (_, page) = self.get("/account").await?;
+        let marker = "name=\"othello-account\" content=\"";
+        Ok(page
+            .split_once(marker)
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map(|(name, _)| name.to_string())
+            .unwrap_or_default())
     }
 
     // ----- analysis -----

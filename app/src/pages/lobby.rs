@@ -182,6 +182,7 @@ pub fn LobbyPage() -> impl IntoView {
         <main class="lobby">
             <header class="topbar">
                 <h1>{t!(lang, "site-title")}</h1>
+                <crate::accounts::AccountLink />
                 <crate::i18n::LangSwitch />
             </header>
             <section class="lobby-panel">

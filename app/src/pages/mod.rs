@@ -1,5 +1,6 @@
 //! The site's pages.
 
+pub mod account;
 pub mod analysis;
 pub mod clocks;
 pub mod hint;

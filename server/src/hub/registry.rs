@@ -84,3 +84,53 @@ impl<S: TableStore> Hub<S> {
         Ok(deleted.len())
     }
 }
+
+impl super::Hub<crate::store::Store> {
+    /// Gives everything `from` holds — tables it owns, its seats — to `to`
+    /// (a browser that signed in keeps its games as its account): in the
+    /// store first, then in every table in memory, each under its lock so no
+    /// command sees half of it. Sockets get the new view.
+    pub async fn transfer_identity(
+        &self,
+        from: &app::protocol::Session,
+        to: &app::protocol::Session,
+    ) -> Result<(), CommandError> {
+        self.inner
+            .store
+            .transfer_identity(&from.0, &to.0)
+            .await
+            .map_err(|e| {
+                tracing::error!("cannot move a browser's tables to its account: {e}");
+                CommandError::unavailable(
+                    "The server could not save this; nothing changed. Please try again.",
+                )
+            })?;
+        let entries: Vec<_> = self
+            .inner
+            .tables
+            .lock()
+            .map(|t| t.values().cloned().collect())
+            .unwrap_or_default();
+        for entry in entries {
+            let mut entry = entry.lock().await;
+            let mut changed = false;
+            if entry.owner == from.0 {
+                entry.owner = to.0.clone();
+                changed = true;
+            }
+            if let Some(seating) = entry.seating.as_mut() {
+                changed |= seating.rename(&from.0, &to.0);
+            }
+            if changed {
+                if self.inner.cluster.is_some() {
+                    // The store's version grew: reload rather than guess.
+                    if let Err(error) = self.refresh(&mut entry).await {
+                        tracing::warn!(table = %entry.id, "reload after a sign-in: {}", error.message);
+                    }
+                }
+                self.broadcast(&entry);
+            }
+        }
+        Ok(())
+    }
+}

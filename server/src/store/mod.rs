@@ -18,6 +18,7 @@
 //! opening; [`table_store`] is the [`TableStore`] trait (what the hub needs
 //! from storage) and its implementation for [`Store`].
 
+pub mod accounts;
 pub mod bus;
 mod migrations;
 pub mod pg;

@@ -1,0 +1,154 @@
+//! Accounts in the browser and their server functions: sign up, sign in,
+//! sign out (this browser or every one). Playing never needs an account.
+//!
+//! A successful call answers with a new session cookie (the server rotates
+//! the token at every sign-in and sign-out); the page then reloads so every
+//! part of it sees who the browser now is.
+
+use crate::api::CommandError;
+use crate::protocol::AccountView;
+use leptos::prelude::*;
+use server_fn::codec::Json;
+
+/// Server-side glue: the trait the server implements.
+#[cfg(feature = "ssr")]
+pub mod backend {
+    use crate::api::backend::{BoxFuture, Caller};
+    use crate::api::CommandError;
+    use crate::protocol::{AccountView, BrowserToken, Session};
+    use std::sync::Arc;
+
+    /// What a sign-in, sign-up or sign-out hands back: who the browser now
+    /// is, and the `Set-Cookie` value carrying its new token.
+    pub struct Signed {
+        pub account: Option<AccountView>,
+        pub set_cookie: String,
+    }
+
+    pub trait AccountBackend: Send + Sync + 'static {
+        fn sign_up<'a>(
+            &'a self,
+            caller: &'a Caller,
+            name: &'a str,
+            password: &'a str,
+        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
+        fn sign_in<'a>(
+            &'a self,
+            caller: &'a Caller,
+            name: &'a str,
+            password: &'a str,
+        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
+        fn sign_out<'a>(
+            &'a self,
+            browser: &'a BrowserToken,
+        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
+        fn sign_out_everywhere<'a>(
+            &'a self,
+            session: &'a Session,
+        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
+    }
+
+    /// The account backend, provided to server functions as context.
+    #[derive(Clone)]
+    pub struct AccountBackendHandle(pub Arc<dyn AccountBackend>);
+
+    pub fn context() -> Result<Arc<dyn AccountBackend>, CommandError> {
+        leptos::prelude::use_context::<AccountBackendHandle>()
+            .map(|h| h.0)
+            .ok_or_else(|| CommandError::unavailable("the server is not ready"))
+    }
+
+    /// The hash of the caller's own token.
+    pub fn browser() -> Result<BrowserToken, CommandError> {
+        leptos::prelude::use_context::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<BrowserToken>().cloned())
+            .ok_or_else(|| {
+                CommandError::internal("a request reached a server function without a session")
+            })
+    }
+
+    /// Sets the new token's cookie on the answer; returns who signed in.
+    pub fn answer(signed: Signed) -> Option<AccountView> {
+        if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
+            if let Ok(value) = http::HeaderValue::from_str(&signed.set_cookie) {
+                response.append_header(http::header::SET_COOKIE, value);
+            }
+        }
+        signed.account
+    }
+}
+
+/// Creates an account and signs this browser in to it.
+#[server(endpoint = "sign_up", input = Json)]
+pub async fn sign_up(name: String, password: String) -> Result<Option<AccountView>, CommandError> {
+    let accounts = backend::context()?;
+    let caller = crate::api::backend::caller()?;
+    Ok(backend::answer(
+        accounts.sign_up(&caller, &name, &password).await?,
+    ))
+}
+
+/// Signs this browser in.
+#[server(endpoint = "sign_in", input = Json)]
+pub async fn sign_in(name: String, password: String) -> Result<Option<AccountView>, CommandError> {
+    let accounts = backend::context()?;
+    let caller = crate::api::backend::caller()?;
+    Ok(backend::answer(
+        accounts.sign_in(&caller, &name, &password).await?,
+    ))
+}
+
+/// Signs this browser out: it becomes a new anonymous visitor.
+#[server(endpoint = "sign_out", input = Json)]
+pub async fn sign_out() -> Result<Option<AccountView>, CommandError> {
+    let accounts = backend::context()?;
+    let browser = backend::browser()?;
+    Ok(backend::answer(accounts.sign_out(&browser).await?))
+}
+
+/// Signs every browser of the caller's account out (this one too).
+#[server(endpoint = "sign_out_everywhere", input = Json)]
+pub async fn sign_out_everywhere() -> Result<Option<AccountView>, CommandError> {
+    let accounts = backend::context()?;
+    let caller = crate::api::backend::caller()?;
+    Ok(backend::answer(
+        accounts.sign_out_everywhere(&caller.session).await?,
+    ))
+}
+
+/// The name of the account this page was rendered for: from the request
+/// on the server, from the page's `<meta name="othello-account">` when
+/// hydrating (the same text, so hydration matches).
+pub fn signed_in() -> Option<String> {
+    #[cfg(feature = "ssr")]
+    {
+        use_context::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<AccountView>().cloned())
+            .map(|a| a.name)
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        #[cfg(feature = "hydrate")]
+        {
+            document()
+                .query_selector(&format!("meta[name={ACCOUNT_META}]"))
+                .ok()
+                .flatten()
+                .and_then(|m| m.get_attribute("content"))
+                .filter(|name| !name.is_empty())
+        }
+        #[cfg(not(feature = "hydrate"))]
+        None
+    }
+}
+
+/// The `<meta>` naming the signed-in account (empty when anonymous).
+pub const ACCOUNT_META: &str = "othello-account";
+
+/// The top bar's link: "Sign in" or the account's name, to `/account`.
+#[component]
+pub fn AccountLink() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let label = signed_in().unwrap_or_else(|| t!(lang, "account-sign-in"));
+    view! { <a class="account-link" id="account-link" href="/account">{label}</a> }
+}

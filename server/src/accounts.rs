@@ -1,0 +1,707 @@
+//! Accounts: sign up, sign in, sign out (here or everywhere), and who a
+//! browser is.
+//!
+//! A browser is known by the SHA-256 of its cookie token. An anonymous
+//! browser's identity — what seats, tables and lab games are held by — is
+//! that hash, as before accounts existed. A browser signed in to account N
+//! has the identity `account:N` ([`identity_of`]), the same in every browser
+//! of that account, so a game started in one continues in another.
+//!
+//! Signing in (or up) hands out a new token (no session fixation) and gives
+//! the account everything the browser held anonymously: a game in progress
+//! goes on with the same seat. Passwords are hashed with Argon2id (OWASP's
+//! parameters: 19 MiB, 2 passes, 1 lane) on at most [`HASHING_AT_ONCE`]
+//! blocking threads; a flood beyond [`HASHING_QUEUE`] waiting is answered
+//! "busy" at once, so sign-ins can neither exhaust memory nor starve moves.
+//! An unknown name costs the same hash as a wrong password and gets the
+//! same answer. Repeated failures, per name and per address, wait longer
+//! and longer ([`Throttle`]). No password reaches a log, a metric or an
+//! error.
+
+use crate::clock::Clock;
+use crate::hub::Hub;
+use crate::store::Store;
+use app::api::backend::{BoxFuture, Caller};
+use app::api::CommandError;
+use app::protocol::{AccountView, BrowserToken, Session};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::Semaphore;
+
+/// Password hashes computed at once (each takes 19 MiB and a core).
+pub const HASHING_AT_ONCE: usize = 2;
+/// Sign-ins that may wait for a hashing thread before "busy" is answered.
+pub const HASHING_QUEUE: usize = 32;
+/// How long a browser's account is trusted from memory before the store is
+/// asked again (a sign-out on another instance takes effect within it).
+const IDENTITY_CACHE_MS: i64 = 5_000;
+const IDENTITY_CACHE_MAX: usize = 50_000;
+/// Failed sign-ins allowed for one name before each further one must wait.
+const FREE_FAILURES: u32 = 5;
+/// The same for one address (many players may share one: a school, a
+/// mobile network).
+const FREE_FAILURES_PER_ADDRESS: u32 = 20;
+/// The longest wait after repeated failures.
+const MAX_WAIT_MS: i64 = 15 * 60 * 1000;
+/// Failures are forgotten after this long without one.
+const FAILURE_MEMORY_MS: i64 = 60 * 60 * 1000;
+/// New accounts one address may create per hour.
+const SIGN_UPS_PER_HOUR: u32 = 5;
+
+/// Names nobody may take (compared ignoring case).
+const RESERVED: &[&str] = &[
+    "admin",
+    "administrator",
+    "ai",
+    "anonymous",
+    "api",
+    "deleted",
+    "guest",
+    "mod",
+    "moderator",
+    "null",
+    "othello",
+    "root",
+    "staff",
+    "support",
+    "system",
+    "www",
+];
+
+/// The identity of a browser signed in to `account`.
+pub fn identity_of(account: i64) -> Session {
+    Session(format!("account:{account}"))
+}
+
+/// The account an identity stands for, if it is an account's.
+pub fn account_of(session: &Session) -> Option<i64> {
+    session
+        .0
+        .strip_prefix("account:")
+        .and_then(|id| id.parse().ok())
+}
+
+/// Checks a name: 3–20 characters of ASCII letters, digits, `_` and `-`,
+/// not reserved. ASCII only, so no two names look alike in another script.
+pub fn check_name(name: &str) -> Result<(), CommandError> {
+    let length = name.chars().count();
+    if !(3..=20).contains(&length) {
+        return Err(CommandError::refused(
+            "A name has 3 to 20 characters: letters, digits, _ and -.",
+        ));
+    }
+    if !name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
+        return Err(CommandError::refused(
+            "A name may hold only the letters a–z and A–Z, digits, _ and -.",
+        ));
+    }
+    if RESERVED.contains(&name.to_ascii_lowercase().as_str()) {
+        return Err(CommandError::refused(
+            "That name is reserved: choose another.",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a new password: at least 10 characters and not guessable by the
+/// zxcvbn estimator (score 3 of 4 or better; the name counts as guessable).
+pub fn check_password(password: &str, name: &str) -> Result<(), CommandError> {
+    if password.chars().count() < 10 {
+        return Err(CommandError::refused(
+            "A password needs at least 10 characters.",
+        ));
+    }
+    if password.len() > 256 {
+        return Err(CommandError::refused(
+            "A password may have at most 256 characters.",
+        ));
+    }
+    let estimate = zxcvbn::zxcvbn(password, &[name, "othello", "reversi"]);
+    if (estimate.score() as u8) < 3 {
+        return Err(CommandError::refused(
+            "This password is too easy to guess: use a longer phrase of unrelated words.",
+        ));
+    }
+    Ok(())
+}
+
+/// Failed sign-ins per key (a name or an address) and when the last was.
+pub struct Throttle {
+    /// Failures allowed before each further one must wait.
+    free: u32,
+    failures: Mutex<HashMap<String, (u32, i64)>>,
+}
+
+impl Default for Throttle {
+    fn default() -> Self {
+        Throttle::allowing(FREE_FAILURES)
+    }
+}
+
+impl Throttle {
+    /// A throttle that lets `free` failures through before waits begin.
+    pub fn allowing(free: u32) -> Self {
+        Throttle {
+            free,
+            failures: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// How long `key` must still wait (ms), 0 if it may try now.
+    pub fn wait(&self, key: &str, now: i64) -> i64 {
+        let Ok(failures) = self.failures.lock() else {
+            return 0;
+        };
+        match failures.get(key) {
+            Some(&(count, last)) if count >= self.free => {
+                let doubling = (count - self.free).min(20);
+                let wait = (1000_i64 << doubling).min(MAX_WAIT_MS);
+                (last + wait - now).max(0)
+            }
+            _ => 0,
+        }
+    }
+
+    /// Records a failure of `key`.
+    pub fn fail(&self, key: &str, now: i64) {
+        if let Ok(mut failures) = self.failures.lock() {
+            if failures.len() >= IDENTITY_CACHE_MAX {
+                failures.retain(|_, &mut (_, last)| now - last < FAILURE_MEMORY_MS);
+            }
+            let entry = failures.entry(key.to_string()).or_insert((0, now));
+            if now - entry.1 >= FAILURE_MEMORY_MS {
+                entry.0 = 0;
+            }
+            entry.0 += 1;
+            entry.1 = now;
+        }
+    }
+
+    /// Forgets `key`'s failures (a successful sign-in).
+    pub fn clear(&self, key: &str) {
+        if let Ok(mut failures) = self.failures.lock() {
+            failures.remove(key);
+        }
+    }
+
+    /// Counts one more event of `key` within the hour; false past `limit`.
+    fn count_within_hour(&self, key: &str, now: i64, limit: u32) -> bool {
+        let Ok(mut failures) = self.failures.lock() else {
+            return true;
+        };
+        let entry = failures.entry(key.to_string()).or_insert((0, now));
+        if now - entry.1 >= FAILURE_MEMORY_MS {
+            *entry = (0, now);
+        }
+        if entry.0 >= limit {
+            return false;
+        }
+        entry.0 += 1;
+        true
+    }
+}
+
+/// What a successful sign-in, sign-up or sign-out hands the browser: its new
+/// token (for the cookie) and who it now is.
+#[derive(Clone, Debug)]
+pub struct Signed {
+    pub token: String,
+    pub account: Option<AccountView>,
+}
+
+/// A browser's account (id and name; none: anonymous) and when it was read.
+type Cached = (Option<(i64, String)>, i64);
+
+/// The account service, shared by every request.
+#[derive(Clone)]
+pub struct Accounts {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Store,
+    hub: Hub,
+    clock: Arc<dyn Clock>,
+    hashing: Semaphore,
+    waiting: AtomicUsize,
+    params: Params,
+    /// A hash of a random password, checked for unknown names so they cost
+    /// what a wrong password costs.
+    decoy: String,
+    /// Failed sign-ins per name.
+    throttle: Throttle,
+    /// Failed sign-ins per address.
+    address_throttle: Throttle,
+    sign_ups: Throttle,
+    /// token hash → (account id and name, when read from the store).
+    cache: Mutex<HashMap<String, Cached>>,
+}
+
+impl Accounts {
+    /// The service with OWASP's Argon2id parameters.
+    pub fn new(store: Store, hub: Hub, clock: Arc<dyn Clock>) -> Accounts {
+        let params = Params::new(19 * 1024, 2, 1, None).unwrap_or_default();
+        let decoy = hash_with(&params, &crate::session::new_token()).unwrap_or_default();
+        Accounts {
+            inner: Arc::new(Inner {
+                store,
+                hub,
+                clock,
+                hashing: Semaphore::new(HASHING_AT_ONCE),
+                waiting: AtomicUsize::new(0),
+                params,
+                decoy,
+                throttle: Throttle::default(),
+                address_throttle: Throttle::allowing(FREE_FAILURES_PER_ADDRESS),
+                sign_ups: Throttle::default(),
+                cache: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    fn now(&self) -> i64 {
+        self.inner.clock.now_ms()
+    }
+
+    /// Who the browser with token hash `token` is: its account's identity
+    /// and name when signed in, else the hash itself. A store failure reads
+    /// as anonymous (the browser can do less, never more).
+    pub async fn identity(&self, token: &str) -> (Session, Option<AccountView>) {
+        let now = self.now();
+        let cached = self.inner.cache.lock().ok().and_then(|cache| {
+            cache
+                .get(token)
+                .filter(|(_, at)| now - at < IDENTITY_CACHE_MS)
+                .map(|(account, _)| account.clone())
+        });
+        let account = match cached {
+            Some(account) => account,
+            None => {
+                let account = self
+                    .inner
+                    .store
+                    .account_of_token(token)
+                    .await
+                    .ok()
+                    .flatten();
+                if account.is_some() {
+                    let _ = self.inner.store.touch_account_session(token, now).await;
+                }
+                self.remember(token, account.clone(), now);
+                account
+            }
+        };
+        match account {
+            Some((id, name)) => (identity_of(id), Some(AccountView { name })),
+            None => (Session(token.to_string()), None),
+        }
+    }
+
+    fn remember(&self, token: &str, account: Option<(i64, String)>, now: i64) {
+        if let Ok(mut cache) = self.inner.cache.lock() {
+            if cache.len() >= IDENTITY_CACHE_MAX {
+                cache.retain(|_, (_, at)| now - *at < IDENTITY_CACHE_MS);
+            }
+            if cache.len() >= IDENTITY_CACHE_MAX {
+                cache.clear();
+            }
+            cache.insert(token.to_string(), (account, now));
+        }
+    }
+
+    /// The account an identity is signed in to, with its name.
+    pub async fn view(&self, session: &Session) -> Result<Option<AccountView>, CommandError> {
+        let Some(id) = account_of(session) else {
+            return Ok(None);
+        };
+        let name = self
+            .inner
+            .store
+            .account_name(id)
+            .await
+            .map_err(|e| CommandError::unavailable(format!("the account store failed: {e}")))?;
+        Ok(name.map(|name| AccountView { name }))
+    }
+
+    /// Creates an account and signs the browser in to it.
+    pub async fn sign_up(
+        &self,
+        caller: &Caller,
+        name: &str,
+        password: &str,
+    ) -> Result<Signed, CommandError> {
+        check_name(name)?;
+        check_password(password, name)?;
+        let now = self.now();
+        if let Some(address) = caller.address {
+            if !self
+                .inner
+                .sign_ups
+                .count_within_hour(&address.to_string(), now, SIGN_UPS_PER_HOUR)
+            {
+                return Err(CommandError::limited(
+                    "Too many new accounts from this address: try again in an hour.",
+                ));
+            }
+        }
+        let hash = self.hash(password).await?;
+        let id = self
+            .inner
+            .store
+            .create_account(name, &name.to_ascii_lowercase(), &hash, now)
+            .await
+            .map_err(store_failed)?
+            .ok_or_else(|| CommandError::refused("That name is taken: choose another."))?;
+        tracing::info!(account = id, "account created");
+        self.start(caller, id, name.to_string()).await
+    }
+
+    /// Signs the browser in. An unknown name and a wrong password get the
+    /// same answer after the same work.
+    pub async fn sign_in(
+        &self,
+        caller: &Caller,
+        name: &str,
+        password: &str,
+    ) -> Result<Signed, CommandError> {
+        let key = format!("name:{}", name.to_ascii_lowercase());
+        let address = caller.address.map(|a| format!("ip:{a}"));
+        let now = self.now();
+        let wait = self.inner.throttle.wait(&key, now).max(
+            address
+                .as_ref()
+                .map_or(0, |a| self.inner.address_throttle.wait(a, now)),
+        );
+        if wait > 0 {
+            return Err(CommandError::limited(format!(
+                "Too many failed sign-ins: wait {} s and try again.",
+                (wait + 999) / 1000
+            )));
+        }
+        if name.len() > 64 || password.len() > 256 {
+            return Err(CommandError::refused("Wrong name or password."));
+        }
+        let stored = self
+            .inner
+            .store
+            .account_by_key(&name.to_ascii_lowercase())
+            .await
+            .map_err(store_failed)?;
+        let phc = stored
+            .as_ref()
+            .map_or(self.inner.decoy.clone(), |a| a.password_hash.clone());
+        let matches = self.verify(password, phc).await?;
+        match stored {
+            Some(account) if matches => {
+                self.inner.throttle.clear(&key);
+                self.start(caller, account.id, account.name).await
+            }
+            _ => {
+                let now = self.now();
+                self.inner.throttle.fail(&key, now);
+                if let Some(address) = &address {
+                    self.inner.address_throttle.fail(address, now);
+                }
+                Err(CommandError::refused("Wrong name or password."))
+            }
+        }
+    }
+
+    /// A new token signed in to `account`; what the browser held
+    /// anonymously moves to the account.
+    async fn start(
+        &self,
+        caller: &Caller,
+        account: i64,
+        name: String,
+    ) -> Result<Signed, CommandError> {
+        let token = crate::session::new_token();
+        let hash = crate::session::session_of(&token).0;
+        let now = self.now();
+        self.inner
+            .store
+            .add_account_session(&hash, account, now)
+            .await
+            .map_err(store_failed)?;
+        let to = identity_of(account);
+        if account_of(&caller.session).is_none() && caller.session != to {
+            self.inner
+                .hub
+                .transfer_identity(&caller.session, &to)
+                .await?;
+        }
+        self.remember(&hash, Some((account, name.clone())), now);
+        Ok(Signed {
+            token,
+            account: Some(AccountView { name }),
+        })
+    }
+
+    /// Signs this browser (token hash `token`) out: it becomes a new
+    /// anonymous visitor.
+    pub async fn sign_out(&self, token: &str) -> Result<Signed, CommandError> {
+        self.inner
+            .store
+            .remove_account_session(token)
+            .await
+            .map_err(store_failed)?;
+        self.forget(|t, _| t == token);
+        Ok(Signed {
+            token: crate::session::new_token(),
+            account: None,
+        })
+    }
+
+    /// Signs every browser of the caller's account out.
+    pub async fn sign_out_everywhere(&self, session: &Session) -> Result<Signed, CommandError> {
+        let Some(account) = account_of(session) else {
+            return Err(CommandError::refused("You are not signed in."));
+        };
+        let count = self
+            .inner
+            .store
+            .remove_account_sessions(account)
+            .await
+            .map_err(store_failed)?;
+        self.forget(|_, a| a == Some(account));
+        tracing::info!(account, count, "signed out everywhere");
+        Ok(Signed {
+            token: crate::session::new_token(),
+            account: None,
+        })
+    }
+
+    fn forget(&self, gone: impl Fn(&str, Option<i64>) -> bool) {
+        if let Ok(mut cache) = self.inner.cache.lock() {
+            cache.retain(|token, (account, _)| !gone(token, account.as_ref().map(|a| a.0)));
+        }
+    }
+
+    /// Deletes sign-ins unused for `expiry_secs`.
+    pub async fn expire(&self, expiry_secs: u64) -> Result<u64, crate::store::StoreError> {
+        let span = i64::try_from(expiry_secs.saturating_mul(1000)).unwrap_or(i64::MAX);
+        let before = self.now().saturating_sub(span);
+        self.inner.store.expire_account_sessions(before).await
+    }
+
+    /// A permit to hash, or "busy" when too many already wait.
+    async fn permit(&self) -> Result<tokio::sync::SemaphorePermit<'_>, CommandError> {
+        if self.inner.waiting.fetch_add(1, Ordering::SeqCst) >= HASHING_QUEUE {
+            self.inner.waiting.fetch_sub(1, Ordering::SeqCst);
+            return Err(CommandError::unavailable(
+                "The server is busy signing players in: try again in a moment.",
+            ));
+        }
+        let permit = self.inner.hashing.acquire().await;
+        self.inner.waiting.fetch_sub(1, Ordering::SeqCst);
+        permit.map_err(|_| CommandError::unavailable("the server is shutting down"))
+    }
+
+    async fn hash(&self, password: &str) -> Result<String, CommandError> {
+        let _permit = self.permit().await?;
+        let params = self.inner.params.clone();
+        let password = password.to_string();
+        tokio::task::spawn_blocking(move || hash_with(&params, &password))
+            .await
+            .map_err(CommandError::internal)?
+            .map_err(CommandError::internal)
+    }
+
+    async fn verify(&self, password: &str, phc: String) -> Result<bool, CommandError> {
+        let _permit = self.permit().await?;
+        let params = self.inner.params.clone();
+        let password = password.to_string();
+        tokio::task::spawn_blocking(move || {
+            PasswordHash::new(&phc).is_ok_and(|hash| {
+                argon(&params)
+                    .verify_password(password.as_bytes(), &hash)
+                    .is_ok()
+            })
+        })
+        .await
+        .map_err(CommandError::internal)
+    }
+}
+
+/// The account service as the pages' [`AccountBackend`]: every answer
+/// carries the browser's new token as a cookie.
+///
+/// [`AccountBackend`]: app::accounts::backend::AccountBackend
+#[derive(Clone)]
+pub struct AccountPages {
+    pub accounts: Accounts,
+    pub cookie_max_age_secs: u64,
+    pub secure_cookies: bool,
+}
+
+impl AccountPages {
+    fn signed(&self, signed: Signed) -> app::accounts::backend::Signed {
+        app::accounts::backend::Signed {
+            account: signed.account,
+            set_cookie: crate::session::session_cookie(
+                signed.token,
+                self.cookie_max_age_secs,
+                self.secure_cookies,
+            ),
+        }
+    }
+}
+
+impl app::accounts::backend::AccountBackend for AccountPages {
+    fn sign_up<'a>(
+        &'a self,
+        caller: &'a Caller,
+        name: &'a str,
+        password: &'a str,
+    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
+        Box::pin(async move {
+            let signed = self.accounts.sign_up(caller, name, password).await?;
+            Ok(self.signed(signed))
+        })
+    }
+
+    fn sign_in<'a>(
+        &'a self,
+        caller: &'a Caller,
+        name: &'a str,
+        password: &'a str,
+    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
+        Box::pin(async move {
+            let signed = self.accounts.sign_in(caller, name, password).await?;
+            Ok(self.signed(signed))
+        })
+    }
+
+    fn sign_out<'a>(
+        &'a self,
+        browser: &'a BrowserToken,
+    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
+        Box::pin(async move {
+            let signed = self.accounts.sign_out(&browser.0).await?;
+            Ok(self.signed(signed))
+        })
+    }
+
+    fn sign_out_everywhere<'a>(
+        &'a self,
+        session: &'a Session,
+    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
+        Box::pin(async move {
+            let signed = self.accounts.sign_out_everywhere(session).await?;
+            Ok(self.signed(signed))
+        })
+    }
+}
+
+fn argon(params: &Params) -> Argon2<'static> {
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone())
+}
+
+fn hash_with(params: &Params, password: &str) -> Result<String, String> {
+    let salt_bytes: [u8; 16] = rand::random();
+    let salt = SaltString::encode_b64(&salt_bytes).map_err(|e| e.to_string())?;
+    argon(params)
+        .hash_password(password.as_bytes(), &salt)
+        .map(|hash| hash.to_string())
+        .map_err(|e| e.to_string())
+}
+
+fn store_failed(error: crate::store::StoreError) -> CommandError {
+    tracing::error!("account store: {error}");
+    CommandError::unavailable("The server could not save this; nothing changed. Please try again.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_the_rules() {
+        for good in ["abc", "Nikos_7", "a-b-c", "ABCDEFGHIJKLMNOPQRST"] {
+            assert!(check_name(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "ab",
+            "ABCDEFGHIJKLMNOPQRSTU",
+            "two words",
+            "<script>",
+            "Νίκος",
+            "pаypal", // Cyrillic а
+            "Admin",
+            "SYSTEM",
+            "",
+        ] {
+            assert_eq!(
+                check_name(bad).map_err(|e| e.kind),
+                Err(app::api::ErrorKind::Refused),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn weak_passwords_are_refused_with_a_reason() {
+        let short = check_password("short", "nikos").unwrap_err();
+        assert!(short.message.contains("10 characters"), "{short}");
+        for weak in ["password1234", "nikos12345678", "qwertyuiop", "1234567890"] {
+            let error = check_password(weak, "nikos").unwrap_err();
+            assert!(
+                error.message.contains("too easy to guess"),
+                "{weak}: {error}"
+            );
+        }
+        assert!(check_password("violet kettle marches sideways", "nikos").is_ok());
+        assert!(check_password(&"x".repeat(300), "nikos").is_err());
+    }
+
+    #[test]
+    fn repeated_failures_wait_longer_and_longer() {
+        let throttle = Throttle::default();
+        for i in 0..FREE_FAILURES {
+            assert_eq!(throttle.wait("k", 1000 + i64::from(i)), 0);
+            throttle.fail("k", 1000 + i64::from(i));
+        }
+        let last = 1000 + i64::from(FREE_FAILURES - 1);
+        assert_eq!(throttle.wait("k", last), 1000);
+        assert_eq!(throttle.wait("k", last + 1000), 0);
+        throttle.fail("k", last + 1000);
+        assert_eq!(throttle.wait("k", last + 1000), 2000);
+        assert_eq!(throttle.wait("other", last), 0);
+        throttle.clear("k");
+        assert_eq!(throttle.wait("k", last + 1000), 0);
+        // An hour without failures starts the count again.
+        for _ in 0..20 {
+            throttle.fail("k", 0);
+        }
+        assert_eq!(throttle.wait("k", 0), MAX_WAIT_MS);
+        throttle.fail("k", FAILURE_MEMORY_MS + 10);
+        assert_eq!(throttle.wait("k", FAILURE_MEMORY_MS + 10), 0);
+    }
+
+    #[test]
+    fn identities_of_accounts_never_look_like_token_hashes() {
+        assert_eq!(account_of(&identity_of(42)), Some(42));
+        assert_eq!(account_of(&Session("ab".repeat(32))), None);
+        assert_eq!(account_of(&Session("account:x".into())), None);
+    }
+
+    #[test]
+    fn a_hash_verifies_its_password_only() {
+        let params = Params::new(1024, 1, 1, None).expect("params");
+        let phc = hash_with(&params, "violet kettle marches").expect("hash");
+        assert!(phc.starts_with("$argon2id$v=19$m=1024,t=1,p=1$"), "{phc}");
+        let hash = PasswordHash::new(&phc).expect("phc");
+        assert!(argon(&params)
+            .verify_password(b"violet kettle marches", &hash)
+            .is_ok());
+        assert!(argon(&params)
+            .verify_password(b"violet kettle", &hash)
+            .is_err());
+    }
+}

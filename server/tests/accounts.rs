@@ -1,0 +1,317 @@
+//! Accounts end to end, with the server in process on a manual clock: sign
+//! up, sign in (token rotated, one answer for every failure), throttling,
+//! sign out here and everywhere, and a browser's games moving to its account
+//! (in memory and across a restart).
+
+use app::protocol::{Side, TableMode, TableView};
+use server::clock::ManualClock;
+use server::config::Config;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use testclient::{Client, Refusal};
+
+const PASSWORD: &str = "violet kettle marches sideways";
+
+struct Live {
+    url: String,
+    clock: ManualClock,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Live {
+    async fn start(database: &Path, clock: ManualClock) -> Live {
+        let config = Config::for_tests(database.to_path_buf());
+        let state = server::prepare_with_clock(&config, Arc::new(clock.clone()))
+            .await
+            .expect("server state");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("address"));
+        let app = server::routes::router(state).into_make_service_with_connect_info::<SocketAddr>();
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Live { url, clock, task }
+    }
+
+    /// A new browser that has loaded the lobby (it has a cookie).
+    async fn browser(&self) -> Client {
+        let client = Client::new(&self.url);
+        let (status, _) = client.get("/").await.expect("lobby");
+        assert_eq!(status, 200);
+        assert!(client.token().is_some(), "the lobby sets a cookie");
+        client
+    }
+
+    /// Another browser holding `token`.
+    fn browser_with(&self, token: &str) -> Client {
+        Client::with_token(&self.url, token)
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+fn refused<T: std::fmt::Debug>(answer: Result<T, Refusal>, status: u16, text: &str) {
+    let refusal = answer.expect_err("refused");
+    assert_eq!(refusal.status, status, "{refusal}");
+    assert!(refusal.message.contains(text), "{refusal}");
+}
+
+fn name_of(answer: Option<app::protocol::AccountView>) -> String {
+    answer.expect("signed in").name
+}
+
+#[tokio::test]
+async fn signing_up_signs_in_with_a_new_token_and_the_page_shows_the_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let browser = live.browser().await;
+    assert_eq!(browser.signed_in_as().await.expect("page"), "");
+    let before = browser.token().expect("token");
+
+    let account = browser.sign_up("Nikos_7", PASSWORD).await.expect("sign up");
+    assert_eq!(name_of(account), "Nikos_7", "shown exactly as chosen");
+    let after = browser.token().expect("token");
+    assert_ne!(before, after, "signing up hands out a new token");
+    assert_eq!(browser.signed_in_as().await.expect("page"), "Nikos_7");
+    // The token from before is not signed in: fixation buys nothing.
+    let old = live.browser_with(&before);
+    assert_eq!(old.signed_in_as().await.expect("page"), "");
+}
+
+#[tokio::test]
+async fn bad_names_and_guessable_passwords_are_refused_and_create_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let browser = live.browser().await;
+    refused(browser.sign_up("ab", PASSWORD).await, 422, "3 to 20");
+    refused(
+        browser.sign_up("<script>alert(1)</script>", PASSWORD).await,
+        422,
+        "3 to 20",
+    );
+    refused(
+        browser.sign_up("<b>x</b>", PASSWORD).await,
+        422,
+        "only the letters",
+    );
+    refused(
+        browser.sign_up("Νίκος", PASSWORD).await,
+        422,
+        "only the letters",
+    );
+    refused(browser.sign_up("Admin", PASSWORD).await, 422, "reserved");
+    refused(
+        browser.sign_up("maria", "short").await,
+        422,
+        "10 characters",
+    );
+    refused(
+        browser.sign_up("maria", "password1234").await,
+        422,
+        "too easy to guess",
+    );
+    refused(
+        browser.sign_up("maria", "maria12345678").await,
+        422,
+        "too easy",
+    );
+    // Nothing was created: the name is free, the browser anonymous.
+    assert_eq!(browser.signed_in_as().await.expect("page"), "");
+    refused(
+        browser.sign_in("maria", "password1234").await,
+        422,
+        "Wrong name or password",
+    );
+    assert_eq!(
+        name_of(browser.sign_up("maria", PASSWORD).await.expect("sign up")),
+        "maria"
+    );
+    // Unique ignoring case.
+    let other = live.browser().await;
+    refused(other.sign_up("MARIA", PASSWORD).await, 422, "taken");
+    // Malformed requests are the caller's fault.
+    let (status, _) = other
+        .call_raw("sign_in", &serde_json::json!({ "name": 7 }))
+        .await
+        .expect("answer");
+    assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn a_wrong_password_and_an_unknown_name_get_one_answer_and_failures_wait() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let owner = live.browser().await;
+    owner.sign_up("eleni", PASSWORD).await.expect("sign up");
+    owner.sign_out().await.expect("sign out");
+    assert_eq!(owner.signed_in_as().await.expect("page"), "");
+
+    let attacker = live.browser().await;
+    let wrong = attacker
+        .sign_in("eleni", "not the password at all")
+        .await
+        .expect_err("wrong");
+    let unknown = attacker
+        .sign_in("nobody_here", PASSWORD)
+        .await
+        .expect_err("unknown");
+    assert_eq!(
+        (wrong.status, &wrong.message),
+        (unknown.status, &unknown.message)
+    );
+    assert_eq!(wrong.status, 422);
+    // Five failures in all for the name; the next attempt waits, even with
+    // the right password.
+    for _ in 0..4 {
+        refused(
+            attacker.sign_in("eleni", "still not it").await,
+            422,
+            "Wrong",
+        );
+    }
+    refused(attacker.sign_in("ELENI", PASSWORD).await, 429, "wait");
+    refused(owner.sign_in("eleni", PASSWORD).await, 429, "wait");
+    live.clock.advance(2_000);
+    assert_eq!(
+        name_of(owner.sign_in("eleni", PASSWORD).await.expect("in")),
+        "eleni"
+    );
+    assert_eq!(owner.signed_in_as().await.expect("page"), "eleni");
+}
+
+#[tokio::test]
+async fn new_accounts_from_one_address_are_capped_per_hour() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    for i in 0..5 {
+        let browser = live.browser().await;
+        browser
+            .sign_up(&format!("player{i}"), PASSWORD)
+            .await
+            .expect("sign up");
+    }
+    let sixth = live.browser().await;
+    refused(
+        sixth.sign_up("player5", PASSWORD).await,
+        429,
+        "Too many new accounts",
+    );
+    live.clock.advance(60 * 60 * 1000);
+    sixth
+        .sign_up("player5", PASSWORD)
+        .await
+        .expect("an hour later");
+}
+
+#[tokio::test]
+async fn signing_out_everywhere_ends_every_browser_of_the_account() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let first = live.browser().await;
+    first.sign_up("kostas", PASSWORD).await.expect("sign up");
+    let second = live.browser().await;
+    second.sign_in("kostas", PASSWORD).await.expect("sign in");
+    assert_eq!(second.signed_in_as().await.expect("page"), "kostas");
+    refused(
+        live.browser().await.sign_out_everywhere().await,
+        422,
+        "not signed in",
+    );
+
+    first.sign_out_everywhere().await.expect("everywhere");
+    assert_eq!(first.signed_in_as().await.expect("page"), "");
+    assert_eq!(second.signed_in_as().await.expect("page"), "");
+}
+
+fn legal(view: &TableView) -> u8 {
+    *view
+        .board
+        .legal
+        .first()
+        .expect("a legal move for the viewer")
+}
+
+#[tokio::test]
+async fn a_game_in_progress_moves_to_the_account_and_goes_on_in_another_browser() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let database = dir.path().join("db.sqlite");
+    let live = Live::start(&database, ManualClock::new(1_000_000)).await;
+    let browser = live.browser().await;
+    let table = browser
+        .create_table(TableMode::HotSeat)
+        .await
+        .expect("hot seat");
+    browser.play_move(&table, 37).await.expect("f5");
+    // An online table too: the creator's seat moves with them.
+    let online = browser.create_private(None).await.expect("private table");
+    let guest = live.browser().await;
+    let seated = guest.take_seat(&online).await.expect("guest sits");
+    let guest_side = seated.you[0];
+    let anonymous = browser.token().expect("token");
+
+    browser.sign_up("sofia", PASSWORD).await.expect("sign up");
+    let view = browser.get_table(&table).await.expect("view");
+    assert_eq!(view.you, vec![Side::Black, Side::White], "still the owner");
+    let view = browser
+        .play_move(&table, legal(&view))
+        .await
+        .expect("plays on");
+    assert_eq!(view.history.len(), 2);
+    assert_eq!(
+        browser.get_table(&online).await.expect("view").you,
+        vec![guest_side.opponent()]
+    );
+    // The anonymous token holds nothing any more.
+    let old = live.browser_with(&anonymous);
+    assert!(old.get_table(&table).await.expect("view").you.is_empty());
+
+    // Another browser, signed in to the account, plays the same game.
+    let elsewhere = live.browser().await;
+    elsewhere.sign_in("sofia", PASSWORD).await.expect("sign in");
+    let view = elsewhere.get_table(&table).await.expect("view");
+    let view = elsewhere
+        .play_move(&table, legal(&view))
+        .await
+        .expect("plays");
+    assert_eq!(view.history.len(), 3);
+
+    // The store has it too: after a restart the account still holds both.
+    drop(live);
+    let live = Live::start(&database, ManualClock::new(2_000_000)).await;
+    let later = live.browser().await;
+    later.sign_in("sofia", PASSWORD).await.expect("sign in");
+    let view = later.get_table(&table).await.expect("view");
+    assert_eq!(view.you, vec![Side::Black, Side::White]);
+    assert_eq!(view.history.len(), 3);
+    assert_eq!(
+        later.get_table(&online).await.expect("view").you,
+        vec![guest_side.opponent()]
+    );
+    // Signing out leaves the games with the account, not the browser.
+    later.sign_out().await.expect("sign out");
+    assert!(later.get_table(&table).await.expect("view").you.is_empty());
+}
+
+#[tokio::test]
+async fn one_address_trying_many_names_waits_too() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let browser = live.browser().await;
+    for i in 0..20 {
+        refused(
+            browser.sign_in(&format!("name{i}"), PASSWORD).await,
+            422,
+            "Wrong name or password",
+        );
+    }
+    refused(browser.sign_in("name20", PASSWORD).await, 429, "wait");
+    live.clock.advance(1_000);
+    refused(browser.sign_in("name20", PASSWORD).await, 422, "Wrong");
+}
