@@ -9,6 +9,7 @@ pub mod clock_control;
 pub mod config;
 pub mod error;
 pub mod export;
+pub mod glicko;
 pub mod guard;
 pub mod hub;
 pub mod lab;
