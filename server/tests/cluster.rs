@@ -568,3 +568,67 @@ async fn a_failed_lab_explanation_is_retried_and_a_copy_made_on_another_instance
         .expect("the copy steps on b");
     assert_eq!(stepped.moves.len(), 2);
 }
+
+/// The page's account name for a client (empty: anonymous).
+async fn signed_in(client: &Client) -> String {
+    client.signed_in_as().await.expect("page")
+}
+
+#[tokio::test]
+async fn an_account_made_on_one_instance_plays_its_seat_on_the_other_and_signs_out_everywhere() {
+    const PASSWORD: &str = "violet kettle marches sideways";
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &[]);
+    let b = instance(&pg, "b", &[]);
+    let (table, alice, alice_side, _bob, _) = seated_pair(&a, &b).await;
+    // Alice signs up on a: her seat moves to the account, in the shared store.
+    alice
+        .sign_up("alice_pg", PASSWORD)
+        .await
+        .expect("sign up on a");
+    assert_eq!(signed_in(&alice).await, "alice_pg");
+    // The same name is taken on b too, ignoring case.
+    let other = Client::new(&b.url);
+    let taken = other
+        .sign_up("ALICE_PG", PASSWORD)
+        .await
+        .expect_err("taken");
+    assert_eq!(taken.status, 422, "{taken:?}");
+
+    // Another browser signs in on b and holds Alice's seat there.
+    let elsewhere = Client::new(&b.url);
+    elsewhere
+        .sign_in("alice_pg", PASSWORD)
+        .await
+        .expect("sign in on b");
+    assert_eq!(signed_in(&elsewhere).await, "alice_pg");
+    let view = elsewhere.get_table(&table).await.expect("view on b");
+    assert_eq!(
+        view.you,
+        vec![alice_side],
+        "the seat is the account's everywhere"
+    );
+    if to_move(&view) == Some(alice_side) {
+        let square = first_legal(&elsewhere, &table).await.expect("legal");
+        elsewhere
+            .play_move(&table, square)
+            .await
+            .expect("plays on b");
+    }
+
+    // Signing out everywhere on a ends the browser on b too (within the 5 s
+    // each instance trusts its memory).
+    alice.sign_out_everywhere().await.expect("everywhere");
+    assert_eq!(signed_in(&alice).await, "");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while signed_in(&elsewhere).await != "" {
+        assert!(Instant::now() < deadline, "still signed in on b");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    assert!(elsewhere
+        .get_table(&table)
+        .await
+        .expect("view")
+        .you
+        .is_empty());
+}
