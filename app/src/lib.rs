@@ -7,6 +7,7 @@
 pub mod i18n;
 pub mod accounts;
 pub mod api;
+pub mod archive;
 pub mod assets;
 pub mod board;
 pub mod lab;

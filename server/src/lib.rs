@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod ai;
 pub mod analysis;
+pub mod archive;
 pub mod clock;
 pub mod clock_control;
 pub mod config;

@@ -70,6 +70,10 @@ pub fn router(state: AppState) -> Router {
             cookie_max_age_secs: state.session_expiry_secs,
             secure_cookies: state.secure_cookies,
         }));
+    let archive_backend =
+        app::archive::backend::ArchiveBackendHandle(Arc::new(crate::archive::Archive {
+            store: state.store.clone(),
+        }));
     let with_session = Router::new()
         .leptos_routes_with_context(
             &state,
@@ -79,6 +83,7 @@ pub fn router(state: AppState) -> Router {
                 provide_context(lab_backend.clone());
                 provide_context(analysis_backend.clone());
                 provide_context(account_backend.clone());
+                provide_context(archive_backend.clone());
             },
             move || {
                 provide_request_nonce();

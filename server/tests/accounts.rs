@@ -1,7 +1,8 @@
-//! Accounts end to end, with the server in process on a manual clock: sign
-//! up, sign in (token rotated, one answer for every failure), throttling,
-//! sign out here and everywhere, and a browser's games moving to its account
-//! (in memory and across a restart).
+//! Accounts and the game archive end to end, with the server in process on
+//! a manual clock: sign up, sign in (token rotated, one answer for every
+//! failure), throttling, sign out here and everywhere, a browser's games
+//! moving to its account (in memory and across a restart), and every
+//! finished round kept in the archive after its table is deleted.
 
 use app::protocol::{Side, TableMode, TableView};
 use server::clock::ManualClock;
@@ -16,6 +17,7 @@ const PASSWORD: &str = "violet kettle marches sideways";
 struct Live {
     url: String,
     clock: ManualClock,
+    hub: server::hub::Hub,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -25,6 +27,7 @@ impl Live {
         let state = server::prepare_with_clock(&config, Arc::new(clock.clone()))
             .await
             .expect("server state");
+        let hub = state.hub.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -33,7 +36,12 @@ impl Live {
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
-        Live { url, clock, task }
+        Live {
+            url,
+            clock,
+            hub,
+            task,
+        }
     }
 
     /// A new browser that has loaded the lobby (it has a cookie).
@@ -314,4 +322,94 @@ async fn one_address_trying_many_names_waits_too() {
     refused(browser.sign_in("name20", PASSWORD).await, 429, "wait");
     live.clock.advance(1_000);
     refused(browser.sign_in("name20", PASSWORD).await, 422, "Wrong");
+}
+
+#[tokio::test]
+async fn every_finished_round_is_archived_kept_after_its_table_and_moves_with_the_account() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let browser = live.browser().await;
+    assert!(browser.my_games(None).await.expect("games").is_empty());
+    // A hot-seat round: two moves, then Black resigns.
+    let table = browser
+        .create_table(TableMode::HotSeat)
+        .await
+        .expect("hot seat");
+    browser.play_move(&table, 37).await.expect("f5");
+    browser.play_move(&table, 43).await.expect("d6");
+    browser
+        .resign(&table, Some(Side::Black))
+        .await
+        .expect("resign");
+    live.clock.advance(1_000);
+    // A vs-AI round the AI wins: the human resigns on their first turn.
+    let ai = browser
+        .create_table(TableMode::VsAi {
+            depth: 1,
+            human: Side::White,
+        })
+        .await
+        .expect("vs ai");
+    let mut view = browser.get_table(&ai).await.expect("view");
+    for _ in 0..100 {
+        if !view.board.legal.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        view = browser.get_table(&ai).await.expect("view");
+    }
+    browser.resign(&ai, None).await.expect("resign");
+
+    let games = browser.my_games(None).await.expect("games");
+    assert_eq!(games.len(), 2, "{games:?}");
+    let (vs_ai, hot_seat) = (&games[0], &games[1]);
+    assert_eq!(hot_seat.you, vec![Side::Black, Side::White]);
+    assert_eq!(hot_seat.winner, Some(Side::White));
+    assert_eq!(hot_seat.reason, app::protocol::EndReason::Resigned);
+    assert_eq!(hot_seat.moves, 2);
+    assert_eq!(vs_ai.you, vec![Side::White]);
+    assert_eq!(vs_ai.black.ai_depth, Some(1));
+    assert_eq!(vs_ai.winner, Some(Side::Black));
+
+    // The game's page data: every board, visible to anybody with the id.
+    let stranger = live.browser().await;
+    let game = stranger.get_game(&hot_seat.id).await.expect("game");
+    assert!(game.you.is_empty());
+    assert_eq!(game.plies.len(), 2);
+    assert_eq!((game.plies[0].square, game.plies[1].square), (37, 43));
+    assert_eq!(game.black_discs + game.white_discs, 6);
+    refused(stranger.get_game("0123abcd").await, 404, "No such game");
+    refused(stranger.get_game("../../etc").await, 404, "No such game");
+    let (status, _) = stranger
+        .call_raw("get_game", &serde_json::json!({}))
+        .await
+        .expect("answer");
+    assert_eq!(status, 400);
+
+    // Tables expire; the archive stays.
+    live.clock.advance(48 * 60 * 60 * 1000);
+    assert!(live.hub.expire_idle().await.expect("expiry") >= 2);
+    refused(browser.get_table(&table).await, 404, "No such table");
+    assert_eq!(browser.my_games(None).await.expect("games").len(), 2);
+
+    // Signing up brings the browser's games to the account, in any browser.
+    browser
+        .sign_up("archivist", PASSWORD)
+        .await
+        .expect("sign up");
+    let elsewhere = live.browser().await;
+    elsewhere
+        .sign_in("archivist", PASSWORD)
+        .await
+        .expect("sign in");
+    let games = elsewhere.my_games(None).await.expect("games");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[1].black.name.as_deref(), Some("archivist"));
+    assert_eq!(games[1].you, vec![Side::Black, Side::White]);
+    // Paging: older than the newest one only.
+    let older = elsewhere
+        .my_games(Some(games[0].ended_at))
+        .await
+        .expect("page");
+    assert!(older.iter().all(|g| g.ended_at < games[0].ended_at));
 }

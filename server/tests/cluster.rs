@@ -580,7 +580,7 @@ async fn an_account_made_on_one_instance_plays_its_seat_on_the_other_and_signs_o
     let pg = PgCluster::start();
     let a = instance(&pg, "a", &[]);
     let b = instance(&pg, "b", &[]);
-    let (table, alice, alice_side, _bob, _) = seated_pair(&a, &b).await;
+    let (table, alice, alice_side, bob, _) = seated_pair(&a, &b).await;
     // Alice signs up on a: her seat moves to the account, in the shared store.
     alice
         .sign_up("alice_pg", PASSWORD)
@@ -615,6 +615,15 @@ async fn an_account_made_on_one_instance_plays_its_seat_on_the_other_and_signs_o
             .await
             .expect("plays on b");
     }
+
+    // A round finished on a is in the shared archive, read on b.
+    alice.resign(&table, None).await.expect("resign on a");
+    let games = elsewhere.my_games(None).await.expect("games on b");
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert_eq!(games[0].you, vec![alice_side]);
+    assert_eq!(games[0].winner, Some(alice_side.opponent()));
+    let game = bob.get_game(&games[0].id).await.expect("the game on b");
+    assert_eq!(game.reason, app::protocol::EndReason::Resigned);
 
     // Signing out everywhere on a ends the browser on b too (within the 5 s
     // each instance trusts its memory).

@@ -357,6 +357,19 @@ impl Client {
             .unwrap_or_default())
     }
 
+    // ----- archive -----
+
+    pub async fn get_game(&self, id: &str) -> Result<app::archive::GameView, Refusal> {
+        self.call("get_game", json!({ "id": id })).await
+    }
+
+    pub async fn my_games(
+        &self,
+        before: Option<i64>,
+    ) -> Result<Vec<app::archive::GameSummary>, Refusal> {
+        self.call("my_games", json!({ "before": before })).await
+    }
+
     // ----- analysis -----
 
     pub async fn analysis_start(&self, kind: &str, id: &str) -> Result<AnalysisView, Refusal> {

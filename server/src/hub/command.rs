@@ -6,10 +6,10 @@
 use super::entry::Entry;
 use super::{side_name, Hub};
 use crate::store::TableStore;
-use crate::store::{MoveKind, MoveRow, Record, RoundEnd};
+use crate::store::{ArchivedGame, MoveKind, MoveRow, Record, RoundEnd};
 use crate::table::{Command, Event, Table, TableError};
 use app::api::CommandError;
-use app::protocol::{EndReason, Session, Side, TableCommand, TableView};
+use app::protocol::{EndReason, Session, Side, TableCommand, TableMode, TableView};
 use engine::{Color, Square};
 
 impl<S: TableStore> Hub<S> {
@@ -147,6 +147,17 @@ impl<S: TableStore> Hub<S> {
             &next,
             now,
         );
+        if record.round_end.is_some() {
+            let mut times = entry
+                .times
+                .get(round_before as usize - 1)
+                .cloned()
+                .unwrap_or_default();
+            if matches!(command, Command::Place { .. }) && entry.clock.is_some() {
+                times.push(used);
+            }
+            record.archive = Some(archived(entry, &next, times));
+        }
         // A placement's row (always the first) stores the time it used.
         if let Some(row) = record
             .rows
@@ -186,6 +197,28 @@ impl<S: TableStore> Hub<S> {
         self.after_change(entry);
         self.published(entry).await;
         Ok(events)
+    }
+}
+
+/// The round `table` just finished, as the archive keeps it.
+fn archived(entry: &Entry, table: &Table, times: Vec<Option<i64>>) -> ArchivedGame {
+    let mode = table.mode();
+    let player = |side: Side| -> String {
+        match (&entry.seating, mode) {
+            (Some(seating), _) => seating.holder(side).unwrap_or_default().to_string(),
+            (None, TableMode::VsAi { depth, human }) if side != human => format!("ai:{depth}"),
+            (None, _) => entry.owner.clone(),
+        }
+    };
+    let bytes: [u8; 9] = rand::random();
+    ArchivedGame {
+        id: bytes.iter().map(|b| format!("{b:02x}")).collect(),
+        mode: serde_json::to_string(&mode).unwrap_or_default(),
+        black: player(Side::Black),
+        white: player(Side::White),
+        start_obf: table.start().to_obf(),
+        moves: table.game().transcript(),
+        times: serde_json::to_string(&times).unwrap_or_default(),
     }
 }
 
@@ -282,5 +315,6 @@ fn record_for(
             i64::from(tally.draws),
         ),
         now,
+        archive: None,
     }
 }

@@ -222,7 +222,8 @@ impl Store {
         Ok(())
     }
 
-    /// Gives everything `from` holds (tables it owns, seats, lab games) to
+    /// Gives everything `from` holds (tables it owns, seats, lab games,
+    /// archived games) to
     /// `to`, in one transaction. On PostgreSQL each changed table's version
     /// grows, so every instance reloads its copy.
     pub async fn transfer_identity(&self, from: &str, to: &str) -> Result<(), StoreError> {
@@ -245,6 +246,15 @@ impl Store {
                 .bind(to)
                 .execute(&mut *tx)
                 .await?;
+            for side in ["black", "white"] {
+                sqlx::query(&format!(
+                    "UPDATE archived_games SET {side} = $2 WHERE {side} = $1"
+                ))
+                .bind(from)
+                .bind(to)
+                .execute(&mut *tx)
+                .await?;
+            }
             tx.commit().await?;
         } else {
             let mut tx = self.pool.begin().await?;
@@ -264,6 +274,15 @@ impl Store {
                 .bind(to)
                 .execute(&mut *tx)
                 .await?;
+            for side in ["black", "white"] {
+                sqlx::query(&format!(
+                    "UPDATE archived_games SET {side} = ?2 WHERE {side} = ?1"
+                ))
+                .bind(from)
+                .bind(to)
+                .execute(&mut *tx)
+                .await?;
+            }
             tx.commit().await?;
         }
         Ok(())

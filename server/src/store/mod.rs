@@ -19,6 +19,7 @@
 //! from storage) and its implementation for [`Store`].
 
 pub mod accounts;
+pub mod archive;
 pub mod bus;
 mod migrations;
 pub mod pg;
@@ -263,6 +264,23 @@ pub struct RoundEnd {
     pub white: i64,
 }
 
+/// A finished round as the archive keeps it (the rest — table, round,
+/// result, time — comes from its [`Record`] and [`RoundEnd`]).
+#[derive(Clone, Debug)]
+pub struct ArchivedGame {
+    pub id: String,
+    /// The table's mode, as JSON.
+    pub mode: String,
+    /// Who played each side: an identity, or `ai:<depth>`.
+    pub black: String,
+    pub white: String,
+    pub start_obf: String,
+    /// The placements, as a transcript (`f5d6c3…`).
+    pub moves: String,
+    /// Each placement's time in ms (null: untimed), as JSON.
+    pub times: String,
+}
+
 /// Everything one accepted command writes, in one transaction.
 #[derive(Clone, Debug)]
 pub struct Record {
@@ -273,6 +291,8 @@ pub struct Record {
     pub votes: Option<(i64, bool, bool)>,
     pub tally: (i64, i64, i64),
     pub now: i64,
+    /// The round that just ended, for the archive.
+    pub archive: Option<ArchivedGame>,
 }
 
 #[cfg(test)]
@@ -312,6 +332,7 @@ mod tests {
             })
             .collect();
         let record = Record {
+            archive: None,
             table_id: "t".into(),
             rows,
             round_end: None,

@@ -264,6 +264,28 @@ impl PgStore {
             .execute(&mut *tx)
             .await?;
         }
+        if let (Some(end), Some(game)) = (&record.round_end, &record.archive) {
+            sqlx::query(
+                "INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+            )
+            .bind(&game.id)
+            .bind(&record.table_id)
+            .bind(end.round)
+            .bind(&game.mode)
+            .bind(&game.black)
+            .bind(&game.white)
+            .bind(&game.start_obf)
+            .bind(&game.moves)
+            .bind(&game.times)
+            .bind(end.winner)
+            .bind(end.reason)
+            .bind(end.black)
+            .bind(end.white)
+            .bind(record.now)
+            .execute(&mut *tx)
+            .await?;
+        }
         if let Some(end) = &record.round_end {
             sqlx::query(
                 "UPDATE rounds SET winner = $1, reason = $2, black = $3, white = $4, ended_at = $5 WHERE table_id = $6 AND round = $7",

@@ -269,6 +269,28 @@ async fn write_rare(
             .execute(&mut **tx)
             .await?;
     }
+    if let (Some(end), Some(game)) = (&record.round_end, &record.archive) {
+        sqlx::query(
+            "INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&game.id)
+        .bind(&record.table_id)
+        .bind(end.round)
+        .bind(&game.mode)
+        .bind(&game.black)
+        .bind(&game.white)
+        .bind(&game.start_obf)
+        .bind(&game.moves)
+        .bind(&game.times)
+        .bind(end.winner)
+        .bind(end.reason)
+        .bind(end.black)
+        .bind(end.white)
+        .bind(record.now)
+        .execute(&mut **tx)
+        .await?;
+    }
     if let Some((round, black, white)) = record.votes {
         for (side, vote) in [("black", black), ("white", white)] {
             sqlx::query(
@@ -301,6 +323,7 @@ mod tests {
 
     fn place(table: &str, seq: i64, square: i64) -> Record {
         Record {
+            archive: None,
             table_id: table.into(),
             rows: vec![MoveRow {
                 seq,

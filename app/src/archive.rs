@@ -1,0 +1,119 @@
+//! The game archive as the pages see it: every finished round of every
+//! table, kept after its table is gone. A game's page is open to anybody
+//! with its link (as a lichess game URL is); "my games" lists the caller's.
+
+use crate::api::CommandError;
+use crate::protocol::{EndReason, Side, TableMode};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+use server_fn::codec::Json;
+
+/// One side of an archived game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerView {
+    /// The account's name; `None` for an anonymous player or the AI.
+    pub name: Option<String>,
+    /// The AI's depth when the AI played this side (7: the strongest).
+    pub ai_depth: Option<u8>,
+}
+
+/// One placement of an archived game, with the board after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GamePly {
+    pub side: Side,
+    pub square: u8,
+    /// The board after the placement (64 cells: +1 black, −1 white, 0).
+    pub cells: Vec<i8>,
+    pub flipped: Vec<u8>,
+    /// The time the placement took (timed games).
+    pub time_ms: Option<i64>,
+    /// The next side had no legal move and passed after this placement.
+    pub pass_after: Option<Side>,
+}
+
+/// An archived game, whole.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameView {
+    pub id: String,
+    pub mode: TableMode,
+    pub black: PlayerView,
+    pub white: PlayerView,
+    /// The board the game started from.
+    pub start: Vec<i8>,
+    pub plies: Vec<GamePly>,
+    pub winner: Option<Side>,
+    pub reason: EndReason,
+    pub black_discs: u8,
+    pub white_discs: u8,
+    /// When it ended (ms since the epoch).
+    pub ended_at: i64,
+    /// The sides the viewer played.
+    pub you: Vec<Side>,
+}
+
+/// A line of a games list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSummary {
+    pub id: String,
+    pub mode: TableMode,
+    pub black: PlayerView,
+    pub white: PlayerView,
+    pub winner: Option<Side>,
+    pub reason: EndReason,
+    pub black_discs: u8,
+    pub white_discs: u8,
+    pub ended_at: i64,
+    pub moves: u32,
+    /// The sides the viewer played.
+    pub you: Vec<Side>,
+}
+
+/// Server-side glue: the trait the server implements.
+#[cfg(feature = "ssr")]
+pub mod backend {
+    use super::{GameSummary, GameView};
+    use crate::api::backend::BoxFuture;
+    use crate::api::CommandError;
+    use crate::protocol::Session;
+    use std::sync::Arc;
+
+    pub trait ArchiveBackend: Send + Sync + 'static {
+        fn game<'a>(
+            &'a self,
+            session: &'a Session,
+            id: &'a str,
+        ) -> BoxFuture<'a, Result<GameView, CommandError>>;
+        fn games_of<'a>(
+            &'a self,
+            session: &'a Session,
+            before: Option<i64>,
+        ) -> BoxFuture<'a, Result<Vec<GameSummary>, CommandError>>;
+    }
+
+    /// The archive backend, provided to server functions as context.
+    #[derive(Clone)]
+    pub struct ArchiveBackendHandle(pub Arc<dyn ArchiveBackend>);
+
+    pub fn context() -> Result<Arc<dyn ArchiveBackend>, CommandError> {
+        leptos::prelude::use_context::<ArchiveBackendHandle>()
+            .map(|h| h.0)
+            .ok_or_else(|| CommandError::unavailable("the server is not ready"))
+    }
+}
+
+/// An archived game by id.
+#[server(endpoint = "get_game", input = Json)]
+pub async fn get_game(id: String) -> Result<GameView, CommandError> {
+    let archive = backend::context()?;
+    let (_, session) = crate::api::backend::context()?;
+    archive.game(&session, &id).await
+}
+
+/// The caller's finished games, newest first (a page of them; `before`:
+/// the `ended_at` of the last one already shown).
+#[server(endpoint = "my_games", input = Json)]
+pub async fn my_games(before: Option<i64>) -> Result<Vec<GameSummary>, CommandError> {
+    let archive = backend::context()?;
+    let (_, session) = crate::api::backend::context()?;
+    archive.games_of(&session, before).await
+}

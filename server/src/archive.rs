@@ -1,0 +1,238 @@
+//! The game archive as the pages' [`ArchiveBackend`]: an archived game with
+//! its boards replayed, and a player's games list. Players are stored as
+//! identities; an account's name is read when shown (so a renamed or
+//! deleted account shows as it is now).
+//!
+//! [`ArchiveBackend`]: app::archive::backend::ArchiveBackend
+
+use crate::store::archive::ArchivedRow;
+use crate::store::Store;
+use app::api::backend::BoxFuture;
+use app::api::CommandError;
+use app::archive::{GamePly, GameSummary, GameView, PlayerView};
+use app::protocol::{EndReason, Session, Side, TableMode};
+use engine::{Color, Position};
+
+/// Games per page of a games list.
+pub const PAGE: i64 = 50;
+
+/// The archive service.
+#[derive(Clone)]
+pub struct Archive {
+    pub store: Store,
+}
+
+fn unavailable(error: crate::store::StoreError) -> CommandError {
+    tracing::error!("archive store: {error}");
+    CommandError::unavailable("The server could not read the archive. Please try again.")
+}
+
+fn reason(text: &str) -> EndReason {
+    match text {
+        "resigned" => EndReason::Resigned,
+        "timeout" => EndReason::Timeout,
+        "abandoned" => EndReason::Abandoned,
+        "time" => EndReason::Time,
+        _ => EndReason::Finished,
+    }
+}
+
+fn winner(text: Option<&str>) -> Option<Side> {
+    match text {
+        Some("black") => Some(Side::Black),
+        Some("white") => Some(Side::White),
+        _ => None,
+    }
+}
+
+fn side_of(color: Color) -> Side {
+    match color {
+        Color::Black => Side::Black,
+        Color::White => Side::White,
+    }
+}
+
+/// The board after each placement of a stored game.
+pub fn replay(
+    start_obf: &str,
+    moves: &str,
+    times: &[Option<i64>],
+) -> Option<(Vec<i8>, Vec<GamePly>)> {
+    let mut position = Position::from_obf(start_obf).ok()?;
+    let start = position.to_cells().to_vec();
+    let squares = engine::parse_moves(moves).ok()?;
+    let mut plies: Vec<GamePly> = Vec::with_capacity(squares.len());
+    for (i, square) in squares.into_iter().enumerate() {
+        if position.must_pass() && !position.is_game_over() {
+            let passer = side_of(position.side_to_move);
+            if let Some(last) = plies.last_mut() {
+                last.pass_after = Some(passer);
+            }
+            position = position.pass().ok()?;
+        }
+        let side = side_of(position.side_to_move);
+        let outcome = position.play(square).ok()?;
+        position = outcome.position;
+        plies.push(GamePly {
+            side,
+            square: square.index() as u8,
+            cells: position.to_cells().to_vec(),
+            flipped: outcome
+                .flipped
+                .into_iter()
+                .map(|s| s.index() as u8)
+                .collect(),
+            time_ms: times.get(i).copied().flatten(),
+            pass_after: None,
+        });
+    }
+    if position.must_pass() && !position.is_game_over() {
+        if let Some(last) = plies.last_mut() {
+            last.pass_after = Some(side_of(position.side_to_move));
+        }
+    }
+    Some((start, plies))
+}
+
+impl Archive {
+    async fn player(&self, identity: &str) -> Result<PlayerView, CommandError> {
+        if let Some(depth) = identity.strip_prefix("ai:") {
+            return Ok(PlayerView {
+                name: None,
+                ai_depth: depth.parse().ok(),
+            });
+        }
+        let name = match crate::accounts::account_of(&Session(identity.to_string())) {
+            Some(id) => self.store.account_name(id).await.map_err(unavailable)?,
+            None => None,
+        };
+        Ok(PlayerView {
+            name,
+            ai_depth: None,
+        })
+    }
+
+    fn you(row: &ArchivedRow, session: &Session) -> Vec<Side> {
+        let mut you = Vec::new();
+        if row.black == session.0 {
+            you.push(Side::Black);
+        }
+        if row.white == session.0 {
+            you.push(Side::White);
+        }
+        you
+    }
+
+    async fn summary(
+        &self,
+        row: &ArchivedRow,
+        session: &Session,
+    ) -> Result<GameSummary, CommandError> {
+        Ok(GameSummary {
+            id: row.id.clone(),
+            mode: serde_json::from_str(&row.mode).unwrap_or(TableMode::HotSeat),
+            black: self.player(&row.black).await?,
+            white: self.player(&row.white).await?,
+            winner: winner(row.winner.as_deref()),
+            reason: reason(&row.reason),
+            black_discs: u8::try_from(row.black_discs).unwrap_or(0),
+            white_discs: u8::try_from(row.white_discs).unwrap_or(0),
+            ended_at: row.ended_at,
+            moves: (row.moves.len() / 2) as u32,
+            you: Archive::you(row, session),
+        })
+    }
+
+    /// An archived game by id, replayed.
+    pub async fn game(&self, session: &Session, id: &str) -> Result<GameView, CommandError> {
+        let missing = || CommandError::not_found("No such game in the archive.");
+        if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(missing());
+        }
+        let row = self
+            .store
+            .archived_game(id)
+            .await
+            .map_err(unavailable)?
+            .ok_or_else(missing)?;
+        let times: Vec<Option<i64>> = serde_json::from_str(&row.times).unwrap_or_default();
+        let (start, plies) = replay(&row.start_obf, &row.moves, &times)
+            .ok_or_else(|| CommandError::internal(format!("archived game {id} does not replay")))?;
+        let summary = self.summary(&row, session).await?;
+        Ok(GameView {
+            id: summary.id,
+            mode: summary.mode,
+            black: summary.black,
+            white: summary.white,
+            start,
+            plies,
+            winner: summary.winner,
+            reason: summary.reason,
+            black_discs: summary.black_discs,
+            white_discs: summary.white_discs,
+            ended_at: summary.ended_at,
+            you: summary.you,
+        })
+    }
+
+    /// The caller's games, newest first, a page at a time.
+    pub async fn games_of(
+        &self,
+        session: &Session,
+        before: Option<i64>,
+    ) -> Result<Vec<GameSummary>, CommandError> {
+        let rows = self
+            .store
+            .archived_games_of(&session.0, before.unwrap_or(i64::MAX), PAGE)
+            .await
+            .map_err(unavailable)?;
+        let mut games = Vec::with_capacity(rows.len());
+        for row in &rows {
+            games.push(self.summary(row, session).await?);
+        }
+        Ok(games)
+    }
+}
+
+impl app::archive::backend::ArchiveBackend for Archive {
+    fn game<'a>(
+        &'a self,
+        session: &'a Session,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<GameView, CommandError>> {
+        Box::pin(Archive::game(self, session, id))
+    }
+
+    fn games_of<'a>(
+        &'a self,
+        session: &'a Session,
+        before: Option<i64>,
+    ) -> BoxFuture<'a, Result<Vec<GameSummary>, CommandError>> {
+        Box::pin(Archive::games_of(self, session, before))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_game_replays_with_its_flips_and_passes() {
+        let start = Position::initial().to_obf();
+        let (cells, plies) = replay(&start, "f5d6c3", &[Some(1200), None]).expect("replays");
+        assert_eq!(cells.iter().filter(|&&c| c != 0).count(), 4);
+        assert_eq!(plies.len(), 3);
+        assert_eq!(plies[0].side, Side::Black);
+        assert_eq!(plies[0].square, 37);
+        assert_eq!(plies[0].flipped, vec![36], "f5 flips e5");
+        assert_eq!(plies[0].time_ms, Some(1200));
+        assert_eq!(plies[1].side, Side::White);
+        assert_eq!(plies[2].time_ms, None);
+        assert_eq!(plies[2].cells.iter().filter(|&&c| c != 0).count(), 7);
+        assert!(
+            replay(&start, "a1", &[]).is_none(),
+            "an illegal move does not replay"
+        );
+        assert!(replay("nonsense", "", &[]).is_none());
+    }
+}

@@ -1,0 +1,78 @@
+//! The store's archive queries (`migrations/0015_archive.sql`, on PostgreSQL
+//! `migrations/postgres/0005_archive.sql`). Archived games are written by
+//! the group commit with the round's result (see `writer.rs`, `pg.rs`).
+
+use super::{Store, StoreError};
+
+/// An archived game as stored.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ArchivedRow {
+    pub id: String,
+    pub mode: String,
+    pub black: String,
+    pub white: String,
+    pub start_obf: String,
+    pub moves: String,
+    pub times: String,
+    pub winner: Option<String>,
+    pub reason: String,
+    pub black_discs: i64,
+    pub white_discs: i64,
+    pub ended_at: i64,
+}
+
+const COLUMNS: &str = "id, mode, black, white, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at";
+
+impl Store {
+    /// An archived game by id.
+    pub async fn archived_game(&self, id: &str) -> Result<Option<ArchivedRow>, StoreError> {
+        let row = if let Some(pg) = &self.pg {
+            sqlx::query_as(&format!(
+                "SELECT {COLUMNS} FROM archived_games WHERE id = $1"
+            ))
+            .bind(id)
+            .fetch_optional(pg.pool())
+            .await?
+        } else {
+            sqlx::query_as(&format!(
+                "SELECT {COLUMNS} FROM archived_games WHERE id = ?"
+            ))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+        };
+        Ok(row)
+    }
+
+    /// The games `player` played, newest first: at most `limit`, all ended
+    /// before `before` (ms).
+    pub async fn archived_games_of(
+        &self,
+        player: &str,
+        before: i64,
+        limit: i64,
+    ) -> Result<Vec<ArchivedRow>, StoreError> {
+        let rows = if let Some(pg) = &self.pg {
+            sqlx::query_as(&format!(
+                "SELECT {COLUMNS} FROM archived_games WHERE (black = $1 OR white = $1) AND ended_at < $2 \
+                 ORDER BY ended_at DESC, id LIMIT $3"
+            ))
+            .bind(player)
+            .bind(before)
+            .bind(limit)
+            .fetch_all(pg.pool())
+            .await?
+        } else {
+            sqlx::query_as(&format!(
+                "SELECT {COLUMNS} FROM archived_games WHERE (black = ?1 OR white = ?1) AND ended_at < ?2 \
+                 ORDER BY ended_at DESC, id LIMIT ?3"
+            ))
+            .bind(player)
+            .bind(before)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?
+        };
+        Ok(rows)
+    }
+}
