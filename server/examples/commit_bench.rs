@@ -36,6 +36,7 @@ fn record(table: &str, seq: i64) -> Record {
         votes: None,
         tally: (0, 0, 0),
         now: seq,
+        archive: None,
     }
 }
 
