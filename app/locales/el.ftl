@@ -31,6 +31,45 @@ account-you-are = Συνδεδεμένος ως
 account-signed-in-text = Τα τραπέζια και οι παρτίδες σας ανήκουν στον λογαριασμό σας: συνδεθείτε σε άλλον φυλλομετρητή για να τα παίξετε εκεί.
 account-sign-out = Αποσύνδεση
 account-sign-out-everywhere = Αποσύνδεση παντού
+game-mode-ai = Με τον υπολογιστή
+game-mode-hot-seat = Δύο σε μία οθόνη
+game-mode-online = Διαδικτυακά
+game-mode-online-timed = Διαδικτυακά, { $control }
+game-ai = Υπολογιστής (βάθος { $depth })
+game-ai-strongest = Υπολογιστής (ο πιο δυνατός)
+game-anonymous = Ανώνυμος
+game-why-finished = δεν έμειναν κινήσεις
+game-why-resigned = με εγκατάλειψη
+game-why-left = ένας παίκτης έφυγε
+game-why-abandoned = έφυγαν και οι δύο παίκτες
+game-why-time = στον χρόνο
+game-won = { $winner ->
+    [Black] Κέρδισαν τα μαύρα
+   *[White] Κέρδισαν τα λευκά
+} { $score } ({ $why }).
+game-no-winner = Χωρίς νικητή, { $score } ({ $why }).
+game-moves = { $count ->
+    [one] 1 κίνηση
+   *[other] { $count } κινήσεις
+}
+game-not-found = Η παρτίδα δεν βρέθηκε
+game-at-start = Η αρχική θέση, πριν από { $total ->
+    [one] τη μοναδική κίνηση
+   *[other] { $total } κινήσεις
+}.
+game-at-move = Κίνηση { $number } από { $total }: { $side ->
+    [Black] μαύρα
+   *[White] λευκά
+} { $square }.
+game-you-played = Παίξατε σε αυτή την παρτίδα.
+game-controls = Βήματα στην παρτίδα
+game-first = Αρχική θέση
+game-back = Προηγούμενη κίνηση
+game-forward = Επόμενη κίνηση
+game-last = Τελευταία κίνηση
+game-keys = Πλήκτρα: τα ← και → περνούν τις κινήσεις, τα Home και End πηγαίνουν στην αρχή και στο τέλος.
+account-games = Οι παρτίδες σας
+account-games-none = Καμία ολοκληρωμένη παρτίδα ακόμη: κάθε παρτίδα που τελειώνετε φυλάσσεται εδώ.
 
 ## Αρχική (lobby)
 

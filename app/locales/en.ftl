@@ -27,6 +27,45 @@ account-you-are = Signed in as
 account-signed-in-text = Your tables and games belong to your account: sign in on another browser to play them there.
 account-sign-out = Sign out
 account-sign-out-everywhere = Sign out everywhere
+game-mode-ai = Against the AI
+game-mode-hot-seat = Hot-seat
+game-mode-online = Online
+game-mode-online-timed = Online, { $control }
+game-ai = AI (depth { $depth })
+game-ai-strongest = AI (strongest)
+game-anonymous = Anonymous
+game-why-finished = no moves left
+game-why-resigned = by resignation
+game-why-left = a player left
+game-why-abandoned = both players left
+game-why-time = on time
+game-won = { $winner ->
+    [Black] Black won
+   *[White] White won
+} { $score } ({ $why }).
+game-no-winner = No winner, { $score } ({ $why }).
+game-moves = { $count ->
+    [one] 1 move
+   *[other] { $count } moves
+}
+game-not-found = Game not found
+game-at-start = The start position, before { $total ->
+    [one] the only move
+   *[other] { $total } moves
+}.
+game-at-move = Move { $number } of { $total }: { $side ->
+    [Black] Black
+   *[White] White
+} { $square }.
+game-you-played = You played this game.
+game-controls = Step through the game
+game-first = First position
+game-back = Previous move
+game-forward = Next move
+game-last = Last move
+game-keys = Keys: ← and → step through the moves, Home and End jump to the start and the end.
+account-games = Your games
+account-games-none = No finished games yet: every game you finish is kept here.
 
 ## Lobby
 

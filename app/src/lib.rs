@@ -100,6 +100,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/lab/:id") view={Lazy::<LabRoute>::new()} />
                 <Route path=path!("/offline") view={Lazy::<OfflineRoute>::new()} />
                 <Route path=path!("/account") view={Lazy::<AccountRoute>::new()} />
+                <Route path=path!("/game/:id") view={Lazy::<GameRoute>::new()} />
             </Routes>
         </Router>
     }
@@ -180,6 +181,19 @@ impl LazyRoute for AccountRoute {
     }
     fn view(_this: Self) -> AnyView {
         view! { <pages::account::AccountPage /> }.into_any()
+    }
+}
+
+#[derive(Debug)]
+pub struct GameRoute;
+
+#[lazy_route]
+impl LazyRoute for GameRoute {
+    fn data() -> Self {
+        GameRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::game::GamePage /> }.into_any()
     }
 }
 

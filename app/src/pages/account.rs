@@ -148,6 +148,42 @@ pub fn AccountPage() -> impl IntoView {
             </header>
             <h1>{t!(lang, "account-title")}</h1>
             {body}
+            <MyGames />
         </main>
+    }
+}
+
+/// The caller's finished games, newest first.
+#[component]
+fn MyGames() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let games = Resource::new(|| (), |_| crate::archive::my_games(None));
+    view! {
+        <section class="card my-games" id="my-games">
+            <h2>{t!(lang, "account-games")}</h2>
+            <Suspense fallback=|| ()>
+                {move || Suspend::new(async move {
+                    match games.await {
+                        Ok(list) if list.is_empty() => view! {
+                            <p id="my-games-none">{t!(lang, "account-games-none")}</p>
+                        }
+                        .into_any(),
+                        Ok(list) => view! {
+                            <ul class="game-list">
+                                {list
+                                    .into_iter()
+                                    .map(|game| view! { <crate::pages::game::GameLine game /> })
+                                    .collect_view()}
+                            </ul>
+                        }
+                        .into_any(),
+                        Err(error) => view! {
+                            <p class="error" role="alert">{crate::i18n::localize(lang, &error.message)}</p>
+                        }
+                        .into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
     }
 }

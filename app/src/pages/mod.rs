@@ -3,6 +3,7 @@
 pub mod account;
 pub mod analysis;
 pub mod clocks;
+pub mod game;
 pub mod hint;
 pub mod lab;
 pub mod lab_home;

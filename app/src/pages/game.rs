@@ -1,0 +1,319 @@
+//! `/game/:id`: an archived game, replayed on the 3D board (first / back /
+//! forward / last, the arrow keys, Home and End, or a click in the move
+//! list), with its players and result. Open to anybody with the link.
+
+use crate::archive::{get_game, GameSummary, GameView, PlayerView};
+use crate::board::Board3D;
+use crate::i18n::Lang;
+use crate::protocol::{square_name, BoardSnapshot, EndReason, Side};
+use leptos::prelude::*;
+use leptos_router::hooks::use_params_map;
+
+/// A player's name as the page writes it.
+pub fn player_name(lang: Lang, player: &PlayerView) -> String {
+    match (&player.name, player.ai_depth) {
+        (Some(name), _) => name.clone(),
+        (None, Some(depth)) if depth == crate::protocol::STRONGEST => {
+            t!(lang, "game-ai-strongest")
+        }
+        (None, Some(depth)) => t!(lang, "game-ai", depth = depth),
+        (None, None) => t!(lang, "game-anonymous"),
+    }
+}
+
+/// The result line: who won, the score and why.
+pub fn result_text(
+    lang: Lang,
+    winner: Option<Side>,
+    reason: EndReason,
+    black: u8,
+    white: u8,
+) -> String {
+    let score = format!("{black}–{white}");
+    let why = match reason {
+        EndReason::Finished => t!(lang, "game-why-finished"),
+        EndReason::Resigned => t!(lang, "game-why-resigned"),
+        EndReason::Timeout => t!(lang, "game-why-left"),
+        EndReason::Abandoned => t!(lang, "game-why-abandoned"),
+        EndReason::Time => t!(lang, "game-why-time"),
+    };
+    match winner {
+        Some(side) => t!(
+            lang,
+            "game-won",
+            winner = side_key(side),
+            score = score,
+            why = why
+        ),
+        None => t!(lang, "game-no-winner", score = score, why = why),
+    }
+}
+
+/// The kind of game, said the same way to every viewer.
+fn mode_name(lang: Lang, mode: &crate::protocol::TableMode) -> String {
+    use crate::protocol::TableMode;
+    match mode {
+        TableMode::VsAi { .. } => t!(lang, "game-mode-ai"),
+        TableMode::HotSeat => t!(lang, "game-mode-hot-seat"),
+        TableMode::Online {
+            time: Some(time), ..
+        } => {
+            t!(lang, "game-mode-online-timed", control = time.label())
+        }
+        TableMode::Online { .. } => t!(lang, "game-mode-online"),
+    }
+}
+
+/// A side as a message's selector value.
+fn side_key(side: Side) -> &'static str {
+    match side {
+        Side::Black => "Black",
+        Side::White => "White",
+    }
+}
+
+/// One line of a games list, linking to the game.
+#[component]
+pub fn GameLine(game: GameSummary) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let href = format!("/game/{}", game.id);
+    let players = format!(
+        "{} – {}",
+        player_name(lang, &game.black),
+        player_name(lang, &game.white)
+    );
+    let result = result_text(
+        lang,
+        game.winner,
+        game.reason,
+        game.black_discs,
+        game.white_discs,
+    );
+    let mode = mode_name(lang, &game.mode);
+    view! {
+        <li class="game-line" data-game=game.id.clone()>
+            <a href=href>{players}</a>
+            <span class="game-result">{result}</span>
+            <span class="game-mode">{mode} " · " {t!(lang, "game-moves", count = game.moves)}</span>
+        </li>
+    }
+}
+
+#[component]
+pub fn GamePage() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let params = use_params_map();
+    let id = move || params.read().get("id").unwrap_or_default();
+    let loaded = Resource::new(id, get_game);
+    view! {
+        <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "table-loading")}</p></main> }>
+            {move || Suspend::new(async move {
+                match loaded.await {
+                    Ok(game) => view! { <GameScreen game /> }.into_any(),
+                    Err(error) => {
+                        #[cfg(feature = "ssr")]
+                        if error.kind == crate::api::ErrorKind::NotFound {
+                            if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+                                response.set_status(http::StatusCode::NOT_FOUND);
+                            }
+                        }
+                        view! {
+                            <crate::pages::LoadFailed
+                                title=t!(lang, "game-not-found")
+                                message=error.message
+                                back_href="/"
+                                back_label=t!(lang, "back-to-lobby")
+                            />
+                        }
+                        .into_any()
+                    }
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn GameScreen(game: GameView) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let total = game.plies.len();
+    // The number of placements shown: 0 (the start) ..= total. A finished
+    // game opens at its end.
+    let shown = RwSignal::new(total);
+    // Grows with every step, so the island tells a new position from a
+    // redraw (stepping back is a change too).
+    let changes = RwSignal::new(1_u64);
+    let game = StoredValue::new(game);
+    let go = move |to: usize| {
+        let to = to.min(total);
+        if to != shown.get_untracked() {
+            shown.set(to);
+            changes.update(|c| *c += 1);
+        }
+    };
+    let snapshot = Signal::derive(move || {
+        let at = shown.get();
+        let version = changes.get();
+        game.with_value(|g| {
+            let (cells, last_move, flipped) = match at.checked_sub(1).and_then(|i| g.plies.get(i)) {
+                Some(ply) => (ply.cells.clone(), Some(ply.square), ply.flipped.clone()),
+                None => (g.start.clone(), None, Vec::new()),
+            };
+            BoardSnapshot {
+                cells,
+                legal: Vec::new(),
+                last_move,
+                flipped,
+                version,
+                outcome: (at == total).then(|| match g.winner {
+                    Some(Side::Black) => 1,
+                    Some(Side::White) => -1,
+                    None => 0,
+                }),
+            }
+        })
+    });
+    let counts = move || snapshot.with(BoardSnapshot::counts);
+    let (black, white, winner, reason, black_discs, white_discs, you) = game.with_value(|g| {
+        (
+            player_name(lang, &g.black),
+            player_name(lang, &g.white),
+            g.winner,
+            g.reason,
+            g.black_discs,
+            g.white_discs,
+            g.you.clone(),
+        )
+    });
+    let mode = game.with_value(|g| mode_name(lang, &g.mode));
+    let result = result_text(lang, winner, reason, black_discs, white_discs);
+    let position_text = move || {
+        let at = shown.get();
+        if at == 0 {
+            t!(lang, "game-at-start", total = total)
+        } else {
+            game.with_value(|g| {
+                let ply = &g.plies[at - 1];
+                t!(
+                    lang,
+                    "game-at-move",
+                    number = at,
+                    total = total,
+                    side = side_key(ply.side),
+                    square = square_name(ply.square)
+                )
+            })
+        }
+    };
+    #[cfg(feature = "hydrate")]
+    {
+        // The arrow keys, Home and End step through the game, except where
+        // they mean something else (the board's own cursor, a text field).
+        let handle = window_event_listener(leptos::ev::keydown, move |ev| {
+            use wasm_bindgen::JsCast;
+            let busy = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|e| {
+                    matches!(
+                        e.tag_name().as_str(),
+                        "INPUT" | "TEXTAREA" | "SELECT" | "CANVAS"
+                    )
+                });
+            if busy || ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
+                return;
+            }
+            let at = shown.get_untracked();
+            let to = match ev.key().as_str() {
+                "ArrowLeft" => at.saturating_sub(1),
+                "ArrowRight" => at + 1,
+                "Home" => 0,
+                "End" => total,
+                _ => return,
+            };
+            ev.prevent_default();
+            go(to);
+        });
+        on_cleanup(move || handle.remove());
+    }
+    let moves = game.with_value(|g| {
+        g.plies
+            .iter()
+            .enumerate()
+            .map(|(i, ply)| {
+                let number = i + 1;
+                let label = format!(
+                    "{number}. {}{}",
+                    square_name(ply.square),
+                    ply.time_ms
+                        .map(|ms| format!(" ({:.1} s)", ms as f64 / 1000.0))
+                        .unwrap_or_default()
+                );
+                let side = match ply.side {
+                    Side::Black => "black",
+                    Side::White => "white",
+                };
+                view! {
+                    <li>
+                        <button
+                            class=move || format!("ply {side}{}", if shown.get() == number { " current" } else { "" })
+                            data-ply=number
+                            aria-current=move || (shown.get() == number).then_some("step")
+                            on:click=move |_| go(number)
+                        >
+                            {label}
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    });
+    let you_text = (!you.is_empty())
+        .then(|| view! { <p class="you" id="game-you">{t!(lang, "game-you-played")}</p> });
+    view! {
+        <main class="table-page game-page">
+            <header class="topbar">
+                <h1><a href="/">{t!(lang, "site-title")}</a></h1>
+                <span class="mode" id="mode">{mode}</span>
+                <crate::i18n::LangSwitch />
+            </header>
+            <section class="table-board">
+                <Board3D snapshot on_square=Callback::new(|_: u8| {}) />
+            </section>
+            <aside class="hud">
+                <div class="card score">
+                    <div class="count black-count" id="black-count">
+                        <span class="disc black"></span>
+                        {move || counts().0}
+                    </div>
+                    <div class="count white-count" id="white-count">
+                        <span class="disc white"></span>
+                        {move || counts().1}
+                    </div>
+                    <p class="players" id="game-players">
+                        <span id="game-black">{black}</span>
+                        " – "
+                        <span id="game-white">{white}</span>
+                    </p>
+                    <p id="game-result">{result}</p>
+                    {you_text}
+                </div>
+                <div class="card replay">
+                    <p id="game-position" aria-live="polite">{position_text}</p>
+                    <div class="replay-controls" role="group" aria-label=t!(lang, "game-controls")>
+                        <button id="replay-first" class="secondary" on:click=move |_| go(0)
+                            disabled=move || shown.get() == 0 aria-label=t!(lang, "game-first")>"«"</button>
+                        <button id="replay-back" class="secondary" on:click=move |_| go(shown.get_untracked().saturating_sub(1))
+                            disabled=move || shown.get() == 0 aria-label=t!(lang, "game-back")>"◀"</button>
+                        <button id="replay-forward" class="secondary" on:click=move |_| go(shown.get_untracked() + 1)
+                            disabled=move || shown.get() == total aria-label=t!(lang, "game-forward")>"▶"</button>
+                        <button id="replay-last" class="secondary" on:click=move |_| go(total)
+                            disabled=move || shown.get() == total aria-label=t!(lang, "game-last")>"»"</button>
+                    </div>
+                    <p class="hint">{t!(lang, "game-keys")}</p>
+                    <ol class="plies" id="game-moves">{moves}</ol>
+                </div>
+            </aside>
+        </main>
+    }
+}
