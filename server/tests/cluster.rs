@@ -7,7 +7,8 @@
 //! who does not come back ends on the other).
 //!
 //! These tests need PostgreSQL installed (`initdb`, `pg_ctl`); without it
-//! they fail saying so.
+//! they fail saying so. (Over 600 lines: every multi-instance scenario
+//! shares the throwaway cluster and the instance helpers.)
 
 mod common;
 #[path = "support/pg.rs"]
