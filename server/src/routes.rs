@@ -18,6 +18,27 @@ use std::sync::Arc;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 
+/// `/game/<id>` of a game not in the archive is a 404 page. The page itself
+/// streams (its head is sent before the game is read), so the status is set
+/// here, where the answer is known before anything is sent.
+async fn game_status(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+    next: middleware::Next,
+) -> axum::response::Response {
+    let missing = match request.uri().path().strip_prefix("/game/") {
+        Some(id) if !id.is_empty() && !id.contains('/') => {
+            matches!(state.store.archived_game(id).await, Ok(None))
+        }
+        _ => false,
+    };
+    let mut response = next.run(request).await;
+    if missing && response.status() == axum::http::StatusCode::OK {
+        *response.status_mut() = axum::http::StatusCode::NOT_FOUND;
+    }
+    response
+}
+
 /// The application's routes, generated once per process.
 ///
 /// Generating them renders the app with resource loading suppressed through a
@@ -105,6 +126,7 @@ pub fn router(state: AppState) -> Router {
                 shell(options)
             },
         ))
+        .layer(middleware::from_fn_with_state(state.clone(), game_status))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             crate::session::layer,

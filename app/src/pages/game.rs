@@ -110,13 +110,9 @@ pub fn GamePage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match loaded.await {
                     Ok(game) => view! { <GameScreen game /> }.into_any(),
+                    // Its 404 status is set by the server (`routes.rs`,
+                    // `game_status`): this part streams after the head.
                     Err(error) => {
-                        #[cfg(feature = "ssr")]
-                        if error.kind == crate::api::ErrorKind::NotFound {
-                            if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-                                response.set_status(http::StatusCode::NOT_FOUND);
-                            }
-                        }
                         view! {
                             <crate::pages::LoadFailed
                                 title=t!(lang, "game-not-found")
