@@ -161,7 +161,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                 last_move,
                 flipped,
                 version,
-                outcome: (at == total).then(|| match g.winner {
+                outcome: (at == total).then_some(match g.winner {
                     Some(Side::Black) => 1,
                     Some(Side::White) => -1,
                     None => 0,
