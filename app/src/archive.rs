@@ -68,6 +68,19 @@ pub struct GameSummary {
     pub you: Vec<Side>,
 }
 
+/// A player's public page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProfileView {
+    pub name: String,
+    /// When the account was made (ms since the epoch).
+    pub member_since: i64,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+    /// Their games, newest first (a page; `you` is the player's sides).
+    pub games: Vec<GameSummary>,
+}
+
 /// Server-side glue: the trait the server implements.
 #[cfg(feature = "ssr")]
 pub mod backend {
@@ -78,6 +91,11 @@ pub mod backend {
     use std::sync::Arc;
 
     pub trait ArchiveBackend: Send + Sync + 'static {
+        fn profile<'a>(
+            &'a self,
+            name: &'a str,
+            before: Option<i64>,
+        ) -> BoxFuture<'a, Result<super::ProfileView, CommandError>>;
         fn game<'a>(
             &'a self,
             session: &'a Session,
@@ -116,4 +134,11 @@ pub async fn my_games(before: Option<i64>) -> Result<Vec<GameSummary>, CommandEr
     let archive = backend::context()?;
     let (_, session) = crate::api::backend::context()?;
     archive.games_of(&session, before).await
+}
+
+/// A player's profile by name (any case), with a page of their games.
+#[server(endpoint = "get_profile", input = Json)]
+pub async fn get_profile(name: String, before: Option<i64>) -> Result<ProfileView, CommandError> {
+    let archive = backend::context()?;
+    archive.profile(&name, before).await
 }

@@ -101,6 +101,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/offline") view={Lazy::<OfflineRoute>::new()} />
                 <Route path=path!("/account") view={Lazy::<AccountRoute>::new()} />
                 <Route path=path!("/game/:id") view={Lazy::<GameRoute>::new()} />
+                <Route path=path!("/@/:name") view={Lazy::<ProfileRoute>::new()} />
             </Routes>
         </Router>
     }
@@ -194,6 +195,19 @@ impl LazyRoute for GameRoute {
     }
     fn view(_this: Self) -> AnyView {
         view! { <pages::game::GamePage /> }.into_any()
+    }
+}
+
+#[derive(Debug)]
+pub struct ProfileRoute;
+
+#[lazy_route]
+impl LazyRoute for ProfileRoute {
+    fn data() -> Self {
+        ProfileRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::profile::ProfilePage /> }.into_any()
     }
 }
 

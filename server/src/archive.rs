@@ -194,7 +194,90 @@ impl Archive {
     }
 }
 
+impl Archive {
+    /// An archived game as one GGF record (the format Othello programs
+    /// read); names as shown on its page.
+    pub async fn ggf(&self, id: &str) -> Result<String, CommandError> {
+        let view = self.game(&Session(String::new()), id).await?;
+        let row = self
+            .store
+            .archived_game(id)
+            .await
+            .map_err(unavailable)?
+            .ok_or_else(|| CommandError::not_found("No such game in the archive."))?;
+        let start = Position::from_obf(&row.start_obf)
+            .map_err(|e| CommandError::internal(format!("archived game {id}: {e}")))?;
+        let moves = engine::parse_moves(&row.moves)
+            .map_err(|e| CommandError::internal(format!("archived game {id}: {e}")))?;
+        let game = engine::Game::replay_from(start, &moves)
+            .map_err(|e| CommandError::internal(format!("archived game {id}: {e}")))?;
+        let name = |p: &PlayerView| match (&p.name, p.ai_depth) {
+            (Some(name), _) => name.clone(),
+            (None, Some(depth)) => format!("Othello 3D AI depth {depth}"),
+            (None, None) => "anonymous".to_string(),
+        };
+        let result = match (view.winner, view.reason) {
+            (Some(Side::Black), EndReason::Resigned | EndReason::Timeout | EndReason::Time) => {
+                Some("+64.000:r".to_string())
+            }
+            (Some(Side::White), EndReason::Resigned | EndReason::Timeout | EndReason::Time) => {
+                Some("-64.000:r".to_string())
+            }
+            (_, EndReason::Abandoned) => Some("?".to_string()),
+            _ => None,
+        };
+        Ok(game.to_ggf(&engine::GgfInfo {
+            place: "Othello 3D".into(),
+            date: String::new(),
+            black: name(&view.black),
+            white: name(&view.white),
+            time: String::new(),
+            result,
+        }))
+    }
+
+    /// A player's public profile: their results and games, newest first.
+    pub async fn profile(
+        &self,
+        name: &str,
+        before: Option<i64>,
+    ) -> Result<app::archive::ProfileView, CommandError> {
+        let missing = || CommandError::not_found("No such player.");
+        if name.len() > 20 {
+            return Err(missing());
+        }
+        let account = self
+            .store
+            .account_by_key(&name.to_ascii_lowercase())
+            .await
+            .map_err(unavailable)?
+            .ok_or_else(missing)?;
+        let identity = crate::accounts::identity_of(account.id);
+        let (wins, losses, draws) = self
+            .store
+            .results_of(&identity.0)
+            .await
+            .map_err(unavailable)?;
+        Ok(app::archive::ProfileView {
+            name: account.name,
+            member_since: account.created_at,
+            wins,
+            losses,
+            draws,
+            games: self.games_of(&identity, before).await?,
+        })
+    }
+}
+
 impl app::archive::backend::ArchiveBackend for Archive {
+    fn profile<'a>(
+        &'a self,
+        name: &'a str,
+        before: Option<i64>,
+    ) -> BoxFuture<'a, Result<app::archive::ProfileView, CommandError>> {
+        Box::pin(Archive::profile(self, name, before))
+    }
+
     fn game<'a>(
         &'a self,
         session: &'a Session,

@@ -18,7 +18,16 @@ use std::sync::Arc;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 
-/// `/game/<id>` of a game not in the archive is a 404 page. The page itself
+/// A path segment with `%XX` escapes decoded (invalid ones kept as they are).
+fn percent_decoded(text: &str) -> String {
+    url::form_urlencoded::parse(format!("x={}", text.replace('+', "%2B")).as_bytes())
+        .next()
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default()
+}
+
+/// `/game/<id>` of a game not in the archive (and `/@/<name>` of nobody) is
+/// a 404 page. The page itself
 /// streams (its head is sent before the game is read), so the status is set
 /// here, where the answer is known before anything is sent.
 async fn game_status(
@@ -26,11 +35,14 @@ async fn game_status(
     request: axum::extract::Request,
     next: middleware::Next,
 ) -> axum::response::Response {
-    let missing = match request.uri().path().strip_prefix("/game/") {
-        Some(id) if !id.is_empty() && !id.contains('/') => {
-            matches!(state.store.archived_game(id).await, Ok(None))
-        }
-        _ => false,
+    let path = request.uri().path();
+    let missing = if let Some(id) = path.strip_prefix("/game/").filter(|id| !id.contains('/')) {
+        matches!(state.store.archived_game(id).await, Ok(None))
+    } else if let Some(name) = path.strip_prefix("/@/").filter(|n| !n.contains('/')) {
+        let key = percent_decoded(name).to_ascii_lowercase();
+        matches!(state.store.account_by_key(&key).await, Ok(None))
+    } else {
+        false
     };
     let mut response = next.run(request).await;
     if missing && response.status() == axum::http::StatusCode::OK {
@@ -117,6 +129,7 @@ pub fn router(state: AppState) -> Router {
         .route("/ws/queue", get(crate::ws::queue_socket))
         .route("/table/{id}/export.txt", get(export_text))
         .route("/table/{id}/export.ggf", get(export_ggf))
+        .route("/game/{id}/export.ggf", get(game_ggf))
         .route("/lab/{id}/export.txt", get(lab_export_text))
         .route("/lab/{id}/export.json", get(lab_export_json))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
@@ -412,6 +425,23 @@ async fn export_ggf(
     match state.hub.export_ggf(&id).await {
         Ok(text) => attachment(
             format!("othello-{id}.ggf"),
+            "text/plain; charset=utf-8",
+            text,
+        ),
+        Err(error) => ErrorResponse(error).into_response(),
+    }
+}
+
+async fn game_ggf(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> axum::response::Response {
+    let archive = crate::archive::Archive {
+        store: state.store.clone(),
+    };
+    match archive.ggf(&id).await {
+        Ok(text) => attachment(
+            format!("othello-game-{id}.ggf"),
             "text/plain; charset=utf-8",
             text,
         ),

@@ -406,6 +406,45 @@ async fn every_finished_round_is_archived_kept_after_its_table_and_moves_with_th
     assert_eq!(games.len(), 2);
     assert_eq!(games[1].black.name.as_deref(), Some("archivist"));
     assert_eq!(games[1].you, vec![Side::Black, Side::White]);
+    // The public profile: found ignoring case; the game against the AI is a
+    // loss, the hot-seat game (against oneself) counts for neither.
+    let profile = stranger
+        .get_profile("ARCHIVIST", None)
+        .await
+        .expect("profile");
+    assert_eq!(profile.name, "archivist");
+    assert_eq!(
+        profile.member_since,
+        1_000_000 + 1_000 + 48 * 60 * 60 * 1000
+    );
+    assert_eq!((profile.wins, profile.losses, profile.draws), (0, 1, 0));
+    assert_eq!(profile.games.len(), 2);
+    assert_eq!(profile.games[0].you, vec![Side::White], "the player's side");
+    refused(
+        stranger.get_profile("nobody_at_all", None).await,
+        404,
+        "No such player",
+    );
+    let (status, page) = stranger.get("/@/nobody_at_all").await.expect("page");
+    assert_eq!(status, 404, "an unknown player's page is a 404 page");
+    assert!(page.contains("Player not found"));
+    let (status, _) = stranger.get("/@/Archivist").await.expect("page");
+    assert_eq!(status, 200);
+    // A game as GGF, with the names as shown.
+    let (status, ggf) = stranger
+        .get(&format!("/game/{}/export.ggf", vs_ai.id))
+        .await
+        .expect("ggf");
+    assert_eq!(status, 200);
+    assert!(ggf.starts_with("(;GM[Othello]"), "{ggf}");
+    assert!(
+        ggf.contains("PB[Othello 3D AI depth 1]") && ggf.contains("PW[archivist]"),
+        "{ggf}"
+    );
+    assert!(ggf.contains("RE[+64.000:r]"), "White resigned: {ggf}");
+    let (status, _) = stranger.get("/game/00ff/export.ggf").await.expect("answer");
+    assert_eq!(status, 404);
+
     // Paging: older than the newest one only.
     let older = elsewhere
         .my_games(Some(games[0].ended_at))

@@ -370,6 +370,15 @@ impl Client {
         self.call("my_games", json!({ "before": before })).await
     }
 
+    pub async fn get_profile(
+        &self,
+        name: &str,
+        before: Option<i64>,
+    ) -> Result<app::archive::ProfileView, Refusal> {
+        self.call("get_profile", json!({ "name": name, "before": before }))
+            .await
+    }
+
     // ----- analysis -----
 
     pub async fn analysis_start(&self, kind: &str, id: &str) -> Result<AnalysisView, Refusal> {

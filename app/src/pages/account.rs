@@ -55,8 +55,9 @@ pub fn AccountPage() -> impl IntoView {
             let everywhere = move |_| run(sign_out_everywhere(), set_busy, set_error);
             view! {
                 <section class="card" id="account-signed-in">
-                    <h2>{t!(lang, "account-you-are")} " " <span id="account-name">{name}</span></h2>
+                    <h2>{t!(lang, "account-you-are")} " " <span id="account-name">{name.clone()}</span></h2>
                     <p>{t!(lang, "account-signed-in-text")}</p>
+                    <p><a id="account-profile" href=format!("/@/{name}")>{t!(lang, "account-profile")}</a></p>
                     <div class="actions">
                         <button id="sign-out" on:click=out disabled=move || busy.get()>
                             {t!(lang, "account-sign-out")}

@@ -21,6 +21,17 @@ pub fn player_name(lang: Lang, player: &PlayerView) -> String {
     }
 }
 
+/// A player's name, linking to their profile when they have an account.
+fn player_link(lang: Lang, player: &PlayerView) -> AnyView {
+    match &player.name {
+        Some(name) => {
+            let href = format!("/@/{name}");
+            view! { <a href=href>{name.clone()}</a> }.into_any()
+        }
+        None => player_name(lang, player).into_any(),
+    }
+}
+
 /// The result line: who won, the score and why.
 pub fn result_text(
     lang: Lang,
@@ -172,8 +183,8 @@ fn GameScreen(game: GameView) -> impl IntoView {
     let counts = move || snapshot.with(BoardSnapshot::counts);
     let (black, white, winner, reason, black_discs, white_discs, you) = game.with_value(|g| {
         (
-            player_name(lang, &g.black),
-            player_name(lang, &g.white),
+            player_link(lang, &g.black),
+            player_link(lang, &g.white),
             g.winner,
             g.reason,
             g.black_discs,
@@ -293,6 +304,9 @@ fn GameScreen(game: GameView) -> impl IntoView {
                     </p>
                     <p id="game-result">{result}</p>
                     {you_text}
+                    <p><a id="game-ggf" href=game.with_value(|g| format!("/game/{}/export.ggf", g.id)) download>
+                        {t!(lang, "game-export-ggf")}
+                    </a></p>
                 </div>
                 <div class="card replay">
                     <p id="game-position" aria-live="polite">{position_text}</p>

@@ -11,6 +11,8 @@ pub struct StoredAccount {
     pub id: i64,
     pub name: String,
     pub password_hash: String,
+    /// When it was created (ms).
+    pub created_at: i64,
 }
 
 fn unique_violation(error: &sqlx::Error) -> bool {
@@ -61,22 +63,29 @@ impl Store {
         &self,
         name_key: &str,
     ) -> Result<Option<StoredAccount>, StoreError> {
-        let row: Option<(i64, String, String)> = if let Some(pg) = &self.pg {
-            sqlx::query_as("SELECT id, name, password_hash FROM accounts WHERE name_key = $1")
-                .bind(name_key)
-                .fetch_optional(pg.pool())
-                .await?
+        let row: Option<(i64, String, String, i64)> = if let Some(pg) = &self.pg {
+            sqlx::query_as(
+                "SELECT id, name, password_hash, created_at FROM accounts WHERE name_key = $1",
+            )
+            .bind(name_key)
+            .fetch_optional(pg.pool())
+            .await?
         } else {
-            sqlx::query_as("SELECT id, name, password_hash FROM accounts WHERE name_key = ?")
-                .bind(name_key)
-                .fetch_optional(&self.pool)
-                .await?
+            sqlx::query_as(
+                "SELECT id, name, password_hash, created_at FROM accounts WHERE name_key = ?",
+            )
+            .bind(name_key)
+            .fetch_optional(&self.pool)
+            .await?
         };
-        Ok(row.map(|(id, name, password_hash)| StoredAccount {
-            id,
-            name,
-            password_hash,
-        }))
+        Ok(
+            row.map(|(id, name, password_hash, created_at)| StoredAccount {
+                id,
+                name,
+                password_hash,
+                created_at,
+            }),
+        )
     }
 
     /// An account's name, if the account exists.

@@ -75,4 +75,28 @@ impl Store {
         };
         Ok(rows)
     }
+
+    /// A player's wins, losses and draws over the archived games they played
+    /// against someone else (a hot-seat game against oneself counts for
+    /// neither; an abandoned one is no loss).
+    pub async fn results_of(&self, player: &str) -> Result<(u32, u32, u32), StoreError> {
+        const COUNTS: &str = "SELECT \
+             COALESCE(SUM(CASE WHEN (black = $1 AND winner = 'black') OR (white = $1 AND winner = 'white') THEN 1 ELSE 0 END), 0), \
+             COALESCE(SUM(CASE WHEN (black = $1 AND winner = 'white') OR (white = $1 AND winner = 'black') THEN 1 ELSE 0 END), 0), \
+             COALESCE(SUM(CASE WHEN winner IS NULL AND reason <> 'abandoned' THEN 1 ELSE 0 END), 0) \
+             FROM archived_games WHERE (black = $1 OR white = $1) AND black <> white";
+        let (wins, losses, draws): (i64, i64, i64) = if let Some(pg) = &self.pg {
+            sqlx::query_as(COUNTS)
+                .bind(player)
+                .fetch_one(pg.pool())
+                .await?
+        } else {
+            sqlx::query_as(&COUNTS.replace("$1", "?1"))
+                .bind(player)
+                .fetch_one(&self.pool)
+                .await?
+        };
+        let count = |n: i64| u32::try_from(n).unwrap_or(0);
+        Ok((count(wins), count(losses), count(draws)))
+    }
 }

@@ -1,0 +1,107 @@
+//! `/@/<name>`: a player's public page — when they joined, their wins,
+//! losses and draws against others, and their games, newest first.
+
+use crate::archive::get_profile;
+use leptos::prelude::*;
+use leptos_router::hooks::use_params_map;
+
+/// A date (UTC) as `YYYY-MM-DD`, from ms since the epoch (the same text on
+/// the server and in the browser, so hydration matches).
+pub fn date_text(ms: i64) -> String {
+    // Howard Hinnant's days-to-civil algorithm.
+    let days = ms.div_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[component]
+pub fn ProfilePage() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let params = use_params_map();
+    let name = move || params.read().get("name").unwrap_or_default();
+    let loaded = Resource::new(name, |name| get_profile(name, None));
+    view! {
+        <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "table-loading")}</p></main> }>
+            {move || Suspend::new(async move {
+                match loaded.await {
+                    Ok(profile) => {
+                        let games = if profile.games.is_empty() {
+                            view! { <p id="profile-no-games">{t!(lang, "profile-no-games")}</p> }.into_any()
+                        } else {
+                            view! {
+                                <ul class="game-list" id="profile-games">
+                                    {profile
+                                        .games
+                                        .into_iter()
+                                        .map(|game| view! { <crate::pages::game::GameLine game /> })
+                                        .collect_view()}
+                                </ul>
+                            }
+                            .into_any()
+                        };
+                        view! {
+                            <main class="page profile-page">
+                                <header class="topbar">
+                                    <a href="/">{t!(lang, "back-to-lobby")}</a>
+                                    <crate::accounts::AccountLink />
+                                    <crate::i18n::LangSwitch />
+                                </header>
+                                <h1 id="profile-name">{profile.name}</h1>
+                                <p id="profile-since">
+                                    {t!(lang, "profile-since", date = date_text(profile.member_since))}
+                                </p>
+                                <div class="card profile-results">
+                                    <p id="profile-results">
+                                        {t!(
+                                            lang,
+                                            "profile-results",
+                                            wins = profile.wins,
+                                            losses = profile.losses,
+                                            draws = profile.draws
+                                        )}
+                                    </p>
+                                </div>
+                                <section class="card">
+                                    <h2>{t!(lang, "profile-games")}</h2>
+                                    {games}
+                                </section>
+                            </main>
+                        }
+                        .into_any()
+                    }
+                    // Its 404 status is set by the server (`routes.rs`).
+                    Err(error) => view! {
+                        <crate::pages::LoadFailed
+                            title=t!(lang, "profile-not-found")
+                            message=error.message
+                            back_href="/"
+                            back_label=t!(lang, "back-to-lobby")
+                        />
+                    }
+                    .into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::date_text;
+
+    #[test]
+    fn dates_are_written_as_the_calendar_has_them() {
+        assert_eq!(date_text(0), "1970-01-01");
+        assert_eq!(date_text(951_782_400_000), "2000-02-29");
+        assert_eq!(date_text(1_796_256_000_000), "2026-12-03");
+        assert_eq!(date_text(-86_400_000), "1969-12-31");
+    }
+}
