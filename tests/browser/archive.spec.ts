@@ -53,12 +53,35 @@ test('a finished game is in "Your games" and replays move by move', async ({ pag
   await expect(page.locator('#replay-last')).toBeDisabled();
   await page.click('#replay-back');
   await expect(page.locator('#game-position')).toContainText('Move 3 of 4');
+  await expect(page.locator('#game-ggf')).toHaveAttribute('href', /\/game\/[0-9a-f]+\/export\.ggf$/);
+  const gameUrl = page.url();
+
+  // Signing up brings the game along; the public profile shows it.
+  const name = `a${Date.now().toString(36).slice(-8)}`;
+  await page.goto('/account');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await page.fill('#sign-up-name', name);
+  await page.fill('#sign-up-password', 'violet kettle marches sideways');
+  await page.click('#sign-up');
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.goto(`/@/${name.toUpperCase()}`);
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(page.locator('#profile-name')).toHaveText(name);
+  await expect(page.locator('#profile-results')).toContainText('lost: 1');
+  await expect(page.locator('#profile-games .game-line')).toHaveCount(1);
+  await screenshot(page, info, 'profile');
+  await page.goto(gameUrl);
+  await waitForIsland(page);
+  await expect(page.locator(`#game-black a[href="/@/${name}"]`)).toHaveText(name);
   expect(consoleErrors).toEqual([]);
 });
 
-test('an unknown game is a 404 page, not an error', async ({ page }) => {
+test('an unknown game or player is a 404 page, not an error', async ({ page }) => {
   const response = await page.goto('/game/00000000deadbeef');
   expect(response?.status()).toBe(404);
   await expect(page.locator('h1')).toHaveText('Game not found');
   await expect(page.locator('[role=alert]')).toContainText('No such game');
+  const player = await page.goto('/@/nobody_here');
+  expect(player?.status()).toBe(404);
+  await expect(page.locator('h1')).toHaveText('Player not found');
 });
