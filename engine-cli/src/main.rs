@@ -45,7 +45,7 @@ const USAGE: &str = "usage:
                                     each (N = 2K by default); A, B = spec:D (play AI, depth D = 1..12)
                                     or strongest[:MS] (strong search, MS ms per move, default 100)
   othello train [--seed S] [--out FILE] [--games G] [--threads T] [--exact-empties E]
-                [--label-depth D] [--iterations I]
+                [--label-depth D] [--iterations I] [--label-parities 1|2]
                                     train the pattern evaluation from self-play (docs/ENGINE.md);
                                     writes FILE (default engine/weights/eval.bin)
   othello compare-solvers FILE      solve every OBF line of FILE with solve and with solve_with_eval
@@ -54,6 +54,10 @@ const USAGE: &str = "usage:
                    [--weights FILE]
                                     evaluate --depth D on N self-play positions with A..B empties
                                     against the exact solver: mean abs error, exactly-best moves
+  othello label-bias [--seed S] [--positions N] [--empties A-B] [--max-depth D] [--threads T]
+                     [--weights FILE] [--no-exact]
+                                    mean value of the static evaluation and of 1..D-ply searches
+                                    on N self-play positions (and their error against exact scores)
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
 
 /// Fixed midgame positions for the search figures (transcripts from the start).
@@ -75,6 +79,7 @@ enum Command {
     Train(TrainConfig, PathBuf),
     Accuracy(strong_cli::AccuracyConfig),
     CompareSolvers(PathBuf),
+    LabelBias(engine_cli::bias::BiasConfig, Option<PathBuf>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -125,6 +130,9 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         [cmd, file] if cmd == "compare-solvers" => Ok(Command::CompareSolvers(PathBuf::from(file))),
         [cmd, rest @ ..] if cmd == "accuracy" => {
             strong_cli::parse_accuracy(rest).map(Command::Accuracy)
+        }
+        [cmd, rest @ ..] if cmd == "label-bias" => {
+            engine_cli::bias::parse_bias(rest).map(|(c, w)| Command::LabelBias(c, w))
         }
         [] => Err("missing command".into()),
         _ => Err(format!("unrecognised arguments: {}", args.join(" "))),
@@ -255,6 +263,16 @@ fn main() -> ExitCode {
                 }
             };
             strong_cli::accuracy(&config, &weights, &mut |line| println!("{line}"));
+        }
+        Command::LabelBias(config, weights_file) => {
+            let weights = match load_weights(weights_file.as_deref()) {
+                Ok(w) => w,
+                Err(message) => {
+                    eprintln!("othello: {message}");
+                    return ExitCode::from(2);
+                }
+            };
+            engine_cli::bias::label_bias(&config, &weights, &mut |line| println!("{line}"));
         }
         Command::Report(dir) => {
             if let Err(message) = report(&dir) {

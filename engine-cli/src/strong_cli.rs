@@ -194,7 +194,7 @@ pub fn parse_match(args: &[String]) -> Result<(Engine, Engine, MatchConfig), Str
 }
 
 /// `othello train [--seed S] [--out FILE] [--games G] [--threads T]
-/// [--exact-empties E] [--label-depth D] [--iterations I]`.
+/// [--exact-empties E] [--label-depth D] [--iterations I] [--label-parities 1|2]`.
 pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
     let (pairs, rest) = flags(
         args,
@@ -206,6 +206,7 @@ pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
             "--exact-empties",
             "--label-depth",
             "--iterations",
+            "--label-parities",
         ],
     )?;
     if let Some(extra) = rest.first() {
@@ -223,6 +224,7 @@ pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
             "--label-depth" => {
                 c.label_depth = number("label-depth", v, engine::pattern::STAGE_WIDTH, 12)?;
             }
+            "--label-parities" => c.label_parities = number("label-parities", v, 1u32, 2)?,
             _ => c.iterations = number("iterations", v, 1usize, 10_000)?,
         }
     }

@@ -148,6 +148,7 @@ fn a_tiny_training_run_is_reproducible_and_loads() {
         exact_empties: 10,
         label_depth: 4,
         iterations: 20,
+        label_parities: 2,
     };
     let a = train(&cfg, &mut |_| {});
     let b = train(
