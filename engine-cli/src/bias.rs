@@ -88,11 +88,11 @@ pub fn label_bias(
         exact_mean: 0.0,
     };
     for (v, exact) in &rows {
-        for d in 0..depths {
-            r.mean[d] += v[d] / n;
+        for (d, &x) in v.iter().enumerate() {
+            r.mean[d] += x / n;
             if let Some(e) = exact {
-                r.signed[d] += (v[d] - e) / n;
-                r.abs[d] += (v[d] - e).abs() / n;
+                r.signed[d] += (x - e) / n;
+                r.abs[d] += (x - e).abs() / n;
             }
         }
         if let Some(e) = exact {

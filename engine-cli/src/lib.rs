@@ -4,6 +4,7 @@
 //! line needs.
 
 pub mod bias;
+pub mod nboard;
 pub mod report;
 pub mod strong_cli;
 pub mod train;

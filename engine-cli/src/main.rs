@@ -10,6 +10,7 @@
 //! othello match A B --games N [--openings K]          engines against each other
 //! othello train [--seed S] [--out FILE] [--games G] ...  train the pattern evaluation
 //! othello accuracy [--seed S] [--positions N] ...      evaluation vs exact scores
+//! othello nboard                                       NBoard protocol on stdin/stdout
 //! ```
 
 use engine::{
@@ -54,6 +55,8 @@ const USAGE: &str = "usage:
                    [--weights FILE]
                                     evaluate --depth D on N self-play positions with A..B empties
                                     against the exact solver: mean abs error, exactly-best moves
+  othello nboard [--weights FILE]    speak the NBoard protocol (version 2) on stdin/stdout, for the
+                                    NBoard GUI (docs/ENGINE.md)
   othello label-bias [--seed S] [--positions N] [--empties A-B] [--max-depth D] [--threads T]
                      [--weights FILE] [--no-exact]
                                     mean value of the static evaluation and of 1..D-ply searches
@@ -80,6 +83,7 @@ enum Command {
     Accuracy(strong_cli::AccuracyConfig),
     CompareSolvers(PathBuf),
     LabelBias(engine_cli::bias::BiasConfig, Option<PathBuf>),
+    NBoard(Option<PathBuf>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -133,6 +137,10 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         [cmd, rest @ ..] if cmd == "label-bias" => {
             engine_cli::bias::parse_bias(rest).map(|(c, w)| Command::LabelBias(c, w))
+        }
+        [cmd] if cmd == "nboard" => Ok(Command::NBoard(None)),
+        [cmd, flag, file] if cmd == "nboard" && flag == "--weights" => {
+            Ok(Command::NBoard(Some(PathBuf::from(file))))
         }
         [] => Err("missing command".into()),
         _ => Err(format!("unrecognised arguments: {}", args.join(" "))),
@@ -273,6 +281,26 @@ fn main() -> ExitCode {
                 }
             };
             engine_cli::bias::label_bias(&config, &weights, &mut |line| println!("{line}"));
+        }
+        Command::NBoard(weights_file) => {
+            let weights = match load_weights(weights_file.as_deref()) {
+                Ok(w) => w,
+                Err(message) => {
+                    eprintln!("othello: {message}");
+                    return ExitCode::from(2);
+                }
+            };
+            let stdin = std::io::stdin();
+            let result = engine_cli::nboard::run(
+                &mut stdin.lock(),
+                &mut std::io::stdout(),
+                &mut std::io::stderr(),
+                &weights,
+            );
+            if let Err(e) = result {
+                eprintln!("othello: nboard: {e}");
+                return ExitCode::FAILURE;
+            }
         }
         Command::Report(dir) => {
             if let Err(message) = report(&dir) {
