@@ -5,7 +5,8 @@
 
 use crate::train::{parallel_map, self_play_game, Rng, TrainConfig};
 use engine::{
-    evaluate_position, search, solve_with_eval, Limits, PatternWeights, Position, Report, Square,
+    evaluate_position, search, solve_with_eval, solve_with_eval_first, Limits, PatternWeights,
+    Position, Report, Square,
 };
 use std::path::PathBuf;
 
@@ -477,40 +478,52 @@ pub fn accuracy(
             picks.push(*p);
         }
     }
-    let rows = parallel_map(picks.len(), config.threads, |i| {
-        let pos = &picks[i];
-        let limits = Limits {
-            exact_from_empties: 0,
-            ..Limits::depth(config.depth)
-        };
-        let r = evaluate_position(pos, weights, limits);
-        let exact = solve_with_eval(pos, weights);
-        let chosen_ok = match r.best_move {
-            None => true,
-            Some(m) if Some(m) == exact.best_move => true,
-            Some(m) => match pos.play(m) {
-                Ok(o) => -solve_with_eval(&o.position, weights).score == exact.score,
-                Err(_) => false,
-            },
-        };
-        (r, exact.score, chosen_ok)
-    });
+    // Positions are measured a few at a time (one per thread) and each is
+    // logged as soon as its group is done, so a long run that is stopped
+    // still leaves its figures.
+    let mut rows = Vec::new();
     let mut abs = 0.0;
     let mut best = 0usize;
-    for (i, (r, score, ok)) in rows.iter().enumerate() {
-        let err = f64::from(r.value) - f64::from(*score);
-        abs += err.abs();
-        best += usize::from(*ok);
-        log(&format!(
-            "position {} ({} empties) {}: value {:+.2} exact {score:+} error {:+.2} best {} {}",
-            i + 1,
-            picks[i].empty_count(),
-            picks[i].to_obf(),
-            r.value,
-            err,
-            r.best_move.map_or("pass".to_string(), |m| m.to_string()),
-            if *ok { "exactly best" } else { "not best" }
-        ));
+    for chunk in picks.chunks(config.threads.max(1)) {
+        let done = parallel_map(chunk.len(), config.threads, |i| {
+            let pos = &chunk[i];
+            let t = std::time::Instant::now();
+            let limits = Limits {
+                exact_from_empties: 0,
+                ..Limits::depth(config.depth)
+            };
+            let r = evaluate_position(pos, weights, limits);
+            // One solve gives the exact score and the chosen move's exact
+            // value (the chosen move is searched first, full window).
+            let (exact, chosen_ok) = match r.best_move {
+                Some(m) => {
+                    let (exact, v) = solve_with_eval_first(pos, weights, m);
+                    (exact, v == Some(exact.score))
+                }
+                None => (solve_with_eval(pos, weights), true),
+            };
+            (r, exact.score, chosen_ok, t.elapsed().as_secs_f64())
+        });
+        for (r, score, ok, secs) in done {
+            let i = rows.len();
+            let err = f64::from(r.value) - f64::from(score);
+            abs += err.abs();
+            best += usize::from(ok);
+            log(&format!(
+                "position {} ({} empties) {}: value {:+.2} exact {score:+} error {:+.2} best {} {} ({secs:.1}s; so far mean abs error {:.2}, exactly best {}/{})",
+                i + 1,
+                picks[i].empty_count(),
+                picks[i].to_obf(),
+                r.value,
+                err,
+                r.best_move.map_or("pass".to_string(), |m| m.to_string()),
+                if ok { "exactly best" } else { "not best" },
+                abs / (i + 1) as f64,
+                best,
+                i + 1
+            ));
+            rows.push(ok);
+        }
     }
     let n = rows.len().max(1) as f64;
     let res = AccuracyResult {

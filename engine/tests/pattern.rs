@@ -268,3 +268,24 @@ fn solving_with_the_evaluation_ordering_stays_exact() {
     let pos = Position::from_obf(ffo40).unwrap();
     assert_eq!(engine::solve_with_eval(&pos, w).score, 38);
 }
+
+#[test]
+fn solve_with_a_move_first_gives_that_moves_exact_value() {
+    let w = default_weights();
+    let mut not_best = 0;
+    for pos in common::positions(977, 13, 10) {
+        let exact = solve(&pos).score;
+        for m in pos.legal_moves().iter() {
+            let child = -solve(&pos.play(m).unwrap().position).score;
+            let (r, v) = engine::solve_with_eval_first(&pos, w, m);
+            assert_eq!(r.score, exact, "move {m}\n{pos}");
+            assert_eq!(v, Some(child), "move {m}\n{pos}");
+            not_best += usize::from(child < exact);
+        }
+        // A square that is not a legal move has no value.
+        let illegal = engine::Square::all().find(|&s| !pos.is_legal(s)).unwrap();
+        let (r, v) = engine::solve_with_eval_first(&pos, w, illegal);
+        assert_eq!((r.score, v), (exact, None));
+    }
+    assert!(not_best > 0, "the sample should have losing moves");
+}
