@@ -289,3 +289,33 @@ fn solve_with_a_move_first_gives_that_moves_exact_value() {
     }
     assert!(not_best > 0, "the sample should have losing moves");
 }
+
+#[test]
+fn shipped_weights_have_no_side_to_move_bias_in_the_opening() {
+    // The start position is believed to be a draw. Weights trained on
+    // single-parity labels read it −5.4, +5.7, −5.5, +6.5, −4.8, +6.2 at
+    // depths 5–10 (the evaluation overrated the side to move by ~6 discs).
+    let w = default_weights();
+    let start = Position::initial();
+    let values: Vec<f32> = (5..=10)
+        .map(|d| evaluate_position(&start, w, Limits::depth(d)).value)
+        .collect();
+    for v in &values {
+        assert!(v.abs() <= 2.0, "{values:?}");
+    }
+    for pair in values.windows(2) {
+        assert!((pair[0] - pair[1]).abs() <= 2.0, "{values:?}");
+    }
+    // Odd and even fixed-depth searches agree on average over opening
+    // positions (mean 2-ply minus mean 1-ply value: twice the bias).
+    let positions = common::positions(31, 50, 40);
+    let mean = |d: u32| {
+        positions
+            .iter()
+            .map(|p| engine::fixed_depth_value(p, w, d).0)
+            .sum::<f32>()
+            / positions.len() as f32
+    };
+    let gap = mean(2) - mean(1);
+    assert!(gap.abs() < 2.0, "2-ply minus 1-ply mean value {gap}");
+}
