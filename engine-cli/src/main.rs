@@ -45,6 +45,8 @@ const USAGE: &str = "usage:
                                     engine A against engine B from K random openings, both colours
                                     each (N = 2K by default); A, B = spec:D (play AI, depth D = 1..12)
                                     or strongest[:MS] (strong search, MS ms per move, default 100)
+                                    or strongest:dD (strong search at depth D, exact from 14
+                                    empties); a strongest engine may end in @FILE (other weights)
   othello train [--seed S] [--out FILE] [--games G] [--threads T] [--exact-empties E]
                 [--label-depth D] [--iterations I] [--label-parities 1|2]
                                     train the pattern evaluation from self-play (docs/ENGINE.md);

@@ -17,11 +17,36 @@ pub enum Engine {
     Spec(u32),
     /// The strong search with this many milliseconds per move.
     Strongest(u64),
+    /// The strong search at this fixed depth, exact from
+    /// [`STRONG_DEPTH_EXACT`] empties (independent of the machine's load).
+    StrongDepth(u32),
+    /// A strong engine on weights read from a file (named for display);
+    /// loaded once and kept for the life of the process.
+    Weighted(&'static Engine, &'static PatternWeights, &'static str),
 }
 
+/// `strongest:dD` solves exactly from this many empties.
+pub const STRONG_DEPTH_EXACT: u32 = 14;
+
 impl Engine {
-    /// Parses `spec:D` (D = 1..12) or `strongest[:MS]` (MS ≥ 1, default 100).
+    /// Parses `spec:D` (D = 1..12), `strongest[:MS]` (MS ≥ 1, default 100)
+    /// or `strongest:dD` (D = 1..30), the strong ones optionally followed by
+    /// `@FILE` (weights from FILE instead of the shipped ones).
     pub fn parse(text: &str) -> Result<Engine, String> {
+        if let Some((inner, file)) = text.split_once('@') {
+            let engine = Engine::parse(inner)?;
+            if matches!(engine, Engine::Spec(_) | Engine::Weighted(..)) {
+                return Err(format!("only a strongest engine takes @FILE, got '{text}'"));
+            }
+            let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+            let weights = PatternWeights::from_bytes(&bytes)
+                .map_err(|e| format!("{file}: not a weights file: {e}"))?;
+            return Ok(Engine::Weighted(
+                Box::leak(Box::new(engine)),
+                Box::leak(Box::new(weights)),
+                Box::leak(file.to_string().into_boxed_str()),
+            ));
+        }
         if let Some(d) = text.strip_prefix("spec:") {
             return match d.parse::<u32>() {
                 Ok(d) if (1..=12).contains(&d) => Ok(Engine::Spec(d)),
@@ -33,6 +58,14 @@ impl Engine {
         if text == "strongest" {
             return Ok(Engine::Strongest(100));
         }
+        if let Some(d) = text.strip_prefix("strongest:d") {
+            return match d.parse::<u32>() {
+                Ok(d) if (1..=30).contains(&d) => Ok(Engine::StrongDepth(d)),
+                _ => Err(format!(
+                    "strongest:dD needs a depth from 1 to 30, got '{d}'"
+                )),
+            };
+        }
         if let Some(ms) = text.strip_prefix("strongest:") {
             return match ms.parse::<u64>() {
                 Ok(ms) if (1..=600_000).contains(&ms) => Ok(Engine::Strongest(ms)),
@@ -42,7 +75,7 @@ impl Engine {
             };
         }
         Err(format!(
-            "an engine is spec:D or strongest[:MS], got '{text}'"
+            "an engine is spec:D, strongest[:MS] or strongest:dD (optionally @FILE), got '{text}'"
         ))
     }
 
@@ -52,6 +85,14 @@ impl Engine {
         match *self {
             Engine::Spec(d) => search(pos, d).best_move,
             Engine::Strongest(ms) => evaluate_position(pos, weights, Limits::time_ms(ms)).best_move,
+            Engine::StrongDepth(d) => {
+                let limits = Limits {
+                    exact_from_empties: STRONG_DEPTH_EXACT,
+                    ..Limits::depth(d)
+                };
+                evaluate_position(pos, weights, limits).best_move
+            }
+            Engine::Weighted(engine, w, _) => engine.choose(pos, w),
         }
     }
 }
@@ -61,6 +102,8 @@ impl std::fmt::Display for Engine {
         match self {
             Engine::Spec(d) => write!(f, "spec:{d}"),
             Engine::Strongest(ms) => write!(f, "strongest:{ms}"),
+            Engine::StrongDepth(d) => write!(f, "strongest:d{d}"),
+            Engine::Weighted(e, _, file) => write!(f, "{e}@{file}"),
         }
     }
 }
