@@ -433,9 +433,10 @@ pub fn evaluate_position(pos: &Position, weights: &PatternWeights, limits: Limit
     let mut result: Option<(i32, u32)> = None;
     // Values of the finished iterations, by depth. The window of an
     // iteration is centred on the value two plies shallower: values of odd
-    // and even depths differ by several discs (the evaluation overrates the
-    // side to move in the opening, docs/ENGINE.md), so the previous
-    // iteration's value would make the window fail almost every time.
+    // and even depths can differ by a disc or two (a small side-to-move bias;
+    // about 6 discs in the opening with the weights trained before the
+    // two-parity labels, docs/ENGINE.md), so the previous iteration's value
+    // would make a ±2-disc window fail more often.
     let mut values: Vec<i32> = Vec::new();
     let max_depth = limits.depth.max(1).min(pos.empty_count().max(1));
     for depth in 1..=max_depth {
