@@ -54,9 +54,10 @@ const USAGE: &str = "usage:
   othello compare-solvers FILE      solve every OBF line of FILE with solve and with solve_with_eval
                                     (pattern-evaluation move ordering): scores, nodes, CPU times
   othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]
-                   [--weights FILE]
+                   [--weights FILE] [--skip K]
                                     evaluate --depth D on N self-play positions with A..B empties
                                     against the exact solver: mean abs error, exactly-best moves
+                                    (each logged as it finishes; --skip K leaves out the first K)
   othello nboard [--weights FILE]    speak the NBoard protocol (version 2) on stdin/stdout, for the
                                     NBoard GUI (docs/ENGINE.md)
   othello label-bias [--seed S] [--positions N] [--empties A-B] [--max-depth D] [--threads T]

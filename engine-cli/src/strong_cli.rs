@@ -3,7 +3,7 @@
 //! benchmark). Parsing returns `Err(message)`; `main` prints it with the
 //! usage and exits with code 2.
 
-use crate::train::{parallel_map, self_play_game, Rng, TrainConfig};
+use crate::train::{self_play_game, Rng, TrainConfig};
 use engine::{
     evaluate_position, search, solve_with_eval, solve_with_eval_first, Limits, PatternWeights,
     Position, Report, Square,
@@ -290,6 +290,8 @@ pub struct AccuracyConfig {
     pub threads: usize,
     /// Weights file (the shipped weights when `None`).
     pub weights: Option<PathBuf>,
+    /// Leave out the first this many positions (to resume a stopped run).
+    pub skip: usize,
 }
 
 /// `othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]
@@ -304,6 +306,7 @@ pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
             "--depth",
             "--threads",
             "--weights",
+            "--skip",
         ],
     )?;
     if let Some(extra) = rest.first() {
@@ -316,6 +319,7 @@ pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
         depth: 8,
         threads: 2,
         weights: None,
+        skip: 0,
     };
     for (k, v) in pairs {
         match k {
@@ -331,6 +335,7 @@ pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
             }
             "--depth" => c.depth = number("depth", v, 1u32, 30)?,
             "--weights" => c.weights = Some(PathBuf::from(v)),
+            "--skip" => c.skip = number("skip", v, 0usize, 100_000)?,
             _ => c.threads = number("threads", v, 1usize, 256)?,
         }
     }
@@ -521,39 +526,55 @@ pub fn accuracy(
             picks.push(*p);
         }
     }
-    // Positions are measured a few at a time (one per thread) and each is
-    // logged as soon as its group is done, so a long run that is stopped
-    // still leaves its figures.
+    // Each thread takes the next position when it is done with one, and
+    // every result is logged as soon as it arrives (in the order they
+    // finish, numbered as picked), so a long run that is stopped still
+    // leaves its figures.
     let mut rows = Vec::new();
     let mut abs = 0.0;
     let mut best = 0usize;
-    for chunk in picks.chunks(config.threads.max(1)) {
-        let done = parallel_map(chunk.len(), config.threads, |i| {
-            let pos = &chunk[i];
-            let t = std::time::Instant::now();
-            let limits = Limits {
-                exact_from_empties: 0,
-                ..Limits::depth(config.depth)
-            };
-            let r = evaluate_position(pos, weights, limits);
-            // One solve gives the exact score and the chosen move's exact
-            // value (the chosen move is searched first, full window).
-            let (exact, chosen_ok) = match r.best_move {
-                Some(m) => {
-                    let (exact, v) = solve_with_eval_first(pos, weights, m);
-                    (exact, v == Some(exact.score))
+    let next = std::sync::atomic::AtomicUsize::new(config.skip);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            let picks = &picks;
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(pos) = picks.get(i) else { break };
+                let t = std::time::Instant::now();
+                let limits = Limits {
+                    exact_from_empties: 0,
+                    ..Limits::depth(config.depth)
+                };
+                let r = evaluate_position(pos, weights, limits);
+                // One solve gives the exact score and the chosen move's
+                // exact value (the chosen move is searched first, full
+                // window).
+                let (exact, chosen_ok) = match r.best_move {
+                    Some(m) => {
+                        let (exact, v) = solve_with_eval_first(pos, weights, m);
+                        (exact, v == Some(exact.score))
+                    }
+                    None => (solve_with_eval(pos, weights), true),
+                };
+                if tx
+                    .send((i, r, exact.score, chosen_ok, t.elapsed().as_secs_f64()))
+                    .is_err()
+                {
+                    break;
                 }
-                None => (solve_with_eval(pos, weights), true),
-            };
-            (r, exact.score, chosen_ok, t.elapsed().as_secs_f64())
-        });
-        for (r, score, ok, secs) in done {
-            let i = rows.len();
+            });
+        }
+        drop(tx);
+        for (i, r, score, ok, secs) in rx {
             let err = f64::from(r.value) - f64::from(score);
             abs += err.abs();
             best += usize::from(ok);
+            rows.push(ok);
             log(&format!(
-                "position {} ({} empties) {}: value {:+.2} exact {score:+} error {:+.2} best {} {} ({secs:.1}s; so far mean abs error {:.2}, exactly best {}/{})",
+                "position {} ({} empties) {}: value {:+.2} exact {score:+} error {:+.2} best {} {} ({secs:.1}s; so far {} done, mean abs error {:.2}, exactly best {})",
                 i + 1,
                 picks[i].empty_count(),
                 picks[i].to_obf(),
@@ -561,13 +582,12 @@ pub fn accuracy(
                 err,
                 r.best_move.map_or("pass".to_string(), |m| m.to_string()),
                 if ok { "exactly best" } else { "not best" },
-                abs / (i + 1) as f64,
+                rows.len(),
+                abs / rows.len() as f64,
                 best,
-                i + 1
             ));
-            rows.push(ok);
         }
-    }
+    });
     let n = rows.len().max(1) as f64;
     let res = AccuracyResult {
         positions: rows.len(),

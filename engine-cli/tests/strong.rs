@@ -88,6 +88,8 @@ fn train_and_accuracy_arguments() {
     assert_eq!((c.empties, c.positions, c.depth), ((20, 22), 5, 8));
     assert!(parse_accuracy(&args(&["--empties", "22-20"])).is_err());
     assert!(parse_accuracy(&args(&["--empties", "22"])).is_err());
+    assert_eq!(parse_accuracy(&args(&["--skip", "4"])).unwrap().skip, 4);
+    assert_eq!(parse_accuracy(&args(&[])).unwrap().skip, 0);
 }
 
 #[test]
