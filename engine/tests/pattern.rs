@@ -319,3 +319,23 @@ fn shipped_weights_have_no_side_to_move_bias_in_the_opening() {
     let gap = mean(2) - mean(1);
     assert!(gap.abs() < 2.0, "2-ply minus 1-ply mean value {gap}");
 }
+
+#[test]
+fn a_solve_that_does_not_fit_the_budget_leaves_the_search_half_of_it() {
+    // 24 empties: the solve needs far more than 200,000 nodes, so it gives
+    // up; the search still gets 100,000 nodes and goes several plies deep
+    // (it used to get none and return the static evaluation, depth 0).
+    let w = default_weights();
+    for pos in common::positions(77, 24, 3) {
+        let limits = Limits {
+            max_nodes: 200_000,
+            exact_from_empties: 30,
+            ..Limits::depth(30)
+        };
+        let r = evaluate_position(&pos, w, limits);
+        assert!(!r.exact);
+        assert!(r.depth >= 3, "depth {} nodes {}", r.depth, r.nodes);
+        assert!(pos.legal_moves().contains(r.best_move.expect("a move")));
+        assert!(r.nodes <= 200_001, "nodes {}", r.nodes);
+    }
+}
