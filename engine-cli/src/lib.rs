@@ -3,6 +3,8 @@
 //! `engine` crate, a pure library; this crate owns what only the command
 //! line needs.
 
+pub mod bias;
+pub mod nboard;
 pub mod report;
 pub mod strong_cli;
 pub mod train;

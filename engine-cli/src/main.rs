@@ -10,6 +10,7 @@
 //! othello match A B --games N [--openings K]          engines against each other
 //! othello train [--seed S] [--out FILE] [--games G] ...  train the pattern evaluation
 //! othello accuracy [--seed S] [--positions N] ...      evaluation vs exact scores
+//! othello nboard                                       NBoard protocol on stdin/stdout
 //! ```
 
 use engine::{
@@ -44,16 +45,25 @@ const USAGE: &str = "usage:
                                     engine A against engine B from K random openings, both colours
                                     each (N = 2K by default); A, B = spec:D (play AI, depth D = 1..12)
                                     or strongest[:MS] (strong search, MS ms per move, default 100)
+                                    or strongest:dD (strong search at depth D, exact from 14
+                                    empties); a strongest engine may end in @FILE (other weights)
   othello train [--seed S] [--out FILE] [--games G] [--threads T] [--exact-empties E]
-                [--label-depth D] [--iterations I]
+                [--label-depth D] [--iterations I] [--label-parities 1|2]
                                     train the pattern evaluation from self-play (docs/ENGINE.md);
                                     writes FILE (default engine/weights/eval.bin)
   othello compare-solvers FILE      solve every OBF line of FILE with solve and with solve_with_eval
                                     (pattern-evaluation move ordering): scores, nodes, CPU times
   othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]
-                   [--weights FILE]
+                   [--weights FILE] [--skip K]
                                     evaluate --depth D on N self-play positions with A..B empties
                                     against the exact solver: mean abs error, exactly-best moves
+                                    (each logged as it finishes; --skip K leaves out the first K)
+  othello nboard [--weights FILE]    speak the NBoard protocol (version 2) on stdin/stdout, for the
+                                    NBoard GUI (docs/ENGINE.md)
+  othello label-bias [--seed S] [--positions N] [--empties A-B] [--max-depth D] [--threads T]
+                     [--weights FILE] [--no-exact]
+                                    mean value of the static evaluation and of 1..D-ply searches
+                                    on N self-play positions (and their error against exact scores)
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
 
 /// Fixed midgame positions for the search figures (transcripts from the start).
@@ -75,6 +85,8 @@ enum Command {
     Train(TrainConfig, PathBuf),
     Accuracy(strong_cli::AccuracyConfig),
     CompareSolvers(PathBuf),
+    LabelBias(engine_cli::bias::BiasConfig, Option<PathBuf>),
+    NBoard(Option<PathBuf>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -125,6 +137,13 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         [cmd, file] if cmd == "compare-solvers" => Ok(Command::CompareSolvers(PathBuf::from(file))),
         [cmd, rest @ ..] if cmd == "accuracy" => {
             strong_cli::parse_accuracy(rest).map(Command::Accuracy)
+        }
+        [cmd, rest @ ..] if cmd == "label-bias" => {
+            engine_cli::bias::parse_bias(rest).map(|(c, w)| Command::LabelBias(c, w))
+        }
+        [cmd] if cmd == "nboard" => Ok(Command::NBoard(None)),
+        [cmd, flag, file] if cmd == "nboard" && flag == "--weights" => {
+            Ok(Command::NBoard(Some(PathBuf::from(file))))
         }
         [] => Err("missing command".into()),
         _ => Err(format!("unrecognised arguments: {}", args.join(" "))),
@@ -255,6 +274,36 @@ fn main() -> ExitCode {
                 }
             };
             strong_cli::accuracy(&config, &weights, &mut |line| println!("{line}"));
+        }
+        Command::LabelBias(config, weights_file) => {
+            let weights = match load_weights(weights_file.as_deref()) {
+                Ok(w) => w,
+                Err(message) => {
+                    eprintln!("othello: {message}");
+                    return ExitCode::from(2);
+                }
+            };
+            engine_cli::bias::label_bias(&config, &weights, &mut |line| println!("{line}"));
+        }
+        Command::NBoard(weights_file) => {
+            let weights = match load_weights(weights_file.as_deref()) {
+                Ok(w) => w,
+                Err(message) => {
+                    eprintln!("othello: {message}");
+                    return ExitCode::from(2);
+                }
+            };
+            let stdin = std::io::stdin();
+            let result = engine_cli::nboard::run(
+                &mut stdin.lock(),
+                &mut std::io::stdout(),
+                &mut std::io::stderr(),
+                &weights,
+            );
+            if let Err(e) = result {
+                eprintln!("othello: nboard: {e}");
+                return ExitCode::FAILURE;
+            }
         }
         Command::Report(dir) => {
             if let Err(message) = report(&dir) {

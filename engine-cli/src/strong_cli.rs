@@ -3,9 +3,10 @@
 //! benchmark). Parsing returns `Err(message)`; `main` prints it with the
 //! usage and exits with code 2.
 
-use crate::train::{parallel_map, self_play_game, Rng, TrainConfig};
+use crate::train::{self_play_game, Rng, TrainConfig};
 use engine::{
-    evaluate_position, search, solve_with_eval, Limits, PatternWeights, Position, Report, Square,
+    evaluate_position, search, solve_with_eval, solve_with_eval_first, Limits, PatternWeights,
+    Position, Report, Square,
 };
 use std::path::PathBuf;
 
@@ -16,11 +17,36 @@ pub enum Engine {
     Spec(u32),
     /// The strong search with this many milliseconds per move.
     Strongest(u64),
+    /// The strong search at this fixed depth, exact from
+    /// [`STRONG_DEPTH_EXACT`] empties (independent of the machine's load).
+    StrongDepth(u32),
+    /// A strong engine on weights read from a file (named for display);
+    /// loaded once and kept for the life of the process.
+    Weighted(&'static Engine, &'static PatternWeights, &'static str),
 }
 
+/// `strongest:dD` solves exactly from this many empties.
+pub const STRONG_DEPTH_EXACT: u32 = 14;
+
 impl Engine {
-    /// Parses `spec:D` (D = 1..12) or `strongest[:MS]` (MS ≥ 1, default 100).
+    /// Parses `spec:D` (D = 1..12), `strongest[:MS]` (MS ≥ 1, default 100)
+    /// or `strongest:dD` (D = 1..30), the strong ones optionally followed by
+    /// `@FILE` (weights from FILE instead of the shipped ones).
     pub fn parse(text: &str) -> Result<Engine, String> {
+        if let Some((inner, file)) = text.split_once('@') {
+            let engine = Engine::parse(inner)?;
+            if matches!(engine, Engine::Spec(_) | Engine::Weighted(..)) {
+                return Err(format!("only a strongest engine takes @FILE, got '{text}'"));
+            }
+            let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+            let weights = PatternWeights::from_bytes(&bytes)
+                .map_err(|e| format!("{file}: not a weights file: {e}"))?;
+            return Ok(Engine::Weighted(
+                Box::leak(Box::new(engine)),
+                Box::leak(Box::new(weights)),
+                Box::leak(file.to_string().into_boxed_str()),
+            ));
+        }
         if let Some(d) = text.strip_prefix("spec:") {
             return match d.parse::<u32>() {
                 Ok(d) if (1..=12).contains(&d) => Ok(Engine::Spec(d)),
@@ -32,6 +58,14 @@ impl Engine {
         if text == "strongest" {
             return Ok(Engine::Strongest(100));
         }
+        if let Some(d) = text.strip_prefix("strongest:d") {
+            return match d.parse::<u32>() {
+                Ok(d) if (1..=30).contains(&d) => Ok(Engine::StrongDepth(d)),
+                _ => Err(format!(
+                    "strongest:dD needs a depth from 1 to 30, got '{d}'"
+                )),
+            };
+        }
         if let Some(ms) = text.strip_prefix("strongest:") {
             return match ms.parse::<u64>() {
                 Ok(ms) if (1..=600_000).contains(&ms) => Ok(Engine::Strongest(ms)),
@@ -41,7 +75,7 @@ impl Engine {
             };
         }
         Err(format!(
-            "an engine is spec:D or strongest[:MS], got '{text}'"
+            "an engine is spec:D, strongest[:MS] or strongest:dD (optionally @FILE), got '{text}'"
         ))
     }
 
@@ -51,6 +85,14 @@ impl Engine {
         match *self {
             Engine::Spec(d) => search(pos, d).best_move,
             Engine::Strongest(ms) => evaluate_position(pos, weights, Limits::time_ms(ms)).best_move,
+            Engine::StrongDepth(d) => {
+                let limits = Limits {
+                    exact_from_empties: STRONG_DEPTH_EXACT,
+                    ..Limits::depth(d)
+                };
+                evaluate_position(pos, weights, limits).best_move
+            }
+            Engine::Weighted(engine, w, _) => engine.choose(pos, w),
         }
     }
 }
@@ -60,6 +102,8 @@ impl std::fmt::Display for Engine {
         match self {
             Engine::Spec(d) => write!(f, "spec:{d}"),
             Engine::Strongest(ms) => write!(f, "strongest:{ms}"),
+            Engine::StrongDepth(d) => write!(f, "strongest:d{d}"),
+            Engine::Weighted(e, _, file) => write!(f, "{e}@{file}"),
         }
     }
 }
@@ -194,7 +238,7 @@ pub fn parse_match(args: &[String]) -> Result<(Engine, Engine, MatchConfig), Str
 }
 
 /// `othello train [--seed S] [--out FILE] [--games G] [--threads T]
-/// [--exact-empties E] [--label-depth D] [--iterations I]`.
+/// [--exact-empties E] [--label-depth D] [--iterations I] [--label-parities 1|2]`.
 pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
     let (pairs, rest) = flags(
         args,
@@ -206,6 +250,7 @@ pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
             "--exact-empties",
             "--label-depth",
             "--iterations",
+            "--label-parities",
         ],
     )?;
     if let Some(extra) = rest.first() {
@@ -223,6 +268,7 @@ pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
             "--label-depth" => {
                 c.label_depth = number("label-depth", v, engine::pattern::STAGE_WIDTH, 12)?;
             }
+            "--label-parities" => c.label_parities = number("label-parities", v, 1u32, 2)?,
             _ => c.iterations = number("iterations", v, 1usize, 10_000)?,
         }
     }
@@ -244,6 +290,8 @@ pub struct AccuracyConfig {
     pub threads: usize,
     /// Weights file (the shipped weights when `None`).
     pub weights: Option<PathBuf>,
+    /// Leave out the first this many positions (to resume a stopped run).
+    pub skip: usize,
 }
 
 /// `othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]
@@ -258,6 +306,7 @@ pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
             "--depth",
             "--threads",
             "--weights",
+            "--skip",
         ],
     )?;
     if let Some(extra) = rest.first() {
@@ -270,6 +319,7 @@ pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
         depth: 8,
         threads: 2,
         weights: None,
+        skip: 0,
     };
     for (k, v) in pairs {
         match k {
@@ -285,6 +335,7 @@ pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
             }
             "--depth" => c.depth = number("depth", v, 1u32, 30)?,
             "--weights" => c.weights = Some(PathBuf::from(v)),
+            "--skip" => c.skip = number("skip", v, 0usize, 100_000)?,
             _ => c.threads = number("threads", v, 1usize, 256)?,
         }
     }
@@ -475,41 +526,68 @@ pub fn accuracy(
             picks.push(*p);
         }
     }
-    let rows = parallel_map(picks.len(), config.threads, |i| {
-        let pos = &picks[i];
-        let limits = Limits {
-            exact_from_empties: 0,
-            ..Limits::depth(config.depth)
-        };
-        let r = evaluate_position(pos, weights, limits);
-        let exact = solve_with_eval(pos, weights);
-        let chosen_ok = match r.best_move {
-            None => true,
-            Some(m) if Some(m) == exact.best_move => true,
-            Some(m) => match pos.play(m) {
-                Ok(o) => -solve_with_eval(&o.position, weights).score == exact.score,
-                Err(_) => false,
-            },
-        };
-        (r, exact.score, chosen_ok)
-    });
+    // Each thread takes the next position when it is done with one, and
+    // every result is logged as soon as it arrives (in the order they
+    // finish, numbered as picked), so a long run that is stopped still
+    // leaves its figures.
+    let mut rows = Vec::new();
     let mut abs = 0.0;
     let mut best = 0usize;
-    for (i, (r, score, ok)) in rows.iter().enumerate() {
-        let err = f64::from(r.value) - f64::from(*score);
-        abs += err.abs();
-        best += usize::from(*ok);
-        log(&format!(
-            "position {} ({} empties) {}: value {:+.2} exact {score:+} error {:+.2} best {} {}",
-            i + 1,
-            picks[i].empty_count(),
-            picks[i].to_obf(),
-            r.value,
-            err,
-            r.best_move.map_or("pass".to_string(), |m| m.to_string()),
-            if *ok { "exactly best" } else { "not best" }
-        ));
-    }
+    let next = std::sync::atomic::AtomicUsize::new(config.skip);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            let picks = &picks;
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(pos) = picks.get(i) else { break };
+                let t = std::time::Instant::now();
+                let limits = Limits {
+                    exact_from_empties: 0,
+                    ..Limits::depth(config.depth)
+                };
+                let r = evaluate_position(pos, weights, limits);
+                // One solve gives the exact score and the chosen move's
+                // exact value (the chosen move is searched first, full
+                // window).
+                let (exact, chosen_ok) = match r.best_move {
+                    Some(m) => {
+                        let (exact, v) = solve_with_eval_first(pos, weights, m);
+                        (exact, v == Some(exact.score))
+                    }
+                    None => (solve_with_eval(pos, weights), true),
+                };
+                if tx
+                    .send((i, r, exact.score, chosen_ok, t.elapsed().as_secs_f64()))
+                    .is_err()
+                {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for (i, r, score, ok, secs) in rx {
+            let err = f64::from(r.value) - f64::from(score);
+            abs += err.abs();
+            best += usize::from(ok);
+            rows.push(ok);
+            log(&format!(
+                "position {} ({} empties) {}: value {:+.2} exact {score:+} error {:+.2} best {} {} ({secs:.1}s; so far {} done, mean abs error {:.2}, exactly best {})",
+                i + 1,
+                picks[i].empty_count(),
+                picks[i].to_obf(),
+                r.value,
+                err,
+                r.best_move.map_or("pass".to_string(), |m| m.to_string()),
+                if ok { "exactly best" } else { "not best" },
+                rows.len(),
+                abs / rows.len() as f64,
+                best,
+            ));
+        }
+    });
     let n = rows.len().max(1) as f64;
     let res = AccuracyResult {
         positions: rows.len(),

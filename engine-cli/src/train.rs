@@ -8,9 +8,16 @@
 //!    the side to move has a move is kept (about 4 per stage per game).
 //! 2. **Labels, stage by stage from the end.** A position with at most
 //!    `exact_empties` empties is labelled with the exact solver; a later
-//!    one with a `label_depth`-ply α–β search whose leaves are scored by
-//!    the stages already trained (Buro's bootstrapping: the leaves are at
-//!    least one stage lower, since `label_depth` ≥ the stage width).
+//!    one with the mean of a `label_depth`-ply and a `label_depth + 1`-ply
+//!    α–β search whose leaves are scored by the stages already trained
+//!    (Buro's bootstrapping: the leaves are at least one stage lower, since
+//!    `label_depth` ≥ the stage width). Two depths of both parities: a
+//!    side-to-move bias `b` of the lower stages reads `+b` at the leaves of
+//!    an even-depth search and `−b` at an odd depth's, so the mean cancels
+//!    it instead of passing it on (and adding to it) stage after stage; with
+//!    one even depth the start position read ±5–6 discs by the parity of the
+//!    search depth (docs/ENGINE.md). `label_parities: 1` gives the old
+//!    single-depth labels.
 //! 3. **Fit.** Each stage is a ridge regression on the sparse features
 //!    (one weight per canonical pattern entry), solved by conjugate
 //!    gradients on the normal equations, regularised towards the previous
@@ -40,6 +47,10 @@ pub struct TrainConfig {
     pub label_depth: u32,
     /// Conjugate-gradient iterations per fit.
     pub iterations: usize,
+    /// 2: bootstrapped labels are the mean of the `label_depth` and
+    /// `label_depth + 1` searches (both parities); 1: the `label_depth`
+    /// search alone.
+    pub label_parities: u32,
 }
 
 impl Default for TrainConfig {
@@ -51,6 +62,7 @@ impl Default for TrainConfig {
             exact_empties: 16,
             label_depth: 4,
             iterations: 120,
+            label_parities: 2,
         }
     }
 }
@@ -327,16 +339,35 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
         let labels = parallel_map(samples.len(), cfg.threads, |i| {
             let pos = &samples[i].pos;
             if pos.empty_count() <= cfg.exact_empties {
-                (solve_with_table(pos, 16).score as f32, true)
+                let v = solve_with_table(pos, 16).score as f32;
+                (v, [v, v], true)
             } else if let Some(w) = &current {
-                (fixed_depth_value(pos, w, cfg.label_depth).0, false)
+                let even = fixed_depth_value(pos, w, cfg.label_depth).0;
+                let odd = if cfg.label_parities >= 2 {
+                    fixed_depth_value(pos, w, cfg.label_depth + 1).0
+                } else {
+                    even
+                };
+                ((even + odd) / 2.0, [even, odd], false)
             } else {
                 // No lower stage trained (cannot happen with exact_empties ≥ 3).
-                (0.0, false)
+                (0.0, [0.0, 0.0], false)
             }
         });
-        let exact_labels = labels.iter().filter(|l| l.1).count();
-        for (s, (l, _)) in samples.iter_mut().zip(labels) {
+        let exact_labels = labels.iter().filter(|l| l.2).count();
+        // Mean of the two searches' values over the bootstrapped labels:
+        // their gap is twice the side-to-move bias of the lower stages.
+        let boot = (labels.len() - exact_labels).max(1) as f64;
+        let mean_depth = |k: usize| {
+            labels
+                .iter()
+                .filter(|l| !l.2)
+                .map(|l| f64::from(l.1[k]))
+                .sum::<f64>()
+                / boot
+        };
+        let (mean_a, mean_b) = (mean_depth(0), mean_depth(1));
+        for (s, (l, _, _)) in samples.iter_mut().zip(labels) {
             s.label = l;
         }
         let label_secs = tl.elapsed().as_secs_f64();
@@ -385,7 +416,7 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
             label_secs,
         };
         log(&format!(
-            "stage {stage:2} (empties {:2}-{:2}): {} train (+{} from the stage below) / {} val / {} test positions, {} exact labels, labels {:.1}s, lambda {}, train MAE {:.2} RMSE {:.2}, test MAE {:.2} RMSE {:.2} discs ({:.0}s so far)",
+            "stage {stage:2} (empties {:2}-{:2}): {} train (+{} from the stage below) / {} val / {} test positions, {} exact labels{}, labels {:.1}s, lambda {}, train MAE {:.2} RMSE {:.2}, test MAE {:.2} RMSE {:.2} discs ({:.0}s so far)",
             stage as u32 * pattern::STAGE_WIDTH,
             stage as u32 * pattern::STAGE_WIDTH + pattern::STAGE_WIDTH - 1,
             fit.counts[0],
@@ -393,6 +424,15 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
             fit.counts[1],
             fit.counts[2],
             exact_labels,
+            if exact_labels < samples.len() && cfg.label_parities >= 2 {
+                format!(
+                    " (bootstrapped: mean depth-{} value {mean_a:+.2}, depth-{} {mean_b:+.2})",
+                    cfg.label_depth,
+                    cfg.label_depth + 1
+                )
+            } else {
+                String::new()
+            },
             label_secs,
             lambda,
             fit.train.0,

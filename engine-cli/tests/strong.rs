@@ -88,6 +88,8 @@ fn train_and_accuracy_arguments() {
     assert_eq!((c.empties, c.positions, c.depth), ((20, 22), 5, 8));
     assert!(parse_accuracy(&args(&["--empties", "22-20"])).is_err());
     assert!(parse_accuracy(&args(&["--empties", "22"])).is_err());
+    assert_eq!(parse_accuracy(&args(&["--skip", "4"])).unwrap().skip, 4);
+    assert_eq!(parse_accuracy(&args(&[])).unwrap().skip, 0);
 }
 
 #[test]
@@ -148,6 +150,7 @@ fn a_tiny_training_run_is_reproducible_and_loads() {
         exact_empties: 10,
         label_depth: 4,
         iterations: 20,
+        label_parities: 2,
     };
     let a = train(&cfg, &mut |_| {});
     let b = train(
@@ -215,4 +218,37 @@ fn report_format() {
         ..r
     };
     assert_eq!(format_report(&r), "value -6 best pass nodes 12 exact");
+}
+
+#[test]
+fn match_engines_at_a_fixed_depth_and_on_other_weights() {
+    assert_eq!(Engine::parse("strongest:d6"), Ok(Engine::StrongDepth(6)));
+    assert!(Engine::parse("strongest:d0").is_err());
+    assert!(Engine::parse("spec:3@x.bin").is_err());
+    assert!(Engine::parse("strongest:d4@/nonexistent/eval.bin").is_err());
+    let file = std::env::temp_dir().join(format!("o3d-match-{}.bin", std::process::id()));
+    std::fs::write(&file, engine::pattern::DEFAULT_WEIGHTS_BYTES).unwrap();
+    let name = file.to_str().unwrap();
+    let e = Engine::parse(&format!("strongest:d3@{name}")).unwrap();
+    assert_eq!(e.to_string(), format!("strongest:d3@{name}"));
+    let out = othello(&[
+        "match",
+        &format!("strongest:d2@{name}"),
+        "strongest:d2",
+        "--games",
+        "2",
+        "--openings",
+        "1",
+    ]);
+    std::fs::remove_file(&file).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Same weights, same depth: deterministic play, so the two colours'
+    // games mirror each other and the totals cancel.
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap();
+    assert!(last.contains("average disc margin +0.00"), "{last}");
 }

@@ -198,6 +198,10 @@ struct Solver<'w, K> {
     /// values and `aborted` is set (the result is then discarded).
     limit: u64,
     aborted: bool,
+    /// A root move to search first with a full window (`NO_MOVE`: none),
+    /// and its exact value once searched.
+    root_first: u8,
+    first_value: Option<i32>,
     kernel: PhantomData<K>,
 }
 
@@ -227,6 +231,8 @@ impl<'w, K> Solver<'w, K> {
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
+            root_first: NO_MOVE,
+            first_value: None,
             kernel: PhantomData,
         }
     }
@@ -544,6 +550,9 @@ impl Solver<'_, $kernel> {
         }
         let mut list = [(0i32, 0u8, 0u64); 32];
         let n = Self::ordered_moves(p, o, moves, NO_MOVE, self.eval.map(|w| (w, self.eval_empties, self.eval_weight)), &mut list);
+        if let Some(k) = list[..n].iter().position(|m| m.1 == self.root_first) {
+            list[..=k].rotate_right(1);
+        }
         let mut alpha = -INF;
         let beta = INF;
         let mut best = (-INF, None);
@@ -562,6 +571,9 @@ impl Solver<'_, $kernel> {
             };
             if self.aborted {
                 break;
+            }
+            if i == 0 && sq == self.root_first {
+                self.first_value = Some(v);
             }
             if v > best.0 {
                 best = (v, Square::new(usize::from(sq)));
@@ -602,9 +614,25 @@ fn run(
     portable: bool,
     eval: EvalOrder<'_>,
 ) -> (SolveResult, bool) {
+    let (result, aborted, _) = run_first(pos, bits, limit, portable, eval, NO_MOVE);
+    (result, aborted)
+}
+
+/// [`run`] with `first` searched first at the root (full window), also
+/// returning that move's exact value (`None` if it is not a legal move or
+/// `first` is `NO_MOVE`).
+fn run_first(
+    pos: &Position,
+    bits: u32,
+    limit: u64,
+    portable: bool,
+    eval: EvalOrder<'_>,
+    first: u8,
+) -> (SolveResult, bool, Option<i32>) {
     let (p, o) = (pos.player().0, pos.opponent().0 & !pos.player().0);
-    fn configure<'w, K>(solver: &mut Solver<'w, K>, limit: u64, eval: EvalOrder<'w>) {
+    fn configure<'w, K>(solver: &mut Solver<'w, K>, limit: u64, eval: EvalOrder<'w>, first: u8) {
         solver.limit = limit;
+        solver.root_first = first;
         if let Some((w, empties, weight)) = eval {
             solver.eval = Some(w);
             solver.eval_empties = empties;
@@ -614,7 +642,7 @@ fn run(
     #[cfg(target_arch = "x86_64")]
     if !portable && x86_v3() {
         let mut solver = Solver::<X86V3>::new(bits);
-        configure(&mut solver, limit, eval);
+        configure(&mut solver, limit, eval, first);
         #[allow(unsafe_code)]
         // SAFETY: `Solver<X86V3>`'s methods are compiled for popcnt, lzcnt,
         // bmi1, bmi2 and avx2, and `x86_v3()` has just checked that this CPU
@@ -625,18 +653,18 @@ fn run(
             best_move,
             nodes: solver.nodes,
         };
-        return (result, solver.aborted);
+        return (result, solver.aborted, solver.first_value);
     }
     let _ = portable;
     let mut solver = Solver::<Portable>::new(bits);
-    configure(&mut solver, limit, eval);
+    configure(&mut solver, limit, eval, first);
     let (score, best_move) = solver.root(p, o);
     let result = SolveResult {
         score,
         best_move,
         nodes: solver.nodes,
     };
-    (result, solver.aborted)
+    (result, solver.aborted, solver.first_value)
 }
 
 /// A solve within `max_nodes`: `None` when the budget ran out.
@@ -684,6 +712,23 @@ pub fn solve_portable(pos: &Position) -> SolveResult {
 pub fn solve_with_eval(pos: &Position, weights: &PatternWeights) -> SolveResult {
     let eval = Some((weights, EVAL_ORDER_EMPTIES, EVAL_ORDER_WEIGHT));
     run(pos, TT_BITS, u64::MAX, false, eval).0
+}
+
+/// [`solve_with_eval`] with `first` searched first at the root, with a full
+/// window: the result and the exact score of playing `first` (`None` when
+/// it is not a legal move). One solve tells both the exact score and
+/// whether `first` keeps it (accuracy measurements); the ordering costs
+/// little when `first` is a good move.
+#[must_use]
+pub fn solve_with_eval_first(
+    pos: &Position,
+    weights: &PatternWeights,
+    first: Square,
+) -> (SolveResult, Option<i32>) {
+    let eval = Some((weights, EVAL_ORDER_EMPTIES, EVAL_ORDER_WEIGHT));
+    let sq = u8::try_from(first.index()).unwrap_or(NO_MOVE);
+    let (result, _, v) = run_first(pos, TT_BITS, u64::MAX, false, eval, sq);
+    (result, v)
 }
 
 /// [`solve_with_eval`] within a node budget (see [`solve_within`]).

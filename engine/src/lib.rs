@@ -35,8 +35,8 @@ pub mod strong;
 pub use bitboard::{Bitboard, BitboardIter};
 pub use color::Color;
 pub use endgame::{
-    solve, solve_portable, solve_with_eval, solve_with_eval_tuned, solve_with_eval_within,
-    solve_with_table, solve_within, SolveResult,
+    solve, solve_portable, solve_with_eval, solve_with_eval_first, solve_with_eval_tuned,
+    solve_with_eval_within, solve_with_table, solve_within, SolveResult,
 };
 pub use error::{ParseError, PlayError};
 pub use eval::{

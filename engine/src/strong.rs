@@ -10,7 +10,7 @@
 //!   child (fewest opponent moves first near the leaves).
 //! * From [`Limits::exact_from_empties`] empties on (counting at the root)
 //!   the exact solver ([`crate::solve_with_eval_within`], its move ordering
-//!   helped by the same evaluation) is tried first within the
+//!   helped by the same evaluation) is tried first within half the
 //!   node budget; its score is exact (`exact: true`).
 //! * A node budget ([`Limits::max_nodes`]) works everywhere; a time limit
 //!   ([`Limits::time_ms`]) only on native targets (wasm has no clock — there
@@ -33,7 +33,8 @@ pub struct Limits {
     /// Node budget for the whole call (search and exact solves together).
     pub max_nodes: u64,
     /// Solve exactly when the root has at most this many empty squares
-    /// (and the solve fits the node budget).
+    /// (and the solve fits half the node budget; the other half is left to
+    /// the search should it not).
     pub exact_from_empties: u32,
     /// Wall-clock limit in milliseconds (native targets only; ignored on
     /// wasm).
@@ -377,7 +378,10 @@ impl<'w> Searcher<'w> {
     }
 }
 
-/// Exact score by the solver within what is left of the budget.
+/// Exact score by the solver within half of what is left of the budget
+/// (the other half is the search's when the solve does not finish; with the
+/// whole budget a failed solve left the search nothing, and the result was
+/// the bare static evaluation).
 fn try_exact(
     pos: &Position,
     weights: &PatternWeights,
@@ -387,7 +391,7 @@ fn try_exact(
     if pos.empty_count() > limits.exact_from_empties {
         return (None, 0);
     }
-    let mut budget = limits.max_nodes.saturating_sub(used);
+    let mut budget = limits.max_nodes.saturating_sub(used) / 2;
     if let Some(ms) = limits.time_ms {
         // With a clock, the solve may take about half the time (the solver
         // runs 10–30 M nodes/s natively); the rest is left to the
@@ -433,9 +437,10 @@ pub fn evaluate_position(pos: &Position, weights: &PatternWeights, limits: Limit
     let mut result: Option<(i32, u32)> = None;
     // Values of the finished iterations, by depth. The window of an
     // iteration is centred on the value two plies shallower: values of odd
-    // and even depths differ by several discs (the evaluation overrates the
-    // side to move in the opening, docs/ENGINE.md), so the previous
-    // iteration's value would make the window fail almost every time.
+    // and even depths can differ by a disc or two (a small side-to-move bias;
+    // about 6 discs in the opening with the weights trained before the
+    // two-parity labels, docs/ENGINE.md), so the previous iteration's value
+    // would make a ±2-disc window fail more often.
     let mut values: Vec<i32> = Vec::new();
     let max_depth = limits.depth.max(1).min(pos.empty_count().max(1));
     for depth in 1..=max_depth {

@@ -268,3 +268,74 @@ fn solving_with_the_evaluation_ordering_stays_exact() {
     let pos = Position::from_obf(ffo40).unwrap();
     assert_eq!(engine::solve_with_eval(&pos, w).score, 38);
 }
+
+#[test]
+fn solve_with_a_move_first_gives_that_moves_exact_value() {
+    let w = default_weights();
+    let mut not_best = 0;
+    for pos in common::positions(977, 13, 10) {
+        let exact = solve(&pos).score;
+        for m in pos.legal_moves().iter() {
+            let child = -solve(&pos.play(m).unwrap().position).score;
+            let (r, v) = engine::solve_with_eval_first(&pos, w, m);
+            assert_eq!(r.score, exact, "move {m}\n{pos}");
+            assert_eq!(v, Some(child), "move {m}\n{pos}");
+            not_best += usize::from(child < exact);
+        }
+        // A square that is not a legal move has no value.
+        let illegal = engine::Square::all().find(|&s| !pos.is_legal(s)).unwrap();
+        let (r, v) = engine::solve_with_eval_first(&pos, w, illegal);
+        assert_eq!((r.score, v), (exact, None));
+    }
+    assert!(not_best > 0, "the sample should have losing moves");
+}
+
+#[test]
+fn shipped_weights_have_no_side_to_move_bias_in_the_opening() {
+    // The start position is believed to be a draw. Weights trained on
+    // single-parity labels read it −5.4, +5.7, −5.5, +6.5, −4.8, +6.2 at
+    // depths 5–10 (the evaluation overrated the side to move by ~6 discs).
+    let w = default_weights();
+    let start = Position::initial();
+    let values: Vec<f32> = (5..=10)
+        .map(|d| evaluate_position(&start, w, Limits::depth(d)).value)
+        .collect();
+    for v in &values {
+        assert!(v.abs() <= 2.0, "{values:?}");
+    }
+    for pair in values.windows(2) {
+        assert!((pair[0] - pair[1]).abs() <= 2.0, "{values:?}");
+    }
+    // Odd and even fixed-depth searches agree on average over opening
+    // positions (mean 2-ply minus mean 1-ply value: twice the bias).
+    let positions = common::positions(31, 50, 40);
+    let mean = |d: u32| {
+        positions
+            .iter()
+            .map(|p| engine::fixed_depth_value(p, w, d).0)
+            .sum::<f32>()
+            / positions.len() as f32
+    };
+    let gap = mean(2) - mean(1);
+    assert!(gap.abs() < 2.0, "2-ply minus 1-ply mean value {gap}");
+}
+
+#[test]
+fn a_solve_that_does_not_fit_the_budget_leaves_the_search_half_of_it() {
+    // 24 empties: the solve needs far more than 200,000 nodes, so it gives
+    // up; the search still gets 100,000 nodes and goes several plies deep
+    // (it used to get none and return the static evaluation, depth 0).
+    let w = default_weights();
+    for pos in common::positions(77, 24, 3) {
+        let limits = Limits {
+            max_nodes: 200_000,
+            exact_from_empties: 30,
+            ..Limits::depth(30)
+        };
+        let r = evaluate_position(&pos, w, limits);
+        assert!(!r.exact);
+        assert!(r.depth >= 3, "depth {} nodes {}", r.depth, r.nodes);
+        assert!(pos.legal_moves().contains(r.best_move.expect("a move")));
+        assert!(r.nodes <= 200_001, "nodes {}", r.nodes);
+    }
+}
