@@ -177,7 +177,7 @@ impl<'w> NBoard<'w> {
         Limits {
             depth: self.depth,
             max_nodes: self.node_budget,
-            exact_from_empties: 20.max(self.depth.min(30)),
+            exact_from_empties: self.depth.clamp(20, 24),
             time_ms: None,
         }
     }

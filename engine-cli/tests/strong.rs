@@ -166,8 +166,29 @@ fn a_tiny_training_run_is_reproducible_and_loads() {
     assert!(a.fits.len() >= 10);
     // Another seed gives other games and other weights.
     assert_ne!(self_play_game(3, 0), self_play_game(4, 0));
-    let c = train(&TrainConfig { seed: 4, ..cfg }, &mut |_| {});
+    let c = train(
+        &TrainConfig {
+            seed: 4,
+            ..cfg.clone()
+        },
+        &mut |_| {},
+    );
     assert_ne!(fnv1a64(&c.weights.to_bytes()), fnv1a64(&ba));
+    // Single-parity labels (the earlier training) give other weights for
+    // the bootstrapped stages, and the same for the exact-labelled ones.
+    let d = train(
+        &TrainConfig {
+            label_parities: 1,
+            ..cfg
+        },
+        &mut |_| {},
+    );
+    assert_ne!(fnv1a64(&d.weights.to_bytes()), fnv1a64(&ba));
+    let len = engine::pattern::stage_len();
+    for i in 0..len {
+        assert_eq!(d.weights.weight(1, i), a.weights.weight(1, i));
+    }
+    assert!((0..len).any(|i| d.weights.weight(12, i) != a.weights.weight(12, i)));
 }
 
 #[test]
