@@ -143,18 +143,22 @@ impl Archive {
         })
     }
 
-    /// An archived game by id, replayed.
-    pub async fn game(&self, session: &Session, id: &str) -> Result<GameView, CommandError> {
+    /// A stored game by id (404 for an unknown or malformed one).
+    async fn row(&self, id: &str) -> Result<ArchivedRow, CommandError> {
         let missing = || CommandError::not_found("No such game in the archive.");
         if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(missing());
         }
-        let row = self
-            .store
+        self.store
             .archived_game(id)
             .await
             .map_err(unavailable)?
-            .ok_or_else(missing)?;
+            .ok_or_else(missing)
+    }
+
+    /// An archived game by id, replayed.
+    pub async fn game(&self, session: &Session, id: &str) -> Result<GameView, CommandError> {
+        let row = self.row(id).await?;
         let times: Vec<Option<i64>> = serde_json::from_str(&row.times).unwrap_or_default();
         let (start, plies) = replay(&row.start_obf, &row.moves, &times)
             .ok_or_else(|| CommandError::internal(format!("archived game {id} does not replay")))?;
@@ -198,41 +202,24 @@ impl Archive {
     /// An archived game as one GGF record (the format Othello programs
     /// read); names as shown on its page.
     pub async fn ggf(&self, id: &str) -> Result<String, CommandError> {
-        let view = self.game(&Session(String::new()), id).await?;
-        let row = self
-            .store
-            .archived_game(id)
-            .await
-            .map_err(unavailable)?
-            .ok_or_else(|| CommandError::not_found("No such game in the archive."))?;
-        let start = Position::from_obf(&row.start_obf)
-            .map_err(|e| CommandError::internal(format!("archived game {id}: {e}")))?;
-        let moves = engine::parse_moves(&row.moves)
-            .map_err(|e| CommandError::internal(format!("archived game {id}: {e}")))?;
-        let game = engine::Game::replay_from(start, &moves)
-            .map_err(|e| CommandError::internal(format!("archived game {id}: {e}")))?;
+        let row = self.row(id).await?;
+        let summary = self.summary(&row, &Session(String::new())).await?;
+        let broken = |e: String| CommandError::internal(format!("archived game {id}: {e}"));
+        let start = Position::from_obf(&row.start_obf).map_err(|e| broken(e.to_string()))?;
+        let moves = engine::parse_moves(&row.moves).map_err(|e| broken(e.to_string()))?;
+        let game = engine::Game::replay_from(start, &moves).map_err(|e| broken(e.to_string()))?;
         let name = |p: &PlayerView| match (&p.name, p.ai_depth) {
             (Some(name), _) => name.clone(),
             (None, Some(depth)) => format!("Othello 3D AI depth {depth}"),
             (None, None) => "anonymous".to_string(),
         };
-        let result = match (view.winner, view.reason) {
-            (Some(Side::Black), EndReason::Resigned | EndReason::Timeout | EndReason::Time) => {
-                Some("+64.000:r".to_string())
-            }
-            (Some(Side::White), EndReason::Resigned | EndReason::Timeout | EndReason::Time) => {
-                Some("-64.000:r".to_string())
-            }
-            (_, EndReason::Abandoned) => Some("?".to_string()),
-            _ => None,
-        };
         Ok(game.to_ggf(&engine::GgfInfo {
             place: "Othello 3D".into(),
             date: String::new(),
-            black: name(&view.black),
-            white: name(&view.white),
+            black: name(&summary.black),
+            white: name(&summary.white),
             time: String::new(),
-            result,
+            result: crate::export::ggf_result(summary.winner, summary.reason),
         }))
     }
 

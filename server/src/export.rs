@@ -254,16 +254,23 @@ pub fn text_in(lang: Lang, id: &str, table: &Table, times: &MoveTimes) -> String
     out
 }
 
-fn ggf_round(mode: TableMode, round: &RoundRef<'_>, times: &MoveTimes) -> String {
-    let (black, white) = players(mode);
-    let result = round.outcome.and_then(|o| match (o.winner, o.reason) {
+/// GGF's `RE` for a round that did not end on the board (a resignation, a
+/// player gone, a flag: the winner takes all, `:r`; abandoned: unknown);
+/// `None` lets GGF compute it from the final board.
+pub fn ggf_result(winner: Option<app::protocol::Side>, reason: EndReason) -> Option<String> {
+    match (winner, reason) {
         (Some(w), EndReason::Resigned | EndReason::Timeout | EndReason::Time) => Some(match w {
             app::protocol::Side::Black => "+64.000:r".to_string(),
             app::protocol::Side::White => "-64.000:r".to_string(),
         }),
         (_, EndReason::Abandoned) => Some("?".to_string()),
         _ => None,
-    });
+    }
+}
+
+fn ggf_round(mode: TableMode, round: &RoundRef<'_>, times: &MoveTimes) -> String {
+    let (black, white) = players(mode);
+    let result = round.outcome.and_then(|o| ggf_result(o.winner, o.reason));
     let control = match mode {
         TableMode::Online { time: Some(c), .. } => Some(c),
         _ => None,
