@@ -452,3 +452,37 @@ async fn every_finished_round_is_archived_kept_after_its_table_and_moves_with_th
         .expect("page");
     assert!(older.iter().all(|g| g.ended_at < games[0].ended_at));
 }
+
+#[tokio::test]
+async fn two_hundred_sign_ins_at_once_from_fresh_cookies_hit_limits_never_a_5xx() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let owner = live.browser().await;
+    owner.sign_up("target", PASSWORD).await.expect("sign up");
+    // 200 attempts at the same instant, each from a new cookie.
+    let attempts = (0..200).map(|i| {
+        let url = live.url.clone();
+        async move {
+            Client::new(&url)
+                .sign_in("target", &format!("guess number {i} of many"))
+                .await
+        }
+    });
+    let answers = futures_util::future::join_all(attempts).await;
+    let mut statuses = std::collections::BTreeMap::new();
+    for answer in &answers {
+        let refusal = answer.as_ref().expect_err("no guess is right");
+        *statuses.entry(refusal.status).or_insert(0) += 1;
+    }
+    assert!(
+        statuses.keys().all(|s| *s == 422 || *s == 429),
+        "only refusals and limits: {statuses:?}"
+    );
+    assert!(statuses.get(&429).copied().unwrap_or(0) > 0, "{statuses:?}");
+    // The owner is not locked out for long: after the waits, the password works.
+    live.clock.advance(16 * 60 * 1000);
+    owner
+        .sign_in("target", PASSWORD)
+        .await
+        .expect("the owner signs in");
+}

@@ -12,7 +12,7 @@
 //! goes on with the same seat. Passwords are hashed with Argon2id (OWASP's
 //! parameters: 19 MiB, 2 passes, 1 lane) on at most [`HASHING_AT_ONCE`]
 //! blocking threads; a flood beyond [`HASHING_QUEUE`] waiting is answered
-//! "busy" at once, so sign-ins can neither exhaust memory nor starve moves.
+//! "busy" (429) at once, so sign-ins can neither exhaust memory nor starve moves.
 //! An unknown name costs the same hash as a wrong password and gets the
 //! same answer. Repeated failures, per name and per address, wait longer
 //! and longer ([`Throttle`]). No password reaches a log, a metric or an
@@ -349,7 +349,8 @@ impl Accounts {
     async fn permit(&self) -> Result<tokio::sync::SemaphorePermit<'_>, CommandError> {
         if self.inner.waiting.fetch_add(1, Ordering::SeqCst) >= HASHING_QUEUE {
             self.inner.waiting.fetch_sub(1, Ordering::SeqCst);
-            return Err(CommandError::unavailable(
+            // A flood past the queue: a limit, answered at once.
+            return Err(CommandError::limited(
                 "The server is busy signing players in: try again in a moment.",
             ));
         }
