@@ -101,6 +101,7 @@ fn open(
 /// closing the returned socket leaves the queue.
 pub fn join_queue(
     control: crate::protocol::TimeControl,
+    rated: bool,
     on_matched: Callback<String>,
     on_error: Callback<String>,
 ) -> Option<web_sys::WebSocket> {
@@ -113,8 +114,10 @@ pub fn join_queue(
     };
     let host = location.host().ok()?;
     let socket = web_sys::WebSocket::new(&format!(
-        "{scheme}://{host}/ws/queue?base={}&inc={}",
-        control.base_s, control.increment_s
+        "{scheme}://{host}/ws/queue?base={}&inc={}{}",
+        control.base_s,
+        control.increment_s,
+        if rated { "&rated=1" } else { "" }
     ))
     .ok()?;
     let on_message =

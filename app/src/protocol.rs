@@ -181,7 +181,41 @@ pub enum TableMode {
         private: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         time: Option<TimeControl>,
+        /// A rated table: timed, between two signed-in players; its rounds
+        /// change both players' Glicko-2 ratings for the control's speed.
+        #[serde(default, skip_serializing_if = "is_false")]
+        rated: bool,
     },
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+/// The rating pools: a time control is *blitz* when a round is expected to
+/// last under 8 minutes a side (base + 40 increments, as lichess counts),
+/// otherwise *rapid*.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Speed {
+    Blitz,
+    Rapid,
+}
+
+impl Speed {
+    pub const ALL: [Speed; 2] = [Speed::Blitz, Speed::Rapid];
+
+    /// The name stored and shown in addresses (`blitz`, `rapid`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Speed> {
+        Speed::ALL.into_iter().find(|s| s.key() == text)
+    }
 }
 
 /// A time control: minutes (in seconds) for the whole round plus an increment
@@ -234,6 +268,15 @@ impl TimeControl {
         })
     }
 
+    /// The rating pool of this control.
+    pub fn speed(&self) -> Speed {
+        if u64::from(self.base_s) + 40 * u64::from(self.increment_s) < 480 {
+            Speed::Blitz
+        } else {
+            Speed::Rapid
+        }
+    }
+
     /// Whether this control is one of the lobby's presets.
     pub fn is_preset(&self) -> bool {
         Self::PRESETS.contains(self)
@@ -259,14 +302,19 @@ impl TableMode {
                 format!("You ({}) vs AI depth {depth}", human.name())
             }
             TableMode::HotSeat => "Hot-seat: two players, one screen".to_string(),
-            TableMode::Online { private, time } => {
+            TableMode::Online {
+                private,
+                time,
+                rated,
+            } => {
                 let kind = if *private {
                     "private table"
                 } else {
                     "quick match"
                 };
                 let control = time.map_or("untimed".to_string(), |t| t.label());
-                format!("Online: {kind}, {control}")
+                let rated = if *rated { ", rated" } else { "" };
+                format!("Online: {kind}, {control}{rated}")
             }
         }
     }

@@ -424,6 +424,7 @@ mod timed_tests {
                 base_s: 180,
                 increment_s: 2,
             }),
+            rated: false,
         };
         let mut table = Table::new(mode);
         for (side, name) in [(Side::Black, "f5"), (Side::White, "f6")] {

@@ -180,6 +180,8 @@ pub async fn table_socket(
 pub struct QueueParams {
     base: Option<u32>,
     inc: Option<u32>,
+    /// `1`: the rated line (signed-in players only).
+    rated: Option<u8>,
 }
 
 /// `GET /ws/queue`: joins the quick-match queue for a time control while the
@@ -220,13 +222,32 @@ pub async fn queue_socket(
     if let Err(error) = state.hub.check_control(false, Some(control)) {
         return ErrorResponse(CommandError::bad_request(error.message)).into_response();
     }
+    // A rated player waits with their rating in the control's pool.
+    let rating = match params.rated {
+        None | Some(0) => None,
+        Some(1) => {
+            let Some(account) = crate::accounts::account_of(&caller.session) else {
+                return ErrorResponse(CommandError::bad_request(
+                    "Rated games are for signed-in players: sign in (or create an account) to play one.",
+                ))
+                .into_response();
+            };
+            match state.store.rating_of(account, control.speed().key()).await {
+                Ok(row) => Some(row.map_or(crate::glicko::START_RATING, |r| r.rating)),
+                Err(error) => return ErrorResponse(CommandError::from(error)).into_response(),
+            }
+        }
+        Some(_) => {
+            return ErrorResponse(CommandError::bad_request("rated is 1 or 0")).into_response()
+        }
+    };
     let hub = state.hub.clone();
     let keep = KeepAlive::of(&state);
     bounded(upgrade).on_upgrade(move |socket| async move {
         let _permit = permit;
         let sockets = &hub.metrics().open_sockets;
         sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        wait_in_queue(socket, hub.clone(), caller, keep, control).await;
+        wait_in_queue(socket, hub.clone(), caller, keep, control, rating).await;
         sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     })
 }
@@ -263,8 +284,9 @@ async fn wait_in_queue(
     caller: crate::limits::Caller,
     keep: KeepAlive,
     control: app::protocol::TimeControl,
+    rating: Option<f64>,
 ) {
-    let queued = match hub.enqueue(caller, control).await {
+    let queued = match hub.enqueue(caller, control, rating).await {
         Ok(q) => q,
         Err(error) => {
             send(
@@ -289,10 +311,16 @@ async fn wait_in_queue(
         return;
     }
     let mut pings = tokio::time::interval_at(Instant::now() + keep.ping, keep.ping);
+    // A rated player's window widens as they wait: they look again.
+    let mut widen = tokio::time::interval_at(Instant::now() + REMATCH_EVERY, REMATCH_EVERY);
     let mut heard = Instant::now();
     let mut rate = MessageRate::new(keep.messages_per_sec);
     loop {
         tokio::select! {
+            _ = widen.tick(), if rating.is_some() => {
+                // Paired: the table arrives on `matched`.
+                hub.match_waiting(ticket).await;
+            }
             table = &mut matched => {
                 if let Ok(table) = table {
                     send(&mut socket, encode(&ServerMessage::Matched { table })).await;
@@ -329,6 +357,9 @@ async fn wait_in_queue(
         }
     }
 }
+
+/// How often a waiting rated player looks again for an opponent.
+const REMATCH_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
 fn encode(message: &ServerMessage) -> Message {
     Message::Text(

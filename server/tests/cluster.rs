@@ -191,7 +191,8 @@ async fn quick_match_pairs_players_on_different_instances() {
         on_a.mode,
         TableMode::Online {
             private: false,
-            time: Some(control)
+            time: Some(control),
+            rated: false
         }
     );
 }

@@ -131,14 +131,14 @@ async fn a_quick_match_pair_who_never_connect_is_abandoned_after_one_full_grace(
     let first = hub.new_session().await.expect("session");
     let second = hub.new_session().await.expect("session");
     let server::hub::Queued::Waiting { matched, .. } = hub
-        .enqueue(first.clone(), app::protocol::TimeControl::PRESETS[0])
+        .enqueue(first.clone(), app::protocol::TimeControl::PRESETS[0], None)
         .await
         .expect("queue")
     else {
         panic!("the first player waits");
     };
     let server::hub::Queued::Matched(table) = hub
-        .enqueue(second.clone(), app::protocol::TimeControl::PRESETS[0])
+        .enqueue(second.clone(), app::protocol::TimeControl::PRESETS[0], None)
         .await
         .expect("queue")
     else {
@@ -178,11 +178,11 @@ async fn a_quick_match_pair_who_never_connect_is_abandoned_after_one_full_grace(
         hub.new_session().await.expect("session"),
     );
     let _waiting = hub
-        .enqueue(a.clone(), app::protocol::TimeControl::PRESETS[0])
+        .enqueue(a.clone(), app::protocol::TimeControl::PRESETS[0], None)
         .await
         .expect("queue");
     let server::hub::Queued::Matched(table) = hub
-        .enqueue(b, app::protocol::TimeControl::PRESETS[0])
+        .enqueue(b, app::protocol::TimeControl::PRESETS[0], None)
         .await
         .expect("queue")
     else {

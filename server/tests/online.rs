@@ -193,6 +193,7 @@ fn running(view: &TableView) -> Option<Side> {
 const PRIVATE: TableMode = TableMode::Online {
     private: true,
     time: None,
+    rated: false,
 };
 
 /// Reads pushed states until one satisfies `check`; returns that view.
@@ -616,7 +617,8 @@ async fn quick_match_pairs_two_players_and_both_get_a_full_grace() {
         first_view.mode,
         TableMode::Online {
             private: false,
-            time: Some(C32)
+            time: Some(C32),
+            rated: false
         }
     );
     // Seated at pairing, not yet connected: both have a full grace from now.
@@ -1022,7 +1024,8 @@ async fn quick_match_pairs_only_players_who_asked_for_the_same_control() {
         view.mode,
         TableMode::Online {
             private: false,
-            time: Some(ten_five)
+            time: Some(ten_five),
+            rated: false
         }
     );
     assert_eq!(clock_ms(&view, Side::Black), 600_000);
@@ -1045,6 +1048,7 @@ async fn a_rematch_keeps_the_control_with_full_clocks() {
     let timed = TableMode::Online {
         private: true,
         time: Some(C32),
+        rated: false,
     };
     assert_eq!(view.mode, timed);
     assert_eq!(clock_ms(&view, Side::Black), 180_000);

@@ -273,6 +273,7 @@ impl Client {
         self.create_table(TableMode::Online {
             private: true,
             time,
+            rated: false,
         })
         .await
     }

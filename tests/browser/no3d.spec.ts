@@ -24,7 +24,11 @@ test('a browser without WebGPU and WebGL 2 gets the 2D board', async ({ playwrig
     // It plays: a hot-seat table on the 2D board.
     await page.locator('#start-hot-seat').click();
     await expect(page).toHaveURL(/\/table\//);
+    // The lobby (and its own 2D board) stays on screen until the table page's
+    // chunk has loaded: a click before then lands on the lobby's board.
+    await expect(page.locator('main.lobby')).toHaveCount(0);
     await expect(page.locator('#backend')).toHaveAttribute('data-backend', '2d');
+    await expect(page.locator('#board-2d [data-square="37"]')).toHaveClass(/\blegal\b/);
     await page.locator('#board-2d [data-square="37"]').click();
     await expect(page.locator('#black-count')).toHaveText('4');
     expect(errors).toEqual([]);

@@ -361,8 +361,15 @@ pub fn mode_text(lang: Lang, mode: &crate::protocol::TableMode) -> String {
             )
         }
         TableMode::HotSeat => crate::t!(lang, "mode-hot-seat"),
-        TableMode::Online { private, time } => {
-            let control = time.map_or_else(|| crate::t!(lang, "mode-untimed"), |t| t.label());
+        TableMode::Online {
+            private,
+            time,
+            rated,
+        } => {
+            let mut control = time.map_or_else(|| crate::t!(lang, "mode-untimed"), |t| t.label());
+            if *rated {
+                control = crate::t!(lang, "mode-rated", control = control);
+            }
             if *private {
                 crate::t!(lang, "mode-online-private", control = control)
             } else {

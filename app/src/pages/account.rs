@@ -164,7 +164,8 @@ fn MyGames() -> impl IntoView {
             <h2>{t!(lang, "account-games")}</h2>
             <Suspense fallback=|| ()>
                 {move || Suspend::new(async move {
-                    match games.await {
+                    let Some(games) = super::settled(games).await else { return ().into_any() };
+                    match games {
                         Ok(list) if list.is_empty() => view! {
                             <p id="my-games-none">{t!(lang, "account-games-none")}</p>
                         }

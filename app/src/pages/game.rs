@@ -119,7 +119,8 @@ pub fn GamePage() -> impl IntoView {
     view! {
         <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "table-loading")}</p></main> }>
             {move || Suspend::new(async move {
-                match loaded.await {
+                let Some(loaded) = super::settled(loaded).await else { return ().into_any() };
+                match loaded {
                     Ok(game) => view! { <GameScreen game /> }.into_any(),
                     // Its 404 status is set by the server (`routes.rs`,
                     // `game_status`): this part streams after the head.

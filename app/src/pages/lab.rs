@@ -39,7 +39,8 @@ pub fn LabPage() -> impl IntoView {
     view! {
         <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "lab-loading")}</p></main> }>
             {move || Suspend::new(async move {
-                match loaded.await {
+                let Some(loaded) = super::settled(loaded).await else { return ().into_any() };
+                match loaded {
                     Ok(view) => view! { <LabScreen initial=view /> }.into_any(),
                     Err(error) => view! {
                         <crate::pages::LoadFailed

@@ -133,12 +133,13 @@ pub fn LabHomePage() -> impl IntoView {
             </div>
             <Suspense fallback=|| ()>
                 {move || Suspend::new(async move {
-                    provider.await.ok().map(|p| view! { <div class="card">{provider_line(p)}</div> })
+                    super::settled(provider).await.and_then(Result::ok).map(|p| view! { <div class="card">{provider_line(p)}</div> })
                 })}
             </Suspense>
             <Suspense fallback=move || view! { <div class="card"><p>{t!(lang, "offline-loading")}</p></div> }>
                 {move || Suspend::new(async move {
-                    match games.await {
+                    let Some(games) = super::settled(games).await else { return ().into_any() };
+                    match games {
                         Ok(list) => {
                             let (mine, others): (Vec<_>, Vec<_>) =
                                 list.into_iter().partition(|g| g.mine);

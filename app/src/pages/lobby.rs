@@ -44,6 +44,9 @@ pub fn LobbyPage() -> impl IntoView {
             .map(|t| t.label())
     });
     let (control, set_control) = signal(query_tc.clone().unwrap_or_else(|| "3+2".to_string()));
+    // Rated play: offered to a signed-in player only.
+    let signed_in = crate::accounts::signed_in().is_some();
+    let (rated, set_rated) = signal(false);
     let navigate = use_navigate();
     let start = move |mode: TableMode| {
         let navigate = navigate.clone();
@@ -81,6 +84,7 @@ pub fn LobbyPage() -> impl IntoView {
             start(TableMode::Online {
                 private: true,
                 time: TimeControl::parse(&control.get_untracked()),
+                rated: rated.get_untracked(),
             })
         }
     };
@@ -139,7 +143,8 @@ pub fn LobbyPage() -> impl IntoView {
         };
         #[cfg(feature = "hydrate")]
         {
-            match crate::live::join_queue(chosen, on_matched, on_queue_error) {
+            match crate::live::join_queue(chosen, rated.get_untracked(), on_matched, on_queue_error)
+            {
                 Some(socket) => {
                     queue_socket.set_value(Some(socket));
                     set_queued.set(true);
@@ -284,6 +289,17 @@ pub fn LobbyPage() -> impl IntoView {
                                 .collect_view()}
                         </select>
                     </label>
+                    {signed_in.then(|| view! {
+                        <label class="row">
+                            <input
+                                type="checkbox"
+                                id="rated"
+                                prop:checked=move || rated.get()
+                                on:change=move |ev| set_rated.set(event_target_checked(&ev))
+                            />
+                            " " {t!(lang, "lobby-rated")}
+                        </label>
+                    })}
                     <div class="row">
                         <Show
                             when=move || queued.get()

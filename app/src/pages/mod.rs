@@ -53,3 +53,19 @@ pub fn LoadFailed(
         </main>
     }
 }
+
+/// A page's resource, awaited inside its `Suspend`: `None` when the page it
+/// belonged to is already gone. A server render dropped part-way (the visitor
+/// closed the connection) disposes its resources while a suspense effect may
+/// still run once more, and leptos panics when a disposed resource is awaited;
+/// the check and the await's start are one synchronous step, so nothing can
+/// dispose it in between.
+pub async fn settled<T>(resource: Resource<T>) -> Option<T>
+where
+    T: Clone + Send + Sync + 'static,
+{
+    if resource.is_disposed() {
+        return None;
+    }
+    Some(resource.await)
+}

@@ -31,7 +31,8 @@ pub fn ProfilePage() -> impl IntoView {
     view! {
         <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "table-loading")}</p></main> }>
             {move || Suspend::new(async move {
-                match loaded.await {
+                let Some(loaded) = super::settled(loaded).await else { return ().into_any() };
+                match loaded {
                     Ok(profile) => {
                         let games = if profile.games.is_empty() {
                             view! { <p id="profile-no-games">{t!(lang, "profile-no-games")}</p> }.into_any()

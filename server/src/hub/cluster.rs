@@ -120,6 +120,17 @@ pub(super) fn control_key(control: app::protocol::TimeControl) -> String {
     format!("{}+{}", control.base_s, control.increment_s)
 }
 
+/// The shared queue's line for a control, casual or rated (rated players
+/// wait in their own line; across instances they are paired in arrival
+/// order, not by rating).
+pub(super) fn queue_key(control: app::protocol::TimeControl, rated: bool) -> String {
+    if rated {
+        format!("{}:rated", control_key(control))
+    } else {
+        control_key(control)
+    }
+}
+
 impl<S: TableStore> Hub<S> {
     pub(super) fn cluster(&self) -> Option<&Cluster> {
         self.inner.cluster.as_ref()

@@ -5,6 +5,7 @@
 
 use super::entry::Entry;
 use super::{side_name, Hub};
+use crate::store::ratings::RatedGame;
 use crate::store::TableStore;
 use crate::store::{ArchivedGame, MoveKind, MoveRow, Record, RoundEnd};
 use crate::table::{Command, Event, Table, TableError};
@@ -211,6 +212,7 @@ fn archived(entry: &Entry, table: &Table, times: Vec<Option<i64>>) -> ArchivedGa
         }
     };
     let bytes: [u8; 9] = rand::random();
+    let rated = rated_game(entry, table);
     ArchivedGame {
         id: bytes.iter().map(|b| format!("{b:02x}")).collect(),
         mode: serde_json::to_string(&mode).unwrap_or_default(),
@@ -219,7 +221,42 @@ fn archived(entry: &Entry, table: &Table, times: Vec<Option<i64>>) -> ArchivedGa
         start_obf: table.start().to_obf(),
         moves: table.game().transcript(),
         times: serde_json::to_string(&times).unwrap_or_default(),
+        rated,
     }
+}
+
+/// Whether the round `table` just finished changes ratings: a rated table,
+/// both seats held by accounts, and each side placed a disc this round (a
+/// round that ended before both had moved is aborted for ratings; the
+/// table's tally still counts it).
+fn rated_game(entry: &Entry, table: &Table) -> Option<RatedGame> {
+    let TableMode::Online {
+        rated: true,
+        time: Some(control),
+        ..
+    } = table.mode()
+    else {
+        return None;
+    };
+    let seating = entry.seating.as_ref()?;
+    let account = |side: Side| {
+        seating
+            .holder(side)
+            .and_then(|holder| crate::accounts::account_of(&Session(holder.to_string())))
+    };
+    let (black, white) = (account(Side::Black)?, account(Side::White)?);
+    let moved = |color: Color| {
+        table
+            .game()
+            .events()
+            .iter()
+            .any(|e| matches!(e, engine::GameEvent::Move { color: c, .. } if *c == color))
+    };
+    (black != white && moved(Color::Black) && moved(Color::White)).then(|| RatedGame {
+        speed: control.speed().key(),
+        black,
+        white,
+    })
 }
 
 /// Builds what one accepted command writes.

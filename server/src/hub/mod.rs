@@ -32,7 +32,7 @@ use crate::clock::Clock;
 use crate::store::TableStore;
 use crate::store::{Store, StoreError};
 use app::api::CommandError;
-use app::protocol::{Session, Side, TableView, TimeControl};
+use app::protocol::{Session, Side, TableView};
 use entry::Entry;
 use queue::Waiting;
 use rand::Rng;
@@ -116,7 +116,7 @@ struct Inner<S> {
     sessions: Mutex<HashMap<String, i64>>,
     ai: AiPool,
     /// Quick match: the player waiting for each time control.
-    queue: Mutex<HashMap<TimeControl, Waiting>>,
+    queue: Mutex<HashMap<queue::QueueKey, Vec<Waiting>>>,
     tickets: std::sync::atomic::AtomicU64,
     metrics: Arc<crate::metrics::Metrics>,
     /// What each session and address holds (the caps on creating).

@@ -1,17 +1,28 @@
-//! Quick match: one waiting player per time control; the next player asking
-//! for the same control is paired with them at a new online table.
+//! Quick match: players wait per time control, casual and rated apart. A
+//! casual arrival is paired with the longest-waiting player; a rated one
+//! with the waiting player of the closest rating inside a window that widens
+//! as they wait ([`rating_window`]), and each waiting rated player looks
+//! again every few seconds ([`Hub::match_waiting`]).
 
 use super::Hub;
+use crate::limits::{Caller, Kind};
 use crate::store::TableStore;
 use app::api::CommandError;
 use app::protocol::{Session, TableMode, TimeControl};
 
-/// The player waiting in the quick-match queue.
+/// A player waiting in the quick-match queue.
 pub(super) struct Waiting {
-    session: Session,
+    caller: Caller,
     ticket: u64,
+    /// The rating matched on (rated queue only).
+    rating: f64,
+    /// When they started waiting (ms).
+    since: i64,
     matched: tokio::sync::oneshot::Sender<String>,
 }
+
+/// The queue's lines: one per time control and casual/rated.
+pub(super) type QueueKey = (TimeControl, bool);
 
 /// The answer to joining the quick-match queue.
 pub enum Queued {
@@ -24,48 +35,95 @@ pub enum Queued {
     },
 }
 
+/// How far apart two rated players' ratings may be once the longer waiting
+/// of them has waited `waited_ms`: ±100, 100 wider every 5 seconds, and
+/// anyone after 30 seconds.
+pub fn rating_window(waited_ms: i64) -> f64 {
+    if waited_ms >= 30_000 {
+        f64::INFINITY
+    } else {
+        100.0 + 100.0 * (waited_ms.max(0) / 5_000) as f64
+    }
+}
+
+/// The waiting player to pair with someone (`session`, rated at `rating`
+/// when the line is rated, waiting since `since`), if any.
+fn pick(
+    line: &[Waiting],
+    session: &Session,
+    rating: Option<f64>,
+    since: i64,
+    now: i64,
+) -> Option<usize> {
+    let live = line
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.caller.session != *session && !w.matched.is_closed());
+    match rating {
+        None => live.map(|(i, _)| i).next(),
+        Some(rating) => live
+            .filter(|(_, w)| {
+                let waited = now - since.min(w.since);
+                (w.rating - rating).abs() <= rating_window(waited)
+            })
+            .min_by(|(_, a), (_, b)| {
+                (a.rating - rating)
+                    .abs()
+                    .total_cmp(&(b.rating - rating).abs())
+            })
+            .map(|(i, _)| i),
+    }
+}
+
 impl<S: TableStore> Hub<S> {
-    /// Joins the quick-match queue for a time control: pairs with the player
-    /// waiting for the same control, or waits.
+    /// Joins the quick-match queue for a time control, casual (`rating`
+    /// None) or rated at `rating`: pairs with a waiting player, or waits.
     /// The table a match makes counts against the player who arrived
     /// second (they made it): a place is reserved first, so a player past
     /// their cap is refused without taking the waiting player's turn.
     pub async fn enqueue(
         &self,
-        who: impl Into<crate::limits::Caller>,
+        who: impl Into<Caller>,
         control: TimeControl,
+        rating: Option<f64>,
     ) -> Result<Queued, CommandError> {
         let who = who.into();
         self.check_control(false, Some(control))?;
-        let place = self.reserve_table(&who)?;
-        let session = who.session;
-        if self.cluster().is_some() {
-            return self.enqueue_shared(place, session, control).await;
+        if rating.is_some() && crate::accounts::account_of(&who.session).is_none() {
+            return Err(CommandError::refused(
+                "Rated games are for signed-in players: sign in (or create an account) to play one.",
+            ));
         }
+        let place = self.reserve_table(&who)?;
+        if self.cluster().is_some() {
+            return self
+                .enqueue_shared(place, who.session, control, rating.is_some())
+                .await;
+        }
+        let now = self.now();
         let partner = {
             let mut queue = self
                 .inner
                 .queue
                 .lock()
                 .map_err(|_| CommandError::unavailable("the queue is unavailable"))?;
-            match queue.remove(&control) {
-                Some(waiting) if waiting.session != session && !waiting.matched.is_closed() => {
-                    Some(waiting)
-                }
-                _ => {
+            let line = queue.entry((control, rating.is_some())).or_default();
+            line.retain(|w| !w.matched.is_closed());
+            match pick(line, &who.session, rating, now, now) {
+                Some(index) => line.remove(index),
+                None => {
                     let ticket = self
                         .inner
                         .tickets
                         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let (tx, rx) = tokio::sync::oneshot::channel();
-                    queue.insert(
-                        control,
-                        Waiting {
-                            session: session.clone(),
-                            ticket,
-                            matched: tx,
-                        },
-                    );
+                    line.push(Waiting {
+                        caller: who.clone(),
+                        ticket,
+                        rating: rating.unwrap_or_default(),
+                        since: now,
+                        matched: tx,
+                    });
                     return Ok(Queued::Waiting {
                         ticket,
                         matched: rx,
@@ -73,26 +131,102 @@ impl<S: TableStore> Hub<S> {
                 }
             }
         };
-        let Some(partner) = partner else {
-            return Err(CommandError::unavailable("the queue is unavailable"));
-        };
         let id = self
             .create_seated(
                 place,
-                &partner.session,
+                &partner.caller.session,
                 TableMode::Online {
                     private: false,
                     time: Some(control),
+                    rated: rating.is_some(),
                 },
-                Some(&session),
+                Some(&who.session),
                 None,
             )
             .await?;
         // If the partner vanished meanwhile, the table still exists and the
         // grace period decides; the new player is told either way.
         let _ = partner.matched.send(id.clone());
-        tracing::info!(table = %id, "quick match paired two players");
+        tracing::info!(table = %id, rated = rating.is_some(), "quick match paired two players");
         Ok(Queued::Matched(id))
+    }
+
+    /// A waiting rated player looks again, their window wider now: pairs
+    /// them with the closest-rated player inside it, telling both. True when
+    /// paired (or no longer waiting).
+    pub async fn match_waiting(&self, ticket: u64) -> bool {
+        if self.cluster().is_some() {
+            return false;
+        }
+        let now = self.now();
+        let (me, partner, control) = {
+            let Ok(mut queue) = self.inner.queue.lock() else {
+                return false;
+            };
+            let Some(((control, true), line)) = queue
+                .iter_mut()
+                .find(|(_, line)| line.iter().any(|w| w.ticket == ticket))
+            else {
+                return false;
+            };
+            let control = *control;
+            let Some(mine) = line.iter().position(|w| w.ticket == ticket) else {
+                return true;
+            };
+            let (session, rating, since) = {
+                let w = &line[mine];
+                (w.caller.session.clone(), w.rating, w.since)
+            };
+            let Some(other) = pick(line, &session, Some(rating), since, now) else {
+                return false;
+            };
+            // Neither may be taken by another arrival meanwhile.
+            let (first, second) = (mine.max(other), mine.min(other));
+            let a = line.remove(first);
+            let b = line.remove(second);
+            if a.ticket == ticket {
+                (a, b, control)
+            } else {
+                (b, a, control)
+            }
+        };
+        let place = match self
+            .inner
+            .limits
+            .reserve(Kind::Table, &me.caller, |id| self.is_live(id))
+        {
+            Ok(place) => place,
+            Err(_) => {
+                // Past their cap: the other player waits on.
+                if let Ok(mut queue) = self.inner.queue.lock() {
+                    queue.entry((control, true)).or_default().push(partner);
+                }
+                drop(me);
+                return true;
+            }
+        };
+        match self
+            .create_seated(
+                place,
+                &partner.caller.session,
+                TableMode::Online {
+                    private: false,
+                    time: Some(control),
+                    rated: true,
+                },
+                Some(&me.caller.session),
+                None,
+            )
+            .await
+        {
+            Ok(id) => {
+                let _ = partner.matched.send(id.clone());
+                let _ = me.matched.send(id.clone());
+                tracing::info!(table = %id, "quick match paired two rated players");
+            }
+            Err(error) => tracing::error!("cannot make a quick-match table: {}", error.message),
+        }
+        true
     }
 
     /// Quick match across instances: the queue is the `queue` table; the
@@ -104,13 +238,14 @@ impl<S: TableStore> Hub<S> {
         place: crate::limits::Reservation,
         session: Session,
         control: TimeControl,
+        rated: bool,
     ) -> Result<Queued, CommandError> {
         let Some(cluster) = self.cluster() else {
             return Err(CommandError::unavailable("the queue is unavailable"));
         };
         let now = self.now();
         let alive_since = now.saturating_sub(cluster.timeout_ms);
-        let key = super::cluster::control_key(control);
+        let key = super::cluster::queue_key(control, rated);
         match cluster
             .pg
             .enqueue(&session.0, &key, now, alive_since)
@@ -132,6 +267,7 @@ impl<S: TableStore> Hub<S> {
                         TableMode::Online {
                             private: false,
                             time: Some(control),
+                            rated,
                         },
                         Some(&session),
                         None,
@@ -164,7 +300,9 @@ impl<S: TableStore> Hub<S> {
             return;
         }
         if let Ok(mut queue) = self.inner.queue.lock() {
-            queue.retain(|_, w| w.ticket != ticket);
+            for line in queue.values_mut() {
+                line.retain(|w| w.ticket != ticket);
+            }
         }
     }
 
@@ -173,9 +311,63 @@ impl<S: TableStore> Hub<S> {
         if let Some(cluster) = self.cluster() {
             return cluster.waiting_count();
         }
-        self.inner
-            .queue
-            .lock()
-            .map_or(0, |q| q.values().filter(|w| !w.matched.is_closed()).count())
+        self.inner.queue.lock().map_or(0, |q| {
+            q.values()
+                .flatten()
+                .filter(|w| !w.matched.is_closed())
+                .count()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rating_window_widens_to_anyone() {
+        assert_eq!(rating_window(0), 100.0);
+        assert_eq!(rating_window(4_999), 100.0);
+        assert_eq!(rating_window(5_000), 200.0);
+        assert_eq!(rating_window(29_999), 600.0);
+        assert!(rating_window(30_000).is_infinite());
+    }
+
+    fn waiting(
+        session: &str,
+        rating: f64,
+        since: i64,
+    ) -> (Waiting, tokio::sync::oneshot::Receiver<String>) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        (
+            Waiting {
+                caller: Caller::from(&Session(session.into())),
+                ticket: 0,
+                rating,
+                since,
+                matched: tx,
+            },
+            rx,
+        )
+    }
+
+    #[test]
+    fn a_rated_arrival_meets_the_closest_rating_inside_the_window() {
+        let (far, _a) = waiting("account:1", 1900.0, 0);
+        let (near, _b) = waiting("account:2", 1560.0, 0);
+        let (nearer, _c) = waiting("account:3", 1480.0, 0);
+        let line = vec![far, near, nearer];
+        let me = Session("account:4".into());
+        assert_eq!(pick(&line, &me, Some(1500.0), 0, 0), Some(2));
+        // Nobody inside ±100 at first; after 30 s anyone.
+        let line = vec![line.into_iter().next().unwrap()];
+        assert_eq!(pick(&line, &me, Some(1500.0), 0, 1_000), None);
+        assert_eq!(pick(&line, &me, Some(1500.0), 0, 30_000), Some(0));
+        // Never with oneself; casual takes the longest waiting.
+        assert_eq!(
+            pick(&line, &Session("account:1".into()), Some(1900.0), 0, 0),
+            None
+        );
+        assert_eq!(pick(&line, &me, None, 0, 0), Some(0));
     }
 }

@@ -81,8 +81,19 @@ impl<S: TableStore> Hub<S> {
                 ));
             }
         }
-        if let TableMode::Online { private, time } = mode {
+        if let TableMode::Online {
+            private,
+            time,
+            rated,
+        } = mode
+        {
             self.check_control(private, time)?;
+            if rated {
+                check_rated(time, session)?;
+                if let Some(opponent) = opponent {
+                    check_rated(time, opponent)?;
+                }
+            }
         }
         let now = self.now();
         let seating = match mode {
@@ -198,10 +209,11 @@ impl<S: TableStore> Hub<S> {
             let start = entry.table.start();
             let start = (start != engine::Position::initial()).then_some(start);
             match entry.table.mode() {
-                TableMode::Online { time, .. } => (
+                TableMode::Online { time, rated, .. } => (
                     TableMode::Online {
                         private: true,
                         time,
+                        rated,
                     },
                     None,
                 ),
@@ -244,6 +256,12 @@ impl<S: TableStore> Hub<S> {
         let Some(side) = seating.free_seat() else {
             return Err(crate::seating::SeatError::SeatTaken.into());
         };
+        if let TableMode::Online {
+            rated: true, time, ..
+        } = entry.table.mode()
+        {
+            check_rated(time, session)?;
+        }
         self.remember_session(session).await?;
         let mut next = seating.clone();
         if let Some(cluster) = self.cluster() {
@@ -298,4 +316,19 @@ impl<S: TableStore> Hub<S> {
             _ => Ok(()),
         }
     }
+}
+
+/// A rated table is timed and seats signed-in players only.
+fn check_rated(time: Option<TimeControl>, who: &Session) -> Result<(), CommandError> {
+    if time.is_none() {
+        return Err(CommandError::refused(
+            "A rated game is timed: choose 3+2, 5+0 or 10+5.",
+        ));
+    }
+    if crate::accounts::account_of(who).is_none() {
+        return Err(CommandError::refused(
+            "Rated games are for signed-in players: sign in (or create an account) to play one.",
+        ));
+    }
+    Ok(())
 }

@@ -25,6 +25,7 @@ mod migrations;
 pub mod pg;
 pub mod pg_lab;
 mod queries;
+pub mod ratings;
 mod table_store;
 mod writer;
 
@@ -279,6 +280,8 @@ pub struct ArchivedGame {
     pub moves: String,
     /// Each placement's time in ms (null: untimed), as JSON.
     pub times: String,
+    /// Set when the round changes both players' ratings.
+    pub rated: Option<ratings::RatedGame>,
 }
 
 /// Everything one accepted command writes, in one transaction.

@@ -285,6 +285,9 @@ impl PgStore {
             .bind(record.now)
             .execute(&mut *tx)
             .await?;
+            if let Some(rated) = &game.rated {
+                super::ratings::write_pg(&mut tx, &game.id, rated, end.winner, record.now).await?;
+            }
         }
         if let Some(end) = &record.round_end {
             sqlx::query(

@@ -290,6 +290,9 @@ async fn write_rare(
         .bind(record.now)
         .execute(&mut **tx)
         .await?;
+        if let Some(rated) = &game.rated {
+            super::ratings::write_sqlite(tx, &game.id, rated, end.winner, record.now).await?;
+        }
     }
     if let Some((round, black, white)) = record.votes {
         for (side, vote) in [("black", black), ("white", white)] {

@@ -176,6 +176,7 @@ fn a_forfeit_counts_once_and_an_abandoned_round_counts_for_nobody() {
     let mut table = Table::new(TableMode::Online {
         private: true,
         time: None,
+        rated: false,
     });
     table
         .apply(Command::Forfeit { side: Side::Black })

@@ -1,0 +1,351 @@
+//! Glicko-2 ratings in the store (`migrations/0016_ratings.sql`, on
+//! PostgreSQL `migrations/postgres/0006_ratings.sql`).
+//!
+//! A rated round's rating change is computed and written inside the
+//! transaction that writes the round's result and its archived game (the
+//! group commit on SQLite, `record_at` on PostgreSQL): both players' rows are
+//! read there (locked on PostgreSQL, in account order), so the change is
+//! applied exactly once, never lost to a crash after the result, and never
+//! twice by two instances. Queries are written once with `$n` parameters;
+//! SQLite reads them as `?n`.
+
+use super::{Store, StoreError};
+use crate::glicko::{self, Rating};
+
+/// A day, in ms: a player's RD grows for each whole one without a rated game.
+pub const DAY_MS: i64 = 86_400_000;
+
+/// A round that changes ratings: both players' accounts and the pool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatedGame {
+    pub speed: &'static str,
+    pub black: i64,
+    pub white: i64,
+}
+
+/// One account's rating in one pool, as stored.
+#[derive(Clone, Copy, Debug, PartialEq, sqlx::FromRow)]
+pub struct RatingRow {
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: i64,
+    pub rated_at: i64,
+}
+
+impl RatingRow {
+    /// The rating as of `now`: a new player's when there is none, the RD
+    /// grown for every whole idle day.
+    pub fn current(row: Option<RatingRow>, now: i64) -> (Rating, u32) {
+        match row {
+            None => (Rating::default(), 0),
+            Some(row) => {
+                let idle = (now.saturating_sub(row.rated_at) / DAY_MS).clamp(0, 10_000) as u32;
+                (
+                    Rating {
+                        rating: row.rating,
+                        deviation: row.deviation,
+                        volatility: row.volatility,
+                    },
+                    idle,
+                )
+            }
+        }
+    }
+}
+
+/// A rated game's effect: each side's rating before and after.
+#[derive(Clone, Copy, Debug, PartialEq, sqlx::FromRow)]
+pub struct RatingChange {
+    pub black_before: f64,
+    pub black_after: f64,
+    pub white_before: f64,
+    pub white_after: f64,
+}
+
+/// What a rated game writes, computed from both stored rows.
+struct Rated {
+    black: Rating,
+    white: Rating,
+    change: RatingChange,
+}
+
+fn rate(
+    black: Option<RatingRow>,
+    white: Option<RatingRow>,
+    winner: Option<&str>,
+    now: i64,
+) -> Rated {
+    let score = match winner {
+        Some("black") => 1.0,
+        Some("white") => 0.0,
+        _ => 0.5,
+    };
+    let (b, b_idle) = RatingRow::current(black, now);
+    let (w, w_idle) = RatingRow::current(white, now);
+    let (b_after, w_after) = glicko::rate_game(b, w, score, b_idle, w_idle);
+    Rated {
+        black: b_after,
+        white: w_after,
+        change: RatingChange {
+            black_before: b.rating,
+            black_after: b_after.rating,
+            white_before: w.rating,
+            white_after: w_after.rating,
+        },
+    }
+}
+
+const READ: &str =
+    "SELECT rating, deviation, volatility, games, rated_at FROM ratings WHERE account_id = $1 AND speed = $2";
+const UPSERT: &str =
+    "INSERT INTO ratings (account_id, speed, rating, deviation, volatility, games, rated_at)
+     VALUES ($1, $2, $3, $4, $5, 1, $6)
+     ON CONFLICT (account_id, speed) DO UPDATE SET rating = excluded.rating,
+         deviation = excluded.deviation, volatility = excluded.volatility,
+         games = ratings.games + 1, rated_at = excluded.rated_at";
+const HISTORY: &str =
+    "INSERT INTO rating_history (account_id, speed, at, rating, deviation, game_id)
+     VALUES ($1, $2, $3, $4, $5, $6)";
+const MARK: &str = "UPDATE archived_games SET black_before = $1, black_after = $2, white_before = $3, white_after = $4 WHERE id = $5";
+
+/// A query written with `$n` parameters, as SQLite reads it (`?n`).
+fn sqlite(query: &str) -> String {
+    query.replace('$', "?")
+}
+
+/// Writes a rated game's rating change: both pools' rows, two history rows
+/// and the archived game's before/after, in the caller's transaction.
+macro_rules! write_rating {
+    ($tx:expr, $game:expr, $rated:expr, $winner:expr, $now:expr, $q:expr, $read:expr) => {{
+        let tx = $tx;
+        let rated: &RatedGame = $rated;
+        let mut rows = [None, None];
+        // Locked in account order (PostgreSQL), so two games sharing a
+        // player cannot deadlock.
+        let mut order = [(0usize, rated.black), (1usize, rated.white)];
+        order.sort_by_key(|(_, account)| *account);
+        for (slot, account) in order {
+            rows[slot] = sqlx::query_as::<_, RatingRow>(&$q(&$read))
+                .bind(account)
+                .bind(rated.speed)
+                .fetch_optional(&mut **tx)
+                .await?;
+        }
+        let result = rate(rows[0], rows[1], $winner, $now);
+        for (account, rating) in [(rated.black, result.black), (rated.white, result.white)] {
+            sqlx::query(&$q(UPSERT))
+                .bind(account)
+                .bind(rated.speed)
+                .bind(rating.rating)
+                .bind(rating.deviation)
+                .bind(rating.volatility)
+                .bind($now)
+                .execute(&mut **tx)
+                .await?;
+            sqlx::query(&$q(HISTORY))
+                .bind(account)
+                .bind(rated.speed)
+                .bind($now)
+                .bind(rating.rating)
+                .bind(rating.deviation)
+                .bind($game)
+                .execute(&mut **tx)
+                .await?;
+        }
+        sqlx::query(&$q(MARK))
+            .bind(result.change.black_before)
+            .bind(result.change.black_after)
+            .bind(result.change.white_before)
+            .bind(result.change.white_after)
+            .bind($game)
+            .execute(&mut **tx)
+            .await?;
+        Ok(())
+    }};
+}
+
+/// [`write_rating!`] inside the SQLite group commit's transaction.
+pub(super) async fn write_sqlite(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    game: &str,
+    rated: &RatedGame,
+    winner: Option<&str>,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    write_rating!(tx, game, rated, winner, now, sqlite, READ)
+}
+
+/// [`write_rating!`] inside PostgreSQL's `record_at` transaction.
+pub(super) async fn write_pg(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    game: &str,
+    rated: &RatedGame,
+    winner: Option<&str>,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    write_rating!(
+        tx,
+        game,
+        rated,
+        winner,
+        now,
+        str::to_string,
+        format!("{READ} FOR UPDATE")
+    )
+}
+
+/// One line of the leaderboard.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct BoardRow {
+    pub name: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub games: i64,
+}
+
+/// One point of a rating history.
+#[derive(Clone, Copy, Debug, sqlx::FromRow)]
+pub struct HistoryRow {
+    pub at: i64,
+    pub rating: f64,
+}
+
+/// An account's rating in one pool, with the pool's name.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct PoolRow {
+    pub speed: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: i64,
+    pub rated_at: i64,
+}
+
+/// Runs a read on whichever database holds the ratings.
+macro_rules! read {
+    ($store:expr, $query:expr, |$q:ident| $build:expr) => {{
+        if let Some(pg) = &$store.pg {
+            let $q = sqlx::query_as($query);
+            $build.fetch_all(pg.pool()).await?
+        } else {
+            let text = sqlite($query);
+            let $q = sqlx::query_as(&text);
+            $build.fetch_all(&$store.pool).await?
+        }
+    }};
+}
+
+impl Store {
+    /// An account's rating in one pool (None: never rated there).
+    pub async fn rating_of(
+        &self,
+        account: i64,
+        speed: &str,
+    ) -> Result<Option<RatingRow>, StoreError> {
+        let rows: Vec<RatingRow> = read!(self, READ, |q| q.bind(account).bind(speed));
+        Ok(rows.into_iter().next())
+    }
+
+    /// An account's ratings in every pool it has played.
+    pub async fn ratings_of(&self, account: i64) -> Result<Vec<PoolRow>, StoreError> {
+        let rows: Vec<PoolRow> = read!(
+            self,
+            "SELECT speed, rating, deviation, volatility, games, rated_at FROM ratings WHERE account_id = $1 ORDER BY speed",
+            |q| q.bind(account)
+        );
+        Ok(rows)
+    }
+
+    /// An account's rating after each rated game in a pool, oldest first
+    /// (the newest `limit`).
+    pub async fn rating_history(
+        &self,
+        account: i64,
+        speed: &str,
+        limit: i64,
+    ) -> Result<Vec<HistoryRow>, StoreError> {
+        let mut rows: Vec<HistoryRow> = read!(
+            self,
+            "SELECT at, rating FROM rating_history WHERE account_id = $1 AND speed = $2 ORDER BY at DESC LIMIT $3",
+            |q| q.bind(account).bind(speed).bind(limit)
+        );
+        rows.reverse();
+        Ok(rows)
+    }
+
+    /// The best `limit` players of a pool among those whose RD is at most
+    /// `max_deviation` and who played a rated game since `since` (ms).
+    pub async fn leaderboard(
+        &self,
+        speed: &str,
+        max_deviation: f64,
+        since: i64,
+        limit: i64,
+    ) -> Result<Vec<BoardRow>, StoreError> {
+        let rows: Vec<BoardRow> = read!(
+            self,
+            "SELECT a.name AS name, r.rating AS rating, r.deviation AS deviation, r.games AS games
+             FROM ratings r JOIN accounts a ON a.id = r.account_id
+             WHERE r.speed = $1 AND r.deviation <= $2 AND r.rated_at >= $3
+             ORDER BY r.rating DESC, a.name_key LIMIT $4",
+            |q| q.bind(speed).bind(max_deviation).bind(since).bind(limit)
+        );
+        Ok(rows)
+    }
+
+    /// The rating change of a table's newest rated round, if its newest
+    /// archived round was rated.
+    pub async fn last_rating_change(
+        &self,
+        table: &str,
+    ) -> Result<Option<RatingChange>, StoreError> {
+        let rows: Vec<RatingChange> = read!(
+            self,
+            "SELECT black_before, black_after, white_before, white_after FROM archived_games
+             WHERE table_id = $1 AND black_after IS NOT NULL AND round = (SELECT MAX(round) FROM archived_games WHERE table_id = $1)",
+            |q| q.bind(table)
+        );
+        Ok(rows.into_iter().next())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_players_first_win_moves_both_ratings_by_the_same_amount() {
+        let result = rate(None, None, Some("black"), 0);
+        assert_eq!(result.change.black_before, 1500.0);
+        assert!(result.change.black_after > 1600.0, "{:?}", result.change);
+        let up = result.change.black_after - 1500.0;
+        let down = 1500.0 - result.change.white_after;
+        assert!((up - down).abs() < 1e-9);
+        let draw = rate(None, None, None, 0);
+        assert!((draw.change.black_after - 1500.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn idle_days_grow_the_deviation_before_the_game() {
+        let row = RatingRow {
+            rating: 1600.0,
+            deviation: 60.0,
+            volatility: 0.06,
+            games: 30,
+            rated_at: 0,
+        };
+        let (_, idle) = RatingRow::current(Some(row), 10 * DAY_MS + 5);
+        assert_eq!(idle, 10);
+        let fresh = rate(Some(row), None, Some("white"), 0);
+        let stale = rate(Some(row), None, Some("white"), 300 * DAY_MS);
+        // A longer absence: a less certain rating moves more.
+        assert!(stale.change.black_after < fresh.change.black_after);
+    }
+
+    #[test]
+    fn sqlite_reads_the_numbered_parameters() {
+        assert_eq!(sqlite(READ).matches("?1").count(), 1);
+        assert!(!sqlite(UPSERT).contains('$'));
+    }
+}
