@@ -79,6 +79,9 @@ pub struct ProfileView {
     pub draws: u32,
     /// Their games, newest first (a page; `you` is the player's sides).
     pub games: Vec<GameSummary>,
+    /// Their ratings, one per pool they played rated games in.
+    #[serde(default)]
+    pub ratings: Vec<crate::ratings::PoolRating>,
 }
 
 /// Server-side glue: the trait the server implements.

@@ -16,6 +16,7 @@ mod live;
 pub mod openings;
 pub mod pages;
 pub mod protocol;
+pub mod ratings;
 pub mod worker;
 
 use leptos::prelude::*;
@@ -102,6 +103,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/account") view={Lazy::<AccountRoute>::new()} />
                 <Route path=path!("/game/:id") view={Lazy::<GameRoute>::new()} />
                 <Route path=path!("/@/:name") view={Lazy::<ProfileRoute>::new()} />
+                <Route path=path!("/players") view={Lazy::<PlayersRoute>::new()} />
             </Routes>
         </Router>
     }
@@ -168,10 +170,6 @@ impl LazyRoute for OfflineRoute {
     }
 }
 
-/// The browser entry point, called by the `frontend` crate once the wasm module
-/// is loaded. `scene` is the 3D island's constructor, injected so that this crate
-/// stays free of Three.js bindings. Hydration is asynchronous (a lazy route's
-/// chunk may have to load first); `hydrated` runs when the page is interactive.
 #[derive(Debug)]
 pub struct AccountRoute;
 
@@ -211,6 +209,23 @@ impl LazyRoute for ProfileRoute {
     }
 }
 
+#[derive(Debug)]
+pub struct PlayersRoute;
+
+#[lazy_route]
+impl LazyRoute for PlayersRoute {
+    fn data() -> Self {
+        PlayersRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::players::LeaderboardPage /> }.into_any()
+    }
+}
+
+/// The browser entry point, called by the `frontend` crate once the wasm module
+/// is loaded. `scene` is the 3D island's constructor, injected so that this crate
+/// stays free of Three.js bindings. Hydration is asynchronous (a lazy route's
+/// chunk may have to load first); `hydrated` runs when the page is interactive.
 #[cfg(feature = "hydrate")]
 pub fn hydrate(scene: board::SceneFactory, hydrated: fn()) {
     let lang = i18n::document_lang();

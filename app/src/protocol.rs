@@ -715,7 +715,8 @@ mod tests {
         assert!(!ai_refused(
             TableMode::Online {
                 private: true,
-                time: None
+                time: None,
+                rated: false
             },
             ai_turn,
             false

@@ -252,6 +252,7 @@ impl Archive {
             losses,
             draws,
             games: self.games_of(&identity, before).await?,
+            ratings: crate::ratings::pools(&self.store, account.id).await?,
         })
     }
 }

@@ -16,6 +16,7 @@ pub mod hub;
 pub mod lab;
 pub mod limits;
 pub mod metrics;
+pub mod ratings;
 pub mod routes;
 pub mod seating;
 pub mod serve;

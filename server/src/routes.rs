@@ -107,6 +107,11 @@ pub fn router(state: AppState) -> Router {
         app::archive::backend::ArchiveBackendHandle(Arc::new(crate::archive::Archive {
             store: state.store.clone(),
         }));
+    let ratings_backend =
+        app::ratings::backend::RatingsBackendHandle(Arc::new(crate::ratings::Ratings {
+            store: state.store.clone(),
+            hub: state.hub.clone(),
+        }));
     let with_session = Router::new()
         .leptos_routes_with_context(
             &state,
@@ -117,6 +122,7 @@ pub fn router(state: AppState) -> Router {
                 provide_context(analysis_backend.clone());
                 provide_context(account_backend.clone());
                 provide_context(archive_backend.clone());
+                provide_context(ratings_backend.clone());
             },
             move || {
                 provide_request_nonce();

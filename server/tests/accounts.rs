@@ -6,64 +6,12 @@
 
 use app::protocol::{Side, TableMode, TableView};
 use server::clock::ManualClock;
-use server::config::Config;
-use std::net::SocketAddr;
-use std::path::Path;
-use std::sync::Arc;
 use testclient::{Client, Refusal};
 
+mod support;
+use support::Live;
+
 const PASSWORD: &str = "violet kettle marches sideways";
-
-struct Live {
-    url: String,
-    clock: ManualClock,
-    hub: server::hub::Hub,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Live {
-    async fn start(database: &Path, clock: ManualClock) -> Live {
-        let config = Config::for_tests(database.to_path_buf());
-        let state = server::prepare_with_clock(&config, Arc::new(clock.clone()))
-            .await
-            .expect("server state");
-        let hub = state.hub.clone();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let url = format!("http://{}", listener.local_addr().expect("address"));
-        let app = server::routes::router(state).into_make_service_with_connect_info::<SocketAddr>();
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
-        Live {
-            url,
-            clock,
-            hub,
-            task,
-        }
-    }
-
-    /// A new browser that has loaded the lobby (it has a cookie).
-    async fn browser(&self) -> Client {
-        let client = Client::new(&self.url);
-        let (status, _) = client.get("/").await.expect("lobby");
-        assert_eq!(status, 200);
-        assert!(client.token().is_some(), "the lobby sets a cookie");
-        client
-    }
-
-    /// Another browser holding `token`.
-    fn browser_with(&self, token: &str) -> Client {
-        Client::with_token(&self.url, token)
-    }
-}
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
 
 fn refused<T: std::fmt::Debug>(answer: Result<T, Refusal>, status: u16, text: &str) {
     let refusal = answer.expect_err("refused");

@@ -49,6 +49,9 @@ fn well_formed(name: &str) -> Option<(&'static str, u16)> {
         "sign_in" => (r#"{"name":"nobody","password":"not it at all"}"#, 422),
         "sign_out" => (r#"{}"#, 200),
         "sign_out_everywhere" => (r#"{}"#, 422),
+        "table_players" => (r#"{"table":"nope"}"#, 404),
+        "my_ratings" => (r#"{}"#, 200),
+        "leaderboard" => (r#"{"speed":"blitz"}"#, 200),
         _ => return None,
     })
 }
@@ -442,7 +445,7 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
             let (status, text) = raw(&http, &url, name, bad, &json_headers).await;
             let no_arguments = matches!(
                 name,
-                "lab_list" | "lab_provider" | "sign_out" | "sign_out_everywhere"
+                "lab_list" | "lab_provider" | "sign_out" | "sign_out_everywhere" | "my_ratings"
             );
             if no_arguments && bad == "[]" {
                 // No arguments to read: an empty list is an empty argument

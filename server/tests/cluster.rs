@@ -643,3 +643,55 @@ async fn an_account_made_on_one_instance_plays_its_seat_on_the_other_and_signs_o
         .you
         .is_empty());
 }
+
+#[tokio::test]
+async fn a_rated_game_on_two_instances_is_rated_once_and_seen_on_both() {
+    const PASSWORD: &str = "violet kettle marches sideways";
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &[]);
+    let b = instance(&pg, "b", &[]);
+    let on_a = Client::new(&a.url);
+    on_a.sign_up("rated_a", PASSWORD)
+        .await
+        .expect("sign up on a");
+    let on_b = Client::new(&b.url);
+    on_b.sign_up("rated_b", PASSWORD)
+        .await
+        .expect("sign up on b");
+    let rated = TableMode::Online {
+        private: true,
+        time: Some(app::protocol::TimeControl::PRESETS[2]),
+        rated: true,
+    };
+    let table = on_a.create_table(rated).await.expect("rated table on a");
+    let seated = on_b.take_seat(&table).await.expect("seat on b");
+    let b_side = seated.you[0];
+    // One move each, each on their own instance.
+    for _ in 0..2 {
+        let view = on_a.get_table(&table).await.expect("view");
+        let mover = if to_move(&view) == Some(b_side) {
+            &on_b
+        } else {
+            &on_a
+        };
+        let square = first_legal(mover, &table).await.expect("legal");
+        mover.play_move(&table, square).await.expect("move");
+    }
+    // Both resign at once, on different instances: one round ends, once.
+    let (x, y) = tokio::join!(on_a.resign(&table, None), on_b.resign(&table, None));
+    assert!(x.is_ok() || y.is_ok(), "{x:?} {y:?}");
+    for client in [&on_a, &on_b] {
+        let mine = client.my_ratings().await.expect("ratings");
+        assert_eq!(mine.len(), 1, "{mine:?}");
+        assert_eq!(mine[0].speed, app::protocol::Speed::Rapid);
+        assert_eq!(mine[0].games, 1, "rated once");
+        assert_eq!(mine[0].history.len(), 1);
+    }
+    let players = on_b.table_players(&table).await.expect("players on b");
+    let (black, white) = (
+        players.black.change.expect("change"),
+        players.white.change.expect("change"),
+    );
+    assert_eq!(black, -white);
+    assert!(black.abs() > 100, "{black}");
+}

@@ -380,6 +380,23 @@ impl Client {
             .await
     }
 
+    // ----- ratings -----
+
+    pub async fn table_players(&self, table: &str) -> Result<app::ratings::PlayersView, Refusal> {
+        self.call("table_players", json!({ "table": table })).await
+    }
+
+    pub async fn my_ratings(&self) -> Result<Vec<app::ratings::PoolRating>, Refusal> {
+        self.call("my_ratings", json!({})).await
+    }
+
+    pub async fn leaderboard(
+        &self,
+        speed: app::protocol::Speed,
+    ) -> Result<Vec<app::ratings::BoardLine>, Refusal> {
+        self.call("leaderboard", json!({ "speed": speed })).await
+    }
+
     // ----- analysis -----
 
     pub async fn analysis_start(&self, kind: &str, id: &str) -> Result<AnalysisView, Refusal> {

@@ -269,6 +269,7 @@ pub fn LobbyPage() -> impl IntoView {
                 <div class="card" id="online">
                     <h2>{t!(lang, "lobby-online-title")}</h2>
                     <p>{t!(lang, "lobby-online-text")}</p>
+                    {signed_in.then(|| view! { <crate::pages::players::MyRatings /> })}
                     <label class="row">
                         {t!(lang, "lobby-time-control")} " "
                         <select

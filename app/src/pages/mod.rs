@@ -10,6 +10,7 @@ pub mod lab_home;
 pub mod lab_parts;
 pub mod lobby;
 pub mod offline;
+pub mod players;
 pub mod profile;
 pub mod rules;
 pub mod table;

@@ -70,6 +70,7 @@ pub fn ProfilePage() -> impl IntoView {
                                         )}
                                     </p>
                                 </div>
+                                <crate::pages::players::ProfileRatings pools=profile.ratings />
                                 <section class="card">
                                     <h2>{t!(lang, "profile-games")}</h2>
                                     {games}

@@ -580,6 +580,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         }}
                     </p>
                 </div>
+                <crate::pages::players::PlayersCard table=table_id.clone() view=view_state />
                 <crate::pages::hint::HintPanel view=view_state hint values=hint_values />
                 <crate::pages::clocks::ClockPanel
                     clocks=Signal::derive(move || view_state.with(|v| v.clocks))

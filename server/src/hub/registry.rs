@@ -24,6 +24,29 @@ impl<S: TableStore> Hub<S> {
             .unwrap_or(false)
     }
 
+    /// A table's mode and who holds each seat (identities; none at a table
+    /// played in one browser), for labelling its players.
+    pub async fn seat_holders(
+        &self,
+        id: &str,
+    ) -> Result<(app::protocol::TableMode, [Option<String>; 2]), CommandError> {
+        use app::protocol::Side;
+        let entry = self.entry(id).await?;
+        let mut entry = entry.lock().await;
+        self.sync(&mut entry).await?;
+        let holder = |side: Side| {
+            entry
+                .seating
+                .as_ref()
+                .and_then(|s| s.holder(side))
+                .map(str::to_string)
+        };
+        Ok((
+            entry.table.mode(),
+            [holder(Side::Black), holder(Side::White)],
+        ))
+    }
+
     /// The table in memory, if it is.
     pub(super) fn cached(&self, id: &str) -> Option<Arc<AsyncMutex<Entry>>> {
         self.inner

@@ -1,0 +1,274 @@
+//! Players and their ratings: the players card at an online table (names,
+//! ratings with a `?` while provisional, the last rated round's change),
+//! the lobby's "your ratings" line, a profile's rating graph, and the
+//! leaderboard page `/players`.
+
+use crate::protocol::{RoundStatus, Side, Speed, TableMode, TableView};
+use crate::ratings::{change_text, leaderboard, my_ratings, table_players, PoolRating, SeatTag};
+use leptos::prelude::*;
+
+fn speed_name(lang: crate::i18n::Lang, speed: Speed) -> String {
+    match speed {
+        Speed::Blitz => t!(lang, "speed-blitz"),
+        Speed::Rapid => t!(lang, "speed-rapid"),
+    }
+}
+
+/// One seat's line: the disc, the name (a link to the profile), the rating
+/// and, once a rated round is over, its change.
+fn seat_line(lang: crate::i18n::Lang, side: Side, tag: SeatTag, over: bool) -> impl IntoView {
+    let disc = match side {
+        Side::Black => "disc black",
+        Side::White => "disc white",
+    };
+    let id = match side {
+        Side::Black => "player-black",
+        Side::White => "player-white",
+    };
+    let name = match tag.name {
+        Some(name) => view! { <a href=format!("/@/{name}")>{name.clone()}</a> }.into_any(),
+        None => view! { <span class="muted">{t!(lang, "players-anonymous")}</span> }.into_any(),
+    };
+    let rating = tag.rating.map(
+        |r| view! { <span class="rating" title=t!(lang, "players-rating-title")>{r.text()}</span> },
+    );
+    let change = tag.change.filter(|_| over).map(|c| {
+        let class = match c {
+            c if c > 0 => "rating-change up",
+            c if c < 0 => "rating-change down",
+            _ => "rating-change",
+        };
+        view! { <span class=class>{change_text(c)}</span> }
+    });
+    view! {
+        <p class="player" id=id>
+            <span class=disc aria-hidden="true"></span>
+            " " {name} " " {rating} " " {change}
+        </p>
+    }
+}
+
+/// The players of an online table, fetched again when the seats change or
+/// a round ends.
+#[component]
+pub fn PlayersCard(table: String, view: RwSignal<TableView>) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let online = move || view.with(|v| matches!(v.mode, TableMode::Online { .. }));
+    let over = move || view.with(|v| matches!(v.status, RoundStatus::Over { .. }));
+    let key = move || {
+        view.with(|v| {
+            (
+                v.round,
+                matches!(v.status, RoundStatus::Over { .. }),
+                v.seats.map(|s| (s.black.taken, s.white.taken)),
+            )
+        })
+    };
+    let players = Resource::new(key, move |_| table_players(table.clone()));
+    view! {
+        <Show when=online>
+            <Suspense fallback=|| ()>
+                {move || Suspend::new(async move {
+                    let Some(Ok(players)) = super::settled(players).await else {
+                        return ().into_any();
+                    };
+                    if players.black.name.is_none() && players.white.name.is_none() {
+                        return ().into_any();
+                    }
+                    let over = over();
+                    view! {
+                        <div class="card players" id="players">
+                            {players.rated.then(|| view! { <p class="muted" id="rated-table">{t!(lang, "players-rated")}</p> })}
+                            {seat_line(lang, Side::Black, players.black, over)}
+                            {seat_line(lang, Side::White, players.white, over)}
+                        </div>
+                    }
+                    .into_any()
+                })}
+            </Suspense>
+        </Show>
+    }
+}
+
+/// The lobby's line of the signed-in player's ratings.
+#[component]
+pub fn MyRatings() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let ratings = Resource::new(|| (), |_| my_ratings());
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                let Some(Ok(pools)) = super::settled(ratings).await else {
+                    return ().into_any();
+                };
+                let text = if pools.is_empty() {
+                    t!(lang, "players-no-ratings")
+                } else {
+                    pools
+                        .iter()
+                        .map(|p| format!("{} {}", speed_name(lang, p.speed), p.rating.text()))
+                        .collect::<Vec<_>>()
+                        .join(" · ")
+                };
+                view! {
+                    <p class="my-ratings" id="my-ratings">
+                        {t!(lang, "players-your-ratings")} " " {text} " · "
+                        <a href="/players">{t!(lang, "players-leaderboard")}</a>
+                    </p>
+                }
+                .into_any()
+            })}
+        </Suspense>
+    }
+}
+
+/// A rating history as an SVG line, newest on the right.
+fn graph(lang: crate::i18n::Lang, pool: &PoolRating) -> impl IntoView {
+    const W: f64 = 320.0;
+    const H: f64 = 120.0;
+    const PAD: f64 = 8.0;
+    let points = &pool.history;
+    let (low, high) = points
+        .iter()
+        .fold((i32::MAX, i32::MIN), |(lo, hi), (_, r)| {
+            (lo.min(*r), hi.max(*r))
+        });
+    let span = f64::from((high - low).max(50));
+    let mid = (f64::from(high) + f64::from(low)) / 2.0;
+    let n = points.len().max(2) - 1;
+    let path = points
+        .iter()
+        .enumerate()
+        .map(|(i, (_, r))| {
+            let x = PAD + (W - 2.0 * PAD) * i as f64 / n as f64;
+            let y = H / 2.0 - (f64::from(*r) - mid) / span * (H - 2.0 * PAD);
+            format!("{x:.1},{y:.1}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let label = t!(
+        lang,
+        "players-graph-label",
+        speed = speed_name(lang, pool.speed),
+        low = low.min(high),
+        high = high.max(low)
+    );
+    view! {
+        <svg
+            class="rating-graph"
+            id=format!("graph-{}", pool.speed.key())
+            viewBox=format!("0 0 {W} {H}")
+            role="img"
+            aria-label=label
+        >
+            <polyline points=path fill="none" stroke="currentColor" stroke-width="2" />
+        </svg>
+    }
+}
+
+/// A profile's ratings: one card per pool played, with its graph.
+#[component]
+pub fn ProfileRatings(pools: Vec<PoolRating>) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    (!pools.is_empty()).then(|| {
+        view! {
+            <section class="card profile-ratings" id="profile-ratings">
+                <h2>{t!(lang, "players-ratings")}</h2>
+                {pools
+                    .into_iter()
+                    .map(|pool| {
+                        view! {
+                            <div class="pool" id=format!("rating-{}", pool.speed.key())>
+                                <p>
+                                    <strong>{speed_name(lang, pool.speed)}</strong> " "
+                                    <span class="rating">{pool.rating.text()}</span> " "
+                                    <span class="muted">{t!(lang, "players-rated-games", count = pool.games)}</span>
+                                </p>
+                                {(pool.history.len() > 1).then(|| graph(lang, &pool))}
+                            </div>
+                        }
+                    })
+                    .collect_view()}
+            </section>
+        }
+    })
+}
+
+/// `/players`: the best 50 of each pool.
+#[component]
+pub fn LeaderboardPage() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let boards = Resource::new(
+        || (),
+        |_| async move {
+            let mut all = Vec::new();
+            for speed in Speed::ALL {
+                all.push((speed, leaderboard(speed).await?));
+            }
+            Ok::<_, crate::api::CommandError>(all)
+        },
+    );
+    view! {
+        <main class="page leaderboard-page">
+            <header class="topbar">
+                <a href="/">{t!(lang, "back-to-lobby")}</a>
+                <crate::accounts::AccountLink />
+                <crate::i18n::LangSwitch />
+            </header>
+            <h1>{t!(lang, "players-leaderboard")}</h1>
+            <p class="muted">{t!(lang, "players-leaderboard-rule")}</p>
+            <Suspense fallback=move || view! { <p>{t!(lang, "table-loading")}</p> }>
+                {move || Suspend::new(async move {
+                    let Some(loaded) = super::settled(boards).await else {
+                        return ().into_any();
+                    };
+                    match loaded {
+                        Ok(all) => all
+                            .into_iter()
+                            .map(|(speed, lines)| {
+                                let body = if lines.is_empty() {
+                                    view! { <p class="muted">{t!(lang, "players-board-empty")}</p> }.into_any()
+                                } else {
+                                    view! {
+                                        <table class="board-table">
+                                            <thead>
+                                                <tr>
+                                                    <th scope="col">"#"</th>
+                                                    <th scope="col">{t!(lang, "account-name")}</th>
+                                                    <th scope="col">{t!(lang, "players-rating")}</th>
+                                                    <th scope="col">{t!(lang, "players-games")}</th>
+                                                </tr>
+                                            </thead>
+                                            <tbody>
+                                                {lines
+                                                    .into_iter()
+                                                    .map(|line| view! {
+                                                        <tr>
+                                                            <td>{line.rank}</td>
+                                                            <td><a href=format!("/@/{}", line.name)>{line.name.clone()}</a></td>
+                                                            <td>{line.rating}</td>
+                                                            <td>{line.games}</td>
+                                                        </tr>
+                                                    })
+                                                    .collect_view()}
+                                            </tbody>
+                                        </table>
+                                    }
+                                    .into_any()
+                                };
+                                view! {
+                                    <section class="card" id=format!("board-{}", speed.key())>
+                                        <h2>{speed_name(lang, speed)}</h2>
+                                        {body}
+                                    </section>
+                                }
+                            })
+                            .collect_view()
+                            .into_any(),
+                        Err(error) => view! { <p class="error" role="alert">{error.message}</p> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </main>
+    }
+}

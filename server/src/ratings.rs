@@ -1,0 +1,164 @@
+//! Ratings as the pages' [`RatingsBackend`]: a table's players with their
+//! ratings and the last rated round's change, an account's ratings with
+//! their history, and the leaderboard. The ratings themselves are written
+//! by the store with each rated round (`store/ratings.rs`).
+//!
+//! [`RatingsBackend`]: app::ratings::backend::RatingsBackend
+
+use crate::glicko::PROVISIONAL_DEVIATION;
+use crate::store::Store;
+use app::api::backend::BoxFuture;
+use app::api::CommandError;
+use app::protocol::{Session, Speed, TableMode};
+use app::ratings::{BoardLine, PlayersView, PoolRating, SeatTag, ShownRating};
+
+/// Lines on the leaderboard.
+pub const BOARD_SIZE: i64 = 50;
+/// The leaderboard counts players with a rated game in this many days.
+pub const BOARD_DAYS: i64 = 30;
+/// Points of a rating history kept on a profile's graph.
+pub const HISTORY_POINTS: i64 = 200;
+
+/// The ratings service.
+#[derive(Clone)]
+pub struct Ratings {
+    pub store: Store,
+    pub hub: crate::hub::Hub,
+}
+
+fn unavailable(error: crate::store::StoreError) -> CommandError {
+    tracing::error!("ratings store: {error}");
+    CommandError::unavailable("The server could not read the ratings. Please try again.")
+}
+
+impl Ratings {
+    async fn table_players(&self, table: &str) -> Result<PlayersView, CommandError> {
+        let (mode, holders) = self.hub.seat_holders(table).await?;
+        let TableMode::Online { time, rated, .. } = mode else {
+            return Ok(PlayersView::default());
+        };
+        let speed = time.map(|t| t.speed().key());
+        let change = if rated {
+            self.store
+                .last_rating_change(table)
+                .await
+                .map_err(unavailable)?
+        } else {
+            None
+        };
+        let mut tags = [SeatTag::default(), SeatTag::default()];
+        for (index, holder) in holders.iter().enumerate() {
+            let Some(account) = holder
+                .as_ref()
+                .and_then(|h| crate::accounts::account_of(&Session(h.clone())))
+            else {
+                continue;
+            };
+            tags[index].name = self
+                .store
+                .account_name(account)
+                .await
+                .map_err(unavailable)?;
+            if let (true, Some(speed)) = (rated, speed) {
+                let row = self
+                    .store
+                    .rating_of(account, speed)
+                    .await
+                    .map_err(unavailable)?;
+                let (rating, deviation) = row.map_or(
+                    (crate::glicko::START_RATING, crate::glicko::START_DEVIATION),
+                    |r| (r.rating, r.deviation),
+                );
+                tags[index].rating = Some(ShownRating::new(rating, deviation));
+            }
+            if let Some(change) = change {
+                let (before, after) = if index == 0 {
+                    (change.black_before, change.black_after)
+                } else {
+                    (change.white_before, change.white_after)
+                };
+                tags[index].change = Some((after.round() - before.round()) as i32);
+            }
+        }
+        let [black, white] = tags;
+        Ok(PlayersView {
+            black,
+            white,
+            rated,
+        })
+    }
+
+    async fn ratings_of(&self, session: &Session) -> Result<Vec<PoolRating>, CommandError> {
+        let Some(account) = crate::accounts::account_of(session) else {
+            return Ok(Vec::new());
+        };
+        pools(&self.store, account).await
+    }
+
+    async fn leaderboard(&self, speed: Speed) -> Result<Vec<BoardLine>, CommandError> {
+        let since = self.hub.now() - BOARD_DAYS * crate::store::ratings::DAY_MS;
+        let rows = self
+            .store
+            .leaderboard(speed.key(), PROVISIONAL_DEVIATION, since, BOARD_SIZE)
+            .await
+            .map_err(unavailable)?;
+        Ok(rows
+            .into_iter()
+            .enumerate()
+            .map(|(i, row)| BoardLine {
+                rank: i as u32 + 1,
+                name: row.name,
+                rating: row.rating.round() as i32,
+                games: u32::try_from(row.games).unwrap_or(u32::MAX),
+            })
+            .collect())
+    }
+}
+
+/// An account's ratings, one per pool played, with their histories.
+pub async fn pools(store: &Store, account: i64) -> Result<Vec<PoolRating>, CommandError> {
+    let rows = store.ratings_of(account).await.map_err(unavailable)?;
+    let mut pools = Vec::new();
+    for row in rows {
+        let Some(speed) = Speed::parse(&row.speed) else {
+            continue;
+        };
+        let history = store
+            .rating_history(account, &row.speed, HISTORY_POINTS)
+            .await
+            .map_err(unavailable)?
+            .into_iter()
+            .map(|h| (h.at, h.rating.round() as i32))
+            .collect();
+        pools.push(PoolRating {
+            speed,
+            rating: ShownRating::new(row.rating, row.deviation),
+            games: u32::try_from(row.games).unwrap_or(u32::MAX),
+            history,
+        });
+    }
+    Ok(pools)
+}
+
+impl app::ratings::backend::RatingsBackend for Ratings {
+    fn table_players<'a>(
+        &'a self,
+        table: &'a str,
+    ) -> BoxFuture<'a, Result<PlayersView, CommandError>> {
+        Box::pin(Ratings::table_players(self, table))
+    }
+
+    fn ratings_of<'a>(
+        &'a self,
+        session: &'a Session,
+    ) -> BoxFuture<'a, Result<Vec<PoolRating>, CommandError>> {
+        Box::pin(Ratings::ratings_of(self, session))
+    }
+
+    fn leaderboard<'a>(
+        &'a self,
+        speed: Speed,
+    ) -> BoxFuture<'a, Result<Vec<BoardLine>, CommandError>> {
+        Box::pin(Ratings::leaderboard(self, speed))
+    }
+}
