@@ -1,0 +1,114 @@
+// Rated play as two new players meet it: both sign up, tick "Rated" and
+// ask for a quick match, play a move each by clicks, one resigns; both see
+// their rating change at the table, open each other's profile (rating and
+// graph data) and replay the game from the archive; the leaderboard page.
+import { Page } from '@playwright/test';
+import { test, expect, waitForIsland, screenshot } from './support/fixtures';
+import { status, clickSquare, waitForNewVersion } from './support/board';
+import { newPlayer } from './support/online';
+
+const PASSWORD = 'violet kettle marches sideways';
+
+async function signUp(page: Page, name: string) {
+  await page.goto('/account');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await page.fill('#sign-up-name', name);
+  await page.fill('#sign-up-password', PASSWORD);
+  await page.click('#sign-up');
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.locator('#account-link')).toHaveText(name);
+}
+
+/** The player whose board offers a move clicks the first one. */
+async function oneMove(players: Page[]) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    for (const page of players) {
+      const s = await status(page);
+      if (s && s.legal.length > 0 && s.drawnVersion >= s.version && !s.animating) {
+        await clickSquare(page, s.legal[0]);
+        for (const p of players) await waitForNewVersion(p, s.version);
+        return;
+      }
+    }
+    await players[0].waitForTimeout(100);
+  }
+  throw new Error('nobody could move');
+}
+
+test('two new players play a rated quick match, see their ratings move, profiles and the replay', async ({ browser, server }, info) => {
+  test.setTimeout(240_000);
+  const errors: string[] = [];
+  const stamp = Date.now().toString(36).slice(-6);
+  const names = [`ra${stamp}`, `rb${stamp}`];
+  const first = await newPlayer(browser, server.url, errors);
+  const second = await newPlayer(browser, server.url, errors);
+  await signUp(first, names[0]);
+  await signUp(second, names[1]);
+
+  // The lobby offers rated play to signed-in players, with their ratings.
+  for (const page of [first, second]) {
+    await expect(page.locator('#my-ratings')).toContainText('none yet');
+    await page.check('#rated');
+  }
+  await screenshot(first, info, 'lobby-rated');
+  await first.click('#quick-match');
+  await expect(first.locator('#queue-status')).toContainText('Waiting');
+  await second.click('#quick-match');
+  await first.waitForURL(/\/table\//);
+  await second.waitForURL(/\/table\//);
+  expect(first.url()).toBe(second.url());
+  await waitForIsland(first);
+  await waitForIsland(second);
+  await expect(first.locator('#mode')).toContainText('rated');
+  await expect(first.locator('#rated-table')).toBeVisible();
+  await expect(first.locator('#players')).toContainText(names[0]);
+  await expect(first.locator('#players')).toContainText(names[1]);
+  await expect(first.locator('#players .rating').first()).toHaveText('1500?');
+
+  // A move each (so the round counts for ratings), then one resigns.
+  await oneMove([first, second]);
+  await oneMove([first, second]);
+  const mover = (await status(first)).legal.length > 0 ? first : second;
+  await mover.click('#resign');
+  await mover.click('#resign-yes');
+  for (const page of [first, second]) {
+    await expect(page.locator('#players .rating-change.up')).toHaveText(/^\+\d+$/);
+    await expect(page.locator('#players .rating-change.down')).toHaveText(/^−\d+$/);
+  }
+  const gain = Number((await first.locator('#players .rating-change.up').textContent())!.slice(1));
+  expect(gain).toBeGreaterThan(100);
+  await screenshot(first, info, 'table-rating-change');
+
+  // Each opens the other's profile from the players card.
+  const loser = mover;
+  const winner = mover === first ? second : first;
+  const winnerName = mover === first ? names[1] : names[0];
+  await loser.click(`#players a:has-text("${winnerName}")`);
+  await loser.waitForURL(new RegExp(`/@/${winnerName}$`));
+  await loser.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(loser.locator('#profile-name')).toHaveText(winnerName);
+  await expect(loser.locator('#rating-blitz .rating')).toHaveText(`${1500 + gain}?`);
+  await expect(loser.locator('#profile-games .game-line')).toHaveCount(1);
+  await screenshot(loser, info, 'profile-ratings');
+
+  // The game replays from the archive.
+  await loser.click('#profile-games .game-line a');
+  await loser.waitForURL(/\/game\//);
+  await waitForIsland(loser);
+  await expect(loser.locator('#game-moves li')).toHaveCount(2);
+  await loser.click('#replay-first');
+  await expect(loser.locator('#black-count')).toContainText('2');
+  await loser.click('#replay-forward');
+  await expect(loser.locator('#black-count')).toContainText('4');
+
+  // The winner's lobby shows the new rating; the leaderboard explains who is listed.
+  await winner.goto('/');
+  await winner.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(winner.locator('#my-ratings')).toContainText(`Blitz ${1500 + gain}?`);
+  await winner.click('#my-ratings a');
+  await winner.waitForURL(/\/players$/);
+  await expect(winner.locator('#board-blitz')).toBeVisible();
+  await expect(winner.locator('#board-rapid')).toBeVisible();
+  await screenshot(winner, info, 'leaderboard');
+  expect(errors).toEqual([]);
+});
