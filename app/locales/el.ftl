@@ -42,6 +42,7 @@ players-rating-title = Βαθμολογία Glicko-2 (με ? όσο είναι �
 players-rated = Παρτίδα με βαθμολογία
 players-no-ratings = καμία ακόμη: παίξτε μια παρτίδα με βαθμολογία
 players-your-ratings = Οι βαθμολογίες σας:
+players-your-ratings-link = Οι βαθμολογίες και οι παρτίδες σας
 players-leaderboard = Κατάταξη
 players-leaderboard-rule = Οι 50 καλύτεροι κάθε ταχύτητας, από όσους έχουν σταθεροποιημένη βαθμολογία (RD έως 110) και έπαιξαν παρτίδα με βαθμολογία τις τελευταίες 30 ημέρες.
 players-board-empty = Κανείς ακόμη.

@@ -38,6 +38,7 @@ players-rating-title = Glicko-2 rating (a ? while it is still provisional)
 players-rated = Rated game
 players-no-ratings = none yet: play a rated game
 players-your-ratings = Your ratings:
+players-your-ratings-link = Your ratings and games
 players-leaderboard = Leaderboard
 players-leaderboard-rule = The best 50 of each speed among players whose rating is settled (RD at most 110) and who played a rated game in the last 30 days.
 players-board-empty = Nobody is listed yet.

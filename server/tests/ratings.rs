@@ -245,3 +245,58 @@ async fn a_round_that_ends_before_both_moved_is_not_rated() {
     assert_eq!(players.black.rating, None);
     assert!(black.my_ratings().await.expect("ratings").is_empty());
 }
+
+#[tokio::test]
+async fn the_leaderboard_lists_settled_recent_players_best_first() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let now = 100 * 86_400_000;
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(now)).await;
+    let names = ["eleni", "fotis", "giorgos", "haris"];
+    for name in names {
+        live.browser()
+            .await
+            .sign_up(name, PASSWORD)
+            .await
+            .expect("sign up");
+    }
+    // Ratings as many rated games would leave them: (rating, RD, days ago).
+    let rows = [
+        ("eleni", 1720.0, 60.0, 1),
+        ("fotis", 1810.0, 95.0, 3),
+        ("giorgos", 1900.0, 180.0, 1), // provisional: not listed
+        ("haris", 2000.0, 50.0, 40),   // no rated game for 40 days: not listed
+    ];
+    for (name, rating, deviation, days) in rows {
+        sqlx::query(
+            "INSERT INTO ratings (account_id, speed, rating, deviation, volatility, games, rated_at)
+             SELECT id, 'blitz', ?, ?, 0.06, 30, ? FROM accounts WHERE name = ?",
+        )
+        .bind(rating)
+        .bind(deviation)
+        .bind(now - days * 86_400_000)
+        .bind(name)
+        .execute(live.store.pool())
+        .await
+        .expect("insert");
+    }
+    let visitor = live.browser().await;
+    let board = visitor.leaderboard(Speed::Blitz).await.expect("board");
+    let listed: Vec<(u32, &str, i32)> = board
+        .iter()
+        .map(|l| (l.rank, l.name.as_str(), l.rating))
+        .collect();
+    assert_eq!(listed, vec![(1, "fotis", 1810), (2, "eleni", 1720)]);
+    assert!(visitor
+        .leaderboard(Speed::Rapid)
+        .await
+        .expect("board")
+        .is_empty());
+    // The page shows them, linked to their profiles.
+    let (status, page) = visitor.get("/players").await.expect("page");
+    assert_eq!(status, 200);
+    assert!(page.contains("href=\"/@/fotis\""), "{page}");
+    assert!(!page.contains("giorgos"));
+    // A settled rating shows without its "?".
+    let profile = visitor.get_profile("eleni", None).await.expect("profile");
+    assert_eq!(profile.ratings[0].rating.text(), "1720");
+}

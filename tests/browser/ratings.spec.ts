@@ -45,9 +45,12 @@ test('two new players play a rated quick match, see their ratings move, profiles
   await signUp(first, names[0]);
   await signUp(second, names[1]);
 
-  // The lobby offers rated play to signed-in players, with their ratings.
+  // The account page shows their ratings; the lobby offers rated play.
   for (const page of [first, second]) {
-    await expect(page.locator('#my-ratings')).toContainText('none yet');
+    await page.goto('/account');
+    await expect(page.locator('#account-ratings')).toContainText('none yet');
+    await page.goto('/');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
     await page.check('#rated');
   }
   await screenshot(first, info, 'lobby-rated');
@@ -101,11 +104,14 @@ test('two new players play a rated quick match, see their ratings move, profiles
   await loser.click('#replay-forward');
   await expect(loser.locator('#black-count')).toContainText('4');
 
-  // The winner's lobby shows the new rating; the leaderboard explains who is listed.
+  // The winner's account page shows the new rating; the lobby links to
+  // their profile and the leaderboard, which explains who is listed.
+  await winner.goto('/account');
+  await expect(winner.locator('#account-ratings')).toContainText(`Blitz ${1500 + gain}?`);
   await winner.goto('/');
   await winner.waitForFunction(() => document.body.dataset.hydrated === 'true');
-  await expect(winner.locator('#my-ratings')).toContainText(`Blitz ${1500 + gain}?`);
-  await winner.click('#my-ratings a');
+  await expect(winner.locator('#my-ratings a').first()).toHaveAttribute('href', `/@/${winnerName}`);
+  await winner.click('#my-ratings a[href="/players"]');
   await winner.waitForURL(/\/players$/);
   await expect(winner.locator('#board-blitz')).toBeVisible();
   await expect(winner.locator('#board-rapid')).toBeVisible();

@@ -149,6 +149,7 @@ pub fn AccountPage() -> impl IntoView {
             </header>
             <h1>{t!(lang, "account-title")}</h1>
             {body}
+            <crate::pages::players::MyRatings />
             <MyGames />
         </main>
     }

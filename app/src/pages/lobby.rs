@@ -45,7 +45,7 @@ pub fn LobbyPage() -> impl IntoView {
     });
     let (control, set_control) = signal(query_tc.clone().unwrap_or_else(|| "3+2".to_string()));
     // Rated play: offered to a signed-in player only.
-    let signed_in = crate::accounts::signed_in().is_some();
+    let signed_in = crate::accounts::signed_in();
     let (rated, set_rated) = signal(false);
     let navigate = use_navigate();
     let start = move |mode: TableMode| {
@@ -269,7 +269,7 @@ pub fn LobbyPage() -> impl IntoView {
                 <div class="card" id="online">
                     <h2>{t!(lang, "lobby-online-title")}</h2>
                     <p>{t!(lang, "lobby-online-text")}</p>
-                    {signed_in.then(|| view! { <crate::pages::players::MyRatings /> })}
+                    {signed_in.clone().map(|name| view! { <crate::pages::players::RatingLinks name /> })}
                     <label class="row">
                         {t!(lang, "lobby-time-control")} " "
                         <select
@@ -290,15 +290,15 @@ pub fn LobbyPage() -> impl IntoView {
                                 .collect_view()}
                         </select>
                     </label>
-                    {signed_in.then(|| view! {
-                        <label class="row">
+                    {signed_in.is_some().then(|| view! {
+                        <label class="check">
                             <input
                                 type="checkbox"
                                 id="rated"
                                 prop:checked=move || rated.get()
                                 on:change=move |ev| set_rated.set(event_target_checked(&ev))
                             />
-                            " " {t!(lang, "lobby-rated")}
+                            <span>{t!(lang, "lobby-rated")}</span>
                         </label>
                     })}
                     <div class="row">

@@ -90,12 +90,28 @@ pub fn PlayersCard(table: String, view: RwSignal<TableView>) -> impl IntoView {
     }
 }
 
-/// The lobby's line of the signed-in player's ratings.
+/// The lobby's links for a signed-in player: their ratings (on their
+/// profile) and the leaderboard. Plain links: the lobby loads no code to
+/// fetch ratings (its byte budget, `tests/browser/perf.spec.ts`).
+#[component]
+pub fn RatingLinks(name: String) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    view! {
+        <p class="my-ratings" id="my-ratings">
+            <a href=format!("/@/{name}")>{t!(lang, "players-your-ratings-link")}</a>
+            " · "
+            <a href="/players">{t!(lang, "players-leaderboard")}</a>
+        </p>
+    }
+}
+
+/// The signed-in player's ratings as one line (the account page).
 #[component]
 pub fn MyRatings() -> impl IntoView {
     let lang = crate::i18n::use_lang();
+    let signed_in = crate::accounts::signed_in().is_some();
     let ratings = Resource::new(|| (), |_| my_ratings());
-    view! {
+    signed_in.then(|| view! {
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {
                 let Some(Ok(pools)) = super::settled(ratings).await else {
@@ -111,7 +127,7 @@ pub fn MyRatings() -> impl IntoView {
                         .join(" · ")
                 };
                 view! {
-                    <p class="my-ratings" id="my-ratings">
+                    <p class="card my-ratings" id="account-ratings">
                         {t!(lang, "players-your-ratings")} " " {text} " · "
                         <a href="/players">{t!(lang, "players-leaderboard")}</a>
                     </p>
@@ -119,7 +135,7 @@ pub fn MyRatings() -> impl IntoView {
                 .into_any()
             })}
         </Suspense>
-    }
+    })
 }
 
 /// A rating history as an SVG line, newest on the right.
