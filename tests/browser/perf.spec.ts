@@ -17,8 +17,11 @@ const BUDGET_BYTES = 1_000_000;
 // strong evaluation's user interface in the main module (each move's value on
 // the 3D and 2D board, the Strongest level) and the explicit error kinds then
 // added ~3.3 KB (452,975 B): the 450 KB goal is open again (BENCHMARKS), and
-// this guard stops any further growth.
-const LOBBY_BYTES = 455_000;
+// this guard stops any further growth. Rated play (the Rated box, the
+// rated queue line, the links to your ratings) added ~7 KB (460,128 B); the
+// rating numbers themselves stay out of the lobby (a fetch and its types
+// cost 23 KB).
+const LOBBY_BYTES = 462_000;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
