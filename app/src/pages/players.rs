@@ -111,30 +111,32 @@ pub fn MyRatings() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let signed_in = crate::accounts::signed_in().is_some();
     let ratings = Resource::new(|| (), |_| my_ratings());
-    signed_in.then(|| view! {
-        <Suspense fallback=|| ()>
-            {move || Suspend::new(async move {
-                let Some(Ok(pools)) = super::settled(ratings).await else {
-                    return ().into_any();
-                };
-                let text = if pools.is_empty() {
-                    t!(lang, "players-no-ratings")
-                } else {
-                    pools
-                        .iter()
-                        .map(|p| format!("{} {}", speed_name(lang, p.speed), p.rating.text()))
-                        .collect::<Vec<_>>()
-                        .join(" · ")
-                };
-                view! {
-                    <p class="card my-ratings" id="account-ratings">
-                        {t!(lang, "players-your-ratings")} " " {text} " · "
-                        <a href="/players">{t!(lang, "players-leaderboard")}</a>
-                    </p>
-                }
-                .into_any()
-            })}
-        </Suspense>
+    signed_in.then(|| {
+        view! {
+            <Suspense fallback=|| ()>
+                {move || Suspend::new(async move {
+                    let Some(Ok(pools)) = super::settled(ratings).await else {
+                        return ().into_any();
+                    };
+                    let text = if pools.is_empty() {
+                        t!(lang, "players-no-ratings")
+                    } else {
+                        pools
+                            .iter()
+                            .map(|p| format!("{} {}", speed_name(lang, p.speed), p.rating.text()))
+                            .collect::<Vec<_>>()
+                            .join(" · ")
+                    };
+                    view! {
+                        <p class="card my-ratings" id="account-ratings">
+                            {t!(lang, "players-your-ratings")} " " {text} " · "
+                            <a href="/players">{t!(lang, "players-leaderboard")}</a>
+                        </p>
+                    }
+                    .into_any()
+                })}
+            </Suspense>
+        }
     })
 }
 
