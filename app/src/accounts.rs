@@ -46,6 +46,17 @@ pub mod backend {
             &'a self,
             session: &'a Session,
         ) -> BoxFuture<'a, Result<Signed, CommandError>>;
+        fn change_password<'a>(
+            &'a self,
+            caller: &'a Caller,
+            current: &'a str,
+            new: &'a str,
+        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
+        fn delete_account<'a>(
+            &'a self,
+            caller: &'a Caller,
+            password: &'a str,
+        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
     }
 
     /// The account backend, provided to server functions as context.
@@ -113,6 +124,31 @@ pub async fn sign_out_everywhere() -> Result<Option<AccountView>, CommandError> 
     let caller = crate::api::backend::caller()?;
     Ok(backend::answer(
         accounts.sign_out_everywhere(&caller.session).await?,
+    ))
+}
+
+/// Changes the password (the current one required). Every other browser
+/// of the account is signed out; this one stays signed in.
+#[server(endpoint = "change_password", input = Json)]
+pub async fn change_password(
+    current: String,
+    new: String,
+) -> Result<Option<AccountView>, CommandError> {
+    let accounts = backend::context()?;
+    let caller = crate::api::backend::caller()?;
+    Ok(backend::answer(
+        accounts.change_password(&caller, &current, &new).await?,
+    ))
+}
+
+/// Deletes the account (its password required): every browser is signed
+/// out; its games stay for their opponents under "deleted player".
+#[server(endpoint = "delete_account", input = Json)]
+pub async fn delete_account(password: String) -> Result<Option<AccountView>, CommandError> {
+    let accounts = backend::context()?;
+    let caller = crate::api::backend::caller()?;
+    Ok(backend::answer(
+        accounts.delete_account(&caller, &password).await?,
     ))
 }
 

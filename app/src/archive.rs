@@ -15,6 +15,9 @@ pub struct PlayerView {
     pub name: Option<String>,
     /// The AI's depth when the AI played this side (7: the strongest).
     pub ai_depth: Option<u8>,
+    /// An account that has since been deleted.
+    #[serde(default)]
+    pub deleted: bool,
 }
 
 /// One placement of an archived game, with the board after it.

@@ -100,13 +100,16 @@ impl Archive {
             return Ok(PlayerView {
                 name: None,
                 ai_depth: depth.parse().ok(),
+                deleted: false,
             });
         }
-        let name = match crate::accounts::account_of(&Session(identity.to_string())) {
+        let account = crate::accounts::account_of(&Session(identity.to_string()));
+        let name = match account {
             Some(id) => self.store.account_name(id).await.map_err(unavailable)?,
             None => None,
         };
         Ok(PlayerView {
+            deleted: account.is_some() && name.is_none(),
             name,
             ai_depth: None,
         })
@@ -203,21 +206,22 @@ impl Archive {
     /// read); names as shown on its page.
     pub async fn ggf(&self, id: &str) -> Result<String, CommandError> {
         let row = self.row(id).await?;
-        let summary = self.summary(&row, &Session(String::new())).await?;
+        self.ggf_of(&row).await
+    }
+
+    /// A stored game as one GGF record.
+    async fn ggf_of(&self, row: &ArchivedRow) -> Result<String, CommandError> {
+        let summary = self.summary(row, &Session(String::new())).await?;
+        let id = &row.id;
         let broken = |e: String| CommandError::internal(format!("archived game {id}: {e}"));
         let start = Position::from_obf(&row.start_obf).map_err(|e| broken(e.to_string()))?;
         let moves = engine::parse_moves(&row.moves).map_err(|e| broken(e.to_string()))?;
         let game = engine::Game::replay_from(start, &moves).map_err(|e| broken(e.to_string()))?;
-        let name = |p: &PlayerView| match (&p.name, p.ai_depth) {
-            (Some(name), _) => name.clone(),
-            (None, Some(depth)) => format!("Othello 3D AI depth {depth}"),
-            (None, None) => "anonymous".to_string(),
-        };
         Ok(game.to_ggf(&engine::GgfInfo {
             place: "Othello 3D".into(),
             date: String::new(),
-            black: name(&summary.black),
-            white: name(&summary.white),
+            black: shown_name(&summary.black),
+            white: shown_name(&summary.white),
             time: String::new(),
             result: crate::export::ggf_result(summary.winner, summary.reason),
         }))
@@ -254,6 +258,157 @@ impl Archive {
             games: self.games_of(&identity, before).await?,
             ratings: crate::ratings::pools(&self.store, account.id).await?,
         })
+    }
+}
+
+/// The most games one export holds.
+pub const EXPORT_MAX: usize = 10_000;
+
+impl Archive {
+    /// Every game `identity` played, newest first (at most [`EXPORT_MAX`]).
+    async fn all_rows(&self, identity: &str) -> Result<Vec<ArchivedRow>, CommandError> {
+        let mut rows: Vec<ArchivedRow> = Vec::new();
+        let mut before = i64::MAX;
+        loop {
+            let page = self
+                .store
+                .archived_games_of(identity, before, 500)
+                .await
+                .map_err(unavailable)?;
+            let Some(last) = page.last() else { break };
+            before = last.ended_at;
+            let full = page.len() == 500;
+            rows.extend(page);
+            if !full || rows.len() >= EXPORT_MAX {
+                break;
+            }
+        }
+        rows.truncate(EXPORT_MAX);
+        Ok(rows)
+    }
+
+    /// A player by name: their account's identity and name as chosen.
+    async fn player_named(&self, name: &str) -> Result<(Session, String), CommandError> {
+        let missing = || CommandError::not_found("No such player.");
+        if name.len() > 20 {
+            return Err(missing());
+        }
+        let account = self
+            .store
+            .account_by_key(&name.to_ascii_lowercase())
+            .await
+            .map_err(unavailable)?
+            .ok_or_else(missing)?;
+        Ok((crate::accounts::identity_of(account.id), account.name))
+    }
+
+    /// Every game of a player as one GGF file, oldest first.
+    pub async fn ggf_of_player(&self, name: &str) -> Result<(String, String), CommandError> {
+        let (identity, name) = self.player_named(name).await?;
+        let mut text = String::new();
+        for row in self.all_rows(&identity.0).await?.iter().rev() {
+            text.push_str(&self.ggf_of(row).await?);
+            text.push('\n');
+        }
+        Ok((name, text))
+    }
+
+    /// Every game of a player from the usual start, as a WTHOR games file
+    /// and its players file (games from another start position cannot be
+    /// written in WTHOR and are left out).
+    pub async fn wthor_of_player(
+        &self,
+        name: &str,
+        now: i64,
+    ) -> Result<(String, Vec<u8>, Vec<u8>), CommandError> {
+        let (identity, name) = self.player_named(name).await?;
+        let initial = Position::initial().to_obf();
+        let mut names: Vec<String> = Vec::new();
+        let mut numbers: std::collections::HashMap<String, u16> = Default::default();
+        let mut games = Vec::new();
+        for row in self.all_rows(&identity.0).await?.iter().rev() {
+            if row.start_obf != initial {
+                continue;
+            }
+            let Ok(moves) = engine::parse_moves(&row.moves) else {
+                continue;
+            };
+            let mut number = |player: &PlayerView| {
+                let shown = shown_name(player);
+                let next = u16::try_from(names.len()).unwrap_or(u16::MAX);
+                *numbers.entry(shown.clone()).or_insert_with(|| {
+                    names.push(shown);
+                    next
+                })
+            };
+            let black = self.player(&row.black).await?;
+            let white = self.player(&row.white).await?;
+            games.push(crate::wthor::WthorGame {
+                black: number(&black),
+                white: number(&white),
+                black_discs: u8::try_from(row.black_discs).unwrap_or(0),
+                moves,
+            });
+        }
+        let year = u16::try_from(crate::wthor::civil_date(now).0).unwrap_or(0);
+        Ok((
+            name,
+            crate::wthor::games_file(now, year, &games),
+            crate::wthor::players_file(now, &names),
+        ))
+    }
+
+    /// What the archive holds of a signed-in player, as one JSON document:
+    /// their profile, ratings and every game with its moves.
+    pub async fn data_of(&self, session: &Session) -> Result<serde_json::Value, CommandError> {
+        let Some(account) = crate::accounts::account_of(session) else {
+            return Err(CommandError::refused(
+                "Sign in to download your data: an anonymous browser keeps no account.",
+            ));
+        };
+        let stored = self
+            .store
+            .account_by_id(account)
+            .await
+            .map_err(unavailable)?
+            .ok_or_else(|| CommandError::refused("You are not signed in."))?;
+        let ratings = crate::ratings::pools(&self.store, account).await?;
+        let mut games = Vec::new();
+        for row in self.all_rows(&session.0).await? {
+            let black = shown_name(&self.player(&row.black).await?);
+            let white = shown_name(&self.player(&row.white).await?);
+            games.push(serde_json::json!({
+                "id": row.id,
+                "mode": serde_json::from_str::<serde_json::Value>(&row.mode).unwrap_or_default(),
+                "black": black,
+                "white": white,
+                "you": Archive::you(&row, session),
+                "start": row.start_obf,
+                "moves": row.moves,
+                "times_ms": serde_json::from_str::<serde_json::Value>(&row.times).unwrap_or_default(),
+                "winner": row.winner,
+                "reason": row.reason,
+                "black_discs": row.black_discs,
+                "white_discs": row.white_discs,
+                "ended_at": row.ended_at,
+            }));
+        }
+        Ok(serde_json::json!({
+            "name": stored.name,
+            "member_since": stored.created_at,
+            "ratings": ratings,
+            "games": games,
+        }))
+    }
+}
+
+/// A player's name as exports write it.
+fn shown_name(player: &PlayerView) -> String {
+    match (&player.name, player.ai_depth) {
+        (Some(name), _) => name.clone(),
+        (None, Some(depth)) => format!("Othello 3D AI depth {depth}"),
+        (None, None) if player.deleted => "deleted player".to_string(),
+        (None, None) => "anonymous".to_string(),
     }
 }
 

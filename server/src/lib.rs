@@ -25,6 +25,7 @@ pub mod store;
 pub mod table;
 pub mod telemetry;
 pub mod ws;
+pub mod wthor;
 
 use config::Config;
 use std::sync::Arc;

@@ -434,3 +434,109 @@ async fn two_hundred_sign_ins_at_once_from_fresh_cookies_hit_limits_never_a_5xx(
         .await
         .expect("the owner signs in");
 }
+
+#[tokio::test]
+async fn changing_the_password_signs_out_the_other_browsers_and_deleting_keeps_the_games() {
+    const NEW: &str = "amber lantern drifts north";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let here = live.browser().await;
+    here.sign_up("nefeli", PASSWORD).await.expect("sign up");
+    let there = live.browser().await;
+    there.sign_in("nefeli", PASSWORD).await.expect("sign in");
+
+    // The current password is required; a guessable new one is refused.
+    refused(
+        here.change_password("not it at all", NEW).await,
+        422,
+        "current password",
+    );
+    refused(
+        here.change_password(PASSWORD, "password1234").await,
+        422,
+        "guess",
+    );
+    let before = here.token().expect("token");
+    here.change_password(PASSWORD, NEW).await.expect("changed");
+    assert_ne!(here.token().expect("token"), before, "a new token");
+    assert_eq!(here.signed_in_as().await.expect("page"), "nefeli");
+    assert_eq!(there.signed_in_as().await.expect("page"), "", "signed out");
+    refused(
+        there.sign_in("nefeli", PASSWORD).await,
+        422,
+        "Wrong name or password",
+    );
+    there
+        .sign_in("nefeli", NEW)
+        .await
+        .expect("the new password");
+
+    // A finished game against another account, then a download of it all.
+    let rival = live.browser().await;
+    rival.sign_up("orestis", PASSWORD).await.expect("sign up");
+    let table = here.create_private(None).await.expect("table");
+    let seated = rival.take_seat(&table).await.expect("seat");
+    let mover = if seated.you[0] == Side::Black {
+        &rival
+    } else {
+        &here
+    };
+    let view = mover.get_table(&table).await.expect("view");
+    mover.play_move(&table, legal(&view)).await.expect("move");
+    here.resign(&table, None).await.expect("resign");
+    let (status, data) = here.get("/account/export.json").await.expect("download");
+    assert_eq!(status, 200, "{data}");
+    let data: serde_json::Value = serde_json::from_str(&data).expect("json");
+    assert_eq!(data["name"], "nefeli");
+    assert_eq!(data["games"].as_array().expect("games").len(), 1);
+    assert_eq!(data["games"][0]["moves"].as_str().expect("moves").len(), 2);
+    let anonymous = live.browser().await;
+    let (status, _) = anonymous.get("/account/export.json").await.expect("answer");
+    assert_eq!(status, 422, "an anonymous browser has no account data");
+
+    // The whole archive as GGF and WTHOR, for anybody.
+    let (status, ggf) = anonymous.get("/@/NEFELI/games.ggf").await.expect("ggf");
+    assert_eq!(status, 200);
+    assert_eq!(ggf.matches("(;").count(), 1, "{ggf}");
+    assert!(ggf.contains("nefeli") && ggf.contains("orestis"), "{ggf}");
+    let (status, wtb) = anonymous
+        .get_bytes("/@/nefeli/games.wtb")
+        .await
+        .expect("wtb");
+    assert_eq!(status, 200);
+    assert_eq!(wtb.len(), 16 + 68);
+    assert_eq!(u32::from_le_bytes([wtb[4], wtb[5], wtb[6], wtb[7]]), 1);
+    let (status, jou) = anonymous
+        .get_bytes("/@/nefeli/players.jou")
+        .await
+        .expect("jou");
+    assert_eq!(status, 200);
+    assert_eq!(jou.len(), 16 + 2 * 20, "two players");
+    let (status, _) = anonymous
+        .get("/@/nobody_here/games.wtb")
+        .await
+        .expect("answer");
+    assert_eq!(status, 404);
+
+    // Deleting needs the password; then every browser is out, the name is
+    // free, and the rival's game shows "deleted player".
+    refused(here.delete_account(PASSWORD).await, 422, "current password");
+    here.delete_account(NEW).await.expect("deleted");
+    assert_eq!(here.signed_in_as().await.expect("page"), "");
+    assert_eq!(there.signed_in_as().await.expect("page"), "");
+    let games = rival.my_games(None).await.expect("games");
+    assert_eq!(games.len(), 1, "the opponent keeps the game");
+    let gone = if games[0].black.name.as_deref() == Some("orestis") {
+        &games[0].white
+    } else {
+        &games[0].black
+    };
+    assert!(gone.deleted && gone.name.is_none(), "{gone:?}");
+    let (status, _) = anonymous.get("/@/nefeli").await.expect("profile page");
+    assert_eq!(status, 404);
+    refused(
+        anonymous.get_profile("nefeli", None).await,
+        404,
+        "No such player",
+    );
+}

@@ -50,6 +50,8 @@ fn well_formed(name: &str) -> Option<(&'static str, u16)> {
         "sign_out" => (r#"{}"#, 200),
         "sign_out_everywhere" => (r#"{}"#, 422),
         "table_players" => (r#"{"table":"nope"}"#, 404),
+        "change_password" => (r#"{"current":"x","new":"y"}"#, 422),
+        "delete_account" => (r#"{"password":"x"}"#, 422),
         "my_ratings" => (r#"{}"#, 200),
         "leaderboard" => (r#"{"speed":"blitz"}"#, 200),
         _ => return None,

@@ -262,6 +262,19 @@ impl Client {
         Ok((status, text))
     }
 
+    /// GETs `path` as bytes (a download).
+    pub async fn get_bytes(&self, path: &str) -> Result<(u16, Vec<u8>), Refusal> {
+        let mut request = self.http.get(format!("{}{path}", self.url));
+        if let Some(cookie) = self.cookie() {
+            request = request.header("cookie", cookie);
+        }
+        let response = request.send().await.map_err(Refusal::transport_chain)?;
+        self.keep_cookie(&response);
+        let status = response.status().as_u16();
+        let bytes = response.bytes().await.map_err(Refusal::transport_chain)?;
+        Ok((status, bytes.to_vec()))
+    }
+
     // ----- tables -----
 
     pub async fn create_table(&self, mode: TableMode) -> Result<String, Refusal> {
@@ -348,6 +361,20 @@ impl Client {
 
     /// The account name the page shows (`<meta name="othello-account">`),
     /// empty when anonymous.
+    pub async fn change_password(
+        &self,
+        current: &str,
+        new: &str,
+    ) -> Result<Option<AccountView>, Refusal> {
+        self.call("change_password", json!({ "current": current, "new": new }))
+            .await
+    }
+
+    pub async fn delete_account(&self, password: &str) -> Result<Option<AccountView>, Refusal> {
+        self.call("delete_account", json!({ "password": password }))
+            .await
+    }
+
     pub async fn signed_in_as(&self) -> Result<String, Refusal> {
         let (_, page) = self.get("/account").await?;
         let marker = "name=\"othello-account\" content=\"";

@@ -7,7 +7,7 @@ use crate::protocol::AccountView;
 use leptos::prelude::*;
 
 /// After a successful call: load the lobby afresh, as the new identity.
-fn reload_to(path: &str) {
+pub(crate) fn reload_to(path: &str) {
     #[cfg(feature = "hydrate")]
     if let Some(window) = web_sys::window() {
         let _ = window.location().assign(path);
@@ -68,6 +68,7 @@ pub fn AccountPage() -> impl IntoView {
                     </div>
                     {error_view}
                 </section>
+                <crate::pages::account_manage::ManageAccount />
             }
             .into_any()
         }

@@ -17,6 +17,7 @@ pub fn player_name(lang: Lang, player: &PlayerView) -> String {
             t!(lang, "game-ai-strongest")
         }
         (None, Some(depth)) => t!(lang, "game-ai", depth = depth),
+        (None, None) if player.deleted => t!(lang, "game-deleted-player"),
         (None, None) => t!(lang, "game-anonymous"),
     }
 }

@@ -1,6 +1,7 @@
 //! The site's pages.
 
 pub mod account;
+pub mod account_manage;
 pub mod analysis;
 pub mod clocks;
 pub mod game;

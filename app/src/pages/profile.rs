@@ -55,7 +55,7 @@ pub fn ProfilePage() -> impl IntoView {
                                     <crate::accounts::AccountLink />
                                     <crate::i18n::LangSwitch />
                                 </header>
-                                <h1 id="profile-name">{profile.name}</h1>
+                                <h1 id="profile-name">{profile.name.clone()}</h1>
                                 <p id="profile-since">
                                     {t!(lang, "profile-since", date = date_text(profile.member_since))}
                                 </p>
@@ -71,6 +71,13 @@ pub fn ProfilePage() -> impl IntoView {
                                     </p>
                                 </div>
                                 <crate::pages::players::ProfileRatings pools=profile.ratings />
+                                <p class="exports" id="profile-exports">
+                                    <a id="export-ggf" href=format!("/@/{}/games.ggf", profile.name) download>{t!(lang, "profile-export-ggf")}</a>
+                                    " · "
+                                    <a id="export-wtb" href=format!("/@/{}/games.wtb", profile.name) download>{t!(lang, "profile-export-wtb")}</a>
+                                    " · "
+                                    <a id="export-jou" href=format!("/@/{}/players.jou", profile.name) download>{t!(lang, "profile-export-jou")}</a>
+                                </p>
                                 <section class="card">
                                     <h2>{t!(lang, "profile-games")}</h2>
                                     {games}

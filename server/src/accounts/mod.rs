@@ -332,6 +332,83 @@ impl Accounts {
         })
     }
 
+    /// The signed-in caller's stored account, after checking `password`
+    /// against it (throttled as sign-ins for that name are).
+    async fn confirmed(
+        &self,
+        session: &Session,
+        password: &str,
+    ) -> Result<crate::store::accounts::StoredAccount, CommandError> {
+        let not_signed_in = || CommandError::refused("You are not signed in.");
+        let account = account_of(session).ok_or_else(not_signed_in)?;
+        let stored = self
+            .inner
+            .store
+            .account_by_id(account)
+            .await
+            .map_err(store_failed)?
+            .ok_or_else(not_signed_in)?;
+        let key = format!("name:{}", stored.name.to_ascii_lowercase());
+        let wait = self.inner.throttle.wait(&key, self.now());
+        if wait > 0 {
+            return Err(CommandError::limited(format!(
+                "Too many failed sign-ins: wait {} s and try again.",
+                (wait + 999) / 1000
+            )));
+        }
+        let matches =
+            password.len() <= 256 && self.verify(password, stored.password_hash.clone()).await?;
+        if !matches {
+            self.inner.throttle.fail(&key, self.now());
+            return Err(CommandError::refused("That is not your current password."));
+        }
+        Ok(stored)
+    }
+
+    /// Changes the caller's password (the current one required): every
+    /// other browser of the account is signed out; this one stays signed in
+    /// with a new token.
+    pub async fn change_password(
+        &self,
+        caller: &Caller,
+        current: &str,
+        new: &str,
+    ) -> Result<Signed, CommandError> {
+        let stored = self.confirmed(&caller.session, current).await?;
+        check_password(new, &stored.name)?;
+        let hash = self.hash(new).await?;
+        self.inner
+            .store
+            .set_password(stored.id, &hash)
+            .await
+            .map_err(store_failed)?;
+        self.forget(|_, a| a == Some(stored.id));
+        tracing::info!(account = stored.id, "password changed");
+        self.start(caller, stored.id, stored.name).await
+    }
+
+    /// Deletes the caller's account (its password required): every browser
+    /// is signed out, its ratings go, its games stay for their opponents
+    /// under "deleted player".
+    pub async fn delete_account(
+        &self,
+        caller: &Caller,
+        password: &str,
+    ) -> Result<Signed, CommandError> {
+        let stored = self.confirmed(&caller.session, password).await?;
+        self.inner
+            .store
+            .delete_account(stored.id)
+            .await
+            .map_err(store_failed)?;
+        self.forget(|_, a| a == Some(stored.id));
+        tracing::info!(account = stored.id, "account deleted");
+        Ok(Signed {
+            token: crate::session::new_token(),
+            account: None,
+        })
+    }
+
     fn forget(&self, gone: impl Fn(&str, Option<i64>) -> bool) {
         if let Ok(mut cache) = self.inner.cache.lock() {
             cache.retain(|token, (account, _)| !gone(token, account.as_ref().map(|a| a.0)));

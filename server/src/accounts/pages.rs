@@ -73,4 +73,27 @@ impl app::accounts::backend::AccountBackend for AccountPages {
             Ok(self.signed(signed))
         })
     }
+
+    fn change_password<'a>(
+        &'a self,
+        caller: &'a Caller,
+        current: &'a str,
+        new: &'a str,
+    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
+        Box::pin(async move {
+            let signed = self.accounts.change_password(caller, current, new).await?;
+            Ok(self.signed(signed))
+        })
+    }
+
+    fn delete_account<'a>(
+        &'a self,
+        caller: &'a Caller,
+        password: &'a str,
+    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
+        Box::pin(async move {
+            let signed = self.accounts.delete_account(caller, password).await?;
+            Ok(self.signed(signed))
+        })
+    }
 }

@@ -88,6 +88,89 @@ impl Store {
         )
     }
 
+    /// The account with id `id`, if any.
+    pub async fn account_by_id(&self, id: i64) -> Result<Option<StoredAccount>, StoreError> {
+        let query = "SELECT id, name, password_hash, created_at FROM accounts WHERE id = $1";
+        let row: Option<(i64, String, String, i64)> = if let Some(pg) = &self.pg {
+            sqlx::query_as(query)
+                .bind(id)
+                .fetch_optional(pg.pool())
+                .await?
+        } else {
+            sqlx::query_as(&query.replace('$', "?"))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?
+        };
+        Ok(
+            row.map(|(id, name, password_hash, created_at)| StoredAccount {
+                id,
+                name,
+                password_hash,
+                created_at,
+            }),
+        )
+    }
+
+    /// Replaces an account's password hash and ends every browser signed in
+    /// to it, in one transaction.
+    pub async fn set_password(&self, id: i64, password_hash: &str) -> Result<(), StoreError> {
+        let update = "UPDATE accounts SET password_hash = $1 WHERE id = $2";
+        let sessions = "DELETE FROM account_sessions WHERE account_id = $1";
+        if let Some(pg) = &self.pg {
+            let mut tx = pg.pool().begin().await?;
+            sqlx::query(update)
+                .bind(password_hash)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(sessions).bind(id).execute(&mut *tx).await?;
+            tx.commit().await?;
+        } else {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query(&update.replace('$', "?"))
+                .bind(password_hash)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(&sessions.replace('$', "?"))
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+        }
+        Ok(())
+    }
+
+    /// Deletes an account with its sign-ins and ratings, in one transaction.
+    /// Its archived games stay (their players are identities; a deleted
+    /// account's reads as "deleted player").
+    pub async fn delete_account(&self, id: i64) -> Result<(), StoreError> {
+        const STEPS: [&str; 4] = [
+            "DELETE FROM account_sessions WHERE account_id = $1",
+            "DELETE FROM rating_history WHERE account_id = $1",
+            "DELETE FROM ratings WHERE account_id = $1",
+            "DELETE FROM accounts WHERE id = $1",
+        ];
+        if let Some(pg) = &self.pg {
+            let mut tx = pg.pool().begin().await?;
+            for step in STEPS {
+                sqlx::query(step).bind(id).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+        } else {
+            let mut tx = self.pool.begin().await?;
+            for step in STEPS {
+                sqlx::query(&step.replace('$', "?"))
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+        }
+        Ok(())
+    }
+
     /// An account's name, if the account exists.
     pub async fn account_name(&self, id: i64) -> Result<Option<String>, StoreError> {
         let name = if let Some(pg) = &self.pg {
