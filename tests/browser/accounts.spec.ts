@@ -96,3 +96,52 @@ test('the account page works on a phone and in Greek', async ({ page }, info) =>
   expect(scroll, 'no sideways scrolling').toBeLessThanOrEqual(width);
   await screenshot(page, info, 'account-phone');
 });
+
+test('a player changes the password, downloads their data and deletes the account', async ({ page, consoleErrors }, info) => {
+  const name = `m${Date.now().toString(36).slice(-8)}`;
+  const NEW = 'amber lantern drifts north';
+  await page.goto('/account');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await page.fill('#sign-up-name', name);
+  await page.fill('#sign-up-password', PASSWORD);
+  await page.click('#sign-up');
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.goto('/account');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(page.locator('#manage-account')).toBeVisible();
+
+  // The wrong current password is refused with a reason; the right one works.
+  await page.fill('#current-password', 'not the password at all');
+  await page.fill('#new-password', NEW);
+  await page.click('#change-password');
+  await expect(page.locator('#manage-error')).toContainText('not your current password');
+  await page.fill('#current-password', PASSWORD);
+  await page.fill('#new-password', NEW);
+  await page.click('#change-password');
+  await expect(page.locator('#manage-notice')).toContainText('Password changed');
+  await page.reload();
+  await expect(page.locator('#account-name')).toHaveText(name);
+  await screenshot(page, info, 'account-manage');
+
+  // The download is the player's data as JSON.
+  const href = await page.locator('#download-data').getAttribute('href');
+  const data = await page.evaluate(async (url) => (await fetch(url!)).json(), href);
+  expect(data.name).toBe(name);
+  // The profile offers the whole archive as GGF and WTHOR.
+  await page.goto(`/@/${name}`);
+  await expect(page.locator('#export-wtb')).toHaveAttribute('href', `/@/${name}/games.wtb`);
+
+  // Deleting: the password, then the lobby as an anonymous visitor.
+  await page.goto('/account');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await page.click('#delete-details summary');
+  await page.fill('#delete-password', NEW);
+  await page.click('#delete-account');
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.locator('#account-link')).toHaveText('Sign in');
+  const gone = await page.goto(`/@/${name}`);
+  expect(gone!.status()).toBe(404);
+  // The refused change answered 422 (logged by the browser); the profile
+  // of the deleted account 404; nothing else failed.
+  expect(consoleErrors.filter((e) => !/422|404/.test(e))).toEqual([]);
+});
