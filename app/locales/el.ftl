@@ -78,6 +78,7 @@ game-mode-online-timed = Διαδικτυακά, { $control }
 game-ai = Υπολογιστής (βάθος { $depth })
 game-ai-strongest = Υπολογιστής (ο πιο δυνατός)
 game-anonymous = Ανώνυμος
+game-ratings = Παρτίδα με βαθμολογία — Μαύρα { $black }, Λευκά { $white }
 game-why-finished = δεν έμειναν κινήσεις
 game-why-resigned = με εγκατάλειψη
 game-why-left = ένας παίκτης έφυγε

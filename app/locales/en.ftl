@@ -74,6 +74,7 @@ game-mode-online-timed = Online, { $control }
 game-ai = AI (depth { $depth })
 game-ai-strongest = AI (strongest)
 game-anonymous = Anonymous
+game-ratings = Rated game — Black { $black }, White { $white }
 game-why-finished = no moves left
 game-why-resigned = by resignation
 game-why-left = a player left

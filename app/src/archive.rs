@@ -52,6 +52,9 @@ pub struct GameView {
     pub ended_at: i64,
     /// The sides the viewer played.
     pub you: Vec<Side>,
+    /// A rated game: black's and white's rating before and after it.
+    #[serde(default)]
+    pub ratings: Option<[(i32, i32); 2]>,
 }
 
 /// A line of a games list.

@@ -407,8 +407,31 @@ impl Analyses {
                     over,
                 })
             }
+            "game" => {
+                let missing = || CommandError::not_found("No such game in the archive.");
+                let row = self
+                    .inner
+                    .store
+                    .archived_game(id)
+                    .await
+                    .map_err(|e| {
+                        tracing::error!("archive read for analysis: {e}");
+                        CommandError::unavailable(
+                            "The server could not read the archive. Please try again.",
+                        )
+                    })?
+                    .ok_or_else(missing)?;
+                let start = engine::Position::from_obf(&row.start_obf).map_err(|_| missing())?;
+                let moves = engine::parse_moves(&row.moves).map_err(|_| missing())?;
+                let game = Game::replay_from(start, &moves).map_err(|_| missing())?;
+                Ok(Target {
+                    key: format!("game:{id}"),
+                    game,
+                    over: true,
+                })
+            }
             _ => Err(CommandError::refused(
-                "Unknown kind of game: expected `table` or `lab`.",
+                "Unknown kind of game: expected `table`, `lab` or `game`.",
             )),
         }
     }

@@ -179,6 +179,18 @@ impl Archive {
             white_discs: summary.white_discs,
             ended_at: summary.ended_at,
             you: summary.you,
+            ratings: match (
+                row.black_before,
+                row.black_after,
+                row.white_before,
+                row.white_after,
+            ) {
+                (Some(bb), Some(ba), Some(wb), Some(wa)) => Some([
+                    (bb.round() as i32, ba.round() as i32),
+                    (wb.round() as i32, wa.round() as i32),
+                ]),
+                _ => None,
+            },
         })
     }
 

@@ -309,3 +309,34 @@ fn every_named_opening_is_a_legal_start_in_all_eight_symmetries() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_archived_game_is_analysed_like_its_table() {
+    let w = world().await;
+    let player = w.hub.new_session().await.expect("session");
+    let table = finished_hot_seat(&w.hub, &player).await;
+    let games = w
+        .hub
+        .store()
+        .archived_games_of(&player.0, i64::MAX, 10)
+        .await
+        .expect("archive");
+    assert_eq!(games.len(), 1);
+    let id = games[0].id.clone();
+    assert_eq!(
+        w.analyses.get("game", &id).await.expect("get"),
+        AnalysisView::None { available: true }
+    );
+    w.analyses.start("game", &id).await.expect("start");
+    let archived = wait_ready(&w.analyses, "game", &id).await;
+    assert_eq!(archived.moves.len(), games[0].moves.len() / 2);
+    w.analyses.start("table", &table).await.expect("start");
+    let live = wait_ready(&w.analyses, "table", &table).await;
+    assert_eq!(
+        archived.worst, live.worst,
+        "the same game, the same verdict"
+    );
+    // An unknown game is a 404.
+    let missing = w.analyses.get("game", "abcdef").await.expect_err("refused");
+    assert_eq!(missing.status_code().as_u16(), 404, "{}", missing.message);
+}

@@ -171,6 +171,9 @@ async fn a_rated_round_changes_both_ratings_once_and_everyone_sees_it() {
     assert_eq!(change.white_before, 1500.0);
     assert_eq!((change.white_after.round() as i32) - 1500, up);
     assert_eq!(game.moves, 2);
+    let full = stranger.get_game(&game.id).await.expect("the game page");
+    let [_, (white_before, white_after)] = full.ratings.expect("a rated game shows its ratings");
+    assert_eq!((white_before, white_after - white_before), (1500, up));
 
     // Provisional players are not on the leaderboard yet.
     assert!(stranger

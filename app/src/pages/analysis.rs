@@ -54,7 +54,7 @@ fn poll(
     });
 }
 
-/// The analysis card of a finished game (`kind`: `table` or `lab`).
+/// The analysis card of a finished game (`kind`: `table`, `lab` or `game`, an archived one).
 #[component]
 pub fn AnalysisPanel(
     kind: &'static str,

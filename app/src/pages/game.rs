@@ -279,6 +279,20 @@ fn GameScreen(game: GameView) -> impl IntoView {
     });
     let you_text = (!you.is_empty())
         .then(|| view! { <p class="you" id="game-you">{t!(lang, "game-you-played")}</p> });
+    // A rated game: each side's rating before → after, with the change.
+    let ratings = game.with_value(|g| g.ratings).map(|[black, white]| {
+        let line = |(before, after): (i32, i32)| {
+            format!(
+                "{before} → {after} ({})",
+                crate::ratings::change_text(after - before)
+            )
+        };
+        view! {
+            <p class="muted" id="game-ratings">
+                {t!(lang, "game-ratings", black = line(black), white = line(white))}
+            </p>
+        }
+    });
     view! {
         <main class="table-page game-page">
             <header class="topbar">
@@ -305,6 +319,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                         <span id="game-white">{white}</span>
                     </p>
                     <p id="game-result">{result}</p>
+                    {ratings}
                     {you_text}
                     <p><a id="game-ggf" href=game.with_value(|g| format!("/game/{}/export.ggf", g.id)) download>
                         {t!(lang, "game-export-ggf")}
@@ -325,6 +340,13 @@ fn GameScreen(game: GameView) -> impl IntoView {
                     <p class="hint">{t!(lang, "game-keys")}</p>
                     <ol class="plies" id="game-moves">{moves}</ol>
                 </div>
+                <crate::pages::analysis::AnalysisPanel
+                    kind="game"
+                    id=game.with_value(|g| g.id.clone())
+                    over=Signal::derive(move || total > 0)
+                    on_pick=Callback::new(move |number: u32| go(number as usize))
+                    yours=Signal::derive(move || game.with_value(|g| g.you.clone()))
+                />
             </aside>
         </main>
     }

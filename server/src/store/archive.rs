@@ -19,9 +19,14 @@ pub struct ArchivedRow {
     pub black_discs: i64,
     pub white_discs: i64,
     pub ended_at: i64,
+    /// Both players' ratings before and after (rated games only).
+    pub black_before: Option<f64>,
+    pub black_after: Option<f64>,
+    pub white_before: Option<f64>,
+    pub white_after: Option<f64>,
 }
 
-const COLUMNS: &str = "id, mode, black, white, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at";
+const COLUMNS: &str = "id, mode, black, white, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at, black_before, black_after, white_before, white_after";
 
 impl Store {
     /// An archived game by id.
