@@ -74,6 +74,29 @@ pub struct GameSummary {
     pub you: Vec<Side>,
 }
 
+/// Which of a player's games a list shows: a mode (`online`, `vs_ai`,
+/// `hot_seat`) and a result for the player (`won`, `lost`, `drawn`); none:
+/// all of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameFilter {
+    pub mode: Option<String>,
+    pub result: Option<String>,
+}
+
+impl GameFilter {
+    pub const MODES: [&'static str; 3] = ["online", "vs_ai", "hot_seat"];
+    pub const RESULTS: [&'static str; 3] = ["won", "lost", "drawn"];
+
+    /// A filter from a page's query (`all` and empty: no filter).
+    pub fn from_query(mode: Option<String>, result: Option<String>) -> GameFilter {
+        let keep = |v: Option<String>| v.filter(|v| !v.is_empty() && v != "all");
+        GameFilter {
+            mode: keep(mode),
+            result: keep(result),
+        }
+    }
+}
+
 /// A player's public page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProfileView {
@@ -104,6 +127,7 @@ pub mod backend {
             &'a self,
             name: &'a str,
             before: Option<i64>,
+            filter: super::GameFilter,
         ) -> BoxFuture<'a, Result<super::ProfileView, CommandError>>;
         fn game<'a>(
             &'a self,
@@ -147,7 +171,13 @@ pub async fn my_games(before: Option<i64>) -> Result<Vec<GameSummary>, CommandEr
 
 /// A player's profile by name (any case), with a page of their games.
 #[server(endpoint = "get_profile", input = Json)]
-pub async fn get_profile(name: String, before: Option<i64>) -> Result<ProfileView, CommandError> {
+pub async fn get_profile(
+    name: String,
+    before: Option<i64>,
+    filter: Option<GameFilter>,
+) -> Result<ProfileView, CommandError> {
     let archive = backend::context()?;
-    archive.profile(&name, before).await
+    archive
+        .profile(&name, before, filter.unwrap_or_default())
+        .await
 }

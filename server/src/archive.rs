@@ -9,7 +9,7 @@ use crate::store::archive::ArchivedRow;
 use crate::store::Store;
 use app::api::backend::BoxFuture;
 use app::api::CommandError;
-use app::archive::{GamePly, GameSummary, GameView, PlayerView};
+use app::archive::{GameFilter, GamePly, GameSummary, GameView, PlayerView};
 use app::protocol::{EndReason, Session, Side, TableMode};
 use engine::{Color, Position};
 
@@ -194,6 +194,31 @@ impl Archive {
         })
     }
 
+    /// A player's games matching `filter`, newest first, a page at a time.
+    async fn filtered(
+        &self,
+        session: &Session,
+        before: Option<i64>,
+        filter: &GameFilter,
+    ) -> Result<Vec<GameSummary>, CommandError> {
+        let rows = self
+            .store
+            .archived_games_filtered(
+                &session.0,
+                before.unwrap_or(i64::MAX),
+                PAGE,
+                filter.mode.as_deref(),
+                filter.result.as_deref(),
+            )
+            .await
+            .map_err(unavailable)?;
+        let mut games = Vec::with_capacity(rows.len());
+        for row in &rows {
+            games.push(self.summary(row, session).await?);
+        }
+        Ok(games)
+    }
+
     /// The caller's games, newest first, a page at a time.
     pub async fn games_of(
         &self,
@@ -244,7 +269,21 @@ impl Archive {
         &self,
         name: &str,
         before: Option<i64>,
+        filter: GameFilter,
     ) -> Result<app::archive::ProfileView, CommandError> {
+        if filter
+            .mode
+            .as_deref()
+            .is_some_and(|m| !GameFilter::MODES.contains(&m))
+            || filter
+                .result
+                .as_deref()
+                .is_some_and(|r| !GameFilter::RESULTS.contains(&r))
+        {
+            return Err(CommandError::refused(
+                "Filter games by mode (online, vs_ai, hot_seat) and result (won, lost, drawn).",
+            ));
+        }
         let missing = || CommandError::not_found("No such player.");
         if name.len() > 20 {
             return Err(missing());
@@ -267,7 +306,7 @@ impl Archive {
             wins,
             losses,
             draws,
-            games: self.games_of(&identity, before).await?,
+            games: self.filtered(&identity, before, &filter).await?,
             ratings: crate::ratings::pools(&self.store, account.id).await?,
         })
     }
@@ -429,8 +468,9 @@ impl app::archive::backend::ArchiveBackend for Archive {
         &'a self,
         name: &'a str,
         before: Option<i64>,
+        filter: GameFilter,
     ) -> BoxFuture<'a, Result<app::archive::ProfileView, CommandError>> {
-        Box::pin(Archive::profile(self, name, before))
+        Box::pin(Archive::profile(self, name, before, filter))
     }
 
     fn game<'a>(

@@ -540,3 +540,64 @@ async fn changing_the_password_signs_out_the_other_browsers_and_deleting_keeps_t
         "No such player",
     );
 }
+
+#[tokio::test]
+async fn a_profiles_games_filter_by_mode_and_result_and_page_by_date() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let pavlos = live.browser().await;
+    pavlos.sign_up("pavlos", PASSWORD).await.expect("sign up");
+    let rival = live.browser().await;
+    rival.sign_up("rena", PASSWORD).await.expect("sign up");
+    // A hot-seat game, then an online game pavlos resigns.
+    let hot = pavlos.create_table(TableMode::HotSeat).await.expect("table");
+    let view = pavlos.get_table(&hot).await.expect("view");
+    pavlos.play_move(&hot, legal(&view)).await.expect("move");
+    pavlos.resign(&hot, Some(Side::White)).await.expect("resign");
+    live.clock.advance(1_000);
+    let online = pavlos.create_private(None).await.expect("table");
+    let seated = rival.take_seat(&online).await.expect("seat");
+    let mover = if seated.you[0] == Side::Black { &rival } else { &pavlos };
+    let view = mover.get_table(&online).await.expect("view");
+    mover.play_move(&online, legal(&view)).await.expect("move");
+    pavlos.resign(&online, None).await.expect("resign");
+
+    let count = |mode: Option<&'static str>, result: Option<&'static str>| {
+        let visitor = &rival;
+        async move {
+            visitor
+                .get_profile_filtered("pavlos", None, mode, result)
+                .await
+                .expect("profile")
+                .games
+                .len()
+        }
+    };
+    assert_eq!(count(None, None).await, 2);
+    assert_eq!(count(Some("online"), None).await, 1);
+    assert_eq!(count(Some("hot_seat"), None).await, 1);
+    assert_eq!(count(Some("vs_ai"), None).await, 0);
+    assert_eq!(count(Some("online"), Some("lost")).await, 1);
+    assert_eq!(count(Some("online"), Some("won")).await, 0);
+    assert_eq!(count(None, Some("drawn")).await, 0);
+    refused(
+        rival
+            .get_profile_filtered("pavlos", None, Some("chess"), None)
+            .await,
+        422,
+        "Filter games",
+    );
+    // Paging: games older than the newest one.
+    let all = rival.get_profile("pavlos", None).await.expect("profile");
+    let older = rival
+        .get_profile("pavlos", Some(all.games[0].ended_at))
+        .await
+        .expect("profile");
+    assert_eq!(older.games.len(), 1);
+    assert_eq!(older.games[0].id, all.games[1].id);
+    // The page reads the same filters from its address.
+    let (status, page) = rival.get("/@/pavlos?mode=online").await.expect("page");
+    assert_eq!(status, 200);
+    assert_eq!(page.matches("class=\"game-line\"").count(), 1, "{page}");
+    assert!(page.contains("id=\"profile-filter\""));
+}

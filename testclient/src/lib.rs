@@ -403,8 +403,23 @@ impl Client {
         name: &str,
         before: Option<i64>,
     ) -> Result<app::archive::ProfileView, Refusal> {
-        self.call("get_profile", json!({ "name": name, "before": before }))
-            .await
+        self.get_profile_filtered(name, before, None, None).await
+    }
+
+    pub async fn get_profile_filtered(
+        &self,
+        name: &str,
+        before: Option<i64>,
+        mode: Option<&str>,
+        result: Option<&str>,
+    ) -> Result<app::archive::ProfileView, Refusal> {
+        let filter =
+            (mode.is_some() || result.is_some()).then(|| json!({ "mode": mode, "result": result }));
+        self.call(
+            "get_profile",
+            json!({ "name": name, "before": before, "filter": filter }),
+        )
+        .await
     }
 
     // ----- ratings -----

@@ -1,9 +1,43 @@
 //! `/@/<name>`: a player's public page — when they joined, their wins,
 //! losses and draws against others, and their games, newest first.
 
-use crate::archive::get_profile;
+use crate::archive::{get_profile, GameFilter};
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+/// Games on one page of a profile (the server's page size).
+const PAGE: usize = 50;
+
+/// The filter form: plain GET, so it works before the page is interactive.
+fn filter_form(lang: crate::i18n::Lang, filter: &GameFilter) -> impl IntoView {
+    let option = |value: &'static str, label: String, chosen: &Option<String>| {
+        let selected = chosen.as_deref().unwrap_or("all") == value;
+        view! { <option value=value selected=selected>{label}</option> }
+    };
+    view! {
+        <form class="row filters" id="profile-filter" method="get">
+            <label>
+                {t!(lang, "profile-filter-mode")} " "
+                <select name="mode" id="filter-mode">
+                    {option("all", t!(lang, "profile-filter-all"), &filter.mode)}
+                    {option("online", t!(lang, "game-mode-online"), &filter.mode)}
+                    {option("vs_ai", t!(lang, "profile-filter-vs-ai"), &filter.mode)}
+                    {option("hot_seat", t!(lang, "profile-filter-hot-seat"), &filter.mode)}
+                </select>
+            </label>
+            <label>
+                {t!(lang, "profile-filter-result")} " "
+                <select name="result" id="filter-result">
+                    {option("all", t!(lang, "profile-filter-all"), &filter.result)}
+                    {option("won", t!(lang, "profile-filter-won"), &filter.result)}
+                    {option("lost", t!(lang, "profile-filter-lost"), &filter.result)}
+                    {option("drawn", t!(lang, "profile-filter-drawn"), &filter.result)}
+                </select>
+            </label>
+            <button type="submit" class="secondary" id="filter-apply">{t!(lang, "profile-filter-apply")}</button>
+        </form>
+    }
+}
 
 /// A date (UTC) as `YYYY-MM-DD`, from ms since the epoch (the same text on
 /// the server and in the browser, so hydration matches).
@@ -27,13 +61,42 @@ pub fn ProfilePage() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let params = use_params_map();
     let name = move || params.read().get("name").unwrap_or_default();
-    let loaded = Resource::new(name, |name| get_profile(name, None));
+    let query = use_query_map();
+    let key = move || {
+        query.with(|q| {
+            (
+                name(),
+                q.get("before").and_then(|b| b.parse::<i64>().ok()),
+                GameFilter::from_query(q.get("mode"), q.get("result")),
+            )
+        })
+    };
+    let loaded = Resource::new(key, |(name, before, filter)| {
+        get_profile(name, before, Some(filter))
+    });
     view! {
         <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "table-loading")}</p></main> }>
             {move || Suspend::new(async move {
                 let Some(loaded) = super::settled(loaded).await else { return ().into_any() };
                 match loaded {
                     Ok(profile) => {
+                        let (_, before, filter) = key();
+                        // The next page: games older than the last one shown.
+                        let older = (profile.games.len() == PAGE).then(|| {
+                            let last = profile.games.last().map_or(0, |g| g.ended_at);
+                            let mut href = format!("/@/{}?before={last}", profile.name);
+                            if let Some(mode) = &filter.mode {
+                                href.push_str(&format!("&mode={mode}"));
+                            }
+                            if let Some(result) = &filter.result {
+                                href.push_str(&format!("&result={result}"));
+                            }
+                            view! { <p><a id="profile-older" href=href>{t!(lang, "profile-older")}</a></p> }
+                        });
+                        let newest = before.is_some().then(|| {
+                            view! { <p><a id="profile-newest" href=format!("/@/{}", profile.name)>{t!(lang, "profile-newest")}</a></p> }
+                        });
+                        let form = filter_form(lang, &filter);
                         let games = if profile.games.is_empty() {
                             view! { <p id="profile-no-games">{t!(lang, "profile-no-games")}</p> }.into_any()
                         } else {
@@ -80,7 +143,10 @@ pub fn ProfilePage() -> impl IntoView {
                                 </p>
                                 <section class="card">
                                     <h2>{t!(lang, "profile-games")}</h2>
+                                    {form}
                                     {games}
+                                    {older}
+                                    {newest}
                                 </section>
                             </main>
                         }

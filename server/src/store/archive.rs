@@ -50,6 +50,54 @@ impl Store {
     }
 
     /// The games `player` played, newest first: at most `limit`, all ended
+    /// before `before` (ms), of one mode (`online`, `vs_ai`, `hot_seat`)
+    /// and one result for the player (`won`, `lost`, `drawn`) when given
+    /// (the caller checks both are among these).
+    pub async fn archived_games_filtered(
+        &self,
+        player: &str,
+        before: i64,
+        limit: i64,
+        mode: Option<&str>,
+        result: Option<&str>,
+    ) -> Result<Vec<ArchivedRow>, StoreError> {
+        let mut sql = format!(
+            "SELECT {COLUMNS} FROM archived_games WHERE (black = $1 OR white = $1) AND ended_at < $2"
+        );
+        if mode.is_some() {
+            sql.push_str(" AND mode LIKE $4");
+        }
+        sql.push_str(match result {
+            Some("won") => {
+                " AND ((black = $1 AND winner = 'black') OR (white = $1 AND winner = 'white'))"
+            }
+            Some("lost") => {
+                " AND ((black = $1 AND winner = 'white') OR (white = $1 AND winner = 'black'))"
+            }
+            Some("drawn") => " AND winner IS NULL AND reason <> 'abandoned'",
+            _ => "",
+        });
+        sql.push_str(" ORDER BY ended_at DESC, id LIMIT $3");
+        // The mode is stored as JSON with its tag first: `{"kind":"online",…`.
+        let pattern = mode.map(|m| format!("{{\"kind\":\"{m}\"%"));
+        let rows = if let Some(pg) = &self.pg {
+            let mut query = sqlx::query_as(&sql).bind(player).bind(before).bind(limit);
+            if let Some(pattern) = &pattern {
+                query = query.bind(pattern);
+            }
+            query.fetch_all(pg.pool()).await?
+        } else {
+            let sql = sql.replace('$', "?");
+            let mut query = sqlx::query_as(&sql).bind(player).bind(before).bind(limit);
+            if let Some(pattern) = &pattern {
+                query = query.bind(pattern);
+            }
+            query.fetch_all(&self.pool).await?
+        };
+        Ok(rows)
+    }
+
+    /// The games `player` played, newest first: at most `limit`, all ended
     /// before `before` (ms).
     pub async fn archived_games_of(
         &self,
