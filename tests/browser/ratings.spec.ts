@@ -94,6 +94,16 @@ test('two new players play a rated quick match, see their ratings move, profiles
   await expect(loser.locator('#profile-games .game-line')).toHaveCount(1);
   await screenshot(loser, info, 'profile-ratings');
 
+  // The games list filters by mode (a plain form) and pages by date.
+  await loser.selectOption('#filter-mode', 'vs_ai');
+  await loser.click('#filter-apply');
+  await loser.waitForURL(/mode=vs_ai/);
+  await expect(loser.locator('#profile-no-games')).toBeVisible();
+  await loser.selectOption('#filter-mode', 'online');
+  await loser.click('#filter-apply');
+  await loser.waitForURL(/mode=online/);
+  await expect(loser.locator('#profile-games .game-line')).toHaveCount(1);
+
   // The game replays from the archive.
   await loser.click('#profile-games .game-line a');
   await loser.waitForURL(/\/game\//);
@@ -103,6 +113,11 @@ test('two new players play a rated quick match, see their ratings move, profiles
   await expect(loser.locator('#black-count')).toContainText('2');
   await loser.click('#replay-forward');
   await expect(loser.locator('#black-count')).toContainText('4');
+  // Its ratings before and after, and an analysis made from the archive.
+  await expect(loser.locator('#game-ratings')).toContainText(`(+${gain})`);
+  await loser.click('#analyse');
+  await expect(loser.locator('#analysis')).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
+  await screenshot(loser, info, 'game-rated-analysed');
 
   // The winner's account page shows the new rating; the lobby links to
   // their profile and the leaderboard, which explains who is listed.
