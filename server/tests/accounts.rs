@@ -550,14 +550,24 @@ async fn a_profiles_games_filter_by_mode_and_result_and_page_by_date() {
     let rival = live.browser().await;
     rival.sign_up("rena", PASSWORD).await.expect("sign up");
     // A hot-seat game, then an online game pavlos resigns.
-    let hot = pavlos.create_table(TableMode::HotSeat).await.expect("table");
+    let hot = pavlos
+        .create_table(TableMode::HotSeat)
+        .await
+        .expect("table");
     let view = pavlos.get_table(&hot).await.expect("view");
     pavlos.play_move(&hot, legal(&view)).await.expect("move");
-    pavlos.resign(&hot, Some(Side::White)).await.expect("resign");
+    pavlos
+        .resign(&hot, Some(Side::White))
+        .await
+        .expect("resign");
     live.clock.advance(1_000);
     let online = pavlos.create_private(None).await.expect("table");
     let seated = rival.take_seat(&online).await.expect("seat");
-    let mover = if seated.you[0] == Side::Black { &rival } else { &pavlos };
+    let mover = if seated.you[0] == Side::Black {
+        &rival
+    } else {
+        &pavlos
+    };
     let view = mover.get_table(&online).await.expect("view");
     mover.play_move(&online, legal(&view)).await.expect("move");
     pavlos.resign(&online, None).await.expect("resign");
@@ -600,4 +610,67 @@ async fn a_profiles_games_filter_by_mode_and_result_and_page_by_date() {
     assert_eq!(status, 200);
     assert_eq!(page.matches("class=\"game-line\"").count(), 1, "{page}");
     assert!(page.contains("id=\"profile-filter\""));
+}
+
+#[tokio::test]
+async fn an_anonymous_players_games_go_with_their_session_and_an_accounts_stay() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let guest = live.browser().await;
+    let member = live.browser().await;
+    member.sign_up("sotiris", PASSWORD).await.expect("sign up");
+    // The guest finishes a hot-seat game alone and an online one with the member.
+    let hot = guest.create_table(TableMode::HotSeat).await.expect("table");
+    let view = guest.get_table(&hot).await.expect("view");
+    guest.play_move(&hot, legal(&view)).await.expect("move");
+    guest.resign(&hot, Some(Side::Black)).await.expect("resign");
+    let online = guest.create_private(None).await.expect("table");
+    member.take_seat(&online).await.expect("seat");
+    guest.resign(&online, None).await.ok();
+    let view = guest.get_table(&online).await.expect("view");
+    if !matches!(view.status, app::protocol::RoundStatus::Over { .. }) {
+        let mover = if view.board.legal.is_empty() {
+            &member
+        } else {
+            &guest
+        };
+        let v = mover.get_table(&online).await.expect("view");
+        mover.play_move(&online, legal(&v)).await.expect("move");
+        guest.resign(&online, None).await.expect("resign");
+    }
+    let mine = guest.my_games(None).await.expect("games");
+    assert_eq!(mine.len(), 2);
+    let alone = mine
+        .iter()
+        .find(|g| matches!(g.mode, TableMode::HotSeat))
+        .expect("the hot-seat game")
+        .id
+        .clone();
+
+    member
+        .get_game(&alone)
+        .await
+        .expect("kept while the guest's session lives");
+    live.hub
+        .expire_sessions(7 * 24 * 3600)
+        .await
+        .expect("expire");
+    member
+        .get_game(&alone)
+        .await
+        .expect("a live session keeps it");
+
+    // A week on, the guest's session has expired: their game alone is
+    // gone, the one with an account stays for the account.
+    live.clock.advance(8 * 24 * 3600 * 1000);
+    member
+        .signed_in_as()
+        .await
+        .expect("the member is still around");
+    live.hub
+        .expire_sessions(7 * 24 * 3600)
+        .await
+        .expect("expire");
+    refused(member.get_game(&alone).await, 404, "No such game");
+    assert_eq!(member.my_games(None).await.expect("games").len(), 1);
 }

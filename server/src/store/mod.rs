@@ -284,6 +284,15 @@ pub struct ArchivedGame {
     pub rated: Option<ratings::RatedGame>,
 }
 
+/// Archived games kept for nobody: an anonymous player's games are kept
+/// while their session lives; once no side is an account or a live
+/// session (the AI counts for nobody), the game goes. A game with an
+/// account on either side stays for that account.
+pub(crate) const ORPHANED_GAMES: &str = "DELETE FROM archived_games
+     WHERE black NOT LIKE 'account:%' AND white NOT LIKE 'account:%'
+       AND (black LIKE 'ai:%' OR black NOT IN (SELECT token FROM sessions))
+       AND (white LIKE 'ai:%' OR white NOT IN (SELECT token FROM sessions))";
+
 /// Everything one accepted command writes, in one transaction.
 #[derive(Clone, Debug)]
 pub struct Record {

@@ -153,10 +153,13 @@ impl PgStore {
     }
 
     pub async fn expire_sessions(&self, before: i64) -> Result<u64, StoreError> {
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query("DELETE FROM sessions WHERE last_seen < $1")
             .bind(before)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        sqlx::query(super::ORPHANED_GAMES).execute(&mut *tx).await?;
+        tx.commit().await?;
         Ok(done.rows_affected())
     }
 

@@ -20,12 +20,17 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes sessions unused since `before` (ms); returns how many.
+    /// Deletes sessions unused since `before` (ms), and the archived games
+    /// no live player holds any more (see [`ORPHANED_GAMES`]); returns how
+    /// many sessions.
     pub async fn expire_sessions(&self, before: i64) -> Result<u64, StoreError> {
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query("DELETE FROM sessions WHERE last_seen < ?")
             .bind(before)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        sqlx::query(super::ORPHANED_GAMES).execute(&mut *tx).await?;
+        tx.commit().await?;
         Ok(done.rows_affected())
     }
 
