@@ -286,7 +286,7 @@ async fn wait_in_queue(
     control: app::protocol::TimeControl,
     rating: Option<f64>,
 ) {
-    let queued = match hub.enqueue(caller, control, rating).await {
+    let queued = match hub.enqueue(caller.clone(), control, rating).await {
         Ok(q) => q,
         Err(error) => {
             send(
@@ -319,7 +319,7 @@ async fn wait_in_queue(
         tokio::select! {
             _ = widen.tick(), if rating.is_some() => {
                 // Paired: the table arrives on `matched`.
-                hub.match_waiting(ticket).await;
+                hub.match_waiting(ticket, &caller, control).await;
             }
             table = &mut matched => {
                 if let Ok(table) = table {

@@ -695,3 +695,78 @@ async fn a_rated_game_on_two_instances_is_rated_once_and_seen_on_both() {
     assert_eq!(black, -white);
     assert!(black.abs() > 100, "{black}");
 }
+
+#[tokio::test]
+async fn rated_players_on_two_instances_meet_the_closest_rating_then_anyone_as_the_window_widens() {
+    const PASSWORD: &str = "violet kettle marches sideways";
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &[]);
+    let b = instance(&pg, "b", &[]);
+    let db = sqlx::PgPool::connect(&pg.url()).await.expect("database");
+    let player = |url: String, name: &'static str, rating: Option<f64>| {
+        let db = db.clone();
+        async move {
+            let client = Client::new(&url);
+            client.sign_up(name, PASSWORD).await.expect("sign up");
+            if let Some(rating) = rating {
+                sqlx::query(
+                    "INSERT INTO ratings (account_id, speed, rating, deviation, volatility, games, rated_at)
+                     SELECT id, 'blitz', $1, 80.0, 0.06, 20, $2 FROM accounts WHERE name = $3",
+                )
+                .bind(rating)
+                .bind(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("time").as_millis() as i64)
+                .bind(name)
+                .execute(&db)
+                .await
+                .expect("rating");
+            }
+            client
+                .socket("/ws/queue?base=180&inc=2&rated=1")
+                .await
+                .expect("queue socket")
+        }
+    };
+    async fn next(socket: &mut Socket) -> ServerMessage {
+        tokio::time::timeout(Duration::from_secs(30), socket.next_message())
+            .await
+            .expect("a message in time")
+            .expect("a message")
+    }
+    // 1750 waits on a; 1500 on b is 250 away: both wait.
+    let mut high = player(a.url.clone(), "high_pg", Some(1750.0)).await;
+    assert_eq!(next(&mut high).await, ServerMessage::Queued);
+    let mut low = player(b.url.clone(), "low_pg", Some(1500.0)).await;
+    assert_eq!(next(&mut low).await, ServerMessage::Queued);
+    // 1520 arriving on a meets 1500 (on b), not 1750.
+    let mut near = player(a.url.clone(), "near_pg", Some(1520.0)).await;
+    let ServerMessage::Matched { table } = next(&mut near).await else {
+        panic!("paired at once")
+    };
+    assert_eq!(
+        next(&mut low).await,
+        ServerMessage::Matched {
+            table: table.clone()
+        }
+    );
+    // 1500 arriving on b is 250 from 1750: they wait until the window
+    // (100 wider every 5 s) reaches 250, then either instance pairs them.
+    let started = Instant::now();
+    let mut late = player(b.url.clone(), "late_pg", Some(1500.0)).await;
+    assert_eq!(next(&mut late).await, ServerMessage::Queued);
+    let ServerMessage::Matched { table } = next(&mut late).await else {
+        panic!("paired as the window widened")
+    };
+    assert_eq!(
+        next(&mut high).await,
+        ServerMessage::Matched {
+            table: table.clone()
+        }
+    );
+    assert!(
+        started.elapsed() >= Duration::from_secs(3),
+        "not at once: {:?}",
+        started.elapsed()
+    );
+    let view = Client::new(&a.url).get_table(&table).await.expect("table");
+    assert!(matches!(view.mode, TableMode::Online { rated: true, .. }));
+}

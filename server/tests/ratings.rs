@@ -6,7 +6,7 @@
 mod support;
 
 use app::protocol::{RoundStatus, Side, Speed, TableMode, TableView, TimeControl};
-use server::clock::ManualClock;
+use server::clock::{Clock, ManualClock};
 use support::Live;
 use testclient::{Client, Refusal};
 
@@ -302,4 +302,75 @@ async fn the_leaderboard_lists_settled_recent_players_best_first() {
     // A settled rating shows without its "?".
     let profile = visitor.get_profile("eleni", None).await.expect("profile");
     assert_eq!(profile.ratings[0].rating.text(), "1720");
+}
+
+/// Gives `name` a settled blitz rating, as many rated games would.
+async fn set_rating(live: &Live, name: &str, rating: f64) {
+    sqlx::query(
+        "INSERT INTO ratings (account_id, speed, rating, deviation, volatility, games, rated_at)
+         SELECT id, 'blitz', ?, 80.0, 0.06, 20, ? FROM accounts WHERE name = ?",
+    )
+    .bind(rating)
+    .bind(live.clock.now_ms())
+    .bind(name)
+    .execute(live.store.pool())
+    .await
+    .expect("rating");
+}
+
+async fn queued(live: &Live, name: &str, rating: Option<f64>) -> testclient::Socket {
+    let client = live.browser().await;
+    client.sign_up(name, PASSWORD).await.expect("sign up");
+    if let Some(rating) = rating {
+        set_rating(live, name, rating).await;
+    }
+    client
+        .socket("/ws/queue?base=180&inc=2&rated=1")
+        .await
+        .expect("queue socket")
+}
+
+async fn next(socket: &mut testclient::Socket) -> app::protocol::ServerMessage {
+    tokio::time::timeout(std::time::Duration::from_secs(20), socket.next_message())
+        .await
+        .expect("a message in time")
+        .expect("a message")
+}
+
+#[tokio::test]
+async fn rated_quick_match_pairs_the_closest_rating_and_widens_with_the_wait() {
+    use app::protocol::ServerMessage;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    // 1900 waits; 1500 arrives: 400 apart, so both wait.
+    let mut strong = queued(&live, "strong", Some(1900.0)).await;
+    assert_eq!(next(&mut strong).await, ServerMessage::Queued);
+    let mut middle = queued(&live, "middle", Some(1500.0)).await;
+    assert_eq!(next(&mut middle).await, ServerMessage::Queued);
+    // 1550 arrives: paired with 1500 (50 apart), not with 1900.
+    let mut near = queued(&live, "near", Some(1550.0)).await;
+    let ServerMessage::Matched { table } = next(&mut near).await else {
+        panic!("paired at once")
+    };
+    assert_eq!(
+        next(&mut middle).await,
+        ServerMessage::Matched {
+            table: table.clone()
+        }
+    );
+    let view = live.browser().await.get_table(&table).await.expect("table");
+    assert!(matches!(view.mode, TableMode::Online { rated: true, .. }));
+    // A new player (1500?) arrives: 400 from 1900, both wait; after 30 s
+    // of waiting anyone will do, and the next look (every 2 s) pairs them.
+    let mut fresh = queued(&live, "fresh", None).await;
+    assert_eq!(next(&mut fresh).await, ServerMessage::Queued);
+    live.clock.advance(10_000);
+    tokio::time::sleep(std::time::Duration::from_millis(2_500)).await;
+    assert_eq!(live.hub.queue_len(), 2, "±300 after 10 s: still apart");
+    live.clock.advance(20_000);
+    let ServerMessage::Matched { table } = next(&mut fresh).await else {
+        panic!("paired once the window opened")
+    };
+    assert_eq!(next(&mut strong).await, ServerMessage::Matched { table });
+    assert_eq!(live.hub.queue_len(), 0);
 }

@@ -98,7 +98,7 @@ impl Cluster {
         })
     }
 
-    fn matched(&self, ticket: i64, table: String) {
+    pub(super) fn matched(&self, ticket: i64, table: String) {
         if let Ok(mut waiting) = self.waiting.lock() {
             match waiting.by_ticket.remove(&ticket) {
                 Some(matched) => {
@@ -121,8 +121,7 @@ pub(super) fn control_key(control: app::protocol::TimeControl) -> String {
 }
 
 /// The shared queue's line for a control, casual or rated (rated players
-/// wait in their own line; across instances they are paired in arrival
-/// order, not by rating).
+/// wait in their own line, with their rating: `Pg::enqueue`, `Pg::rematch`).
 pub(super) fn queue_key(control: app::protocol::TimeControl, rated: bool) -> String {
     if rated {
         format!("{}:rated", control_key(control))

@@ -25,7 +25,7 @@ mod recovery;
 mod registry;
 mod tables;
 
-pub use queue::Queued;
+pub use queue::{rating_window, Queued};
 
 use crate::ai::AiPool;
 use crate::clock::Clock;

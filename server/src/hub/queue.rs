@@ -97,7 +97,7 @@ impl<S: TableStore> Hub<S> {
         let place = self.reserve_table(&who)?;
         if self.cluster().is_some() {
             return self
-                .enqueue_shared(place, who.session, control, rating.is_some())
+                .enqueue_shared(place, who.session, control, rating)
                 .await;
         }
         let now = self.now();
@@ -154,9 +154,9 @@ impl<S: TableStore> Hub<S> {
     /// A waiting rated player looks again, their window wider now: pairs
     /// them with the closest-rated player inside it, telling both. True when
     /// paired (or no longer waiting).
-    pub async fn match_waiting(&self, ticket: u64) -> bool {
+    pub async fn match_waiting(&self, ticket: u64, caller: &Caller, control: TimeControl) -> bool {
         if self.cluster().is_some() {
-            return false;
+            return self.match_waiting_shared(ticket, caller, control).await;
         }
         let now = self.now();
         let (me, partner, control) = {
@@ -229,6 +229,70 @@ impl<S: TableStore> Hub<S> {
         true
     }
 
+    /// [`Hub::match_waiting`] across instances: the shared queue pairs this
+    /// ticket with the closest rating inside the window; the partner's
+    /// instance hears the table on the bus, this one tells its own socket.
+    async fn match_waiting_shared(
+        &self,
+        ticket: u64,
+        caller: &Caller,
+        control: TimeControl,
+    ) -> bool {
+        let Some(cluster) = self.cluster() else {
+            return false;
+        };
+        // The place first: nobody leaves the queue for a table that cannot be made.
+        let Ok(place) = self
+            .inner
+            .limits
+            .reserve(Kind::Table, caller, |id| self.is_live(id))
+        else {
+            return false;
+        };
+        let now = self.now();
+        let alive_since = now.saturating_sub(cluster.timeout_ms);
+        let key = super::cluster::queue_key(control, true);
+        let mine = i64::try_from(ticket).unwrap_or(-1);
+        let found = match cluster.pg.rematch(mine, &key, now, alive_since).await {
+            Ok(found) => found,
+            Err(error) => {
+                tracing::error!("cannot look for a rated opponent: {error}");
+                return false;
+            }
+        };
+        let Some((session, partner_ticket, partner)) = found else {
+            return false;
+        };
+        let made = self
+            .create_seated(
+                place,
+                &Session(partner),
+                TableMode::Online {
+                    private: false,
+                    time: Some(control),
+                    rated: true,
+                },
+                Some(&Session(session)),
+                None,
+            )
+            .await;
+        match made {
+            Ok(id) => {
+                let message = crate::store::bus::BusMessage::Matched {
+                    ticket: partner_ticket,
+                    table: id.clone(),
+                };
+                if let Err(error) = cluster.bus.publish(message).await {
+                    tracing::error!(table = %id, "cannot tell the waiting player: {error}");
+                }
+                cluster.matched(mine, id.clone());
+                tracing::info!(table = %id, "quick match paired two rated players");
+            }
+            Err(error) => tracing::error!("cannot make a quick-match table: {}", error.message),
+        }
+        true
+    }
+
     /// Quick match across instances: the queue is the `queue` table; the
     /// oldest player waiting for the control (on a live instance) is taken
     /// with FOR UPDATE SKIP LOCKED and paired, and their instance hears the
@@ -238,8 +302,9 @@ impl<S: TableStore> Hub<S> {
         place: crate::limits::Reservation,
         session: Session,
         control: TimeControl,
-        rated: bool,
+        rating: Option<f64>,
     ) -> Result<Queued, CommandError> {
+        let rated = rating.is_some();
         let Some(cluster) = self.cluster() else {
             return Err(CommandError::unavailable("the queue is unavailable"));
         };
@@ -248,7 +313,7 @@ impl<S: TableStore> Hub<S> {
         let key = super::cluster::queue_key(control, rated);
         match cluster
             .pg
-            .enqueue(&session.0, &key, now, alive_since)
+            .enqueue(&session.0, &key, now, alive_since, rating)
             .await?
         {
             Ok(ticket) => {

@@ -652,6 +652,7 @@ impl PgStore {
         control: &str,
         now: i64,
         alive_since: i64,
+        rating: Option<f64>,
     ) -> Result<Result<i64, (i64, String)>, StoreError> {
         let mut tx = self.pool.begin().await?;
         // One pairing at a time per control: without it two players joining
@@ -660,14 +661,20 @@ impl PgStore {
             .bind(control)
             .execute(&mut *tx)
             .await?;
-        let partner: Option<(i64, String)> = sqlx::query_as(
+        // Casual: the longest waiting. Rated: the closest rating inside the
+        // window the waiting player's wait has opened.
+        let partner: Option<(i64, String)> = sqlx::query_as(&format!(
             "SELECT q.ticket, q.session FROM queue q JOIN instances i ON i.id = q.instance \
              WHERE q.control = $1 AND q.session <> $2 AND i.heartbeat_at >= $3 \
-             ORDER BY q.ticket LIMIT 1 FOR UPDATE OF q SKIP LOCKED",
-        )
+             AND ($4::float8 IS NULL OR abs(q.rating - $4) <= {window}) \
+             ORDER BY abs(coalesce(q.rating - $4, 0)), q.ticket LIMIT 1 FOR UPDATE OF q SKIP LOCKED",
+            window = rating_window_sql("$5 - q.created_at"),
+        ))
         .bind(control)
         .bind(session)
         .bind(alive_since)
+        .bind(rating)
+        .bind(now)
         .fetch_optional(&mut *tx)
         .await?;
         let answer = match partner {
@@ -680,12 +687,13 @@ impl PgStore {
             }
             None => {
                 let (ticket,): (i64,) = sqlx::query_as(
-                    "INSERT INTO queue (control, session, instance, created_at) VALUES ($1, $2, $3, $4) RETURNING ticket",
+                    "INSERT INTO queue (control, session, instance, created_at, rating) VALUES ($1, $2, $3, $4, $5) RETURNING ticket",
                 )
                 .bind(control)
                 .bind(session)
                 .bind(&*self.instance)
                 .bind(now)
+                .bind(rating)
                 .fetch_one(&mut *tx)
                 .await?;
                 Ok(ticket)
@@ -693,6 +701,60 @@ impl PgStore {
         };
         tx.commit().await?;
         Ok(answer)
+    }
+
+    /// A waiting rated player (`ticket`) looks again: the closest-rated
+    /// player inside the window the longer wait of the two has opened is
+    /// taken off the queue with them. Returns (own session, the partner's
+    /// ticket and session), or None (nobody yet, or no longer waiting).
+    pub async fn rematch(
+        &self,
+        ticket: i64,
+        control: &str,
+        now: i64,
+        alive_since: i64,
+    ) -> Result<Option<(String, i64, String)>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtext('othello-queue:' || $1))")
+            .bind(control)
+            .execute(&mut *tx)
+            .await?;
+        let mine: Option<(String, Option<f64>, i64)> = sqlx::query_as(
+            "SELECT session, rating, created_at FROM queue WHERE ticket = $1 AND control = $2 FOR UPDATE",
+        )
+        .bind(ticket)
+        .bind(control)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((session, Some(rating), since)) = mine else {
+            return Ok(None);
+        };
+        let partner: Option<(i64, String)> = sqlx::query_as(&format!(
+            "SELECT q.ticket, q.session FROM queue q JOIN instances i ON i.id = q.instance \
+             WHERE q.control = $1 AND q.session <> $2 AND i.heartbeat_at >= $3 AND q.ticket <> $4 \
+             AND abs(q.rating - $5) <= {window} \
+             ORDER BY abs(q.rating - $5), q.ticket LIMIT 1 FOR UPDATE OF q SKIP LOCKED",
+            window = rating_window_sql("$6 - least(q.created_at, $7)"),
+        ))
+        .bind(control)
+        .bind(&session)
+        .bind(alive_since)
+        .bind(ticket)
+        .bind(rating)
+        .bind(now)
+        .bind(since)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((partner_ticket, partner)) = partner else {
+            return Ok(None);
+        };
+        sqlx::query("DELETE FROM queue WHERE ticket = $1 OR ticket = $2")
+            .bind(ticket)
+            .bind(partner_ticket)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(Some((session, partner_ticket, partner)))
     }
 
     /// Leaves the queue.
@@ -725,4 +787,13 @@ pub fn redact(url: &str) -> String {
 /// Whether `--database` names a PostgreSQL server.
 pub fn is_postgres_url(database: &str) -> bool {
     database.starts_with("postgres://") || database.starts_with("postgresql://")
+}
+
+/// [`crate::hub::rating_window`] in SQL, for a wait of `waited` ms: ±100,
+/// 100 wider every 5 s, anyone after 30 s.
+fn rating_window_sql(waited: &str) -> String {
+    format!(
+        "(CASE WHEN ({waited}) >= 30000 THEN 'Infinity'::float8 \
+          ELSE (100 + 100 * (({waited}) / 5000))::float8 END)"
+    )
 }
