@@ -81,6 +81,7 @@ srv-rated-sign-in = Οι παρτίδες με βαθμολογία είναι �
 srv-rated-timed = Μια παρτίδα με βαθμολογία έχει χρόνο: επιλέξτε 3+2, 5+0 ή 10+5.
 profile-not-found = Ο παίκτης δεν βρέθηκε
 game-export-ggf = Λήψη της παρτίδας (GGF)
+game-export-text = Λήψη ως κείμενο
 account-profile = Το δημόσιο προφίλ σας
 game-mode-ai = Με τον υπολογιστή
 game-mode-hot-seat = Δύο σε μία οθόνη
@@ -837,6 +838,7 @@ export-ai-strongest = Υπολογιστής (ο πιο δυνατός)
 export-player = Παίκτης
 export-black-player = Παίκτης με τα μαύρα
 export-white-player = Παίκτης με τα λευκά
+export-game-title = Οθέλλο 3D — παρτίδα { $id }
 export-table-title = Οθέλλο 3D — τραπέζι { $id }, { $rounds ->
     [one] 1 γύρος
    *[other] { $rounds } γύροι

@@ -77,6 +77,7 @@ srv-rated-sign-in = Rated games are for signed-in players: sign in (or create an
 srv-rated-timed = A rated game is timed: choose 3+2, 5+0 or 10+5.
 profile-not-found = Player not found
 game-export-ggf = Download the game (GGF)
+game-export-text = Download as text
 account-profile = Your public profile
 game-mode-ai = Against the AI
 game-mode-hot-seat = Hot-seat
@@ -678,6 +679,7 @@ export-ai-strongest = AI (strongest)
 export-player = Player
 export-black-player = Black player
 export-white-player = White player
+export-game-title = Othello 3D — game { $id }
 export-table-title = Othello 3D — table { $id }, { $rounds ->
     [one] 1 round
    *[other] { $rounds } rounds

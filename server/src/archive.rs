@@ -246,6 +246,35 @@ impl Archive {
         self.ggf_of(&row).await
     }
 
+    /// An archived game as text (`/game/<id>/export.txt`), in `lang`, with
+    /// its GGF record at the end.
+    pub async fn text(&self, id: &str, lang: app::i18n::Lang) -> Result<String, CommandError> {
+        let row = self.row(id).await?;
+        let summary = self.summary(&row, &Session(String::new())).await?;
+        let broken = |e: String| CommandError::internal(format!("archived game {id}: {e}"));
+        let start = Position::from_obf(&row.start_obf).map_err(|e| broken(e.to_string()))?;
+        let moves = engine::parse_moves(&row.moves).map_err(|e| broken(e.to_string()))?;
+        let game = engine::Game::replay_from(start, &moves).map_err(|e| broken(e.to_string()))?;
+        let times: Vec<Option<i64>> = serde_json::from_str(&row.times).unwrap_or_default();
+        let outcome = crate::table::Outcome {
+            winner: summary.winner,
+            reason: summary.reason,
+        };
+        let mut text = crate::export::archived_text(
+            lang,
+            id,
+            summary.mode,
+            (&shown_name(&summary.black), &shown_name(&summary.white)),
+            &game,
+            outcome,
+            &times,
+        );
+        text.push('\n');
+        text.push_str(&self.ggf_of(&row).await?);
+        text.push('\n');
+        Ok(text)
+    }
+
     /// A stored game as one GGF record.
     async fn ggf_of(&self, row: &ArchivedRow) -> Result<String, CommandError> {
         let summary = self.summary(row, &Session(String::new())).await?;

@@ -170,73 +170,8 @@ pub fn text_in(lang: Lang, id: &str, table: &Table, times: &MoveTimes) -> String
         );
     }
     for round in &all[omitted..] {
-        let game = round.game;
         let _ = writeln!(out, "\n{}\n", t!(lang, "export-round", round = round.round));
-        let _ = writeln!(out, "{}\n", opening_line_in(lang, &game.moves()));
-        let _ = writeln!(
-            out,
-            "{}\n{}",
-            t!(lang, "export-start"),
-            game.start().to_text_board()
-        );
-        let positions = game.positions();
-        let mut ply = 0;
-        for (event, position) in game.events().iter().zip(positions.iter()) {
-            match *event {
-                GameEvent::Move {
-                    color,
-                    square,
-                    flipped,
-                } => {
-                    let used = time_of(times, round.round, ply);
-                    ply += 1;
-                    let flipped_names: Vec<String> =
-                        flipped.iter().map(|s| s.to_string()).collect();
-                    let line = t!(
-                        lang,
-                        "export-move",
-                        ply = ply,
-                        side = side_name(lang, side(color)),
-                        square = square.to_string(),
-                        count = flipped.count(),
-                        list = flipped_names.join(" "),
-                        black = position.count(Color::Black),
-                        white = position.count(Color::White)
-                    );
-                    let time = used.map_or(String::new(), |ms| {
-                        t!(
-                            lang,
-                            "export-time-used",
-                            seconds = format!("{:.2}", ms as f64 / 1000.0)
-                        )
-                    });
-                    let _ = writeln!(out, "{line}{time}");
-                    let _ = writeln!(out, "{}", position.to_text_board());
-                }
-                GameEvent::Pass { color } => {
-                    let _ = writeln!(
-                        out,
-                        "   {}\n",
-                        t!(lang, "lab-pass", side = side(color).name())
-                    );
-                }
-            }
-        }
-        let _ = writeln!(
-            out,
-            "{}",
-            t!(
-                lang,
-                "export-round-result",
-                round = round.round,
-                result = result_text(lang, game, round.outcome)
-            )
-        );
-        let _ = writeln!(
-            out,
-            "{}",
-            t!(lang, "export-transcript", moves = game.transcript())
-        );
+        write_round(lang, &mut out, round, times);
     }
     let tally = table.tally();
     let _ = writeln!(
@@ -251,6 +186,113 @@ pub fn text_in(lang: Lang, id: &str, table: &Table, times: &MoveTimes) -> String
         )
     );
     let _ = writeln!(out, "\n{}\n{}", t!(lang, "export-ggf"), ggf(table, times));
+    out
+}
+
+/// One round of a text export: its opening, the start, every move with the
+/// board after it and the time it took, every pass, the result and the
+/// transcript.
+fn write_round(lang: Lang, out: &mut String, round: &RoundRef<'_>, times: &MoveTimes) {
+    let game = round.game;
+    let _ = writeln!(out, "{}\n", opening_line_in(lang, &game.moves()));
+    let _ = writeln!(
+        out,
+        "{}\n{}",
+        t!(lang, "export-start"),
+        game.start().to_text_board()
+    );
+    let positions = game.positions();
+    let mut ply = 0;
+    for (event, position) in game.events().iter().zip(positions.iter()) {
+        match *event {
+            GameEvent::Move {
+                color,
+                square,
+                flipped,
+            } => {
+                let used = time_of(times, round.round, ply);
+                ply += 1;
+                let flipped_names: Vec<String> = flipped.iter().map(|s| s.to_string()).collect();
+                let line = t!(
+                    lang,
+                    "export-move",
+                    ply = ply,
+                    side = side_name(lang, side(color)),
+                    square = square.to_string(),
+                    count = flipped.count(),
+                    list = flipped_names.join(" "),
+                    black = position.count(Color::Black),
+                    white = position.count(Color::White)
+                );
+                let time = used.map_or(String::new(), |ms| {
+                    t!(
+                        lang,
+                        "export-time-used",
+                        seconds = format!("{:.2}", ms as f64 / 1000.0)
+                    )
+                });
+                let _ = writeln!(out, "{line}{time}");
+                let _ = writeln!(out, "{}", position.to_text_board());
+            }
+            GameEvent::Pass { color } => {
+                let _ = writeln!(
+                    out,
+                    "   {}\n",
+                    t!(lang, "lab-pass", side = side(color).name())
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        t!(
+            lang,
+            "export-round-result",
+            round = round.round,
+            result = result_text(lang, game, round.outcome)
+        )
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        t!(lang, "export-transcript", moves = game.transcript())
+    );
+}
+
+/// The text export of one archived game (`/game/<id>/export.txt`): its
+/// players, the round as a table's export writes it, and its GGF.
+pub fn archived_text(
+    lang: Lang,
+    id: &str,
+    mode: TableMode,
+    players: (&str, &str),
+    game: &Game,
+    outcome: Outcome,
+    times: &[Option<i64>],
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", t!(lang, "export-game-title", id = id));
+    let _ = writeln!(
+        out,
+        "{}",
+        t!(
+            lang,
+            "export-mode",
+            mode = app::i18n::mode_text(lang, &mode)
+        )
+    );
+    let _ = writeln!(
+        out,
+        "{}\n",
+        t!(lang, "export-players", black = players.0, white = players.1)
+    );
+    let round = RoundRef {
+        round: 1,
+        game,
+        outcome: Some(outcome),
+    };
+    write_round(lang, &mut out, &round, &[times.to_vec()]);
     out
 }
 

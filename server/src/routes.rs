@@ -136,6 +136,7 @@ pub fn router(state: AppState) -> Router {
         .route("/table/{id}/export.txt", get(export_text))
         .route("/table/{id}/export.ggf", get(export_ggf))
         .route("/game/{id}/export.ggf", get(game_ggf))
+        .route("/game/{id}/export.txt", get(game_text))
         .route("/@/{name}/games.ggf", get(player_ggf))
         .route("/@/{name}/games.wtb", get(player_wtb))
         .route("/@/{name}/players.jou", get(player_jou))
@@ -472,6 +473,30 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
         )],
         body,
     )
+}
+
+/// `/game/<id>/export.txt`: an archived game as text, with its analysis
+/// once it has been analysed.
+async fn game_text(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+) -> axum::response::Response {
+    let lang = app::i18n::lang_of_headers(&headers);
+    match archive_of(&state).text(&id, lang).await {
+        Ok(mut text) => {
+            if let Some(section) = state.analysis.export_section("game", &id, lang).await {
+                text.push('\n');
+                text.push_str(&section);
+            }
+            attachment(
+                format!("othello-game-{id}.txt"),
+                "text/plain; charset=utf-8",
+                text,
+            )
+        }
+        Err(error) => ErrorResponse(error).into_response(),
+    }
 }
 
 fn archive_of(state: &AppState) -> crate::archive::Archive {

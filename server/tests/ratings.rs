@@ -174,6 +174,16 @@ async fn a_rated_round_changes_both_ratings_once_and_everyone_sees_it() {
     let full = stranger.get_game(&game.id).await.expect("the game page");
     let [_, (white_before, white_after)] = full.ratings.expect("a rated game shows its ratings");
     assert_eq!((white_before, white_after - white_before), (1500, up));
+    let (status, text) = stranger
+        .get(&format!("/game/{}/export.txt", game.id))
+        .await
+        .expect("text export");
+    assert_eq!(status, 200);
+    assert!(text.starts_with(&format!("Othello 3D — game {}", game.id)), "{text}");
+    assert!(text.contains(black_name) && text.contains(white_name), "{text}");
+    assert!(text.contains("(;GM[Othello]"), "{text}");
+    let (status, _) = stranger.get("/game/ffff/export.txt").await.expect("answer");
+    assert_eq!(status, 404);
 
     // Provisional players are not on the leaderboard yet.
     assert!(stranger

@@ -131,5 +131,14 @@ test('two new players play a rated quick match, see their ratings move, profiles
   await expect(winner.locator('#board-blitz')).toBeVisible();
   await expect(winner.locator('#board-rapid')).toBeVisible();
   await screenshot(winner, info, 'leaderboard');
+  // The new pages fit a phone.
+  await winner.setViewportSize({ width: 390, height: 844 });
+  for (const path of ['/players', `/@/${winnerName}`, '/account']) {
+    await winner.goto(path);
+    await winner.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    const [scroll, width] = await winner.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+    expect(scroll, `${path}: no sideways scrolling`).toBeLessThanOrEqual(width);
+  }
+  await screenshot(winner, info, 'account-phone-signed-in');
   expect(errors).toEqual([]);
 });

@@ -321,9 +321,15 @@ fn GameScreen(game: GameView) -> impl IntoView {
                     <p id="game-result">{result}</p>
                     {ratings}
                     {you_text}
-                    <p><a id="game-ggf" href=game.with_value(|g| format!("/game/{}/export.ggf", g.id)) download>
-                        {t!(lang, "game-export-ggf")}
-                    </a></p>
+                    <p>
+                        <a id="game-ggf" href=game.with_value(|g| format!("/game/{}/export.ggf", g.id)) download>
+                            {t!(lang, "game-export-ggf")}
+                        </a>
+                        " · "
+                        <a id="game-text" href=game.with_value(|g| format!("/game/{}/export.txt", g.id)) download>
+                            {t!(lang, "game-export-text")}
+                        </a>
+                    </p>
                 </div>
                 <div class="card replay">
                     <p id="game-position" aria-live="polite">{position_text}</p>
