@@ -179,8 +179,14 @@ async fn a_rated_round_changes_both_ratings_once_and_everyone_sees_it() {
         .await
         .expect("text export");
     assert_eq!(status, 200);
-    assert!(text.starts_with(&format!("Othello 3D — game {}", game.id)), "{text}");
-    assert!(text.contains(black_name) && text.contains(white_name), "{text}");
+    assert!(
+        text.starts_with(&format!("Othello 3D — game {}", game.id)),
+        "{text}"
+    );
+    assert!(
+        text.contains(black_name) && text.contains(white_name),
+        "{text}"
+    );
     assert!(text.contains("(;GM[Othello]"), "{text}");
     let (status, _) = stranger.get("/game/ffff/export.txt").await.expect("answer");
     assert_eq!(status, 404);
