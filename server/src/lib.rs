@@ -8,6 +8,7 @@ pub mod archive;
 pub mod clock;
 pub mod clock_control;
 pub mod config;
+pub mod downloads;
 pub mod error;
 pub mod export;
 pub mod glicko;

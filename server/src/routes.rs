@@ -136,11 +136,11 @@ pub fn router(state: AppState) -> Router {
         .route("/table/{id}/export.txt", get(export_text))
         .route("/table/{id}/export.ggf", get(export_ggf))
         .route("/game/{id}/export.ggf", get(game_ggf))
-        .route("/game/{id}/export.txt", get(game_text))
-        .route("/@/{name}/games.ggf", get(player_ggf))
-        .route("/@/{name}/games.wtb", get(player_wtb))
-        .route("/@/{name}/players.jou", get(player_jou))
-        .route("/account/export.json", get(account_data))
+        .route("/game/{id}/export.txt", get(crate::downloads::game_text))
+        .route("/@/{name}/games.ggf", get(crate::downloads::player_ggf))
+        .route("/@/{name}/games.wtb", get(crate::downloads::player_wtb))
+        .route("/@/{name}/players.jou", get(crate::downloads::player_jou))
+        .route("/account/export.json", get(crate::downloads::account_data))
         .route("/lab/{id}/export.txt", get(lab_export_text))
         .route("/lab/{id}/export.json", get(lab_export_json))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
@@ -475,111 +475,11 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     )
 }
 
-/// `/game/<id>/export.txt`: an archived game as text, with its analysis
-/// once it has been analysed.
-async fn game_text(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: axum::http::HeaderMap,
+pub(crate) fn attachment(
+    name: String,
+    content_type: &'static str,
+    body: String,
 ) -> axum::response::Response {
-    let lang = app::i18n::lang_of_headers(&headers);
-    match archive_of(&state).text(&id, lang).await {
-        Ok(mut text) => {
-            if let Some(section) = state.analysis.export_section("game", &id, lang).await {
-                text.push('\n');
-                text.push_str(&section);
-            }
-            attachment(
-                format!("othello-game-{id}.txt"),
-                "text/plain; charset=utf-8",
-                text,
-            )
-        }
-        Err(error) => ErrorResponse(error).into_response(),
-    }
-}
-
-fn archive_of(state: &AppState) -> crate::archive::Archive {
-    crate::archive::Archive {
-        store: state.store.clone(),
-    }
-}
-
-/// `/@/<name>/games.ggf`: every game of a player, oldest first, as GGF.
-async fn player_ggf(
-    State(state): State<AppState>,
-    Path(name): Path<String>,
-) -> axum::response::Response {
-    match archive_of(&state).ggf_of_player(&name).await {
-        Ok((name, text)) => attachment(
-            format!("othello-{name}.ggf"),
-            "text/plain; charset=utf-8",
-            text,
-        ),
-        Err(error) => ErrorResponse(error).into_response(),
-    }
-}
-
-/// `/@/<name>/games.wtb`: a player's games as a WTHOR games file (its
-/// player numbers index `/@/<name>/players.jou`).
-async fn player_wtb(
-    State(state): State<AppState>,
-    Path(name): Path<String>,
-) -> axum::response::Response {
-    match archive_of(&state)
-        .wthor_of_player(&name, state.hub.now())
-        .await
-    {
-        Ok((name, games, _)) => binary(format!("othello-{name}.wtb"), games),
-        Err(error) => ErrorResponse(error).into_response(),
-    }
-}
-
-/// `/@/<name>/players.jou`: the WTHOR players file of `games.wtb`.
-async fn player_jou(
-    State(state): State<AppState>,
-    Path(name): Path<String>,
-) -> axum::response::Response {
-    match archive_of(&state)
-        .wthor_of_player(&name, state.hub.now())
-        .await
-    {
-        Ok((name, _, players)) => binary(format!("othello-{name}.jou"), players),
-        Err(error) => ErrorResponse(error).into_response(),
-    }
-}
-
-/// `/account/export.json`: everything kept about the signed-in player.
-async fn account_data(
-    State(state): State<AppState>,
-    axum::Extension(session): axum::Extension<app::protocol::Session>,
-) -> axum::response::Response {
-    match archive_of(&state).data_of(&session).await {
-        Ok(data) => attachment(
-            "othello-3d-my-data.json".to_string(),
-            "application/json",
-            serde_json::to_string_pretty(&data).unwrap_or_default(),
-        ),
-        Err(error) => ErrorResponse(error).into_response(),
-    }
-}
-
-fn binary(name: String, body: Vec<u8>) -> axum::response::Response {
-    (
-        StatusCode::OK,
-        [
-            (header::CONTENT_TYPE, "application/octet-stream".to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{name}\""),
-            ),
-        ],
-        body,
-    )
-        .into_response()
-}
-
-fn attachment(name: String, content_type: &'static str, body: String) -> axum::response::Response {
     (
         StatusCode::OK,
         [

@@ -2,7 +2,9 @@
 //! a manual clock: sign up, sign in (token rotated, one answer for every
 //! failure), throttling, sign out here and everywhere, a browser's games
 //! moving to its account (in memory and across a restart), and every
-//! finished round kept in the archive after its table is deleted.
+//! finished round kept in the archive after its table is deleted; managing
+//! an account, whole-archive exports, profile filters and expiry.
+//! (Over 600 lines: every account scenario shares the in-process server.)
 
 use app::protocol::{Side, TableMode, TableView};
 use server::clock::ManualClock;

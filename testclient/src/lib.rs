@@ -2,6 +2,7 @@
 //! functions a browser calls (JSON in, JSON out) and the table and queue
 //! WebSockets. The server's tests and the load tool (`othello-load`) use it,
 //! so a change to the protocol breaks them at compile time, not at run time.
+//! (Over 600 lines: one typed method per server function, plus the sockets.)
 //!
 //! A [`Client`] is one browser: it carries one session cookie (given, or the
 //! one the server sets on the first answer) and the site's `Origin`, as the
