@@ -313,16 +313,7 @@ impl Archive {
                 "Filter games by mode (online, vs_ai, hot_seat) and result (won, lost, drawn).",
             ));
         }
-        let missing = || CommandError::not_found("No such player.");
-        if name.len() > 20 {
-            return Err(missing());
-        }
-        let account = self
-            .store
-            .account_by_key(&name.to_ascii_lowercase())
-            .await
-            .map_err(unavailable)?
-            .ok_or_else(missing)?;
+        let account = self.player_named(name).await?;
         let identity = crate::accounts::identity_of(account.id);
         let (wins, losses, draws) = self
             .store
@@ -367,24 +358,26 @@ impl Archive {
         Ok(rows)
     }
 
-    /// A player by name: their account's identity and name as chosen.
-    async fn player_named(&self, name: &str) -> Result<(Session, String), CommandError> {
+    /// A player's account by name (any case); 404 for nobody.
+    async fn player_named(
+        &self,
+        name: &str,
+    ) -> Result<crate::store::accounts::StoredAccount, CommandError> {
         let missing = || CommandError::not_found("No such player.");
         if name.len() > 20 {
             return Err(missing());
         }
-        let account = self
-            .store
+        self.store
             .account_by_key(&name.to_ascii_lowercase())
             .await
             .map_err(unavailable)?
-            .ok_or_else(missing)?;
-        Ok((crate::accounts::identity_of(account.id), account.name))
+            .ok_or_else(missing)
     }
 
     /// Every game of a player as one GGF file, oldest first.
     pub async fn ggf_of_player(&self, name: &str) -> Result<(String, String), CommandError> {
-        let (identity, name) = self.player_named(name).await?;
+        let account = self.player_named(name).await?;
+        let (identity, name) = (crate::accounts::identity_of(account.id), account.name);
         let mut text = String::new();
         for row in self.all_rows(&identity.0).await?.iter().rev() {
             text.push_str(&self.ggf_of(row).await?);
@@ -401,7 +394,8 @@ impl Archive {
         name: &str,
         now: i64,
     ) -> Result<(String, Vec<u8>, Vec<u8>), CommandError> {
-        let (identity, name) = self.player_named(name).await?;
+        let account = self.player_named(name).await?;
+        let (identity, name) = (crate::accounts::identity_of(account.id), account.name);
         let initial = Position::initial().to_obf();
         let mut names: Vec<String> = Vec::new();
         let mut numbers: std::collections::HashMap<String, u16> = Default::default();

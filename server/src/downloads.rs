@@ -54,31 +54,24 @@ pub async fn player_ggf(
     }
 }
 
-/// `/@/<name>/games.wtb`: a player's games as a WTHOR games file (its
-/// player numbers index `/@/<name>/players.jou`).
-pub async fn player_wtb(
+/// `/@/<name>/games.wtb` and `/@/<name>/players.jou`: a player's games as
+/// a WTHOR games file and its players file (the games' player numbers
+/// index the players file).
+pub async fn player_wthor(
     State(state): State<AppState>,
-    Path(name): Path<String>,
+    Path((name, file)): Path<(String, String)>,
 ) -> axum::response::Response {
+    let games = match file.as_str() {
+        "games.wtb" => true,
+        "players.jou" => false,
+        _ => return StatusCode::NOT_FOUND.into_response(),
+    };
     match archive_of(&state)
         .wthor_of_player(&name, state.hub.now())
         .await
     {
-        Ok((name, games, _)) => binary(format!("othello-{name}.wtb"), games),
-        Err(error) => ErrorResponse(error).into_response(),
-    }
-}
-
-/// `/@/<name>/players.jou`: the WTHOR players file of `games.wtb`.
-pub async fn player_jou(
-    State(state): State<AppState>,
-    Path(name): Path<String>,
-) -> axum::response::Response {
-    match archive_of(&state)
-        .wthor_of_player(&name, state.hub.now())
-        .await
-    {
-        Ok((name, _, players)) => binary(format!("othello-{name}.jou"), players),
+        Ok((name, wtb, _)) if games => binary(format!("othello-{name}.wtb"), wtb),
+        Ok((name, _, jou)) => binary(format!("othello-{name}.jou"), jou),
         Err(error) => ErrorResponse(error).into_response(),
     }
 }

@@ -23,19 +23,7 @@ pub struct WthorGame {
 }
 
 /// A date as (year, month, day), from ms since the epoch (UTC).
-pub fn civil_date(ms: i64) -> (i64, u8, u8) {
-    // Howard Hinnant's days-to-civil algorithm.
-    let days = ms.div_euclid(86_400_000);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
-    let month = (if mp < 10 { mp + 3 } else { mp - 9 }) as u8;
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
-}
+pub use app::pages::profile::civil_date;
 
 fn header(now_ms: i64, games: u32, names: u16, year: u16) -> [u8; 16] {
     let (y, m, d) = civil_date(now_ms);

@@ -39,9 +39,8 @@ fn filter_form(lang: crate::i18n::Lang, filter: &GameFilter) -> impl IntoView {
     }
 }
 
-/// A date (UTC) as `YYYY-MM-DD`, from ms since the epoch (the same text on
-/// the server and in the browser, so hydration matches).
-pub fn date_text(ms: i64) -> String {
+/// A date (UTC) as (year, month, day), from ms since the epoch.
+pub fn civil_date(ms: i64) -> (i64, u8, u8) {
     // Howard Hinnant's days-to-civil algorithm.
     let days = ms.div_euclid(86_400_000);
     let z = days + 719_468;
@@ -50,9 +49,15 @@ pub fn date_text(ms: i64) -> String {
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let month = (if mp < 10 { mp + 3 } else { mp - 9 }) as u8;
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+/// A date (UTC) as `YYYY-MM-DD`, from ms since the epoch (the same text on
+/// the server and in the browser, so hydration matches).
+pub fn date_text(ms: i64) -> String {
+    let (year, month, day) = civil_date(ms);
     format!("{year:04}-{month:02}-{day:02}")
 }
 

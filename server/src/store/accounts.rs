@@ -97,7 +97,7 @@ impl Store {
                 .fetch_optional(pg.pool())
                 .await?
         } else {
-            sqlx::query_as(&query.replace('$', "?"))
+            sqlx::query_as(&super::sqlite(query))
                 .bind(id)
                 .fetch_optional(&self.pool)
                 .await?
@@ -128,12 +128,12 @@ impl Store {
             tx.commit().await?;
         } else {
             let mut tx = self.pool.begin().await?;
-            sqlx::query(&update.replace('$', "?"))
+            sqlx::query(&super::sqlite(update))
                 .bind(password_hash)
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query(&sessions.replace('$', "?"))
+            sqlx::query(&super::sqlite(sessions))
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
@@ -161,7 +161,7 @@ impl Store {
         } else {
             let mut tx = self.pool.begin().await?;
             for step in STEPS {
-                sqlx::query(&step.replace('$', "?"))
+                sqlx::query(&super::sqlite(step))
                     .bind(id)
                     .execute(&mut *tx)
                     .await?;

@@ -87,7 +87,7 @@ impl Store {
             }
             query.fetch_all(pg.pool()).await?
         } else {
-            let sql = sql.replace('$', "?");
+            let sql = super::sqlite(&sql);
             let mut query = sqlx::query_as(&sql).bind(player).bind(before).bind(limit);
             if let Some(pattern) = &pattern {
                 query = query.bind(pattern);

@@ -284,6 +284,12 @@ pub struct ArchivedGame {
     pub rated: Option<ratings::RatedGame>,
 }
 
+/// A query written with PostgreSQL's `$n` parameters, as SQLite reads it
+/// (`?n`): the store's queries for both databases are written once.
+pub(crate) fn sqlite(query: &str) -> String {
+    query.replace('$', "?")
+}
+
 /// Archived games kept for nobody: an anonymous player's games are kept
 /// while their session lives; once no side is an account or a live
 /// session (the AI counts for nobody), the game goes. A game with an

@@ -9,7 +9,7 @@
 //! twice by two instances. Queries are written once with `$n` parameters;
 //! SQLite reads them as `?n`.
 
-use super::{Store, StoreError};
+use super::{sqlite, Store, StoreError};
 use crate::glicko::{self, Rating};
 
 /// A day, in ms: a player's RD grows for each whole one without a rated game.
@@ -108,11 +108,6 @@ const HISTORY: &str =
     "INSERT INTO rating_history (account_id, speed, at, rating, deviation, game_id)
      VALUES ($1, $2, $3, $4, $5, $6)";
 const MARK: &str = "UPDATE archived_games SET black_before = $1, black_after = $2, white_before = $3, white_after = $4 WHERE id = $5";
-
-/// A query written with `$n` parameters, as SQLite reads it (`?n`).
-fn sqlite(query: &str) -> String {
-    query.replace('$', "?")
-}
 
 /// Writes a rated game's rating change: both pools' rows, two history rows
 /// and the archived game's before/after, in the caller's transaction.
