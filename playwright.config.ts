@@ -30,6 +30,10 @@ export default defineConfig({
     locale: 'en-US',
     viewport: { width: 1100, height: 760 },
     actionTimeout: 20_000,
+    // The service worker (offline play) is tested by installable.spec.ts,
+    // which allows it; elsewhere its precache would only add load to tests
+    // about other things.
+    serviceWorkers: 'block',
   },
   projects: [
     {

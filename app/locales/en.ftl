@@ -658,10 +658,7 @@ srv-result-draw = Draw { $score }
 
 ## The board (screen reader)
 
-announce-move = { $side } played { $square } and flipped { $count ->
-    [one] 1 disc
-   *[other] { $count } discs
-}.
+announce-move = { $side } { $square }, flips { $flips }.
 announce-win = Game over: { $side } wins. Black { $black }, white { $white }.
 announce-draw = Game over: a draw. Black { $black }, white { $white }.
 announce-new-round = A new round begins.
@@ -670,8 +667,8 @@ square-white = , white disc
 square-empty = , empty
 square-legal = , legal move
 square-last = , last move
-board-label = Othello board. Arrow keys move the cursor, Enter or Space plays there.
-board-label-2d = Othello board (2D). Arrow keys move between squares, Enter or Space plays.
+board-label = Othello board. Arrow keys move the cursor, Enter or Space plays there. R, C and D read the row, column and diagonals; L the legal moves; S the discs; M the last move; T the clocks.
+board-label-2d = Othello board (2D). Arrow keys move between squares, Enter or Space plays. R, C and D read the row, column and diagonals; L the legal moves; S the discs; M the last move; T the clocks.
 board-skip = Skip celebration
 board-renderer = Renderer:
 export-ai = AI (depth { $depth })
@@ -731,3 +728,29 @@ export-analysis-move-search = { $ply }. { $side } { $square } — loss { $loss -
 } (estimate)
 export-analysis-best = , best { $square }
 export-analysis-worst = Worst moves: { $list }
+update-ready = A new version of Othello 3D is ready.
+update-reload = Reload
+announce-to-move = { $side } to move, { $count ->
+    [one] 1 legal move
+   *[other] { $count } legal moves
+}.
+read-row = Row { $row }: { $cells }.
+read-column = Column { $column }: { $cells }.
+read-diagonal = Diagonal { $name }: { $cells }.
+read-range = { $from } to { $to }
+read-black = black
+read-white = white
+read-empty = empty
+read-legal = Legal moves: { $squares }.
+read-no-legal = You have no legal move now.
+read-score = Discs: black { $black }, white { $white }; empty squares: { $empty }.
+read-last = Last move: { $side } { $square }, flips { $flips }.
+read-no-last = No move has been played yet.
+read-no-clocks = This game has no clocks.
+board-use-2d = Use the flat 2D board
+board-use-3d = Use the 3D board
+rules-keys = Playing by keyboard and screen reader
+rules-keys-1 = Tab to the board, then move the cursor with the arrow keys (Home and End go to the ends of the row); Enter or Space plays on the cursor's square.
+rules-keys-2 = Without moving: R reads the cursor's row, C its column, D both diagonals through it; L lists your legal moves, S counts the discs, M repeats the last move, T reads the clocks.
+rules-keys-3 = Every move is announced with the discs it flipped, then who is to move and how many legal moves they have; passes, the result and low time are announced too.
+rules-keys-4 = These keys work while the board has focus (screen readers switch to focus mode there). The button under the board switches the 3D board off for a flat one, remembered in this browser.

@@ -21,6 +21,22 @@ pub const WORKER_META: &str = "othello-engine-worker";
 /// the worker fetches the first time a hint scores every move.
 pub const WEIGHTS_META: &str = "othello-engine-weights";
 
+/// The `<meta>` present (content `1`) only on an app shell: the lobby or
+/// the offline page as the service worker keeps them for when the server
+/// cannot be reached (see the server's `offline.rs`). The lobby read from a
+/// shell offers offline practice only.
+pub const SHELL_META: &str = "othello-shell";
+
+/// The language of an app-shell request: its query holds `shell=<code>`.
+pub fn shell_lang(query: Option<&str>) -> Option<crate::i18n::Lang> {
+    query?.split('&').find_map(|pair| {
+        let code = pair.strip_prefix("shell=")?;
+        crate::i18n::Lang::ALL
+            .into_iter()
+            .find(|lang| lang.code() == code)
+    })
+}
+
 /// The app's wasm-bindgen glue, as `cargo xtask site` lays out `site/pkg`.
 const GLUE: &str = "/pkg/frontend.js";
 /// The app's main wasm module (its other chunks are loaded by the glue).
@@ -49,6 +65,14 @@ impl Assets {
             .get(path)
             .cloned()
             .unwrap_or_else(|| path.to_string())
+    }
+
+    /// Every hashed name, sorted (the service worker's precache list is
+    /// drawn from these).
+    pub fn hashed(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.0.values().cloned().collect();
+        out.sort();
+        out
     }
 
     /// How many files were hashed.
@@ -88,7 +112,12 @@ impl Assets {
     /// while the glue's modules load, then hydrates once the document is
     /// parsed. Leptos' own `HydrationScripts` starts all of this from a module
     /// script, which the browser runs only after the whole document and every
-    /// stylesheet; measured in docs/BENCHMARKS.md (start-up).
+    /// stylesheet; measured in docs/BENCHMARKS.md (start-up). Once the page
+    /// has hydrated and loaded, it registers the service worker (`/sw.js`,
+    /// see the server's `offline.rs`): `<html data-offline="ready">` once a
+    /// worker controls the page, and, when a new deploy's worker is waiting,
+    /// `<html data-update="ready">`, an `othello-update` event and
+    /// `window.othelloUpdate()`, which hands over to it and reloads.
     pub fn boot_script(&self) -> String {
         let glue = serde_json::to_string(&self.url(GLUE)).unwrap_or_default();
         let wasm = serde_json::to_string(&self.url(APP_WASM)).unwrap_or_default();
@@ -97,7 +126,17 @@ impl Assets {
 var bytes=fetch(wasm);\
 var compiled=WebAssembly.compileStreaming?WebAssembly.compileStreaming(bytes).catch(function(){{return fetch(wasm);}}):bytes;\
 var ready=import(glue).then(function(mod){{return compiled.then(function(m){{return mod.default({{module_or_path:m}});}}).then(function(){{return mod;}});}});\
-function go(){{ready.then(function(mod){{mod.hydrate();}},function(e){{console.error('the app could not start',e);}});}}\
+function go(){{ready.then(function(mod){{mod.hydrate();later(offline);}},function(e){{console.error('the app could not start',e);}});}}\
+function later(f){{if(document.readyState==='complete')setTimeout(f,0);else addEventListener('load',function(){{setTimeout(f,0);}});}}\
+function offline(){{var sw=navigator.serviceWorker,asked=false;if(!sw)return;\
+sw.addEventListener('controllerchange',function(){{if(asked)location.reload();}});\
+sw.register('/sw.js').then(function(reg){{\
+function waiting(w){{if(!sw.controller)return;window.othelloUpdate=function(){{asked=true;w.postMessage('skip-waiting');}};document.documentElement.dataset.update='ready';dispatchEvent(new Event('othello-update'));}}\
+if(reg.waiting)waiting(reg.waiting);\
+reg.addEventListener('updatefound',function(){{var w=reg.installing;if(w)w.addEventListener('statechange',function(){{if(w.state==='installed')waiting(w);}});}});\
+setInterval(function(){{reg.update().catch(function(){{}});}},1800000);\
+return sw.ready;}}).then(function(){{function mark(){{document.documentElement.dataset.offline='ready';}}\
+if(sw.controller)mark();else sw.addEventListener('controllerchange',mark);}},function(e){{console.warn('offline play is not available',e);}});}}\
 if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',go);else go();\
 }})({glue},{wasm});"
         )
@@ -176,6 +215,16 @@ mod tests {
         assert!(Assets::default()
             .boot_script()
             .ends_with(r#"})("/pkg/frontend.js","/pkg/frontend.wasm");"#));
+    }
+
+    #[test]
+    fn only_a_known_language_makes_a_shell() {
+        use crate::i18n::Lang;
+        assert_eq!(shell_lang(Some("shell=el")), Some(Lang::El));
+        assert_eq!(shell_lang(Some("a=1&shell=en")), Some(Lang::En));
+        assert_eq!(shell_lang(Some("shell=fr")), None);
+        assert_eq!(shell_lang(Some("shell=")), None);
+        assert_eq!(shell_lang(None), None);
     }
 
     #[test]

@@ -40,6 +40,12 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     let lang = i18n::Lang::default();
     provide_context(lang);
     let assets = use_context::<assets::Assets>().unwrap_or_default();
+    // An app shell (see `assets::SHELL_META`); only the server renders one.
+    #[cfg(feature = "ssr")]
+    let is_shell = use_context::<http::request::Parts>()
+        .is_some_and(|parts| assets::shell_lang(parts.uri.query()).is_some());
+    #[cfg(not(feature = "ssr"))]
+    let is_shell = false;
     // Leptos' `HydrationScripts` is not rendered (the page starts itself, see
     // `Assets::boot_script`), but calling it provides the wasm-split manifest
     // from which a lazy route's page names its chunks for preloading.
@@ -76,7 +82,10 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name=assets::WORKER_META content=assets.url(worker::WORKER_URL) />
                 <meta name=assets::WEIGHTS_META content=assets.url(worker::WEIGHTS_URL) />
                 <meta name=accounts::ACCOUNT_META content=accounts::signed_in().unwrap_or_default() />
-                <link rel="icon" href="data:," />
+                <link rel="icon" type="image/png" href=assets.url("/style/icon-192.png") />
+                <link rel="manifest" href="/manifest.webmanifest" />
+                <meta name="theme-color" content="#1e6fd9" />
+                {is_shell.then(|| view! { <meta name=assets::SHELL_META content="1" /> })}
                 <MetaTags />
             </head>
             <body>
@@ -106,6 +115,60 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/players") view={Lazy::<PlayersRoute>::new()} />
             </Routes>
         </Router>
+        <UpdateBanner />
+    }
+}
+
+/// "A new version is ready": shown when a new deploy's service worker waits
+/// to take over (the boot script's `othello-update`, see `assets.rs`);
+/// Reload hands over to it and reloads the page.
+#[component]
+fn UpdateBanner() -> impl IntoView {
+    let lang = i18n::use_lang();
+    let (ready, set_ready) = signal(false);
+    #[cfg(feature = "hydrate")]
+    {
+        Effect::new(move |_| {
+            let waiting = document()
+                .document_element()
+                .and_then(|e| e.get_attribute("data-update"));
+            if waiting.as_deref() == Some("ready") {
+                set_ready.set(true);
+            }
+        });
+        let handle = window_event_listener_untyped("othello-update", move |_| {
+            let _ = set_ready.try_set(true);
+        });
+        on_cleanup(move || handle.remove());
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = set_ready;
+    let reload = move |_| {
+        #[cfg(feature = "hydrate")]
+        {
+            use wasm_bindgen::JsCast;
+            let update = js_sys::Reflect::get(&window(), &"othelloUpdate".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+            match update {
+                Some(update) => {
+                    let _ = update.call0(&wasm_bindgen::JsValue::NULL);
+                }
+                None => {
+                    let _ = window().location().reload();
+                }
+            }
+        }
+    };
+    view! {
+        <Show when=move || ready.get()>
+            <div class="update-ready" id="update-ready" role="status">
+                <span>{t!(lang, "update-ready")}</span>
+                <button type="button" id="update-reload" on:click=reload>
+                    {t!(lang, "update-reload")}
+                </button>
+            </div>
+        </Show>
     }
 }
 

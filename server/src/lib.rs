@@ -17,6 +17,7 @@ pub mod hub;
 pub mod lab;
 pub mod limits;
 pub mod metrics;
+pub mod offline;
 pub mod ratings;
 pub mod routes;
 pub mod seating;

@@ -153,12 +153,15 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(
             state.clone(),
             crate::session::layer,
-        ));
+        ))
+        .layer(middleware::from_fn(crate::offline::app_shell));
     // `/metrics` is not here: it is served only on `--metrics-listen`
     // (`metrics_router`), never on the public address.
     Router::new()
         .route("/healthz", get(health))
         .route("/readyz", get(ready))
+        .route("/sw.js", get(crate::offline::service_worker))
+        .route("/manifest.webmanifest", get(crate::offline::web_manifest))
         .merge(with_session)
         .merge(static_files)
         .layer(middleware::from_fn_with_state(

@@ -24,18 +24,40 @@ pub fn LobbyPage() -> impl IntoView {
     let (busy, set_busy) = signal(false);
     // The server cannot be reached: offer the offline game (see offline.rs).
     let (server_down, set_server_down) = signal(false);
+    // Only offline practice can work: the page is the service worker's app
+    // shell (the server could not be reached when it was asked for) or the
+    // browser has no network. The buttons that need the server are disabled.
+    let (offline_only, set_offline_only) = signal(false);
     #[cfg(feature = "hydrate")]
     {
+        let shell = document()
+            .query_selector(&format!("meta[name={}]", crate::assets::SHELL_META))
+            .ok()
+            .flatten()
+            .is_some();
         Effect::new(move |_| {
-            if web_sys::window().is_some_and(|w| !w.navigator().on_line()) {
+            if shell || web_sys::window().is_some_and(|w| !w.navigator().on_line()) {
                 set_server_down.set(true);
+                set_offline_only.set(true);
             }
         });
         let handle = window_event_listener(leptos::ev::offline, move |_| {
             let _ = set_server_down.try_set(true);
+            let _ = set_offline_only.try_set(true);
         });
-        on_cleanup(move || handle.remove());
+        let back = window_event_listener(leptos::ev::online, move |_| {
+            if !shell {
+                let _ = set_offline_only.try_set(false);
+            }
+        });
+        on_cleanup(move || {
+            handle.remove();
+            back.remove();
+        });
     }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = set_offline_only;
+    let unavailable = move || busy.get() || offline_only.get();
     // The time control for online play: a preset label or "untimed". A test
     // server (`--test-time-controls`) also accepts `/?tc=6s+0`.
     let query_tc = use_query_map().with_untracked(|q| {
@@ -255,14 +277,14 @@ pub fn LobbyPage() -> impl IntoView {
                             {t!(lang, "lobby-white-second")}
                         </label>
                     </fieldset>
-                    <button id="start-ai" on:click=start_ai disabled=move || busy.get()>
+                    <button id="start-ai" on:click=start_ai disabled=unavailable>
                         {t!(lang, "lobby-start-ai")}
                     </button>
                 </div>
                 <div class="card" id="hot-seat">
                     <h2>{t!(lang, "lobby-hot-seat-title")}</h2>
                     <p>{t!(lang, "lobby-hot-seat-text")}</p>
-                    <button id="start-hot-seat" on:click=start_hot_seat disabled=move || busy.get()>
+                    <button id="start-hot-seat" on:click=start_hot_seat disabled=unavailable>
                         {t!(lang, "lobby-start-hot-seat")}
                     </button>
                 </div>
@@ -306,7 +328,7 @@ pub fn LobbyPage() -> impl IntoView {
                             when=move || queued.get()
                             fallback=move || {
                                 view! {
-                                    <button id="quick-match" on:click=join_queue>
+                                    <button id="quick-match" on:click=join_queue disabled=unavailable>
                                         {t!(lang, "lobby-quick-match")}
                                     </button>
                                 }
@@ -321,7 +343,7 @@ pub fn LobbyPage() -> impl IntoView {
                             class="secondary"
                             id="private-table"
                             on:click=start_private
-                            disabled=move || busy.get()
+                            disabled=unavailable
                         >
                             {t!(lang, "lobby-private-table")}
                         </button>
@@ -339,14 +361,14 @@ pub fn LobbyPage() -> impl IntoView {
                         on:input=move |ev| set_obf.set(event_target_value(&ev))
                     ></textarea>
                     <div class="row">
-                        <button id="start-obf-ai" on:click=start_from_ai disabled=move || busy.get()>
+                        <button id="start-obf-ai" on:click=start_from_ai disabled=unavailable>
                             {t!(lang, "lobby-from-ai")}
                         </button>
                         <button
                             class="secondary"
                             id="start-obf-hot-seat"
                             on:click=start_from_hot_seat
-                            disabled=move || busy.get()
+                            disabled=unavailable
                         >
                             {t!(lang, "lobby-from-hot-seat")}
                         </button>

@@ -155,6 +155,18 @@ impl OfflineGame {
     }
 
     /// The status line.
+    /// Whose turn, for the page's `data-state` (and tests in any language):
+    /// `human`, `ai` or `over`.
+    pub fn state_name(&self) -> &'static str {
+        if self.outcome().is_some() {
+            "over"
+        } else if self.human_to_move() {
+            "human"
+        } else {
+            "ai"
+        }
+    }
+
     pub fn turn_text(&self, lang: Lang, thinking: bool) -> String {
         match self.outcome() {
             Some(result) => {
@@ -454,7 +466,14 @@ pub fn OfflinePage() -> impl IntoView {
                         <span class="disc white"></span>
                         {move || count(Side::White)}
                     </div>
-                    <p id="turn" class="turn" data-playing=move || playing().to_string()>{turn}</p>
+                    <p
+                        id="turn"
+                        class="turn"
+                        data-playing=move || playing().to_string()
+                        data-state=move || session.game.with(|g| g.as_ref().map_or("none", OfflineGame::state_name))
+                    >
+                        {turn}
+                    </p>
                     <p class="ai-search" id="ai-search">
                         {move || session.game.with(|g| g.as_ref().and_then(|g| g.ai_looked).map(|(depth, nodes)| t!(lang, "table-ai-search", depth = depth, nodes = nodes)))}
                     </p>

@@ -83,6 +83,13 @@ pub fn RulesSidebar(#[prop(into)] open: Signal<bool>, on_close: Callback<()>) ->
                 <li>{t!(lang, "rules-controls-2")}</li>
                 <li>{t!(lang, "rules-controls-3")}</li>
             </ul>
+            <h2>{t!(lang, "rules-keys")}</h2>
+            <ul id="rules-keys">
+                <li>{t!(lang, "rules-keys-1")}</li>
+                <li>{t!(lang, "rules-keys-2")}</li>
+                <li>{t!(lang, "rules-keys-3")}</li>
+                <li>{t!(lang, "rules-keys-4")}</li>
+            </ul>
             <h2>{t!(lang, "rules-online")}</h2>
             <ul>
                 <li>{t!(lang, "rules-online-1")}</li>

@@ -14,19 +14,31 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::HtmlCanvasElement;
 
+/// The backend asked for: `?renderer=` in the address, else `2d` when the
+/// player switched the 3D board off in this browser (`FLAT_BOARD_KEY`).
 fn requested_backend() -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
+    let window = web_sys::window()?;
+    let search = window.location().search().ok()?;
     search
         .trim_start_matches('?')
         .split('&')
         .find_map(|pair| pair.strip_prefix("renderer="))
         .map(str::to_string)
+        .or_else(|| {
+            window
+                .local_storage()
+                .ok()
+                .flatten()?
+                .get_item(app::board::FLAT_BOARD_KEY)
+                .ok()
+                .flatten()
+        })
 }
 
 pub(super) async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Result<State, JsValue> {
     let requested = requested_backend();
     if requested.as_deref() == Some("2d") {
-        return Err("the 2D board was asked for (?renderer=2d)".into());
+        return Err("the 2D board was asked for (?renderer=2d or the player's choice)".into());
     }
     // No WebGL 2 probe here: creating a throwaway context costs as much as the
     // renderer's own (tens of milliseconds on a software GPU), and this runs

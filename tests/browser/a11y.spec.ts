@@ -1,0 +1,111 @@
+// Accessibility, checked by axe-core (npm @axe-core/playwright) on every kind
+// of page in both languages: the lobby, a table against the AI with the rules
+// open, an online table waiting for a friend, a finished game with its
+// analysis, the lab, the leaderboard, the account page and the offline page.
+// No finding may be "serious" or "critical".
+import { test, expect, screenshot } from './support/fixtures';
+import { startServer, RunningServer } from './support/server';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page, TestInfo } from '@playwright/test';
+
+let server: RunningServer;
+
+test.beforeAll(async () => {
+  // A small exact range keeps the debug build's analysis quick.
+  server = await startServer({ args: ['--exact-empties', '12', '--analysis-depth', '3'] });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+const WIPE_OUT = ['d3', 'c3', 'b3', 'd2', 'e1', 'd6', 'd7', 'e3', 'f4'];
+const index = (name: string) => (Number(name[1]) - 1) * 8 + (name.charCodeAt(0) - 97);
+
+async function hydrated(page: Page) {
+  await page.waitForFunction(
+    () => document.body.dataset.hydrated === 'true' && (location.pathname === '/' || !document.querySelector('main.lobby')),
+    null,
+    { timeout: 60_000 },
+  );
+}
+
+/** Runs axe on the page as it is; returns the serious and critical findings. */
+async function audit(page: Page, info: TestInfo, name: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  await info.attach(`axe-${name}.json`, { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' });
+  return bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
+}
+
+for (const lang of ['en', 'el'] as const) {
+  test(`no serious or critical axe finding on any page (${lang})`, async ({ page, consoleErrors }, info) => {
+    test.setTimeout(360_000);
+    const found: string[] = [];
+    const visit = async (path: string) => {
+      await page.goto(server.url + path);
+      await hydrated(page);
+    };
+    await page.goto(`${server.url}/lang/${lang}?back=/`);
+    await hydrated(page);
+    await expect(page.locator('html')).toHaveAttribute('lang', lang);
+    found.push(...(await audit(page, info, `lobby-${lang}`)));
+
+    // A table against the AI, then its rules sidebar.
+    await page.selectOption('#ai-depth', '1');
+    await page.click('#start-ai');
+    await page.waitForURL(/\/table\//);
+    await hydrated(page);
+    await page.waitForFunction(() => ((window as any).othello3d?.status()?.legal.length ?? 0) > 0, null, { timeout: 60_000 });
+    found.push(...(await audit(page, info, `vs-ai-${lang}`)));
+    await page.click('#rules-toggle');
+    await expect(page.locator('#rules')).toHaveClass(/open/);
+    found.push(...(await audit(page, info, `rules-${lang}`)));
+    await page.keyboard.press('Escape');
+
+    // An online table waiting for a friend.
+    await visit('/');
+    await page.click('#private-table');
+    await page.waitForURL(/\/table\//);
+    await hydrated(page);
+    found.push(...(await audit(page, info, `online-${lang}`)));
+
+    // A finished game (a hot-seat wipe-out) and its analysis.
+    await visit('/');
+    await page.click('#start-hot-seat');
+    await page.waitForURL(/\/table\//);
+    await hydrated(page);
+    const table = page.url().split('/table/')[1];
+    await page.evaluate(
+      async ({ id, squares }) => {
+        for (const square of squares) {
+          const r = await fetch('/api/play_move', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify({ table: id, square }),
+          });
+          if (!r.ok) throw new Error(`play_move: ${r.status} ${await r.text()}`);
+        }
+      },
+      { id: table, squares: WIPE_OUT.map(index) },
+    );
+    await expect(page.locator('#black-count')).toHaveText('13');
+    found.push(...(await audit(page, info, `game-over-${lang}`)));
+    await page.click('#analyse');
+    await expect(page.locator('#analysis')).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
+    found.push(...(await audit(page, info, `analysis-${lang}`)));
+    await screenshot(page, info, `a11y-analysis-${lang}`);
+
+    for (const [path, name] of [
+      ['/lab', 'lab'],
+      ['/players', 'leaderboard'],
+      ['/account', 'account'],
+      ['/offline', 'offline'],
+    ]) {
+      await visit(path);
+      found.push(...(await audit(page, info, `${name}-${lang}`)));
+    }
+    expect(found).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+}
