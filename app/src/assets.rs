@@ -27,7 +27,17 @@ pub const WEIGHTS_META: &str = "othello-engine-weights";
 /// shell offers offline practice only.
 pub const SHELL_META: &str = "othello-shell";
 
-/// The language of an app-shell request: its query holds `shell=<code>`.
+/// The language of an app-shell request: the lobby or the offline page
+/// with `shell=<code>` in the query.
+pub fn shell_request(path: &str, query: Option<&str>) -> Option<crate::i18n::Lang> {
+    if path == "/" || path == "/offline" {
+        shell_lang(query)
+    } else {
+        None
+    }
+}
+
+/// The language named by `shell=<code>` in a query.
 pub fn shell_lang(query: Option<&str>) -> Option<crate::i18n::Lang> {
     query?.split('&').find_map(|pair| {
         let code = pair.strip_prefix("shell=")?;
@@ -72,6 +82,7 @@ impl Assets {
     pub fn hashed(&self) -> Vec<String> {
         let mut out: Vec<String> = self.0.values().cloned().collect();
         out.sort();
+        out.dedup();
         out
     }
 
@@ -225,6 +236,8 @@ mod tests {
         assert_eq!(shell_lang(Some("shell=fr")), None);
         assert_eq!(shell_lang(Some("shell=")), None);
         assert_eq!(shell_lang(None), None);
+        assert_eq!(shell_request("/offline", Some("shell=el")), Some(Lang::El));
+        assert_eq!(shell_request("/players", Some("shell=el")), None);
     }
 
     #[test]

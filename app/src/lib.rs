@@ -43,7 +43,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     // An app shell (see `assets::SHELL_META`); only the server renders one.
     #[cfg(feature = "ssr")]
     let is_shell = use_context::<http::request::Parts>()
-        .is_some_and(|parts| assets::shell_lang(parts.uri.query()).is_some());
+        .is_some_and(|parts| assets::shell_request(parts.uri.path(), parts.uri.query()).is_some());
     #[cfg(not(feature = "ssr"))]
     let is_shell = false;
     // Leptos' `HydrationScripts` is not rendered (the page starts itself, see

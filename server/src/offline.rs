@@ -15,7 +15,7 @@
 //! set. No other page is ever cached.
 
 use crate::AppState;
-use app::assets::{shell_lang, Assets};
+use app::assets::{shell_request, Assets};
 use app::i18n::Lang;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue};
@@ -108,12 +108,7 @@ pub async fn web_manifest(State(state): State<AppState>) -> Response {
 /// every page says its language in `Content-Language` (the service worker
 /// remembers it to pick the shell when the network is gone).
 pub async fn app_shell(mut request: Request, next: Next) -> Response {
-    let path = request.uri().path();
-    let shell = if path == "/" || path == "/offline" {
-        shell_lang(request.uri().query())
-    } else {
-        None
-    };
+    let shell = shell_request(request.uri().path(), request.uri().query());
     if let Some(lang) = shell {
         let headers = request.headers_mut();
         headers.remove(header::COOKIE);

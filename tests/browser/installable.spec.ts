@@ -174,13 +174,13 @@ test('a new deploy is offered as a new version and taken on request', async ({ p
     const before = await page.evaluate(() => caches.keys());
     await expect(page.locator('#update-ready')).toHaveCount(0);
 
-    // The same address now serves another deploy (one more file in its list).
+    // The same address now serves another deploy (one more file).
     await server.stop();
     const site = mkdtempSync(join(tmpdir(), 'othello-site-'));
     cpSync(process.env.OTHELLO_SITE_ROOT ?? 'site', site, { recursive: true });
     const manifest = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'));
-    manifest['/style/next-deploy.css'] = manifest['/style/main.css'];
-    manifest['/style/next-deploy-marker.css'] = Object.values(manifest).find((v) => String(v).startsWith('/style/board.'));
+    writeFileSync(join(site, 'style', 'next.0123456789abcdef.css'), '/* the next deploy */\n');
+    manifest['/style/next.css'] = '/style/next.0123456789abcdef.css';
     writeFileSync(join(site, 'manifest.json'), JSON.stringify(manifest));
     server = await startServer({ listen, env: { OTHELLO_SITE_ROOT: site } });
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());

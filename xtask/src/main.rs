@@ -255,7 +255,7 @@ fn site() -> Result {
 
     engine_worker(&root, &pkg)?;
 
-    step("vendoring Three.js (esbuild: tree-shaken, minified bundle) and the CSS");
+    step("vendoring Three.js (esbuild: tree-shaken, minified bundle), the CSS and the icons");
     let vendor = site.join("vendor/three");
     let _ = fs::remove_dir_all(&vendor);
     bundle_three(&root, &vendor)?;
@@ -263,7 +263,7 @@ fn site() -> Result {
     let _ = fs::remove_dir_all(&style);
     for entry in fs::read_dir(root.join("style")).map_err(|e| e.to_string())? {
         let path = entry.map_err(|e| e.to_string())?.path();
-        if path.extension() == Some(OsStr::new("css")) {
+        if matches!(path.extension().and_then(OsStr::to_str), Some("css" | "png")) {
             copy(&path, &style.join(path.file_name().unwrap_or_default()))?;
         }
     }
