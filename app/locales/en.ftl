@@ -217,6 +217,7 @@ table-ai-search = AI looked { $depth ->
    *[other] { $nodes } positions
 }.
 table-share-title = Waiting for an opponent
+table-share-label = Link to this table
 table-share-text = Send this link to a friend: they take the free seat with the button on the page. The game and its grace timers start when both seats are taken.
 table-tally = Tally
 table-tally-black = Black

@@ -58,6 +58,7 @@ for (const lang of ['en', 'el'] as const) {
     await hydrated(page);
     await page.waitForFunction(() => ((window as any).othello3d?.status()?.legal.length ?? 0) > 0, null, { timeout: 60_000 });
     found.push(...(await audit(page, info, `vs-ai-${lang}`)));
+    const aiTable = new URL(page.url()).pathname;
     await page.click('#rules-toggle');
     await expect(page.locator('#rules')).toHaveClass(/open/);
     found.push(...(await audit(page, info, `rules-${lang}`)));
@@ -105,6 +106,15 @@ for (const lang of ['en', 'el'] as const) {
       await visit(path);
       found.push(...(await audit(page, info, `${name}-${lang}`)));
     }
+    // 320 px wide (what 1280 px at 400 % zoom leaves): nothing scrolls sideways.
+    await page.setViewportSize({ width: 320, height: 640 });
+    for (const path of ['/', aiTable, '/offline', '/lab']) {
+      await visit(path);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(wide, `${path} at 320 px`).toBeLessThanOrEqual(320);
+    }
+    await visit(aiTable);
+    await screenshot(page, info, `a11y-320-table-${lang}`);
     expect(found).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });

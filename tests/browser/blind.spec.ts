@@ -86,9 +86,9 @@ test('a whole game against the AI by keyboard alone, followed by ear', async ({ 
     const legal = await hear(page, 'l');
     expect(legal).toMatch(/^Legal moves: [a-h][1-8](, [a-h][1-8])*\.$/);
     const target = legal.match(SQUARE)![0];
-    let here = (await hear(page, 'Home')).match(SQUARE)![0];
+    let here = await hear(page, 'Home');
     const want = squareIndex(target);
-    let at = squareIndex(here);
+    let at = squareIndex(here.match(SQUARE)![0]);
     while (at !== want) {
       const key =
         Math.floor(at / 8) < Math.floor(want / 8) ? 'ArrowDown'

@@ -593,7 +593,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     <div class="card share" id="share">
                         <h2>{t!(lang, "table-share-title")}</h2>
                         <p>{t!(lang, "table-share-text")}</p>
-                        <input id="share-link" readonly value=share_url />
+                        <input id="share-link" readonly value=share_url aria-label=t!(lang, "table-share-label") />
                     </div>
                 </Show>
                 <p id="presence" class="presence" aria-live="polite">{presence_text}</p>
