@@ -301,7 +301,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                 <crate::i18n::LangSwitch />
             </header>
             <section class="table-board">
-                <Board3D snapshot on_square=Callback::new(|_: u8| {}) />
+                <Board3D snapshot on_square=Callback::new(|_: u8| {}) voice=crate::voice::VOICE />
             </section>
             <aside class="hud">
                 <div class="card score">

@@ -533,7 +533,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 <ol id="lab-moves" node_ref=list_ref>{moves_list}</ol>
             </aside>
             <section class="lab-board">
-                <Board3D snapshot on_square />
+                <Board3D snapshot on_square voice=crate::voice::VOICE />
                 {move || selected.get().map(|p| view! {
                     <p class="review-banner" id="review-banner">
                         {t!(lang, "lab-reviewing", ply = p)}

@@ -449,7 +449,7 @@ pub fn OfflinePage() -> impl IntoView {
                 <crate::i18n::LangSwitch />
             </header>
             <section class="table-board">
-                <Board3D snapshot on_square />
+                <Board3D snapshot on_square voice=crate::voice::VOICE />
             </section>
             <aside class="hud">
                 <div class="card offline-note" id="offline-note" role="note">

@@ -547,7 +547,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 <crate::i18n::LangSwitch />
             </header>
             <section class="table-board">
-                <Board3D snapshot on_square passes hint labels celebrate />
+                <Board3D snapshot on_square passes hint labels celebrate voice=crate::voice::VOICE />
                 {move || review.get().map(|n| view! {
                     <p class="review-banner" id="table-review" role="status">
                         {t!(lang, "table-reviewing", number = n)}
