@@ -127,8 +127,9 @@ impl Assets {
     /// has hydrated and loaded, it registers the service worker (`/sw.js`,
     /// see the server's `offline.rs`): `<html data-offline="ready">` once a
     /// worker controls the page, and, when a new deploy's worker is waiting,
-    /// `<html data-update="ready">`, an `othello-update` event and
-    /// `window.othelloUpdate()`, which hands over to it and reloads.
+    /// `<html data-update="ready">` and a banner, "A new version of Othello
+    /// 3D is ready" with a Reload button (its words from the page's
+    /// `othello-update-*` metas), which hands over to it and reloads.
     pub fn boot_script(&self) -> String {
         let glue = serde_json::to_string(&self.url(GLUE)).unwrap_or_default();
         let wasm = serde_json::to_string(&self.url(APP_WASM)).unwrap_or_default();
@@ -139,10 +140,16 @@ var compiled=WebAssembly.compileStreaming?WebAssembly.compileStreaming(bytes).ca
 var ready=import(glue).then(function(mod){{return compiled.then(function(m){{return mod.default({{module_or_path:m}});}}).then(function(){{return mod;}});}});\
 function go(){{ready.then(function(mod){{mod.hydrate();later(offline);}},function(e){{console.error('the app could not start',e);}});}}\
 function later(f){{if(document.readyState==='complete')setTimeout(f,0);else addEventListener('load',function(){{setTimeout(f,0);}});}}\
+function banner(){{if(document.getElementById('update-ready'))return;\
+var said=function(n){{var e=document.querySelector('meta[name=othello-update-'+n+']');return e?e.content:'';}};\
+var box=document.createElement('div'),text=document.createElement('span'),button=document.createElement('button');\
+box.id='update-ready';box.className='update-ready';box.setAttribute('role','status');text.textContent=said('text');\
+button.type='button';button.id='update-reload';button.textContent=said('button');button.onclick=function(){{window.othelloUpdate();}};\
+box.appendChild(text);box.appendChild(button);document.body.appendChild(box);}}\
 function offline(){{var sw=navigator.serviceWorker,asked=false;if(!sw)return;\
 sw.addEventListener('controllerchange',function(){{if(asked)location.reload();}});\
 sw.register('/sw.js').then(function(reg){{\
-function waiting(w){{if(!sw.controller)return;window.othelloUpdate=function(){{asked=true;w.postMessage('skip-waiting');}};document.documentElement.dataset.update='ready';dispatchEvent(new Event('othello-update'));}}\
+function waiting(w){{if(!sw.controller)return;window.othelloUpdate=function(){{asked=true;w.postMessage('skip-waiting');}};document.documentElement.dataset.update='ready';banner();}}\
 if(reg.waiting)waiting(reg.waiting);\
 reg.addEventListener('updatefound',function(){{var w=reg.installing;if(w)w.addEventListener('statechange',function(){{if(w.state==='installed')waiting(w);}});}});\
 setInterval(function(){{reg.update().catch(function(){{}});}},1800000);\

@@ -87,6 +87,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <link rel="manifest" href="/manifest.webmanifest" />
                 <meta name="theme-color" content="#1e6fd9" />
                 {is_shell.then(|| view! { <meta name=assets::SHELL_META content="1" /> })}
+                // The words of the boot script's "a new version is ready" banner.
+                <meta name="othello-update-text" content=t!(lang, "update-ready") />
+                <meta name="othello-update-button" content=t!(lang, "update-reload") />
                 <MetaTags />
             </head>
             <body>
@@ -116,60 +119,6 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/players") view={Lazy::<PlayersRoute>::new()} />
             </Routes>
         </Router>
-        <UpdateBanner />
-    }
-}
-
-/// "A new version is ready": shown when a new deploy's service worker waits
-/// to take over (the boot script's `othello-update`, see `assets.rs`);
-/// Reload hands over to it and reloads the page.
-#[component]
-fn UpdateBanner() -> impl IntoView {
-    let lang = i18n::use_lang();
-    let (ready, set_ready) = signal(false);
-    #[cfg(feature = "hydrate")]
-    {
-        Effect::new(move |_| {
-            let waiting = document()
-                .document_element()
-                .and_then(|e| e.get_attribute("data-update"));
-            if waiting.as_deref() == Some("ready") {
-                set_ready.set(true);
-            }
-        });
-        let handle = window_event_listener_untyped("othello-update", move |_| {
-            let _ = set_ready.try_set(true);
-        });
-        on_cleanup(move || handle.remove());
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = set_ready;
-    let reload = move |_| {
-        #[cfg(feature = "hydrate")]
-        {
-            use wasm_bindgen::JsCast;
-            let update = js_sys::Reflect::get(&window(), &"othelloUpdate".into())
-                .ok()
-                .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-            match update {
-                Some(update) => {
-                    let _ = update.call0(&wasm_bindgen::JsValue::NULL);
-                }
-                None => {
-                    let _ = window().location().reload();
-                }
-            }
-        }
-    };
-    view! {
-        <Show when=move || ready.get()>
-            <div class="update-ready" id="update-ready" role="status">
-                <span>{t!(lang, "update-ready")}</span>
-                <button type="button" id="update-reload" on:click=reload>
-                    {t!(lang, "update-reload")}
-                </button>
-            </div>
-        </Show>
     }
 }
 

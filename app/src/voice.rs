@@ -330,7 +330,7 @@ pub fn read_key(
 /// `None` when the page has none.
 #[cfg(feature = "hydrate")]
 fn clocks_text() -> Option<String> {
-    let doc = document();
+    let doc = leptos::prelude::document();
     let text = ["clock-black", "clock-white"]
         .into_iter()
         .filter_map(|id| doc.get_element_by_id(id))
