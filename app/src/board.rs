@@ -71,11 +71,13 @@ pub fn ends_celebration(before: &BoardSnapshot, after: &BoardSnapshot) -> bool {
 /// zero-width space makes the live region change).
 fn say(announcer: RwSignal<String>, text: String) {
     let again = announcer.with_untracked(|now| now.trim_end_matches('\u{200b}') == text);
-    announcer.set(if again && !announcer.with_untracked(|n| n.ends_with('\u{200b}')) {
-        format!("{text}\u{200b}")
-    } else {
-        text
-    });
+    announcer.set(
+        if again && !announcer.with_untracked(|n| n.ends_with('\u{200b}')) {
+            format!("{text}\u{200b}")
+        } else {
+            text
+        },
+    );
 }
 
 /// Whether the 3D board is switched off in this browser (the player's
@@ -277,7 +279,9 @@ pub fn Board3D(
         }
         let board = snapshot.get_untracked();
         if !(ev.ctrl_key() || ev.alt_key() || ev.meta_key()) {
-            let at = cursor.get_untracked().unwrap_or_else(|| cursor_start(&board));
+            let at = cursor
+                .get_untracked()
+                .unwrap_or_else(|| cursor_start(&board));
             if let Some(text) = voice.and_then(|v| (v.key)(lang, &key, &board, at)) {
                 ev.prevent_default();
                 say(announcer, text);
@@ -393,7 +397,8 @@ fn Board2D(
             .get_untracked()
             .unwrap_or_else(|| snapshot.with_untracked(cursor_start));
         if !(ev.ctrl_key() || ev.alt_key() || ev.meta_key()) {
-            let read = voice.and_then(|v| snapshot.with_untracked(|s| (v.key)(lang, &ev.key(), s, current)));
+            let read = voice
+                .and_then(|v| snapshot.with_untracked(|s| (v.key)(lang, &ev.key(), s, current)));
             if let Some(text) = read {
                 ev.prevent_default();
                 say(announcer, text);

@@ -10,7 +10,6 @@ pub mod api;
 pub mod archive;
 pub mod assets;
 pub mod board;
-pub mod voice;
 pub mod lab;
 #[cfg(feature = "hydrate")]
 mod live;
@@ -18,6 +17,7 @@ pub mod openings;
 pub mod pages;
 pub mod protocol;
 pub mod ratings;
+pub mod voice;
 pub mod worker;
 
 use leptos::prelude::*;

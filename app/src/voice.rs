@@ -17,7 +17,8 @@ use crate::protocol::{square_name, BoardSnapshot};
 pub struct BoardVoice {
     /// What to say when the board goes from `before` to `after`; `passes`
     /// is the round's pass log before and after, when the page keeps one.
-    pub change: fn(Lang, &BoardSnapshot, &BoardSnapshot, Option<(&PassLog, &PassLog)>) -> Option<String>,
+    pub change:
+        fn(Lang, &BoardSnapshot, &BoardSnapshot, Option<(&PassLog, &PassLog)>) -> Option<String>,
     /// What a reading key says with the cursor on a square; `None` for other keys.
     pub key: fn(Lang, &str, &BoardSnapshot, u8) -> Option<String>,
 }
@@ -196,8 +197,7 @@ pub fn implied_pass(lang: Lang, before: &BoardSnapshot, after: &BoardSnapshot) -
     }
     let mover = after.cells.get(usize::from(after.last_move?)).copied()?;
     let (side, _) = next_to_move(after)?;
-    (side == mover && mover != 0)
-        .then(|| t!(lang, "lab-pass", side = side_name(-mover)))
+    (side == mover && mover != 0).then(|| t!(lang, "lab-pass", side = side_name(-mover)))
 }
 
 /// The squares of a line through `square`: its row, its column, or one of
@@ -354,7 +354,6 @@ fn clocks_text() -> Option<String> {
     (!text.is_empty()).then(|| format!("{}.", text.join(", ")))
 }
 
-
 /// What the announcer adds about passes when the round's passes go from
 /// `before` to `after` ("White has no legal move and passes.").
 pub fn pass_announcement(lang: Lang, before: &PassLog, after: &PassLog) -> Option<String> {
@@ -510,8 +509,14 @@ mod tests {
         s.cells[37] = 1;
         s.cells[36] = 1;
         let read = |key: &str| read_key(Lang::En, key, &s, 36, None).unwrap();
-        assert_eq!(read("r"), "Row 5: a5 to c5 empty, d5 to f5 black, g5 to h5 empty.");
-        assert_eq!(read("C"), "Column e: e1 to e3 empty, e4 to e5 black, e6 to e8 empty.");
+        assert_eq!(
+            read("r"),
+            "Row 5: a5 to c5 empty, d5 to f5 black, g5 to h5 empty."
+        );
+        assert_eq!(
+            read("C"),
+            "Column e: e1 to e3 empty, e4 to e5 black, e6 to e8 empty."
+        );
         assert_eq!(
             read("d"),
             "Diagonal a1–h8: a1 to c3 empty, d4 white, e5 black, f6 to h8 empty. \

@@ -30,7 +30,11 @@ pub fn worker_source(assets: &Assets) -> String {
         .into_iter()
         .filter(|path| !path.ends_with(".bin"))
         .collect();
-    precache.extend(Lang::ALL.into_iter().map(|l| app::i18n::catalog_path(l).to_string()));
+    precache.extend(
+        Lang::ALL
+            .into_iter()
+            .map(|l| app::i18n::catalog_path(l).to_string()),
+    );
     let shells: serde_json::Map<String, serde_json::Value> = ["/", "/offline"]
         .into_iter()
         .flat_map(|page| {
@@ -152,17 +156,22 @@ mod tests {
         let source = worker_source(&assets);
         assert!(source.contains(r#""/pkg/frontend.0123456789abcdef.js""#));
         assert!(source.contains(r#""/vendor/three/three.fedcba9876543210.js""#));
-        assert!(!source.contains("eval."), "the weights are cached when used");
+        assert!(
+            !source.contains("eval."),
+            "the weights are cached when used"
+        );
         for lang in Lang::ALL {
             assert!(source.contains(app::i18n::catalog_path(lang)));
-            assert!(source.contains(&format!(r#""/offline?{0}":"/offline?shell={0}""#, lang.code())));
+            assert!(source.contains(&format!(
+                r#""/offline?{0}":"/offline?shell={0}""#,
+                lang.code()
+            )));
         }
         assert!(!source.contains("__VERSION__") && !source.contains("__PRECACHE__"));
         // Another deploy (another file) is another version; the same is the same.
-        let other = Assets::from_manifest(
-            r#"{"/pkg/frontend.js": "/pkg/frontend.1111111111111111.js"}"#,
-        )
-        .unwrap();
+        let other =
+            Assets::from_manifest(r#"{"/pkg/frontend.js": "/pkg/frontend.1111111111111111.js"}"#)
+                .unwrap();
         let version = |s: &str| {
             s.lines()
                 .find(|l| l.starts_with("const VERSION"))

@@ -47,7 +47,10 @@ async fn the_worker_and_manifest_are_served_and_a_shell_holds_nothing_personal()
 
     // A signed-in browser: its lobby names the account and renews its cookie.
     let browser = live.browser().await;
-    browser.sign_up("Shell_Tester", PASSWORD).await.expect("sign up");
+    browser
+        .sign_up("Shell_Tester", PASSWORD)
+        .await
+        .expect("sign up");
     let token = browser.token().expect("token");
     let cookie = format!("{SESSION_COOKIE}={token}; lang=en");
     let page = http
@@ -76,8 +79,14 @@ async fn the_worker_and_manifest_are_served_and_a_shell_holds_nothing_personal()
         assert_eq!(shell.headers()["cache-control"], "no-store", "{path}");
         let body = shell.text().await.expect("body");
         assert!(body.contains(r#"<html lang="el""#), "{path}");
-        assert!(body.contains(r#"<meta name="othello-shell" content="1""#), "{path}");
-        assert!(body.contains(r#"<meta name="othello-account" content="""#), "{path}");
+        assert!(
+            body.contains(r#"<meta name="othello-shell" content="1""#),
+            "{path}"
+        );
+        assert!(
+            body.contains(r#"<meta name="othello-account" content="""#),
+            "{path}"
+        );
         assert!(!body.contains("Shell_Tester"), "{path}");
         assert!(body.contains(r#"rel="manifest""#), "{path}");
     }

@@ -263,7 +263,10 @@ fn site() -> Result {
     let _ = fs::remove_dir_all(&style);
     for entry in fs::read_dir(root.join("style")).map_err(|e| e.to_string())? {
         let path = entry.map_err(|e| e.to_string())?.path();
-        if matches!(path.extension().and_then(OsStr::to_str), Some("css" | "png")) {
+        if matches!(
+            path.extension().and_then(OsStr::to_str),
+            Some("css" | "png")
+        ) {
             copy(&path, &style.join(path.file_name().unwrap_or_default()))?;
         }
     }
