@@ -12,13 +12,16 @@ use crate::board::{starts_celebration, PassLog};
 use crate::i18n::Lang;
 use crate::protocol::{square_name, BoardSnapshot};
 
+/// What to say when the board goes from `before` to `after`; the last
+/// argument is the round's pass log before and after, when the page keeps one.
+pub type SpeakChange =
+    fn(Lang, &BoardSnapshot, &BoardSnapshot, Option<(&PassLog, &PassLog)>) -> Option<String>;
+
 /// The board's voice, as the board component calls it.
 #[derive(Clone, Copy)]
 pub struct BoardVoice {
-    /// What to say when the board goes from `before` to `after`; `passes`
-    /// is the round's pass log before and after, when the page keeps one.
-    pub change:
-        fn(Lang, &BoardSnapshot, &BoardSnapshot, Option<(&PassLog, &PassLog)>) -> Option<String>,
+    /// What to say when the board changes.
+    pub change: SpeakChange,
     /// What a reading key says with the cursor on a square; `None` for other keys.
     pub key: fn(Lang, &str, &BoardSnapshot, u8) -> Option<String>,
 }
