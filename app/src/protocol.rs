@@ -78,11 +78,9 @@ pub fn start_cells() -> Vec<i8> {
     cells
 }
 
-/// The position after each entry of a move list, from `start` (the usual
-/// start when empty): the cells and the square placed (`None` for a pass).
-/// An entry that does not fit the position (it cannot happen with a list the
-/// server sent) leaves the position as it was.
-pub fn replay(start: &[i8], history: &[HistoryEntry]) -> Vec<(Vec<i8>, Option<u8>)> {
+/// The discs (cell indices) that `me` (+1 black, −1 white) would flip by
+/// placing on the empty `square` of `cells`: empty when the move is not legal.
+pub fn flips(cells: &[i8], square: u8, me: i8) -> Vec<usize> {
     const DIRECTIONS: [(i8, i8); 8] = [
         (-1, -1),
         (-1, 0),
@@ -93,6 +91,33 @@ pub fn replay(start: &[i8], history: &[HistoryEntry]) -> Vec<(Vec<i8>, Option<u8
         (1, 0),
         (1, 1),
     ];
+    let (row, col) = ((square / 8) as i8, (square % 8) as i8);
+    let mut out = Vec::new();
+    for (dr, dc) in DIRECTIONS {
+        let mut run = Vec::new();
+        let (mut r, mut c) = (row + dr, col + dc);
+        while (0..8).contains(&r) && (0..8).contains(&c) {
+            let at = (r * 8 + c) as usize;
+            match cells.get(at).copied() {
+                Some(v) if v == -me => run.push(at),
+                Some(v) if v == me => {
+                    out.append(&mut run);
+                    break;
+                }
+                _ => break,
+            }
+            r += dr;
+            c += dc;
+        }
+    }
+    out
+}
+
+/// The position after each entry of a move list, from `start` (the usual
+/// start when empty): the cells and the square placed (`None` for a pass).
+/// An entry that does not fit the position (it cannot happen with a list the
+/// server sent) leaves the position as it was.
+pub fn replay(start: &[i8], history: &[HistoryEntry]) -> Vec<(Vec<i8>, Option<u8>)> {
     let mut cells = if start.len() == SQUARES {
         start.to_vec()
     } else {
@@ -103,26 +128,9 @@ pub fn replay(start: &[i8], history: &[HistoryEntry]) -> Vec<(Vec<i8>, Option<u8
         let square = entry.square.as_deref().and_then(square_index);
         if let Some(square) = square {
             let me = entry.side.cell();
-            let (row, col) = ((square / 8) as i8, (square % 8) as i8);
             if cells[usize::from(square)] == 0 {
-                for (dr, dc) in DIRECTIONS {
-                    let mut run = Vec::new();
-                    let (mut r, mut c) = (row + dr, col + dc);
-                    while (0..8).contains(&r) && (0..8).contains(&c) {
-                        let at = (r * 8 + c) as usize;
-                        if cells[at] == -me {
-                            run.push(at);
-                        } else {
-                            if cells[at] == me {
-                                for &i in &run {
-                                    cells[i] = me;
-                                }
-                            }
-                            break;
-                        }
-                        r += dr;
-                        c += dc;
-                    }
+                for i in flips(&cells, square, me) {
+                    cells[i] = me;
                 }
                 cells[usize::from(square)] = me;
             }

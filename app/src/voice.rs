@@ -10,7 +10,7 @@
 
 use crate::board::{starts_celebration, PassLog};
 use crate::i18n::Lang;
-use crate::protocol::{square_name, BoardSnapshot};
+use crate::protocol::{flips, square_name, BoardSnapshot};
 
 /// What to say when the board goes from `before` to `after`; the last
 /// argument is the round's pass log before and after, when the page keeps one.
@@ -125,32 +125,9 @@ fn square_list(squares: &[u8]) -> String {
 
 /// The squares `side` (+1 black, −1 white) may play on `cells`.
 pub fn legal_squares(cells: &[i8], side: i8) -> Vec<u8> {
-    const DIRECTIONS: [(i8, i8); 8] = [
-        (-1, -1),
-        (-1, 0),
-        (-1, 1),
-        (0, -1),
-        (0, 1),
-        (1, -1),
-        (1, 0),
-        (1, 1),
-    ];
-    let at = |row: i8, col: i8| -> Option<i8> {
-        ((0..8).contains(&row) && (0..8).contains(&col))
-            .then(|| cells.get(usize::from((row * 8 + col) as u8)).copied())
-            .flatten()
-    };
     (0..64u8)
         .filter(|&square| {
-            let (row, col) = ((square / 8) as i8, (square % 8) as i8);
-            at(row, col) == Some(0)
-                && DIRECTIONS.iter().any(|&(dr, dc)| {
-                    let (mut r, mut c, mut seen) = (row + dr, col + dc, false);
-                    while at(r, c) == Some(-side) {
-                        (r, c, seen) = (r + dr, c + dc, true);
-                    }
-                    seen && at(r, c) == Some(side)
-                })
+            cells.get(usize::from(square)) == Some(&0) && !flips(cells, square, side).is_empty()
         })
         .collect()
 }
