@@ -146,8 +146,7 @@ impl LabHub {
     /// Reads lab game `id` from PostgreSQL and replays it.
     async fn load(&self, id: &str) -> Result<LabGame, CommandError> {
         let pg = self.shared().ok_or_else(not_found)?;
-        let (row, version) = pg.lab_game(id).await?.ok_or_else(not_found)?;
-        let moves = pg.lab_moves(id).await?;
+        let (row, version, moves) = pg.lab_game(id).await?.ok_or_else(not_found)?;
         let (mut game, _pending) = recovery::rebuild(&row, &moves).map_err(|reason| {
             tracing::error!(lab = %id, "lab game could not be loaded ({reason})");
             CommandError::unavailable("This lab game cannot be read back; it was left as stored.")

@@ -210,16 +210,32 @@ impl PgStore {
         Ok(())
     }
 
-    /// A lab game's header and version.
-    pub async fn lab_game(&self, id: &str) -> Result<Option<(LabGameRow, i64)>, StoreError> {
+    /// A lab game, its version and its placements in order, read from one
+    /// snapshot: an explanation committed between two separate reads would
+    /// otherwise give a copy whose moves are newer than its version (and a
+    /// cache that never catches up with the version it already shows).
+    pub async fn lab_game(
+        &self,
+        id: &str,
+    ) -> Result<Option<(LabGameRow, i64, Vec<LabMoveRow>)>, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .execute(&mut *tx)
+            .await?;
         let row = sqlx::query(
             "SELECT id, black_depth, white_depth, created_at, updated_at, lang, version
              FROM lab_games WHERE id = $1",
         )
         .bind(id)
-        .fetch_optional(self.pool())
+        .fetch_optional(&mut *tx)
         .await?;
-        Ok(row.as_ref().map(game_of).transpose()?)
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let (game, version) = game_of(&row)?;
+        let moves = moves_of(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(Some((game, version, moves)))
     }
 
     /// A lab game's version (`None`: it does not exist).
@@ -238,32 +254,6 @@ impl PgStore {
                 .fetch_all(self.pool())
                 .await?,
         )
-    }
-
-    /// A lab game's placements in order.
-    pub async fn lab_moves(&self, game_id: &str) -> Result<Vec<LabMoveRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT ply, side, square, facts, explain_state, explanation, lesson, provider, explain_error
-             FROM lab_moves WHERE game_id = $1 ORDER BY ply",
-        )
-        .bind(game_id)
-        .fetch_all(self.pool())
-        .await?;
-        let mut out = Vec::with_capacity(rows.len());
-        for row in rows {
-            out.push(LabMoveRow {
-                ply: row.try_get::<i64, _>("ply")?,
-                side: row.try_get::<String, _>("side")?,
-                square: row.try_get::<i64, _>("square")?,
-                facts: row.try_get::<String, _>("facts")?,
-                explain_state: state_of(row.try_get::<&str, _>("explain_state")?)?,
-                explanation: row.try_get::<Option<String>, _>("explanation")?,
-                lesson: row.try_get::<Option<String>, _>("lesson")?,
-                provider: row.try_get::<Option<String>, _>("provider")?,
-                explain_error: row.try_get::<Option<String>, _>("explain_error")?,
-            });
-        }
-        Ok(out)
     }
 
     /// Deletes lab games idle since before `cutoff`, with their moves
@@ -380,4 +370,33 @@ impl PgStore {
         .await?;
         Ok(())
     }
+}
+
+/// A lab game's placements in order, read inside `tx`.
+async fn moves_of(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    game_id: &str,
+) -> Result<Vec<LabMoveRow>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT ply, side, square, facts, explain_state, explanation, lesson, provider, explain_error
+         FROM lab_moves WHERE game_id = $1 ORDER BY ply",
+    )
+    .bind(game_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        out.push(LabMoveRow {
+            ply: row.try_get::<i64, _>("ply")?,
+            side: row.try_get::<String, _>("side")?,
+            square: row.try_get::<i64, _>("square")?,
+            facts: row.try_get::<String, _>("facts")?,
+            explain_state: state_of(row.try_get::<&str, _>("explain_state")?)?,
+            explanation: row.try_get::<Option<String>, _>("explanation")?,
+            lesson: row.try_get::<Option<String>, _>("lesson")?,
+            provider: row.try_get::<Option<String>, _>("provider")?,
+            explain_error: row.try_get::<Option<String>, _>("explain_error")?,
+        });
+    }
+    Ok(out)
 }
