@@ -155,7 +155,7 @@ impl<S: TableStore> Hub<S> {
             tracing::error!(table = %header.id, "unreadable table mode");
             return Ok(None);
         };
-        let rows = cluster.pg.moves(id).await?;
+        let rows = stored.moves;
         let Some(replayed) = replay(&header, mode, &rows) else {
             return Ok(None);
         };

@@ -33,6 +33,8 @@ pub struct PgStore {
 pub struct VersionedTable {
     pub header: StoredTable,
     pub version: i64,
+    /// Its rows, read in the same snapshot as `version`.
+    pub moves: Vec<MoveRow>,
 }
 
 /// A job taken by this instance.
@@ -355,18 +357,27 @@ impl PgStore {
         Ok(rows.iter().map(header_of).collect::<Result<_, _>>()?)
     }
 
-    /// One table's header and version.
+    /// One table's header, version and rows, read from one snapshot: a
+    /// move committed between two separate reads would give rows newer than
+    /// the version, and a copy that writes its next move at a stale version.
     pub async fn table(&self, id: &str) -> Result<Option<VersionedTable>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .execute(&mut *tx)
+            .await?;
         let row = sqlx::query(&format!(
             "SELECT {HEADER_COLUMNS}, version FROM tables WHERE id = $1"
         ))
         .bind(id)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&mut *tx)
         .await?;
         let Some(row) = row else { return Ok(None) };
+        let moves = moves_in(&mut *tx, id).await?;
+        tx.commit().await?;
         Ok(Some(VersionedTable {
             header: header_of(&row)?,
             version: row.try_get("version")?,
+            moves,
         }))
     }
 
@@ -390,30 +401,7 @@ impl PgStore {
     }
 
     pub async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
-        let rows: Vec<RawMove> = sqlx::query_as(
-            "SELECT seq, round, kind, side, square, time_ms FROM moves WHERE table_id = $1 ORDER BY seq",
-        )
-        .bind(table_id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.into_iter()
-            .map(|(seq, round, kind, side, square, time_ms)| {
-                let kind = MoveKind::from_name(&kind).ok_or_else(|| {
-                    StoreError::Query(sqlx::Error::ColumnDecode {
-                        index: "kind".into(),
-                        source: format!("unknown move kind {kind:?}").into(),
-                    })
-                })?;
-                Ok(MoveRow {
-                    seq,
-                    round,
-                    kind,
-                    side,
-                    square,
-                    time_ms,
-                })
-            })
-            .collect()
+        moves_in(&self.pool, table_id).await
     }
 
     pub async fn tally(&self, table_id: &str) -> Result<Option<(i64, i64, i64)>, StoreError> {
@@ -796,4 +784,35 @@ fn rating_window_sql(waited: &str) -> String {
         "(CASE WHEN ({waited}) >= 30000 THEN 'Infinity'::float8 \
           ELSE (100 + 100 * (({waited}) / 5000))::float8 END)"
     )
+}
+
+/// A table's rows in order, read through `db` (the pool or a transaction).
+async fn moves_in<'e, E: sqlx::PgExecutor<'e>>(
+    db: E,
+    table_id: &str,
+) -> Result<Vec<MoveRow>, StoreError> {
+    let rows: Vec<RawMove> = sqlx::query_as(
+        "SELECT seq, round, kind, side, square, time_ms FROM moves WHERE table_id = $1 ORDER BY seq",
+    )
+    .bind(table_id)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter()
+        .map(|(seq, round, kind, side, square, time_ms)| {
+            let kind = MoveKind::from_name(&kind).ok_or_else(|| {
+                StoreError::Query(sqlx::Error::ColumnDecode {
+                    index: "kind".into(),
+                    source: format!("unknown move kind {kind:?}").into(),
+                })
+            })?;
+            Ok(MoveRow {
+                seq,
+                round,
+                kind,
+                side,
+                square,
+                time_ms,
+            })
+        })
+        .collect()
 }
