@@ -640,6 +640,14 @@ explain-search-below = Κοιτάζοντας { $depth ->
     [one] μία κίνηση
    *[other] { $depth } κινήσεις
 } μπροστά, η μηχανή έκρινε το { $best } καλύτερο από το { $square } ({ $best_value } έναντι { $value }).
+explain-discs-best = Μετρημένο σε πούλια, όπως μετρά η ανάλυση της παρτίδας, το { $square } ήταν η καλύτερη κίνηση: περίπου { $value } για { $side ->
+    [Black] τα μαύρα
+   *[White] τα λευκά
+} στο τέλος.
+explain-discs-below = Μετρημένο σε πούλια, όπως μετρά η ανάλυση της παρτίδας, το { $square } αξίζει περίπου { $value } για { $side ->
+    [Black] τα μαύρα
+   *[White] τα λευκά
+} στο τέλος, και το { $best } περίπου { $best_value }.
 explain-only-move = Ήταν η μόνη έγκυρη κίνηση των { $side ->
     [Black] μαύρων
    *[White] λευκών

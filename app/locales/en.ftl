@@ -508,6 +508,8 @@ explain-search-below = Looking { $depth ->
     [one] one move
    *[other] { $depth } moves
 } ahead, the engine rated { $best } higher than { $square } ({ $best_value } against { $value }).
+explain-discs-best = Counted in discs, as the game analysis counts them, { $square } was the best move: about { $value } for { $side } at the end.
+explain-discs-below = Counted in discs, as the game analysis counts them, { $square } is worth about { $value } for { $side } at the end, and { $best } about { $best_value }.
 explain-only-move = It was { $side }'s only legal move.
 explain-estimate = The exact endgame solver ran out of its budget here, so these values are estimates, not perfect play.
 explain-perfect-worse = Perfect play: { $square } { $result }, while { $best } { $best_result } ({ $lost ->

@@ -70,30 +70,36 @@ pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings
             }
         }
     }
-    // Every legal move scored by the strong search on the trained pattern
-    // evaluation: values in discs (estimates) from the mover's side.
-    let limits = engine::strong::Limits {
-        depth: settings.depth,
-        max_nodes: SEARCH_NODES,
-        // The exact solver above has its own range and budget.
-        exact_from_empties: 0,
-        time_ms: None,
-    };
-    let scores = engine::strong::score_all_moves(before, engine::default_weights(), limits);
-    let discs = |v: f32| v.round() as i32;
+    let scores = midgame_scores(before, settings.depth);
     let played_value = scores
         .iter()
-        .find(|m| m.square == played)
-        .map_or(0, |m| discs(m.value));
-    let (best, best_value) = scores
-        .first()
-        .map_or((played, played_value), |m| (m.square, discs(m.value)));
+        .find(|(s, _)| *s == played)
+        .map_or(0, |(_, v)| *v);
+    let (best, best_value) = scores.first().copied().unwrap_or((played, played_value));
     PlyValues {
         best,
         best_value: best_value.max(played_value),
         played_value,
         exact: false,
     }
+}
+
+/// Every legal move of `before` scored by the strong search on the trained
+/// pattern evaluation at `depth`: values in whole discs (estimates) from the
+/// mover's side, best first. The analysis and the lab's fact sheets both use
+/// it, so they speak the same numbers.
+pub fn midgame_scores(before: &Position, depth: u32) -> Vec<(Square, i32)> {
+    let limits = engine::strong::Limits {
+        depth,
+        max_nodes: SEARCH_NODES,
+        // The exact solver has its own range and budget.
+        exact_from_empties: 0,
+        time_ms: None,
+    };
+    engine::strong::score_all_moves(before, engine::default_weights(), limits)
+        .into_iter()
+        .map(|m| (m.square, m.value.round() as i32))
+        .collect()
 }
 
 /// How bad a loss (in discs) is. An estimate needs a larger loss than an

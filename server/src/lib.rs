@@ -148,6 +148,7 @@ pub async fn prepare_with_clock(
                 empties: config.exact_empties,
                 max_nodes: config.exact_node_budget,
             },
+            discs_depth: config.analysis_depth,
             expiry_ms: i64::try_from(config.table_expiry_secs.saturating_mul(1000))
                 .unwrap_or(i64::MAX),
             ai: Some(hub.ai_pool()),

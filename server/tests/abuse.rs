@@ -656,6 +656,7 @@ async fn paid_lab(database: &std::path::Path, clock: &ManualClock) -> server::la
                 empties: 0,
                 max_nodes: 1,
             },
+            discs_depth: 4,
             expiry_ms: 24 * 3600 * 1000,
             ai: None,
             explain_concurrency: 1,

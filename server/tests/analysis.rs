@@ -41,6 +41,7 @@ async fn world() -> World {
         LabConfig {
             explain_timeout: Duration::from_secs(30),
             exact,
+            discs_depth: 6,
             expiry_ms: 24 * 3600 * 1000,
             ai: Some(hub.ai_pool()),
             explain_concurrency: 2,

@@ -20,8 +20,11 @@ const BUDGET_BYTES = 1_000_000;
 // this guard stops any further growth. Rated play (the Rated box, the
 // rated queue line, the links to your ratings) added ~7 KB (460,128 B); the
 // rating numbers themselves stay out of the lobby (a fetch and its types
-// cost 23 KB).
-const LOBBY_BYTES = 462_000;
+// cost 23 KB). Then Three.js bundled from its sources with a renderer that
+// knows only the bound materials and lights (its own registers all of them:
+// -11.4 KB), and the wasm-bindgen glue and split loader minified (-2.5 KB):
+// 447,006 B, and the guard is the goal again.
+const LOBBY_BYTES = 450_000;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -39,6 +39,12 @@ pub struct Alternative {
     /// the analysis search ([`ALTERNATIVES_SEARCH`]), not the play AI's α–β
     /// root (which only bounds the moves it did not choose).
     pub value: i32,
+    /// The move's value in discs (the final disc difference the mover can
+    /// expect, from the mover's side): the exact solver's when
+    /// [`FactSheet::discs_exact`], else the trained evaluation's estimate
+    /// (the numbers the game analysis shows). Absent on sheets written before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discs: Option<i32>,
     /// Discs this move would have captured.
     pub captures: u32,
     /// The opponent's legal replies after this move.
@@ -194,6 +200,12 @@ pub struct FactSheet {
     /// Which search gave the alternatives' values ([`ALTERNATIVES_SEARCH`]).
     #[serde(default)]
     pub alternatives_search: String,
+    /// Whether the alternatives' `discs` are exact (solved to the end).
+    #[serde(default)]
+    pub discs_exact: bool,
+    /// What the alternatives' `discs` are ([`DISCS_NOTE`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub discs_note: String,
     /// The search: depth (placed discs), value of the chosen move (mover's
     /// side), positions visited, expected continuation.
     pub search_depth: u32,
@@ -285,6 +297,9 @@ pub fn square_kind(before: &Position, square: Square) -> &'static str {
 /// Names the search behind [`Alternative::value`] in the fact sheet.
 pub const ALTERNATIVES_SEARCH: &str = "analysis search (engine::analyse_root): every legal move searched with a full alpha-beta window at the same depth, so each value is exact; the play AI's own alpha-beta root only bounds the moves it did not choose";
 
+/// Says what the alternatives' `discs` are, in the fact sheet.
+pub const DISCS_NOTE: &str = "discs: each legal move's value in discs, the final disc difference the mover can expect after it (positive: the mover ends ahead), from the same evaluation the game analysis shows: exact (perfect play to the end) when discs_exact is true, else the trained pattern evaluation's estimate";
+
 /// [`build_with`] that runs the analysis search itself (CPU work: call it
 /// off the async loop).
 pub fn build(ply: u32, before: &Position, square: Square, report: &SearchReport) -> FactSheet {
@@ -319,6 +334,7 @@ pub fn build_with(
             Alternative {
                 square: m.square.to_string(),
                 value: m.value,
+                discs: None,
                 captures: before.flips(m.square).count(),
                 opponent_replies: child.legal_moves_for(mover.opponent()).count(),
                 frontier_after: Discs::frontier(&child).of_color(mover),
@@ -345,6 +361,8 @@ pub fn build_with(
         empty_squares_after: after.empty_count(),
         alternatives,
         alternatives_search: ALTERNATIVES_SEARCH.to_string(),
+        discs_exact: false,
+        discs_note: String::new(),
         search_depth: report.depth,
         search_value,
         nodes: report.nodes,
@@ -372,6 +390,27 @@ pub fn build_with(
 }
 
 impl FactSheet {
+    /// Gives every alternative its value in discs (`scores`: square and
+    /// discs from the mover's side; `exact`: solved to the end).
+    pub fn set_discs(&mut self, scores: &[(Square, i32)], exact: bool) {
+        for alternative in &mut self.alternatives {
+            alternative.discs = scores
+                .iter()
+                .find(|(s, _)| s.to_string() == alternative.square)
+                .map(|(_, v)| *v);
+        }
+        self.discs_exact = exact;
+        self.discs_note = DISCS_NOTE.to_string();
+    }
+
+    /// The played move's value in discs (mover's side), when known.
+    pub fn played_discs(&self) -> Option<i32> {
+        self.alternatives
+            .iter()
+            .find(|a| a.chosen)
+            .and_then(|a| a.discs)
+    }
+
     /// The mover's colour.
     pub fn color(&self) -> Color {
         if self.side == "white" {

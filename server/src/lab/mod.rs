@@ -141,6 +141,9 @@ pub struct LabConfig {
     pub explain_timeout: Duration,
     /// When and how far the exact endgame solver runs for fact sheets.
     pub exact: exact::ExactLimits,
+    /// Depth of the trained search that values each alternative in discs on
+    /// the fact sheet (the game analysis's depth, `--analysis-depth`).
+    pub discs_depth: u32,
     /// Milliseconds without activity after which a lab game is deleted (the
     /// same idle time as tables).
     pub expiry_ms: i64,
@@ -401,15 +404,34 @@ impl LabHub {
         let version = game.version;
         drop(game);
         let limits = self.inner.config.exact;
+        let discs_depth = self.inner.config.discs_depth;
         let work = move || {
             let report = engine::search(&before, depth);
             let analysis = engine::analyse_root(&before, depth);
             let truth = report
                 .best_move
                 .and_then(|square| exact::truth(&before, square, limits));
-            (report, analysis, truth)
+            // Each alternative in discs, as the game analysis values it:
+            // exact when solved, else the trained search's estimate.
+            let discs = match truth.as_ref().filter(|t| t.is_exact()) {
+                Some(t) => (
+                    t.moves
+                        .iter()
+                        .filter_map(|m| {
+                            let square = m.square.parse::<engine::Square>().ok()?;
+                            Some((square, m.final_disc_difference))
+                        })
+                        .collect(),
+                    true,
+                ),
+                None => (
+                    crate::analysis::midgame_scores(&before, discs_depth),
+                    false,
+                ),
+            };
+            (report, analysis, truth, discs)
         };
-        let (report, analysis, truth) = match &self.inner.config.ai {
+        let (report, analysis, truth, discs) = match &self.inner.config.ai {
             // On the AI pool's heavy lane (never a thread a player's reply
             // waits for), fair per address.
             Some(pool) => pool
@@ -443,6 +465,7 @@ impl LabHub {
         })?;
         let ply = game.moves.len() as u32 + 1;
         let mut facts = facts::build_with(ply, &before, square, &report, &analysis);
+        facts.set_discs(&discs.0, discs.1);
         facts.endgame = truth;
         facts.lang = game.lang;
         let facts_json = serde_json::to_string(&facts)

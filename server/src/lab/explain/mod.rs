@@ -117,7 +117,9 @@ fn redact_key_like(text: &str) -> String {
 pub const INSTRUCTIONS: &str = "You are an Othello coach writing for a learner who is watching two engines play. \
 You receive a fact sheet about one placement, taken from the real game: the board before and after \
 (X black, O white, . empty; columns A-H, rows 1-8), the move, the side, the captured discs, every \
-legal alternative with the search's value for it (from the mover's side; higher is better for the mover), \
+legal alternative with the play engine's search value for it (`value`, in the engine's own units, from the mover's side; \
+higher is better for the mover) and its value in discs (`discs`: the final disc difference the mover can expect after it, \
+from the same evaluation the game analysis shows; exact when `discs_exact` is true, else an estimate), \
 the opponent's replies now available, the evaluation terms (positional, mobility, frontier, discs) before \
 and after from the mover's side, the search depth, nodes and principal variation, and the disc counts; \
 also each colour's frontier discs (discs next to an empty square) and stable discs before and after, \
@@ -132,7 +134,8 @@ thought or felt. Keep the explanation to 2-4 sentences. Then give one short reus
 that a player can apply in other games. Exact endgame results: only when the sheet's `endgame.status` is \
 `exact` may you state perfect-play outcomes (for example \"perfect play: this wins by 6\", using the sheet's \
 `final_disc_difference` values); when it is `estimate` or absent, never claim exact or perfect-play results. \
-Answer with JSON: {\"explanation\": string, \"lesson\": string}.";
+When you say how much better or worse a move is, use the `discs` values (\"about 4 discs\" for estimates) and never \
+the engine's `value` units. Answer with JSON: {\"explanation\": string, \"lesson\": string}.";
 
 /// The user input for a fact sheet.
 pub fn prompt(facts: &FactSheet) -> String {

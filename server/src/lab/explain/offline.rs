@@ -284,6 +284,9 @@ pub fn write(facts: &FactSheet) -> Explanation {
     }
 
     sentences.push(search_sentence(lang, facts));
+    if let Some(sentence) = discs_sentence(lang, facts) {
+        sentences.push(sentence);
+    }
     if let Some(sentence) = endgame_sentence(lang, facts) {
         sentences.push(sentence);
     }
@@ -293,6 +296,40 @@ pub fn write(facts: &FactSheet) -> Explanation {
         lesson: lesson(facts, happened),
         provider: PROVIDER.to_string(),
     }
+}
+
+/// The move in discs as the game analysis values it (the trained
+/// evaluation's estimate): the best, or below the best. Exact values have the
+/// endgame's own sentence.
+fn discs_sentence(lang: Lang, facts: &FactSheet) -> Option<String> {
+    if facts.discs_exact {
+        return None;
+    }
+    let value = facts.played_discs()?;
+    let best = facts
+        .alternatives
+        .iter()
+        .filter_map(|a| Some((a.discs?, &a.square)))
+        .max_by_key(|(v, _)| *v)?;
+    Some(if best.0 > value {
+        t!(
+            lang,
+            "explain-discs-below",
+            square = &facts.square,
+            side = facts.side_name(),
+            value = format!("{value:+}"),
+            best = best.1,
+            best_value = format!("{:+}", best.0)
+        )
+    } else {
+        t!(
+            lang,
+            "explain-discs-best",
+            square = &facts.square,
+            side = facts.side_name(),
+            value = format!("{value:+}")
+        )
+    })
 }
 
 /// The search's comparison of the move with the other legal moves: "as good
