@@ -581,6 +581,8 @@ lab-search-facts = Search: depth { $depth }, value { $value }, { $nodes ->
     [one] 1 legal move
    *[other] { $alternatives } legal moves
 }
+lab-discs-best = In discs (the analysis's estimate): { $value }, the best move.
+lab-discs-below = In discs (the analysis's estimate): { $value }; the best move { $best }.
 lab-exact = Exact (perfect play): this move { $result }
 lab-exact-best = ; the best move { $result }
 lab-estimate = Endgame solver: out of budget, values are estimates.

@@ -67,6 +67,10 @@ pub struct LabMoveView {
     /// Exact endgame values, when the position was in the solver's range.
     #[serde(default)]
     pub exact: Option<LabExact>,
+    /// The move in discs, as the game analysis values it (`None` on games
+    /// from before the fact sheets carried discs).
+    #[serde(default)]
+    pub discs: Option<LabDiscs>,
     /// Positions the search visited.
     pub nodes: u64,
     /// Legal moves the mover had.
@@ -79,6 +83,28 @@ pub struct LabMoveView {
     /// The board after this move.
     pub board: BoardSnapshot,
     pub explanation: ExplanationView,
+}
+
+/// One lab placement in discs (final disc difference, mover's side): the
+/// exact solver's values when solved, else the trained evaluation's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabDiscs {
+    /// The played move.
+    pub played: i32,
+    /// The best legal move.
+    pub best: i32,
+    /// Solved to the end (else an estimate).
+    pub exact: bool,
+}
+
+impl LabMoveView {
+    /// The played move in discs from black's side (the evaluation graph).
+    pub fn discs_black(&self) -> Option<i32> {
+        self.discs.map(|d| match self.side {
+            Side::Black => d.played,
+            Side::White => -d.played,
+        })
+    }
 }
 
 /// The exact endgame solver's verdict on one lab placement.

@@ -442,6 +442,45 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
         "the last moves are exact: {verdicts:?}"
     );
 
+    // Every move in discs, and they are the game analysis's numbers, move
+    // by move: the same evaluation judges the lab and the analysis.
+    let analyst = observer.at(&url);
+    analyst
+        .analysis_start("lab", &lab)
+        .await
+        .expect("analysis starts");
+    let started = std::time::Instant::now();
+    let analysis = loop {
+        match analyst.analysis_get("lab", &lab).await.expect("analysis") {
+            app::protocol::AnalysisView::Ready { analysis } => break analysis,
+            app::protocol::AnalysisView::Failed { message } => panic!("analysis failed: {message}"),
+            _ => {
+                assert!(
+                    started.elapsed() < std::time::Duration::from_secs(300),
+                    "the analysis ends"
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            }
+        }
+    };
+    assert_eq!(analysis.moves.len(), moves.len());
+    for (m, a) in moves.iter().zip(&analysis.moves) {
+        let discs = m
+            .discs
+            .unwrap_or_else(|| panic!("ply {} has discs: {m:?}", m.ply));
+        assert_eq!(
+            (discs.played, discs.best, discs.exact),
+            (a.played_value, a.best_value, a.exact),
+            "ply {} {}: the lab's discs are the analysis's",
+            m.ply,
+            m.square
+        );
+        if let Some(exact) = m.exact.filter(|e| e.exact) {
+            assert_eq!(exact.played, Some(discs.played));
+            assert_eq!(exact.best, Some(discs.best));
+        }
+    }
+
     // What the model was asked, exactly.
     let requests = fake.requests.lock().expect("lock").clone();
     assert_eq!(requests.len(), moves.len(), "one request per move");
@@ -484,12 +523,16 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
             "terms_after",
             "principal_variation",
             "nodes",
+            "\"discs\"",
+            "discs_exact",
+            "discs_note",
         ] {
             assert!(input.contains(field), "the prompt carries {field}");
         }
         assert!(body["instructions"]
             .as_str()
-            .is_some_and(|i| i.contains("never as what the algorithm")));
+            .is_some_and(|i| i.contains("never as what the algorithm")
+                && i.contains("use the `discs` values")));
     }
 
     // Exports hold the board record with explanations and lessons.

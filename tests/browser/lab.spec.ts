@@ -68,6 +68,15 @@ test('AI lab: Next turn and N, autoplay and pause, review of an earlier move', a
   expect(await moveCount(page), 'no move after Pause').toBe(paused);
   await waitDrawn(page, paused + 1);
   await expect(page.locator('#eval-graph')).toHaveAttribute('data-points', String(paused));
+  // The lab speaks in discs, as the analysis does: the graph, the card and
+  // the explanation.
+  await expect(page.locator('#eval-graph')).toHaveAttribute('data-unit', 'discs');
+  const discs = page.locator('#discs-facts');
+  await expect(discs).toContainText(/^In discs \(the analysis's estimate\): [+-]\d+/);
+  const played = Number(await discs.getAttribute('data-discs'));
+  const best = Number(await discs.getAttribute('data-best'));
+  expect(best).toBeGreaterThanOrEqual(played);
+  await expect(page.locator('#explanation')).toContainText('Counted in discs, as the game analysis counts them');
   await screenshot(page, info, 'lab');
   // The engines (depth 3 and 1) play d3 c3 (the diagonal opening) c4 e3 f6:
   // the Buffalo, seen from d3 (the list is written from f5).

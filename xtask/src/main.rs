@@ -670,7 +670,9 @@ fn three_entry(core: &[String], exists: impl Fn(&str) -> bool) -> Result<String>
         };
         let file = format!("{SRC}/{path}");
         if !exists(file.trim_start_matches("./")) {
-            return Err(format!("Three.js has no {node} ({file}) for the bound {name}"));
+            return Err(format!(
+                "Three.js has no {node} ({file}) for the bound {name}"
+            ));
         }
         out.push_str(&format!("import {node} from '{file}';\n"));
     }
@@ -941,12 +943,16 @@ mod tests {
         .map(String::from)
         .to_vec();
         let entry = three_entry(&names, |_| true).expect("entry");
-        assert!(entry.contains("this.addMaterial(MeshStandardNodeMaterial, 'MeshStandardMaterial');"));
+        assert!(
+            entry.contains("this.addMaterial(MeshStandardNodeMaterial, 'MeshStandardMaterial');")
+        );
         assert!(entry.contains("DirectionalLight.registerNode(DirectionalLightNode);"));
         assert!(entry.contains("import DirectionalLightNode from './node_modules/three/src/nodes/lighting/DirectionalLightNode.js';"));
-        assert!(!entry.contains("LightNode from './node_modules/three/src/nodes/lighting/LightNode.js'"));
+        assert!(!entry
+            .contains("LightNode from './node_modules/three/src/nodes/lighting/LightNode.js'"));
         assert!(!entry.contains("addMaterial(NodeMaterial"));
-        assert!(entry.contains("export { Mesh, Light, Material, DirectionalLight, MeshStandardMaterial };"));
+        assert!(entry
+            .contains("export { Mesh, Light, Material, DirectionalLight, MeshStandardMaterial };"));
         assert!(entry.contains("export { WebGPURenderer };"));
         // A bound material Three has no node class for is an error.
         let missing = three_entry(&names, |path| !path.contains("DirectionalLightNode"));
@@ -954,6 +960,7 @@ mod tests {
         // Every class this repository binds has its node class in Three.
         let (core, _) = bound_three_names(include_str!("../../frontend/src/three.rs"));
         let root = root();
-        three_entry(&core, |path| root.join(path).exists()).expect("the bound classes' nodes exist");
+        three_entry(&core, |path| root.join(path).exists())
+            .expect("the bound classes' nodes exist");
     }
 }

@@ -20,11 +20,25 @@ pub(crate) fn format_seconds(seconds: f64) -> String {
     }
 }
 
-/// The evaluation graph: each move's search value from black's side.
+/// The evaluation graph: each move's value from black's side — in discs
+/// (as the game analysis draws it) when every move has them, else (games
+/// from before) the play engine's search values.
 pub(crate) fn eval_graph(moves: &[LabMoveView], selected: Option<u32>) -> impl IntoView {
     const W: f64 = 300.0;
     const H: f64 = 110.0;
-    const CAP: f64 = 300.0;
+    let in_discs = moves.iter().all(|m| m.discs.is_some());
+    let (unit, cap) = if in_discs {
+        ("discs", 64.0)
+    } else {
+        ("search", 300.0)
+    };
+    let black = move |m: &LabMoveView| {
+        if in_discs {
+            m.discs_black().unwrap_or(0)
+        } else {
+            m.value_black
+        }
+    };
     let n = moves.len();
     let x = move |i: usize| {
         6.0 + (W - 12.0)
@@ -34,16 +48,16 @@ pub(crate) fn eval_graph(moves: &[LabMoveView], selected: Option<u32>) -> impl I
                 0.5
             }
     };
-    let y = |v: i32| H / 2.0 - (f64::from(v).clamp(-CAP, CAP) / CAP) * (H / 2.0 - 6.0);
+    let y = move |v: i32| H / 2.0 - (f64::from(v).clamp(-cap, cap) / cap) * (H / 2.0 - 6.0);
     let points: String = moves
         .iter()
         .enumerate()
-        .map(|(i, m)| format!("{:.1},{:.1}", x(i), y(m.value_black)))
+        .map(|(i, m)| format!("{:.1},{:.1}", x(i), y(black(m))))
         .collect::<Vec<_>>()
         .join(" ");
     let marker = selected
-        .and_then(|p| moves.get(p as usize - 1).map(|m| (p as usize - 1, m.value_black)))
-        .or_else(|| moves.last().map(|m| (n - 1, m.value_black)))
+        .and_then(|p| moves.get(p as usize - 1).map(|m| (p as usize - 1, black(m))))
+        .or_else(|| moves.last().map(|m| (n - 1, black(m))))
         .map(|(i, v)| view! { <circle class="eval-marker" cx=format!("{:.1}", x(i)) cy=format!("{:.1}", y(v)) r="4"></circle> });
     view! {
         <svg
@@ -54,6 +68,7 @@ pub(crate) fn eval_graph(moves: &[LabMoveView], selected: Option<u32>) -> impl I
             role="img"
             aria-label=t!(crate::i18n::use_lang(), "lab-graph-label")
             data-points=n.to_string()
+            data-unit=unit
         >
             <rect class="eval-black-zone" x="0" y="0" width=W.to_string() height=(H / 2.0).to_string()></rect>
             <line class="eval-zero" x1="0" y1=(H / 2.0).to_string() x2=W.to_string() y2=(H / 2.0).to_string()></line>
@@ -124,6 +139,25 @@ pub(crate) fn move_card(
         }
         .into_any(),
     });
+    // The move in discs, as the game analysis values it (exact values have
+    // their own line above).
+    let discs = m.discs.filter(|d| !d.exact).map(|d| {
+        let text = if d.best > d.played {
+            t!(
+                lang,
+                "lab-discs-below",
+                value = format!("{:+}", d.played),
+                best = format!("{:+}", d.best)
+            )
+        } else {
+            t!(lang, "lab-discs-best", value = format!("{:+}", d.played))
+        };
+        view! {
+            <p class="search-facts discs-facts" id="discs-facts" data-discs=d.played.to_string() data-best=d.best.to_string()>
+                {text}
+            </p>
+        }
+    });
     let body = match m.explanation.clone() {
         ExplanationView::Pending => view! {
             <p class="pending" id="explanation-pending">{t!(lang, "lab-writing")}</p>
@@ -162,6 +196,7 @@ pub(crate) fn move_card(
         <div class="card explanation" id="explanation-card" data-state=state data-ply=m.ply.to_string()>
             <h2 class=format!("move-heading {}", side_class(m.side))>{heading}</h2>
             <p class="search-facts">{search}</p>
+            {discs}
             {exact}
             {body}
         </div>
@@ -238,6 +273,7 @@ mod tests {
             value: 0,
             value_black: 0,
             exact: None,
+            discs: None,
             nodes: 1,
             alternatives: 4,
             pass_after,

@@ -424,10 +424,7 @@ impl LabHub {
                         .collect(),
                     true,
                 ),
-                None => (
-                    crate::analysis::midgame_scores(&before, discs_depth),
-                    false,
-                ),
+                None => (crate::analysis::midgame_scores(&before, discs_depth), false),
             };
             (report, analysis, truth, discs)
         };

@@ -2,7 +2,9 @@
 //! its board, values, exact endgame facts and explanation.
 
 use super::{Explained, LabGame, LabMove};
-use app::lab::{ExplanationView, LabExact, LabMoveView, LabStatus, LabView, ProviderStatus};
+use app::lab::{
+    ExplanationView, LabDiscs, LabExact, LabMoveView, LabStatus, LabView, ProviderStatus,
+};
 use app::protocol::{BoardSnapshot, Side};
 use engine::{Bitboard, Color, GameResult, Position, Square};
 
@@ -52,6 +54,18 @@ pub(super) fn move_view(index: usize, m: &LabMove) -> LabMoveView {
             exact: t.is_exact(),
             played: t.played,
             best: t.best,
+        }),
+        discs: m.facts.played_discs().map(|played| LabDiscs {
+            played,
+            best: m
+                .facts
+                .alternatives
+                .iter()
+                .filter_map(|a| a.discs)
+                .max()
+                .unwrap_or(played)
+                .max(played),
+            exact: m.facts.discs_exact,
         }),
         nodes: m.facts.nodes,
         alternatives: m.facts.alternatives.len() as u32,

@@ -467,6 +467,54 @@ mod tests {
     use engine::{search, Game, Position, Square};
 
     #[test]
+    fn says_the_move_in_discs_as_the_analysis_values_it() {
+        let moves: Vec<Square> = ["f5", "f6", "e6", "f4", "e3", "c5"]
+            .iter()
+            .map(|s| s.parse().expect("square"))
+            .collect();
+        let before: Position = *Game::replay(&moves).expect("legal").position();
+        let report = search(&before, 3);
+        let square = report.best_move.expect("a move");
+        let mut facts = build(7, &before, square, &report);
+        // Without discs (sheets from before): no such sentence.
+        assert!(!write(&facts).explanation.contains("in discs"));
+        let scores = crate::analysis::midgame_scores(&before, 4);
+        let best = scores[0];
+        facts.set_discs(&scores, false);
+        let played = facts.played_discs().expect("the played move has discs");
+        let text = write(&facts).explanation;
+        if best.1 > played {
+            assert!(
+                text.contains(&format!(
+                    "{square} is worth about {played:+} for Black at the end, and {} about {:+}",
+                    best.0, best.1
+                )),
+                "{text}"
+            );
+        } else {
+            assert!(
+                text.contains(&format!(
+                    "{square} was the best move: about {played:+} for Black"
+                )),
+                "{text}"
+            );
+        }
+        // Another move played than the best: it is compared with the best.
+        let worst = *scores.last().expect("moves");
+        assert!(worst.1 < best.1, "the position has better and worse moves");
+        let mut other = build(7, &before, worst.0, &report);
+        other.set_discs(&scores, false);
+        let text = write(&other).explanation;
+        assert!(
+            text.contains(&format!("and {} about {:+}", best.0, best.1)),
+            "{text}"
+        );
+        // Exact values have the endgame's own sentences.
+        other.set_discs(&scores, true);
+        assert!(!write(&other).explanation.contains("in discs"));
+    }
+
+    #[test]
     fn names_the_real_move_and_the_real_capture_count() {
         // A midgame position: a few opening moves, then a depth-3 search.
         let moves: Vec<Square> = ["f5", "f6", "e6", "f4", "e3", "c5"]
