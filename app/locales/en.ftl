@@ -759,3 +759,47 @@ rules-keys-1 = Tab to the board, then move the cursor with the arrow keys (Home 
 rules-keys-2 = Without moving: R reads the cursor's row, C its column, D both diagonals through it; L lists your legal moves, S counts the discs, M repeats the last move, T reads the clocks.
 rules-keys-3 = Every move is announced with the discs it flipped, then who is to move and how many legal moves they have; passes, the result and low time are announced too.
 rules-keys-4 = These keys work while the board has focus (screen readers switch to focus mode there). The button under the board switches the 3D board off for a flat one, remembered in this browser.
+
+## Practise your mistakes (the analysis card)
+practice-button = { $count ->
+    [one] Practise your mistake
+   *[other] Practise your mistakes ({ $count } positions)
+}
+practice-title = Practise your mistakes
+practice-position = Position { $n } of { $total }: move { $number }, { $side ->
+    [Black] Black
+   *[White] White
+} to play.
+practice-ask = { $side ->
+    [Black] Black
+   *[White] White
+} played { $square } here and lost { $loss }. Find a better move: click a square.
+practice-loss-exact = { $loss ->
+    [one] one disc
+   *[other] { $loss } discs
+} (exact)
+practice-loss-estimate = about { $loss ->
+    [one] one disc
+   *[other] { $loss } discs
+}
+practice-checking = The engine is scoring every move…
+practice-right-best = Well found: { $square } is the best move ({ $value }).
+practice-right = Well found: { $square } scores { $value }, and the best, { $best }, scores { $best_value }.
+practice-wrong = Not quite: { $square } scores { $value }, { $behind ->
+    [one] one disc
+   *[other] { $behind } discs
+} below the best. Try another move, or show the answer.
+practice-show = Show the answer
+practice-answer = The best move is { $best }: { $value } ({ $kind }). Every move's value is on the board.
+practice-line = Best line: { $line }
+practice-line-thinking = Finding the best line…
+practice-next = Next position
+practice-finish = Finish
+practice-stop = Stop practising
+practice-done = Practice done: you found a good move yourself in { $found } of { $total ->
+    [one] one position
+   *[other] { $total } positions
+}.
+practice-again = Practise again
+practice-board-label = Practice board: the position before the mistake
+practice-failed = The engine could not score the moves: { $error }

@@ -379,15 +379,22 @@ pub fn Board3D(
 
 /// The DOM board for browsers without WebGPU and WebGL 2: 64 buttons, one per
 /// square, playable by click and by keyboard (arrow keys move the focus).
+/// Also the practice's own small board (with its own `id` and `label`).
 #[component]
-fn Board2D(
-    snapshot: Signal<BoardSnapshot>,
+pub fn Board2D(
+    #[prop(into)] snapshot: Signal<BoardSnapshot>,
     on_square: Callback<u8>,
     cursor: RwSignal<Option<u8>>,
-    hint: Signal<Option<u8>>,
-    labels: Signal<Vec<(u8, String, bool)>>,
+    #[prop(into)] hint: Signal<Option<u8>>,
+    #[prop(into)] labels: Signal<Vec<(u8, String, bool)>>,
     announcer: RwSignal<String>,
     voice: Option<crate::voice::BoardVoice>,
+    /// The element's id (`board-2d` when not given).
+    #[prop(optional)]
+    id: Option<&'static str>,
+    /// What a screen reader calls the board (the page board's name when not given).
+    #[prop(optional)]
+    label: Option<String>,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let grid = NodeRef::<leptos::html::Div>::new();
@@ -485,9 +492,9 @@ fn Board2D(
     view! {
         <div
             class="board-2d"
-            id="board-2d"
+            id=id.unwrap_or("board-2d")
             role="application"
-            aria-label=t!(lang, "board-label-2d")
+            aria-label=label.unwrap_or_else(|| t!(lang, "board-label-2d"))
             aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight Home End Enter Space R C D L S M T"
             node_ref=grid
             on:keydown=on_key

@@ -677,6 +677,11 @@ pub struct GameAnalysis {
     pub worst: Vec<u32>,
     /// The opening's name, when it is a named one.
     pub opening: Option<String>,
+    /// The game's first position (64 cells, as [`BoardSnapshot::cells`]),
+    /// from which `moves` replay: filled by the server when it answers (a
+    /// game may start from a set-up position); empty means the usual start.
+    #[serde(default)]
+    pub start: Vec<i8>,
 }
 
 /// Where an analysis stands.

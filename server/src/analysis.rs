@@ -200,6 +200,7 @@ pub fn assemble(moves: Vec<MoveAnalysis>, settings: AnalysisSettings) -> GameAna
         exact_empties: settings.exact.empties,
         discs: true,
         moves,
+        start: Vec::new(),
     }
 }
 
@@ -451,7 +452,13 @@ impl Analyses {
             .filter(|(moves, _)| *moves == transcript(&target.game))
             .and_then(|(_, result)| serde_json::from_str::<GameAnalysis>(&result).ok())
             // Made before the values were discs: made again.
-            .filter(|analysis| analysis.discs))
+            .filter(|analysis| analysis.discs)
+            // The position its moves replay from (the practice of one's
+            // mistakes sets up the positions before them).
+            .map(|analysis| GameAnalysis {
+                start: target.game.start().to_cells().to_vec(),
+                ..analysis
+            }))
     }
 
     fn progress(&self, key: &str) -> Option<Progress> {

@@ -68,7 +68,7 @@ pub struct Config {
     /// PostgreSQL URL (`postgres://user:password@host/db`) shared by several
     /// instances.
     #[arg(long, env = "OTHELLO_DATABASE", default_value = defaults::DATABASE)]
-    pub database: PathBuf,
+    pub database: Database,
 
     /// With a PostgreSQL `--database`: this instance's own SQLite file. It
     /// holds nothing the site shows (everything shared, the AI lab included,
@@ -305,19 +305,62 @@ pub enum ExplainerKind {
     Codex,
 }
 
+/// Where the data lives (`--database`): a SQLite file, or a PostgreSQL
+/// database several instances share.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// A SQLite file (created with its folder on first run).
+    Sqlite(PathBuf),
+    /// A `postgres://` or `postgresql://` URL.
+    Postgres(String),
+}
+
+impl std::str::FromStr for Database {
+    type Err = String;
+
+    /// A `postgres://`/`postgresql://` URL, or a file path; anything else
+    /// that looks like a URL (another scheme) or nothing at all is refused
+    /// with a clear message rather than becoming a strangely named file.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let text = text.trim();
+        if crate::store::pg::is_postgres_url(text) {
+            return Ok(Database::Postgres(text.to_string()));
+        }
+        if text.is_empty() {
+            return Err("an empty database: give a SQLite file path or a postgres:// URL".into());
+        }
+        if let Some(rest) = text.strip_prefix("sqlite:") {
+            // sqlx's own spelling (`sqlite:path` or `sqlite://path`): the path.
+            let path = rest.trim_start_matches("//");
+            if path.is_empty() {
+                return Err("`sqlite:` without a file path".into());
+            }
+            return Ok(Database::Sqlite(PathBuf::from(path)));
+        }
+        if let Some((scheme, _)) = text.split_once("://") {
+            return Err(format!(
+                "`{scheme}://` is not a database this server speaks: give a SQLite file path \
+                 (e.g. data/othello.db) or a postgres:// URL"
+            ));
+        }
+        Ok(Database::Sqlite(PathBuf::from(text)))
+    }
+}
+
 impl Config {
     /// The PostgreSQL URL, when `--database` names one.
     pub fn postgres_url(&self) -> Option<&str> {
-        self.database
-            .to_str()
-            .filter(|d| crate::store::pg::is_postgres_url(d))
+        match &self.database {
+            Database::Postgres(url) => Some(url),
+            Database::Sqlite(_) => None,
+        }
     }
 
     /// `--database` as logs show it (a URL without its password).
     pub fn database_label(&self) -> String {
-        match self.postgres_url() {
-            Some(url) => crate::store::pg::redact(url),
-            None => self.database.display().to_string(),
+        match &self.database {
+            Database::Postgres(url) => crate::store::pg::redact(url),
+            Database::Sqlite(path) => path.display().to_string(),
         }
     }
     /// A configuration for tests: every default, except loopback on a free
@@ -325,7 +368,7 @@ impl Config {
     pub fn for_tests(database: PathBuf) -> Self {
         Self {
             listen: "127.0.0.1:0".parse().expect("valid literal address"),
-            database,
+            database: Database::Sqlite(database),
             local_database: defaults::LOCAL_DATABASE.into(),
             instance_timeout_ms: defaults::INSTANCE_TIMEOUT_MS,
             test_ai_delay_ms: defaults::TEST_AI_DELAY_MS,
@@ -412,5 +455,49 @@ mod tests {
         assert_eq!(flags.exact_node_budget, tests.exact_node_budget);
         assert_eq!(flags.explainer, ExplainerKind::Auto);
         assert_eq!(tests.explainer, ExplainerKind::Offline);
+        assert_eq!(
+            flags.database,
+            Database::Sqlite(PathBuf::from(defaults::DATABASE))
+        );
+    }
+
+    #[test]
+    fn the_database_is_a_file_or_a_postgres_url_and_nothing_else() {
+        let parse = |text: &str| text.parse::<Database>();
+        assert_eq!(
+            parse("data/othello.db"),
+            Ok(Database::Sqlite("data/othello.db".into()))
+        );
+        assert_eq!(
+            parse("sqlite://data/x.db"),
+            Ok(Database::Sqlite("data/x.db".into()))
+        );
+        assert_eq!(
+            parse("postgres://u:p@127.0.0.1/othello"),
+            Ok(Database::Postgres(
+                "postgres://u:p@127.0.0.1/othello".into()
+            ))
+        );
+        assert!(matches!(
+            parse("postgresql://h/db"),
+            Ok(Database::Postgres(_))
+        ));
+        let mysql = parse("mysql://h/db").unwrap_err();
+        assert!(
+            mysql.contains("`mysql://`") && mysql.contains("postgres://"),
+            "{mysql}"
+        );
+        assert!(parse("").is_err() && parse("  ").is_err() && parse("sqlite:").is_err());
+        // The flag refuses it at start-up, with the message.
+        let refused = Config::try_parse_from(["othello-server", "--database", "http://x/y"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("not a database this server speaks"),
+            "{refused}"
+        );
+        let pg = Config::parse_from(["othello-server", "--database", "postgres://a:secret@h/db"]);
+        assert_eq!(pg.postgres_url(), Some("postgres://a:secret@h/db"));
+        assert!(!pg.database_label().contains("secret"));
     }
 }

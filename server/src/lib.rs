@@ -132,9 +132,11 @@ pub async fn prepare_with_clock(
     config: &Config,
     clock: Arc<dyn clock::Clock>,
 ) -> Result<AppState, StartError> {
-    let store = match config.postgres_url() {
-        Some(url) => Store::open_postgres(url, &config.local_database).await?,
-        None => Store::open(&config.database).await?,
+    let store = match &config.database {
+        config::Database::Postgres(url) => {
+            Store::open_postgres(url, &config.local_database).await?
+        }
+        config::Database::Sqlite(path) => Store::open(path).await?,
     };
     let hub = hub::Hub::start(store.clone(), clock.clone(), hub::HubConfig::from(config)).await?;
     let hub_limits = hub.limits();

@@ -153,6 +153,17 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
         .expect("worst move");
     assert_ne!(worst.severity, Severity::Best);
     assert_eq!(analysis.depth, 2);
+    // It names the position its moves replay from (the practice of one's
+    // mistakes sets up the positions before them), and they do replay.
+    assert_eq!(analysis.start, Position::initial().to_cells().to_vec());
+    let mut position = Position::initial();
+    for m in &analysis.moves {
+        if position.must_pass() {
+            position = position.pass().expect("a pass");
+        }
+        let square: engine::Square = m.square.parse().expect("a square");
+        position = position.play(square).expect("a legal move").position;
+    }
 
     // Stored: the same result comes back at once, from the database.
     let again = w.analyses.start("table", &table).await.expect("stored");

@@ -96,6 +96,11 @@ for (const lang of ['en', 'el'] as const) {
     await expect(page.locator('#analysis')).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
     found.push(...(await audit(page, info, `analysis-${lang}`)));
     await screenshot(page, info, `a11y-analysis-${lang}`);
+    // The practice of the game's mistakes, with its own board, shown an answer.
+    await page.click('#practise');
+    await page.click('#practice-show');
+    await expect(page.locator('#practice-answer')).toBeVisible({ timeout: 60_000 });
+    found.push(...(await audit(page, info, `practice-${lang}`)));
 
     for (const [path, name] of [
       ['/lab', 'lab'],

@@ -147,6 +147,91 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
   await expect(page.locator('#analysis')).toHaveAttribute('data-state', 'ready', { timeout: 10_000 });
   await expect(page.locator('#analysis-progress')).toHaveCount(0);
-  saveResult(info, 'analysis', { plies: plies.n, mistakes: await mistakes.count() });
+
+  // Practise the mistakes, by clicks: the position before each costly move on
+  // the card's own board; a guess is judged by the engine in the browser
+  // (good within 1 disc of the best when exact, 2 otherwise); the answer
+  // writes every move's value on the board and shows the best line.
+  await page.locator('#practise').click();
+  const practiceBoard = page.locator('#practice-board');
+  await expect(practiceBoard).toBeVisible();
+  const discText = (v: number) => {
+    const r = Math.round(v);
+    return r === 0 ? '0' : r > 0 ? `+${r}` : `−${-r}`;
+  };
+  let positions = 0;
+  let foundFirst = 0;
+  let wrongSeen = 0;
+  while ((await page.locator('#practice-done').count()) === 0) {
+    positions++;
+    expect(positions).toBeLessThanOrEqual(5);
+    const position = page.locator('#practice-position');
+    await expect(position).toContainText(`Position ${positions} of`);
+    // The board is the game's position before that move.
+    const number = Number(await position.getAttribute('data-number'));
+    const earlier = Object.keys(scores).map(Number).filter((n) => n < number);
+    const before = earlier.length ? scores[Math.max(...earlier)] : [2, 2];
+    await expect(practiceBoard.locator('.disc2d.black')).toHaveCount(before[0]);
+    await expect(practiceBoard.locator('.disc2d.white')).toHaveCount(before[1]);
+    const legal = await practiceBoard
+      .locator('.cell.legal')
+      .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-square'))));
+    expect(legal.length).toBeGreaterThan(0);
+    const verdict = page.locator('#practice-verdict .verdict');
+    const wrong: { square: number; value: number }[] = [];
+    let judged: { square: number; value: number; best: number; tolerance: number } | null = null;
+    if (positions === 2) {
+      // Straight to the answer, without a guess.
+      await page.locator('#practice-show').click();
+    } else {
+      // Squares in turn until one is good (the best move always is).
+      for (const square of legal) {
+        await practiceBoard.locator(`[data-square="${square}"]`).click();
+        await expect(verdict).toHaveAttribute('data-square', String(square), { timeout: 60_000 });
+        const value = Number(await verdict.getAttribute('data-value'));
+        const best = Number(await verdict.getAttribute('data-best-value'));
+        const tolerance = Number(await verdict.getAttribute('data-tolerance'));
+        if ((await verdict.getAttribute('data-verdict')) === 'good') {
+          judged = { square, value, best, tolerance };
+          break;
+        }
+        await expect(verdict).toContainText('Not quite');
+        expect(Math.round(best) - Math.round(value)).toBeGreaterThan(tolerance);
+        wrong.push({ square, value });
+      }
+      expect(judged, 'some legal move is good').not.toBeNull();
+      expect(Math.round(judged!.best) - Math.round(judged!.value)).toBeLessThanOrEqual(judged!.tolerance);
+      await expect(verdict).toContainText('Well found');
+      if (wrong.length === 0) foundFirst++;
+      wrongSeen += wrong.length;
+      if (positions === 1) await screenshot(page, info, 'practice-judged');
+    }
+    // The answer: every legal move's value on the board, the best marked, the line.
+    const answer = page.locator('#practice-answer');
+    await expect(answer).toBeVisible({ timeout: 60_000 });
+    await expect(practiceBoard.locator('.cell.labelled')).toHaveCount(legal.length);
+    await expect(practiceBoard.locator('.cell.best-label').first()).toBeVisible();
+    const bestSquare = Number(await answer.getAttribute('data-best'));
+    await expect(practiceBoard.locator(`[data-square="${bestSquare}"]`)).toHaveClass(/best-label/);
+    for (const w of wrong) {
+      await expect(practiceBoard.locator(`[data-square="${w.square}"]`)).toHaveAttribute('data-label', discText(w.value));
+    }
+    if (judged) {
+      await expect(practiceBoard.locator(`[data-square="${judged.square}"]`)).toHaveAttribute('data-label', discText(judged.value));
+    }
+    const line = page.locator('#practice-line');
+    await expect(line).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
+    const bestName = String.fromCharCode(97 + (bestSquare % 8)) + String(Math.floor(bestSquare / 8) + 1);
+    await expect(line).toHaveText(new RegExp(`^Best line: ${bestName}( [a-h][1-8])*$`));
+    await page.locator('#practice-next').click();
+  }
+  expect(positions).toBeGreaterThan(0);
+  const doneNote = page.locator('#practice-done');
+  await expect(doneNote).toHaveAttribute('data-total', String(positions));
+  await expect(doneNote).toHaveAttribute('data-found', String(foundFirst));
+  await expect(page.locator('#practise-again')).toBeVisible();
+  await screenshot(page, info, 'practice-done');
+
+  saveResult(info, 'analysis', { plies: plies.n, mistakes: await mistakes.count(), practised: positions, wrongGuesses: wrongSeen });
   expect(consoleErrors).toEqual([]);
 });

@@ -126,7 +126,12 @@ pub fn AnalysisPanel(
         Some(AnalysisView::Ready { analysis }) => {
             let numbers = numbers.map(|n| n.get()).unwrap_or_default();
             let yours = yours.map(|y| y.get()).unwrap_or_default();
-            ready_view(lang, yours_first(analysis, &yours), &numbers, on_pick).into_any()
+            let practice = crate::pages::practice::exercises(&analysis, &yours, &numbers);
+            view! {
+                {ready_view(lang, yours_first(analysis, &yours), &numbers, on_pick)}
+                {(!practice.is_empty()).then(|| view! { <crate::pages::practice::Practice exercises=practice /> })}
+            }
+            .into_any()
         }
     }
     };
@@ -457,6 +462,7 @@ mod tests {
             discs: true,
             worst: vec![2, 1, 3, 4],
             opening: None,
+            start: Vec::new(),
         };
         assert_eq!(
             yours_first(analysis.clone(), &[Side::Black]).worst,

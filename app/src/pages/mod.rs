@@ -12,6 +12,7 @@ pub mod lab_parts;
 pub mod lobby;
 pub mod offline;
 pub mod players;
+pub mod practice;
 pub mod profile;
 pub mod rules;
 pub mod table;
