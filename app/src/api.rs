@@ -406,12 +406,12 @@ pub mod analysis_backend {
         fn start<'a>(
             &'a self,
             caller: &'a super::backend::Caller,
-            kind: &'a str,
+            kind: crate::protocol::GameKind,
             id: &'a str,
         ) -> BoxFuture<'a, Result<AnalysisView, CommandError>>;
         fn get<'a>(
             &'a self,
-            kind: &'a str,
+            kind: crate::protocol::GameKind,
             id: &'a str,
         ) -> BoxFuture<'a, Result<AnalysisView, CommandError>>;
     }
@@ -427,24 +427,24 @@ pub mod analysis_backend {
     }
 }
 
-/// Starts the analysis of a finished game (`kind`: `table` or `lab`), or
+/// Starts the analysis of a finished game (a table's round, a lab game or an archived game), or
 /// answers the stored one.
 #[server(endpoint = "analysis_start", input = Json)]
 pub async fn analysis_start(
-    kind: String,
+    kind: crate::protocol::GameKind,
     id: String,
 ) -> Result<crate::protocol::AnalysisView, CommandError> {
     let analysis = analysis_backend::context()?;
     let caller = backend::caller()?;
-    analysis.start(&caller, &kind, &id).await
+    analysis.start(&caller, kind, &id).await
 }
 
 /// Where a game's analysis stands (stored results come back at once).
 #[server(endpoint = "analysis_get", input = Json)]
 pub async fn analysis_get(
-    kind: String,
+    kind: crate::protocol::GameKind,
     id: String,
 ) -> Result<crate::protocol::AnalysisView, CommandError> {
     let analysis = analysis_backend::context()?;
-    analysis.get(&kind, &id).await
+    analysis.get(kind, &id).await
 }

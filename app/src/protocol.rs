@@ -684,6 +684,28 @@ pub struct GameAnalysis {
     pub start: Vec<i8>,
 }
 
+/// The kinds of game an analysis is of: a table's round, an AI-lab game, an
+/// archived game. On the wire, `"table"`, `"lab"`, `"game"`; anything else is
+/// refused when the request is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    Table,
+    Lab,
+    Game,
+}
+
+impl GameKind {
+    /// The wire name (also the prefix of stored analyses' keys).
+    pub fn key(self) -> &'static str {
+        match self {
+            GameKind::Table => "table",
+            GameKind::Lab => "lab",
+            GameKind::Game => "game",
+        }
+    }
+}
+
 /// Where an analysis stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]

@@ -17,7 +17,7 @@ use crate::store::{Store, StoreError};
 use app::api::analysis_backend::AnalysisBackend;
 use app::api::backend::BoxFuture;
 use app::api::CommandError;
-use app::protocol::{AnalysisView, GameAnalysis, MoveAnalysis, Severity, Side};
+use app::protocol::{AnalysisView, GameAnalysis, GameKind, MoveAnalysis, Severity, Side};
 use engine::{Color, Game, GameEvent, Position, Square};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -393,12 +393,12 @@ impl Analyses {
         }
     }
 
-    async fn target(&self, kind: &str, id: &str) -> Result<Target, CommandError> {
+    async fn target(&self, kind: GameKind, id: &str) -> Result<Target, CommandError> {
         if id.is_empty() || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Err(CommandError::refused("Not a game id."));
         }
         match kind {
-            "table" => {
+            GameKind::Table => {
                 let (round, game, over) = self.inner.hub.round_game(id).await?;
                 Ok(Target {
                     key: format!("table:{id}:{round}"),
@@ -406,7 +406,7 @@ impl Analyses {
                     over,
                 })
             }
-            "lab" => {
+            GameKind::Lab => {
                 let (game, over) = self.inner.lab.game_of(id).await?;
                 Ok(Target {
                     key: format!("lab:{id}"),
@@ -414,7 +414,7 @@ impl Analyses {
                     over,
                 })
             }
-            "game" => {
+            GameKind::Game => {
                 let missing = || CommandError::not_found("No such game in the archive.");
                 let row = self
                     .inner
@@ -437,9 +437,6 @@ impl Analyses {
                     over: true,
                 })
             }
-            _ => Err(CommandError::refused(
-                "Unknown kind of game: expected `table`, `lab` or `game`.",
-            )),
         }
     }
 
@@ -470,7 +467,7 @@ impl Analyses {
     }
 
     /// Where the analysis of a game stands.
-    pub async fn get(&self, kind: &str, id: &str) -> Result<AnalysisView, CommandError> {
+    pub async fn get(&self, kind: GameKind, id: &str) -> Result<AnalysisView, CommandError> {
         let target = self.target(kind, id).await?;
         if let Some(analysis) = self.stored(&target).await? {
             return Ok(AnalysisView::Ready { analysis });
@@ -485,7 +482,7 @@ impl Analyses {
     }
 
     /// Starts analysing a finished game (or answers the stored result).
-    pub async fn start(&self, kind: &str, id: &str) -> Result<AnalysisView, CommandError> {
+    pub async fn start(&self, kind: GameKind, id: &str) -> Result<AnalysisView, CommandError> {
         self.start_counted(None, kind, id).await
     }
 
@@ -495,7 +492,7 @@ impl Analyses {
     pub async fn start_for(
         &self,
         caller: &crate::limits::Caller,
-        kind: &str,
+        kind: GameKind,
         id: &str,
     ) -> Result<AnalysisView, CommandError> {
         self.start_counted(Some(caller), kind, id).await
@@ -509,7 +506,7 @@ impl Analyses {
     async fn start_counted(
         &self,
         caller: Option<&crate::limits::Caller>,
-        kind: &str,
+        kind: GameKind,
         id: &str,
     ) -> Result<AnalysisView, CommandError> {
         let target = self.target(kind, id).await?;
@@ -630,7 +627,7 @@ impl Analyses {
     /// The export section of a game's stored analysis, if any, in `lang`.
     pub async fn export_section(
         &self,
-        kind: &str,
+        kind: GameKind,
         id: &str,
         lang: app::i18n::Lang,
     ) -> Option<String> {
@@ -640,7 +637,7 @@ impl Analyses {
     }
 
     /// The stored analysis of a game, if any (JSON exports).
-    pub async fn stored_of(&self, kind: &str, id: &str) -> Option<GameAnalysis> {
+    pub async fn stored_of(&self, kind: GameKind, id: &str) -> Option<GameAnalysis> {
         let target = self.target(kind, id).await.ok()?;
         self.stored(&target).await.ok()?
     }
@@ -650,7 +647,7 @@ impl AnalysisBackend for Analyses {
     fn start<'a>(
         &'a self,
         caller: &'a app::api::backend::Caller,
-        kind: &'a str,
+        kind: GameKind,
         id: &'a str,
     ) -> BoxFuture<'a, Result<AnalysisView, CommandError>> {
         Box::pin(Analyses::start_for(self, caller, kind, id))
@@ -658,7 +655,7 @@ impl AnalysisBackend for Analyses {
 
     fn get<'a>(
         &'a self,
-        kind: &'a str,
+        kind: GameKind,
         id: &'a str,
     ) -> BoxFuture<'a, Result<AnalysisView, CommandError>> {
         Box::pin(Analyses::get(self, kind, id))

@@ -5,6 +5,7 @@
 use crate::error::ErrorResponse;
 use crate::routes::attachment;
 use crate::AppState;
+use app::protocol::GameKind;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
@@ -19,7 +20,11 @@ pub async fn game_text(
     let lang = app::i18n::lang_of_headers(&headers);
     match archive_of(&state).text(&id, lang).await {
         Ok(mut text) => {
-            if let Some(section) = state.analysis.export_section("game", &id, lang).await {
+            if let Some(section) = state
+                .analysis
+                .export_section(GameKind::Game, &id, lang)
+                .await
+            {
                 text.push('\n');
                 text.push_str(&section);
             }

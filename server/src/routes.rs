@@ -5,6 +5,7 @@ use crate::error::ErrorResponse;
 use crate::AppState;
 use app::api::backend::BackendHandle;
 use app::api::CommandError;
+use app::protocol::GameKind;
 use app::{shell, App};
 use axum::extract::Path;
 use axum::extract::State;
@@ -417,7 +418,11 @@ async fn export_text(
     match state.hub.export(&id, lang).await {
         Ok(mut text) => {
             // Per-move loss, once the game has been analysed.
-            if let Some(section) = state.analysis.export_section("table", &id, lang).await {
+            if let Some(section) = state
+                .analysis
+                .export_section(GameKind::Table, &id, lang)
+                .await
+            {
                 text.push('\n');
                 text.push_str(&section);
             }
@@ -505,7 +510,11 @@ async fn lab_export_text(
         Ok(mut text) => {
             // The analysis in the language of the page that links here.
             let lang = app::i18n::lang_of_headers(&headers);
-            if let Some(section) = state.analysis.export_section("lab", &id, lang).await {
+            if let Some(section) = state
+                .analysis
+                .export_section(GameKind::Lab, &id, lang)
+                .await
+            {
                 text.push('\n');
                 text.push_str(&section);
             }
@@ -525,7 +534,7 @@ async fn lab_export_json(
 ) -> axum::response::Response {
     match state.lab.export_json(&id).await {
         Ok(mut value) => {
-            if let Some(analysis) = state.analysis.stored_of("lab", &id).await {
+            if let Some(analysis) = state.analysis.stored_of(GameKind::Lab, &id).await {
                 value["analysis"] = serde_json::to_value(analysis).unwrap_or_default();
             }
             attachment(

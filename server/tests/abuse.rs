@@ -585,6 +585,15 @@ async fn analyses_running_are_capped_per_address_and_free_their_place_when_done(
             .contains(&format!("from your address (limit {cap})")),
         "{refused}"
     );
+    // A kind of game that does not exist is refused when the request is
+    // read (a 400 naming the kinds), and takes no place.
+    let unknown = fresh(&site.url)
+        .await
+        .analysis_start("chess", "abc")
+        .await
+        .expect_err("no such kind");
+    assert_eq!(unknown.status, 400, "{unknown}");
+    assert!(unknown.message.contains("table"), "{unknown}");
     // Asking about a running one is not starting one.
     fresh(&site.url)
         .await

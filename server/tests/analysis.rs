@@ -2,7 +2,7 @@
 //! hot-seat game analysed on the AI pool (progress, stored result, export),
 //! bad requests refused, and idle lab games deleted after 24 h.
 
-use app::protocol::{AnalysisView, Session, Severity, TableCommand, TableMode};
+use app::protocol::{AnalysisView, GameKind, Session, Severity, TableCommand, TableMode};
 use engine::{Game, Position};
 use server::analysis::{Analyses, AnalysisSettings};
 use server::clock::ManualClock;
@@ -89,7 +89,7 @@ async fn finished_hot_seat(hub: &Hub, player: &Session) -> String {
     table
 }
 
-async fn wait_ready(analyses: &Analyses, kind: &str, id: &str) -> app::protocol::GameAnalysis {
+async fn wait_ready(analyses: &Analyses, kind: GameKind, id: &str) -> app::protocol::GameAnalysis {
     for _ in 0..600 {
         match analyses.get(kind, id).await.expect("get") {
             AnalysisView::Ready { analysis } => return analysis,
@@ -113,31 +113,38 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
     // Not finished: refused (4xx path), and the state says so.
     let early = w
         .analyses
-        .start("table", &table)
+        .start(GameKind::Table, &table)
         .await
         .expect_err("refused");
     assert!(early.message.contains("not finished"), "{}", early.message);
     assert_eq!(
-        w.analyses.get("table", &table).await.expect("get"),
+        w.analyses.get(GameKind::Table, &table).await.expect("get"),
         AnalysisView::None { available: false }
     );
 
     let table = finished_hot_seat(&w.hub, &player).await;
     assert_eq!(
-        w.analyses.get("table", &table).await.expect("get"),
+        w.analyses.get(GameKind::Table, &table).await.expect("get"),
         AnalysisView::None { available: true }
     );
-    let started = w.analyses.start("table", &table).await.expect("start");
+    let started = w
+        .analyses
+        .start(GameKind::Table, &table)
+        .await
+        .expect("start");
     let total = match started {
         AnalysisView::Running { done: 0, total } => total,
         other => panic!("expected a running analysis, got {other:?}"),
     };
     // Starting again while it runs does not start a second one.
     assert!(matches!(
-        w.analyses.start("table", &table).await.expect("again"),
+        w.analyses
+            .start(GameKind::Table, &table)
+            .await
+            .expect("again"),
         AnalysisView::Running { .. } | AnalysisView::Ready { .. }
     ));
-    let analysis = wait_ready(&w.analyses, "table", &table).await;
+    let analysis = wait_ready(&w.analyses, GameKind::Table, &table).await;
     assert_eq!(analysis.moves.len() as u32, total);
     assert!(total >= 55, "a whole game: {total} placements");
     // The last 10 empties are exact, the rest depth-2 searches.
@@ -166,7 +173,11 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
     }
 
     // Stored: the same result comes back at once, from the database.
-    let again = w.analyses.start("table", &table).await.expect("stored");
+    let again = w
+        .analyses
+        .start(GameKind::Table, &table)
+        .await
+        .expect("stored");
     assert_eq!(
         again,
         AnalysisView::Ready {
@@ -175,7 +186,7 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
     );
     let section = w
         .analyses
-        .export_section("table", &table, app::i18n::Lang::En)
+        .export_section(GameKind::Table, &table, app::i18n::Lang::En)
         .await
         .expect("export section");
     assert!(
@@ -186,7 +197,7 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
     // In Greek for a Greek page, like the rest of the export.
     let greek = w
         .analyses
-        .export_section("table", &table, app::i18n::Lang::El)
+        .export_section(GameKind::Table, &table, app::i18n::Lang::El)
         .await
         .expect("export section");
     assert!(
@@ -210,22 +221,22 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
 async fn bad_analysis_requests_are_refused_clearly() {
     let w = world().await;
     for (kind, id, expected) in [
-        ("chess", "abc", "Unknown kind"),
-        ("table", "", "Not a game id"),
-        ("table", "../etc", "Not a game id"),
-        ("table", "feedfacecafebeef", "No such table"),
-        ("lab", "feedfacecafebeef", "No such lab game"),
+        (GameKind::Table, "", "Not a game id"),
+        (GameKind::Table, "../etc", "Not a game id"),
+        (GameKind::Table, "feedfacecafebeef", "No such table"),
+        (GameKind::Lab, "feedfacecafebeef", "No such lab game"),
+        (GameKind::Game, "feedfacecafebeef", "No such game"),
     ] {
         let error = w.analyses.start(kind, id).await.expect_err("refused");
         assert!(
             error.message.contains(expected),
-            "{kind} {id}: {}",
+            "{kind:?} {id}: {}",
             error.message
         );
         let error = w.analyses.get(kind, id).await.expect_err("refused");
         assert!(
             error.message.contains(expected),
-            "{kind} {id}: {}",
+            "{kind:?} {id}: {}",
             error.message
         );
     }
@@ -254,8 +265,8 @@ async fn a_finished_lab_game_is_analysed_and_its_endgame_is_exact() {
         assert!(exact.exact, "ply {}", m.ply);
         assert!(exact.played.is_some());
     }
-    w.analyses.start("lab", &id).await.expect("start");
-    let analysis = wait_ready(&w.analyses, "lab", &id).await;
+    w.analyses.start(GameKind::Lab, &id).await.expect("start");
+    let analysis = wait_ready(&w.analyses, GameKind::Lab, &id).await;
     assert_eq!(analysis.moves.len(), view.moves.len());
     // The analysis and the lab's own exact values agree on the last move.
     let last = analysis.moves.last().expect("moves");
@@ -336,19 +347,26 @@ async fn an_archived_game_is_analysed_like_its_table() {
     assert_eq!(games.len(), 1);
     let id = games[0].id.clone();
     assert_eq!(
-        w.analyses.get("game", &id).await.expect("get"),
+        w.analyses.get(GameKind::Game, &id).await.expect("get"),
         AnalysisView::None { available: true }
     );
-    w.analyses.start("game", &id).await.expect("start");
-    let archived = wait_ready(&w.analyses, "game", &id).await;
+    w.analyses.start(GameKind::Game, &id).await.expect("start");
+    let archived = wait_ready(&w.analyses, GameKind::Game, &id).await;
     assert_eq!(archived.moves.len(), games[0].moves.len() / 2);
-    w.analyses.start("table", &table).await.expect("start");
-    let live = wait_ready(&w.analyses, "table", &table).await;
+    w.analyses
+        .start(GameKind::Table, &table)
+        .await
+        .expect("start");
+    let live = wait_ready(&w.analyses, GameKind::Table, &table).await;
     assert_eq!(
         archived.worst, live.worst,
         "the same game, the same verdict"
     );
     // An unknown game is a 404.
-    let missing = w.analyses.get("game", "abcdef").await.expect_err("refused");
+    let missing = w
+        .analyses
+        .get(GameKind::Game, "abcdef")
+        .await
+        .expect_err("refused");
     assert_eq!(missing.status_code().as_u16(), 404, "{}", missing.message);
 }

@@ -3,7 +3,7 @@
 //! worst moves; and the opening's name beside the move list.
 
 use crate::api::{analysis_get, analysis_start};
-use crate::protocol::{AnalysisView, GameAnalysis, MoveAnalysis, Severity, Side};
+use crate::protocol::{AnalysisView, GameAnalysis, GameKind, MoveAnalysis, Severity, Side};
 use leptos::prelude::*;
 
 /// `Opening: Tiger` for the moves played so far (nothing when unnamed).
@@ -31,13 +31,13 @@ fn side_class(side: Side) -> &'static str {
 
 /// Asks for the analysis state; keeps asking while it runs.
 fn poll(
-    kind: &'static str,
+    kind: GameKind,
     id: String,
     state: RwSignal<Option<AnalysisView>>,
     error: RwSignal<Option<String>>,
 ) {
     leptos::task::spawn_local(async move {
-        match analysis_get(kind.to_string(), id.clone()).await {
+        match analysis_get(kind, id.clone()).await {
             Ok(view) => {
                 let running = matches!(view, AnalysisView::Running { .. });
                 if state.try_set(Some(view)).is_none() && running {
@@ -54,10 +54,10 @@ fn poll(
     });
 }
 
-/// The analysis card of a finished game (`kind`: `table`, `lab` or `game`, an archived one).
+/// The analysis card of a finished game (a table's round, a lab game or an archived one).
 #[component]
 pub fn AnalysisPanel(
-    kind: &'static str,
+    kind: GameKind,
     id: String,
     /// Whether the game is finished (the card shows only then).
     #[prop(into)]
@@ -89,7 +89,7 @@ pub fn AnalysisPanel(
         error.set(None);
         let game = id.get_value();
         leptos::task::spawn_local(async move {
-            match analysis_start(kind.to_string(), game.clone()).await {
+            match analysis_start(kind, game.clone()).await {
                 Ok(view) => {
                     let running = matches!(view, AnalysisView::Running { .. });
                     state.set(Some(view));

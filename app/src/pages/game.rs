@@ -347,7 +347,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                     <ol class="plies" id="game-moves">{moves}</ol>
                 </div>
                 <crate::pages::analysis::AnalysisPanel
-                    kind="game"
+                    kind=crate::protocol::GameKind::Game
                     id=game.with_value(|g| g.id.clone())
                     over=Signal::derive(move || total > 0)
                     on_pick=Callback::new(move |number: u32| go(number as usize))

@@ -639,7 +639,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                     {move || view_state.with(|v| eval_graph(&v.moves, selected.get()))}
                     <p class="graph-legend">{t!(lang, "lab-graph-legend")}</p>
                 </div>
-                <crate::pages::analysis::AnalysisPanel kind="lab" id=lab_id.clone() over=Signal::derive(move || view_state.with(|v| v.is_over())) />
+                <crate::pages::analysis::AnalysisPanel kind=crate::protocol::GameKind::Lab id=lab_id.clone() over=Signal::derive(move || view_state.with(|v| v.is_over())) />
                 <div class="card">
                     {move || provider_line(view_state.with(|v| v.provider.clone()))}
                     <div class="row exports">

@@ -634,7 +634,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     </Show>
                 </div>
                 <crate::pages::analysis::AnalysisPanel
-                    kind="table"
+                    kind=crate::protocol::GameKind::Table
                     id=table_id.clone()
                     over=Signal::derive(move || over() && view_state.with(|v| v.history.iter().any(|h| h.square.is_some())))
                     numbers=Signal::derive(move || view_state.with(|v| {
