@@ -969,6 +969,10 @@ practice-wrong = Όχι ακόμα: το { $square } αξίζει { $value }, { 
     [one] ένα πούλι
    *[other] { $behind } πούλια
 } κάτω από την καλύτερη. Δοκίμασε άλλη κίνηση ή δες τη λύση.
+practice-wrong-shown = Το { $square } αξίζει { $value }, { $behind ->
+    [one] ένα πούλι
+   *[other] { $behind } πούλια
+} κάτω από την καλύτερη.
 practice-show = Δείξε τη λύση
 practice-answer = Η καλύτερη κίνηση είναι το { $best }: { $value } ({ $kind }). Η αξία κάθε κίνησης φαίνεται στο ταμπλό.
 practice-line = Καλύτερη συνέχεια: { $line }

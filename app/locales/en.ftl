@@ -789,6 +789,10 @@ practice-wrong = Not quite: { $square } scores { $value }, { $behind ->
     [one] one disc
    *[other] { $behind } discs
 } below the best. Try another move, or show the answer.
+practice-wrong-shown = { $square } scores { $value }, { $behind ->
+    [one] one disc
+   *[other] { $behind } discs
+} below the best.
 practice-show = Show the answer
 practice-answer = The best move is { $best }: { $value } ({ $kind }). Every move's value is on the board.
 practice-line = Best line: { $line }

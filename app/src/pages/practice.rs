@@ -131,8 +131,9 @@ pub fn judge(values: &[MoveValue], guess: u8) -> Option<Judgement> {
     })
 }
 
-/// What the card says about a judged guess.
-fn verdict_text(lang: Lang, j: &Judgement) -> String {
+/// What the card says about a judged guess (`revealed`: the answer is
+/// shown, so a wrong guess no longer invites another).
+fn verdict_text(lang: Lang, j: &Judgement, revealed: bool) -> String {
     if j.good && j.guess.square == j.best.square {
         t!(
             lang,
@@ -148,6 +149,14 @@ fn verdict_text(lang: Lang, j: &Judgement) -> String {
             value = disc_text(j.guess.value),
             best = square_name(j.best.square),
             best_value = disc_text(j.best.value)
+        )
+    } else if revealed {
+        t!(
+            lang,
+            "practice-wrong-shown",
+            square = square_name(j.guess.square),
+            value = disc_text(j.guess.value),
+            behind = j.behind
         )
     } else {
         t!(
@@ -431,7 +440,7 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
                     data-best-value=format!("{:.2}", j.best.value)
                     data-tolerance=j.tolerance.to_string()
                 >
-                    {verdict_text(lang, &j)}
+                    {verdict_text(lang, &j, revealed.get())}
                 </span>
             }
             .into_any()
