@@ -1,5 +1,8 @@
-//! Practise your mistakes: from a game's analysis, the positions where the
-//! player lost the most, one at a time, on a small board of their own inside
+//! Practise your mistakes. (Over 600 lines: the practice's rules — which
+//! positions, how a guess is judged — and their tests sit beside the one
+//! component that uses them.)
+//!
+//! From a game's analysis, the positions where the player lost the most, one at a time, on a small board of their own inside
 //! the analysis card. "Find a better move": a click on a legal square asks the
 //! browser's engine worker to score every legal move (the same all-move hint
 //! as the Hint button, on the trained evaluation, exact near the end) and
