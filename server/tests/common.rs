@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use clap::Parser;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -84,6 +85,49 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The site in this process: the router the binary serves, on a free
+/// loopback port, from the configuration the same arguments give the binary
+/// (the offline explainer and `warn` logs unless `extra` says otherwise).
+/// Cheaper than [`Server::start`]; a test that kills or restarts the server
+/// starts the binary instead.
+pub struct InProcess {
+    pub url: String,
+    pub state: server::AppState,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl InProcess {
+    pub async fn start(database: &Path, extra: &[&str]) -> InProcess {
+        let database = database.display().to_string();
+        let mut args = vec!["othello-server", "--database", database.as_str()];
+        for (flag, value) in [("--explainer", "offline"), ("--log", "warn")] {
+            if !extra.contains(&flag) {
+                args.extend([flag, value]);
+            }
+        }
+        args.extend_from_slice(extra);
+        let mut config = server::config::Config::try_parse_from(args).expect("test arguments");
+        config.listen = "127.0.0.1:0".parse().expect("loopback");
+        let state = server::prepare(&config).await.expect("server state");
+        let listener = tokio::net::TcpListener::bind(config.listen)
+            .await
+            .expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("address"));
+        let router = server::routes::router(state.clone());
+        let deadlines = server::serve::Deadlines::of(&config);
+        let task = tokio::spawn(async move {
+            let _ = server::serve::serve(listener, router, deadlines, std::future::pending()).await;
+        });
+        InProcess { url, state, task }
+    }
+}
+
+impl Drop for InProcess {
+    fn drop(&mut self) {
+        self.task.abort();
     }
 }
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{call, client, Server};
+use common::{call, client, InProcess, Server};
 use serde_json::{json, Value};
 
 async fn get_cookie(http: &reqwest::Client, url: &str) {
@@ -162,7 +162,7 @@ async fn a_watcher_copies_a_lab_game_and_steps_the_copy() {
 #[tokio::test]
 async fn copies_count_against_the_per_session_cap_on_lab_games() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(&dir.path().join("othello.db"), &["--rate-per-ip", "0"]);
+    let server = InProcess::start(&dir.path().join("othello.db"), &["--rate-per-ip", "0"]).await;
     let url = server.url.clone();
     let owner = client();
     let watcher = client();

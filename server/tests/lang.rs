@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{call, Server};
+use common::{call, InProcess, Server};
 use reqwest::header::{ACCEPT_LANGUAGE, COOKIE, LOCATION, SET_COOKIE};
 use serde_json::{json, Value};
 
@@ -40,7 +40,7 @@ async fn page(url: &str, headers: &[(reqwest::header::HeaderName, &str)]) -> Str
 #[tokio::test]
 async fn pages_are_rendered_in_the_requests_language() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(&dir.path().join("db.sqlite"), &[]);
+    let server = InProcess::start(&dir.path().join("db.sqlite"), &[]).await;
     let url = format!("{}/", server.url);
 
     // A page varies with the cookie and Accept-Language (for caches between).
@@ -89,7 +89,7 @@ async fn pages_are_rendered_in_the_requests_language() {
 #[tokio::test]
 async fn the_switch_sets_the_cookie_and_returns_only_to_this_site() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(&dir.path().join("db.sqlite"), &[]);
+    let server = InProcess::start(&dir.path().join("db.sqlite"), &[]).await;
     let client = plain_client();
     let get = |path: String| {
         let client = client.clone();
@@ -134,7 +134,7 @@ async fn the_switch_sets_the_cookie_and_returns_only_to_this_site() {
 #[tokio::test]
 async fn the_table_export_has_headings_in_the_pages_language() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(&dir.path().join("db.sqlite"), &[]);
+    let server = InProcess::start(&dir.path().join("db.sqlite"), &[]).await;
     let client = common::client();
     let (status, id) = call(
         &client,
@@ -267,7 +267,7 @@ async fn a_lab_game_keeps_its_language_across_a_restart() {
 #[tokio::test]
 async fn each_page_names_its_languages_catalog_which_is_served_immutable() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(&dir.path().join("db.sqlite"), &[]);
+    let server = InProcess::start(&dir.path().join("db.sqlite"), &[]).await;
     let catalog_of = |html: &str| -> String {
         let at = html
             .find(r#"name="othello-i18n" content=""#)

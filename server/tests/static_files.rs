@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::Server;
+use common::InProcess;
 use std::fs;
 
 /// A small site as `cargo xtask site` lays it out, hashed names and manifests.
@@ -68,10 +68,11 @@ async fn hashed_files_are_immutable_pages_name_them_and_old_names_are_gone() {
     let root = dir.path().join("site");
     site(&root);
     let root_arg = root.display().to_string();
-    let server = Server::start(
+    let server = InProcess::start(
         &dir.path().join("db.sqlite"),
         &["--site-root", root_arg.as_str()],
-    );
+    )
+    .await;
 
     // The page: never cached, and it names only the hashed files.
     let (status, cache, html) = get(&format!("{}/", server.url)).await;

@@ -4,7 +4,7 @@
 mod common;
 
 use app::protocol::{RoundStatus, Side, TableMode, TableView};
-use common::{client, Server};
+use common::{client, InProcess, Server};
 use serde_json::json;
 use testclient::{Client, Refusal};
 
@@ -175,10 +175,11 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
 #[tokio::test]
 async fn a_cross_origin_websocket_is_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(
+    let server = InProcess::start(
         &dir.path().join("othello.db"),
         &["--allowed-origins", "https://friend.example"],
-    );
+    )
+    .await;
     let url = server.url.clone();
     let table = visitor(&url)
         .await
@@ -207,7 +208,7 @@ async fn a_cross_origin_websocket_is_refused() {
 #[tokio::test]
 async fn choosing_white_makes_the_ai_open() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(&dir.path().join("othello.db"), &[]);
+    let server = InProcess::start(&dir.path().join("othello.db"), &[]).await;
     let url = server.url.clone();
     let player = visitor(&url).await;
     let table = player

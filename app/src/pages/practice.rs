@@ -2,9 +2,10 @@
 //! positions, how a guess is judged — and their tests sit beside the one
 //! component that uses them.)
 //!
-//! From a game's analysis, the positions where the player lost the most, one at a time, on a small board of their own inside
-//! the analysis card. "Find a better move": a click on a legal square asks the
-//! browser's engine worker to score every legal move (the same all-move hint
+//! From a game's analysis, the positions where the player lost the most,
+//! one at a time, on a small board of their own inside the analysis card.
+//! "Find a better move": a click on a legal square asks the browser's engine
+//! worker to score every legal move (the same all-move hint
 //! as the Hint button, on the trained evaluation, exact near the end) and
 //! judges the guess — good when it is within 1 disc of the best move's value
 //! where both are exact, within 2 where either is an estimate. A wrong guess
