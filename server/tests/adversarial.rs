@@ -9,7 +9,7 @@
 mod common;
 
 use app::protocol::TableMode;
-use common::{call, client, Server};
+use common::{call, client, InProcess, Server};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -197,10 +197,11 @@ async fn stored_sessions(db: &std::path::Path) -> i64 {
 #[tokio::test]
 async fn cross_site_commands_and_foreign_hosts_are_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(
+    let server = InProcess::start(
         &dir.path().join("othello.db"),
         &["--public-url", "https://othello.example/"],
-    );
+    )
+    .await;
     let url = server.url.clone();
     let http = client();
     get_cookie(&http, &url).await;
@@ -347,7 +348,7 @@ async fn cross_site_commands_and_foreign_hosts_are_refused() {
 #[tokio::test]
 async fn every_response_carries_the_security_headers() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(&dir.path().join("othello.db"), &[]);
+    let server = InProcess::start(&dir.path().join("othello.db"), &[]).await;
     let url = server.url.clone();
     let http = client();
     get_cookie(&http, &url).await;
@@ -428,7 +429,7 @@ async fn every_response_carries_the_security_headers() {
 #[tokio::test]
 async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Server::start(&dir.path().join("othello.db"), &[]);
+    let server = InProcess::start(&dir.path().join("othello.db"), &[]).await;
     let url = server.url.clone();
     let http = client();
     get_cookie(&http, &url).await;
@@ -708,7 +709,7 @@ fn runtime() -> &'static tokio::runtime::Runtime {
 async fn cookieless_visitors_store_no_sessions_and_tokens_are_stored_hashed() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("othello.db");
-    let server = Server::start(&db, &["--rate-per-ip", "0"]);
+    let server = InProcess::start(&db, &["--rate-per-ip", "0"]).await;
     let url = server.url.clone();
     let bare = reqwest::Client::new();
     for i in 0..300 {
@@ -1057,7 +1058,7 @@ async fn sockets_are_pinged_silent_ones_closed_and_big_frames_refused() {
 async fn a_lab_game_is_stepped_only_by_its_creator() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("othello.db");
-    let server = Server::start(&db, &["--rate-per-ip", "0"]);
+    let server = InProcess::start(&db, &["--rate-per-ip", "0"]).await;
     let url = server.url.clone();
     let owner = visitor(&url).await;
     let watcher = visitor(&url).await;
