@@ -11,6 +11,9 @@
 //! matters. No test sleeps to let time pass; waits are for an answer or a
 //! closed connection, bounded by a generous timeout.
 
+mod common;
+
+use common::InProcess;
 use server::clock::ManualClock;
 use server::config::Config;
 use std::sync::Arc;
@@ -18,19 +21,13 @@ use std::time::{Duration, Instant};
 use testclient::Client;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-/// The site in process.
+/// The site in process, on a clock the test moves.
 struct Site {
     url: String,
     state: server::AppState,
     clock: ManualClock,
-    task: tokio::task::JoinHandle<()>,
+    _server: InProcess,
     _dir: tempfile::TempDir,
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
 }
 
 /// Starts the site with the test configuration, changed by `tweak`.
@@ -40,23 +37,12 @@ async fn start_site(tweak: impl FnOnce(&mut Config)) -> Site {
     config.rate_per_ip = 0;
     tweak(&mut config);
     let clock = ManualClock::new(1_700_000_000_000);
-    let state = server::prepare_with_clock(&config, Arc::new(clock.clone()))
-        .await
-        .expect("server state");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("address"));
-    let router = server::routes::router(state.clone());
-    let deadlines = server::serve::Deadlines::of(&config);
-    let task = tokio::spawn(async move {
-        let _ = server::serve::serve(listener, router, deadlines, std::future::pending()).await;
-    });
+    let server = InProcess::serve(&config, Arc::new(clock.clone())).await;
     Site {
-        url,
-        state,
+        url: server.url.clone(),
+        state: server.state.clone(),
         clock,
-        task,
+        _server: server,
         _dir: dir,
     }
 }

@@ -109,15 +109,25 @@ impl InProcess {
             }
         }
         args.extend_from_slice(extra);
-        let mut config = server::config::Config::try_parse_from(args).expect("test arguments");
-        config.listen = "127.0.0.1:0".parse().expect("loopback");
-        let state = server::prepare(&config).await.expect("server state");
-        let listener = tokio::net::TcpListener::bind(config.listen)
+        let config = server::config::Config::try_parse_from(args).expect("test arguments");
+        InProcess::serve(&config, std::sync::Arc::new(server::clock::SystemClock)).await
+    }
+
+    /// Serves `config` (its `listen` ignored: a free loopback port) on
+    /// `clock` (tests that move time give a `ManualClock`).
+    pub async fn serve(
+        config: &server::config::Config,
+        clock: std::sync::Arc<dyn server::clock::Clock>,
+    ) -> InProcess {
+        let state = server::prepare_with_clock(config, clock)
+            .await
+            .expect("server state");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
         let url = format!("http://{}", listener.local_addr().expect("address"));
         let router = server::routes::router(state.clone());
-        let deadlines = server::serve::Deadlines::of(&config);
+        let deadlines = server::serve::Deadlines::of(config);
         let task = tokio::spawn(async move {
             let _ = server::serve::serve(listener, router, deadlines, std::future::pending()).await;
         });

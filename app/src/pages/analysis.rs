@@ -430,15 +430,20 @@ fn loss_graph(lang: crate::i18n::Lang, analysis: &GameAnalysis) -> impl IntoView
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn entry(ply: u32, side: Side, loss: i32) -> MoveAnalysis {
+        entry_at(ply, side, "d3", loss)
+    }
+
+    /// A move of `loss` discs on `square` (an estimate, its severity unset).
+    pub(crate) fn entry_at(ply: u32, side: Side, square: &str, loss: i32) -> MoveAnalysis {
         MoveAnalysis {
             ply,
             side,
-            square: "d3".into(),
-            best: "d3".into(),
+            square: square.into(),
+            best: square.into(),
             best_value: loss,
             played_value: 0,
             loss,

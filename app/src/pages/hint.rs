@@ -62,6 +62,16 @@ pub fn describe(lang: Lang, values: &MoveValues, mover: Side, ms: f64) -> String
     )
 }
 
+/// The board's labels for every move's value: `(square, value, best)`, a
+/// move within half a disc of the best counting as best (as in the list).
+pub fn board_labels(moves: &[MoveValue]) -> Vec<(u8, String, bool)> {
+    let best = moves.iter().map(|m| m.value).fold(f32::MIN, f32::max);
+    moves
+        .iter()
+        .map(|m| (m.square, disc_text(m.value), best - m.value < 0.5))
+        .collect()
+}
+
 /// One row of the sorted list: the square, its value, exact or estimate.
 fn move_row(lang: Lang, m: MoveValue, best: f32) -> impl IntoView {
     let kind = if m.exact {
@@ -243,6 +253,36 @@ mod tests {
             describe(Lang::El, &values(&[(0, -6.0, true)]), Side::White, 120.0),
             "Καλύτερη κίνηση a1: τα λευκά χάνουν με διαφορά 6, αν παίξουν και οι δύο τέλεια· λύθηκε ακριβώς· 1 κίνηση αξιολογήθηκε σε 120 ms."
         );
+    }
+
+    #[test]
+    fn board_labels_mark_every_move_within_half_a_disc_of_the_best() {
+        let moves = [
+            MoveValue {
+                square: 26,
+                value: 1.8,
+                exact: false,
+            },
+            MoveValue {
+                square: 19,
+                value: 2.1,
+                exact: false,
+            },
+            MoveValue {
+                square: 37,
+                value: -3.0,
+                exact: false,
+            },
+        ];
+        assert_eq!(
+            board_labels(&moves),
+            vec![
+                (26, "+2".to_string(), true),
+                (19, "+2".to_string(), true),
+                (37, "−3".to_string(), false),
+            ]
+        );
+        assert!(board_labels(&[]).is_empty());
     }
 
     #[test]

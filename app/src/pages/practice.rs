@@ -17,7 +17,7 @@
 //! the lab. Nothing is sent to the server.
 
 use crate::i18n::Lang;
-use crate::pages::hint::{disc_text, HINT_DEPTH, HINT_NODES};
+use crate::pages::hint::{board_labels, disc_text, HINT_DEPTH, HINT_NODES};
 use crate::protocol::{flips, square_index, square_name, BoardSnapshot, GameAnalysis, Side};
 use crate::worker::MoveValue;
 use leptos::prelude::*;
@@ -119,10 +119,18 @@ pub struct Judgement {
     pub tolerance: i32,
 }
 
+/// The best of every legal move's values (any order).
+fn best_of(values: &[MoveValue]) -> Option<MoveValue> {
+    values
+        .iter()
+        .max_by(|a, b| a.value.total_cmp(&b.value))
+        .copied()
+}
+
 /// Judges `guess` against `values` (every legal move's value, any order).
 /// `None` when the guess is not among them (not a legal move).
 pub fn judge(values: &[MoveValue], guess: u8) -> Option<Judgement> {
-    let best = *values.iter().max_by(|a, b| a.value.total_cmp(&b.value))?;
+    let best = best_of(values)?;
     let guessed = *values.iter().find(|m| m.square == guess)?;
     let tolerance = if best.exact && guessed.exact { 1 } else { 2 };
     let behind = (best.value.round() - guessed.value.round()).max(0.0) as i32;
@@ -240,11 +248,7 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
         let (Some(exercise), Some(moves)) = (current(), values.get_untracked()) else {
             return;
         };
-        let Some(best) = moves
-            .iter()
-            .max_by(|a, b| a.value.total_cmp(&b.value))
-            .copied()
-        else {
+        let Some(best) = best_of(&moves) else {
             return;
         };
         let at = index.get_untracked();
@@ -269,58 +273,23 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
             helped.set(true);
         }
     };
-    let on_square = Callback::new(move |square: u8| {
-        if revealed.get_untracked() || busy.get_untracked() {
+    // Runs `then` once the current position's moves are scored: at once when
+    // they are, else after asking the engine worker (a reply for a position
+    // left meanwhile is dropped).
+    let score = move |then: Box<dyn FnOnce()>| {
+        if values.with_untracked(Option::is_some) {
+            then();
             return;
         }
         let Some(exercise) = current() else {
             return;
         };
-        let me = exercise.side.cell();
-        if !legal_moves(&exercise.cells, me).contains(&square) {
-            return;
-        }
-        if values.with_untracked(Option::is_some) {
-            judge_now(square);
-            return;
-        }
         busy.set(true);
         error.set(None);
         let at = index.get_untracked();
         leptos::task::spawn_local(async move {
-            let reply =
-                crate::worker::hint_all(exercise.cells.clone(), me, HINT_DEPTH, HINT_NODES).await;
-            if index.try_get_untracked() != Some(at) {
-                return;
-            }
-            let _ = busy.try_set(false);
-            match reply {
-                Ok(timed) => {
-                    let _ = values.try_set(Some(timed.result.moves));
-                    judge_now(square);
-                }
-                Err(e) => {
-                    let _ = error.try_set(Some(t!(lang, "practice-failed", error = e)));
-                }
-            }
-        });
-    });
-    let show = move |_| {
-        if values.with_untracked(Option::is_some) {
-            helped.set(true);
-            reveal();
-            return;
-        }
-        // Not scored yet: score, then show.
-        let Some(exercise) = current() else {
-            return;
-        };
-        busy.set(true);
-        helped.set(true);
-        let at = index.get_untracked();
-        leptos::task::spawn_local(async move {
             let reply = crate::worker::hint_all(
-                exercise.cells.clone(),
+                exercise.cells,
                 exercise.side.cell(),
                 HINT_DEPTH,
                 HINT_NODES,
@@ -333,13 +302,30 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
             match reply {
                 Ok(timed) => {
                     let _ = values.try_set(Some(timed.result.moves));
-                    reveal();
+                    then();
                 }
                 Err(e) => {
                     let _ = error.try_set(Some(t!(lang, "practice-failed", error = e)));
                 }
             }
         });
+    };
+    let on_square = Callback::new(move |square: u8| {
+        if revealed.get_untracked() || busy.get_untracked() {
+            return;
+        }
+        let Some(exercise) = current() else {
+            return;
+        };
+        let me = exercise.side.cell();
+        if !legal_moves(&exercise.cells, me).contains(&square) {
+            return;
+        }
+        score(Box::new(move || judge_now(square)));
+    });
+    let show = move |_| {
+        helped.set(true);
+        score(Box::new(reveal));
     };
     let next = move |_| {
         crate::worker::cancel();
@@ -382,30 +368,12 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
         if !revealed.get() {
             return Vec::new();
         }
-        values.with(|v| {
-            let moves = v.as_deref().unwrap_or_default();
-            let best = moves
-                .iter()
-                .map(|m| m.value.round())
-                .fold(f32::MIN, f32::max);
-            moves
-                .iter()
-                .map(|m| (m.square, disc_text(m.value), m.value.round() >= best))
-                .collect()
-        })
+        values.with(|v| board_labels(v.as_deref().unwrap_or_default()))
     });
     let best_square = Signal::derive(move || {
         revealed
             .get()
-            .then(|| {
-                values.with(|v| {
-                    v.as_deref().and_then(|v| {
-                        v.iter()
-                            .max_by(|a, b| a.value.total_cmp(&b.value))
-                            .map(|m| m.square)
-                    })
-                })
-            })
+            .then(|| values.with(|v| v.as_deref().and_then(best_of).map(|m| m.square)))
             .flatten()
     });
 
@@ -455,10 +423,7 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
             return None;
         }
         let moves = values.get()?;
-        let best = moves
-            .iter()
-            .max_by(|a, b| a.value.total_cmp(&b.value))
-            .copied()?;
+        let best = best_of(&moves)?;
         let kind = if best.exact {
             t!(lang, "hint-tag-exact")
         } else {
@@ -535,7 +500,8 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{MoveAnalysis, Severity};
+    use crate::pages::analysis::tests::entry_at as entry;
+    use crate::protocol::MoveAnalysis;
 
     fn value(square: u8, value: f32, exact: bool) -> MoveValue {
         MoveValue {
@@ -572,21 +538,6 @@ mod tests {
         // A square that is not a legal move is not judged.
         assert_eq!(judge(&estimated, 0), None);
         assert_eq!(judge(&[], 19), None);
-    }
-
-    fn entry(ply: u32, side: Side, square: &str, loss: i32) -> MoveAnalysis {
-        MoveAnalysis {
-            ply,
-            side,
-            square: square.into(),
-            best: square.into(),
-            best_value: loss,
-            played_value: 0,
-            loss,
-            exact: false,
-            value_black: 0,
-            severity: Severity::Best,
-        }
     }
 
     fn analysis(moves: Vec<MoveAnalysis>) -> GameAnalysis {

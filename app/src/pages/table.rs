@@ -126,21 +126,8 @@ fn TableScreen(initial: TableView) -> impl IntoView {
     let hint = RwSignal::new(None::<u8>);
     // Every legal move's value from the Hint, written on the board.
     let hint_values = RwSignal::new(Vec::<crate::worker::MoveValue>::new());
-    let labels = Signal::derive(move || {
-        hint_values.with(|moves| {
-            let best = moves.first().map_or(0.0, |m| m.value);
-            moves
-                .iter()
-                .map(|m| {
-                    (
-                        m.square,
-                        crate::pages::hint::disc_text(m.value),
-                        best - m.value < 0.5,
-                    )
-                })
-                .collect::<Vec<_>>()
-        })
-    });
+    let labels =
+        Signal::derive(move || hint_values.with(|moves| crate::pages::hint::board_labels(moves)));
     let id_for_click = table_id.clone();
     let on_square = Callback::new(move |square: u8| {
         let table = id_for_click.clone();
