@@ -49,6 +49,10 @@ struct Args {
     /// Server process ids (one per instance), to read their resident memory.
     #[arg(long, value_delimiter = ',')]
     server_pid: Vec<u32>,
+    /// The database server's process id (PostgreSQL's postmaster), to read
+    /// the CPU it and its backends use while the games play.
+    #[arg(long)]
+    db_pid: Option<u32>,
     /// Games set up at once while ramping up (per process).
     #[arg(long, default_value_t = 50)]
     setup_concurrency: usize,
@@ -279,9 +283,71 @@ fn rss(pids: &[u32]) -> Option<u64> {
     pids.iter().map(|&p| rss_kib(p)).sum()
 }
 
+/// Clock ticks a second in `/proc/<pid>/stat` (Linux's `USER_HZ`, 100 on
+/// every architecture it runs on here).
+const TICKS_PER_SEC: f64 = 100.0;
+
+/// A process's parent id and CPU ticks from `/proc/<pid>/stat`: its own
+/// (user + system) and its reaped children's.
+fn stat_ticks(pid: u32) -> Option<(u32, u64, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces: the fields start after its `)`.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let field = |n: usize| fields.get(n)?.parse::<u64>().ok();
+    // After the name: state, ppid, …; utime, stime, cutime, cstime are the
+    // 14th–17th fields of the line, here 11–14.
+    let ppid = u32::try_from(field(1)?).ok()?;
+    Some((ppid, field(11)? + field(12)?, field(13)? + field(14)?))
+}
+
+/// CPU seconds used so far by the processes `pids`.
+fn cpu_secs(pids: &[u32]) -> Option<f64> {
+    let ticks: Option<u64> = pids.iter().map(|&p| stat_ticks(p).map(|t| t.1)).sum();
+    Some(ticks? as f64 / TICKS_PER_SEC)
+}
+
+/// CPU seconds used so far by a process tree (a database server and its
+/// backends): the root's own and reaped children's ticks plus every live
+/// child's own.
+fn tree_cpu_secs(root: u32) -> Option<f64> {
+    let (_, own, reaped) = stat_ticks(root)?;
+    let mut ticks = own + reaped;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if let Some((ppid, own, _)) = stat_ticks(pid) {
+            if ppid == root {
+                ticks += own;
+            }
+        }
+    }
+    Some(ticks as f64 / TICKS_PER_SEC)
+}
+
+/// What is read once every game is set up, just before the moves start.
+#[derive(Clone, Copy, Default)]
+struct Held {
+    rss_kib: Option<u64>,
+    server_cpu: Option<f64>,
+    db_cpu: Option<f64>,
+}
+
+fn held_now(args: &Args) -> Held {
+    Held {
+        rss_kib: rss(&args.server_pid),
+        server_cpu: cpu_secs(&args.server_pid),
+        db_cpu: args.db_pid.and_then(tree_cpu_secs),
+    }
+}
+
 /// Runs the shards as child processes: waits until every one has set its
 /// games up, reads the memory, lets them all play, merges what they measured.
-fn run_shards(args: &Args) -> Result<(Outcome, Option<u64>), String> {
+fn run_shards(args: &Args) -> Result<(Outcome, Held), String> {
     use std::io::{BufRead, Write};
     use std::process::{Command, Stdio};
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -310,7 +376,7 @@ fn run_shards(args: &Args) -> Result<(Outcome, Option<u64>), String> {
         readers.push(reader);
     }
     std::thread::sleep(Duration::from_millis(500));
-    let held = rss(&args.server_pid);
+    let held = held_now(args);
     for child in &mut children {
         let stdin = child.stdin.as_mut().ok_or("no shard stdin")?;
         stdin
@@ -362,7 +428,7 @@ async fn main() -> std::process::ExitCode {
         return std::process::ExitCode::SUCCESS;
     }
     let rss_before = rss(&args.server_pid);
-    let (outcome, rss_held) = if shards > 1 {
+    let (outcome, held) = if shards > 1 {
         match tokio::task::block_in_place(|| run_shards(&args)) {
             Ok(result) => result,
             Err(error) => {
@@ -371,11 +437,11 @@ async fn main() -> std::process::ExitCode {
             }
         }
     } else {
-        let pids = args.server_pid.clone();
+        let measured = args.clone();
         run_games(args.clone(), (0..args.games).collect(), async move {
             // Every game is set up (two seats, two open sockets).
             tokio::time::sleep(Duration::from_millis(500)).await;
-            rss(&pids)
+            held_now(&measured)
         })
         .await
     };
@@ -399,7 +465,24 @@ async fn main() -> std::process::ExitCode {
     );
     println!("pushes received  {}", outcome.pushes);
     println!("failed games     {}", failures.len());
-    if let (Some(before), Some(held)) = (rss_before, rss_held) {
+    // CPU from the first move to the last (set-up excluded), per 1,000
+    // durable moves: every acknowledged move is committed.
+    let per_thousand = |cpu: f64| cpu / (moves.max(1) as f64) * 1000.0;
+    if let (Some(start), Some(end)) = (held.server_cpu, cpu_secs(&args.server_pid)) {
+        println!(
+            "server CPU       {:.1} s while playing: {:.2} s per 1,000 moves",
+            end - start,
+            per_thousand(end - start)
+        );
+    }
+    if let (Some(start), Some(end)) = (held.db_cpu, args.db_pid.and_then(tree_cpu_secs)) {
+        println!(
+            "database CPU     {:.1} s while playing: {:.2} s per 1,000 moves",
+            end - start,
+            per_thousand(end - start)
+        );
+    }
+    if let (Some(before), Some(held)) = (rss_before, held.rss_kib) {
         println!(
             "server memory    {} MiB before, {} MiB with all games held: {:.1} KiB per game",
             before / 1024,

@@ -257,7 +257,7 @@ pub fn command_refusal(guard: &Guard, headers: &HeaderMap) -> Option<CommandErro
 /// A fresh CSP nonce (128 random bits, hex).
 fn new_nonce() -> String {
     let bytes: [u8; 16] = rand::random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::hex::hex(&bytes)
 }
 
 /// The Content-Security-Policy for a page with this nonce: own scripts and the

@@ -13,6 +13,7 @@ pub mod error;
 pub mod export;
 pub mod glicko;
 pub mod guard;
+pub mod hex;
 pub mod hub;
 pub mod lab;
 pub mod limits;

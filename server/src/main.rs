@@ -3,6 +3,13 @@
 use clap::Parser;
 use server::config::Config;
 
+/// mimalloc instead of glibc's malloc: the server allocates many small,
+/// short-lived buffers per request and per broadcast (JSON, headers, table
+/// views), where mimalloc's per-thread free lists cost less and keep the
+/// tail latency lower (docs/BENCHMARKS.md, issue 32).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let config = Config::parse();

@@ -49,7 +49,7 @@ pub fn worker_source(assets: &Assets) -> String {
     let precache_json = serde_json::to_string(&precache).unwrap_or_else(|_| "[]".into());
     let shells_json = serde_json::to_string(&shells).unwrap_or_else(|_| "{}".into());
     let digest = Sha256::digest(format!("{precache_json}{shells_json}").as_bytes());
-    let version: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let version = crate::hex::hex(&digest[..8]);
     include_str!("sw.js")
         .replacen("__VERSION__", &format!("\"{version}\""), 1)
         .replacen("__PRECACHE__", &precache_json, 1)

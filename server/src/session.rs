@@ -45,13 +45,13 @@ pub fn session_cookie(token: String, max_age_secs: u64, secure: bool) -> String 
 /// The session a token stands for: the hex SHA-256 of the token.
 pub fn session_of(token: &str) -> Session {
     let digest = Sha256::digest(token.as_bytes());
-    Session(digest.iter().map(|b| format!("{b:02x}")).collect())
+    Session(crate::hex::hex(&digest))
 }
 
 /// A new random token (256 bits, hex).
 pub fn new_token() -> String {
     let bytes: [u8; 32] = rand::random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::hex::hex(&bytes)
 }
 
 /// Middleware: attaches the caller's [`Session`]. A new visitor gets a fresh
@@ -83,7 +83,8 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     // A sign-in, sign-up or sign-out set a new token itself: keep it.
     let replaced = response.headers().get_all(SET_COOKIE).iter().any(|v| {
         v.as_bytes()
-            .starts_with(format!("{SESSION_COOKIE}=").as_bytes())
+            .strip_prefix(SESSION_COOKIE.as_bytes())
+            .is_some_and(|rest| rest.starts_with(b"="))
     });
     if (fresh || is_page) && !replaced {
         let cookie = session_cookie(token, state.session_expiry_secs, state.secure_cookies);

@@ -1,4 +1,4 @@
-//! `cargo xtask load [--instances N] [-- <othello-load arguments>]`: builds the
+//! `cargo xtask load [--instances N] [--no-build] [-- <othello-load arguments>]`: builds the
 //! release server and `othello-load`, starts the server(s) on free loopback
 //! ports with a fresh database, drives them with the load tool, stops them.
 //!
@@ -20,6 +20,7 @@ use std::process::{Child, Command, Stdio};
 pub(crate) fn load(args: &[String]) -> Result {
     let mut instances = 1usize;
     let mut postgres = false;
+    let mut build = true;
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -32,6 +33,9 @@ pub(crate) fn load(args: &[String]) -> Result {
                     .ok_or("--instances takes a number from 1 to 16")?;
             }
             "--postgres" => postgres = true,
+            // Measure the release binaries already built (say, while the
+            // sources are being edited).
+            "--no-build" => build = false,
             "--" => {
                 rest.extend(it.by_ref().cloned());
             }
@@ -40,11 +44,13 @@ pub(crate) fn load(args: &[String]) -> Result {
     }
     postgres |= instances > 1;
     lift_open_files();
-    step("building the release server and the load tool");
-    sh(
-        &cargo(),
-        &["build", "--release", "-p", "server", "-p", "load"],
-    )?;
+    if build {
+        step("building the release server and the load tool");
+        sh(
+            &cargo(),
+            &["build", "--release", "-p", "server", "-p", "load"],
+        )?;
+    }
     let dir = std::env::temp_dir().join(format!("othello-load-{}", std::process::id()));
     fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let outcome = run(&dir, instances, postgres, &rest);
@@ -79,6 +85,12 @@ fn run(dir: &Path, instances: usize, postgres: bool, rest: &[String]) -> Result 
         .join(",");
     step(&format!("load against {urls}"));
     let mut load_args = vec!["--url", urls.as_str(), "--server-pid", pids.as_str()];
+    // PostgreSQL's postmaster (the first line of `postmaster.pid`): the load
+    // tool reads the CPU it and its backends use.
+    let db_pid = cluster.as_ref().and_then(Cluster::pid);
+    if let Some(pid) = &db_pid {
+        load_args.extend(["--db-pid", pid.as_str()]);
+    }
     load_args.extend(rest.iter().map(String::as_str));
     let outcome = sh(
         &target_dir().join("release/othello-load").to_string_lossy(),
@@ -241,6 +253,13 @@ impl Cluster {
 
     fn url(&self) -> String {
         format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// The postmaster's process id.
+    fn pid(&self) -> Option<String> {
+        let text = fs::read_to_string(self.dir.join("data/postmaster.pid")).ok()?;
+        let pid = text.lines().next()?.trim();
+        pid.parse::<u32>().is_ok().then(|| pid.to_string())
     }
 
     fn data(&self) -> String {

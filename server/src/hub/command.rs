@@ -214,7 +214,7 @@ fn archived(entry: &Entry, table: &Table, times: Vec<Option<i64>>) -> ArchivedGa
     let bytes: [u8; 9] = rand::random();
     let rated = rated_game(entry, table);
     ArchivedGame {
-        id: bytes.iter().map(|b| format!("{b:02x}")).collect(),
+        id: crate::hex::hex(&bytes),
         mode: serde_json::to_string(&mode).unwrap_or_default(),
         black: player(Side::Black),
         white: player(Side::White),

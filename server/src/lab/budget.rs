@@ -307,7 +307,7 @@ impl SharedBudget {
     pub async fn slot(&self, clock: &dyn Clock, patience: Duration) -> Result<Slot, String> {
         let id = {
             let bytes: [u8; 16] = rand::random();
-            bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
+            crate::hex::hex(&bytes)
         };
         let deadline = tokio::time::Instant::now() + patience;
         loop {
