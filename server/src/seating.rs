@@ -169,6 +169,11 @@ impl Seating {
         self.due(now)
     }
 
+    /// The open sockets per session, as last counted.
+    pub fn sockets(&self) -> &HashMap<String, u32> {
+        &self.sockets
+    }
+
     /// What to store.
     pub fn record(&self) -> SeatingRecord {
         SeatingRecord {

@@ -16,12 +16,13 @@
 //! - quick match is the `queue` table.
 
 use super::entry::Entry;
-use super::recovery::replay;
+use super::recovery::{replay, start_of, Replayed};
 use super::Hub;
 use crate::clock_control::GameClock;
 use crate::seating::{Seating, SeatingRecord};
 use crate::store::bus::{Bus, BusMessage};
-use crate::store::{PgStore, StoreError, TableStore};
+use crate::store::pg::VersionedTable;
+use crate::store::{PgStore, StoreError, StoredTable, TableStore};
 use app::api::CommandError;
 use app::protocol::{Side, TableMode};
 use std::collections::HashMap;
@@ -115,6 +116,35 @@ impl Cluster {
     }
 }
 
+/// A stored table's mode; None (logged) when unreadable.
+fn mode_of(header: &StoredTable) -> Option<TableMode> {
+    match serde_json::from_str::<TableMode>(&header.mode) {
+        Ok(mode) => Some(mode),
+        Err(_) => {
+            tracing::error!(table = %header.id, "unreadable table mode");
+            None
+        }
+    }
+}
+
+/// A cached table brought forward with the rows read since its last one;
+/// None when it cannot be (the mode or start changed, the rows do not
+/// follow on, or one no longer applies): replay the table whole.
+fn caught_up(entry: &Entry, stored: &VersionedTable) -> Option<(TableMode, Replayed)> {
+    let mode = mode_of(&stored.header)?;
+    let start = start_of(&stored.header)?.unwrap_or_else(engine::Position::initial);
+    let follows = stored
+        .moves
+        .first()
+        .is_none_or(|row| row.seq == entry.next_seq);
+    if mode != entry.table.mode() || start != entry.table.start() || !follows {
+        return None;
+    }
+    let mut replayed = Replayed::resume(entry.table.clone(), entry.next_seq, entry.times.clone());
+    replayed.apply(&entry.id, &stored.moves)?;
+    Some((mode, replayed))
+}
+
 /// The quick-match queue's name for a time control.
 pub(super) fn control_key(control: app::protocol::TimeControl) -> String {
     format!("{}+{}", control.base_s, control.increment_s)
@@ -147,28 +177,58 @@ impl<S: TableStore> Hub<S> {
         let Some(cluster) = self.cluster() else {
             return Ok(None);
         };
-        let Some(stored) = cluster.pg.table(id).await? else {
+        let Some(stored) = cluster.pg.table_since(id, 1).await? else {
             return Ok(None);
         };
-        let header = stored.header;
-        let Ok(mode) = serde_json::from_str::<TableMode>(&header.mode) else {
-            tracing::error!(table = %header.id, "unreadable table mode");
+        let Some(mode) = mode_of(&stored.header) else {
             return Ok(None);
         };
-        let rows = stored.moves;
-        let Some(replayed) = replay(&header, mode, &rows) else {
+        let Some(replayed) = replay(&stored.header, mode, &stored.moves) else {
             return Ok(None);
         };
+        Ok(Some(
+            self.assemble(cluster, stored.header, mode, stored.version, replayed, None)
+                .await?,
+        ))
+    }
+
+    /// An entry from a table's stored header and version and its replayed
+    /// rows: the seats as stored with the sockets of every live instance,
+    /// the clocks from the last commit.
+    ///
+    /// `cached`: the seating of the copy being brought forward. When the
+    /// stored seats and absences are the ones it holds, its socket counts
+    /// stand (a socket that comes or goes without changing them changes
+    /// nothing a command decides, and every recount reads them afresh);
+    /// otherwise they are counted again over the live instances.
+    async fn assemble(
+        &self,
+        cluster: &Cluster,
+        header: StoredTable,
+        mode: TableMode,
+        version: i64,
+        replayed: Replayed,
+        cached: Option<&Seating>,
+    ) -> Result<Entry, StoreError> {
         let in_round = replayed.table.outcome().is_none();
         let seating = if matches!(mode, TableMode::Online { .. }) {
-            let sockets = cluster.pg.presence(id, self.alive_since(cluster)).await?;
+            let record = SeatingRecord {
+                holders: [header.black_seat.clone(), header.white_seat.clone()],
+                absent_since: [header.black_gone_since, header.white_gone_since],
+                running_since: header.running_since,
+            };
+            let sockets = match cached.filter(|seating| seating.record() == record) {
+                Some(seating) => seating.sockets().clone(),
+                None => {
+                    cluster
+                        .pg
+                        .presence(&header.id, self.alive_since(cluster))
+                        .await?
+                }
+            };
             Some(Seating::shared(
                 self.inner.config.grace_ms,
-                SeatingRecord {
-                    holders: [header.black_seat.clone(), header.white_seat.clone()],
-                    absent_since: [header.black_gone_since, header.white_gone_since],
-                    running_since: header.running_since,
-                },
+                record,
                 in_round,
                 sockets,
             ))
@@ -196,7 +256,7 @@ impl<S: TableStore> Hub<S> {
             }
             _ => None,
         };
-        Ok(Some(Entry {
+        Ok(Entry {
             id: header.id,
             table: replayed.table,
             owner: header.owner,
@@ -204,54 +264,67 @@ impl<S: TableStore> Hub<S> {
             clock,
             times: replayed.times,
             next_seq: replayed.next_seq,
-            version: stored.version,
+            version,
             ai_key: String::new(),
             ai_thinking: false,
             ai_search: None,
+            jobs_stored: None,
             updates: broadcast::channel(64).0,
-        }))
+        })
     }
 
     /// Brings a cached table up to its stored version (nothing to do on
     /// SQLite, where this process holds the only copy). A table deleted
     /// meanwhile is forgotten and answers 404.
     pub(super) async fn sync(&self, entry: &mut Entry) -> Result<(), CommandError> {
+        self.refresh(entry).await
+    }
+
+    /// Brings a cached table up to its stored version with one read: the
+    /// header, the version and only the rows it lacks, applied to the cached
+    /// table (keeping its sockets' channel and this instance's AI search
+    /// state). A table whose start or mode changed, or whose new rows do not
+    /// follow on, is replayed whole instead.
+    pub(super) async fn refresh(&self, entry: &mut Entry) -> Result<(), CommandError> {
         let Some(cluster) = self.cluster() else {
             return Ok(());
         };
-        match cluster.pg.version(&entry.id).await? {
-            Some(version) if version == entry.version => Ok(()),
-            Some(_) => self.refresh(entry).await,
-            None => {
-                self.forget(&entry.id);
-                Err(CommandError::not_found(
-                    "No such table: it may have expired or never existed.",
-                ))
-            }
+        let gone =
+            || CommandError::not_found("No such table: it may have expired or never existed.");
+        let Some(stored) = cluster.pg.table_since(&entry.id, entry.next_seq).await? else {
+            self.forget(&entry.id);
+            return Err(gone());
+        };
+        if stored.version == entry.version {
+            return Ok(());
         }
-    }
-
-    /// Reloads a cached table from the shared store, keeping its sockets'
-    /// channel and this instance's AI search state.
-    pub(super) async fn refresh(&self, entry: &mut Entry) -> Result<(), CommandError> {
-        match self.load_entry(&entry.id).await? {
-            Some(fresh) => {
-                entry.table = fresh.table;
-                entry.owner = fresh.owner;
-                entry.seating = fresh.seating;
-                entry.clock = fresh.clock;
-                entry.times = fresh.times;
-                entry.next_seq = fresh.next_seq;
-                entry.version = fresh.version;
-                Ok(())
-            }
-            None => {
-                self.forget(&entry.id);
-                Err(CommandError::not_found(
-                    "No such table: it may have expired or never existed.",
-                ))
-            }
-        }
+        let fresh = match caught_up(entry, &stored) {
+            Some((mode, replayed)) => Some(
+                self.assemble(
+                    cluster,
+                    stored.header,
+                    mode,
+                    stored.version,
+                    replayed,
+                    entry.seating.as_ref(),
+                )
+                .await?,
+            ),
+            None => self.load_entry(&entry.id).await?,
+        };
+        let Some(fresh) = fresh else {
+            self.forget(&entry.id);
+            return Err(gone());
+        };
+        entry.table = fresh.table;
+        entry.owner = fresh.owner;
+        entry.seating = fresh.seating;
+        entry.clock = fresh.clock;
+        entry.times = fresh.times;
+        entry.next_seq = fresh.next_seq;
+        entry.version = fresh.version;
+        entry.jobs_stored = None;
+        Ok(())
     }
 
     fn forget(&self, id: &str) {
@@ -309,7 +382,7 @@ impl<S: TableStore> Hub<S> {
     /// After a shared table was written: its jobs (next timer, AI move) are
     /// stored and the other instances hear its new version. Nothing on
     /// SQLite.
-    pub(super) async fn published(&self, entry: &Entry) {
+    pub(super) async fn published(&self, entry: &mut Entry) {
         let Some(cluster) = self.cluster() else {
             return;
         };
@@ -328,7 +401,7 @@ impl<S: TableStore> Hub<S> {
 
     /// Stores a table's jobs: the earliest timer (a grace end or a flag) and
     /// an AI move to make, leased to this instance while its search runs.
-    async fn write_jobs(&self, cluster: &Cluster, entry: &Entry) {
+    async fn write_jobs(&self, cluster: &Cluster, entry: &mut Entry) {
         let now = self.now();
         let timer = [
             entry.seating.as_ref().and_then(|s| s.deadline(Side::Black)),
@@ -342,8 +415,19 @@ impl<S: TableStore> Hub<S> {
         let lease = entry
             .ai_thinking
             .then(|| now.saturating_add(cluster.timeout_ms));
-        if let Err(error) = cluster.pg.set_jobs(&entry.id, timer, ai, lease).await {
-            tracing::error!(table = %entry.id, "cannot store the table's jobs: {error}");
+        let jobs = (timer, ai, lease);
+        // Unchanged since this instance stored them (and no other instance
+        // wrote the table meanwhile: catching up forgets them): nothing to
+        // write — most moves of an untimed game.
+        if entry.jobs_stored == Some(jobs) {
+            return;
+        }
+        match cluster.pg.set_jobs(&entry.id, timer, ai, lease).await {
+            Ok(()) => entry.jobs_stored = Some(jobs),
+            Err(error) => {
+                entry.jobs_stored = None;
+                tracing::error!(table = %entry.id, "cannot store the table's jobs: {error}");
+            }
         }
     }
 
@@ -401,7 +485,7 @@ impl<S: TableStore> Hub<S> {
             }
             entry.seating = Some(next);
             if after != before {
-                self.published(&entry).await;
+                self.published(&mut entry).await;
                 self.broadcast(&entry);
             }
             if let Some(command) = due {
@@ -514,7 +598,10 @@ impl<S: TableStore> Hub<S> {
         if entry.table.ai_to_move() && !entry.ai_thinking {
             self.after_change(&mut entry);
         }
-        self.write_jobs(cluster, &entry).await;
+        // Taking the job changed its row (the lease): store it whatever
+        // this instance stored last.
+        entry.jobs_stored = None;
+        self.write_jobs(cluster, &mut entry).await;
     }
 
     /// Reloads cached tables with sockets whose stored version moved without

@@ -20,14 +20,23 @@ impl<S: TableStore> Hub<S> {
         session: &Session,
         command: TableCommand,
     ) -> Result<TableView, CommandError> {
-        let mut result = self.execute_checked(session, command.clone()).await;
+        // Decided first on the table as cached: on PostgreSQL the bus keeps
+        // it current, and the write's version check refuses a decision made
+        // on a stale copy (`STALE`, decided again below) — so an accepted
+        // command costs no read. A refusal writes nothing to check, so on
+        // PostgreSQL it is given only after deciding again on the stored
+        // table.
+        let mut result = self.execute_checked(session, command.clone(), false).await;
+        if result.is_err() && self.cluster().is_some() {
+            result = self.execute_checked(session, command.clone(), true).await;
+        }
         // Another instance wrote the table first: decided again on the
         // reloaded table (usually a refusal, e.g. not your turn).
         for _ in 1..super::cluster::TRIES {
             if !super::cluster::is_stale(&result) {
                 break;
             }
-            result = self.execute_checked(session, command.clone()).await;
+            result = self.execute_checked(session, command.clone(), true).await;
         }
         if result.is_err() {
             self.inner
@@ -38,10 +47,13 @@ impl<S: TableStore> Hub<S> {
         result
     }
 
+    /// One decision on a command; `sync`: on the stored table (brought up
+    /// to date first) rather than the cached one.
     pub(super) async fn execute_checked(
         &self,
         session: &Session,
         command: TableCommand,
+        sync: bool,
     ) -> Result<TableView, CommandError> {
         let id = match &command {
             TableCommand::Place { table, .. }
@@ -50,7 +62,9 @@ impl<S: TableStore> Hub<S> {
         };
         let entry = self.entry(&id).await?;
         let mut entry = entry.lock().await;
-        self.sync(&mut entry).await?;
+        if sync {
+            self.sync(&mut entry).await?;
+        }
         // The server's clock decides: a flag that fell (or a grace that ended)
         // before this command arrived is committed first.
         self.run_due_timer(&mut entry, self.now()).await;

@@ -31,6 +31,10 @@ pub(super) struct Entry {
     pub(super) version: i64,
     pub(super) ai_thinking: bool,
     pub(super) ai_search: Option<app::protocol::AiSearch>,
+    /// The jobs (timer, AI move, its lease) this instance last stored for
+    /// the table on PostgreSQL; None: unknown (not stored since loading or
+    /// catching up), so the next write stores them.
+    pub(super) jobs_stored: Option<(Option<i64>, Option<i64>, Option<i64>)>,
     pub(super) updates: broadcast::Sender<Update>,
 }
 

@@ -114,6 +114,7 @@ impl<S: TableStore> Hub<S> {
                 ai_key: String::new(),
                 ai_thinking: false,
                 ai_search: None,
+                jobs_stored: None,
                 updates: broadcast::channel(64).0,
             };
             let entry = Arc::new(AsyncMutex::new(entry));
@@ -145,63 +146,110 @@ pub(super) struct Replayed {
 /// Replays a table's stored rows through [`Table::apply`]; None (logged) if
 /// a row no longer applies or cannot be read.
 pub(super) fn replay(header: &StoredTable, mode: TableMode, rows: &[MoveRow]) -> Option<Replayed> {
-    let mut table = match header.start_obf.as_deref() {
+    let table = match start_of(header)? {
         None => Table::new(mode),
+        Some(start) => Table::from_position(mode, start),
+    };
+    let mut replayed = Replayed {
+        table,
+        next_seq: 1,
+        times: vec![Vec::new()],
+        used_now: Vec::new(),
+    };
+    replayed.apply(&header.id, rows)?;
+    Some(replayed)
+}
+
+/// A stored table's start position: `Some(None)` for the usual one, None
+/// (logged) when its OBF cannot be read.
+pub(super) fn start_of(header: &StoredTable) -> Option<Option<engine::Position>> {
+    match header.start_obf.as_deref() {
+        None => Some(None),
         Some(obf) => match engine::Position::from_obf(obf) {
-            Ok(start) => Table::from_position(mode, start),
+            Ok(start) => Some(Some(start)),
             Err(error) => {
                 tracing::error!(table = %header.id, "unreadable start position ({error}); skipped");
-                return None;
+                None
             }
         },
-    };
-    let mut next_seq = 1;
-    // Time used by each placement, per round, and by whom.
-    let mut times: Vec<Vec<Option<i64>>> = vec![Vec::new()];
-    let mut used_now: Vec<(Side, i64)> = Vec::new();
-    for row in rows {
-        next_seq = row.seq + 1;
-        let side = parse_side(&row.side)?;
-        if row.kind == MoveKind::Place {
-            let round = usize::try_from(row.round.max(1) - 1).unwrap_or(0);
-            if times.len() <= round {
-                times.resize(round + 1, Vec::new());
-                used_now.clear();
-            }
-            times[round].push(row.time_ms);
-            if let Some(ms) = row.time_ms {
-                used_now.push((side, ms));
-            }
-        }
-        let command = match (row.kind, row.square) {
-            (MoveKind::Pass, _) => continue,
-            (MoveKind::Place, Some(square)) => Command::Place {
-                side,
-                square: Square::new(usize::try_from(square).ok()?)?,
-            },
-            (MoveKind::Place, None) => return None,
-            (MoveKind::Resign, _) => Command::Resign { side },
-            (MoveKind::Timeout, _) => Command::Forfeit { side },
-            (MoveKind::Abandon, _) => Command::Abandon,
-            (MoveKind::Flag, _) => Command::Flag { side },
-            (MoveKind::Vote, _) => Command::Vote { side, vote: true },
-            (MoveKind::Withdraw, _) => Command::Vote { side, vote: false },
-        };
-        if let Err(error) = table.apply(command) {
-            tracing::error!(table = %header.id, seq = row.seq, "stored command no longer applies: {error}");
-            return None;
+    }
+}
+
+impl Replayed {
+    /// A live table's state taken out to be brought forward with newer
+    /// rows ([`Replayed::apply`]); what replaying all its rows would give,
+    /// the current round's clock usage derived from its placements.
+    pub(super) fn resume(table: Table, next_seq: i64, times: Vec<Vec<Option<i64>>>) -> Self {
+        let round = usize::try_from(table.round()).unwrap_or(1).max(1) - 1;
+        let placements = table
+            .game()
+            .events()
+            .iter()
+            .filter_map(|event| match event {
+                engine::GameEvent::Move { color, .. } => Some(crate::table::side(*color)),
+                engine::GameEvent::Pass { .. } => None,
+            });
+        let used_now = placements
+            .zip(times.get(round).map(Vec::as_slice).unwrap_or_default())
+            .filter_map(|(side, ms)| ms.map(|ms| (side, ms)))
+            .collect();
+        Self {
+            table,
+            next_seq,
+            times,
+            used_now,
         }
     }
-    if times.len() < table.round() as usize {
-        times.resize(table.round() as usize, Vec::new());
-        used_now.clear();
+
+    /// Applies stored rows after the ones already applied; None (logged) if
+    /// a row no longer applies or cannot be read (the state is then
+    /// unusable: replay the whole table).
+    pub(super) fn apply(&mut self, id: &str, rows: &[MoveRow]) -> Option<()> {
+        let Replayed {
+            table,
+            next_seq,
+            times,
+            used_now,
+        } = self;
+        for row in rows {
+            *next_seq = row.seq + 1;
+            let side = parse_side(&row.side)?;
+            if row.kind == MoveKind::Place {
+                let round = usize::try_from(row.round.max(1) - 1).unwrap_or(0);
+                if times.len() <= round {
+                    times.resize(round + 1, Vec::new());
+                    used_now.clear();
+                }
+                times[round].push(row.time_ms);
+                if let Some(ms) = row.time_ms {
+                    used_now.push((side, ms));
+                }
+            }
+            let command = match (row.kind, row.square) {
+                (MoveKind::Pass, _) => continue,
+                (MoveKind::Place, Some(square)) => Command::Place {
+                    side,
+                    square: Square::new(usize::try_from(square).ok()?)?,
+                },
+                (MoveKind::Place, None) => return None,
+                (MoveKind::Resign, _) => Command::Resign { side },
+                (MoveKind::Timeout, _) => Command::Forfeit { side },
+                (MoveKind::Abandon, _) => Command::Abandon,
+                (MoveKind::Flag, _) => Command::Flag { side },
+                (MoveKind::Vote, _) => Command::Vote { side, vote: true },
+                (MoveKind::Withdraw, _) => Command::Vote { side, vote: false },
+            };
+            if let Err(error) = table.apply(command) {
+                tracing::error!(table = %id, seq = row.seq, "stored command no longer applies: {error}");
+                return None;
+            }
+        }
+        if times.len() < table.round() as usize {
+            times.resize(table.round() as usize, Vec::new());
+            used_now.clear();
+        }
+        Some(())
     }
-    Some(Replayed {
-        table,
-        next_seq,
-        times,
-        used_now,
-    })
 }
 
 fn parse_side(text: &str) -> Option<Side> {

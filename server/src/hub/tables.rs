@@ -173,6 +173,7 @@ impl<S: TableStore> Hub<S> {
                 .map_or_else(|| session.0.clone(), |address| format!("ip:{address}")),
             ai_thinking: false,
             ai_search: None,
+            jobs_stored: None,
             updates: broadcast::channel(64).0,
         };
         let entry = Arc::new(AsyncMutex::new(entry));
@@ -186,7 +187,7 @@ impl<S: TableStore> Hub<S> {
             clock.turn_started(to_move, now);
         }
         self.after_change(&mut guard);
-        self.published(&guard).await;
+        self.published(&mut guard).await;
         tracing::info!(table = %id, ?mode, "table created");
         Ok(id)
     }
@@ -285,7 +286,7 @@ impl<S: TableStore> Hub<S> {
         }
         tracing::info!(table = %entry.id, side = side_name(side), "a visitor took the free seat");
         self.after_change(&mut entry);
-        self.published(&entry).await;
+        self.published(&mut entry).await;
         if let Some(command) = due {
             self.run_seat_command(&mut entry, command).await;
         }

@@ -24,6 +24,7 @@ pub mod bus;
 mod migrations;
 pub mod pg;
 pub mod pg_lab;
+mod pg_writer;
 mod queries;
 pub mod ratings;
 mod table_store;

@@ -11,6 +11,7 @@
 //! changes nothing and answers [`StoreError::Stale`], so of two instances
 //! writing the same table at once exactly one succeeds.
 
+use super::pg_writer::{JobsWrite, PgWrite};
 use super::{MoveKind, MoveRow, Record, StoreError, StoredTable};
 use crate::seating::SeatingRecord;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
@@ -19,11 +20,14 @@ use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::mpsc;
 
 /// The PostgreSQL handle of one instance; cheap to clone.
 #[derive(Clone, Debug)]
 pub struct PgStore {
     pool: PgPool,
+    /// The group-commit writer of table records (`pg_writer`).
+    writer: mpsc::Sender<PgWrite>,
     /// This instance's id (random, new at every start).
     instance: Arc<str>,
 }
@@ -124,8 +128,11 @@ impl PgStore {
                 source,
             })?;
         sqlx::migrate!("../migrations/postgres").run(&pool).await?;
+        let (writer, jobs) = mpsc::channel(super::pg_writer::QUEUE);
+        tokio::spawn(super::pg_writer::write_batches(pool.clone(), jobs));
         Ok(Self {
             pool,
+            writer,
             instance: Arc::from(crate::session::new_token().get(..16).unwrap_or("instance")),
         })
     }
@@ -248,104 +255,35 @@ impl PgStore {
         Ok(())
     }
 
-    /// Writes one accepted command if the table is still at `version`, in
-    /// one transaction: lock the row, check the version, write the rows,
-    /// bump the version, commit. The table is then at `version + 1`.
+    /// Writes one accepted command if the table is still at `version`: lock
+    /// the row, check the version, write the rows, bump the version, commit
+    /// — with the other records waiting, in one transaction of the group
+    /// commit ([`super::pg_writer`]). `Ok` once committed; the table is then
+    /// at `version + 1`.
     pub async fn record_at(&self, record: &Record, version: i64) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        lock_version(&mut tx, &record.table_id, version).await?;
-        for row in &record.rows {
-            sqlx::query(
-                "INSERT INTO moves (table_id, seq, round, kind, side, square, at, time_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            )
-            .bind(&record.table_id)
-            .bind(row.seq)
-            .bind(row.round)
-            .bind(row.kind.name())
-            .bind(&row.side)
-            .bind(row.square)
-            .bind(record.now)
-            .bind(row.time_ms)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if let (Some(end), Some(game)) = (&record.round_end, &record.archive) {
-            sqlx::query(
-                "INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-            )
-            .bind(&game.id)
-            .bind(&record.table_id)
-            .bind(end.round)
-            .bind(&game.mode)
-            .bind(&game.black)
-            .bind(&game.white)
-            .bind(&game.start_obf)
-            .bind(&game.moves)
-            .bind(&game.times)
-            .bind(end.winner)
-            .bind(end.reason)
-            .bind(end.black)
-            .bind(end.white)
-            .bind(record.now)
-            .execute(&mut *tx)
-            .await?;
-            if let Some(rated) = &game.rated {
-                super::ratings::write_pg(&mut tx, &game.id, rated, end.winner, record.now).await?;
-            }
-        }
-        if let Some(end) = &record.round_end {
-            sqlx::query(
-                "UPDATE rounds SET winner = $1, reason = $2, black = $3, white = $4, ended_at = $5 WHERE table_id = $6 AND round = $7",
-            )
-            .bind(end.winner)
-            .bind(end.reason)
-            .bind(end.black)
-            .bind(end.white)
-            .bind(record.now)
-            .bind(&record.table_id)
-            .bind(end.round)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if let Some((round, black, white)) = record.votes {
-            for (side, vote) in [("black", black), ("white", white)] {
-                sqlx::query(
-                    "INSERT INTO votes (table_id, round, side, vote) VALUES ($1, $2, $3, $4) \
-                     ON CONFLICT (table_id, round, side) DO UPDATE SET vote = excluded.vote",
-                )
-                .bind(&record.table_id)
-                .bind(round)
-                .bind(side)
-                .bind(vote)
-                .execute(&mut *tx)
-                .await?;
-            }
-        }
-        if let Some(round) = record.new_round {
-            sqlx::query("INSERT INTO rounds (table_id, round, started_at) VALUES ($1, $2, $3)")
-                .bind(&record.table_id)
-                .bind(round)
-                .bind(record.now)
-                .execute(&mut *tx)
-                .await?;
-        }
-        sqlx::query(
-            "UPDATE tallies SET black_wins = $1, white_wins = $2, draws = $3 WHERE table_id = $4",
+        let (done, answer) = tokio::sync::oneshot::channel();
+        self.write(
+            PgWrite::Record {
+                record: record.clone(),
+                version,
+                done,
+            },
+            answer,
         )
-        .bind(record.tally.0)
-        .bind(record.tally.1)
-        .bind(record.tally.2)
-        .bind(&record.table_id)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("UPDATE tables SET last_activity = $1, version = version + 1 WHERE id = $2")
-            .bind(record.now)
-            .bind(&record.table_id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
+        .await
+    }
+
+    /// Hands a write to the group-commit writer and waits for its verdict.
+    async fn write(
+        &self,
+        job: PgWrite,
+        answer: tokio::sync::oneshot::Receiver<Result<(), StoreError>>,
+    ) -> Result<(), StoreError> {
+        self.writer
+            .send(job)
+            .await
+            .map_err(|_| StoreError::WriterGone)?;
+        answer.await.map_err(|_| StoreError::WriterGone)?
     }
 
     pub async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
@@ -357,26 +295,45 @@ impl PgStore {
         Ok(rows.iter().map(header_of).collect::<Result<_, _>>()?)
     }
 
-    /// One table's header, version and rows, read from one snapshot: a
+    /// One table's header and version with its rows from `from_seq` on
+    /// (1: all of them), read by one statement and so from one snapshot: a
     /// move committed between two separate reads would give rows newer than
     /// the version, and a copy that writes its next move at a stale version.
-    pub async fn table(&self, id: &str) -> Result<Option<VersionedTable>, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            .execute(&mut *tx)
-            .await?;
-        let row = sqlx::query(&format!(
-            "SELECT {HEADER_COLUMNS}, version FROM tables WHERE id = $1"
+    /// An instance that heard of a new version reads only the rows it lacks.
+    pub async fn table_since(
+        &self,
+        id: &str,
+        from_seq: i64,
+    ) -> Result<Option<VersionedTable>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {HEADER_COLUMNS}, version, seq, round, kind, side, square, time_ms \
+             FROM tables LEFT JOIN moves ON moves.table_id = tables.id AND moves.seq >= $2 \
+             WHERE tables.id = $1 ORDER BY seq"
         ))
         .bind(id)
-        .fetch_optional(&mut *tx)
+        .bind(from_seq)
+        .fetch_all(&self.pool)
         .await?;
-        let Some(row) = row else { return Ok(None) };
-        let moves = moves_in(&mut *tx, id).await?;
-        tx.commit().await?;
+        let Some(first) = rows.first() else {
+            return Ok(None);
+        };
+        let mut moves = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let Some(seq) = row.try_get::<Option<i64>, _>("seq")? else {
+                continue;
+            };
+            moves.push(move_of((
+                seq,
+                row.try_get("round")?,
+                row.try_get("kind")?,
+                row.try_get("side")?,
+                row.try_get("square")?,
+                row.try_get("time_ms")?,
+            ))?);
+        }
         Ok(Some(VersionedTable {
-            header: header_of(&row)?,
-            version: row.try_get("version")?,
+            header: header_of(first)?,
+            version: first.try_get("version")?,
             moves,
         }))
     }
@@ -567,6 +524,8 @@ impl PgStore {
     /// Sets a table's jobs: its next timer (None: none) and whether the AI
     /// is to move; an AI job is leased to this instance until `lease_until`
     /// when it runs the search itself (None: any instance may take it now).
+    /// Written by the group-commit writer with the records waiting; `Ok`
+    /// once committed.
     pub async fn set_jobs(
         &self,
         table_id: &str,
@@ -574,33 +533,18 @@ impl PgStore {
         ai: Option<i64>,
         lease_until: Option<i64>,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        for (kind, due, claimed) in [("timer", timer, None), ("ai", ai, lease_until)] {
-            match due {
-                Some(due) => {
-                    sqlx::query(
-                        "INSERT INTO jobs (table_id, kind, due_at, claimed_until) \
-                         SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM tables WHERE id = $1) \
-                         ON CONFLICT (table_id, kind) DO UPDATE SET due_at = excluded.due_at, claimed_until = excluded.claimed_until",
-                    )
-                    .bind(table_id)
-                    .bind(kind)
-                    .bind(due)
-                    .bind(claimed)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-                None => {
-                    sqlx::query("DELETE FROM jobs WHERE table_id = $1 AND kind = $2")
-                        .bind(table_id)
-                        .bind(kind)
-                        .execute(&mut *tx)
-                        .await?;
-                }
-            }
-        }
-        tx.commit().await?;
-        Ok(())
+        let (done, answer) = tokio::sync::oneshot::channel();
+        self.write(
+            PgWrite::Jobs(JobsWrite {
+                table_id: table_id.to_string(),
+                timer,
+                ai,
+                lease: lease_until,
+                done,
+            }),
+            answer,
+        )
+        .await
     }
 
     /// Takes up to `limit` jobs due at `now` whose lease ran out (or that
@@ -786,6 +730,77 @@ fn rating_window_sql(waited: &str) -> String {
     )
 }
 
+/// What a record writes besides its rows, tally and version: the archived
+/// game and rating changes of a round it ended, the round's result, the
+/// rematch votes, a new round.
+pub(super) async fn write_round_parts(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    record: &Record,
+) -> Result<(), StoreError> {
+    if let (Some(end), Some(game)) = (&record.round_end, &record.archive) {
+        sqlx::query(
+                "INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+            )
+            .bind(&game.id)
+            .bind(&record.table_id)
+            .bind(end.round)
+            .bind(&game.mode)
+            .bind(&game.black)
+            .bind(&game.white)
+            .bind(&game.start_obf)
+            .bind(&game.moves)
+            .bind(&game.times)
+            .bind(end.winner)
+            .bind(end.reason)
+            .bind(end.black)
+            .bind(end.white)
+            .bind(record.now)
+            .execute(&mut **tx)
+            .await?;
+        if let Some(rated) = &game.rated {
+            super::ratings::write_pg(tx, &game.id, rated, end.winner, record.now).await?;
+        }
+    }
+    if let Some(end) = &record.round_end {
+        sqlx::query(
+                "UPDATE rounds SET winner = $1, reason = $2, black = $3, white = $4, ended_at = $5 WHERE table_id = $6 AND round = $7",
+            )
+            .bind(end.winner)
+            .bind(end.reason)
+            .bind(end.black)
+            .bind(end.white)
+            .bind(record.now)
+            .bind(&record.table_id)
+            .bind(end.round)
+            .execute(&mut **tx)
+            .await?;
+    }
+    if let Some((round, black, white)) = record.votes {
+        for (side, vote) in [("black", black), ("white", white)] {
+            sqlx::query(
+                "INSERT INTO votes (table_id, round, side, vote) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (table_id, round, side) DO UPDATE SET vote = excluded.vote",
+            )
+            .bind(&record.table_id)
+            .bind(round)
+            .bind(side)
+            .bind(vote)
+            .execute(&mut **tx)
+            .await?;
+        }
+    }
+    if let Some(round) = record.new_round {
+        sqlx::query("INSERT INTO rounds (table_id, round, started_at) VALUES ($1, $2, $3)")
+            .bind(&record.table_id)
+            .bind(round)
+            .bind(record.now)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
 /// A table's rows in order, read through `db` (the pool or a transaction).
 async fn moves_in<'e, E: sqlx::PgExecutor<'e>>(
     db: E,
@@ -797,22 +812,23 @@ async fn moves_in<'e, E: sqlx::PgExecutor<'e>>(
     .bind(table_id)
     .fetch_all(db)
     .await?;
-    rows.into_iter()
-        .map(|(seq, round, kind, side, square, time_ms)| {
-            let kind = MoveKind::from_name(&kind).ok_or_else(|| {
-                StoreError::Query(sqlx::Error::ColumnDecode {
-                    index: "kind".into(),
-                    source: format!("unknown move kind {kind:?}").into(),
-                })
-            })?;
-            Ok(MoveRow {
-                seq,
-                round,
-                kind,
-                side,
-                square,
-                time_ms,
-            })
+    rows.into_iter().map(move_of).collect()
+}
+
+/// A stored row as read.
+fn move_of((seq, round, kind, side, square, time_ms): RawMove) -> Result<MoveRow, StoreError> {
+    let kind = MoveKind::from_name(&kind).ok_or_else(|| {
+        StoreError::Query(sqlx::Error::ColumnDecode {
+            index: "kind".into(),
+            source: format!("unknown move kind {kind:?}").into(),
         })
-        .collect()
+    })?;
+    Ok(MoveRow {
+        seq,
+        round,
+        kind,
+        side,
+        square,
+        time_ms,
+    })
 }

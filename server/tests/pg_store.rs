@@ -1,0 +1,151 @@
+//! The PostgreSQL store on a real, throwaway PostgreSQL cluster: the group
+//! commit of version-checked records (many tables' moves in one
+//! transaction, each refused or accepted exactly as alone) and the
+//! one-statement read of a table's rows since a sequence number that an
+//! instance uses to catch up.
+//!
+//! These tests need PostgreSQL installed (`initdb`, `pg_ctl`); without it
+//! they fail saying so.
+
+#[path = "support/pg.rs"]
+mod pg;
+
+use pg::PgCluster;
+use server::store::{MoveKind, MoveRow, PgStore, Record, StoreError};
+
+async fn open(cluster: &PgCluster) -> PgStore {
+    PgStore::open(&cluster.url()).await.expect("open")
+}
+
+/// A placement at `table` as row `seq` of round 1.
+fn place(table: &str, seq: i64, square: i64, now: i64) -> Record {
+    Record {
+        table_id: table.into(),
+        rows: vec![MoveRow {
+            seq,
+            round: 1,
+            kind: MoveKind::Place,
+            side: if seq % 2 == 1 { "black" } else { "white" }.into(),
+            square: Some(square),
+            time_ms: Some(seq * 10),
+        }],
+        round_end: None,
+        new_round: None,
+        votes: None,
+        tally: (0, 0, 0),
+        now,
+        archive: None,
+    }
+}
+
+async fn version(store: &PgStore, id: &str) -> i64 {
+    store
+        .version(id)
+        .await
+        .expect("read")
+        .expect("the table exists")
+}
+
+#[tokio::test]
+async fn many_tables_moves_at_once_are_each_written_once_and_a_stale_or_gone_one_changes_nothing() {
+    let cluster = PgCluster::start();
+    let store = open(&cluster).await;
+    let ids: Vec<String> = (0..120).map(|n| format!("t{n:03}")).collect();
+    for id in &ids {
+        store
+            .create_table(id, "{}", "owner", (None, None), 1)
+            .await
+            .expect("create");
+    }
+    let start = version(&store, &ids[0]).await;
+    // 120 tables' first moves, two competing second moves of one table
+    // decided at the same version, and a move at a table that does not
+    // exist: all sent at once, so they share the writer's batches.
+    let mut writes = Vec::new();
+    for (n, id) in ids.iter().enumerate() {
+        let store = store.clone();
+        let record = place(id, 1, 19, 100 + n as i64);
+        writes.push(tokio::spawn(async move {
+            store.record_at(&record, start).await
+        }));
+    }
+    let results: Vec<Result<(), StoreError>> = futures_util::future::join_all(writes)
+        .await
+        .into_iter()
+        .map(|r| r.expect("task"))
+        .collect();
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let (a, b, ghost) = (
+        place(&ids[7], 2, 18, 500),
+        place(&ids[7], 2, 26, 501),
+        place("no-such-table", 1, 19, 502),
+    );
+    let (ra, rb, rg) = tokio::join!(
+        store.record_at(&a, start + 1),
+        store.record_at(&b, start + 1),
+        store.record_at(&ghost, start)
+    );
+    assert!(
+        matches!(
+            (&ra, &rb),
+            (Ok(()), Err(StoreError::Stale)) | (Err(StoreError::Stale), Ok(()))
+        ),
+        "exactly one of two moves decided at one version is written: {ra:?} {rb:?}"
+    );
+    assert!(matches!(rg, Err(StoreError::Gone)), "{rg:?}");
+    // A move decided at an older version is refused and writes nothing.
+    let late = place(&ids[8], 2, 18, 600);
+    assert!(matches!(
+        store.record_at(&late, start).await,
+        Err(StoreError::Stale)
+    ));
+    for (n, id) in ids.iter().enumerate() {
+        let moves = store.moves(id).await.expect("rows");
+        let expected = if n == 7 { 2 } else { 1 };
+        assert_eq!(moves.len(), expected, "table {id}: {moves:?}");
+        assert_eq!(moves[0].square, Some(19));
+        assert_eq!(moves[0].time_ms, Some(10));
+        assert_eq!(version(&store, id).await, start + expected as i64, "{id}");
+    }
+    let winner = if ra.is_ok() { 18 } else { 26 };
+    assert_eq!(
+        store.moves(&ids[7]).await.expect("rows")[1].square,
+        Some(winner)
+    );
+    assert!(store.moves("no-such-table").await.expect("rows").is_empty());
+}
+
+#[tokio::test]
+async fn a_table_read_since_a_row_has_its_header_version_and_only_the_later_rows() {
+    let cluster = PgCluster::start();
+    let store = open(&cluster).await;
+    store
+        .create_table("t", "{\"mode\":1}", "owner", (Some("b"), None), 5)
+        .await
+        .expect("create");
+    let start = version(&store, "t").await;
+    for seq in 1..=4 {
+        store
+            .record_at(&place("t", seq, 19 + seq, 10 + seq), start + seq - 1)
+            .await
+            .expect("written");
+    }
+    let all = store.table_since("t", 1).await.expect("read").expect("t");
+    assert_eq!(all.version, start + 4);
+    assert_eq!(all.header.mode, "{\"mode\":1}");
+    assert_eq!(all.header.black_seat.as_deref(), Some("b"));
+    assert_eq!(all.header.last_activity, 14);
+    assert_eq!(
+        all.moves.iter().map(|m| m.seq).collect::<Vec<_>>(),
+        [1, 2, 3, 4]
+    );
+    assert_eq!(all.moves, store.moves("t").await.expect("rows"));
+    let later = store.table_since("t", 3).await.expect("read").expect("t");
+    assert_eq!(later.version, start + 4);
+    assert_eq!(later.moves, all.moves[2..]);
+    // Caught up: the header and version, no rows.
+    let none = store.table_since("t", 5).await.expect("read").expect("t");
+    assert_eq!(none.version, start + 4);
+    assert!(none.moves.is_empty());
+    assert!(store.table_since("gone", 1).await.expect("read").is_none());
+}
