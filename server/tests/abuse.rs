@@ -505,10 +505,7 @@ async fn lab_games_and_copies_are_capped_per_address() {
     let lab = owner.lab_create(1, 1).await.expect("lab");
     let outcome = flood(&site.url, |c| {
         let lab = lab.clone();
-        async move {
-            c.call::<String>("lab_copy", serde_json::json!({ "lab": lab }))
-                .await
-        }
+        async move { c.lab_copy(&lab).await }
     })
     .await;
     // The owner's game counts too.

@@ -8,12 +8,12 @@
 
 mod common;
 
-use app::protocol::TableMode;
-use common::{call, client, InProcess, Server};
+use app::protocol::{Speed, TableMode};
+use common::{client, InProcess, Server};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use testclient::Client;
+use testclient::{Client, Refusal};
 
 /// A well-formed body for each server function, and the status it gets on
 /// a fresh server (the games named do not exist). The list of functions is
@@ -185,8 +185,12 @@ async fn get_cookie(http: &reqwest::Client, url: &str) {
     assert_eq!(page.status().as_u16(), 200);
 }
 
-async fn create(http: &reqwest::Client, url: &str, mode: Value) -> (u16, Value) {
-    call(http, url, "create_table", json!({ "mode": mode })).await
+/// A hot-seat table made by the browser `http` (its cookie jar): the id.
+async fn hot_seat(http: &reqwest::Client, url: &str) -> String {
+    Client::with_http(http.clone(), url)
+        .create_table(TableMode::HotSeat)
+        .await
+        .expect("create_table")
 }
 
 async fn stored_sessions(db: &std::path::Path) -> i64 {
@@ -352,8 +356,7 @@ async fn every_response_carries_the_security_headers() {
     let url = server.url.clone();
     let http = client();
     get_cookie(&http, &url).await;
-    let (_, table) = create(&http, &url, json!({ "kind": "hot_seat" })).await;
-    let table = table.as_str().expect("id").to_string();
+    let table = hot_seat(&http, &url).await;
     for path in [
         "/".to_string(),
         format!("/table/{table}"),
@@ -518,6 +521,77 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
     assert_eq!(response.status().as_u16(), 405, "a command is a POST");
 }
 
+/// The status of a typed call: 200 for an answer (read as the method's
+/// type), else the refusal's.
+fn status_of<T>(answer: Result<T, Refusal>) -> u16 {
+    match answer {
+        Ok(_) => 200,
+        Err(refusal) => {
+            assert_ne!(
+                refusal.status, 200,
+                "an answer the type does not read: {refusal}"
+            );
+            refusal.status
+        }
+    }
+}
+
+/// Calls the server function `name` through its typed [`Client`] method,
+/// with the arguments of its body in [`well_formed`]; `None` when the typed
+/// client has no method for it.
+async fn typed_call(client: &Client, name: &str) -> Option<u16> {
+    const OBF: &str = "---------------------------OX------XO--------------------------- X";
+    Some(match name {
+        "create_table" => status_of(client.create_table(TableMode::HotSeat).await),
+        "create_table_from" => status_of(client.create_table_from(TableMode::HotSeat, OBF).await),
+        "get_table" => status_of(client.get_table("nope").await),
+        "play_move" => status_of(client.play_move("nope", 37).await),
+        "resign" => status_of(client.resign("nope", None).await),
+        "vote_rematch" => status_of(client.vote_rematch("nope", None, true).await),
+        "new_table" => status_of(client.new_table("nope").await),
+        "take_seat" => status_of(client.take_seat("nope").await),
+        "analysis_start" => status_of(client.analysis_start("table", "nope").await),
+        "analysis_get" => status_of(client.analysis_get("lab", "nope").await),
+        "lab_create" => status_of(client.lab_create(1, 1).await),
+        "lab_list" => status_of(client.lab_list().await),
+        "lab_provider" => status_of(client.lab_provider().await),
+        "lab_get" => status_of(client.lab_get("nope").await),
+        "lab_next_turn" => status_of(client.lab_next_turn("nope").await),
+        "lab_retry_explanation" => status_of(client.lab_retry_explanation("nope").await),
+        "lab_wait" => status_of(client.lab_wait("nope", 0).await),
+        "lab_copy" => status_of(client.lab_copy("nope").await),
+        "get_game" => status_of(client.get_game("nope").await),
+        "my_games" => status_of(client.my_games(None).await),
+        "get_profile" => status_of(client.get_profile("nobody", None).await),
+        "sign_up" => status_of(client.sign_up("ab", "x").await),
+        "sign_in" => status_of(client.sign_in("nobody", "not it at all").await),
+        "sign_out" => status_of(client.sign_out().await),
+        "sign_out_everywhere" => status_of(client.sign_out_everywhere().await),
+        "table_players" => status_of(client.table_players("nope").await),
+        "change_password" => status_of(client.change_password("x", "y").await),
+        "delete_account" => status_of(client.delete_account("x").await),
+        "my_ratings" => status_of(client.my_ratings().await),
+        "leaderboard" => status_of(client.leaderboard(Speed::Blitz).await),
+        _ => return None,
+    })
+}
+
+/// The typed client covers every server function of this build: each one's
+/// method, with its well-formed body's arguments, gets that body's status,
+/// and an answer reads as the method's type.
+#[tokio::test]
+async fn the_typed_client_has_a_method_for_every_server_function() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = InProcess::start(&dir.path().join("othello.db"), &[]).await;
+    let player = visitor(&server.url).await;
+    for (name, _, expected) in functions() {
+        let status = typed_call(&player, &name).await.unwrap_or_else(|| {
+            panic!("server function {name}: give testclient::Client a typed method for it")
+        });
+        assert_eq!(status, expected, "{name}");
+    }
+}
+
 fn fuzz_config(cases: u32) -> proptest::test_runner::Config {
     proptest::test_runner::Config {
         cases,
@@ -605,8 +679,7 @@ fn fuzzed_socket_messages_get_an_answer() {
     let http = client();
     let table = rt.block_on(async {
         get_cookie(&http, &url).await;
-        let (_, id) = create(&http, &url, json!({ "kind": "hot_seat" })).await;
-        id.as_str().expect("id").to_string()
+        hot_seat(&http, &url).await
     });
     let socket = rt
         .block_on(tokio_tungstenite::connect_async(socket_request(
@@ -735,8 +808,7 @@ async fn cookieless_visitors_store_no_sessions_and_tokens_are_stored_hashed() {
         .and_then(|v| v.split(';').next())
         .expect("cookie")
         .to_string();
-    let (status, _) = create(&player, &url, json!({ "kind": "hot_seat" })).await;
-    assert_eq!(status, 200);
+    hot_seat(&player, &url).await;
     assert_eq!(stored_sessions(&db).await, 1);
     let raw_db = std::fs::read(&db).expect("db");
     let wal = std::fs::read(db.with_extension("db-wal")).unwrap_or_default();
@@ -888,8 +960,7 @@ async fn socket_floods_hit_the_limits() {
     let url = server.url.clone();
     let player = client();
     get_cookie(&player, &url).await;
-    let (_, table) = create(&player, &url, json!({ "kind": "hot_seat" })).await;
-    let table = table.as_str().expect("id").to_string();
+    let table = hot_seat(&player, &url).await;
     // The player's cookie on real sockets.
     let cookie = {
         let page = player.get(format!("{url}/")).send().await.expect("page");
@@ -968,8 +1039,7 @@ async fn sockets_are_pinged_silent_ones_closed_and_big_frames_refused() {
     let url = server.url.clone();
     let player = client();
     get_cookie(&player, &url).await;
-    let (_, table) = create(&player, &url, json!({ "kind": "hot_seat" })).await;
-    let table = table.as_str().expect("id").to_string();
+    let table = hot_seat(&player, &url).await;
 
     // A live client (tungstenite answers pings while reading) stays open and
     // sees the server's pings.
@@ -1050,8 +1120,10 @@ async fn sockets_are_pinged_silent_ones_closed_and_big_frames_refused() {
     }
     assert!(ended, "a 64 KiB frame did not close the socket");
     // The server is fine.
-    let (status, _) = call(&player, &url, "get_table", json!({ "table": table })).await;
-    assert_eq!(status, 200);
+    Client::with_http(player.clone(), &url)
+        .get_table(&table)
+        .await
+        .expect("the server still answers");
 }
 
 #[tokio::test]

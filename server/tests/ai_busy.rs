@@ -7,19 +7,22 @@
 
 mod common;
 
-use common::{call, client, Server};
-use serde_json::{json, Value};
+use app::protocol::{RoundStatus, Side, TableMode, TableView};
+use common::{client, Server};
 use std::time::Duration;
+use testclient::Client;
 
 async fn new_session(http: &reqwest::Client, url: &str) {
     let page = http.get(format!("{url}/")).send().await.expect("lobby");
     assert!(page.status().is_success());
 }
 
-fn ai_refused(view: &Value) -> bool {
-    view["status"]["state"] == "playing"
-        && view["status"]["to_move"] == "white"
-        && view["ai_thinking"] == false
+fn ai_refused(view: &TableView) -> bool {
+    view.status
+        == RoundStatus::Playing {
+            to_move: Side::White,
+        }
+        && !view.ai_thinking
 }
 
 #[tokio::test]
@@ -29,63 +32,53 @@ async fn a_full_ai_queue_is_refused_with_a_clear_message_and_asked_again_later()
     // No room at all in the AI queue: every search is refused.
     let server = Server::start(&db, &["--ai-queue", "0"]);
     let url = server.url.clone();
-    let player = client();
-    new_session(&player, &url).await;
+    let http = client();
+    new_session(&http, &url).await;
+    let player = Client::with_http(http.clone(), &url);
 
     // The lab: 503, a readable message, nothing changed.
-    let (status, lab) = call(
-        &player,
-        &url,
-        "lab_create",
-        json!({ "black_depth": 1, "white_depth": 1 }),
-    )
-    .await;
-    assert_eq!(status, 200, "{lab}");
-    let (status, body) = call(&player, &url, "lab_next_turn", json!({ "lab": lab })).await;
-    assert_eq!(status, 503, "{body}");
+    let lab = player.lab_create(1, 1).await.expect("lab_create");
+    let refused = player
+        .lab_next_turn(&lab)
+        .await
+        .expect_err("the AI queue is full");
+    assert_eq!(refused.status, 503, "{refused:?}");
     assert_eq!(
-        body["message"],
+        refused.message,
         "The AI is busy (searches waiting: 0): try again in a moment. Nothing changed.",
-        "{body}"
+        "{refused:?}"
     );
-    let (_, view) = call(&player, &url, "lab_get", json!({ "lab": lab })).await;
-    assert_eq!(view["moves"].as_array().map(Vec::len), Some(0), "{view}");
+    let view = player.lab_get(&lab).await.expect("lab_get");
+    assert_eq!(view.moves.len(), 0, "{view:?}");
 
     // A vs-AI table: the move stands; the AI is to move and not thinking.
-    let (status, table) = call(
-        &player,
-        &url,
-        "create_table",
-        json!({ "mode": { "kind": "vs_ai", "depth": 1, "human": "black" } }),
-    )
-    .await;
-    assert_eq!(status, 200, "{table}");
-    let table = table.as_str().expect("id").to_string();
-    let (status, view) = call(
-        &player,
-        &url,
-        "play_move",
-        json!({ "table": table, "square": 37 }),
-    )
-    .await;
-    assert_eq!(status, 200, "{view}");
-    assert!(ai_refused(&view), "{view}");
-    assert_eq!(view["black_count"], 4);
+    let table = player
+        .create_table(TableMode::VsAi {
+            depth: 1,
+            human: Side::Black,
+        })
+        .await
+        .expect("create_table");
+    let view = player.play_move(&table, 37).await.expect("play_move");
+    assert!(ai_refused(&view), "{view:?}");
+    assert_eq!(view.black_count, 4);
     // Asking again (opening the table) is refused again, never a 5xx.
-    let (status, view) = call(&player, &url, "get_table", json!({ "table": table })).await;
-    assert_eq!(status, 200, "{view}");
-    assert!(ai_refused(&view), "{view}");
+    let view = player.get_table(&table).await.expect("get_table");
+    assert!(ai_refused(&view), "{view:?}");
 
     // With room in the queue (a restart with the default), the AI moves.
     drop(server);
     let server = Server::start(&db, &[]);
-    let url = server.url.clone();
+    let player = player.at(&server.url);
     let mut moved = false;
     for _ in 0..100 {
-        let (status, view) = call(&player, &url, "get_table", json!({ "table": table })).await;
-        assert_eq!(status, 200, "{view}");
-        if view["status"]["to_move"] == "black" {
-            assert_eq!(view["history"].as_array().map(Vec::len), Some(2), "{view}");
+        let view = player.get_table(&table).await.expect("get_table");
+        if view.status
+            == (RoundStatus::Playing {
+                to_move: Side::Black,
+            })
+        {
+            assert_eq!(view.history.len(), 2, "{view:?}");
             moved = true;
             break;
         }

@@ -550,10 +550,7 @@ async fn a_failed_lab_explanation_is_retried_and_a_copy_made_on_another_instance
     );
     // A watcher on b copies the game; the copy is theirs, on a as well.
     let watcher = Client::new(&b.url);
-    let copy: String = watcher
-        .call("lab_copy", serde_json::json!({ "lab": lab }))
-        .await
-        .expect("copied on b");
+    let copy = watcher.lab_copy(&lab).await.expect("copied on b");
     let on_a = watcher
         .at(&a.url)
         .lab_get(&copy)

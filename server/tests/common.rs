@@ -149,28 +149,6 @@ pub fn client() -> reqwest::Client {
         .expect("client")
 }
 
-/// Calls a server function with a JSON body; returns (status, JSON body).
-pub async fn call(
-    client: &reqwest::Client,
-    url: &str,
-    name: &str,
-    body: serde_json::Value,
-) -> (u16, serde_json::Value) {
-    let response = client
-        .post(format!("{url}/api/{name}"))
-        .header("content-type", "application/json")
-        .header("origin", url)
-        .header("accept", "application/json")
-        .body(body.to_string())
-        .send()
-        .await
-        .expect("request");
-    let status = response.status().as_u16();
-    let text = response.text().await.expect("body");
-    let value = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
-    (status, value)
-}
-
 /// A loopback address with a port that was free a moment ago.
 pub fn free_address() -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("free port");

@@ -6,47 +6,37 @@
 
 mod common;
 
-use common::{call, client, InProcess, Server};
-use serde_json::{json, Value};
+use app::lab::{ExplanationView, LabSummary, LabView};
+use common::{InProcess, Server};
+use serde_json::json;
+use testclient::Client;
 
-async fn get_cookie(http: &reqwest::Client, url: &str) {
-    let page = http.get(format!("{url}/")).send().await.expect("lobby");
-    assert_eq!(page.status().as_u16(), 200);
+/// A visitor who loaded the lobby (and so holds a session cookie).
+async fn visitor(url: &str) -> Client {
+    let visitor = Client::new(url);
+    let (status, _) = visitor.get("/").await.expect("lobby");
+    assert_eq!(status, 200);
+    assert!(
+        visitor.token().is_some(),
+        "the lobby sets the session cookie"
+    );
+    visitor
 }
 
 /// Steps `lab` once and waits until the move's explanation is written.
-async fn step_explained(http: &reqwest::Client, url: &str, lab: &str) -> Value {
-    let (status, mut view) = call(http, url, "lab_next_turn", json!({ "lab": lab })).await;
-    assert_eq!(status, 200, "{view}");
+async fn step_explained(client: &Client, lab: &str) -> LabView {
+    let mut view = client.lab_next_turn(lab).await.expect("lab_next_turn");
     for _ in 0..100 {
-        let state = view["moves"]
-            .as_array()
-            .and_then(|m| m.last())
-            .map(|m| m["explanation"]["state"].clone());
-        if state != Some(json!("pending")) {
+        if !view.explaining() {
             return view;
         }
-        let version = view["version"].as_u64().expect("version");
-        let (status, next) = call(
-            http,
-            url,
-            "lab_wait",
-            json!({ "lab": lab, "since": version }),
-        )
-        .await;
-        assert_eq!(status, 200, "{next}");
-        view = next;
+        view = client.lab_wait(lab, view.version).await.expect("lab_wait");
     }
-    panic!("the explanation never came: {view}");
+    panic!("the explanation never came: {view:?}");
 }
 
-fn squares(view: &Value) -> Vec<String> {
-    view["moves"]
-        .as_array()
-        .expect("moves")
-        .iter()
-        .map(|m| m["square"].as_str().expect("square").to_string())
-        .collect()
+fn squares(view: &LabView) -> Vec<String> {
+    view.moves.iter().map(|m| m.square.clone()).collect()
 }
 
 #[tokio::test]
@@ -55,108 +45,91 @@ async fn a_watcher_copies_a_lab_game_and_steps_the_copy() {
     let db = dir.path().join("othello.db");
     let server = Server::start(&db, &["--rate-per-ip", "0"]);
     let url = server.url.clone();
-    let owner = client();
-    let watcher = client();
-    get_cookie(&owner, &url).await;
-    get_cookie(&watcher, &url).await;
+    let owner = visitor(&url).await;
+    let watcher = visitor(&url).await;
 
-    let (status, lab) = call(
-        &owner,
-        &url,
-        "lab_create",
-        json!({ "black_depth": 2, "white_depth": 1 }),
-    )
-    .await;
-    assert_eq!(status, 200, "{lab}");
-    let lab = lab.as_str().expect("id").to_string();
+    let lab = owner.lab_create(2, 1).await.expect("lab_create");
     for _ in 0..3 {
-        step_explained(&owner, &url, &lab).await;
+        step_explained(&owner, &lab).await;
     }
 
     // Who may step: the view says so.
-    let (_, original) = call(&owner, &url, "lab_get", json!({ "lab": lab })).await;
-    assert_eq!(original["yours"], true, "{original}");
-    let (_, watched) = call(&watcher, &url, "lab_get", json!({ "lab": lab })).await;
-    assert_eq!(watched["yours"], false, "{watched}");
+    let original = owner.lab_get(&lab).await.expect("lab_get");
+    assert!(original.yours, "{original:?}");
+    let watched = watcher.lab_get(&lab).await.expect("lab_get");
+    assert!(!watched.yours, "{watched:?}");
     assert_eq!(squares(&watched).len(), 3);
 
     // The list: the owner's game is theirs; for the watcher it is another's.
-    let (_, list) = call(&owner, &url, "lab_list", json!({})).await;
-    let line = |list: &Value| {
-        list.as_array()
-            .expect("list")
-            .iter()
-            .find(|g| g["id"] == lab.as_str())
-            .cloned()
-            .expect("listed")
-    };
-    assert_eq!(line(&list)["mine"], true, "{list}");
-    let (_, list) = call(&watcher, &url, "lab_list", json!({})).await;
-    assert_eq!(line(&list)["mine"], false, "{list}");
+    let line = |list: &[LabSummary]| list.iter().find(|g| g.id == lab).cloned().expect("listed");
+    let list = owner.lab_list().await.expect("lab_list");
+    assert!(line(&list).mine, "{list:?}");
+    let list = watcher.lab_list().await.expect("lab_list");
+    assert!(!line(&list).mine, "{list:?}");
 
     // Cross-session stepping is still refused.
-    let (status, body) = call(&watcher, &url, "lab_next_turn", json!({ "lab": lab })).await;
-    assert_eq!(status, 403, "{body}");
+    let refused = watcher
+        .lab_next_turn(&lab)
+        .await
+        .expect_err("only the owner steps");
+    assert_eq!(refused.status, 403, "{refused:?}");
 
     // Bad ids: 4xx with a message, never 5xx.
-    for bad in [json!({ "lab": "nope" }), json!({ "lab": "" })] {
-        let (status, body) = call(&watcher, &url, "lab_copy", bad.clone()).await;
-        assert_eq!(status, 404, "{bad}: {body}");
-        assert_eq!(body["message"], "No such lab game.", "{body}");
+    for bad in ["nope", ""] {
+        let refused = watcher.lab_copy(bad).await.expect_err("no such game");
+        assert_eq!(refused.status, 404, "{bad}: {refused:?}");
+        assert_eq!(refused.message, "No such lab game.", "{refused:?}");
     }
+    // Ill-typed bodies, sent as they are.
     for bad in [json!({}), json!({ "lab": 7 }), json!("lab")] {
-        let (status, body) = call(&watcher, &url, "lab_copy", bad.clone()).await;
+        let (status, body) = watcher.call_raw("lab_copy", &bad).await.expect("answer");
         assert!((400..500).contains(&status), "{bad}: {status} {body}");
     }
 
     // The copy: the watcher's, same depths, moves and explanations.
-    let (status, copy) = call(&watcher, &url, "lab_copy", json!({ "lab": lab })).await;
-    assert_eq!(status, 200, "{copy}");
-    let copy = copy.as_str().expect("id").to_string();
+    let copy = watcher.lab_copy(&lab).await.expect("lab_copy");
     assert_ne!(copy, lab);
-    let (status, copied) = call(&watcher, &url, "lab_get", json!({ "lab": copy })).await;
-    assert_eq!(status, 200, "{copied}");
-    assert_eq!(copied["yours"], true, "{copied}");
-    assert_eq!(copied["black_depth"], 2);
-    assert_eq!(copied["white_depth"], 1);
+    let copied = watcher.lab_get(&copy).await.expect("lab_get");
+    assert!(copied.yours, "{copied:?}");
+    assert_eq!(copied.black_depth, 2);
+    assert_eq!(copied.white_depth, 1);
     assert_eq!(squares(&copied), squares(&watched));
-    assert_eq!(copied["board"]["cells"], watched["board"]["cells"]);
-    for (a, b) in copied["moves"]
-        .as_array()
-        .expect("moves")
-        .iter()
-        .zip(watched["moves"].as_array().expect("moves"))
-    {
-        assert_eq!(a["explanation"], b["explanation"]);
-        assert_eq!(a["explanation"]["state"], "ready");
+    assert_eq!(copied.board.cells, watched.board.cells);
+    for (a, b) in copied.moves.iter().zip(&watched.moves) {
+        assert_eq!(a.explanation, b.explanation);
+        assert!(
+            matches!(a.explanation, ExplanationView::Ready { .. }),
+            "{:?}",
+            a.explanation
+        );
     }
 
     // The watcher steps the copy; the owner cannot; the original is untouched.
-    let stepped = step_explained(&watcher, &url, &copy).await;
+    let stepped = step_explained(&watcher, &copy).await;
     assert_eq!(squares(&stepped).len(), 4);
     assert_eq!(squares(&stepped)[..3], squares(&watched)[..]);
-    let (status, body) = call(&owner, &url, "lab_next_turn", json!({ "lab": copy })).await;
-    assert_eq!(status, 403, "{body}");
-    let (_, original_now) = call(&owner, &url, "lab_get", json!({ "lab": lab })).await;
+    let refused = owner
+        .lab_next_turn(&copy)
+        .await
+        .expect_err("only the copier steps the copy");
+    assert_eq!(refused.status, 403, "{refused:?}");
+    let original_now = owner.lab_get(&lab).await.expect("lab_get");
     assert_eq!(squares(&original_now), squares(&watched));
-    let (_, list) = call(&watcher, &url, "lab_list", json!({})).await;
+    let list = watcher.lab_list().await.expect("lab_list");
     let mine: Vec<_> = list
-        .as_array()
-        .expect("list")
         .iter()
-        .filter(|g| g["mine"] == true)
-        .map(|g| g["id"].clone())
+        .filter(|g| g.mine)
+        .map(|g| g.id.clone())
         .collect();
-    assert_eq!(mine, vec![json!(copy)]);
+    assert_eq!(mine, vec![copy.clone()]);
 
     // Survives a restart, with its owner.
     drop(server);
     let server = Server::start(&db, &["--rate-per-ip", "0"]);
-    let url = server.url.clone();
-    let (status, restored) = call(&watcher, &url, "lab_get", json!({ "lab": copy })).await;
-    assert_eq!(status, 200, "{restored}");
+    let watcher = watcher.at(&server.url);
+    let restored = watcher.lab_get(&copy).await.expect("lab_get");
     assert_eq!(squares(&restored), squares(&stepped));
-    assert_eq!(restored["yours"], true, "still the watcher's: {restored}");
+    assert!(restored.yours, "still the watcher's: {restored:?}");
 }
 
 #[tokio::test]
@@ -164,40 +137,26 @@ async fn copies_count_against_the_per_session_cap_on_lab_games() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = InProcess::start(&dir.path().join("othello.db"), &["--rate-per-ip", "0"]).await;
     let url = server.url.clone();
-    let owner = client();
-    let watcher = client();
-    get_cookie(&owner, &url).await;
-    get_cookie(&watcher, &url).await;
-    let (_, lab) = call(
-        &owner,
-        &url,
-        "lab_create",
-        json!({ "black_depth": 1, "white_depth": 1 }),
-    )
-    .await;
-    let lab = lab.as_str().expect("id").to_string();
+    let owner = visitor(&url).await;
+    let watcher = visitor(&url).await;
+    let lab = owner.lab_create(1, 1).await.expect("lab_create");
     let cap = server::routes::LAB_GAMES_PER_SESSION;
     for i in 0..cap {
-        let (status, body) = call(&watcher, &url, "lab_copy", json!({ "lab": lab })).await;
-        assert_eq!(status, 200, "copy {i}: {body}");
+        if let Err(refused) = watcher.lab_copy(&lab).await {
+            panic!("copy {i}: {refused:?}");
+        }
     }
-    let (status, body) = call(&watcher, &url, "lab_copy", json!({ "lab": lab })).await;
-    assert_eq!(status, 429, "{body}");
+    let refused = watcher.lab_copy(&lab).await.expect_err("over the cap");
+    assert_eq!(refused.status, 429, "{refused:?}");
     assert!(
-        body["message"]
-            .as_str()
-            .is_some_and(|m| m.contains(&format!("limit {cap}"))),
-        "{body}"
+        refused.message.contains(&format!("limit {cap}")),
+        "{refused:?}"
     );
-    let (status, _) = call(
-        &watcher,
-        &url,
-        "lab_create",
-        json!({ "black_depth": 1, "white_depth": 1 }),
-    )
-    .await;
-    assert_eq!(status, 429, "creating counts against the same cap");
+    let refused = watcher
+        .lab_create(1, 1)
+        .await
+        .expect_err("creating counts against the same cap");
+    assert_eq!(refused.status, 429, "creating counts against the same cap");
     // Others are not affected.
-    let (status, body) = call(&owner, &url, "lab_copy", json!({ "lab": lab })).await;
-    assert_eq!(status, 200, "{body}");
+    owner.lab_copy(&lab).await.expect("lab_copy");
 }

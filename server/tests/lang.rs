@@ -5,9 +5,12 @@
 
 mod common;
 
-use common::{call, InProcess, Server};
+use app::lab::{ExplanationView, LabMoveView, LabView};
+use app::protocol::TableMode;
+use common::{InProcess, Server};
 use reqwest::header::{ACCEPT_LANGUAGE, COOKIE, LOCATION, SET_COOKIE};
-use serde_json::{json, Value};
+use serde_json::Value;
+use testclient::Client;
 
 fn plain_client() -> reqwest::Client {
     reqwest::Client::builder()
@@ -136,15 +139,11 @@ async fn the_table_export_has_headings_in_the_pages_language() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = InProcess::start(&dir.path().join("db.sqlite"), &[]).await;
     let client = common::client();
-    let (status, id) = call(
-        &client,
-        &server.url,
-        "create_table",
-        json!({"mode": {"kind": "hot_seat"}}),
-    )
-    .await;
-    assert_eq!(status, 200, "{id}");
-    let id = id.as_str().expect("id");
+    let id = Client::with_http(client.clone(), &server.url)
+        .create_table(TableMode::HotSeat)
+        .await
+        .expect("create_table");
+    let id = id.as_str();
     let export = |lang: &'static str| {
         let client = client.clone();
         let url = format!("{}/table/{id}/export.txt", server.url);
@@ -178,24 +177,27 @@ async fn the_table_export_has_headings_in_the_pages_language() {
 }
 
 /// The lab game's latest move, once explained.
-async fn explained(client: &reqwest::Client, url: &str, lab: &str, view: Value) -> Value {
+async fn explained(client: &Client, lab: &str, view: LabView) -> LabMoveView {
     let mut view = view;
     for _ in 0..20 {
-        let last = view["moves"].as_array().and_then(|m| m.last()).cloned();
-        if let Some(m) = last.filter(|m| m["explanation"]["state"] != "pending") {
-            return m;
+        if let Some(m) = view.last_move().filter(|m| !m.explanation.is_pending()) {
+            return m.clone();
         }
-        let (status, next) = call(
-            client,
-            url,
-            "lab_wait",
-            json!({"lab": lab, "since": view["version"]}),
-        )
-        .await;
-        assert_eq!(status, 200, "{next}");
-        view = next;
+        view = client.lab_wait(lab, view.version).await.expect("lab_wait");
     }
-    panic!("the explanation stayed pending: {view}");
+    panic!("the explanation stayed pending: {view:?}");
+}
+
+/// The text and the lesson of a written explanation.
+fn written(m: &LabMoveView) -> (&str, &str) {
+    match &m.explanation {
+        ExplanationView::Ready {
+            explanation,
+            lesson,
+            ..
+        } => (explanation, lesson),
+        other => panic!("not written: {other:?}"),
+    }
 }
 
 #[tokio::test]
@@ -211,53 +213,30 @@ async fn a_lab_game_keeps_its_language_across_a_restart() {
         .expect("client");
 
     let server = Server::start(&db, &[]);
-    let (status, lab) = call(
-        &greek,
-        &server.url,
-        "lab_create",
-        json!({"black_depth": 1, "white_depth": 1}),
-    )
-    .await;
-    assert_eq!(status, 200, "{lab}");
-    let lab = lab.as_str().expect("id").to_string();
-    let (status, view) = call(&greek, &server.url, "lab_next_turn", json!({ "lab": lab })).await;
-    assert_eq!(status, 200, "{view}");
-    let first = explained(&greek, &server.url, &lab, view).await;
-    let text = first["explanation"]["explanation"].as_str().expect("text");
+    let owner = Client::with_http(greek.clone(), &server.url);
+    let lab = owner.lab_create(1, 1).await.expect("lab_create");
+    let view = owner.lab_next_turn(&lab).await.expect("lab_next_turn");
+    let first = explained(&owner, &lab, view).await;
+    let (text, _) = written(&first);
     assert!(text.starts_with("Τα μαύρα έπαιξαν"), "{text}");
     server.kill();
 
     // After a restart, the owner's next move is explained in Greek too,
     // even when asked from an English page.
     let server = Server::start(&db, &[]);
-    let (status, view) = call(&greek, &server.url, "lab_next_turn", json!({ "lab": lab })).await;
-    assert_eq!(status, 200, "{view}");
-    let second = explained(&greek, &server.url, &lab, view).await;
-    let text = second["explanation"]["explanation"].as_str().expect("text");
+    let owner = owner.at(&server.url);
+    let view = owner.lab_next_turn(&lab).await.expect("lab_next_turn");
+    let second = explained(&owner, &lab, view).await;
+    let (text, lesson) = written(&second);
     assert!(text.starts_with("Τα λευκά έπαιξαν"), "{text}");
-    let lesson = second["explanation"]["lesson"].as_str().expect("lesson");
     assert!(!lesson.is_ascii(), "{lesson}");
 
     // An English visitor's game stays English.
-    let english = common::client();
-    let (status, other) = call(
-        &english,
-        &server.url,
-        "lab_create",
-        json!({"black_depth": 1, "white_depth": 1}),
-    )
-    .await;
-    assert_eq!(status, 200, "{other}");
-    let other = other.as_str().expect("id").to_string();
-    let (_, view) = call(
-        &english,
-        &server.url,
-        "lab_next_turn",
-        json!({ "lab": other }),
-    )
-    .await;
-    let first = explained(&english, &server.url, &other, view).await;
-    let text = first["explanation"]["explanation"].as_str().expect("text");
+    let english = Client::with_http(common::client(), &server.url);
+    let other = english.lab_create(1, 1).await.expect("lab_create");
+    let view = english.lab_next_turn(&other).await.expect("lab_next_turn");
+    let first = explained(&english, &other, view).await;
+    let (text, _) = written(&first);
     assert!(text.starts_with("Black played"), "{text}");
 }
 

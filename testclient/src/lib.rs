@@ -360,8 +360,6 @@ impl Client {
         self.call("sign_out_everywhere", json!({})).await
     }
 
-    /// The account name the page shows (`<meta name="othello-account">`),
-    /// empty when anonymous.
     pub async fn change_password(
         &self,
         current: &str,
@@ -376,6 +374,8 @@ impl Client {
             .await
     }
 
+    /// The account name the page shows (`<meta name="othello-account">`),
+    /// empty when anonymous.
     pub async fn signed_in_as(&self) -> Result<String, Refusal> {
         let (_, page) = self.get("/account").await?;
         let marker = "name=\"othello-account\" content=\"";
@@ -486,6 +486,12 @@ impl Client {
     pub async fn lab_wait(&self, lab: &str, since: u64) -> Result<LabView, Refusal> {
         self.call("lab_wait", json!({ "lab": lab, "since": since }))
             .await
+    }
+
+    /// Copies the lab game `lab` (someone else's, typically) into a new one
+    /// the caller owns; returns the copy's id.
+    pub async fn lab_copy(&self, lab: &str) -> Result<String, Refusal> {
+        self.call("lab_copy", json!({ "lab": lab })).await
     }
 
     // ----- sockets -----

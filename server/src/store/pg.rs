@@ -264,7 +264,7 @@ impl PgStore {
         let (done, answer) = tokio::sync::oneshot::channel();
         self.write(
             PgWrite::Record {
-                record: record.clone(),
+                record: Box::new(record.clone()),
                 version,
                 done,
             },

@@ -36,7 +36,7 @@ pub(super) const QUEUE: usize = 4096;
 pub(super) enum PgWrite {
     /// A record to write if its table is still at `version`.
     Record {
-        record: Record,
+        record: Box<Record>,
         version: i64,
         done: oneshot::Sender<Result<(), StoreError>>,
     },
@@ -141,7 +141,7 @@ async fn write_batch(
                     // A second record of the same table in this batch was
                     // decided on the first one's result.
                     *now_at += 1;
-                    accepted.push(record);
+                    accepted.push(&**record);
                     Ok(())
                 }
             },
@@ -226,8 +226,9 @@ async fn write_jobs(
     if jobs.is_empty() {
         return Ok(());
     }
-    let mut latest: std::collections::BTreeMap<(&str, &str), (Option<i64>, Option<i64>)> =
-        std::collections::BTreeMap::new();
+    // (table, kind) → (due, lease)
+    type Latest<'a> = std::collections::BTreeMap<(&'a str, &'a str), (Option<i64>, Option<i64>)>;
+    let mut latest = Latest::new();
     for job in jobs {
         latest.insert((&job.table_id, "ai"), (job.ai, job.lease));
         latest.insert((&job.table_id, "timer"), (job.timer, None));
