@@ -111,6 +111,83 @@ async fn players_on_two_instances_and_a_spectator_see_every_move_to_the_end() {
     assert_eq!(on_b.history, view.history);
 }
 
+/// A side's time left plus the moment of the snapshot: the same for two
+/// snapshots of one clock state, whenever each was taken (while it runs,
+/// its time left falls as the server's clock rises).
+fn clock_of(view: &TableView, side: Side) -> i64 {
+    let clocks = view.clocks.as_ref().expect("a timed table shows clocks");
+    let left = match side {
+        Side::Black => clocks.black_ms,
+        Side::White => clocks.white_ms,
+    };
+    if clocks.running == Some(side) {
+        left + clocks.server_ms
+    } else {
+        left
+    }
+}
+
+#[tokio::test]
+async fn a_timed_games_moves_heard_on_the_other_instance_show_the_same_clocks() {
+    let pg = PgCluster::start();
+    let a = instance(&pg, "a", &[]);
+    let b = instance(&pg, "b", &[]);
+    let alice = Client::new(&a.url);
+    let bob = Client::new(&b.url);
+    let control = TimeControl {
+        base_s: 600,
+        increment_s: 5,
+    };
+    let table = alice.create_private(Some(control)).await.expect("created");
+    bob.take_seat(&table).await.expect("seat taken");
+    let alice_side = my_side(&alice.get_table(&table).await.expect("view")).expect("a side");
+    let (mut alice_socket, _) = alice.connect(&table).await.expect("alice on a");
+    let (mut bob_socket, _) = bob.connect(&table).await.expect("bob on b");
+    for moves in 1..=12u32 {
+        let view = alice.get_table(&table).await.expect("view");
+        let side = to_move(&view).expect("someone to move");
+        let mover = if side == alice_side { &alice } else { &bob };
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        let square = first_legal(mover, &table).await.expect("a legal move");
+        let answer = mover.play_move(&table, square).await.expect("accepted");
+        let n = 4 + moves;
+        assert_eq!(discs(&answer), n);
+        // Each instance pushes the move to its own player: one wrote it,
+        // the other applied the rows it heard on the bus.
+        for socket in [&mut alice_socket, &mut bob_socket] {
+            let pushed = until_discs(socket, n).await;
+            assert_eq!(pushed.board.cells, answer.board.cells, "the same board");
+            let clocks = pushed.clocks.as_ref().expect("clocks");
+            assert_eq!(
+                clocks.running,
+                Some(side.opponent()),
+                "the other side's clock runs"
+            );
+            for s in [Side::Black, Side::White] {
+                assert_eq!(
+                    clock_of(&pushed, s),
+                    clock_of(&answer, s),
+                    "move {moves}: {s:?}'s clock is the same on both instances"
+                );
+            }
+        }
+        // The mover was charged the time used and given the increment.
+        let left = match side {
+            Side::Black => answer.clocks.as_ref().expect("clocks").black_ms,
+            Side::White => answer.clocks.as_ref().expect("clocks").white_ms,
+        };
+        assert!(
+            left <= 600_000 + 5_000 * i64::from(moves.div_ceil(2)),
+            "{left}"
+        );
+    }
+    let path = format!("/table/{table}/export.txt");
+    let on_a = alice.get(&path).await.expect("export on a");
+    let on_b = bob.get(&path).await.expect("export on b");
+    assert_eq!(on_a.0, 200);
+    assert_eq!(on_a, on_b, "both instances export the same game and times");
+}
+
 #[tokio::test]
 async fn simultaneous_moves_from_two_instances_exactly_one_is_accepted() {
     let pg = PgCluster::start();

@@ -75,6 +75,15 @@ async fn many_tables_moves_at_once_are_each_written_once_and_a_stale_or_gone_one
         .map(|r| r.expect("task"))
         .collect();
     assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let stats = store.commit_stats();
+    assert!(stats.records() >= 120, "{}", stats.records());
+    assert!(
+        stats.largest_batch() > 1 && stats.batches() < stats.records(),
+        "moves sent at once share transactions: {} records in {} batches",
+        stats.records(),
+        stats.batches()
+    );
+    assert_eq!(stats.failed_batches(), 0);
     let (a, b, ghost) = (
         place(&ids[7], 2, 18, 500),
         place(&ids[7], 2, 26, 501),

@@ -20,7 +20,7 @@ use super::recovery::{replay, start_of, Replayed};
 use super::Hub;
 use crate::clock_control::GameClock;
 use crate::seating::{Seating, SeatingRecord};
-use crate::store::bus::{Bus, BusMessage};
+use crate::store::bus::{Bus, BusMessage, TableChange};
 use crate::store::pg::VersionedTable;
 use crate::store::{PgStore, StoreError, StoredTable, TableStore};
 use app::api::CommandError;
@@ -143,6 +143,43 @@ fn caught_up(entry: &Entry, stored: &VersionedTable) -> Option<(TableMode, Repla
     let mut replayed = Replayed::resume(entry.table.clone(), entry.next_seq, entry.times.clone());
     replayed.apply(&entry.id, &stored.moves)?;
     Some((mode, replayed))
+}
+
+/// Applies a command's rows heard on the bus to a cached table one version
+/// behind, as catching up would (the clocks run from the command's time);
+/// false, changing nothing, when they do not follow on, do not apply, or
+/// end or start a round (the seats' rules change with it: read the table).
+fn apply_change(entry: &mut Entry, change: &TableChange, version: i64) -> bool {
+    let (round, in_round) = (entry.table.round(), entry.table.outcome().is_none());
+    if change
+        .rows
+        .first()
+        .is_none_or(|row| row.seq != entry.next_seq)
+    {
+        return false;
+    }
+    let mut replayed = Replayed::resume(entry.table.clone(), entry.next_seq, entry.times.clone());
+    if replayed.apply(&entry.id, &change.rows).is_none()
+        || replayed.table.round() != round
+        || replayed.table.outcome().is_none() != in_round
+    {
+        return false;
+    }
+    let to_move = if entry.both_seated() {
+        replayed.table.to_move()
+    } else {
+        None
+    };
+    entry.clock = entry
+        .clock
+        .as_ref()
+        .map(|clock| GameClock::restore(clock.control(), replayed.used_now, to_move, change.at));
+    entry.table = replayed.table;
+    entry.times = replayed.times;
+    entry.next_seq = replayed.next_seq;
+    entry.version = version;
+    entry.jobs_stored = None;
+    true
 }
 
 /// The quick-match queue's name for a time control.
@@ -382,16 +419,24 @@ impl<S: TableStore> Hub<S> {
     /// After a shared table was written: its jobs (next timer, AI move) are
     /// stored and the other instances hear its new version. Nothing on
     /// SQLite.
-    pub(super) async fn published(&self, entry: &mut Entry) {
+    ///
+    /// `change`: the rows a command just wrote and the version they brought
+    /// the table to; sent along when the table is still at that version, so
+    /// the other instances apply them without reading the table.
+    pub(super) async fn published(&self, entry: &mut Entry, change: Option<(i64, TableChange)>) {
         let Some(cluster) = self.cluster() else {
             return;
         };
         self.write_jobs(cluster, entry).await;
+        let change = change
+            .filter(|(version, _)| *version == entry.version)
+            .map(|(_, change)| change);
         if let Err(error) = cluster
             .bus
             .publish(BusMessage::Table {
                 id: entry.id.clone(),
                 version: entry.version,
+                change,
             })
             .await
         {
@@ -485,7 +530,7 @@ impl<S: TableStore> Hub<S> {
             }
             entry.seating = Some(next);
             if after != before {
-                self.published(&mut entry).await;
+                self.published(&mut entry, None).await;
                 self.broadcast(&entry);
             }
             if let Some(command) = due {
@@ -526,8 +571,12 @@ impl<S: TableStore> Hub<S> {
                 Err(broadcast::error::RecvError::Closed) => return,
             };
             match message {
-                BusMessage::Table { id, version } if version < 0 => self.forget(&id),
-                BusMessage::Table { id, version } => {
+                BusMessage::Table { id, version, .. } if version < 0 => self.forget(&id),
+                BusMessage::Table {
+                    id,
+                    version,
+                    change,
+                } => {
                     let Some(entry) = self.cached(&id) else {
                         continue;
                     };
@@ -535,7 +584,12 @@ impl<S: TableStore> Hub<S> {
                     if entry.version >= version {
                         continue;
                     }
-                    if self.refresh(&mut entry).await.is_ok() {
+                    // The command's rows, when they take this copy to the
+                    // new version; else read what changed.
+                    let applied = change.is_some_and(|change| {
+                        entry.version == version - 1 && apply_change(&mut entry, &change, version)
+                    });
+                    if applied || self.refresh(&mut entry).await.is_ok() {
                         self.broadcast(&entry);
                     }
                 }

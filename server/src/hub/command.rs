@@ -5,6 +5,7 @@
 
 use super::entry::Entry;
 use super::{side_name, Hub};
+use crate::store::bus::TableChange;
 use crate::store::ratings::RatedGame;
 use crate::store::TableStore;
 use crate::store::{ArchivedGame, MoveKind, MoveRow, Record, RoundEnd};
@@ -181,13 +182,27 @@ impl<S: TableStore> Hub<S> {
         {
             row.time_ms = used;
         }
-        match self.cluster() {
+        // On PostgreSQL, what the other instances are told this command
+        // wrote (they apply it without reading the table).
+        let change = match self.cluster() {
             Some(cluster) => match cluster.pg.record_at(&record, entry.version).await {
-                Ok(()) => entry.version += 1,
+                Ok(()) => {
+                    entry.version += 1;
+                    Some((
+                        entry.version,
+                        TableChange {
+                            at: record.now,
+                            rows: record.rows.clone(),
+                        },
+                    ))
+                }
                 Err(error) => return Err(self.write_failed(entry, error).await),
             },
-            None => self.inner.store.record(&record).await?,
-        }
+            None => {
+                self.inner.store.record(&record).await?;
+                None
+            }
+        };
         entry.next_seq += record.rows.len() as i64;
         entry.table = next;
         if entry.clock.is_some() {
@@ -210,7 +225,7 @@ impl<S: TableStore> Hub<S> {
             self.inner.metrics.record_move();
         }
         self.after_change(entry);
-        self.published(entry).await;
+        self.published(entry, change).await;
         Ok(events)
     }
 }

@@ -95,6 +95,7 @@ impl<S: TableStore> Hub<S> {
                 let message = crate::store::bus::BusMessage::Table {
                     id: id.clone(),
                     version: -1,
+                    change: None,
                 };
                 if let Err(error) = cluster.bus.publish(message).await {
                     tracing::error!(table = %id, "cannot publish the deletion: {error}");

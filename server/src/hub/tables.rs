@@ -187,7 +187,7 @@ impl<S: TableStore> Hub<S> {
             clock.turn_started(to_move, now);
         }
         self.after_change(&mut guard);
-        self.published(&mut guard).await;
+        self.published(&mut guard, None).await;
         tracing::info!(table = %id, ?mode, "table created");
         Ok(id)
     }
@@ -286,7 +286,7 @@ impl<S: TableStore> Hub<S> {
         }
         tracing::info!(table = %entry.id, side = side_name(side), "a visitor took the free seat");
         self.after_change(&mut entry);
-        self.published(&mut entry).await;
+        self.published(&mut entry, None).await;
         if let Some(command) = due {
             self.run_seat_command(&mut entry, command).await;
         }

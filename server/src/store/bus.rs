@@ -1,14 +1,14 @@
 //! The bus between instances: after a commit an instance publishes which
-//! table changed and its new version (ids only, never state); every instance
-//! hears it and the ones with sockets on that table load what changed and
-//! push it. Quick-match pairings travel the same way (the waiting player's
+//! table changed and its new version — with, for a command, the rows it
+//! wrote and when — and every instance hears it; the ones holding that table
+//! apply the rows (or, for anything else, read what changed) and push it. Quick-match pairings travel the same way (the waiting player's
 //! instance learns the table).
 //!
 //! [`Bus`] hides the transport: [`PgBus`] is PostgreSQL's `LISTEN`/`NOTIFY`;
 //! Redis pub/sub or NATS would implement the same two methods when
 //! notifications near the measured rate (docs/ARCHITECTURE.md, docs/BENCHMARKS.md).
 
-use super::StoreError;
+use super::{MoveKind, MoveRow, StoreError};
 use futures_util::future::BoxFuture;
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
@@ -21,19 +21,98 @@ pub const CHANNEL: &str = "othello";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BusMessage {
     /// A table was written; it is now at `version` (below 0: deleted).
-    Table { id: String, version: i64 },
+    /// `change`: what a command wrote to get there from `version - 1`.
+    Table {
+        id: String,
+        version: i64,
+        change: Option<TableChange>,
+    },
     /// The quick-match player waiting with `ticket` was paired at `table`.
     Matched { ticket: i64, table: String },
     /// A lab game was written; it is now at `version` (below 0: deleted).
     Lab { id: String, version: i64 },
 }
 
+/// The rows one command wrote and its time (the table's last activity).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableChange {
+    pub at: i64,
+    pub rows: Vec<MoveRow>,
+}
+
+impl TableChange {
+    /// `<at> <row>;<row>…`, a row as `seq,round,kind,side,square,time_ms`
+    /// (an absent square or time empty).
+    fn encode(&self) -> String {
+        let rows: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| {
+                let opt = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_default();
+                format!(
+                    "{},{},{},{},{},{}",
+                    r.seq,
+                    r.round,
+                    r.kind.name(),
+                    r.side,
+                    opt(r.square),
+                    opt(r.time_ms)
+                )
+            })
+            .collect();
+        format!("{} {}", self.at, rows.join(";"))
+    }
+
+    fn decode(at: &str, rows: &str) -> Option<TableChange> {
+        let opt = |text: &str| -> Option<Option<i64>> {
+            if text.is_empty() {
+                Some(None)
+            } else {
+                text.parse().ok().map(Some)
+            }
+        };
+        let rows = rows
+            .split(';')
+            .map(|row| {
+                let fields: Vec<&str> = row.split(',').collect();
+                let [seq, round, kind, side, square, time_ms] = fields.as_slice() else {
+                    return None;
+                };
+                if !matches!(*side, "black" | "white") {
+                    return None;
+                }
+                Some(MoveRow {
+                    seq: seq.parse().ok()?,
+                    round: round.parse().ok()?,
+                    kind: MoveKind::from_name(kind)?,
+                    side: (*side).to_string(),
+                    square: opt(square)?,
+                    time_ms: opt(time_ms)?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(TableChange {
+            at: at.parse().ok()?,
+            rows,
+        })
+    }
+}
+
 impl BusMessage {
-    /// The text form: `t <id> <version>`, `m <ticket> <table>` or
-    /// `l <id> <version>`.
+    /// The text form: `t <id> <version>` (with ` <at> <rows>` for a
+    /// command's change), `m <ticket> <table>` or `l <id> <version>`.
     pub fn encode(&self) -> String {
         match self {
-            BusMessage::Table { id, version } => format!("t {id} {version}"),
+            BusMessage::Table {
+                id,
+                version,
+                change: None,
+            } => format!("t {id} {version}"),
+            BusMessage::Table {
+                id,
+                version,
+                change: Some(change),
+            } => format!("t {id} {version} {}", change.encode()),
             BusMessage::Matched { ticket, table } => format!("m {ticket} {table}"),
             BusMessage::Lab { id, version } => format!("l {id} {version}"),
         }
@@ -46,6 +125,11 @@ impl BusMessage {
             ("t", id, version) => BusMessage::Table {
                 id: id.to_string(),
                 version: version.parse().ok()?,
+                change: match (parts.next(), parts.next()) {
+                    (None, _) => None,
+                    (Some(at), Some(rows)) => Some(TableChange::decode(at, rows)?),
+                    (Some(_), None) => return None,
+                },
             },
             ("m", ticket, table) => BusMessage::Matched {
                 ticket: ticket.parse().ok()?,
@@ -132,6 +216,32 @@ mod tests {
             BusMessage::Table {
                 id: "0a1b".into(),
                 version: 42,
+                change: None,
+            },
+            BusMessage::Table {
+                id: "0a1b".into(),
+                version: 43,
+                change: Some(TableChange {
+                    at: 1_700_000_000_123,
+                    rows: vec![
+                        MoveRow {
+                            seq: 9,
+                            round: 2,
+                            kind: MoveKind::Place,
+                            side: "white".into(),
+                            square: Some(37),
+                            time_ms: Some(1520),
+                        },
+                        MoveRow {
+                            seq: 10,
+                            round: 2,
+                            kind: MoveKind::Pass,
+                            side: "black".into(),
+                            square: None,
+                            time_ms: None,
+                        },
+                    ],
+                }),
             },
             BusMessage::Matched {
                 ticket: 7,
@@ -151,6 +261,13 @@ mod tests {
             "t a b",
             "x a 1",
             "t a 1 extra",
+            "t a 1 5",
+            "t a 1 x 1,1,place,black,19,",
+            "t a 1 5 1,1,jump,black,19,",
+            "t a 1 5 1,1,place,grey,19,",
+            "t a 1 5 1,1,place,black,nineteen,",
+            "t a 1 5 1,1,place,black,19,;",
+            "t a 1 5 1,1,place,black,19,, extra",
             "m x t",
             "l a",
             "l a x",

@@ -161,9 +161,10 @@ impl Store {
         self.pg.as_ref()
     }
 
-    /// The group-commit writer's counters.
+    /// The group-commit writer's counters (PostgreSQL's, when the tables
+    /// live there).
     pub fn commit_stats(&self) -> &CommitStats {
-        &self.stats
+        self.pg.as_ref().map_or(&self.stats, PgStore::commit_stats)
     }
 
     /// The connection pool.

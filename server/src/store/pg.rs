@@ -28,6 +28,7 @@ pub struct PgStore {
     pool: PgPool,
     /// The group-commit writer of table records (`pg_writer`).
     writer: mpsc::Sender<PgWrite>,
+    stats: Arc<super::CommitStats>,
     /// This instance's id (random, new at every start).
     instance: Arc<str>,
 }
@@ -129,10 +130,16 @@ impl PgStore {
             })?;
         sqlx::migrate!("../migrations/postgres").run(&pool).await?;
         let (writer, jobs) = mpsc::channel(super::pg_writer::QUEUE);
-        tokio::spawn(super::pg_writer::write_batches(pool.clone(), jobs));
+        let stats = Arc::new(super::CommitStats::default());
+        tokio::spawn(super::pg_writer::write_batches(
+            pool.clone(),
+            jobs,
+            stats.clone(),
+        ));
         Ok(Self {
             pool,
             writer,
+            stats,
             instance: Arc::from(crate::session::new_token().get(..16).unwrap_or("instance")),
         })
     }
@@ -140,6 +147,11 @@ impl PgStore {
     /// The connection pool.
     pub fn pool(&self) -> &PgPool {
         &self.pool
+    }
+
+    /// The group-commit writer's counters.
+    pub fn commit_stats(&self) -> &super::CommitStats {
+        &self.stats
     }
 
     /// This instance's id.

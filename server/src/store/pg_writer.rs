@@ -18,13 +18,16 @@
 //!    deletions and one for the rest, in (table, kind) order;
 //! 5. commits (one WAL flush for the batch), then answers each caller.
 //!
-//! A record is acknowledged only after the commit that holds it; a failed
-//! batch answers every record in it with an error and writes none of them,
-//! so callers (who change memory only after an `Ok`) stay as they were.
+//! A record is acknowledged only after the commit that holds it. A failed
+//! batch wrote none of its records; they are then written one by one, each
+//! in its own transaction with its own answer (so one bad record, or a
+//! deadlock with another instance, costs the others nothing), and callers
+//! (who change memory only after an `Ok`) stay as they were on an error.
 
-use super::{Record, StoreError};
+use super::{CommitStats, Record, StoreError};
 use sqlx::PgPool;
 use std::collections::HashMap;
+use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
 /// Most records written in one transaction.
@@ -65,23 +68,45 @@ impl PgWrite {
 }
 
 /// The writer task: batches until every sender is gone.
-pub(super) async fn write_batches(pool: PgPool, mut jobs: mpsc::Receiver<PgWrite>) {
+pub(super) async fn write_batches(
+    pool: PgPool,
+    mut jobs: mpsc::Receiver<PgWrite>,
+    stats: Arc<CommitStats>,
+) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while jobs.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        stats.batch(batch.len());
         match write_batch(&pool, &batch).await {
             Ok(verdicts) => {
                 for (job, verdict) in batch.drain(..).zip(verdicts) {
                     job.answer(verdict);
                 }
             }
-            Err(error) => {
-                tracing::error!(
-                    records = batch.len(),
-                    "a batch of table writes failed: {error}"
-                );
-                let message = error.to_string();
+            Err(error) if batch.len() == 1 => {
+                stats.failed();
+                tracing::error!("a table write failed: {error}");
                 for job in batch.drain(..) {
-                    job.answer(Err(StoreError::Batch(message.clone())));
+                    job.answer(Err(StoreError::Batch(error.to_string())));
+                }
+            }
+            Err(error) => {
+                // Nothing of the batch was written. One bad write (or a
+                // deadlock with another instance) must not cost the others
+                // their move: each is written alone and gets its own answer.
+                stats.failed();
+                tracing::warn!(
+                    writes = batch.len(),
+                    "a batch of table writes failed ({error}); writing them one by one"
+                );
+                for job in batch.drain(..) {
+                    let verdict = match write_batch(&pool, std::slice::from_ref(&job)).await {
+                        Ok(mut verdicts) => verdicts.pop().unwrap_or(Ok(())),
+                        Err(error) => {
+                            stats.failed();
+                            Err(StoreError::Batch(error.to_string()))
+                        }
+                    };
+                    job.answer(verdict);
                 }
             }
         }

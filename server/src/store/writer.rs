@@ -44,6 +44,19 @@ impl CommitStats {
         self.largest_batch.load(Ordering::Relaxed)
     }
 
+    /// Counts a batch of `records` written (or tried).
+    pub(super) fn batch(&self, records: usize) {
+        self.batches.fetch_add(1, Ordering::Relaxed);
+        self.records.fetch_add(records as u64, Ordering::Relaxed);
+        self.largest_batch
+            .fetch_max(records as u64, Ordering::Relaxed);
+    }
+
+    /// Counts a batch whose transaction failed.
+    pub(super) fn failed(&self) {
+        self.failed_batches.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// The counters in Prometheus text form (appended to `/metrics`).
     pub fn render(&self) -> String {
         [
@@ -126,13 +139,7 @@ pub(super) async fn write_batches(
             }
         }
         let result = write_batch(&pool, batch.iter().map(|job| &job.record)).await;
-        stats.batches.fetch_add(1, Ordering::Relaxed);
-        stats
-            .records
-            .fetch_add(batch.len() as u64, Ordering::Relaxed);
-        stats
-            .largest_batch
-            .fetch_max(batch.len() as u64, Ordering::Relaxed);
+        stats.batch(batch.len());
         match result {
             Ok(()) => {
                 for job in batch.drain(..) {
@@ -140,7 +147,7 @@ pub(super) async fn write_batches(
                 }
             }
             Err(error) if batch.len() == 1 => {
-                stats.failed_batches.fetch_add(1, Ordering::Relaxed);
+                stats.failed();
                 tracing::error!("a commit failed: {error}");
                 for job in batch.drain(..) {
                     let _ = job.done.send(Err(StoreError::Batch(error.to_string())));
@@ -151,7 +158,7 @@ pub(super) async fn write_batches(
                 // table deleted meanwhile) must not cost the others their
                 // move: write each alone, so each gets its own answer. A
                 // failure of the database itself fails them all.
-                stats.failed_batches.fetch_add(1, Ordering::Relaxed);
+                stats.failed();
                 tracing::warn!(
                     records = batch.len(),
                     "a group commit failed ({error}); writing its records one by one"
