@@ -139,7 +139,20 @@ pub async fn prepare_with_clock(
         }
         config::Database::Sqlite(path) => Store::open(path).await?,
     };
-    let hub = hub::Hub::start(store.clone(), clock.clone(), hub::HubConfig::from(config)).await?;
+    // On PostgreSQL the hub shares its tables with the other instances
+    // through the shared store and the bus (the lab uses the same bus).
+    let shared = match store.postgres() {
+        Some(pg) => Some(hub::Shared::join(pg.clone()).await?),
+        None => None,
+    };
+    let bus = shared.as_ref().map(|s| lab::SharedBus(s.bus.clone()));
+    let hub = hub::Hub::start(
+        store.clone(),
+        clock.clone(),
+        hub::HubConfig::from(config),
+        shared,
+    )
+    .await?;
     let hub_limits = hub.limits();
     let lab = lab::LabHub::start(
         store.clone(),
@@ -157,7 +170,7 @@ pub async fn prepare_with_clock(
             ai: Some(hub.ai_pool()),
             explain_concurrency: usize::from(config.explain_concurrency),
             explain_daily_budget: config.explain_daily_budget,
-            bus: hub.bus().map(lab::SharedBus),
+            bus,
         },
     )
     .await?;

@@ -27,9 +27,14 @@ async fn world() -> World {
         .await
         .expect("store");
     let clock = ManualClock::new(1_000_000);
-    let hub = Hub::start(store.clone(), Arc::new(clock.clone()), HubConfig::default())
-        .await
-        .expect("hub");
+    let hub = Hub::start(
+        store.clone(),
+        Arc::new(clock.clone()),
+        HubConfig::default(),
+        None,
+    )
+    .await
+    .expect("hub");
     let exact = ExactLimits {
         empties: 10,
         max_nodes: 50_000_000,

@@ -13,7 +13,7 @@ async fn hub_with_clock(clock: ManualClock) -> (Hub, tempfile::TempDir) {
     let store = Store::open(&dir.path().join("db.sqlite"))
         .await
         .expect("store");
-    let hub = Hub::start(store, Arc::new(clock), HubConfig::default())
+    let hub = Hub::start(store, Arc::new(clock), HubConfig::default(), None)
         .await
         .expect("hub");
     (hub, dir)
@@ -309,6 +309,7 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
         store,
         Arc::new(ManualClock::new(3_000)),
         HubConfig::default(),
+        None,
     )
     .await
     .expect("hub");
@@ -409,7 +410,7 @@ async fn the_hub_runs_on_any_table_store() {
         records: records.clone(),
     };
     let clock = ManualClock::new(1_000_000);
-    let hub: Hub<Counting> = Hub::start(store, Arc::new(clock.clone()), HubConfig::default())
+    let hub: Hub<Counting> = Hub::start(store, Arc::new(clock.clone()), HubConfig::default(), None)
         .await
         .expect("hub");
     let player = hub.new_session().await.expect("session");
@@ -435,7 +436,7 @@ async fn the_hub_runs_on_any_table_store() {
         inner: Store::open(&path).await.expect("store"),
         records: records.clone(),
     };
-    let hub = Hub::start(store, Arc::new(clock), HubConfig::default())
+    let hub = Hub::start(store, Arc::new(clock), HubConfig::default(), None)
         .await
         .expect("hub");
     let view = hub.view(&player, &table).await.expect("restored");

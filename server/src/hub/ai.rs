@@ -59,11 +59,6 @@ impl<S: TableStore> Hub<S> {
         }
     }
 
-    /// The bus between instances (on PostgreSQL).
-    pub fn bus(&self) -> Option<std::sync::Arc<dyn crate::store::bus::Bus>> {
-        self.cluster().map(|c| c.bus.clone())
-    }
-
     /// The AI worker pool (the lab's searches and game analysis run on it too).
     pub fn ai_pool(&self) -> AiPool {
         self.inner.ai.clone()

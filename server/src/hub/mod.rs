@@ -146,16 +146,24 @@ pub enum RestoreError {
     Store(#[from] StoreError),
 }
 
-/// The shared parts of a hub on PostgreSQL: the bus and this instance's
-/// first heartbeat.
-async fn join_cluster(
-    pg: &crate::store::PgStore,
-    now: i64,
-    timeout_ms: i64,
-) -> Result<cluster::Cluster, StoreError> {
-    let bus = crate::store::bus::PgBus::start(pg.pool().clone()).await?;
-    pg.heartbeat(now).await?;
-    Ok(cluster::Cluster::new(pg.clone(), Arc::new(bus), timeout_ms))
+/// What a hub shares with the other instances on PostgreSQL, handed to
+/// [`Hub::start`] by whoever opened the database: the shared store of
+/// tables and the bus between instances.
+#[derive(Clone)]
+pub struct Shared {
+    pub pg: crate::store::PgStore,
+    pub bus: Arc<dyn crate::store::bus::Bus>,
+}
+
+impl Shared {
+    /// Joins the instances on `pg`: listens on PostgreSQL's bus.
+    pub async fn join(pg: crate::store::PgStore) -> Result<Self, StoreError> {
+        let bus = crate::store::bus::PgBus::start(pg.pool().clone()).await?;
+        Ok(Self {
+            pg,
+            bus: Arc::new(bus),
+        })
+    }
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -174,10 +182,15 @@ fn new_id(bytes: usize) -> String {
 
 impl<S: TableStore> Hub<S> {
     /// Starts the hub and its AI workers, restoring every stored table.
+    ///
+    /// `shared`: on PostgreSQL, the tables and bus this instance shares with
+    /// the others (its tables are then caches, see `cluster`); None: this
+    /// process alone holds its tables, in `store`.
     pub async fn start(
         store: S,
         clock: Arc<dyn Clock>,
         config: HubConfig,
+        shared: Option<Shared>,
     ) -> Result<Self, RestoreError> {
         let (replies_tx, replies_rx) = tokio::sync::mpsc::unbounded_channel();
         let metrics = Arc::new(crate::metrics::Metrics::default());
@@ -191,8 +204,12 @@ impl<S: TableStore> Hub<S> {
             replies_tx,
             metrics.clone(),
         );
-        let cluster = match store.cluster() {
-            Some(pg) => Some(join_cluster(pg, clock.now_ms(), config.instance_timeout_ms).await?),
+        let cluster = match shared {
+            Some(Shared { pg, bus }) => {
+                // The first heartbeat: this instance counts as alive.
+                pg.heartbeat(clock.now_ms()).await?;
+                Some(cluster::Cluster::new(pg, bus, config.instance_timeout_ms))
+            }
             None => None,
         };
         let heard = cluster.as_ref().map(|c| c.bus.subscribe());

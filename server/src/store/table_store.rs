@@ -5,9 +5,10 @@
 //! Two implementations: [`Store`] (SQLite with group commit, one instance)
 //! and [`PgStore`] (PostgreSQL, shared by several instances), with the same
 //! guarantee: [`TableStore::record`] returns `Ok` only once the record is
-//! durable, and a failed record changes nothing. A shared store also answers
-//! [`TableStore::cluster`]: the hub then treats its tables as caches and
-//! writes through the version-checked methods of [`PgStore`].
+//! durable, and a failed record changes nothing. On PostgreSQL the hub is
+//! also handed the shared store and bus explicitly (`hub::Shared`): it then
+//! treats its tables as caches and writes through the version-checked
+//! methods of [`PgStore`].
 //!
 //! The server's [`Store`] handle carries the PostgreSQL store when
 //! `--database` is a `postgres://` URL and hands it every table method.
@@ -83,12 +84,6 @@ pub trait TableStore: Clone + Send + Sync + 'static {
         &self,
         cutoff: i64,
     ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
-
-    /// The shared PostgreSQL store, when other instances use the same
-    /// tables (None: this process alone holds them).
-    fn cluster(&self) -> Option<&PgStore> {
-        None
-    }
 }
 
 impl TableStore for Store {
@@ -181,10 +176,6 @@ impl TableStore for Store {
             None => Store::delete_idle_tables(self, cutoff).await,
         }
     }
-
-    fn cluster(&self) -> Option<&PgStore> {
-        self.pg.as_ref()
-    }
 }
 
 impl TableStore for PgStore {
@@ -250,9 +241,5 @@ impl TableStore for PgStore {
 
     async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
         PgStore::delete_idle_tables(self, cutoff).await
-    }
-
-    fn cluster(&self) -> Option<&PgStore> {
-        Some(self)
     }
 }
