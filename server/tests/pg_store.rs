@@ -158,3 +158,47 @@ async fn a_table_read_since_a_row_has_its_header_version_and_only_the_later_rows
     assert!(none.moves.is_empty());
     assert!(store.table_since("gone", 1).await.expect("read").is_none());
 }
+
+#[tokio::test]
+async fn a_records_bus_message_is_sent_by_its_commit_and_never_for_a_refused_record() {
+    use server::store::bus::{Bus, BusMessage, PgBus};
+    let cluster = PgCluster::start();
+    let store = open(&cluster).await;
+    let bus = PgBus::start(store.pool().clone()).await.expect("listen");
+    let mut heard = bus.subscribe();
+    store
+        .create_table("t", "{}", "owner", (None, None), 1)
+        .await
+        .expect("create");
+    let start = version(&store, "t").await;
+    let message = |version: i64| {
+        BusMessage::Table {
+            id: "t".into(),
+            version,
+            change: None,
+        }
+        .encode()
+    };
+    // Decided at an old version: refused, and nothing is sent.
+    let stale = store
+        .record_notifying(&place("t", 1, 19, 5), start - 1, Some(message(-7)))
+        .await;
+    assert!(matches!(stale, Err(StoreError::Stale)), "{stale:?}");
+    store
+        .record_notifying(&place("t", 1, 19, 5), start, Some(message(start + 1)))
+        .await
+        .expect("written");
+    let first = tokio::time::timeout(std::time::Duration::from_secs(10), heard.recv())
+        .await
+        .expect("a message within 10 s")
+        .expect("heard");
+    assert_eq!(
+        first,
+        BusMessage::Table {
+            id: "t".into(),
+            version: start + 1,
+            change: None
+        },
+        "the written record's message is the first heard: the refused one sent none"
+    );
+}

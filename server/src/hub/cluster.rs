@@ -116,6 +116,25 @@ impl Cluster {
     }
 }
 
+/// What a command wrote on PostgreSQL, for the bus.
+pub(super) struct Change {
+    /// The table's version once it is written.
+    pub(super) version: i64,
+    pub(super) rows: TableChange,
+    /// Sent by the commit that wrote it (the bus is PostgreSQL's own).
+    pub(super) sent: bool,
+}
+
+impl Change {
+    pub(super) fn message(&self, id: &str) -> BusMessage {
+        BusMessage::Table {
+            id: id.to_string(),
+            version: self.version,
+            change: Some(self.rows.clone()),
+        }
+    }
+}
+
 /// A stored table's mode; None (logged) when unreadable.
 fn mode_of(header: &StoredTable) -> Option<TableMode> {
     match serde_json::from_str::<TableMode>(&header.mode) {
@@ -420,17 +439,20 @@ impl<S: TableStore> Hub<S> {
     /// stored and the other instances hear its new version. Nothing on
     /// SQLite.
     ///
-    /// `change`: the rows a command just wrote and the version they brought
-    /// the table to; sent along when the table is still at that version, so
-    /// the other instances apply them without reading the table.
-    pub(super) async fn published(&self, entry: &mut Entry, change: Option<(i64, TableChange)>) {
+    /// `change`: what a command just wrote. While the table is still at the
+    /// version it brought, the message carries its rows (the other
+    /// instances apply them without reading the table) — or was already
+    /// sent by the commit itself. A later write (seats) is announced plainly.
+    pub(super) async fn published(&self, entry: &mut Entry, change: Option<Change>) {
         let Some(cluster) = self.cluster() else {
             return;
         };
         self.write_jobs(cluster, entry).await;
-        let change = change
-            .filter(|(version, _)| *version == entry.version)
-            .map(|(_, change)| change);
+        let change = change.filter(|change| change.version == entry.version);
+        if change.as_ref().is_some_and(|change| change.sent) {
+            return;
+        }
+        let change = change.map(|change| change.rows);
         if let Err(error) = cluster
             .bus
             .publish(BusMessage::Table {

@@ -3,6 +3,7 @@
 //! committed to the store, and only then swapped in and broadcast
 //! (commit-then-broadcast). [`record_for`] builds what a command writes.
 
+use super::cluster::Change;
 use super::entry::Entry;
 use super::{side_name, Hub};
 use crate::store::bus::TableChange;
@@ -185,19 +186,30 @@ impl<S: TableStore> Hub<S> {
         // On PostgreSQL, what the other instances are told this command
         // wrote (they apply it without reading the table).
         let change = match self.cluster() {
-            Some(cluster) => match cluster.pg.record_at(&record, entry.version).await {
-                Ok(()) => {
-                    entry.version += 1;
-                    Some((
-                        entry.version,
-                        TableChange {
-                            at: record.now,
-                            rows: record.rows.clone(),
-                        },
-                    ))
+            Some(cluster) => {
+                let change = Change {
+                    version: entry.version + 1,
+                    rows: TableChange {
+                        at: record.now,
+                        rows: record.rows.clone(),
+                    },
+                    sent: cluster.bus.sent_at_commit(),
+                };
+                // On PostgreSQL's own bus the message goes out with the
+                // commit that writes the record.
+                let notify = change.sent.then(|| change.message(&entry.id).encode());
+                match cluster
+                    .pg
+                    .record_notifying(&record, entry.version, notify)
+                    .await
+                {
+                    Ok(()) => {
+                        entry.version += 1;
+                        Some(change)
+                    }
+                    Err(error) => return Err(self.write_failed(entry, error).await),
                 }
-                Err(error) => return Err(self.write_failed(entry, error).await),
-            },
+            }
             None => {
                 self.inner.store.record(&record).await?;
                 None

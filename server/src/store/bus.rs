@@ -151,6 +151,13 @@ pub trait Bus: Send + Sync + 'static {
     fn publish(&self, message: BusMessage) -> BoxFuture<'_, Result<(), StoreError>>;
     /// The messages heard from now on.
     fn subscribe(&self) -> broadcast::Receiver<BusMessage>;
+    /// Whether a message may instead be handed to the PostgreSQL store's
+    /// writer, to be sent by the very transaction that commits the change
+    /// (`NOTIFY` is delivered at commit, never before, never for a
+    /// rollback). Only the bus that is PostgreSQL's own can.
+    fn sent_at_commit(&self) -> bool {
+        false
+    }
 }
 
 /// The bus on PostgreSQL: `pg_notify` to publish, one `LISTEN` connection
@@ -203,6 +210,10 @@ impl Bus for PgBus {
 
     fn subscribe(&self) -> broadcast::Receiver<BusMessage> {
         self.heard.subscribe()
+    }
+
+    fn sent_at_commit(&self) -> bool {
+        true
     }
 }
 

@@ -273,11 +273,23 @@ impl PgStore {
     /// commit ([`super::pg_writer`]). `Ok` once committed; the table is then
     /// at `version + 1`.
     pub async fn record_at(&self, record: &Record, version: i64) -> Result<(), StoreError> {
+        self.record_notifying(record, version, None).await
+    }
+
+    /// [`PgStore::record_at`], and if the record is written, its commit also
+    /// sends `notify` on the bus's channel ([`super::bus::PgBus`]).
+    pub async fn record_notifying(
+        &self,
+        record: &Record,
+        version: i64,
+        notify: Option<String>,
+    ) -> Result<(), StoreError> {
         let (done, answer) = tokio::sync::oneshot::channel();
         self.write(
             PgWrite::Record {
                 record: Box::new(record.clone()),
                 version,
+                notify,
                 done,
             },
             answer,

@@ -16,7 +16,9 @@
 //! 4. stores the tables' jobs handed over meanwhile ([`JobsWrite`]: the next
 //!    timer and AI move of tables just written), with one statement for the
 //!    deletions and one for the rest, in (table, kind) order;
-//! 5. commits (one WAL flush for the batch), then answers each caller.
+//! 5. queues the bus messages of the records written (`pg_notify`, sent by
+//!    the commit: never before it, never for a rolled-back batch);
+//! 6. commits (one WAL flush for the batch), then answers each caller.
 //!
 //! A record is acknowledged only after the commit that holds it. A failed
 //! batch wrote none of its records; they are then written one by one, each
@@ -41,6 +43,8 @@ pub(super) enum PgWrite {
     Record {
         record: Box<Record>,
         version: i64,
+        /// A bus message sent by the commit if the record is written.
+        notify: Option<String>,
         done: oneshot::Sender<Result<(), StoreError>>,
     },
     /// A table's jobs (see [`super::PgStore::set_jobs`]).
@@ -151,6 +155,7 @@ async fn write_batch(
     let mut verdicts = Vec::with_capacity(batch.len());
     let mut accepted = Vec::with_capacity(batch.len());
     let mut jobs = Vec::new();
+    let mut notes = Vec::new();
     for job in batch {
         let verdict = match job {
             PgWrite::Jobs(write) => {
@@ -158,7 +163,10 @@ async fn write_batch(
                 Ok(())
             }
             PgWrite::Record {
-                record, version, ..
+                record,
+                version,
+                notify,
+                ..
             } => match current.get_mut(&record.table_id) {
                 None => Err(StoreError::Gone),
                 Some(now_at) if *now_at != *version => Err(StoreError::Stale),
@@ -167,6 +175,7 @@ async fn write_batch(
                     // decided on the first one's result.
                     *now_at += 1;
                     accepted.push(&**record);
+                    notes.extend(notify.as_deref());
                     Ok(())
                 }
             },
@@ -179,6 +188,14 @@ async fn write_batch(
     }
     write_records(&mut tx, &accepted).await?;
     write_jobs(&mut tx, &jobs).await?;
+    if !notes.is_empty() {
+        // Queued now, delivered by the commit, in this order.
+        sqlx::query("SELECT pg_notify($1, note) FROM UNNEST($2::text[]) WITH ORDINALITY AS n(note, i) ORDER BY i")
+            .bind(super::bus::CHANNEL)
+            .bind(&notes)
+            .execute(&mut *tx)
+            .await?;
+    }
     tx.commit().await?;
     Ok(verdicts)
 }
