@@ -2,6 +2,9 @@
 //! "Several instances on PostgreSQL"). A table in memory is then a cache of
 //! its rows at a version:
 //!
+//! (Over 600 lines: every way a cached table meets the shared store — loading,
+//! catching up, the bus, presence, jobs — in one place to read together.)
+//!
 //! - every write checks and bumps the table's version under
 //!   `SELECT … FOR UPDATE` ([`PgStore::record_at`]); a write that lost the
 //!   race answers `Stale`, the cache is reloaded and the command decided
