@@ -202,3 +202,43 @@ async fn a_records_bus_message_is_sent_by_its_commit_and_never_for_a_refused_rec
         "the written record's message is the first heard: the refused one sent none"
     );
 }
+
+#[tokio::test]
+async fn while_the_database_is_down_a_write_fails_cleanly_and_the_writer_works_again_after() {
+    let cluster = PgCluster::start();
+    let store = open(&cluster).await;
+    store
+        .create_table("t", "{}", "owner", (None, None), 1)
+        .await
+        .expect("create");
+    let start = version(&store, "t").await;
+    store
+        .record_at(&place("t", 1, 19, 5), start)
+        .await
+        .expect("written");
+    cluster.stop();
+    // Every connection is gone: the write is refused (an error, not a hang)
+    // and nothing is acknowledged.
+    let down = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        store.record_at(&place("t", 2, 18, 6), start + 1),
+    )
+    .await
+    .expect("an answer while the database is down");
+    assert!(down.is_err(), "{down:?}");
+    cluster.restart();
+    // The same writer task writes again once the database is back; the
+    // refused move was not written.
+    let mut written = Err(StoreError::WriterGone);
+    for _ in 0..50 {
+        written = store.record_at(&place("t", 2, 18, 7), start + 1).await;
+        if written.is_ok() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    written.expect("written after the restart");
+    let moves = store.moves("t").await.expect("rows");
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert_eq!(version(&store, "t").await, start + 2);
+}

@@ -97,34 +97,51 @@ impl PgCluster {
         // few.
         for _ in 0..5 {
             cluster.port = free_port();
-            let options = format!(
-                "-h 127.0.0.1 -p {} -k {} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
-                cluster.port,
-                cluster.dir.path().display()
-            );
-            let log = cluster.dir.path().join("server.log");
-            let started = cluster.try_run(
-                "pg_ctl",
-                &[
-                    "-D",
-                    &data,
-                    "-l",
-                    &log.display().to_string(),
-                    "-o",
-                    &options,
-                    "-w",
-                    "-t",
-                    "60",
-                    "start",
-                ],
-            );
-            if started {
+            if cluster.pg_start() {
                 return cluster;
             }
         }
         let log =
             std::fs::read_to_string(cluster.dir.path().join("server.log")).unwrap_or_default();
         panic!("PostgreSQL did not start:\n{log}");
+    }
+
+    /// `pg_ctl start` on the cluster's port; whether it started.
+    fn pg_start(&self) -> bool {
+        let options = format!(
+            "-h 127.0.0.1 -p {} -k {} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+            self.port,
+            self.dir.path().display()
+        );
+        let log = self.dir.path().join("server.log");
+        self.try_run(
+            "pg_ctl",
+            &[
+                "-D",
+                &self.data(),
+                "-l",
+                &log.display().to_string(),
+                "-o",
+                &options,
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ],
+        )
+    }
+
+    /// Stops the server (`-m fast`: every connection is cut at once, as a
+    /// database going away looks to its clients; what was committed is kept
+    /// — these test clusters commit without waiting for the WAL, which an
+    /// `immediate` stop would lose).
+    pub fn stop(&self) {
+        self.run("pg_ctl", &["-D", &self.data(), "-m", "fast", "-w", "stop"]);
+    }
+
+    /// Starts the server again on the same port (it recovers from its WAL).
+    pub fn restart(&self) {
+        assert!(self.pg_start(), "PostgreSQL did not start again");
     }
 
     /// The URL of the cluster's `postgres` database.
