@@ -9,7 +9,7 @@
 mod common;
 
 use app::protocol::{Speed, TableMode};
-use common::{client, InProcess, Server};
+use common::{client, visitor, InProcess, Server};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -166,18 +166,6 @@ fn socket_request(
         .headers_mut()
         .insert("origin", url.parse().expect("origin"));
     request
-}
-
-/// A visitor who loaded the lobby (and so holds a session cookie).
-async fn visitor(url: &str) -> Client {
-    let player = Client::new(url);
-    let (status, _) = player.get("/").await.expect("lobby");
-    assert_eq!(status, 200);
-    assert!(
-        player.token().is_some(),
-        "the lobby sets the session cookie"
-    );
-    player
 }
 
 async fn get_cookie(http: &reqwest::Client, url: &str) {

@@ -164,3 +164,15 @@ pub async fn metrics(metrics_url: &str) -> String {
     assert_eq!(response.status().as_u16(), 200);
     response.text().await.expect("metrics text")
 }
+
+/// A visitor who loaded the lobby (and so holds a session cookie).
+pub async fn visitor(url: &str) -> testclient::Client {
+    let player = testclient::Client::new(url);
+    let (status, _) = player.get("/").await.expect("lobby");
+    assert_eq!(status, 200);
+    assert!(
+        player.token().is_some(),
+        "the lobby sets the session cookie"
+    );
+    player
+}

@@ -7,21 +7,9 @@
 mod common;
 
 use app::lab::{ExplanationView, LabSummary, LabView};
-use common::{InProcess, Server};
+use common::{visitor, InProcess, Server};
 use serde_json::json;
 use testclient::Client;
-
-/// A visitor who loaded the lobby (and so holds a session cookie).
-async fn visitor(url: &str) -> Client {
-    let visitor = Client::new(url);
-    let (status, _) = visitor.get("/").await.expect("lobby");
-    assert_eq!(status, 200);
-    assert!(
-        visitor.token().is_some(),
-        "the lobby sets the session cookie"
-    );
-    visitor
-}
 
 /// Steps `lab` once and waits until the move's explanation is written.
 async fn step_explained(client: &Client, lab: &str) -> LabView {

@@ -4,21 +4,9 @@
 mod common;
 
 use app::protocol::{RoundStatus, Side, TableMode, TableView};
-use common::{client, InProcess, Server};
+use common::{client, visitor, InProcess, Server};
 use serde_json::json;
 use testclient::{Client, Refusal};
-
-/// A visitor who loaded the lobby (and so holds a session cookie).
-async fn visitor(url: &str) -> Client {
-    let player = Client::new(url);
-    let (status, _) = player.get("/").await.expect("lobby");
-    assert_eq!(status, 200);
-    assert!(
-        player.token().is_some(),
-        "the lobby sets the session cookie"
-    );
-    player
-}
 
 async fn play(player: &Client, table: &str, square: u8) -> TableView {
     player
