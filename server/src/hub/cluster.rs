@@ -200,8 +200,29 @@ fn apply_change(entry: &mut Entry, change: &TableChange, version: i64) -> bool {
     entry.times = replayed.times;
     entry.next_seq = replayed.next_seq;
     entry.version = version;
-    entry.jobs_stored = None;
+    // The instance that wrote the change stores the new state's jobs (or
+    // knows them stored). When that state has none — no timer, no AI to
+    // move: most moves of an untimed game — and this instance knew of none
+    // stored, that stays true (a write that fails leaves a stale job, which
+    // runs harmlessly and is rewritten); otherwise it is no longer known.
+    const NONE: Option<(Option<i64>, Option<i64>, Option<i64>)> = Some((None, None, None));
+    let none_due = next_timer(entry).is_none() && !entry.table.ai_to_move() && !entry.ai_thinking;
+    if !(none_due && entry.jobs_stored == NONE) {
+        entry.jobs_stored = None;
+    }
     true
+}
+
+/// The earliest of a table's timers: a grace's end or a flag.
+fn next_timer(entry: &Entry) -> Option<i64> {
+    [
+        entry.seating.as_ref().and_then(|s| s.deadline(Side::Black)),
+        entry.seating.as_ref().and_then(|s| s.deadline(Side::White)),
+        entry.clock.as_ref().and_then(GameClock::deadline),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
 }
 
 /// The quick-match queue's name for a time control.
@@ -473,14 +494,7 @@ impl<S: TableStore> Hub<S> {
     /// an AI move to make, leased to this instance while its search runs.
     async fn write_jobs(&self, cluster: &Cluster, entry: &mut Entry) {
         let now = self.now();
-        let timer = [
-            entry.seating.as_ref().and_then(|s| s.deadline(Side::Black)),
-            entry.seating.as_ref().and_then(|s| s.deadline(Side::White)),
-            entry.clock.as_ref().and_then(GameClock::deadline),
-        ]
-        .into_iter()
-        .flatten()
-        .min();
+        let timer = next_timer(entry);
         let ai = entry.table.ai_to_move().then_some(now);
         let lease = entry
             .ai_thinking
