@@ -129,12 +129,9 @@ pub(super) struct Change {
 }
 
 impl Change {
-    pub(super) fn message(&self, id: &str) -> BusMessage {
-        BusMessage::Table {
-            id: id.to_string(),
-            version: self.version,
-            change: Some(self.rows.clone()),
-        }
+    /// The bus message's text.
+    pub(super) fn encoded(&self, id: &str) -> String {
+        crate::store::bus::table_message(id, self.version, Some(&self.rows))
     }
 }
 
@@ -155,16 +152,21 @@ fn mode_of(header: &StoredTable) -> Option<TableMode> {
 fn caught_up(entry: &Entry, stored: &VersionedTable) -> Option<(TableMode, Replayed)> {
     let mode = mode_of(&stored.header)?;
     let start = start_of(&stored.header)?.unwrap_or_else(engine::Position::initial);
-    let follows = stored
-        .moves
-        .first()
-        .is_none_or(|row| row.seq == entry.next_seq);
-    if mode != entry.table.mode() || start != entry.table.start() || !follows {
+    if mode != entry.table.mode() || start != entry.table.start() {
+        return None;
+    }
+    Some((mode, brought_forward(entry, &stored.moves)?))
+}
+
+/// A cached table's state with `rows` (the ones after its last) applied;
+/// None when they do not follow on or one no longer applies.
+fn brought_forward(entry: &Entry, rows: &[crate::store::MoveRow]) -> Option<Replayed> {
+    if rows.first().is_some_and(|row| row.seq != entry.next_seq) {
         return None;
     }
     let mut replayed = Replayed::resume(entry.table.clone(), entry.next_seq, entry.times.clone());
-    replayed.apply(&entry.id, &stored.moves)?;
-    Some((mode, replayed))
+    replayed.apply(&entry.id, rows)?;
+    Some(replayed)
 }
 
 /// Applies a command's rows heard on the bus to a cached table one version
@@ -173,18 +175,13 @@ fn caught_up(entry: &Entry, stored: &VersionedTable) -> Option<(TableMode, Repla
 /// end or start a round (the seats' rules change with it: read the table).
 fn apply_change(entry: &mut Entry, change: &TableChange, version: i64) -> bool {
     let (round, in_round) = (entry.table.round(), entry.table.outcome().is_none());
-    if change
-        .rows
-        .first()
-        .is_none_or(|row| row.seq != entry.next_seq)
-    {
+    if change.rows.is_empty() {
         return false;
     }
-    let mut replayed = Replayed::resume(entry.table.clone(), entry.next_seq, entry.times.clone());
-    if replayed.apply(&entry.id, &change.rows).is_none()
-        || replayed.table.round() != round
-        || replayed.table.outcome().is_none() != in_round
-    {
+    let Some(replayed) = brought_forward(entry, &change.rows) else {
+        return false;
+    };
+    if replayed.table.round() != round || replayed.table.outcome().is_none() != in_round {
         return false;
     }
     let to_move = if entry.both_seated() {
@@ -354,18 +351,13 @@ impl<S: TableStore> Hub<S> {
     }
 
     /// Brings a cached table up to its stored version (nothing to do on
-    /// SQLite, where this process holds the only copy). A table deleted
-    /// meanwhile is forgotten and answers 404.
-    pub(super) async fn sync(&self, entry: &mut Entry) -> Result<(), CommandError> {
-        self.refresh(entry).await
-    }
-
-    /// Brings a cached table up to its stored version with one read: the
+    /// SQLite, where this process holds the only copy) with one read: the
     /// header, the version and only the rows it lacks, applied to the cached
     /// table (keeping its sockets' channel and this instance's AI search
     /// state). A table whose start or mode changed, or whose new rows do not
-    /// follow on, is replayed whole instead.
-    pub(super) async fn refresh(&self, entry: &mut Entry) -> Result<(), CommandError> {
+    /// follow on, is replayed whole instead. A table deleted meanwhile is
+    /// forgotten and answers 404.
+    pub(super) async fn sync(&self, entry: &mut Entry) -> Result<(), CommandError> {
         let Some(cluster) = self.cluster() else {
             return Ok(());
         };
@@ -417,7 +409,7 @@ impl<S: TableStore> Hub<S> {
     /// and answers [`STALE`] (decide again); a vanished table 404.
     pub(super) async fn write_failed(&self, entry: &mut Entry, error: StoreError) -> CommandError {
         match error {
-            StoreError::Stale => match self.refresh(entry).await {
+            StoreError::Stale => match self.sync(entry).await {
                 Ok(()) => CommandError::conflict(STALE),
                 Err(error) => error,
             },
@@ -628,7 +620,7 @@ impl<S: TableStore> Hub<S> {
                     let applied = change.is_some_and(|change| {
                         entry.version == version - 1 && apply_change(&mut entry, &change, version)
                     });
-                    if applied || self.refresh(&mut entry).await.is_ok() {
+                    if applied || self.sync(&mut entry).await.is_ok() {
                         self.broadcast(&entry);
                     }
                 }

@@ -197,7 +197,7 @@ impl<S: TableStore> Hub<S> {
                 };
                 // On PostgreSQL's own bus the message goes out with the
                 // commit that writes the record.
-                let notify = change.sent.then(|| change.message(&entry.id).encode());
+                let notify = change.sent.then(|| change.encoded(&entry.id));
                 match cluster
                     .pg
                     .record_notifying(&record, entry.version, notify)

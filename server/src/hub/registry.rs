@@ -148,7 +148,7 @@ impl super::Hub<crate::store::Store> {
             if changed {
                 if self.inner.cluster.is_some() {
                     // The store's version grew: reload rather than guess.
-                    if let Err(error) = self.refresh(&mut entry).await {
+                    if let Err(error) = self.sync(&mut entry).await {
                         tracing::warn!(table = %entry.id, "reload after a sign-in: {}", error.message);
                     }
                 }

@@ -98,6 +98,14 @@ impl TableChange {
     }
 }
 
+/// The text of [`BusMessage::Table`], from borrowed parts.
+pub fn table_message(id: &str, version: i64, change: Option<&TableChange>) -> String {
+    match change {
+        None => format!("t {id} {version}"),
+        Some(change) => format!("t {id} {version} {}", change.encode()),
+    }
+}
+
 impl BusMessage {
     /// The text form: `t <id> <version>` (with ` <at> <rows>` for a
     /// command's change), `m <ticket> <table>` or `l <id> <version>`.
@@ -106,13 +114,8 @@ impl BusMessage {
             BusMessage::Table {
                 id,
                 version,
-                change: None,
-            } => format!("t {id} {version}"),
-            BusMessage::Table {
-                id,
-                version,
-                change: Some(change),
-            } => format!("t {id} {version} {}", change.encode()),
+                change,
+            } => table_message(id, *version, change.as_ref()),
             BusMessage::Matched { ticket, table } => format!("m {ticket} {table}"),
             BusMessage::Lab { id, version } => format!("l {id} {version}"),
         }
