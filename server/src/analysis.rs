@@ -13,7 +13,7 @@
 
 use crate::ai::AiPool;
 use crate::lab::exact::{solve_moves, ExactLimits};
-use crate::store::{Store, StoreError};
+use crate::store::{on_db, Dialect, Store, StoreError};
 use app::api::analysis_backend::AnalysisBackend;
 use app::api::backend::BoxFuture;
 use app::api::CommandError;
@@ -305,15 +305,12 @@ pub fn export_section_in(lang: app::i18n::Lang, analysis: &GameAnalysis) -> Stri
 impl Store {
     /// The stored analysis of `game`, with the transcript it was made of.
     pub async fn analysis(&self, game: &str) -> Result<Option<(String, String)>, StoreError> {
-        if let Some(pg) = self.postgres() {
-            return pg.analysis(game).await;
-        }
-        let row: Option<(String, String)> =
-            sqlx::query_as("SELECT moves, result FROM analyses WHERE game = ?")
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_as(&pool.sql("SELECT moves, result FROM analyses WHERE game = $1"))
                 .bind(game)
-                .fetch_optional(self.pool())
-                .await?;
-        Ok(row)
+                .fetch_optional(pool)
+                .await?
+        }))
     }
 
     /// Stores (or replaces) the analysis of `game`.
@@ -324,19 +321,17 @@ impl Store {
         result: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        if let Some(pg) = self.postgres() {
-            return pg.save_analysis(game, moves, result, now).await;
-        }
-        sqlx::query(
-            "INSERT INTO analyses (game, moves, result, created_at) VALUES (?, ?, ?, ?)
-             ON CONFLICT(game) DO UPDATE SET moves = excluded.moves, result = excluded.result, created_at = excluded.created_at",
-        )
-        .bind(game)
-        .bind(moves)
-        .bind(result)
-        .bind(now)
-        .execute(self.pool())
-        .await?;
+        const SAVE: &str = "INSERT INTO analyses (game, moves, result, created_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (game) DO UPDATE SET moves = excluded.moves, result = excluded.result, created_at = excluded.created_at";
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(SAVE))
+                .bind(game)
+                .bind(moves)
+                .bind(result)
+                .bind(now)
+                .execute(pool)
+                .await?;
+        });
         Ok(())
     }
 }

@@ -12,7 +12,7 @@
 //! each only if there are two.
 
 use crate::clock::Clock;
-use crate::store::{Store, StoreError};
+use crate::store::{on_db, Dialect, Store, StoreError};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -143,22 +143,14 @@ impl SharedBudget {
 
     /// Explanations started on `day` in `scope` (`*`: server-wide).
     pub async fn spent(&self, day: i64, scope: &str) -> Result<i64, StoreError> {
-        let row: Option<(i64,)> = match self.store.postgres() {
-            Some(pg) => {
-                sqlx::query_as("SELECT spent FROM explain_spend WHERE day = $1 AND scope = $2")
-                    .bind(day)
-                    .bind(scope)
-                    .fetch_optional(pg.pool())
-                    .await?
-            }
-            None => {
-                sqlx::query_as("SELECT spent FROM explain_spend WHERE day = ? AND scope = ?")
-                    .bind(day)
-                    .bind(scope)
-                    .fetch_optional(self.store.pool())
-                    .await?
-            }
-        };
+        const SPENT: &str = "SELECT spent FROM explain_spend WHERE day = $1 AND scope = $2";
+        let row: Option<(i64,)> = on_db!(self.store.db(), |pool| {
+            sqlx::query_as(&pool.sql(SPENT))
+                .bind(day)
+                .bind(scope)
+                .fetch_optional(pool)
+                .await?
+        });
         Ok(row.map_or(0, |(n,)| n))
     }
 
@@ -171,6 +163,11 @@ impl SharedBudget {
         address: Option<IpAddr>,
         per_address: u32,
     ) -> Result<Result<(), Refusal>, StoreError> {
+        const FORGET: &str = "DELETE FROM explain_spend WHERE day < $1";
+        const OPEN: &str = "INSERT INTO explain_spend (day, scope, spent) VALUES ($1, $2, 0)
+             ON CONFLICT (day, scope) DO NOTHING";
+        const COUNT: &str = "UPDATE explain_spend SET spent = spent + 1
+             WHERE day = $1 AND scope = $2 AND spent < $3";
         let day = day_of(now_ms);
         let mut scopes = vec![(
             "*".to_string(),
@@ -184,122 +181,68 @@ impl SharedBudget {
                 Refusal::Address(per_address),
             ));
         }
-        match self.store.postgres() {
-            Some(pg) => {
-                let mut tx = pg.pool().begin().await?;
-                sqlx::query("DELETE FROM explain_spend WHERE day < $1")
-                    .bind(day - 1)
-                    .execute(&mut *tx)
-                    .await?;
-                for (scope, limit, refusal) in scopes {
-                    sqlx::query(
-                        "INSERT INTO explain_spend (day, scope, spent) VALUES ($1, $2, 0)
-                         ON CONFLICT (day, scope) DO NOTHING",
-                    )
+        on_db!(self.store.db(), |pool| {
+            let mut tx = pool.begin().await?;
+            // A write first: on SQLite the transaction holds the write lock
+            // from here, so no other writer comes between the check and the
+            // count (PostgreSQL's conditional UPDATE locks the row).
+            sqlx::query(&pool.sql(FORGET))
+                .bind(day - 1)
+                .execute(&mut *tx)
+                .await?;
+            for (scope, limit, refusal) in scopes {
+                sqlx::query(&pool.sql(OPEN))
                     .bind(day)
                     .bind(&scope)
                     .execute(&mut *tx)
                     .await?;
-                    let counted = sqlx::query(
-                        "UPDATE explain_spend SET spent = spent + 1
-                         WHERE day = $1 AND scope = $2 AND spent < $3",
-                    )
+                let counted = sqlx::query(&pool.sql(COUNT))
                     .bind(day)
                     .bind(&scope)
                     .bind(i64::from(limit))
                     .execute(&mut *tx)
                     .await?;
-                    if counted.rows_affected() == 0 {
-                        tx.rollback().await?;
-                        return Ok(Err(refusal));
-                    }
+                if counted.rows_affected() == 0 {
+                    tx.rollback().await?;
+                    return Ok(Err(refusal));
                 }
-                tx.commit().await?;
             }
-            None => {
-                let mut tx = self.store.pool().begin().await?;
-                // A write first: the transaction holds the write lock from
-                // here, so no other writer comes between the check and the
-                // count.
-                sqlx::query("DELETE FROM explain_spend WHERE day < ?")
-                    .bind(day - 1)
-                    .execute(&mut *tx)
-                    .await?;
-                for (scope, limit, refusal) in scopes {
-                    sqlx::query(
-                        "INSERT OR IGNORE INTO explain_spend (day, scope, spent) VALUES (?, ?, 0)",
-                    )
-                    .bind(day)
-                    .bind(&scope)
-                    .execute(&mut *tx)
-                    .await?;
-                    let counted = sqlx::query(
-                        "UPDATE explain_spend SET spent = spent + 1
-                         WHERE day = ? AND scope = ? AND spent < ?",
-                    )
-                    .bind(day)
-                    .bind(&scope)
-                    .bind(i64::from(limit))
-                    .execute(&mut *tx)
-                    .await?;
-                    if counted.rows_affected() == 0 {
-                        tx.rollback().await?;
-                        return Ok(Err(refusal));
-                    }
-                }
-                tx.commit().await?;
-            }
-        }
+            tx.commit().await?;
+        });
         Ok(Ok(()))
     }
 
     /// Takes a free slot as `id` at `now_ms` if fewer than the concurrency
     /// cap are held (leases that ran out do not count); `false` when full.
     pub async fn try_slot(&self, id: &str, now_ms: i64) -> Result<bool, StoreError> {
+        const FREE: &str = "DELETE FROM explain_slots WHERE until <= $1";
+        const TAKE: &str = "INSERT INTO explain_slots (id, until)
+             SELECT $1, $2 WHERE (SELECT COUNT(*) FROM explain_slots) < $3";
         let until = now_ms.saturating_add(self.config.lease_ms);
         let cap = i64::from(self.config.concurrency.max(1));
-        let taken = match self.store.postgres() {
-            Some(pg) => {
-                let mut tx = pg.pool().begin().await?;
+        let taken = on_db!(self.store.db(), |pool| {
+            let mut tx = pool.begin().await?;
+            if pool.is_postgres() {
+                // Instances count the slots one at a time (on SQLite the
+                // DELETE below takes the one write lock).
                 sqlx::query("SELECT pg_advisory_xact_lock($1)")
                     .bind(SLOTS_LOCK)
                     .execute(&mut *tx)
                     .await?;
-                sqlx::query("DELETE FROM explain_slots WHERE until <= $1")
-                    .bind(now_ms)
-                    .execute(&mut *tx)
-                    .await?;
-                let done = sqlx::query(
-                    "INSERT INTO explain_slots (id, until)
-                     SELECT $1, $2 WHERE (SELECT COUNT(*) FROM explain_slots) < $3",
-                )
+            }
+            sqlx::query(&pool.sql(FREE))
+                .bind(now_ms)
+                .execute(&mut *tx)
+                .await?;
+            let done = sqlx::query(&pool.sql(TAKE))
                 .bind(id)
                 .bind(until)
                 .bind(cap)
                 .execute(&mut *tx)
                 .await?;
-                tx.commit().await?;
-                done.rows_affected() == 1
-            }
-            None => {
-                let mut tx = self.store.pool().begin().await?;
-                sqlx::query("DELETE FROM explain_slots WHERE until <= ?")
-                    .bind(now_ms)
-                    .execute(&mut *tx)
-                    .await?;
-                let done = sqlx::query(
-                    "INSERT INTO explain_slots (id, until)
-                     SELECT ?, ? WHERE (SELECT COUNT(*) FROM explain_slots) < ?",
-                )
-                .bind(id)
-                .bind(until)
-                .bind(cap)
-                .execute(&mut *tx)
-                .await?;
-                tx.commit().await?;
-                done.rows_affected() == 1
-            }
-        };
+            tx.commit().await?;
+            done.rows_affected() == 1
+        });
         Ok(taken)
     }
 
@@ -338,18 +281,13 @@ impl SharedBudget {
 
     /// Gives slot `id` back.
     async fn release(&self, id: &str) {
-        let done = match self.store.postgres() {
-            Some(pg) => sqlx::query("DELETE FROM explain_slots WHERE id = $1")
+        let done = on_db!(self.store.db(), |pool| {
+            sqlx::query(&pool.sql("DELETE FROM explain_slots WHERE id = $1"))
                 .bind(id)
-                .execute(pg.pool())
+                .execute(pool)
                 .await
-                .map(|_| ()),
-            None => sqlx::query("DELETE FROM explain_slots WHERE id = ?")
-                .bind(id)
-                .execute(self.store.pool())
-                .await
-                .map(|_| ()),
-        };
+                .map(|_| ())
+        });
         if let Err(error) = done {
             // The lease runs out by itself.
             tracing::warn!("cannot give an explanation slot back: {error}");

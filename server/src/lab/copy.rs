@@ -7,7 +7,7 @@
 
 use super::{new_id, Explained, LabGame, LabHub};
 use crate::limits::{Caller, Kind, Limits, Reservation};
-use crate::store::TableStore;
+use crate::store::{on_db, Dialect, TableStore};
 use app::api::CommandError;
 use std::sync::Arc;
 use tokio::sync::Mutex as AsyncMutex;
@@ -234,20 +234,14 @@ impl LabHub {
     /// The ids of the `limit` most recently changed lab games, newest first.
     pub(super) async fn recent_lab_games(&self, limit: usize) -> Result<Vec<String>, CommandError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let rows: Vec<(String,)> = match self.shared() {
-            Some(pg) => {
-                sqlx::query_as("SELECT id FROM lab_games ORDER BY updated_at DESC, id LIMIT $1")
-                    .bind(limit)
-                    .fetch_all(pg.pool())
-                    .await
-                    .map_err(crate::store::StoreError::from)?
-            }
-            None => sqlx::query_as("SELECT id FROM lab_games ORDER BY updated_at DESC, id LIMIT ?")
+        const RECENT: &str = "SELECT id FROM lab_games ORDER BY updated_at DESC, id LIMIT $1";
+        let rows: Vec<(String,)> = on_db!(self.inner.store.db(), |pool| {
+            sqlx::query_as(&pool.sql(RECENT))
                 .bind(limit)
-                .fetch_all(self.inner.store.pool())
+                .fetch_all(pool)
                 .await
-                .map_err(crate::store::StoreError::from)?,
-        };
+                .map_err(crate::store::StoreError::from)?
+        });
         Ok(rows.into_iter().map(|(id,)| id).collect())
     }
 

@@ -3,7 +3,7 @@
 //! browsers signed in to them, and moving what an anonymous browser held to
 //! its account.
 
-use super::{Store, StoreError};
+use super::{on_db, Dialect, Store, StoreError};
 
 /// A stored account as sign-in needs it.
 #[derive(Clone, Debug)]
@@ -13,6 +13,14 @@ pub struct StoredAccount {
     pub password_hash: String,
     /// When it was created (ms).
     pub created_at: i64,
+}
+
+/// How an account is looked up.
+#[derive(Clone, Copy)]
+enum AccountKey<'a> {
+    /// By its lower-case name.
+    Name(&'a str),
+    Id(i64),
 }
 
 fn unique_violation(error: &sqlx::Error) -> bool {
@@ -28,29 +36,17 @@ impl Store {
         password_hash: &str,
         now: i64,
     ) -> Result<Option<i64>, StoreError> {
-        let created = if let Some(pg) = &self.pg {
-            sqlx::query_scalar::<_, i64>(
-                "INSERT INTO accounts (name, name_key, password_hash, created_at) \
-                 VALUES ($1, $2, $3, $4) RETURNING id",
-            )
-            .bind(name)
-            .bind(name_key)
-            .bind(password_hash)
-            .bind(now)
-            .fetch_one(pg.pool())
-            .await
-        } else {
-            sqlx::query_scalar::<_, i64>(
-                "INSERT INTO accounts (name, name_key, password_hash, created_at) \
-                 VALUES (?, ?, ?, ?) RETURNING id",
-            )
-            .bind(name)
-            .bind(name_key)
-            .bind(password_hash)
-            .bind(now)
-            .fetch_one(&self.pool)
-            .await
-        };
+        const INSERT: &str = "INSERT INTO accounts (name, name_key, password_hash, created_at) \
+                              VALUES ($1, $2, $3, $4) RETURNING id";
+        let created = on_db!(self.db(), |pool| {
+            sqlx::query_scalar::<_, i64>(&pool.sql(INSERT))
+                .bind(name)
+                .bind(name_key)
+                .bind(password_hash)
+                .bind(now)
+                .fetch_one(pool)
+                .await
+        });
         match created {
             Ok(id) => Ok(Some(id)),
             Err(error) if unique_violation(&error) => Ok(None),
@@ -63,45 +59,36 @@ impl Store {
         &self,
         name_key: &str,
     ) -> Result<Option<StoredAccount>, StoreError> {
-        let row: Option<(i64, String, String, i64)> = if let Some(pg) = &self.pg {
-            sqlx::query_as(
-                "SELECT id, name, password_hash, created_at FROM accounts WHERE name_key = $1",
-            )
-            .bind(name_key)
-            .fetch_optional(pg.pool())
-            .await?
-        } else {
-            sqlx::query_as(
-                "SELECT id, name, password_hash, created_at FROM accounts WHERE name_key = ?",
-            )
-            .bind(name_key)
-            .fetch_optional(&self.pool)
-            .await?
-        };
-        Ok(
-            row.map(|(id, name, password_hash, created_at)| StoredAccount {
-                id,
-                name,
-                password_hash,
-                created_at,
-            }),
-        )
+        self.account_where(AccountKey::Name(name_key)).await
     }
 
     /// The account with id `id`, if any.
     pub async fn account_by_id(&self, id: i64) -> Result<Option<StoredAccount>, StoreError> {
-        let query = "SELECT id, name, password_hash, created_at FROM accounts WHERE id = $1";
-        let row: Option<(i64, String, String, i64)> = if let Some(pg) = &self.pg {
-            sqlx::query_as(query)
-                .bind(id)
-                .fetch_optional(pg.pool())
-                .await?
-        } else {
-            sqlx::query_as(&super::sqlite(query))
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?
-        };
+        self.account_where(AccountKey::Id(id)).await
+    }
+
+    /// The account with this name or id.
+    async fn account_where(
+        &self,
+        key: AccountKey<'_>,
+    ) -> Result<Option<StoredAccount>, StoreError> {
+        let query = format!(
+            "SELECT id, name, password_hash, created_at FROM accounts WHERE {} = $1",
+            match key {
+                AccountKey::Name(_) => "name_key",
+                AccountKey::Id(_) => "id",
+            }
+        );
+        let row: Option<(i64, String, String, i64)> = on_db!(self.db(), |pool| {
+            let text = pool.sql(&query);
+            let select = sqlx::query_as(&text);
+            match key {
+                AccountKey::Name(name) => select.bind(name),
+                AccountKey::Id(id) => select.bind(id),
+            }
+            .fetch_optional(pool)
+            .await?
+        });
         Ok(
             row.map(|(id, name, password_hash, created_at)| StoredAccount {
                 id,
@@ -115,30 +102,19 @@ impl Store {
     /// Replaces an account's password hash and ends every browser signed in
     /// to it, in one transaction.
     pub async fn set_password(&self, id: i64, password_hash: &str) -> Result<(), StoreError> {
-        let update = "UPDATE accounts SET password_hash = $1 WHERE id = $2";
-        let sessions = "DELETE FROM account_sessions WHERE account_id = $1";
-        if let Some(pg) = &self.pg {
-            let mut tx = pg.pool().begin().await?;
-            sqlx::query(update)
+        on_db!(self.db(), |pool| {
+            let mut tx = pool.begin().await?;
+            sqlx::query(&pool.sql("UPDATE accounts SET password_hash = $1 WHERE id = $2"))
                 .bind(password_hash)
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query(sessions).bind(id).execute(&mut *tx).await?;
-            tx.commit().await?;
-        } else {
-            let mut tx = self.pool.begin().await?;
-            sqlx::query(&super::sqlite(update))
-                .bind(password_hash)
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query(&super::sqlite(sessions))
+            sqlx::query(&pool.sql("DELETE FROM account_sessions WHERE account_id = $1"))
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
             tx.commit().await?;
-        }
+        });
         Ok(())
     }
 
@@ -152,39 +128,27 @@ impl Store {
             "DELETE FROM ratings WHERE account_id = $1",
             "DELETE FROM accounts WHERE id = $1",
         ];
-        if let Some(pg) = &self.pg {
-            let mut tx = pg.pool().begin().await?;
+        on_db!(self.db(), |pool| {
+            let mut tx = pool.begin().await?;
             for step in STEPS {
-                sqlx::query(step).bind(id).execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
-        } else {
-            let mut tx = self.pool.begin().await?;
-            for step in STEPS {
-                sqlx::query(&super::sqlite(step))
+                sqlx::query(&pool.sql(step))
                     .bind(id)
                     .execute(&mut *tx)
                     .await?;
             }
             tx.commit().await?;
-        }
+        });
         Ok(())
     }
 
     /// An account's name, if the account exists.
     pub async fn account_name(&self, id: i64) -> Result<Option<String>, StoreError> {
-        let name = if let Some(pg) = &self.pg {
-            sqlx::query_scalar("SELECT name FROM accounts WHERE id = $1")
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_scalar(&pool.sql("SELECT name FROM accounts WHERE id = $1"))
                 .bind(id)
-                .fetch_optional(pg.pool())
+                .fetch_optional(pool)
                 .await?
-        } else {
-            sqlx::query_scalar("SELECT name FROM accounts WHERE id = ?")
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?
-        };
-        Ok(name)
+        }))
     }
 
     /// Signs a browser (the hash of its token) in to an account.
@@ -194,189 +158,105 @@ impl Store {
         account: i64,
         now: i64,
     ) -> Result<(), StoreError> {
-        if let Some(pg) = &self.pg {
-            sqlx::query(
-                "INSERT INTO account_sessions (token, account_id, created_at, last_seen) \
-                 VALUES ($1, $2, $3, $3) ON CONFLICT (token) DO UPDATE \
-                 SET account_id = excluded.account_id, last_seen = excluded.last_seen",
-            )
-            .bind(token)
-            .bind(account)
-            .bind(now)
-            .execute(pg.pool())
-            .await?;
-        } else {
-            sqlx::query(
-                "INSERT INTO account_sessions (token, account_id, created_at, last_seen) \
-                 VALUES (?, ?, ?, ?) ON CONFLICT (token) DO UPDATE \
-                 SET account_id = excluded.account_id, last_seen = excluded.last_seen",
-            )
-            .bind(token)
-            .bind(account)
-            .bind(now)
-            .bind(now)
-            .execute(&self.pool)
-            .await?;
-        }
+        const INSERT: &str =
+            "INSERT INTO account_sessions (token, account_id, created_at, last_seen) \
+             VALUES ($1, $2, $3, $3) ON CONFLICT (token) DO UPDATE \
+             SET account_id = excluded.account_id, last_seen = excluded.last_seen";
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(INSERT))
+                .bind(token)
+                .bind(account)
+                .bind(now)
+                .execute(pool)
+                .await?;
+        });
         Ok(())
     }
 
     /// The account (id and name) a browser — the hash of its token — is
     /// signed in to.
     pub async fn account_of_token(&self, token: &str) -> Result<Option<(i64, String)>, StoreError> {
-        let row = if let Some(pg) = &self.pg {
-            sqlx::query_as(
-                "SELECT a.id, a.name FROM account_sessions s JOIN accounts a ON a.id = s.account_id \
-                 WHERE s.token = $1",
-            )
-            .bind(token)
-            .fetch_optional(pg.pool())
-            .await?
-        } else {
-            sqlx::query_as(
-                "SELECT a.id, a.name FROM account_sessions s JOIN accounts a ON a.id = s.account_id \
-                 WHERE s.token = ?",
-            )
-            .bind(token)
-            .fetch_optional(&self.pool)
-            .await?
-        };
-        Ok(row)
+        const SELECT: &str = "SELECT a.id, a.name FROM account_sessions s \
+             JOIN accounts a ON a.id = s.account_id WHERE s.token = $1";
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_as(&pool.sql(SELECT))
+                .bind(token)
+                .fetch_optional(pool)
+                .await?
+        }))
     }
 
     /// Signs one browser out.
     pub async fn remove_account_session(&self, token: &str) -> Result<(), StoreError> {
-        if let Some(pg) = &self.pg {
-            sqlx::query("DELETE FROM account_sessions WHERE token = $1")
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql("DELETE FROM account_sessions WHERE token = $1"))
                 .bind(token)
-                .execute(pg.pool())
+                .execute(pool)
                 .await?;
-        } else {
-            sqlx::query("DELETE FROM account_sessions WHERE token = ?")
-                .bind(token)
-                .execute(&self.pool)
-                .await?;
-        }
+        });
         Ok(())
     }
 
     /// Signs every browser of an account out; returns how many.
     pub async fn remove_account_sessions(&self, account: i64) -> Result<u64, StoreError> {
-        let done = if let Some(pg) = &self.pg {
-            sqlx::query("DELETE FROM account_sessions WHERE account_id = $1")
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql("DELETE FROM account_sessions WHERE account_id = $1"))
                 .bind(account)
-                .execute(pg.pool())
+                .execute(pool)
                 .await?
                 .rows_affected()
-        } else {
-            sqlx::query("DELETE FROM account_sessions WHERE account_id = ?")
-                .bind(account)
-                .execute(&self.pool)
-                .await?
-                .rows_affected()
-        };
-        Ok(done)
+        }))
     }
 
     /// Deletes sign-ins unused since `before` (ms); returns how many.
     pub async fn expire_account_sessions(&self, before: i64) -> Result<u64, StoreError> {
-        let done = if let Some(pg) = &self.pg {
-            sqlx::query("DELETE FROM account_sessions WHERE last_seen < $1")
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql("DELETE FROM account_sessions WHERE last_seen < $1"))
                 .bind(before)
-                .execute(pg.pool())
+                .execute(pool)
                 .await?
                 .rows_affected()
-        } else {
-            sqlx::query("DELETE FROM account_sessions WHERE last_seen < ?")
-                .bind(before)
-                .execute(&self.pool)
-                .await?
-                .rows_affected()
-        };
-        Ok(done)
+        }))
     }
 
     /// Marks a sign-in used now (at most hourly, by the caller's cache).
     pub async fn touch_account_session(&self, token: &str, now: i64) -> Result<(), StoreError> {
-        if let Some(pg) = &self.pg {
-            sqlx::query("UPDATE account_sessions SET last_seen = $1 WHERE token = $2")
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql("UPDATE account_sessions SET last_seen = $1 WHERE token = $2"))
                 .bind(now)
                 .bind(token)
-                .execute(pg.pool())
+                .execute(pool)
                 .await?;
-        } else {
-            sqlx::query("UPDATE account_sessions SET last_seen = ? WHERE token = ?")
-                .bind(now)
-                .bind(token)
-                .execute(&self.pool)
-                .await?;
-        }
+        });
         Ok(())
     }
 
     /// Gives everything `from` holds (tables it owns, seats, lab games,
-    /// archived games) to
-    /// `to`, in one transaction. On PostgreSQL each changed table's version
-    /// grows, so every instance reloads its copy.
+    /// archived games) to `to`, in one transaction. Each changed table's
+    /// version grows, so every instance (on PostgreSQL) reloads its copy.
     pub async fn transfer_identity(&self, from: &str, to: &str) -> Result<(), StoreError> {
-        if let Some(pg) = &self.pg {
-            let mut tx = pg.pool().begin().await?;
-            sqlx::query(
-                "UPDATE tables SET \
-                 owner = CASE WHEN owner = $1 THEN $2 ELSE owner END, \
-                 black_seat = CASE WHEN black_seat = $1 THEN $2 ELSE black_seat END, \
-                 white_seat = CASE WHEN white_seat = $1 THEN $2 ELSE white_seat END, \
-                 version = version + 1 \
-                 WHERE owner = $1 OR black_seat = $1 OR white_seat = $1",
-            )
-            .bind(from)
-            .bind(to)
-            .execute(&mut *tx)
-            .await?;
-            sqlx::query("UPDATE lab_owners SET owner = $2 WHERE owner = $1")
-                .bind(from)
-                .bind(to)
-                .execute(&mut *tx)
-                .await?;
-            for side in ["black", "white"] {
-                sqlx::query(&format!(
-                    "UPDATE archived_games SET {side} = $2 WHERE {side} = $1"
-                ))
-                .bind(from)
-                .bind(to)
-                .execute(&mut *tx)
-                .await?;
+        const STEPS: [&str; 4] = [
+            "UPDATE tables SET \
+             owner = CASE WHEN owner = $1 THEN $2 ELSE owner END, \
+             black_seat = CASE WHEN black_seat = $1 THEN $2 ELSE black_seat END, \
+             white_seat = CASE WHEN white_seat = $1 THEN $2 ELSE white_seat END, \
+             version = version + 1 \
+             WHERE owner = $1 OR black_seat = $1 OR white_seat = $1",
+            "UPDATE lab_owners SET owner = $2 WHERE owner = $1",
+            "UPDATE archived_games SET black = $2 WHERE black = $1",
+            "UPDATE archived_games SET white = $2 WHERE white = $1",
+        ];
+        on_db!(self.db(), |pool| {
+            let mut tx = pool.begin().await?;
+            for step in STEPS {
+                sqlx::query(&pool.sql(step))
+                    .bind(from)
+                    .bind(to)
+                    .execute(&mut *tx)
+                    .await?;
             }
             tx.commit().await?;
-        } else {
-            let mut tx = self.pool.begin().await?;
-            sqlx::query(
-                "UPDATE tables SET \
-                 owner = CASE WHEN owner = ?1 THEN ?2 ELSE owner END, \
-                 black_seat = CASE WHEN black_seat = ?1 THEN ?2 ELSE black_seat END, \
-                 white_seat = CASE WHEN white_seat = ?1 THEN ?2 ELSE white_seat END \
-                 WHERE owner = ?1 OR black_seat = ?1 OR white_seat = ?1",
-            )
-            .bind(from)
-            .bind(to)
-            .execute(&mut *tx)
-            .await?;
-            sqlx::query("UPDATE lab_owners SET owner = ?2 WHERE owner = ?1")
-                .bind(from)
-                .bind(to)
-                .execute(&mut *tx)
-                .await?;
-            for side in ["black", "white"] {
-                sqlx::query(&format!(
-                    "UPDATE archived_games SET {side} = ?2 WHERE {side} = ?1"
-                ))
-                .bind(from)
-                .bind(to)
-                .execute(&mut *tx)
-                .await?;
-            }
-            tx.commit().await?;
-        }
+        });
         Ok(())
     }
 }

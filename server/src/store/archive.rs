@@ -2,7 +2,7 @@
 //! `migrations/postgres/0005_archive.sql`). Archived games are written by
 //! the group commit with the round's result (see `writer.rs`, `pg.rs`).
 
-use super::{Store, StoreError};
+use super::{on_db, Dialect, Store, StoreError};
 
 /// An archived game as stored.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -31,22 +31,13 @@ const COLUMNS: &str = "id, mode, black, white, start_obf, moves, times, winner, 
 impl Store {
     /// An archived game by id.
     pub async fn archived_game(&self, id: &str) -> Result<Option<ArchivedRow>, StoreError> {
-        let row = if let Some(pg) = &self.pg {
-            sqlx::query_as(&format!(
-                "SELECT {COLUMNS} FROM archived_games WHERE id = $1"
-            ))
-            .bind(id)
-            .fetch_optional(pg.pool())
-            .await?
-        } else {
-            sqlx::query_as(&format!(
-                "SELECT {COLUMNS} FROM archived_games WHERE id = ?"
-            ))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?
-        };
-        Ok(row)
+        let query = format!("SELECT {COLUMNS} FROM archived_games WHERE id = $1");
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_as(&pool.sql(&query))
+                .bind(id)
+                .fetch_optional(pool)
+                .await?
+        }))
     }
 
     /// The games `player` played, newest first: at most `limit`, all ended
@@ -80,21 +71,14 @@ impl Store {
         sql.push_str(" ORDER BY ended_at DESC, id LIMIT $3");
         // The mode is stored as JSON with its tag first: `{"kind":"online",…`.
         let pattern = mode.map(|m| format!("{{\"kind\":\"{m}\"%"));
-        let rows = if let Some(pg) = &self.pg {
+        Ok(on_db!(self.db(), |pool| {
+            let sql = pool.sql(&sql);
             let mut query = sqlx::query_as(&sql).bind(player).bind(before).bind(limit);
             if let Some(pattern) = &pattern {
                 query = query.bind(pattern);
             }
-            query.fetch_all(pg.pool()).await?
-        } else {
-            let sql = super::sqlite(&sql);
-            let mut query = sqlx::query_as(&sql).bind(player).bind(before).bind(limit);
-            if let Some(pattern) = &pattern {
-                query = query.bind(pattern);
-            }
-            query.fetch_all(&self.pool).await?
-        };
-        Ok(rows)
+            query.fetch_all(pool).await?
+        }))
     }
 
     /// The games `player` played, newest first: at most `limit`, all ended
@@ -105,28 +89,8 @@ impl Store {
         before: i64,
         limit: i64,
     ) -> Result<Vec<ArchivedRow>, StoreError> {
-        let rows = if let Some(pg) = &self.pg {
-            sqlx::query_as(&format!(
-                "SELECT {COLUMNS} FROM archived_games WHERE (black = $1 OR white = $1) AND ended_at < $2 \
-                 ORDER BY ended_at DESC, id LIMIT $3"
-            ))
-            .bind(player)
-            .bind(before)
-            .bind(limit)
-            .fetch_all(pg.pool())
-            .await?
-        } else {
-            sqlx::query_as(&format!(
-                "SELECT {COLUMNS} FROM archived_games WHERE (black = ?1 OR white = ?1) AND ended_at < ?2 \
-                 ORDER BY ended_at DESC, id LIMIT ?3"
-            ))
-            .bind(player)
-            .bind(before)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await?
-        };
-        Ok(rows)
+        self.archived_games_filtered(player, before, limit, None, None)
+            .await
     }
 
     /// A player's wins, losses and draws over the archived games they played
@@ -138,17 +102,12 @@ impl Store {
              COALESCE(SUM(CASE WHEN (black = $1 AND winner = 'white') OR (white = $1 AND winner = 'black') THEN 1 ELSE 0 END), 0), \
              COALESCE(SUM(CASE WHEN winner IS NULL AND reason <> 'abandoned' THEN 1 ELSE 0 END), 0) \
              FROM archived_games WHERE (black = $1 OR white = $1) AND black <> white";
-        let (wins, losses, draws): (i64, i64, i64) = if let Some(pg) = &self.pg {
-            sqlx::query_as(COUNTS)
+        let (wins, losses, draws): (i64, i64, i64) = on_db!(self.db(), |pool| {
+            sqlx::query_as(&pool.sql(COUNTS))
                 .bind(player)
-                .fetch_one(pg.pool())
+                .fetch_one(pool)
                 .await?
-        } else {
-            sqlx::query_as(&COUNTS.replace("$1", "?1"))
-                .bind(player)
-                .fetch_one(&self.pool)
-                .await?
-        };
+        });
         let count = |n: i64| u32::try_from(n).unwrap_or(0);
         Ok((count(wins), count(losses), count(draws)))
     }

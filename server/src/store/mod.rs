@@ -167,6 +167,14 @@ impl Store {
         self.pg.as_ref().map_or(&self.stats, PgStore::commit_stats)
     }
 
+    /// The database every query of the site runs on.
+    pub fn db(&self) -> Db<'_> {
+        match &self.pg {
+            Some(pg) => Db::Postgres(pg.pool()),
+            None => Db::Sqlite(&self.pool),
+        }
+    }
+
     /// The connection pool.
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
@@ -291,6 +299,60 @@ pub struct ArchivedGame {
 pub(crate) fn sqlite(query: &str) -> String {
     query.replace('$', "?")
 }
+
+/// The database the store's queries run on, borrowed from the store.
+///
+/// A query is written once, with PostgreSQL's numbered parameters (`$1`),
+/// inside [`on_db!`], which compiles the same body for each pool;
+/// [`Dialect::sql`] hands each database the text it reads.
+#[derive(Clone, Copy, Debug)]
+pub enum Db<'a> {
+    Sqlite(&'a SqlitePool),
+    Postgres(&'a sqlx::PgPool),
+}
+
+/// A query's text as each database reads it.
+pub trait Dialect {
+    /// `query` (written with `$n` parameters) as this database reads it.
+    fn sql<'q>(&self, query: &'q str) -> std::borrow::Cow<'q, str>;
+
+    /// Whether this is PostgreSQL (for the rare step only it needs, such
+    /// as an advisory lock where SQLite's one writer already serialises).
+    fn is_postgres(&self) -> bool;
+}
+
+impl Dialect for SqlitePool {
+    fn sql<'q>(&self, query: &'q str) -> std::borrow::Cow<'q, str> {
+        std::borrow::Cow::Owned(sqlite(query))
+    }
+
+    fn is_postgres(&self) -> bool {
+        false
+    }
+}
+
+impl Dialect for sqlx::PgPool {
+    fn sql<'q>(&self, query: &'q str) -> std::borrow::Cow<'q, str> {
+        std::borrow::Cow::Borrowed(query)
+    }
+
+    fn is_postgres(&self) -> bool {
+        true
+    }
+}
+
+/// Runs `body`, written once, on the store's database: `pool` names the
+/// pool inside it (`&SqlitePool` or `&PgPool`; `pool.sql(…)` gives the
+/// query text each reads).
+macro_rules! on_db {
+    ($db:expr, |$pool:ident| $body:expr) => {
+        match $db {
+            $crate::store::Db::Sqlite($pool) => $body,
+            $crate::store::Db::Postgres($pool) => $body,
+        }
+    };
+}
+pub(crate) use on_db;
 
 /// Archived games kept for nobody: an anonymous player's games are kept
 /// while their session lives; once no side is an account or a live

@@ -2,7 +2,7 @@
 //! creating tables and their seats, reading tables back for recovery, and
 //! deleting idle ones.
 
-use super::{MoveRow, Store, StoreError, StoredTable};
+use super::{on_db, Dialect, MoveRow, Store, StoreError, StoredTable};
 
 impl Store {
     /// Stores a session (by the hash of its token, never the token) or marks
@@ -36,48 +36,45 @@ impl Store {
 
     /// Records who created a lab game.
     pub async fn set_lab_owner(&self, game: &str, owner: &str) -> Result<(), StoreError> {
-        if let Some(pg) = &self.pg {
-            return pg.set_lab_owner(game, owner).await;
-        }
-        sqlx::query("INSERT OR REPLACE INTO lab_owners (game_id, owner) VALUES (?, ?)")
-            .bind(game)
-            .bind(owner)
-            .execute(&self.pool)
-            .await?;
+        const SET: &str = "INSERT INTO lab_owners (game_id, owner) VALUES ($1, $2)
+             ON CONFLICT (game_id) DO UPDATE SET owner = excluded.owner";
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(SET))
+                .bind(game)
+                .bind(owner)
+                .execute(pool)
+                .await?;
+        });
         Ok(())
     }
 
     /// Who created a lab game (`None`: a game from before owners were kept).
     pub async fn lab_owner(&self, game: &str) -> Result<Option<String>, StoreError> {
-        if let Some(pg) = &self.pg {
-            return pg.lab_owner(game).await;
-        }
-        let row: Option<(String,)> =
-            sqlx::query_as("SELECT owner FROM lab_owners WHERE game_id = ?")
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_scalar(&pool.sql("SELECT owner FROM lab_owners WHERE game_id = $1"))
                 .bind(game)
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(row.map(|(owner,)| owner))
+                .fetch_optional(pool)
+                .await?
+        }))
     }
 
     /// The lab games a session created.
     pub async fn lab_games_of(&self, owner: &str) -> Result<Vec<String>, StoreError> {
-        if let Some(pg) = &self.pg {
-            return pg.lab_games_of(owner).await;
-        }
-        let rows: Vec<(String,)> = sqlx::query_as("SELECT game_id FROM lab_owners WHERE owner = ?")
-            .bind(owner)
-            .fetch_all(&self.pool)
-            .await?;
-        Ok(rows.into_iter().map(|(id,)| id).collect())
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_scalar(&pool.sql("SELECT game_id FROM lab_owners WHERE owner = $1"))
+                .bind(owner)
+                .fetch_all(pool)
+                .await?
+        }))
     }
 
     /// How many sessions are stored.
     pub async fn session_count(&self) -> Result<i64, StoreError> {
-        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sessions")
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(n)
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_scalar("SELECT COUNT(*) FROM sessions")
+                .fetch_one(pool)
+                .await?
+        }))
     }
 
     /// Creates a table with its first round and an empty tally; `seats` are

@@ -9,7 +9,7 @@
 //! twice by two instances. Queries are written once with `$n` parameters;
 //! SQLite reads them as `?n`.
 
-use super::{sqlite, Store, StoreError};
+use super::{on_db, sqlite, Dialect, Store, StoreError};
 use crate::glicko::{self, Rating};
 
 /// A day, in ms: a player's RD grows for each whole one without a rated game.
@@ -217,18 +217,15 @@ pub struct PoolRow {
     pub rated_at: i64,
 }
 
-/// Runs a read on whichever database holds the ratings.
+/// Runs a read, written once, on the store's database.
 macro_rules! read {
-    ($store:expr, $query:expr, |$q:ident| $build:expr) => {{
-        if let Some(pg) = &$store.pg {
-            let $q = sqlx::query_as($query);
-            $build.fetch_all(pg.pool()).await?
-        } else {
-            let text = sqlite($query);
+    ($store:expr, $query:expr, |$q:ident| $build:expr) => {
+        on_db!($store.db(), |pool| {
+            let text = pool.sql($query);
             let $q = sqlx::query_as(&text);
-            $build.fetch_all(&$store.pool).await?
-        }
-    }};
+            $build.fetch_all(pool).await?
+        })
+    };
 }
 
 impl Store {
