@@ -10,7 +10,7 @@
 //! per record with `synchronous=NORMAL` (the old path), the same with `FULL`,
 //! and group commit with `FULL` (today's path). Figures in docs/BENCHMARKS.md.
 
-use server::store::{MoveRow, Record, Store};
+use server::store::{MoveRow, Record, Store, TableStore};
 use sqlx::sqlite::SqliteSynchronous;
 use std::time::Instant;
 
@@ -60,7 +60,7 @@ async fn run(writers: usize, per_writer: i64, sync: SqliteSynchronous, path: Pat
             for seq in 0..per_writer {
                 let r = record(&table, seq);
                 match path {
-                    Path::Unbatched => store.record_unbatched(&r).await,
+                    Path::Unbatched => store.sqlite().expect("SQLite").record_unbatched(&r).await,
                     Path::Grouped => store.record(&r).await,
                 }
                 .expect("write");

@@ -12,7 +12,6 @@ pub mod defaults {
 
     pub const LISTEN: &str = "127.0.0.1:40085";
     pub const DATABASE: &str = "data/othello.db";
-    pub const LOCAL_DATABASE: &str = "data/local.db";
     pub const INSTANCE_TIMEOUT_MS: u64 = 15_000;
     pub const TEST_AI_DELAY_MS: u64 = 0;
     pub const SITE_ROOT: &str = "site";
@@ -69,12 +68,6 @@ pub struct Config {
     /// instances.
     #[arg(long, env = "OTHELLO_DATABASE", default_value = defaults::DATABASE)]
     pub database: Database,
-
-    /// With a PostgreSQL `--database`: this instance's own SQLite file. It
-    /// holds nothing the site shows (everything shared, the AI lab included,
-    /// is in PostgreSQL); the store still opens it.
-    #[arg(long, env = "OTHELLO_LOCAL_DATABASE", default_value = defaults::LOCAL_DATABASE)]
-    pub local_database: PathBuf,
 
     /// With a PostgreSQL `--database`: milliseconds without a heartbeat
     /// after which an instance counts as dead (its sockets stop counting,
@@ -369,7 +362,6 @@ impl Config {
         Self {
             listen: "127.0.0.1:0".parse().expect("valid literal address"),
             database: Database::Sqlite(database),
-            local_database: defaults::LOCAL_DATABASE.into(),
             instance_timeout_ms: defaults::INSTANCE_TIMEOUT_MS,
             test_ai_delay_ms: defaults::TEST_AI_DELAY_MS,
             site_root: defaults::SITE_ROOT.into(),

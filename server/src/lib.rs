@@ -148,9 +148,7 @@ pub async fn prepare_with_clock(
     clock: Arc<dyn clock::Clock>,
 ) -> Result<AppState, StartError> {
     let store = match &config.database {
-        config::Database::Postgres(url) => {
-            Store::open_postgres(url, &config.local_database).await?
-        }
+        config::Database::Postgres(url) => Store::open_postgres(url).await?,
         config::Database::Sqlite(path) => Store::open(path).await?,
     };
     // On PostgreSQL the hub shares its tables with the other instances

@@ -306,7 +306,14 @@ async fn lab_games_idle_for_24_hours_are_deleted_on_the_injected_clock() {
         .view(&active)
         .await
         .expect("the active lab game stays");
-    let stored = w.hub.store().lab_games().await.expect("rows");
+    let stored = w
+        .hub
+        .store()
+        .sqlite()
+        .expect("SQLite")
+        .lab_games()
+        .await
+        .expect("rows");
     assert_eq!(stored.len(), 1, "deleted from the database too");
     assert_eq!(stored[0].id, active);
 }

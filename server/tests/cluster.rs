@@ -24,11 +24,11 @@ use testclient::{my_side, Client, Socket};
 /// Generous: the machine running the tests may be slow and busy.
 const PATIENCE: Duration = Duration::from_secs(90);
 
-/// An instance on the cluster, with its own local SQLite file.
-fn instance(pg: &PgCluster, name: &str, extra: &[&str]) -> Server {
+/// An instance on the cluster.
+fn instance(pg: &PgCluster, extra: &[&str]) -> Server {
     // `CLUSTER_TEST_LOG=server=debug` shows the instances' logs.
     let log = std::env::var("CLUSTER_TEST_LOG").unwrap_or_else(|_| "warn".into());
-    pg_instance_with_env(pg, name, extra, &[("OTHELLO_LOG", log.as_str())])
+    pg_instance_with_env(pg, extra, &[("OTHELLO_LOG", log.as_str())])
 }
 
 fn discs(view: &TableView) -> u32 {
@@ -72,8 +72,8 @@ async fn first_legal(client: &Client, table: &str) -> Option<u8> {
 #[tokio::test]
 async fn players_on_two_instances_and_a_spectator_see_every_move_to_the_end() {
     let pg = PgCluster::start();
-    let a = instance(&pg, "a", &[]);
-    let b = instance(&pg, "b", &[]);
+    let a = instance(&pg, &[]);
+    let b = instance(&pg, &[]);
     let (table, alice, alice_side, bob, _) = seated_pair(&a, &b).await;
     let (mut alice_socket, _) = alice.connect(&table).await.expect("alice on a");
     let (mut bob_socket, _) = bob.connect(&table).await.expect("bob on b");
@@ -130,8 +130,8 @@ fn clock_of(view: &TableView, side: Side) -> i64 {
 #[tokio::test]
 async fn a_timed_games_moves_heard_on_the_other_instance_show_the_same_clocks() {
     let pg = PgCluster::start();
-    let a = instance(&pg, "a", &[]);
-    let b = instance(&pg, "b", &[]);
+    let a = instance(&pg, &[]);
+    let b = instance(&pg, &[]);
     let alice = Client::new(&a.url);
     let bob = Client::new(&b.url);
     let control = TimeControl {
@@ -191,8 +191,8 @@ async fn a_timed_games_moves_heard_on_the_other_instance_show_the_same_clocks() 
 #[tokio::test]
 async fn simultaneous_moves_from_two_instances_exactly_one_is_accepted() {
     let pg = PgCluster::start();
-    let a = instance(&pg, "a", &[]);
-    let b = instance(&pg, "b", &[]);
+    let a = instance(&pg, &[]);
+    let b = instance(&pg, &[]);
     let (table, alice, alice_side, bob, _) = seated_pair(&a, &b).await;
     let mut accepted = 0;
     for _ in 0..10 {
@@ -227,8 +227,8 @@ async fn simultaneous_moves_from_two_instances_exactly_one_is_accepted() {
 #[tokio::test]
 async fn quick_match_pairs_players_on_different_instances() {
     let pg = PgCluster::start();
-    let a = instance(&pg, "a", &[]);
-    let b = instance(&pg, "b", &[]);
+    let a = instance(&pg, &[]);
+    let b = instance(&pg, &[]);
     let control = TimeControl {
         base_s: 180,
         increment_s: 2,
@@ -277,8 +277,8 @@ async fn quick_match_pairs_players_on_different_instances() {
 #[tokio::test]
 async fn players_of_a_killed_instance_reconnect_to_the_other_and_finish() {
     let pg = PgCluster::start();
-    let a = instance(&pg, "a", &[]);
-    let b = instance(&pg, "b", &[]);
+    let a = instance(&pg, &[]);
+    let b = instance(&pg, &[]);
     let (table, alice, alice_side, bob, _) = seated_pair(&a, &b).await;
     let (_alice_socket, _) = alice.connect(&table).await.expect("alice on a");
     let (mut bob_socket, _) = bob.connect(&table).await.expect("bob on b");
@@ -342,8 +342,8 @@ async fn players_of_a_killed_instance_reconnect_to_the_other_and_finish() {
 async fn an_ai_move_pending_on_a_killed_instance_is_made_by_the_other() {
     let pg = PgCluster::start();
     // On `a` the AI's searches never start in time: its move stays pending.
-    let a = instance(&pg, "a", &["--test-ai-delay-ms", "600000"]);
-    let b = instance(&pg, "b", &[]);
+    let a = instance(&pg, &["--test-ai-delay-ms", "600000"]);
+    let b = instance(&pg, &[]);
     let human = Client::new(&a.url);
     let table = human
         .create_table(TableMode::VsAi {
@@ -380,8 +380,8 @@ async fn an_ai_move_pending_on_a_killed_instance_is_made_by_the_other() {
 #[tokio::test]
 async fn the_grace_of_a_killed_instances_player_ends_on_the_other_instance() {
     let pg = PgCluster::start();
-    let a = instance(&pg, "a", &["--grace-secs", "3"]);
-    let b = instance(&pg, "b", &["--grace-secs", "3"]);
+    let a = instance(&pg, &["--grace-secs", "3"]);
+    let b = instance(&pg, &["--grace-secs", "3"]);
     let (table, alice, alice_side, bob, bob_side) = seated_pair(&a, &b).await;
     let (_alice_socket, _) = alice.connect(&table).await.expect("alice on a");
     let (mut bob_socket, _) = bob.connect(&table).await.expect("bob on b");
@@ -441,8 +441,8 @@ fn lab_facts(view: &app::lab::LabView) -> (u64, Vec<(u32, String)>, u8, u8) {
 #[tokio::test]
 async fn a_lab_game_is_the_same_on_every_instance_and_a_watcher_elsewhere_is_woken() {
     let pg = PgCluster::start();
-    let a = instance(&pg, "a", &[]);
-    let b = instance(&pg, "b", &[]);
+    let a = instance(&pg, &[]);
+    let b = instance(&pg, &[]);
     let owner = Client::new(&a.url);
     let lab = owner.lab_create(1, 2).await.expect("created on a");
     // A watcher on b sees the game, and the owner is the owner on b too.
@@ -500,8 +500,8 @@ async fn a_lab_game_is_the_same_on_every_instance_and_a_watcher_elsewhere_is_wok
 #[tokio::test]
 async fn simultaneous_lab_steps_on_two_instances_place_exactly_one_disc() {
     let pg = PgCluster::start();
-    let a = instance(&pg, "a", &[]);
-    let b = instance(&pg, "b", &[]);
+    let a = instance(&pg, &[]);
+    let b = instance(&pg, &[]);
     let owner = Client::new(&a.url);
     let lab = owner.lab_create(1, 1).await.expect("created");
     let owner_on_b = owner.at(&b.url);
@@ -538,7 +538,6 @@ async fn an_explanation_left_by_a_killed_instance_is_written_by_the_other() {
     let base = format!("http://{}", silent.local_addr().expect("address"));
     let a = pg_instance_with_env(
         &pg,
-        "a",
         &[
             "--explainer",
             "responses",
@@ -549,7 +548,7 @@ async fn an_explanation_left_by_a_killed_instance_is_written_by_the_other() {
         ],
         &[("OPENAI_API_KEY", "sk-test-never-answered")],
     );
-    let b = instance(&pg, "b", &[]);
+    let b = instance(&pg, &[]);
     let owner = Client::new(&a.url);
     let lab = owner.lab_create(1, 1).await.expect("created");
     let view = owner.lab_next_turn(&lab).await.expect("stepped on a");
@@ -571,17 +570,8 @@ async fn an_explanation_left_by_a_killed_instance_is_written_by_the_other() {
 }
 
 /// An instance on the cluster with extra environment variables.
-fn pg_instance_with_env(
-    pg: &PgCluster,
-    name: &str,
-    extra: &[&str],
-    env: &[(&str, &str)],
-) -> Server {
-    let local = pg.path().join(format!("{name}.db"));
-    let local = local.to_str().expect("utf-8 path").to_string();
+fn pg_instance_with_env(pg: &PgCluster, extra: &[&str], env: &[(&str, &str)]) -> Server {
     let mut args = vec![
-        "--local-database",
-        local.as_str(),
         "--instance-timeout-ms",
         "2000",
         "--presence-check-ms",
@@ -601,11 +591,10 @@ async fn a_failed_lab_explanation_is_retried_and_a_copy_made_on_another_instance
     drop(closed);
     let a = pg_instance_with_env(
         &pg,
-        "a",
         &["--explainer", "responses", "--responses-base-url", &base],
         &[("OPENAI_API_KEY", "sk-test-refused")],
     );
-    let b = instance(&pg, "b", &[]);
+    let b = instance(&pg, &[]);
     let owner = Client::new(&a.url);
     let lab = owner.lab_create(2, 1).await.expect("created");
     owner.lab_next_turn(&lab).await.expect("stepped on a");
@@ -654,8 +643,8 @@ async fn signed_in(client: &Client) -> String {
 async fn an_account_made_on_one_instance_plays_its_seat_on_the_other_and_signs_out_everywhere() {
     const PASSWORD: &str = "violet kettle marches sideways";
     let pg = PgCluster::start();
-    let a = instance(&pg, "a", &[]);
-    let b = instance(&pg, "b", &[]);
+    let a = instance(&pg, &[]);
+    let b = instance(&pg, &[]);
     let (table, alice, alice_side, bob, _) = seated_pair(&a, &b).await;
     // Alice signs up on a: her seat moves to the account, in the shared store.
     alice
@@ -722,8 +711,8 @@ async fn an_account_made_on_one_instance_plays_its_seat_on_the_other_and_signs_o
 async fn a_rated_game_on_two_instances_is_rated_once_and_seen_on_both() {
     const PASSWORD: &str = "violet kettle marches sideways";
     let pg = PgCluster::start();
-    let a = instance(&pg, "a", &[]);
-    let b = instance(&pg, "b", &[]);
+    let a = instance(&pg, &[]);
+    let b = instance(&pg, &[]);
     let on_a = Client::new(&a.url);
     on_a.sign_up("rated_a", PASSWORD)
         .await
@@ -774,8 +763,8 @@ async fn a_rated_game_on_two_instances_is_rated_once_and_seen_on_both() {
 async fn rated_players_on_two_instances_meet_the_closest_rating_then_anyone_as_the_window_widens() {
     const PASSWORD: &str = "violet kettle marches sideways";
     let pg = PgCluster::start();
-    let a = instance(&pg, "a", &[]);
-    let b = instance(&pg, "b", &[]);
+    let a = instance(&pg, &[]);
+    let b = instance(&pg, &[]);
     let db = sqlx::PgPool::connect(&pg.url()).await.expect("database");
     let player = |url: String, name: &'static str, rating: Option<f64>| {
         let db = db.clone();

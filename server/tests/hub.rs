@@ -210,7 +210,7 @@ async fn a_storage_failure_is_unavailable_not_the_players_fault_and_changes_noth
         .await
         .expect("table");
     let before = hub.view(&player, &table).await.expect("view");
-    hub.store().pool().close().await;
+    hub.store().sqlite().expect("SQLite").pool().close().await;
     let error = hub
         .execute(
             &player,
@@ -288,11 +288,11 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
             .bind(kind)
             .bind(side)
             .bind(square)
-            .execute(store.pool())
+            .execute(store.sqlite().expect("SQLite").pool())
             .await
             .expect("an old row");
         }
-        store.pool().close().await;
+        store.sqlite().expect("SQLite").pool().close().await;
     }
     let store = Store::open(&path).await.expect("store");
     let kinds: Vec<MoveKind> = store

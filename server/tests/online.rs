@@ -16,6 +16,7 @@ use serde_json::json;
 use server::clock::ManualClock;
 use server::config::Config;
 use server::hub::Hub;
+use server::store::TableStore;
 use std::path::Path;
 use std::sync::Arc;
 use testclient::{my_side, Client, Refusal, Socket};

@@ -11,7 +11,7 @@
 mod pg;
 
 use pg::PgCluster;
-use server::store::{MoveKind, MoveRow, PgStore, Record, StoreError};
+use server::store::{MoveKind, MoveRow, PgStore, Record, Store, StoreError, TableStore};
 
 async fn open(cluster: &PgCluster) -> PgStore {
     PgStore::open(&cluster.url()).await.expect("open")
@@ -52,7 +52,7 @@ async fn many_tables_moves_at_once_are_each_written_once_and_a_stale_or_gone_one
     let store = open(&cluster).await;
     let ids: Vec<String> = (0..120).map(|n| format!("t{n:03}")).collect();
     for id in &ids {
-        store
+        Store::Postgres(store.clone())
             .create_table(id, "{}", "owner", (None, None), 1)
             .await
             .expect("create");
@@ -128,7 +128,7 @@ async fn many_tables_moves_at_once_are_each_written_once_and_a_stale_or_gone_one
 async fn a_table_read_since_a_row_has_its_header_version_and_only_the_later_rows() {
     let cluster = PgCluster::start();
     let store = open(&cluster).await;
-    store
+    Store::Postgres(store.clone())
         .create_table("t", "{\"mode\":1}", "owner", (Some("b"), None), 5)
         .await
         .expect("create");
@@ -166,7 +166,7 @@ async fn a_records_bus_message_is_sent_by_its_commit_and_never_for_a_refused_rec
     let store = open(&cluster).await;
     let bus = PgBus::start(store.pool().clone()).await.expect("listen");
     let mut heard = bus.subscribe();
-    store
+    Store::Postgres(store.clone())
         .create_table("t", "{}", "owner", (None, None), 1)
         .await
         .expect("create");
@@ -207,7 +207,7 @@ async fn a_records_bus_message_is_sent_by_its_commit_and_never_for_a_refused_rec
 async fn while_the_database_is_down_a_write_fails_cleanly_and_the_writer_works_again_after() {
     let cluster = PgCluster::start();
     let store = open(&cluster).await;
-    store
+    Store::Postgres(store.clone())
         .create_table("t", "{}", "owner", (None, None), 1)
         .await
         .expect("create");

@@ -294,7 +294,7 @@ async fn the_leaderboard_lists_settled_recent_players_best_first() {
         .bind(deviation)
         .bind(now - days * 86_400_000)
         .bind(name)
-        .execute(live.store.pool())
+        .execute(live.store.sqlite().expect("SQLite").pool())
         .await
         .expect("insert");
     }
@@ -329,7 +329,7 @@ async fn set_rating(live: &Live, name: &str, rating: f64) {
     .bind(rating)
     .bind(live.clock.now_ms())
     .bind(name)
-    .execute(live.store.pool())
+    .execute(live.store.sqlite().expect("SQLite").pool())
     .await
     .expect("rating");
 }

@@ -22,10 +22,9 @@ interface Cluster {
 
 async function startCluster(): Promise<Cluster> {
   const pg = await startPg();
-  const instance = (name: string) =>
-    startServer({ database: pg.url, args: ['--local-database', join(pg.dir, `${name}-local.db`)] });
-  const a = await instance('a');
-  const b = await instance('b');
+  const instance = () => startServer({ database: pg.url });
+  const a = await instance();
+  const b = await instance();
   return {
     pg,
     a,

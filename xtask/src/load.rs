@@ -67,12 +67,12 @@ fn run(dir: &Path, instances: usize, postgres: bool, rest: &[String]) -> Result 
     };
     let mut servers = Servers(Vec::new());
     let mut urls = Vec::new();
-    for n in 0..instances {
+    for _ in 0..instances {
         let database = match &cluster {
             Some(c) => c.url(),
             None => dir.join("load.db").display().to_string(),
         };
-        let (child, url) = start_server(dir, n, &database)?;
+        let (child, url) = start_server(&database)?;
         servers.0.push(child);
         urls.push(url);
     }
@@ -134,7 +134,7 @@ impl Drop for Servers {
 }
 
 /// Starts one server and waits for its "listening on" line.
-fn start_server(dir: &Path, n: usize, database: &str) -> Result<(Child, String)> {
+fn start_server(database: &str) -> Result<(Child, String)> {
     // Every simulated player comes from 127.0.0.1: lift the per-address limits
     // (they are for the public internet, see docs/SECURITY.md).
     let mut command = Command::new(target_dir().join("release/othello-server"));
@@ -155,11 +155,6 @@ fn start_server(dir: &Path, n: usize, database: &str) -> Result<(Child, String)>
             "--database",
             database,
         ]);
-    if database.starts_with("postgres://") {
-        command
-            .arg("--local-database")
-            .arg(dir.join(format!("local-{n}.db")));
-    }
     let mut server = command
         .current_dir(root())
         .stdout(Stdio::piped())

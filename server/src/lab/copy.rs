@@ -183,7 +183,7 @@ impl LabHub {
                 .copy_lab_game(id, &copy_id, now, now + self.lease_ms())
                 .await
                 .map_err(super::changed_meanwhile)?,
-            None => self.inner.store.copy_lab_game(id, &copy_id, now).await?,
+            None => self.local()?.copy_lab_game(id, &copy_id, now).await?,
         }
         let mut game = LabGame::new(copy_id.clone(), source.black_depth, source.white_depth, now);
         game.game = source.game.clone();

@@ -272,8 +272,7 @@ impl LabHub {
                     .await?
             }
             None => {
-                self.inner
-                    .store
+                self.local()?
                     .create_lab_game(&id, black_depth, white_depth, lang, now)
                     .await?
             }
@@ -485,8 +484,7 @@ impl LabHub {
                 .map_err(changed_meanwhile)?,
             ),
             None => {
-                self.inner
-                    .store
+                self.local()?
                     .record_lab_move(id, ply, side, index, &facts_json, now)
                     .await?;
                 None
@@ -545,8 +543,7 @@ impl LabHub {
                 Some(version)
             }
             None => {
-                self.inner
-                    .store
+                self.local()?
                     .record_lab_explanation(id, ply, Outcome::Pending, now)
                     .await?;
                 None
@@ -668,11 +665,12 @@ impl LabHub {
                 {
                     return;
                 }
-                if let Err(error) = hub
-                    .inner
-                    .store
-                    .record_lab_explanation(&id, ply, outcome, now)
-                    .await
+                if let Err(error) = async {
+                    hub.local()?
+                        .record_lab_explanation(&id, ply, outcome, now)
+                        .await
+                }
+                .await
                 {
                     tracing::error!(lab = %id, ply, "cannot store the explanation: {error}");
                 }
@@ -705,7 +703,7 @@ impl LabHub {
         let cutoff = self.now().saturating_sub(self.inner.config.expiry_ms);
         let deleted = match self.shared() {
             Some(pg) => pg.delete_idle_lab_games(cutoff).await?,
-            None => self.inner.store.delete_idle_lab_games(cutoff).await?,
+            None => self.local()?.delete_idle_lab_games(cutoff).await?,
         };
         for id in &deleted {
             self.forget(id);

@@ -76,10 +76,10 @@ impl LabHub {
         if self.shared().is_some() {
             return Ok(());
         }
-        let rows = self.inner.store.lab_games().await?;
+        let rows = self.local()?.lab_games().await?;
         let mut restored = 0;
         for row in rows {
-            let stored = self.inner.store.lab_moves(&row.id).await?;
+            let stored = self.local()?.lab_moves(&row.id).await?;
             let (game, pending) = match rebuild(&row, &stored) {
                 Ok(rebuilt) => rebuilt,
                 Err(reason) => {

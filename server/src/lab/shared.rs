@@ -13,7 +13,7 @@
 
 use super::{recovery, Explained, LabGame, LabHub};
 use crate::store::bus::{Bus, BusMessage};
-use crate::store::{PgStore, StoreError};
+use crate::store::{PgStore, SqliteStore, StoreError};
 use app::api::CommandError;
 use std::sync::Arc;
 use std::time::Duration;
@@ -70,6 +70,15 @@ impl LabHub {
     /// The PostgreSQL store, when lab games are shared between instances.
     pub(super) fn shared(&self) -> Option<&PgStore> {
         self.inner.store.postgres()
+    }
+
+    /// The SQLite store, when lab games live in this instance alone (that
+    /// is, whenever [`LabHub::shared`] is `None`).
+    pub(super) fn local(&self) -> Result<&SqliteStore, StoreError> {
+        self.inner
+            .store
+            .sqlite()
+            .ok_or_else(|| StoreError::Batch("the lab's local store is on PostgreSQL".into()))
     }
 
     fn cached(&self, id: &str) -> Option<Arc<AsyncMutex<LabGame>>> {

@@ -2,7 +2,7 @@
 //! is one transaction: a placement (its row and the game's `updated_at`), or an
 //! explanation's outcome.
 
-use crate::store::{Store, StoreError};
+use crate::store::{SqliteStore, StoreError};
 
 /// A stored lab game header.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -94,7 +94,10 @@ impl<'a> Outcome<'a> {
     }
 }
 
-impl Store {
+/// The lab on SQLite, one instance: its games live in this process and
+/// are written unchecked (the shared lab on PostgreSQL is `store::pg::lab`,
+/// version-checked).
+impl SqliteStore {
     /// Creates a lab game.
     pub async fn create_lab_game(
         &self,
@@ -262,7 +265,10 @@ mod tests {
     #[tokio::test]
     async fn explanation_states_are_stored_as_the_strings_the_schema_lists() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(&dir.path().join("t.db")).await.expect("open");
+        let store = crate::store::Store::open(&dir.path().join("t.db"))
+            .await
+            .expect("open");
+        let store = store.sqlite().expect("SQLite");
         store
             .create_lab_game("g", 1, 1, app::i18n::Lang::En, 1)
             .await

@@ -1,6 +1,6 @@
 //! The store's archive queries (`migrations/0015_archive.sql`, on PostgreSQL
 //! `migrations/postgres/0005_archive.sql`). Archived games are written by
-//! the group commit with the round's result (see `writer.rs`, `pg.rs`).
+//! the group commit with the round's result (see `sqlite/writer.rs`, `pg/writer.rs`).
 
 use super::{on_db, Dialect, Store, StoreError};
 

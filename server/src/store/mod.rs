@@ -1,55 +1,37 @@
-//! The SQLite store: opening the database (WAL, `synchronous=FULL`, foreign
-//! keys), applying the migrations in `migrations/`, the group-commit writer
-//! that makes accepted commands durable, and the queries the rest of the
-//! server uses.
+//! Storage: the tables, sessions, the AI lab, analyses, accounts, the
+//! archive and ratings, on SQLite (one instance) or PostgreSQL (several).
 //!
-//! **Group commit.** [`Store::record`] does not open its own transaction: it
-//! hands the record to one writer task and waits. The writer takes every
-//! record that is waiting (up to [`MAX_BATCH`]), writes them all in one
-//! transaction and one `fsync`, then answers each caller. With
-//! `synchronous=FULL` an answered record survives a power loss, and the cost
-//! of the `fsync` is shared by every command that arrived while the previous
-//! batch was being written. A failed batch answers every record in it with an
-//! error; callers only change memory after an `Ok`, so memory stays as it was.
-//!
-//! The module map: this file opens the store and holds the row types;
-//! [`writer`] is the group-commit writer; [`queries`] the other reads and
-//! writes; [`migrations`] keeps databases migrated with reworded texts
-//! opening; [`table_store`] is the [`TableStore`] trait (what the hub needs
-//! from storage) and its implementation for [`Store`].
+//! The module map: [`sqlite`] and [`pg`] are the two stores, siblings: each
+//! opens its database, applies its migrations and runs its own group-commit
+//! writer for accepted commands ([`sqlite::writer`], [`pg::writer`]);
+//! PostgreSQL also keeps what instances share (versions, presence, jobs, the
+//! quick-match queue, the bus). [`Store`] is one of the two. Every other
+//! query is written once, for both, with PostgreSQL's `$n` parameters, in a
+//! body that [`on_db!`] compiles for each pool: [`queries`] (sessions,
+//! tables, lab owners), [`accounts`], [`archive`], [`ratings`], and the
+//! lab's and analyses' queries in their own modules. [`table_store`] is the
+//! [`TableStore`] trait (what the hub needs from storage).
 
 pub mod accounts;
 pub mod archive;
 pub mod bus;
-mod migrations;
 pub mod pg;
-pub mod pg_lab;
-mod pg_writer;
 mod queries;
 pub mod ratings;
+pub mod sqlite;
+mod stats;
 mod table_store;
-mod writer;
 
 pub use pg::PgStore;
-
+pub use sqlite::{SqliteStore, MAX_BATCH};
+pub use stats::CommitStats;
 pub use table_store::TableStore;
-pub use writer::CommitStats;
 
-use migrations::accept_reworded_migrations;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::SqliteSynchronous;
 use sqlx::SqlitePool;
 use std::path::Path;
-use std::sync::Arc;
-use std::time::Duration;
-use tokio::sync::mpsc;
-use writer::{write_batches, WriteJob};
 
-/// Most records written in one group-commit transaction.
-pub const MAX_BATCH: usize = 256;
-/// Records that may wait for the writer before callers wait to enqueue.
-const WRITE_QUEUE: usize = 4096;
-
-/// Errors opening the store.
+/// Errors of the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("cannot create the database folder {path}: {source}")]
@@ -78,21 +60,18 @@ pub enum StoreError {
     Gone,
 }
 
-/// The database handle shared by the server.
+/// The database handle shared by the server: one of the two stores.
 #[derive(Clone, Debug)]
-pub struct Store {
-    pool: SqlitePool,
-    writer: mpsc::Sender<WriteJob>,
-    gate: Arc<tokio::sync::Mutex<()>>,
-    stats: Arc<CommitStats>,
-    /// With a PostgreSQL `--database`: where everything shared lives
-    /// (tables, the AI lab, analyses); the local SQLite file then holds
-    /// nothing the site shows.
-    pg: Option<PgStore>,
+pub enum Store {
+    /// One instance, a SQLite file.
+    Sqlite(SqliteStore),
+    /// Several instances sharing PostgreSQL.
+    Postgres(PgStore),
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path` and migrates it.
+    /// Opens (creating if needed) the SQLite database at `path` and
+    /// migrates it.
     pub async fn open(path: &Path) -> Result<Self, StoreError> {
         Self::open_with(path, SqliteSynchronous::Full).await
     }
@@ -103,98 +82,53 @@ impl Store {
         path: &Path,
         synchronous: SqliteSynchronous,
     ) -> Result<Self, StoreError> {
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|source| StoreError::CreateFolder {
-                path: parent.display().to_string(),
-                source,
-            })?;
-        }
-        let options = SqliteConnectOptions::new()
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            // FULL (the default): a committed transaction survives a power
-            // loss, not only a crash of this process (NORMAL's guarantee in
-            // WAL mode).
-            .synchronous(synchronous)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .connect_with(options)
-            .await
-            .map_err(|source| StoreError::Open {
-                path: path.display().to_string(),
-                source,
-            })?;
-        accept_reworded_migrations(&pool).await?;
-        sqlx::migrate!("../migrations").run(&pool).await?;
-        let (writer, jobs) = mpsc::channel(WRITE_QUEUE);
-        let gate = Arc::new(tokio::sync::Mutex::new(()));
-        let stats = Arc::new(CommitStats::default());
-        tokio::spawn(write_batches(
-            pool.clone(),
-            jobs,
-            gate.clone(),
-            stats.clone(),
-        ));
-        Ok(Self {
-            pool,
-            writer,
-            gate,
-            stats,
-            pg: None,
-        })
+        Ok(Self::Sqlite(SqliteStore::open(path, synchronous).await?))
     }
 
-    /// Opens the tables' store on PostgreSQL at `url` (migrating it) and
-    /// this instance's SQLite file at `local` for the rest.
-    pub async fn open_postgres(url: &str, local: &Path) -> Result<Self, StoreError> {
-        let pg = PgStore::open(url).await?;
-        let mut store = Self::open(local).await?;
-        store.pg = Some(pg);
-        Ok(store)
+    /// Opens the store on PostgreSQL at `url` (`postgres://…`), migrating it.
+    pub async fn open_postgres(url: &str) -> Result<Self, StoreError> {
+        Ok(Self::Postgres(PgStore::open(url).await?))
     }
 
-    /// The PostgreSQL store, when the tables live there.
+    /// The PostgreSQL store, when the site runs on it (to hand the hub and
+    /// the lab what instances share).
     pub fn postgres(&self) -> Option<&PgStore> {
-        self.pg.as_ref()
+        match self {
+            Self::Postgres(pg) => Some(pg),
+            Self::Sqlite(_) => None,
+        }
     }
 
-    /// The group-commit writer's counters (PostgreSQL's, when the tables
-    /// live there).
-    pub fn commit_stats(&self) -> &CommitStats {
-        self.pg.as_ref().map_or(&self.stats, PgStore::commit_stats)
+    /// The SQLite store, when the site runs on it.
+    pub fn sqlite(&self) -> Option<&SqliteStore> {
+        match self {
+            Self::Sqlite(sqlite) => Some(sqlite),
+            Self::Postgres(_) => None,
+        }
     }
 
     /// The database every query of the site runs on.
     pub fn db(&self) -> Db<'_> {
-        match &self.pg {
-            Some(pg) => Db::Postgres(pg.pool()),
-            None => Db::Sqlite(&self.pool),
+        match self {
+            Self::Sqlite(sqlite) => Db::Sqlite(sqlite.pool()),
+            Self::Postgres(pg) => Db::Postgres(pg.pool()),
         }
     }
 
-    /// The connection pool.
-    pub fn pool(&self) -> &SqlitePool {
-        &self.pool
+    /// The group-commit writer's counters.
+    pub fn commit_stats(&self) -> &CommitStats {
+        match self {
+            Self::Sqlite(sqlite) => sqlite.commit_stats(),
+            Self::Postgres(pg) => pg.commit_stats(),
+        }
     }
 
     /// Whether the database answers a trivial query.
     pub async fn ping(&self) -> bool {
-        let local = sqlx::query("SELECT 1").execute(&self.pool).await.is_ok();
-        match &self.pg {
-            Some(pg) => local && pg.ping().await,
-            None => local,
-        }
-    }
-
-    /// The journal mode in force (`wal` expected).
-    pub async fn journal_mode(&self) -> Result<String, StoreError> {
-        let (mode,): (String,) = sqlx::query_as("PRAGMA journal_mode")
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(mode)
+        on_db!(self.db(), |pool| sqlx::query("SELECT 1")
+            .execute(pool)
+            .await
+            .is_ok())
     }
 }
 
@@ -354,6 +288,77 @@ macro_rules! on_db {
 }
 pub(crate) use on_db;
 
+/// Writes the rare parts of `record` (a round's end with its archived game
+/// and the ratings it changed, votes, a new round) inside `tx`, a
+/// transaction of either group-commit writer; `$q` turns the `$n` text into
+/// the database's, `$rate` writes the ratings (each database locks the
+/// rating rows its own way). Written once, expanded in both writers.
+macro_rules! write_round_parts {
+    ($tx:expr, $record:expr, $q:expr, $rate:path) => {{
+        let tx = $tx;
+        let record: &$crate::store::Record = $record;
+        if let Some(end) = &record.round_end {
+            sqlx::query(&$q("UPDATE rounds SET winner = $1, reason = $2, black = $3, white = $4, ended_at = $5 \
+                 WHERE table_id = $6 AND round = $7"))
+            .bind(end.winner)
+            .bind(end.reason)
+            .bind(end.black)
+            .bind(end.white)
+            .bind(record.now)
+            .bind(&record.table_id)
+            .bind(end.round)
+            .execute(&mut **tx)
+            .await?;
+        }
+        if let (Some(end), Some(game)) = (&record.round_end, &record.archive) {
+            sqlx::query(&$q("INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, \
+                 moves, times, winner, reason, black_discs, white_discs, ended_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"))
+            .bind(&game.id)
+            .bind(&record.table_id)
+            .bind(end.round)
+            .bind(&game.mode)
+            .bind(&game.black)
+            .bind(&game.white)
+            .bind(&game.start_obf)
+            .bind(&game.moves)
+            .bind(&game.times)
+            .bind(end.winner)
+            .bind(end.reason)
+            .bind(end.black)
+            .bind(end.white)
+            .bind(record.now)
+            .execute(&mut **tx)
+            .await?;
+            if let Some(rated) = &game.rated {
+                $rate(tx, &game.id, rated, end.winner, record.now).await?;
+            }
+        }
+        if let Some((round, black, white)) = record.votes {
+            for (side, vote) in [("black", black), ("white", white)] {
+                sqlx::query(&$q("INSERT INTO votes (table_id, round, side, vote) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (table_id, round, side) DO UPDATE SET vote = excluded.vote"))
+                .bind(&record.table_id)
+                .bind(round)
+                .bind(side)
+                .bind(vote)
+                .execute(&mut **tx)
+                .await?;
+            }
+        }
+        if let Some(round) = record.new_round {
+            sqlx::query(&$q("INSERT INTO rounds (table_id, round, started_at) VALUES ($1, $2, $3)"))
+                .bind(&record.table_id)
+                .bind(round)
+                .bind(record.now)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok::<(), sqlx::Error>(())
+    }};
+}
+pub(crate) use write_round_parts;
+
 /// Archived games kept for nobody: an anonymous player's games are kept
 /// while their session lives; once no side is an account or a live
 /// session (the AI counts for nobody), the game goes. A game with an
@@ -385,6 +390,7 @@ mod tests {
     async fn the_database_runs_wal_with_full_synchronous() {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(&dir.path().join("t.db")).await.expect("open");
+        let store = store.sqlite().expect("SQLite");
         assert_eq!(store.journal_mode().await.expect("mode"), "wal");
         let (sync,): (i64,) = sqlx::query_as("PRAGMA synchronous")
             .fetch_one(store.pool())
@@ -425,7 +431,7 @@ mod tests {
         };
         store.record(&record).await.expect("written");
         let stored: Vec<(String,)> = sqlx::query_as("SELECT kind FROM moves ORDER BY seq")
-            .fetch_all(store.pool())
+            .fetch_all(store.sqlite().expect("SQLite").pool())
             .await
             .expect("raw kinds");
         let stored: Vec<&str> = stored.iter().map(|(k,)| k.as_str()).collect();

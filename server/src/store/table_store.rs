@@ -2,18 +2,16 @@
 //! headers and seats, the durable record of every accepted command, reading
 //! tables back for recovery, and deleting idle ones.
 //!
-//! Two implementations: [`Store`] (SQLite with group commit, one instance)
-//! and [`PgStore`] (PostgreSQL, shared by several instances), with the same
-//! guarantee: [`TableStore::record`] returns `Ok` only once the record is
-//! durable, and a failed record changes nothing. On PostgreSQL the hub is
-//! also handed the shared store and bus explicitly (`hub::Shared`): it then
-//! treats its tables as caches and writes through the version-checked
-//! methods of [`PgStore`].
-//!
-//! The server's [`Store`] handle carries the PostgreSQL store when
-//! `--database` is a `postgres://` URL and hands it every table method.
+//! [`Store`] implements it once for both databases: the statements are
+//! written once (`on_db!`) and only the durable record goes to each
+//! store's own group-commit writer. The guarantee is the same on both:
+//! [`TableStore::record`] returns `Ok` only once the record is durable, and
+//! a failed record changes nothing. On PostgreSQL the hub is also handed
+//! the shared store and bus explicitly (`hub::Shared`): it then treats its
+//! tables as caches and writes through the version-checked methods of
+//! [`super::PgStore`] (`record_notifying`, `update_seating_at`).
 
-use super::{MoveRow, PgStore, Record, Store, StoreError, StoredTable};
+use super::{on_db, Dialect, MoveRow, Record, Store, StoreError, StoredTable, ORPHANED_GAMES};
 use crate::seating::SeatingRecord;
 use std::future::Future;
 
@@ -88,17 +86,32 @@ pub trait TableStore: Clone + Send + Sync + 'static {
 
 impl TableStore for Store {
     async fn remember_session(&self, session: &str, now: i64) -> Result<(), StoreError> {
-        match &self.pg {
-            Some(pg) => pg.remember_session(session, now).await,
-            None => Store::remember_session(self, session, now).await,
-        }
+        const REMEMBER: &str =
+            "INSERT INTO sessions (token, created_at, last_seen) VALUES ($1, $2, $2) \
+             ON CONFLICT (token) DO UPDATE SET last_seen = excluded.last_seen";
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(REMEMBER))
+                .bind(session)
+                .bind(now)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
     }
 
+    /// Also deletes the archived games no live player holds any more (see
+    /// [`ORPHANED_GAMES`]).
     async fn expire_sessions(&self, before: i64) -> Result<u64, StoreError> {
-        match &self.pg {
-            Some(pg) => pg.expire_sessions(before).await,
-            None => Store::expire_sessions(self, before).await,
-        }
+        Ok(on_db!(self.db(), |pool| {
+            let mut tx = pool.begin().await?;
+            let done = sqlx::query(&pool.sql("DELETE FROM sessions WHERE last_seen < $1"))
+                .bind(before)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(ORPHANED_GAMES).execute(&mut *tx).await?;
+            tx.commit().await?;
+            done.rows_affected()
+        }))
     }
 
     async fn create_table(
@@ -109,137 +122,154 @@ impl TableStore for Store {
         seats: (Option<&str>, Option<&str>),
         now: i64,
     ) -> Result<(), StoreError> {
-        match &self.pg {
-            Some(pg) => pg.create_table(id, mode, owner, seats, now).await,
-            None => Store::create_table(self, id, mode, owner, seats, now).await,
-        }
+        const TABLE: &str = "INSERT INTO tables (id, mode, owner, created_at, last_activity, black_seat, white_seat) \
+             VALUES ($1, $2, $3, $4, $4, $5, $6)";
+        on_db!(self.db(), |pool| {
+            let mut tx = pool.begin().await?;
+            sqlx::query(&pool.sql(TABLE))
+                .bind(id)
+                .bind(mode)
+                .bind(owner)
+                .bind(now)
+                .bind(seats.0)
+                .bind(seats.1)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                &pool.sql("INSERT INTO rounds (table_id, round, started_at) VALUES ($1, 1, $2)"),
+            )
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(&pool.sql("INSERT INTO tallies (table_id) VALUES ($1)"))
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+        });
+        Ok(())
     }
 
+    /// Right after [`TableStore::create_table`] (version 0: nobody else
+    /// knows the table yet).
     async fn update_table_setup(
         &self,
         id: &str,
         seating: &SeatingRecord,
         start_obf: Option<&str>,
     ) -> Result<(), StoreError> {
-        match &self.pg {
-            Some(pg) => pg.update_table_setup(id, seating, start_obf).await,
-            None => Store::update_table_setup(self, id, seating, start_obf).await,
-        }
+        const SETUP: &str =
+            "UPDATE tables SET black_seat = $1, white_seat = $2, black_gone_since = $3, \
+             white_gone_since = $4, running_since = $5, start_obf = $6 WHERE id = $7";
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(SETUP))
+                .bind(seating.holders[0].as_deref())
+                .bind(seating.holders[1].as_deref())
+                .bind(seating.absent_since[0])
+                .bind(seating.absent_since[1])
+                .bind(seating.running_since)
+                .bind(start_obf)
+                .bind(id)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
     }
 
+    /// Unchecked; the version grows, so other instances reload the table
+    /// (the hub on PostgreSQL writes with `PgStore::update_seating_at`).
     async fn update_seating(
         &self,
         id: &str,
         seating: &SeatingRecord,
         touch: Option<i64>,
     ) -> Result<(), StoreError> {
-        match &self.pg {
-            // The hub writes a shared table's seats with
-            // `PgStore::update_seating_at` (version-checked).
-            Some(pg) => TableStore::update_seating(pg, id, seating, touch).await,
-            None => Store::update_seating(self, id, seating, touch).await,
-        }
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(SEATING))
+                .bind(seating.holders[0].as_deref())
+                .bind(seating.holders[1].as_deref())
+                .bind(seating.absent_since[0])
+                .bind(seating.absent_since[1])
+                .bind(seating.running_since)
+                .bind(touch)
+                .bind(id)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
     }
 
+    /// Through the store's group-commit writer (on PostgreSQL at the
+    /// table's current version, unchecked: the hub uses
+    /// `PgStore::record_notifying`).
     async fn record(&self, record: &Record) -> Result<(), StoreError> {
-        match &self.pg {
-            // The hub records on a shared table with `PgStore::record_at`.
-            Some(pg) => TableStore::record(pg, record).await,
-            None => Store::record(self, record).await,
+        match self {
+            Store::Sqlite(sqlite) => sqlite.record(record).await,
+            Store::Postgres(pg) => {
+                let version = pg
+                    .version(&record.table_id)
+                    .await?
+                    .ok_or(StoreError::Gone)?;
+                pg.record_at(record, version).await
+            }
         }
     }
 
     async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
-        match &self.pg {
-            Some(pg) => pg.tables().await,
-            None => Store::tables(self).await,
-        }
+        const TABLES: &str = "SELECT id, mode, owner, created_at, last_activity, black_seat, white_seat, \
+             black_gone_since, white_gone_since, running_since, start_obf FROM tables ORDER BY created_at";
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_as(TABLES).fetch_all(pool).await?
+        }))
     }
 
     async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
-        match &self.pg {
-            Some(pg) => pg.moves(table_id).await,
-            None => Store::moves(self, table_id).await,
+        match self {
+            Store::Sqlite(sqlite) => Ok(sqlx::query_as(
+                "SELECT seq, round, kind, side, square, time_ms FROM moves WHERE table_id = ? ORDER BY seq",
+            )
+            .bind(table_id)
+            .fetch_all(sqlite.pool())
+            .await?),
+            // PostgreSQL stores the kind as text (see `pg::move_of`).
+            Store::Postgres(pg) => pg.moves(table_id).await,
         }
     }
 
     async fn tally(&self, table_id: &str) -> Result<Option<Tally>, StoreError> {
-        match &self.pg {
-            Some(pg) => pg.tally(table_id).await,
-            None => Store::tally(self, table_id).await,
-        }
+        const TALLY: &str = "SELECT black_wins, white_wins, draws FROM tallies WHERE table_id = $1";
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_as(&pool.sql(TALLY))
+                .bind(table_id)
+                .fetch_optional(pool)
+                .await?
+        }))
     }
 
+    /// On PostgreSQL skipping rows another instance holds locked (a command
+    /// in progress).
     async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
-        match &self.pg {
-            Some(pg) => pg.delete_idle_tables(cutoff).await,
-            None => Store::delete_idle_tables(self, cutoff).await,
-        }
+        const IDLE: &str = "DELETE FROM tables WHERE last_activity < $1 RETURNING id";
+        const IDLE_UNLOCKED: &str = "DELETE FROM tables WHERE id IN \
+             (SELECT id FROM tables WHERE last_activity < $1 FOR UPDATE SKIP LOCKED) RETURNING id";
+        Ok(on_db!(self.db(), |pool| {
+            let query = if pool.is_postgres() {
+                IDLE_UNLOCKED
+            } else {
+                IDLE
+            };
+            sqlx::query_scalar(&pool.sql(query))
+                .bind(cutoff)
+                .fetch_all(pool)
+                .await?
+        }))
     }
 }
 
-impl TableStore for PgStore {
-    async fn remember_session(&self, session: &str, now: i64) -> Result<(), StoreError> {
-        PgStore::remember_session(self, session, now).await
-    }
-
-    async fn expire_sessions(&self, before: i64) -> Result<u64, StoreError> {
-        PgStore::expire_sessions(self, before).await
-    }
-
-    async fn create_table(
-        &self,
-        id: &str,
-        mode: &str,
-        owner: &str,
-        seats: (Option<&str>, Option<&str>),
-        now: i64,
-    ) -> Result<(), StoreError> {
-        PgStore::create_table(self, id, mode, owner, seats, now).await
-    }
-
-    async fn update_table_setup(
-        &self,
-        id: &str,
-        seating: &SeatingRecord,
-        start_obf: Option<&str>,
-    ) -> Result<(), StoreError> {
-        PgStore::update_table_setup(self, id, seating, start_obf).await
-    }
-
-    /// Unchecked: the hub uses [`PgStore::update_seating_at`].
-    async fn update_seating(
-        &self,
-        id: &str,
-        seating: &SeatingRecord,
-        touch: Option<i64>,
-    ) -> Result<(), StoreError> {
-        let version = self.version(id).await?.ok_or(StoreError::Gone)?;
-        self.update_seating_at(id, seating, touch, version).await
-    }
-
-    /// Unchecked: the hub uses [`PgStore::record_at`].
-    async fn record(&self, record: &Record) -> Result<(), StoreError> {
-        let version = self
-            .version(&record.table_id)
-            .await?
-            .ok_or(StoreError::Gone)?;
-        self.record_at(record, version).await
-    }
-
-    async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
-        PgStore::tables(self).await
-    }
-
-    async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
-        PgStore::moves(self, table_id).await
-    }
-
-    async fn tally(&self, table_id: &str) -> Result<Option<Tally>, StoreError> {
-        PgStore::tally(self, table_id).await
-    }
-
-    async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
-        PgStore::delete_idle_tables(self, cutoff).await
-    }
-}
+/// Stores an online table's seats, since when each holder is absent and
+/// since when grace may run; `$6` (if not null) marks the table active.
+pub(crate) const SEATING: &str =
+    "UPDATE tables SET black_seat = $1, white_seat = $2, black_gone_since = $3, \
+     white_gone_since = $4, running_since = $5, last_activity = COALESCE($6, last_activity), \
+     version = version + 1 WHERE id = $7";

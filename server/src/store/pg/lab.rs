@@ -8,8 +8,9 @@
 //! (`claimed_until`): the instance writing it holds it, and any instance
 //! takes it over once it has run out (its writer died).
 
-use super::{PgStore, StoreError};
+use super::PgStore;
 use crate::lab::store::{ExplainState, LabGameRow, LabMoveRow, StoredOutcome};
+use crate::store::StoreError;
 use sqlx::Row;
 
 fn state_of(name: &str) -> Result<ExplainState, sqlx::Error> {

@@ -50,13 +50,16 @@ pub(super) fn hex_bytes(hex: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
+    use crate::store::SqliteStore;
+    use sqlx::sqlite::SqliteSynchronous;
 
     #[tokio::test]
     async fn a_database_migrated_with_the_released_wording_of_0003_still_opens() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("old.db");
-        let store = Store::open(&path).await.expect("open");
+        let store = SqliteStore::open(&path, SqliteSynchronous::Full)
+            .await
+            .expect("open");
         let released = hex_bytes(REWORDED_MIGRATIONS[0].1);
         assert_eq!(released.len(), 48, "a SHA-384");
         sqlx::query("UPDATE _sqlx_migrations SET checksum = ? WHERE version = 3")
@@ -66,7 +69,9 @@ mod tests {
             .expect("set the released checksum");
         store.pool().close().await;
         drop(store);
-        let reopened = Store::open(&path).await.expect("reopens");
+        let reopened = SqliteStore::open(&path, SqliteSynchronous::Full)
+            .await
+            .expect("reopens");
         let (checksum,): (Vec<u8>,) =
             sqlx::query_as("SELECT checksum FROM _sqlx_migrations WHERE version = 3")
                 .fetch_one(reopened.pool())

@@ -1,12 +1,12 @@
-//! The group-commit writer: [`Store::record`] hands a record to one writer
+//! The group-commit writer: [`SqliteStore::record`] hands a record to one writer
 //! task and waits; the writer takes every record waiting (up to
 //! [`MAX_BATCH`]), writes them in one transaction and one `fsync`, and
 //! answers each caller. A failed batch is retried record by record, so one
 //! bad record fails alone.
 
-use super::{Record, Store, StoreError, MAX_BATCH};
+use super::{SqliteStore, MAX_BATCH};
+use crate::store::{CommitStats, Record, StoreError};
 use sqlx::SqlitePool;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
@@ -17,78 +17,7 @@ pub(super) struct WriteJob {
     pub(super) done: oneshot::Sender<Result<(), StoreError>>,
 }
 
-/// Counters of the group-commit writer (for `/metrics` and the tests).
-#[derive(Debug, Default)]
-pub struct CommitStats {
-    batches: AtomicU64,
-    records: AtomicU64,
-    failed_batches: AtomicU64,
-    largest_batch: AtomicU64,
-}
-
-impl CommitStats {
-    /// Transactions the writer committed (or tried to).
-    pub fn batches(&self) -> u64 {
-        self.batches.load(Ordering::Relaxed)
-    }
-    /// Records written, over all batches.
-    pub fn records(&self) -> u64 {
-        self.records.load(Ordering::Relaxed)
-    }
-    /// Batches whose transaction failed.
-    pub fn failed_batches(&self) -> u64 {
-        self.failed_batches.load(Ordering::Relaxed)
-    }
-    /// The most records seen in one batch.
-    pub fn largest_batch(&self) -> u64 {
-        self.largest_batch.load(Ordering::Relaxed)
-    }
-
-    /// Counts a batch of `records` written (or tried).
-    pub(super) fn batch(&self, records: usize) {
-        self.batches.fetch_add(1, Ordering::Relaxed);
-        self.records.fetch_add(records as u64, Ordering::Relaxed);
-        self.largest_batch
-            .fetch_max(records as u64, Ordering::Relaxed);
-    }
-
-    /// Counts a batch whose transaction failed.
-    pub(super) fn failed(&self) {
-        self.failed_batches.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// The counters in Prometheus text form (appended to `/metrics`).
-    pub fn render(&self) -> String {
-        [
-            (
-                "othello_commit_batches_total",
-                "Group-commit transactions written.",
-                self.batches(),
-            ),
-            (
-                "othello_commit_records_total",
-                "Commands written by group commit.",
-                self.records(),
-            ),
-            (
-                "othello_commit_failed_batches_total",
-                "Group-commit transactions that failed.",
-                self.failed_batches(),
-            ),
-        ]
-        .iter()
-        .map(|(name, help, value)| {
-            format!("# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}\n")
-        })
-        .collect::<String>()
-            + &format!(
-                "# HELP othello_commit_largest_batch Most commands in one group commit.\n# TYPE othello_commit_largest_batch gauge\nothello_commit_largest_batch {}\n",
-                self.largest_batch()
-            )
-    }
-}
-
-impl Store {
+impl SqliteStore {
     /// Writes one accepted command and what it changed, atomically and
     /// durably, through the group-commit writer; returns once the batch
     /// holding it has committed.
@@ -256,80 +185,28 @@ async fn write_batch<'a>(
     tx.commit().await
 }
 
-/// The rare parts of one record (a round's end, votes, a new round), inside
-/// the batch's transaction, in the record's order.
+/// The rare parts of one record (a round's end with its archived game and
+/// ratings, votes, a new round), inside the batch's transaction.
 async fn write_rare(
     tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
     record: &Record,
 ) -> Result<(), sqlx::Error> {
-    if let Some(end) = &record.round_end {
-        sqlx::query(
-                "UPDATE rounds SET winner = ?, reason = ?, black = ?, white = ?, ended_at = ? WHERE table_id = ? AND round = ?",
-            )
-            .bind(end.winner)
-            .bind(end.reason)
-            .bind(end.black)
-            .bind(end.white)
-            .bind(record.now)
-            .bind(&record.table_id)
-            .bind(end.round)
-            .execute(&mut **tx)
-            .await?;
-    }
-    if let (Some(end), Some(game)) = (&record.round_end, &record.archive) {
-        sqlx::query(
-            "INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(&game.id)
-        .bind(&record.table_id)
-        .bind(end.round)
-        .bind(&game.mode)
-        .bind(&game.black)
-        .bind(&game.white)
-        .bind(&game.start_obf)
-        .bind(&game.moves)
-        .bind(&game.times)
-        .bind(end.winner)
-        .bind(end.reason)
-        .bind(end.black)
-        .bind(end.white)
-        .bind(record.now)
-        .execute(&mut **tx)
-        .await?;
-        if let Some(rated) = &game.rated {
-            super::ratings::write_sqlite(tx, &game.id, rated, end.winner, record.now).await?;
-        }
-    }
-    if let Some((round, black, white)) = record.votes {
-        for (side, vote) in [("black", black), ("white", white)] {
-            sqlx::query(
-                "INSERT INTO votes (table_id, round, side, vote) VALUES (?, ?, ?, ?)
-                     ON CONFLICT (table_id, round, side) DO UPDATE SET vote = excluded.vote",
-            )
-            .bind(&record.table_id)
-            .bind(round)
-            .bind(side)
-            .bind(vote)
-            .execute(&mut **tx)
-            .await?;
-        }
-    }
-    if let Some(round) = record.new_round {
-        sqlx::query("INSERT INTO rounds (table_id, round, started_at) VALUES (?, ?, ?)")
-            .bind(&record.table_id)
-            .bind(round)
-            .bind(record.now)
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(())
+    crate::store::write_round_parts!(
+        tx,
+        record,
+        crate::store::sqlite,
+        crate::store::ratings::write_sqlite
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{MoveKind, MoveRow};
+    use crate::store::{MoveKind, MoveRow, Store, TableStore};
+
+    fn sqlite(store: &Store) -> &SqliteStore {
+        store.sqlite().expect("a SQLite store")
+    }
 
     fn place(table: &str, seq: i64, square: i64) -> Record {
         Record {
@@ -365,7 +242,7 @@ mod tests {
 
     /// Waits until `n` records are waiting in the writer's queue.
     async fn queued(store: &Store, n: usize) {
-        while store.writer.max_capacity() - store.writer.capacity() < n {
+        while sqlite(store).writer.max_capacity() - sqlite(store).writer.capacity() < n {
             tokio::task::yield_now().await;
         }
     }
@@ -383,7 +260,7 @@ mod tests {
     /// Sends `record` to the writer without waiting for its answer.
     async fn enqueue(store: &Store, record: Record) -> oneshot::Receiver<Result<(), StoreError>> {
         let (done, answer) = oneshot::channel();
-        store
+        sqlite(store)
             .writer
             .send(WriteJob { record, done })
             .await
@@ -395,7 +272,7 @@ mod tests {
     async fn commands_arriving_together_are_written_in_one_transaction_in_order() {
         let (_dir, store) = open().await;
         let before = store.commit_stats().batches();
-        let paused = store.pause_writes().await;
+        let paused = sqlite(&store).pause_writes().await;
         let mut answers = Vec::new();
         for seq in 0..5 {
             for table in ["a", "b", "c"] {
@@ -432,7 +309,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn one_bad_record_fails_alone_and_the_rest_of_its_batch_commits() {
         let (_dir, store) = open().await;
-        let paused = store.pause_writes().await;
+        let paused = sqlite(&store).pause_writes().await;
         let good_a = enqueue(&store, place("a", 0, 19)).await;
         // No such table: the foreign key fails.
         let bad = enqueue(&store, place("missing", 0, 19)).await;
@@ -456,12 +333,12 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_failing_database_answers_every_record_of_the_batch_with_an_error() {
         let (_dir, store) = open().await;
-        let paused = store.pause_writes().await;
+        let paused = sqlite(&store).pause_writes().await;
         let mut pending = Vec::new();
         for table in ["a", "b", "c"] {
             pending.push(enqueue(&store, place(table, 0, 19)).await);
         }
-        store.pool.close().await;
+        sqlite(&store).pool.close().await;
         drop(paused);
         for answer in pending {
             let error = answer.await.expect("answered").expect_err("refused");

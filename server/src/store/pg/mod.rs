@@ -11,8 +11,10 @@
 //! changes nothing and answers [`StoreError::Stale`], so of two instances
 //! writing the same table at once exactly one succeeds.
 
-use super::pg_writer::{JobsWrite, PgWrite};
-use super::{MoveKind, MoveRow, Record, StoreError, StoredTable};
+pub(super) mod lab;
+pub(super) mod writer;
+
+use super::{CommitStats, MoveKind, MoveRow, Record, StoreError, StoredTable};
 use crate::seating::SeatingRecord;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgPool, Row};
@@ -21,14 +23,15 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
+use writer::{JobsWrite, PgWrite};
 
 /// The PostgreSQL handle of one instance; cheap to clone.
 #[derive(Clone, Debug)]
 pub struct PgStore {
     pool: PgPool,
-    /// The group-commit writer of table records (`pg_writer`).
+    /// The group-commit writer of table records (`writer`).
     writer: mpsc::Sender<PgWrite>,
-    stats: Arc<super::CommitStats>,
+    stats: Arc<CommitStats>,
     /// This instance's id (random, new at every start).
     instance: Arc<str>,
 }
@@ -129,13 +132,9 @@ impl PgStore {
                 source,
             })?;
         sqlx::migrate!("../migrations/postgres").run(&pool).await?;
-        let (writer, jobs) = mpsc::channel(super::pg_writer::QUEUE);
-        let stats = Arc::new(super::CommitStats::default());
-        tokio::spawn(super::pg_writer::write_batches(
-            pool.clone(),
-            jobs,
-            stats.clone(),
-        ));
+        let (writer, jobs) = mpsc::channel(writer::QUEUE);
+        let stats = Arc::new(CommitStats::default());
+        tokio::spawn(writer::write_batches(pool.clone(), jobs, stats.clone()));
         Ok(Self {
             pool,
             writer,
@@ -150,94 +149,13 @@ impl PgStore {
     }
 
     /// The group-commit writer's counters.
-    pub fn commit_stats(&self) -> &super::CommitStats {
+    pub fn commit_stats(&self) -> &CommitStats {
         &self.stats
     }
 
     /// This instance's id.
     pub fn instance(&self) -> &str {
         &self.instance
-    }
-
-    // ----- what the hub's trait asks -----
-
-    pub async fn remember_session(&self, id: &str, now: i64) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO sessions (token, created_at, last_seen) VALUES ($1, $2, $2) \
-             ON CONFLICT (token) DO UPDATE SET last_seen = excluded.last_seen",
-        )
-        .bind(id)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    pub async fn expire_sessions(&self, before: i64) -> Result<u64, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let done = sqlx::query("DELETE FROM sessions WHERE last_seen < $1")
-            .bind(before)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(super::ORPHANED_GAMES).execute(&mut *tx).await?;
-        tx.commit().await?;
-        Ok(done.rows_affected())
-    }
-
-    pub async fn create_table(
-        &self,
-        id: &str,
-        mode: &str,
-        owner: &str,
-        seats: (Option<&str>, Option<&str>),
-        now: i64,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO tables (id, mode, owner, created_at, last_activity, black_seat, white_seat) VALUES ($1, $2, $3, $4, $4, $5, $6)",
-        )
-        .bind(id)
-        .bind(mode)
-        .bind(owner)
-        .bind(now)
-        .bind(seats.0)
-        .bind(seats.1)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("INSERT INTO rounds (table_id, round, started_at) VALUES ($1, 1, $2)")
-            .bind(id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("INSERT INTO tallies (table_id) VALUES ($1)")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// Seats and start position right after [`PgStore::create_table`]
-    /// (version 0, nobody else knows the table yet).
-    pub async fn update_table_setup(
-        &self,
-        id: &str,
-        seating: &SeatingRecord,
-        start_obf: Option<&str>,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE tables SET black_seat = $1, white_seat = $2, black_gone_since = $3, white_gone_since = $4, running_since = $5, start_obf = $6 WHERE id = $7",
-        )
-        .bind(seating.holders[0].as_deref())
-        .bind(seating.holders[1].as_deref())
-        .bind(seating.absent_since[0])
-        .bind(seating.absent_since[1])
-        .bind(seating.running_since)
-        .bind(start_obf)
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
     }
 
     /// Stores seats and presence if the table is still at `version`; the
@@ -251,18 +169,16 @@ impl PgStore {
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         lock_version(&mut tx, id, version).await?;
-        sqlx::query(
-            "UPDATE tables SET black_seat = $1, white_seat = $2, black_gone_since = $3, white_gone_since = $4, running_since = $5, last_activity = COALESCE($6, last_activity), version = version + 1 WHERE id = $7",
-        )
-        .bind(seating.holders[0].as_deref())
-        .bind(seating.holders[1].as_deref())
-        .bind(seating.absent_since[0])
-        .bind(seating.absent_since[1])
-        .bind(seating.running_since)
-        .bind(touch)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query(super::table_store::SEATING)
+            .bind(seating.holders[0].as_deref())
+            .bind(seating.holders[1].as_deref())
+            .bind(seating.absent_since[0])
+            .bind(seating.absent_since[1])
+            .bind(seating.running_since)
+            .bind(touch)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -270,7 +186,7 @@ impl PgStore {
     /// Writes one accepted command if the table is still at `version`: lock
     /// the row, check the version, write the rows, bump the version, commit
     /// — with the other records waiting, in one transaction of the group
-    /// commit ([`super::pg_writer`]). `Ok` once committed; the table is then
+    /// commit ([`writer`]). `Ok` once committed; the table is then
     /// at `version + 1`.
     pub async fn record_at(&self, record: &Record, version: i64) -> Result<(), StoreError> {
         self.record_notifying(record, version, None).await
@@ -308,15 +224,6 @@ impl PgStore {
             .await
             .map_err(|_| StoreError::WriterGone)?;
         answer.await.map_err(|_| StoreError::WriterGone)?
-    }
-
-    pub async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
-        let rows = sqlx::query(&format!(
-            "SELECT {HEADER_COLUMNS} FROM tables ORDER BY created_at"
-        ))
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.iter().map(header_of).collect::<Result<_, _>>()?)
     }
 
     /// One table's header and version with its rows from `from_seq` on
@@ -383,28 +290,6 @@ impl PgStore {
 
     pub async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
         moves_in(&self.pool, table_id).await
-    }
-
-    pub async fn tally(&self, table_id: &str) -> Result<Option<(i64, i64, i64)>, StoreError> {
-        Ok(
-            sqlx::query_as("SELECT black_wins, white_wins, draws FROM tallies WHERE table_id = $1")
-                .bind(table_id)
-                .fetch_optional(&self.pool)
-                .await?,
-        )
-    }
-
-    /// Deletes tables idle since before `cutoff`, skipping rows another
-    /// instance holds locked (a command in progress); returns their ids.
-    pub async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
-        let rows: Vec<(String,)> = sqlx::query_as(
-            "DELETE FROM tables WHERE id IN \
-             (SELECT id FROM tables WHERE last_activity < $1 FOR UPDATE SKIP LOCKED) RETURNING id",
-        )
-        .bind(cutoff)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.into_iter().map(|(id,)| id).collect())
     }
 
     // ----- instances and presence -----
@@ -754,74 +639,13 @@ fn rating_window_sql(waited: &str) -> String {
     )
 }
 
-/// What a record writes besides its rows, tally and version: the archived
-/// game and rating changes of a round it ended, the round's result, the
-/// rematch votes, a new round.
+/// The rare parts of one record (a round's end with its archived game and
+/// ratings, votes, a new round), inside the batch's transaction.
 pub(super) async fn write_round_parts(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     record: &Record,
 ) -> Result<(), StoreError> {
-    if let (Some(end), Some(game)) = (&record.round_end, &record.archive) {
-        sqlx::query(
-                "INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-            )
-            .bind(&game.id)
-            .bind(&record.table_id)
-            .bind(end.round)
-            .bind(&game.mode)
-            .bind(&game.black)
-            .bind(&game.white)
-            .bind(&game.start_obf)
-            .bind(&game.moves)
-            .bind(&game.times)
-            .bind(end.winner)
-            .bind(end.reason)
-            .bind(end.black)
-            .bind(end.white)
-            .bind(record.now)
-            .execute(&mut **tx)
-            .await?;
-        if let Some(rated) = &game.rated {
-            super::ratings::write_pg(tx, &game.id, rated, end.winner, record.now).await?;
-        }
-    }
-    if let Some(end) = &record.round_end {
-        sqlx::query(
-                "UPDATE rounds SET winner = $1, reason = $2, black = $3, white = $4, ended_at = $5 WHERE table_id = $6 AND round = $7",
-            )
-            .bind(end.winner)
-            .bind(end.reason)
-            .bind(end.black)
-            .bind(end.white)
-            .bind(record.now)
-            .bind(&record.table_id)
-            .bind(end.round)
-            .execute(&mut **tx)
-            .await?;
-    }
-    if let Some((round, black, white)) = record.votes {
-        for (side, vote) in [("black", black), ("white", white)] {
-            sqlx::query(
-                "INSERT INTO votes (table_id, round, side, vote) VALUES ($1, $2, $3, $4) \
-                     ON CONFLICT (table_id, round, side) DO UPDATE SET vote = excluded.vote",
-            )
-            .bind(&record.table_id)
-            .bind(round)
-            .bind(side)
-            .bind(vote)
-            .execute(&mut **tx)
-            .await?;
-        }
-    }
-    if let Some(round) = record.new_round {
-        sqlx::query("INSERT INTO rounds (table_id, round, started_at) VALUES ($1, $2, $3)")
-            .bind(&record.table_id)
-            .bind(round)
-            .bind(record.now)
-            .execute(&mut **tx)
-            .await?;
-    }
+    super::write_round_parts!(tx, record, str::to_string, crate::store::ratings::write_pg)?;
     Ok(())
 }
 

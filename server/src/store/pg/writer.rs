@@ -26,7 +26,7 @@
 //! deadlock with another instance, costs the others nothing), and callers
 //! (who change memory only after an `Ok`) stay as they were on an error.
 
-use super::{CommitStats, Record, StoreError};
+use crate::store::{CommitStats, Record, StoreError};
 use sqlx::PgPool;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -191,7 +191,7 @@ async fn write_batch(
     if !notes.is_empty() {
         // Queued now, delivered by the commit, in this order.
         sqlx::query("SELECT pg_notify($1, note) FROM UNNEST($2::text[]) WITH ORDINALITY AS n(note, i) ORDER BY i")
-            .bind(super::bus::CHANNEL)
+            .bind(crate::store::bus::CHANNEL)
             .bind(&notes)
             .execute(&mut *tx)
             .await?;
@@ -212,7 +212,7 @@ async fn write_records(
     insert_rows(tx, accepted).await?;
     let mut written: HashMap<&str, Written> = HashMap::new();
     for record in accepted {
-        super::pg::write_round_parts(tx, record).await?;
+        super::write_round_parts(tx, record).await?;
         let entry = written.entry(&record.table_id).or_insert(Written {
             records: 0,
             now: record.now,
