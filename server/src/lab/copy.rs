@@ -178,13 +178,11 @@ impl LabHub {
         }
         let copy_id = new_id();
         let now = self.now();
-        match self.shared() {
-            Some(pg) => pg
-                .copy_lab_game(id, &copy_id, now, now + self.lease_ms())
-                .await
-                .map_err(super::changed_meanwhile)?,
-            None => self.local()?.copy_lab_game(id, &copy_id, now).await?,
-        }
+        self.inner
+            .store
+            .copy_lab_game(id, &copy_id, now, now + self.lease_ms())
+            .await
+            .map_err(super::changed_meanwhile)?;
         let mut game = LabGame::new(copy_id.clone(), source.black_depth, source.white_depth, now);
         game.game = source.game.clone();
         game.moves = source.moves.clone();

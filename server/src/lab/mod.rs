@@ -266,17 +266,10 @@ impl LabHub {
         }
         let id = new_id();
         let now = self.now();
-        match self.shared() {
-            Some(pg) => {
-                pg.create_lab_game(&id, black_depth, white_depth, lang.code(), now)
-                    .await?
-            }
-            None => {
-                self.local()?
-                    .create_lab_game(&id, black_depth, white_depth, lang, now)
-                    .await?
-            }
-        }
+        self.inner
+            .store
+            .create_lab_game(&id, black_depth, white_depth, lang.code(), now)
+            .await?;
         let mut game = LabGame::new(id.clone(), black_depth, white_depth, now);
         game.lang = lang;
         if let Ok(mut games) = self.inner.games.lock() {
@@ -701,10 +694,7 @@ impl LabHub {
     /// clock); returns how many.
     pub async fn expire_idle(&self) -> Result<usize, StoreError> {
         let cutoff = self.now().saturating_sub(self.inner.config.expiry_ms);
-        let deleted = match self.shared() {
-            Some(pg) => pg.delete_idle_lab_games(cutoff).await?,
-            None => self.local()?.delete_idle_lab_games(cutoff).await?,
-        };
+        let deleted = self.inner.store.delete_idle_lab_games(cutoff).await?;
         for id in &deleted {
             self.forget(id);
             if self.shared().is_some() {

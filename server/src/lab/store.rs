@@ -98,29 +98,6 @@ impl<'a> Outcome<'a> {
 /// are written unchecked (the shared lab on PostgreSQL is `store::pg::lab`,
 /// version-checked).
 impl SqliteStore {
-    /// Creates a lab game.
-    pub async fn create_lab_game(
-        &self,
-        id: &str,
-        black_depth: u8,
-        white_depth: u8,
-        lang: app::i18n::Lang,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO lab_games (id, black_depth, white_depth, created_at, updated_at, lang) VALUES (?, ?, ?, ?, ?, ?)",
-        )
-        .bind(id)
-        .bind(i64::from(black_depth))
-        .bind(i64::from(white_depth))
-        .bind(now)
-        .bind(now)
-        .bind(lang.code())
-        .execute(self.pool())
-        .await?;
-        Ok(())
-    }
-
     /// Records a placement (explanation pending), atomically with the game's
     /// last change.
     pub async fn record_lab_move(
@@ -187,33 +164,6 @@ impl SqliteStore {
         Ok(())
     }
 
-    /// Copies lab game `from` (its depths, placements and explanations) into a
-    /// new lab game `to`, in one transaction.
-    pub async fn copy_lab_game(&self, from: &str, to: &str, now: i64) -> Result<(), StoreError> {
-        let mut tx = self.pool().begin().await?;
-        sqlx::query(
-            "INSERT INTO lab_games (id, black_depth, white_depth, created_at, updated_at, lang)
-             SELECT ?, black_depth, white_depth, ?, ?, lang FROM lab_games WHERE id = ?",
-        )
-        .bind(to)
-        .bind(now)
-        .bind(now)
-        .bind(from)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO lab_moves (game_id, ply, side, square, facts, at, explain_state, explanation, lesson, provider, explain_error, explained_at)
-             SELECT ?, ply, side, square, facts, at, explain_state, explanation, lesson, provider, explain_error, explained_at
-             FROM lab_moves WHERE game_id = ?",
-        )
-        .bind(to)
-        .bind(from)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
     /// Every lab game, oldest first.
     pub async fn lab_games(&self) -> Result<Vec<LabGameRow>, StoreError> {
         Ok(sqlx::query_as(
@@ -233,29 +183,6 @@ impl SqliteStore {
         .fetch_all(self.pool())
         .await?)
     }
-
-    /// Deletes lab games idle since before `cutoff` (unix ms), with their
-    /// moves and stored analyses, in one transaction; returns their ids.
-    pub async fn delete_idle_lab_games(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
-        let mut tx = self.pool().begin().await?;
-        let ids: Vec<(String,)> =
-            sqlx::query_as("DELETE FROM lab_games WHERE updated_at < ? RETURNING id")
-                .bind(cutoff)
-                .fetch_all(&mut *tx)
-                .await?;
-        for (id,) in &ids {
-            sqlx::query("DELETE FROM lab_moves WHERE game_id = ?")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query("DELETE FROM analyses WHERE game = ?")
-                .bind(format!("lab:{id}"))
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(ids.into_iter().map(|(id,)| id).collect())
-    }
 }
 
 #[cfg(test)]
@@ -268,11 +195,11 @@ mod tests {
         let store = crate::store::Store::open(&dir.path().join("t.db"))
             .await
             .expect("open");
-        let store = store.sqlite().expect("SQLite");
         store
-            .create_lab_game("g", 1, 1, app::i18n::Lang::En, 1)
+            .create_lab_game("g", 1, 1, app::i18n::Lang::En.code(), 1)
             .await
             .expect("game");
+        let store = store.sqlite().expect("SQLite");
         let states = [
             (Outcome::Pending, "pending"),
             (

@@ -15,6 +15,7 @@
 pub mod accounts;
 pub mod archive;
 pub mod bus;
+mod lab;
 pub mod pg;
 mod queries;
 pub mod ratings;

@@ -73,29 +73,6 @@ async fn bump(
 }
 
 impl PgStore {
-    /// Creates a lab game at version 1.
-    pub async fn create_lab_game(
-        &self,
-        id: &str,
-        black_depth: u8,
-        white_depth: u8,
-        lang: &str,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO lab_games (id, black_depth, white_depth, created_at, updated_at, lang, version)
-             VALUES ($1, $2, $3, $4, $4, $5, 1)",
-        )
-        .bind(id)
-        .bind(i64::from(black_depth))
-        .bind(i64::from(white_depth))
-        .bind(now)
-        .bind(lang)
-        .execute(self.pool())
-        .await?;
-        Ok(())
-    }
-
     /// Records a placement (explanation pending, leased to this instance
     /// until `claim_until`) if the game is still at `expected`; returns the
     /// new version.
@@ -173,44 +150,6 @@ impl PgStore {
         Ok(Some(version))
     }
 
-    /// Copies lab game `from` into a new game `to` at version 1; its pending
-    /// explanations are leased to this instance until `claim_until`.
-    pub async fn copy_lab_game(
-        &self,
-        from: &str,
-        to: &str,
-        now: i64,
-        claim_until: i64,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.pool().begin().await?;
-        let copied = sqlx::query(
-            "INSERT INTO lab_games (id, black_depth, white_depth, created_at, updated_at, lang, version)
-             SELECT $1, black_depth, white_depth, $2, $2, lang, 1 FROM lab_games WHERE id = $3",
-        )
-        .bind(to)
-        .bind(now)
-        .bind(from)
-        .execute(&mut *tx)
-        .await?;
-        if copied.rows_affected() == 0 {
-            return Err(StoreError::Gone);
-        }
-        sqlx::query(
-            "INSERT INTO lab_moves (game_id, ply, side, square, facts, at, explain_state, explanation,
-                 lesson, provider, explain_error, explained_at, claimed_until)
-             SELECT $1, ply, side, square, facts, at, explain_state, explanation, lesson, provider,
-                 explain_error, explained_at, $3
-             FROM lab_moves WHERE game_id = $2",
-        )
-        .bind(to)
-        .bind(from)
-        .bind(claim_until)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
     /// A lab game, its version and its placements in order, read from one
     /// snapshot: an explanation committed between two separate reads would
     /// otherwise give a copy whose moves are newer than its version (and a
@@ -255,24 +194,6 @@ impl PgStore {
                 .fetch_all(self.pool())
                 .await?,
         )
-    }
-
-    /// Deletes lab games idle since before `cutoff`, with their moves
-    /// (cascade) and stored analyses; returns their ids.
-    pub async fn delete_idle_lab_games(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
-        let mut tx = self.pool().begin().await?;
-        let ids: Vec<(String,)> =
-            sqlx::query_as("DELETE FROM lab_games WHERE updated_at < $1 RETURNING id")
-                .bind(cutoff)
-                .fetch_all(&mut *tx)
-                .await?;
-        let games: Vec<String> = ids.iter().map(|(id,)| format!("lab:{id}")).collect();
-        sqlx::query("DELETE FROM analyses WHERE game = ANY($1)")
-            .bind(&games)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(ids.into_iter().map(|(id,)| id).collect())
     }
 
     /// Takes up to `limit` pending explanations whose lease ran out (their
