@@ -163,12 +163,7 @@ impl TableStore for Store {
             "UPDATE tables SET black_seat = $1, white_seat = $2, black_gone_since = $3, \
              white_gone_since = $4, running_since = $5, start_obf = $6 WHERE id = $7";
         on_db!(self.db(), |pool| {
-            sqlx::query(&pool.sql(SETUP))
-                .bind(seating.holders[0].as_deref())
-                .bind(seating.holders[1].as_deref())
-                .bind(seating.absent_since[0])
-                .bind(seating.absent_since[1])
-                .bind(seating.running_since)
+            bind_seats(sqlx::query(&pool.sql(SETUP)), seating)
                 .bind(start_obf)
                 .bind(id)
                 .execute(pool)
@@ -186,12 +181,7 @@ impl TableStore for Store {
         touch: Option<i64>,
     ) -> Result<(), StoreError> {
         on_db!(self.db(), |pool| {
-            sqlx::query(&pool.sql(SEATING))
-                .bind(seating.holders[0].as_deref())
-                .bind(seating.holders[1].as_deref())
-                .bind(seating.absent_since[0])
-                .bind(seating.absent_since[1])
-                .bind(seating.running_since)
+            bind_seats(sqlx::query(&pool.sql(SEATING)), seating)
                 .bind(touch)
                 .bind(id)
                 .execute(pool)
@@ -265,6 +255,25 @@ impl TableStore for Store {
                 .await?
         }))
     }
+}
+
+/// Binds `$1`…`$5` of [`SEATING`] (and of the setup's update): both seat
+/// holders, since when each is absent, since when grace may run.
+pub(crate) fn bind_seats<'q, DB>(
+    query: sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>,
+    seating: &'q SeatingRecord,
+) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>
+where
+    DB: sqlx::Database,
+    Option<&'q str>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    query
+        .bind(seating.holders[0].as_deref())
+        .bind(seating.holders[1].as_deref())
+        .bind(seating.absent_since[0])
+        .bind(seating.absent_since[1])
+        .bind(seating.running_since)
 }
 
 /// Stores an online table's seats, since when each holder is absent and

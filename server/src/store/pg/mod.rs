@@ -169,12 +169,7 @@ impl PgStore {
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         lock_version(&mut tx, id, version).await?;
-        sqlx::query(super::table_store::SEATING)
-            .bind(seating.holders[0].as_deref())
-            .bind(seating.holders[1].as_deref())
-            .bind(seating.absent_since[0])
-            .bind(seating.absent_since[1])
-            .bind(seating.running_since)
+        super::table_store::bind_seats(sqlx::query(super::table_store::SEATING), seating)
             .bind(touch)
             .bind(id)
             .execute(&mut *tx)
