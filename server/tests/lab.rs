@@ -368,6 +368,11 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
             &base,
             "--exact-node-budget",
             "1500000",
+            // The lab's and the analysis' shared judge at a shallower depth
+            // than the site's: the same numbers on both sides, in seconds, not
+            // the minute a debug build spends at the default depth.
+            "--analysis-depth",
+            "6",
         ],
         &[("OPENAI_API_KEY", &key)],
     );
