@@ -11,7 +11,9 @@
 mod pg;
 
 use pg::PgCluster;
-use server::store::{MoveKind, MoveRow, PgStore, Record, Store, StoreError, TableStore};
+use server::store::{
+    DatabaseStore, MoveKind, MoveRow, PgStore, Record, Store, StoreError, TableStore,
+};
 
 async fn open(cluster: &PgCluster) -> PgStore {
     PgStore::open(&cluster.url()).await.expect("open")

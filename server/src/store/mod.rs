@@ -61,6 +61,24 @@ pub enum StoreError {
     Gone,
 }
 
+/// What each of the two sibling stores provides; everything else is
+/// written once on top of it ([`on_db!`], [`TableStore`] for [`Store`]).
+/// A third database would be a third implementation.
+pub trait DatabaseStore: Clone + Send + Sync + 'static {
+    /// Its pool, for the statements written once.
+    fn db(&self) -> Db<'_>;
+
+    /// Its group-commit writer's counters (`/metrics`).
+    fn commit_stats(&self) -> &CommitStats;
+
+    /// Writes one accepted command and what it changed through its
+    /// group-commit writer, atomically; `Ok` only once it is durable.
+    fn record(
+        &self,
+        record: &Record,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send;
+}
+
 /// The database handle shared by the server: one of the two stores.
 #[derive(Clone, Debug)]
 pub enum Store {
@@ -111,8 +129,8 @@ impl Store {
     /// The database every query of the site runs on.
     pub fn db(&self) -> Db<'_> {
         match self {
-            Self::Sqlite(sqlite) => Db::Sqlite(sqlite.pool()),
-            Self::Postgres(pg) => Db::Postgres(pg.pool()),
+            Self::Sqlite(sqlite) => sqlite.db(),
+            Self::Postgres(pg) => pg.db(),
         }
     }
 

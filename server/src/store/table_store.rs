@@ -11,7 +11,9 @@
 //! tables as caches and writes through the version-checked methods of
 //! [`super::PgStore`] (`record_notifying`, `update_seating_at`).
 
-use super::{on_db, Dialect, MoveRow, Record, Store, StoreError, StoredTable, ORPHANED_GAMES};
+use super::{
+    on_db, DatabaseStore, Dialect, MoveRow, Record, Store, StoreError, StoredTable, ORPHANED_GAMES,
+};
 use crate::seating::SeatingRecord;
 use std::future::Future;
 
@@ -190,19 +192,11 @@ impl TableStore for Store {
         Ok(())
     }
 
-    /// Through the store's group-commit writer (on PostgreSQL at the
-    /// table's current version, unchecked: the hub uses
-    /// `PgStore::record_notifying`).
+    /// Through the store's group-commit writer ([`DatabaseStore::record`]).
     async fn record(&self, record: &Record) -> Result<(), StoreError> {
         match self {
             Store::Sqlite(sqlite) => sqlite.record(record).await,
-            Store::Postgres(pg) => {
-                let version = pg
-                    .version(&record.table_id)
-                    .await?
-                    .ok_or(StoreError::Gone)?;
-                pg.record_at(record, version).await
-            }
+            Store::Postgres(pg) => pg.record(record).await,
         }
     }
 

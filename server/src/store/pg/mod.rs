@@ -14,7 +14,7 @@
 pub(super) mod lab;
 pub(super) mod writer;
 
-use super::{CommitStats, MoveKind, MoveRow, Record, StoreError, StoredTable};
+use super::{CommitStats, DatabaseStore, Db, MoveKind, MoveRow, Record, StoreError, StoredTable};
 use crate::seating::SeatingRecord;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgPool, Row};
@@ -146,11 +146,6 @@ impl PgStore {
     /// The connection pool.
     pub fn pool(&self) -> &PgPool {
         &self.pool
-    }
-
-    /// The group-commit writer's counters.
-    pub fn commit_stats(&self) -> &CommitStats {
-        &self.stats
     }
 
     /// This instance's id.
@@ -642,6 +637,27 @@ pub(super) async fn write_round_parts(
 ) -> Result<(), StoreError> {
     super::write_round_parts!(tx, record, str::to_string, crate::store::ratings::write_pg)?;
     Ok(())
+}
+
+impl DatabaseStore for PgStore {
+    fn db(&self) -> Db<'_> {
+        Db::Postgres(&self.pool)
+    }
+
+    fn commit_stats(&self) -> &CommitStats {
+        &self.stats
+    }
+
+    /// At the table's current version, unchecked: the hub, which decides
+    /// on a cached copy, writes with [`PgStore::record_notifying`] at the
+    /// version it decided at.
+    async fn record(&self, record: &Record) -> Result<(), StoreError> {
+        let version = self
+            .version(&record.table_id)
+            .await?
+            .ok_or(StoreError::Gone)?;
+        self.record_at(record, version).await
+    }
 }
 
 /// A table's rows in order, read through `db` (the pool or a transaction).

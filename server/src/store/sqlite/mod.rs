@@ -18,7 +18,7 @@
 mod migrations;
 pub(super) mod writer;
 
-use super::{CommitStats, StoreError};
+use super::{CommitStats, DatabaseStore, Db, Record, StoreError};
 use migrations::accept_reworded_migrations;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
@@ -94,16 +94,25 @@ impl SqliteStore {
         &self.pool
     }
 
-    /// The group-commit writer's counters.
-    pub fn commit_stats(&self) -> &CommitStats {
-        &self.stats
-    }
-
     /// The journal mode in force (`wal` expected).
     pub async fn journal_mode(&self) -> Result<String, StoreError> {
         let (mode,): (String,) = sqlx::query_as("PRAGMA journal_mode")
             .fetch_one(&self.pool)
             .await?;
         Ok(mode)
+    }
+}
+
+impl DatabaseStore for SqliteStore {
+    fn db(&self) -> Db<'_> {
+        Db::Sqlite(&self.pool)
+    }
+
+    fn commit_stats(&self) -> &CommitStats {
+        &self.stats
+    }
+
+    async fn record(&self, record: &Record) -> Result<(), StoreError> {
+        self.record_grouped(record).await
     }
 }

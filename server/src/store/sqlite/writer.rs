@@ -1,4 +1,4 @@
-//! The group-commit writer: [`SqliteStore::record`] hands a record to one writer
+//! The group-commit writer: `SqliteStore::record` hands a record to one writer
 //! task and waits; the writer takes every record waiting (up to
 //! [`MAX_BATCH`]), writes them in one transaction and one `fsync`, and
 //! answers each caller. A failed batch is retried record by record, so one
@@ -21,7 +21,7 @@ impl SqliteStore {
     /// Writes one accepted command and what it changed, atomically and
     /// durably, through the group-commit writer; returns once the batch
     /// holding it has committed.
-    pub async fn record(&self, record: &Record) -> Result<(), StoreError> {
+    pub(super) async fn record_grouped(&self, record: &Record) -> Result<(), StoreError> {
         let (done, answer) = oneshot::channel();
         self.writer
             .send(WriteJob {
