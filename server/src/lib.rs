@@ -157,7 +157,10 @@ pub async fn prepare_with_clock(
         Some(pg) => Some(hub::Shared::join(pg.clone()).await?),
         None => None,
     };
-    let bus = shared.as_ref().map(|s| lab::SharedBus(s.bus.clone()));
+    let lab_shared = shared.as_ref().map(|s| lab::LabShared {
+        pg: s.pg.clone(),
+        bus: s.bus.clone(),
+    });
     let hub = hub::Hub::start(
         store.clone(),
         clock.clone(),
@@ -182,7 +185,7 @@ pub async fn prepare_with_clock(
             ai: Some(hub.ai_pool()),
             explain_concurrency: usize::from(config.explain_concurrency),
             explain_daily_budget: config.explain_daily_budget,
-            bus,
+            shared: lab_shared,
         },
     )
     .await?;

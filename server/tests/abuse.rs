@@ -653,7 +653,7 @@ async fn paid_lab(database: &std::path::Path, clock: &ManualClock) -> server::la
             ai: None,
             explain_concurrency: 1,
             explain_daily_budget: 3,
-            bus: None,
+            shared: None,
         },
     )
     .await

@@ -51,7 +51,7 @@ async fn world() -> World {
             ai: Some(hub.ai_pool()),
             explain_concurrency: 2,
             explain_daily_budget: 500,
-            bus: None,
+            shared: None,
         },
     )
     .await

@@ -25,7 +25,7 @@ pub mod store;
 mod view;
 
 pub use recovery::explainer_from_config;
-pub use shared::SharedBus;
+pub use shared::LabShared;
 pub use view::view;
 
 use crate::clock::Clock;
@@ -153,9 +153,9 @@ pub struct LabConfig {
     pub explain_concurrency: usize,
     /// Paid explanations per UTC day, server-wide (`--explain-daily-budget`).
     pub explain_daily_budget: u32,
-    /// On PostgreSQL: the bus between instances, which says when another
-    /// instance changed a lab game.
-    pub bus: Option<SharedBus>,
+    /// On PostgreSQL: the shared store and the bus between instances, which
+    /// says when another instance changed a lab game (`None` on SQLite).
+    pub shared: Option<LabShared>,
 }
 
 tokio::task_local! {

@@ -24,13 +24,17 @@ const ORPHAN_CHECK: Duration = Duration::from_secs(2);
 /// How long past the explanation timeout a lease lasts.
 const LEASE_MARGIN_MS: i64 = 5_000;
 
-/// The bus between instances, as the lab holds it.
+/// What instances on PostgreSQL share, handed to the lab explicitly (as
+/// `hub::Shared` to the hub): the store and the bus between instances.
 #[derive(Clone)]
-pub struct SharedBus(pub Arc<dyn Bus>);
+pub struct LabShared {
+    pub pg: PgStore,
+    pub bus: Arc<dyn Bus>,
+}
 
-impl std::fmt::Debug for SharedBus {
+impl std::fmt::Debug for LabShared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SharedBus")
+        f.write_str("LabShared")
     }
 }
 
@@ -69,11 +73,12 @@ impl LabGame {
 impl LabHub {
     /// The PostgreSQL store, when lab games are shared between instances.
     pub(super) fn shared(&self) -> Option<&PgStore> {
-        self.inner.store.postgres()
+        self.inner.config.shared.as_ref().map(|shared| &shared.pg)
     }
 
     /// The SQLite store, when lab games live in this instance alone (that
-    /// is, whenever [`LabHub::shared`] is `None`).
+    /// is, whenever [`LabHub::shared`] is `None`: the server hands the lab
+    /// what instances share exactly when its store is on PostgreSQL).
     pub(super) fn local(&self) -> Result<&SqliteStore, StoreError> {
         self.inner
             .store
@@ -168,14 +173,14 @@ impl LabHub {
     /// Tells the other instances that lab game `id` is now at `version`
     /// (below 0: deleted).
     pub(super) async fn publish(&self, id: &str, version: i64) {
-        let Some(bus) = &self.inner.config.bus else {
+        let Some(shared) = &self.inner.config.shared else {
             return;
         };
         let message = BusMessage::Lab {
             id: id.to_string(),
             version,
         };
-        if let Err(error) = bus.0.publish(message).await {
+        if let Err(error) = shared.bus.publish(message).await {
             // Waiters on other instances still catch up at their next
             // version check.
             tracing::warn!(lab = %id, "cannot publish a lab change: {error}");
@@ -185,12 +190,10 @@ impl LabHub {
     /// On PostgreSQL: listens to the bus and takes over orphaned
     /// explanations.
     pub(super) fn start_shared(&self) {
-        if self.shared().is_none() {
+        let Some(shared) = &self.inner.config.shared else {
             return;
-        }
-        if let Some(bus) = &self.inner.config.bus {
-            tokio::spawn(self.clone().hear(bus.0.subscribe()));
-        }
+        };
+        tokio::spawn(self.clone().hear(shared.bus.subscribe()));
         let hub = self.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(ORPHAN_CHECK);
