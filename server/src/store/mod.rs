@@ -1,16 +1,18 @@
 //! Storage: the tables, sessions, the AI lab, analyses, accounts, the
 //! archive and ratings, on SQLite (one instance) or PostgreSQL (several).
 //!
-//! The module map: [`sqlite`] and [`pg`] are the two stores, siblings: each
-//! opens its database, applies its migrations and runs its own group-commit
-//! writer for accepted commands ([`sqlite::writer`], [`pg::writer`]);
-//! PostgreSQL also keeps what instances share (versions, presence, jobs, the
-//! quick-match queue, the bus). [`Store`] is one of the two. Every other
-//! query is written once, for both, with PostgreSQL's `$n` parameters, in a
-//! body that [`on_db!`] compiles for each pool: [`queries`] (sessions,
-//! tables, lab owners), [`accounts`], [`archive`], [`ratings`], and the
-//! lab's and analyses' queries in their own modules. [`table_store`] is the
-//! [`TableStore`] trait (what the hub needs from storage).
+//! The module map: [`sqlite`] and [`pg`] are the two stores, siblings
+//! implementing [`DatabaseStore`]: each opens its database, applies its
+//! migrations and runs its own group-commit writer for accepted commands
+//! ([`sqlite::writer`], [`pg::writer`]); PostgreSQL also keeps what instances
+//! share (versions, presence, jobs, the quick-match queue; [`bus`]).
+//! [`Store`] is one of the two. Every other query is written once, for both,
+//! with PostgreSQL's `$n` parameters, in a body that [`on_db!`] compiles for
+//! each pool: [`table_store`] (the [`TableStore`] trait, what the hub needs:
+//! sessions, tables, seats), [`queries`] (lab owners, the session count),
+//! [`lab`] (creating, copying, expiring lab games), [`accounts`],
+//! [`archive`], [`ratings`], and the analyses' and explanation budget's
+//! queries beside their services.
 
 pub mod accounts;
 pub mod archive;
