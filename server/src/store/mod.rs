@@ -4,13 +4,13 @@
 //! The module map: [`sqlite`] and [`pg`] are the two stores, siblings
 //! implementing [`DatabaseStore`]: each opens its database, applies its
 //! migrations and runs its own group-commit writer for accepted commands
-//! ([`sqlite::writer`], [`pg::writer`]); PostgreSQL also keeps what instances
+//! (`sqlite::writer`, `pg::writer`); PostgreSQL also keeps what instances
 //! share (versions, presence, jobs, the quick-match queue; [`bus`]).
 //! [`Store`] is one of the two. Every other query is written once, for both,
-//! with PostgreSQL's `$n` parameters, in a body that [`on_db!`] compiles for
-//! each pool: [`table_store`] (the [`TableStore`] trait, what the hub needs:
-//! sessions, tables, seats), [`queries`] (lab owners, the session count),
-//! [`lab`] (creating, copying, expiring lab games), [`accounts`],
+//! with PostgreSQL's `$n` parameters, in a body that `on_db!` compiles for
+//! each pool: `table_store` (the [`TableStore`] trait, what the hub needs:
+//! sessions, tables, seats), `queries` (lab owners, the session count),
+//! `lab` (creating, copying, expiring lab games), [`accounts`],
 //! [`archive`], [`ratings`], and the analyses' and explanation budget's
 //! queries beside their services.
 
@@ -64,7 +64,7 @@ pub enum StoreError {
 }
 
 /// What each of the two sibling stores provides; everything else is
-/// written once on top of it ([`on_db!`], [`TableStore`] for [`Store`]).
+/// written once on top of it (`on_db!`, [`TableStore`] for [`Store`]).
 /// A third database would be a third implementation.
 pub trait DatabaseStore: Clone + Send + Sync + 'static {
     /// Its pool, for the statements written once.
@@ -258,7 +258,7 @@ pub(crate) fn sqlite(query: &str) -> String {
 /// The database the store's queries run on, borrowed from the store.
 ///
 /// A query is written once, with PostgreSQL's numbered parameters (`$1`),
-/// inside [`on_db!`], which compiles the same body for each pool;
+/// inside `on_db!`, which compiles the same body for each pool;
 /// [`Dialect::sql`] hands each database the text it reads.
 #[derive(Clone, Copy, Debug)]
 pub enum Db<'a> {

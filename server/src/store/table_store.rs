@@ -102,7 +102,7 @@ impl TableStore for Store {
     }
 
     /// Also deletes the archived games no live player holds any more (see
-    /// [`ORPHANED_GAMES`]).
+    /// `ORPHANED_GAMES`).
     async fn expire_sessions(&self, before: i64) -> Result<u64, StoreError> {
         Ok(on_db!(self.db(), |pool| {
             let mut tx = pool.begin().await?;

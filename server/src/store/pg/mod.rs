@@ -1,8 +1,8 @@
 //! The PostgreSQL store, the sibling of `store::sqlite` for several server
 //! instances: opening and migrating (`migrations/postgres/`), the tables'
 //! versions and version-checked writes here, its group commit in
-//! [`writer`], presence, jobs and the quick-match queue in `cluster.rs`, the
-//! shared lab in [`lab`]. Selected by a `postgres://…` `--database`.
+//! `writer`, presence, jobs and the quick-match queue in `cluster.rs`, the
+//! shared lab in `lab`. Selected by a `postgres://…` `--database`.
 //!
 //! Every write to a table checks and bumps its `version` under
 //! `SELECT … FOR UPDATE` in one transaction ([`PgStore::record_at`],
@@ -176,7 +176,7 @@ impl PgStore {
     /// Writes one accepted command if the table is still at `version`: lock
     /// the row, check the version, write the rows, bump the version, commit
     /// — with the other records waiting, in one transaction of the group
-    /// commit ([`writer`]). `Ok` once committed; the table is then
+    /// commit (`writer`). `Ok` once committed; the table is then
     /// at `version + 1`.
     pub async fn record_at(&self, record: &Record, version: i64) -> Result<(), StoreError> {
         self.record_notifying(record, version, None).await
