@@ -62,6 +62,7 @@ speed-rapid = Rapid
 players-anonymous = Anonymous
 players-rating-title = Glicko-2 rating (a ? while it is still provisional)
 players-rated = Rated game
+players-unrated-linked = Not rated: these two accounts were used from the same address or browser, so this game changes no rating.
 players-no-ratings = none yet: play a rated game
 players-your-ratings = Your ratings:
 players-your-ratings-link = Your ratings and games
@@ -91,6 +92,8 @@ game-why-finished = no moves left
 game-why-resigned = by resignation
 game-why-left = a player left
 game-why-abandoned = both players left
+game-why-aborted = aborted
+game-aborted = Aborted: a side never moved, so it counts for nobody ({ $score }).
 game-why-time = on time
 game-won = { $winner ->
     [Black] Black won
@@ -185,6 +188,7 @@ table-ai-busy-still = Still busy: try again in a moment.
 table-your-move = Your move ({ $side })
 table-to-move = { $side } to move
 table-abandoned = Abandoned: nobody wins
+table-aborted = Aborted: it counts for nobody
 table-wins = { $side } wins
 table-wins-resigned = { $side } wins by resignation
 table-wins-timeout = { $side } wins (the opponent left)
@@ -268,6 +272,7 @@ srv-resigns = { $loser } resigns. { $winner } wins.
 srv-game-over-win = Game over: { $winner } wins { $black }–{ $white }.
 srv-left = { $loser } left and did not come back in time. { $winner } wins.
 srv-abandoned = Both players left: the game is abandoned and nobody wins.
+srv-aborted = The game was aborted: it counts for nobody.
 srv-out-of-time = { $loser } ran out of time. { $winner } wins on time.
 srv-draw = Game over: a draw, { $black }–{ $white }.
 srv-rematch = Rematch: round { $round } begins.
@@ -310,7 +315,7 @@ srv-name-chars = A name may hold only the letters a–z and A–Z, digits, _ and
 srv-name-reserved = That name is reserved: choose another.
 srv-name-taken = That name is taken: choose another.
 srv-password-short = A password needs at least 10 characters.
-srv-password-long = A password may have at most 256 characters.
+srv-password-long = A password may have at most 128 characters.
 srv-password-weak = This password is too easy to guess: use a longer phrase of unrelated words.
 srv-sign-ups = Too many new accounts from this address: try again in an hour.
 srv-sign-in-wait = Too many failed sign-ins: wait { $seconds } s and try again.
@@ -707,6 +712,7 @@ export-time = { $winner ->
    *[White] Black ran out of time; White wins on time
 } (discs { $score })
 export-abandoned = Abandoned by both players (discs { $score })
+export-aborted = Aborted: a side never moved (discs { $score })
 export-tally = Tally at this table: { $black ->
     [one] 1 win
    *[other] { $black } wins

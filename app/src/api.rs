@@ -226,6 +226,12 @@ pub mod backend {
     pub struct Caller {
         pub session: Session,
         pub address: Option<std::net::IpAddr>,
+        /// The hash of the browser's own session token (what signing in
+        /// again or out ends), when known.
+        pub browser: Option<String>,
+        /// The hash of the browser's long-lived device cookie, when known:
+        /// what fair play links accounts by and sign-in trusts.
+        pub device: Option<String>,
     }
 
     impl From<&Session> for Caller {
@@ -233,6 +239,8 @@ pub mod backend {
             Caller {
                 session: session.clone(),
                 address: None,
+                browser: None,
+                device: None,
             }
         }
     }
@@ -242,6 +250,8 @@ pub mod backend {
             Caller {
                 session,
                 address: None,
+                browser: None,
+                device: None,
             }
         }
     }
@@ -263,6 +273,14 @@ pub mod backend {
         Ok(Caller {
             session,
             address: parts.extensions.get::<ClientIp>().map(|ip| ip.0),
+            browser: parts
+                .extensions
+                .get::<crate::protocol::BrowserToken>()
+                .map(|b| b.0.clone()),
+            device: parts
+                .extensions
+                .get::<crate::protocol::DeviceToken>()
+                .map(|d| d.0.clone()),
         })
     }
 

@@ -342,6 +342,10 @@ pub enum EndReason {
     Abandoned,
     /// The side to move ran out of time on its clock.
     Time,
+    /// A side never placed a disc: the game counts for nobody (no win, loss
+    /// or draw, never rated). Said of archived games; a live round keeps
+    /// how it ended.
+    Aborted,
 }
 
 /// The state of the current round.
@@ -606,6 +610,17 @@ pub struct Session(pub String);
 /// as: what "sign out" ends. Put in the request beside [`Session`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BrowserToken(pub String);
+
+/// The cookie that names a browser for longer than any session: a random
+/// token, kept across signing in and out. Sign-in trusts a browser that
+/// signed in to an account before (strangers' failures never lock it out),
+/// and fair play links the accounts one browser uses.
+pub const DEVICE_COOKIE: &str = "othello_device";
+
+/// The hash of the browser's device cookie, put in the request beside
+/// [`Session`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DeviceToken(pub String);
 
 /// A signed-in player as the page shows them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

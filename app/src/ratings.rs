@@ -61,6 +61,10 @@ pub struct PlayersView {
     pub black: SeatTag,
     pub white: SeatTag,
     pub rated: bool,
+    /// A rated table whose two accounts were seen from one address or
+    /// browser: it plays unrated (`rated` is then false), and says so.
+    #[serde(default)]
+    pub linked: bool,
 }
 
 /// A player's rating in one pool, with their history there.

@@ -32,6 +32,7 @@ fn reason(text: &str) -> EndReason {
         "resigned" => EndReason::Resigned,
         "timeout" => EndReason::Timeout,
         "abandoned" => EndReason::Abandoned,
+        "aborted" => EndReason::Aborted,
         "time" => EndReason::Time,
         _ => EndReason::Finished,
     }

@@ -109,6 +109,7 @@ fn result_text(lang: Lang, game: &Game, outcome: Option<Outcome>) -> String {
                 t!(lang, "export-timeout", winner = w.name(), score = score)
             }
             (_, EndReason::Abandoned) => t!(lang, "export-abandoned", score = score),
+            (_, EndReason::Aborted) => t!(lang, "export-aborted", score = score),
             (Some(w), EndReason::Time) => {
                 t!(lang, "export-time", winner = w.name(), score = score)
             }
@@ -305,7 +306,7 @@ pub fn ggf_result(winner: Option<app::protocol::Side>, reason: EndReason) -> Opt
             app::protocol::Side::Black => "+64.000:r".to_string(),
             app::protocol::Side::White => "-64.000:r".to_string(),
         }),
-        (_, EndReason::Abandoned) => Some("?".to_string()),
+        (_, EndReason::Abandoned | EndReason::Aborted) => Some("?".to_string()),
         _ => None,
     }
 }

@@ -19,6 +19,9 @@ pub const START_RATING: f64 = 1500.0;
 pub const START_DEVIATION: f64 = 350.0;
 /// A new player's volatility.
 pub const START_VOLATILITY: f64 = 0.06;
+/// No rating falls below this (lichess keeps a floor too): losing on purpose
+/// cannot push an account far enough down to farm it from, or to sandbag.
+pub const RATING_FLOOR: f64 = 600.0;
 /// Above this RD a rating is provisional (shown with a "?", as lichess does).
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 
@@ -177,21 +180,46 @@ pub fn rate_game(
 ) -> (Rating, Rating) {
     let black = black.idle(black_idle_days);
     let white = white.idle(white_idle_days);
+    let floored = |mut r: Rating| {
+        r.rating = r.rating.max(RATING_FLOOR);
+        r
+    };
     (
-        black.after(&[Outcome {
+        floored(black.after(&[Outcome {
             opponent: white,
             score: black_score,
-        }]),
-        white.after(&[Outcome {
+        }])),
+        floored(white.after(&[Outcome {
             opponent: black,
             score: 1.0 - black_score,
-        }]),
+        }])),
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_rating_falls_below_the_floor() {
+        let low = Rating {
+            rating: RATING_FLOOR + 5.0,
+            deviation: 300.0,
+            volatility: START_VOLATILITY,
+        };
+        let strong = Rating {
+            rating: RATING_FLOOR + 50.0,
+            deviation: 50.0,
+            volatility: START_VOLATILITY,
+        };
+        let unfloored = low.after(&[Outcome {
+            opponent: strong,
+            score: 0.0,
+        }]);
+        assert!(unfloored.rating < RATING_FLOOR, "the loss would go below");
+        let (after, _) = rate_game(low, strong, 0.0, 0, 0);
+        assert_eq!(after.rating, RATING_FLOOR);
+    }
 
     fn rating(rating: f64, deviation: f64) -> Rating {
         Rating {

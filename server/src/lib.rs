@@ -11,6 +11,7 @@ pub mod config;
 pub mod downloads;
 pub mod error;
 pub mod export;
+pub mod fair_play;
 pub mod glicko;
 pub mod guard;
 pub mod hex;
@@ -59,6 +60,8 @@ pub struct AppParts {
     pub lab: lab::LabHub,
     pub analysis: analysis::Analyses,
     pub accounts: accounts::Accounts,
+    /// Which accounts may change each other's ratings.
+    pub fair_play: fair_play::FairPlay,
     pub guard: guard::SharedGuard,
     pub limits: Arc<limits::Limits>,
     pub secure_cookies: bool,
@@ -203,7 +206,10 @@ pub async fn prepare_with_clock(
             },
         },
     );
+    let fair_play = fair_play::FairPlay::open(store.clone(), clock.clone()).await?;
+    hub.use_fair_play(fair_play.clone());
     let accounts = accounts::Accounts::new(store.clone(), hub.clone(), clock.clone());
+    accounts.use_fair_play(fair_play.clone());
     let (assets, hash_file) = site_assets(&config.site_root)?;
     // With `hash_files`, Leptos' `HydrationScripts` names `frontend.<hash>.js`
     // and `frontend.<hash>.wasm` from `hash.txt` (an absolute path: Leptos
@@ -226,6 +232,7 @@ pub async fn prepare_with_clock(
         lab,
         analysis,
         accounts,
+        fair_play,
         guard: Arc::new(guard::Guard::new(guard::GuardConfig {
             listen: config.listen,
             public_url: config.public_url.clone(),
@@ -337,6 +344,9 @@ fn spawn_sweeper(state: AppState, every_secs: u64) {
             }
             if let Err(error) = state.accounts.expire(state.session_expiry_secs).await {
                 tracing::error!("sweeping unused sign-ins failed: {error}");
+            }
+            if let Err(error) = state.fair_play.expire().await {
+                tracing::error!("sweeping old fair-play links failed: {error}");
             }
             state.guard.forget_idle();
             state.forget_what_is_gone();

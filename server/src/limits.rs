@@ -388,6 +388,8 @@ mod tests {
         Caller {
             session: Session(session.to_string()),
             address: ip.map(|ip| ip.parse().expect("ip")),
+            browser: None,
+            device: None,
         }
     }
 

@@ -24,6 +24,7 @@ pub const HISTORY_POINTS: i64 = 200;
 pub struct Ratings {
     pub store: Store,
     pub hub: crate::hub::Hub,
+    pub fair_play: crate::fair_play::FairPlay,
 }
 
 fn unavailable(error: crate::store::StoreError) -> CommandError {
@@ -46,12 +47,22 @@ impl Ratings {
         } else {
             None
         };
+        let accounts: Vec<Option<i64>> = holders
+            .iter()
+            .map(|h| {
+                h.as_ref()
+                    .and_then(|h| crate::accounts::account_of(&Session(h.clone())))
+            })
+            .collect();
+        // Linked accounts play unrated (the round's commit decides the
+        // same way): said before the first move.
+        let linked = match accounts.as_slice() {
+            [Some(a), Some(b)] if rated => self.fair_play.linked(*a, *b).await,
+            _ => false,
+        };
         let mut tags = [SeatTag::default(), SeatTag::default()];
-        for (index, holder) in holders.iter().enumerate() {
-            let Some(account) = holder
-                .as_ref()
-                .and_then(|h| crate::accounts::account_of(&Session(h.clone())))
-            else {
+        for (index, account) in accounts.iter().enumerate() {
+            let Some(account) = *account else {
                 continue;
             };
             tags[index].name = self
@@ -84,7 +95,8 @@ impl Ratings {
         Ok(PlayersView {
             black,
             white,
-            rated,
+            rated: rated && !linked,
+            linked,
         })
     }
 

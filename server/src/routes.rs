@@ -112,6 +112,7 @@ pub fn router(state: AppState) -> Router {
         app::ratings::backend::RatingsBackendHandle(Arc::new(crate::ratings::Ratings {
             store: state.store.clone(),
             hub: state.hub.clone(),
+            fair_play: state.fair_play.clone(),
         }));
     let with_session = Router::new()
         .leptos_routes_with_context(

@@ -23,10 +23,30 @@ use sha2::{Digest, Sha256};
 
 /// The session token in a `Cookie` header, if well-formed.
 pub fn token_from_headers(headers: &axum::http::HeaderMap) -> Option<String> {
+    cookie_token(headers, SESSION_COOKIE)
+}
+
+/// A well-formed token (64 hex digits) in the cookie `name`.
+fn cookie_token(headers: &axum::http::HeaderMap, name: &str) -> Option<String> {
     CookieJar::from_headers(headers)
-        .get(SESSION_COOKIE)
+        .get(name)
         .map(|cookie| cookie.value().to_ascii_lowercase())
         .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// How long a device cookie lives (400 days, the most browsers keep).
+const DEVICE_MAX_AGE_SECS: i64 = 400 * 86_400;
+
+/// The `Set-Cookie` value that hands out a device token.
+pub fn device_cookie(token: &str, secure: bool) -> String {
+    Cookie::build((app::protocol::DEVICE_COOKIE, token.to_string()))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .max_age(cookie::time::Duration::seconds(DEVICE_MAX_AGE_SECS))
+        .secure(secure)
+        .build()
+        .to_string()
 }
 
 /// The `Set-Cookie` value that hands out (or renews) a session token.
@@ -67,6 +87,25 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     } else {
         state.accounts.identity(&browser.0).await
     };
+    let (device, fresh_device) = match cookie_token(request.headers(), app::protocol::DEVICE_COOKIE)
+    {
+        Some(device) => (device, false),
+        None => (new_token(), true),
+    };
+    let device_hash = session_of(&device).0;
+    if account.is_some() {
+        // Where a signed-in account is seen (hourly at most per link).
+        let caller = app::api::backend::Caller {
+            session: session.clone(),
+            address: request
+                .extensions()
+                .get::<crate::guard::ClientIp>()
+                .map(|ip| ip.0),
+            browser: Some(browser.0.clone()),
+            device: Some(device_hash.clone()),
+        };
+        state.fair_play.note(&caller).await;
+    }
     request.extensions_mut().insert(session);
     if let Some(account) = account {
         request.extensions_mut().insert(account);
@@ -74,7 +113,16 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     request
         .extensions_mut()
         .insert(app::protocol::BrowserToken(browser.0));
+    request
+        .extensions_mut()
+        .insert(app::protocol::DeviceToken(device_hash));
     let mut response = next.run(request).await;
+    if fresh_device {
+        let cookie = device_cookie(&device, state.secure_cookies);
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            response.headers_mut().append(SET_COOKIE, value);
+        }
+    }
     let is_page = response
         .headers()
         .get(CONTENT_TYPE)

@@ -192,6 +192,8 @@ pub async fn queue_socket(
     State(state): State<AppState>,
     Extension(session): Extension<Session>,
     ip: Option<Extension<crate::guard::ClientIp>>,
+    browser: Option<Extension<app::protocol::BrowserToken>>,
+    device: Option<Extension<app::protocol::DeviceToken>>,
     axum::extract::Query(params): axum::extract::Query<QueueParams>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
@@ -205,6 +207,8 @@ pub async fn queue_socket(
     let caller = crate::limits::Caller {
         session,
         address: ip.map(|c| c.0),
+        browser: browser.map(|b| b.0 .0),
+        device: device.map(|d| d.0 .0),
     };
     let control = match (params.base, params.inc) {
         (Some(base_s), Some(increment_s)) => app::protocol::TimeControl {

@@ -692,6 +692,8 @@ async fn paid_explanations_are_capped_per_address_and_per_day_in_the_database() 
     let caller = |n: u8, ip: &str| server::limits::Caller {
         session: app::protocol::Session(format!("{n:02x}").repeat(32)),
         address: Some(ip.parse().expect("ip")),
+        browser: None,
+        device: None,
     };
     let (a, b) = (caller(1, "192.0.2.1"), caller(2, "192.0.2.2"));
     let lab = paid_lab(&database, &clock).await;
@@ -791,6 +793,8 @@ async fn a_lab_step_waiting_for_the_pool_holds_no_lock_and_a_players_reply_does_
     let owner = server::limits::Caller {
         session: app::protocol::Session("cd".repeat(32)),
         address: Some("192.0.2.9".parse().expect("ip")),
+        browser: None,
+        device: None,
     };
     let lab = site.state.lab.clone();
     let id = lab

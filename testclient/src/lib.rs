@@ -13,7 +13,7 @@ use app::api::{CommandError, ErrorKind};
 use app::lab::{LabSummary, LabView, ProviderStatus};
 use app::protocol::{
     AccountView, AnalysisView, ClientMessage, ServerMessage, Side, TableMode, TableView,
-    TimeControl, SESSION_COOKIE,
+    TimeControl, DEVICE_COOKIE, SESSION_COOKIE,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::de::DeserializeOwned;
@@ -83,6 +83,12 @@ pub struct Client {
     url: String,
     /// `othello_session=<token>`, once known.
     cookie: Arc<Mutex<Option<String>>>,
+    /// `othello_device=<token>`, once the server has handed one out (kept
+    /// across signing in and out, as a browser keeps it).
+    device: Arc<Mutex<Option<String>>>,
+    /// The address this browser claims through `X-Real-IP` (for a server
+    /// started with `--client-ip-header X-Real-IP`, as behind a proxy).
+    address: Option<String>,
     /// Every body received, when recording (see [`Client::recording`]).
     bodies: Option<Arc<Mutex<Vec<String>>>>,
 }
@@ -105,7 +111,43 @@ impl Client {
             http,
             url: url.trim_end_matches('/').to_string(),
             cookie: Arc::new(Mutex::new(None)),
+            device: Arc::new(Mutex::new(None)),
+            address: None,
             bodies: None,
+        }
+    }
+
+    /// This browser, seen from `address` (sent as `X-Real-IP`).
+    pub fn from_address(mut self, address: &str) -> Client {
+        self.address = Some(address.to_string());
+        self
+    }
+
+    /// Another browser (no cookies) from the same address as this one.
+    pub fn sibling(&self) -> Client {
+        Client {
+            http: self.http.clone(),
+            url: self.url.clone(),
+            cookie: Arc::new(Mutex::new(None)),
+            device: Arc::new(Mutex::new(None)),
+            address: self.address.clone(),
+            bodies: None,
+        }
+    }
+
+    /// The device cookie's token, once the server has handed one out.
+    pub fn device_token(&self) -> Option<String> {
+        self.device.lock().ok().and_then(|d| {
+            d.as_deref()
+                .and_then(|d| d.strip_prefix(&format!("{DEVICE_COOKIE}=")))
+                .map(str::to_string)
+        })
+    }
+
+    /// Forgets the device cookie (a browser whose cookies were cleared).
+    pub fn forget_device(&self) {
+        if let Ok(mut device) = self.device.lock() {
+            *device = None;
         }
     }
 
@@ -170,7 +212,23 @@ impl Client {
     }
 
     fn cookie(&self) -> Option<String> {
-        self.cookie.lock().ok().and_then(|c| c.clone())
+        let session = self.cookie.lock().ok().and_then(|c| c.clone());
+        let device = self.device.lock().ok().and_then(|d| d.clone());
+        match (session, device) {
+            (Some(s), Some(d)) => Some(format!("{s}; {d}")),
+            (s, d) => s.or(d),
+        }
+    }
+
+    /// Adds this browser's cookies and claimed address to a request.
+    fn dressed(&self, mut request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        if let Some(cookie) = self.cookie() {
+            request = request.header("cookie", cookie);
+        }
+        if let Some(address) = &self.address {
+            request = request.header("x-real-ip", address);
+        }
+        request
     }
 
     /// Keeps the session cookie the server sets, as a browser does (a
@@ -186,6 +244,17 @@ impl Client {
             .map(str::to_string);
         if let (Some(set), Ok(mut cookie)) = (set, self.cookie.lock()) {
             *cookie = Some(set);
+        }
+        let device = response
+            .headers()
+            .get_all(reqwest::header::SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .filter_map(|v| v.split(';').next())
+            .find(|v| v.starts_with(&format!("{DEVICE_COOKIE}=")))
+            .map(str::to_string);
+        if let (Some(set), Ok(mut kept)) = (device, self.device.lock()) {
+            *kept = Some(set);
         }
     }
 
@@ -208,9 +277,7 @@ impl Client {
             .header("accept", "application/json")
             .header("origin", &self.url)
             .body(body.to_string());
-        if let Some(cookie) = self.cookie() {
-            request = request.header("cookie", cookie);
-        }
+        request = self.dressed(request);
         let response = request.send().await.map_err(Refusal::transport_chain)?;
         self.keep_cookie(&response);
         let status = response.status().as_u16();
@@ -252,9 +319,7 @@ impl Client {
     /// `GET path` with the session cookie: (status, body text).
     pub async fn get(&self, path: &str) -> Result<(u16, String), Refusal> {
         let mut request = self.http.get(format!("{}{path}", self.url));
-        if let Some(cookie) = self.cookie() {
-            request = request.header("cookie", cookie);
-        }
+        request = self.dressed(request);
         let response = request.send().await.map_err(Refusal::transport_chain)?;
         self.keep_cookie(&response);
         let status = response.status().as_u16();
@@ -266,9 +331,7 @@ impl Client {
     /// GETs `path` as bytes (a download).
     pub async fn get_bytes(&self, path: &str) -> Result<(u16, Vec<u8>), Refusal> {
         let mut request = self.http.get(format!("{}{path}", self.url));
-        if let Some(cookie) = self.cookie() {
-            request = request.header("cookie", cookie);
-        }
+        request = self.dressed(request);
         let response = request.send().await.map_err(Refusal::transport_chain)?;
         self.keep_cookie(&response);
         let status = response.status().as_u16();
@@ -505,6 +568,12 @@ impl Client {
             request.headers_mut().insert(
                 "cookie",
                 cookie.parse().map_err(|_| Refusal::transport("cookie"))?,
+            );
+        }
+        if let Some(address) = &self.address {
+            request.headers_mut().insert(
+                "x-real-ip",
+                address.parse().map_err(|_| Refusal::transport("address"))?,
             );
         }
         request.headers_mut().insert(

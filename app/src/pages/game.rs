@@ -42,12 +42,16 @@ pub fn result_text(
     white: u8,
 ) -> String {
     let score = format!("{black}–{white}");
+    if reason == EndReason::Aborted {
+        return t!(lang, "game-aborted", score = score);
+    }
     let why = match reason {
         EndReason::Finished => t!(lang, "game-why-finished"),
         EndReason::Resigned => t!(lang, "game-why-resigned"),
         EndReason::Timeout => t!(lang, "game-why-left"),
         EndReason::Abandoned => t!(lang, "game-why-abandoned"),
         EndReason::Time => t!(lang, "game-why-time"),
+        EndReason::Aborted => t!(lang, "game-why-aborted"),
     };
     match winner {
         Some(side) => t!(

@@ -79,6 +79,7 @@ pub fn PlayersCard(table: String, view: RwSignal<TableView>) -> impl IntoView {
                     view! {
                         <div class="card players" id="players">
                             {players.rated.then(|| view! { <p class="muted" id="rated-table">{t!(lang, "players-rated")}</p> })}
+                            {players.linked.then(|| view! { <p class="notice" id="unrated-linked" role="note">{t!(lang, "players-unrated-linked")}</p> })}
                             {seat_line(lang, Side::Black, players.black, over)}
                             {seat_line(lang, Side::White, players.white, over)}
                         </div>

@@ -338,6 +338,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
             }
             RoundStatus::Over { winner, reason } => match (winner, reason) {
                 (_, EndReason::Abandoned) => t!(lang, "table-abandoned"),
+                (_, EndReason::Aborted) => t!(lang, "table-aborted"),
                 (Some(w), EndReason::Resigned) => {
                     t!(lang, "table-wins-resigned", side = w.name())
                 }

@@ -36,7 +36,7 @@ mod rules;
 
 pub use pages::AccountPages;
 use rules::FREE_FAILURES_PER_ADDRESS;
-pub use rules::{check_name, check_password, Throttle};
+pub use rules::{check_name, check_password, fold, is_reserved, tombstone_hash, Throttle};
 
 /// Password hashes computed at once (each takes 19 MiB and a core).
 pub const HASHING_AT_ONCE: usize = 2;
@@ -63,6 +63,13 @@ fn cache_life(account: &Option<(i64, String)>) -> i64 {
 const IDENTITY_CACHE_MAX: usize = 50_000;
 /// New accounts one address may create per hour.
 const SIGN_UPS_PER_HOUR: u32 = 5;
+/// A browser that signed in to an account within this many days is trusted
+/// by that account's sign-in throttle.
+const TRUSTED_DEVICE_DAYS: i64 = crate::fair_play::LINK_DAYS;
+
+fn now_minus_days(now: i64, days: i64) -> i64 {
+    now.saturating_sub(days.saturating_mul(86_400_000))
+}
 
 /// The identity of a browser signed in to `account`.
 pub fn identity_of(account: i64) -> Session {
@@ -111,6 +118,8 @@ struct Inner {
     sign_ups: Throttle,
     /// token hash → (account id and name, when read from the store).
     cache: Mutex<HashMap<String, Cached>>,
+    /// Where accounts are seen (set once at start).
+    fair_play: std::sync::OnceLock<crate::fair_play::FairPlay>,
 }
 
 impl Accounts {
@@ -131,12 +140,29 @@ impl Accounts {
                 address_throttle: Throttle::allowing(FREE_FAILURES_PER_ADDRESS),
                 sign_ups: Throttle::default(),
                 cache: Mutex::new(HashMap::new()),
+                fair_play: std::sync::OnceLock::new(),
             }),
         }
     }
 
     fn now(&self) -> i64 {
         self.inner.clock.now_ms()
+    }
+
+    /// Hands the service fair play (once, at start): sign-in notes where an
+    /// account is seen and trusts the browsers it was seen in.
+    pub fn use_fair_play(&self, fair_play: crate::fair_play::FairPlay) {
+        let _ = self.inner.fair_play.set(fair_play);
+    }
+
+    /// A new password's strength, estimated on a blocking thread behind the
+    /// hashing permit (zxcvbn takes up to a second for a long password).
+    async fn check_strength(&self, password: &str, name: &str) -> Result<(), CommandError> {
+        let _permit = self.permit().await?;
+        let (password, name) = (password.to_string(), name.to_string());
+        tokio::task::spawn_blocking(move || check_password(&password, &name))
+            .await
+            .map_err(CommandError::internal)?
     }
 
     /// Who the browser with token hash `token` is: its account's identity
@@ -199,7 +225,10 @@ impl Accounts {
         Ok(name.map(|name| AccountView { name }))
     }
 
-    /// Creates an account and signs the browser in to it.
+    /// Creates an account and signs the browser in to it. The cheap checks
+    /// first (name, length, the per-address cap), then the password's
+    /// strength off the async runtime behind the hashing permit, then the
+    /// hash.
     pub async fn sign_up(
         &self,
         caller: &Caller,
@@ -207,7 +236,20 @@ impl Accounts {
         password: &str,
     ) -> Result<Signed, CommandError> {
         check_name(name)?;
-        check_password(password, name)?;
+        if password.chars().count() < 10 || password.len() > rules::MAX_PASSWORD_BYTES {
+            // The length rules, before any work.
+            check_password(password, name)?;
+        }
+        let taken = || CommandError::refused("That name is taken: choose another.");
+        if self
+            .inner
+            .store
+            .name_tombstoned(&tombstone_hash(name))
+            .await
+            .map_err(store_failed)?
+        {
+            return Err(taken());
+        }
         let now = self.now();
         if let Some(address) = caller.address {
             if !self
@@ -220,6 +262,7 @@ impl Accounts {
                 ));
             }
         }
+        self.check_strength(password, name).await?;
         let hash = self.hash(password).await?;
         let id = self
             .inner
@@ -227,33 +270,26 @@ impl Accounts {
             .create_account(name, &name.to_ascii_lowercase(), &hash, now)
             .await
             .map_err(store_failed)?
-            .ok_or_else(|| CommandError::refused("That name is taken: choose another."))?;
+            .ok_or_else(taken)?;
         tracing::info!(account = id, "account created");
         self.start(caller, id, name.to_string()).await
     }
 
     /// Signs the browser in. An unknown name and a wrong password get the
     /// same answer after the same work.
+    ///
+    /// Attempts are counted before the hash, atomically ([`Throttle::attempt`]):
+    /// a burst for one name gets the free verifications and the rest wait.
+    /// A browser that signed in to this account before (its device cookie
+    /// is linked to it) is counted on its own, never on the name's count,
+    /// so a stranger's failures cannot lock the owner out (OWASP's device
+    /// cookies). The per-address count applies to everyone.
     pub async fn sign_in(
         &self,
         caller: &Caller,
         name: &str,
         password: &str,
     ) -> Result<Signed, CommandError> {
-        let key = format!("name:{}", name.to_ascii_lowercase());
-        let address = caller.address.map(|a| format!("ip:{a}"));
-        let now = self.now();
-        let wait = self.inner.throttle.wait(&key, now).max(
-            address
-                .as_ref()
-                .map_or(0, |a| self.inner.address_throttle.wait(a, now)),
-        );
-        if wait > 0 {
-            return Err(CommandError::limited(format!(
-                "Too many failed sign-ins: wait {} s and try again.",
-                (wait + 999) / 1000
-            )));
-        }
         if name.len() > 64 || password.len() > 256 {
             return Err(CommandError::refused("Wrong name or password."));
         }
@@ -263,6 +299,30 @@ impl Accounts {
             .account_by_key(&name.to_ascii_lowercase())
             .await
             .map_err(store_failed)?;
+        let key = match &stored {
+            Some(account) if self.trusted_device(caller, account.id).await => {
+                format!(
+                    "device:{}:{}",
+                    caller.device.as_deref().unwrap_or(""),
+                    account.id
+                )
+            }
+            _ => format!("name:{}", name.to_ascii_lowercase()),
+        };
+        let now = self.now();
+        let waited = |wait: i64| {
+            CommandError::limited(format!(
+                "Too many failed sign-ins: wait {} s and try again.",
+                (wait + 999) / 1000
+            ))
+        };
+        if let Some(address) = caller.address.map(|a| format!("ip:{a}")) {
+            self.inner
+                .address_throttle
+                .attempt(&address, now)
+                .map_err(waited)?;
+        }
+        self.inner.throttle.attempt(&key, now).map_err(waited)?;
         let phc = stored
             .as_ref()
             .map_or(self.inner.decoy.clone(), |a| a.password_hash.clone());
@@ -272,15 +332,25 @@ impl Accounts {
                 self.inner.throttle.clear(&key);
                 self.start(caller, account.id, account.name).await
             }
-            _ => {
-                let now = self.now();
-                self.inner.throttle.fail(&key, now);
-                if let Some(address) = &address {
-                    self.inner.address_throttle.fail(address, now);
-                }
-                Err(CommandError::refused("Wrong name or password."))
-            }
+            _ => Err(CommandError::refused("Wrong name or password.")),
         }
+    }
+
+    /// Whether the caller's browser signed in to `account` before (its
+    /// device cookie is among the account's links).
+    async fn trusted_device(&self, caller: &Caller, account: i64) -> bool {
+        let Some(fair_play) = self.inner.fair_play.get() else {
+            return false;
+        };
+        let Some(device) = fair_play.device_link(caller) else {
+            return false;
+        };
+        let since = now_minus_days(self.now(), TRUSTED_DEVICE_DAYS);
+        self.inner
+            .store
+            .links_of(account, since)
+            .await
+            .is_ok_and(|links| links.contains(&device))
     }
 
     /// A new token signed in to `account`; what the browser held
@@ -299,7 +369,22 @@ impl Accounts {
             .add_account_session(&hash, account, now)
             .await
             .map_err(store_failed)?;
+        // Switching accounts (or signing in again) ends the browser's
+        // previous sign-in: its old token opens nothing any more.
+        if let Some(previous) = caller.browser.as_deref().filter(|b| *b != hash) {
+            if let Err(error) = self.inner.store.remove_account_session(previous).await {
+                tracing::warn!("cannot end a replaced sign-in: {error}");
+            }
+            self.forget(|t, _| t == previous);
+        }
         let to = identity_of(account);
+        if let Some(fair_play) = self.inner.fair_play.get() {
+            let seen = Caller {
+                session: to.clone(),
+                ..caller.clone()
+            };
+            fair_play.note(&seen).await;
+        }
         if account_of(&caller.session).is_none() && caller.session != to {
             self.inner
                 .hub
@@ -352,6 +437,7 @@ impl Accounts {
     async fn confirmed(
         &self,
         session: &Session,
+        browser: Option<&str>,
         password: &str,
     ) -> Result<crate::store::accounts::StoredAccount, CommandError> {
         let not_signed_in = || CommandError::refused("You are not signed in.");
@@ -363,20 +449,28 @@ impl Accounts {
             .await
             .map_err(store_failed)?
             .ok_or_else(not_signed_in)?;
-        let key = format!("name:{}", stored.name.to_ascii_lowercase());
-        let wait = self.inner.throttle.wait(&key, self.now());
-        if wait > 0 {
-            return Err(CommandError::limited(format!(
-                "Too many failed sign-ins: wait {} s and try again.",
-                (wait + 999) / 1000
-            )));
-        }
+        // Counted per signed-in browser, never per name: a stranger's
+        // failed sign-ins do not stop the owner changing or deleting.
+        let key = format!(
+            "confirm:{}:{}",
+            stored.id,
+            browser.unwrap_or(session.0.as_str())
+        );
+        self.inner
+            .throttle
+            .attempt(&key, self.now())
+            .map_err(|wait| {
+                CommandError::limited(format!(
+                    "Too many failed sign-ins: wait {} s and try again.",
+                    (wait + 999) / 1000
+                ))
+            })?;
         let matches =
             password.len() <= 256 && self.verify(password, stored.password_hash.clone()).await?;
         if !matches {
-            self.inner.throttle.fail(&key, self.now());
             return Err(CommandError::refused("That is not your current password."));
         }
+        self.inner.throttle.clear(&key);
         Ok(stored)
     }
 
@@ -389,8 +483,10 @@ impl Accounts {
         current: &str,
         new: &str,
     ) -> Result<Signed, CommandError> {
-        let stored = self.confirmed(&caller.session, current).await?;
-        check_password(new, &stored.name)?;
+        let stored = self
+            .confirmed(&caller.session, caller.browser.as_deref(), current)
+            .await?;
+        self.check_strength(new, &stored.name).await?;
         let hash = self.hash(new).await?;
         self.inner
             .store
@@ -410,14 +506,28 @@ impl Accounts {
         caller: &Caller,
         password: &str,
     ) -> Result<Signed, CommandError> {
-        let stored = self.confirmed(&caller.session, password).await?;
+        let stored = self
+            .confirmed(&caller.session, caller.browser.as_deref(), password)
+            .await?;
+        // The account's live rounds end first (its resignation, or aborted
+        // when a side never moved), so no opponent waits on a seat nobody
+        // holds and no later write references the deleted account.
+        let ended = self.inner.hub.end_rounds_of(&caller.session).await?;
         self.inner
             .store
-            .delete_account(stored.id)
+            .delete_account(
+                stored.id,
+                &tombstone_hash(&stored.name),
+                "deleted",
+                self.now(),
+            )
             .await
             .map_err(store_failed)?;
         self.forget(|_, a| a == Some(stored.id));
-        tracing::info!(account = stored.id, "account deleted");
+        if let Some(fair_play) = self.inner.fair_play.get() {
+            fair_play.forget(stored.id);
+        }
+        tracing::info!(account = stored.id, rounds_ended = ended, "account deleted");
         Ok(Signed {
             token: crate::session::new_token(),
             account: None,

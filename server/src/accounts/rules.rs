@@ -17,7 +17,10 @@ pub const FAILURE_MEMORY_MS: i64 = 60 * 60 * 1000;
 /// Keys a throttle remembers before it forgets the idle ones.
 const THROTTLE_MAX: usize = 50_000;
 
-/// Names nobody may take (compared ignoring case).
+/// Names nobody may take, compared after [`fold`]ing: a name whose folded
+/// form, less trailing digits and separators, is one of these is refused
+/// (`admin_5976`, `Support-122`, `m0derator341`), and so is any name whose
+/// folded form contains one of the words of five letters or more.
 const RESERVED: &[&str] = &[
     "admin",
     "administrator",
@@ -54,7 +57,7 @@ pub fn check_name(name: &str) -> Result<(), CommandError> {
             "A name may hold only the letters a–z and A–Z, digits, _ and -.",
         ));
     }
-    if RESERVED.contains(&name.to_ascii_lowercase().as_str()) {
+    if is_reserved(name) {
         return Err(CommandError::refused(
             "That name is reserved: choose another.",
         ));
@@ -62,20 +65,80 @@ pub fn check_name(name: &str) -> Result<(), CommandError> {
     Ok(())
 }
 
+/// A name as the reserved-name and tombstone checks compare it: lower case,
+/// digits that look like letters read as those letters (0 o, 1 l, 3 e, 4 a,
+/// 5 s, 7 t, 8 b), separators (`_`, `-`) dropped.
+pub fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .map(|c| match c.to_ascii_lowercase() {
+            '0' => 'o',
+            '1' => 'l',
+            '3' => 'e',
+            '4' => 'a',
+            '5' => 's',
+            '7' => 't',
+            '8' => 'b',
+            other => other,
+        })
+        .collect()
+}
+
+/// Whether a name is reserved (see [`RESERVED`]).
+pub fn is_reserved(name: &str) -> bool {
+    let stem = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '_' || c == '-');
+    let stem = fold(stem);
+    let folded = fold(name);
+    RESERVED.iter().any(|word| {
+        stem == *word
+            || (word.len() >= 5 && folded.contains(word))
+            // "l" and "i" look alike: read a folded 1 as either.
+            || (word.len() >= 5 && folded.replace('l', "i").contains(&word.replace('l', "i")))
+    })
+}
+
+/// The hash a deleted account's tombstone keeps of its name: SHA-256 of the
+/// folded name, so the name (and its look-alikes) stays reserved.
+pub fn tombstone_hash(name: &str) -> String {
+    use sha2::Digest;
+    crate::hex::hex(&sha2::Sha256::digest(fold(name).as_bytes()))
+}
+
+/// The longest password whose strength is estimated; longer ones are
+/// refused before any work (zxcvbn's cost grows fast with the length).
+pub const MAX_PASSWORD_BYTES: usize = 128;
+
+/// Words of the site a guesser tries first: they count as guessable.
+const SITE_WORDS: &[&str] = &[
+    "othello",
+    "reversi",
+    "othello3d",
+    "site-based",
+    "sitebased",
+    "disc",
+    "discs",
+    "board",
+    "password",
+];
+
 /// Checks a new password: at least 10 characters and not guessable by the
-/// zxcvbn estimator (score 3 of 4 or better; the name counts as guessable).
+/// zxcvbn estimator (score 3 of 4 or better; the name and the site's own
+/// words count as guessable). CPU-bound (up to a second for a long one):
+/// call it off the async runtime, as [`super::Accounts`] does.
 pub fn check_password(password: &str, name: &str) -> Result<(), CommandError> {
     if password.chars().count() < 10 {
         return Err(CommandError::refused(
             "A password needs at least 10 characters.",
         ));
     }
-    if password.len() > 256 {
+    if password.len() > MAX_PASSWORD_BYTES {
         return Err(CommandError::refused(
-            "A password may have at most 256 characters.",
+            "A password may have at most 128 characters.",
         ));
     }
-    let estimate = zxcvbn::zxcvbn(password, &[name, "othello", "reversi"]);
+    let mut guessable = vec![name];
+    guessable.extend_from_slice(SITE_WORDS);
+    let estimate = zxcvbn::zxcvbn(password, &guessable);
     if (estimate.score() as u8) < 3 {
         return Err(CommandError::refused(
             "This password is too easy to guess: use a longer phrase of unrelated words.",
@@ -119,6 +182,35 @@ impl Throttle {
             }
             _ => 0,
         }
+    }
+
+    /// Counts an attempt of `key` *before* its work is done, atomically:
+    /// every attempt counts as a failure until [`Throttle::clear`] says it
+    /// succeeded, so a burst of simultaneous attempts gets the free ones
+    /// and then waits, however many arrive at once. Err: the wait (ms).
+    pub fn attempt(&self, key: &str, now: i64) -> Result<(), i64> {
+        let Ok(mut failures) = self.failures.lock() else {
+            return Ok(());
+        };
+        if failures.len() >= THROTTLE_MAX {
+            failures.retain(|_, &mut (_, last)| now - last < FAILURE_MEMORY_MS);
+        }
+        let entry = failures.entry(key.to_string()).or_insert((0, now));
+        if now - entry.1 >= FAILURE_MEMORY_MS {
+            *entry = (0, now);
+        }
+        let (count, last) = *entry;
+        if count >= self.free {
+            let doubling = (count - self.free).min(20);
+            let wait = (1000_i64 << doubling).min(MAX_WAIT_MS);
+            let left = last + wait - now;
+            if left > 0 {
+                return Err(left);
+            }
+        }
+        entry.0 += 1;
+        entry.1 = now;
+        Ok(())
     }
 
     /// Records a failure of `key`.
@@ -178,6 +270,11 @@ mod tests {
             "pаypal", // Cyrillic а
             "Admin",
             "SYSTEM",
+            "admin_5976",
+            "Support-122",
+            "m0derator341",
+            "0thell0_fan",
+            "adm1n",
             "",
         ] {
             assert_eq!(
@@ -201,6 +298,22 @@ mod tests {
         }
         assert!(check_password("violet kettle marches sideways", "nikos").is_ok());
         assert!(check_password(&"x".repeat(300), "nikos").is_err());
+        for site in ["site-based", "sitebased123"] {
+            assert!(check_password(site, "nikos").is_err(), "{site}");
+        }
+    }
+
+    #[test]
+    fn attempts_are_counted_before_the_work_so_a_burst_gets_only_the_free_ones() {
+        let throttle = Throttle::default();
+        let allowed = (0..30)
+            .filter(|_| throttle.attempt("k", 1000).is_ok())
+            .count();
+        assert_eq!(allowed, FREE_FAILURES as usize);
+        assert_eq!(throttle.attempt("k", 1000), Err(1000));
+        // A success forgets them.
+        throttle.clear("k");
+        assert!(throttle.attempt("k", 1000).is_ok());
     }
 
     #[test]

@@ -254,16 +254,32 @@ fn archived(entry: &Entry, table: &Table, times: Vec<Option<i64>>) -> ArchivedGa
     };
     let bytes: [u8; 9] = rand::random();
     let rated = rated_game(entry, table);
+    let (black, white) = (player(Side::Black), player(Side::White));
+    // Between two online players, a round in which a side never placed a
+    // disc is aborted (lichess's rule): nobody's win, loss or draw.
+    let aborted = entry.seating.is_some()
+        && black != white
+        && !(moved(table, Color::Black) && moved(table, Color::White));
     ArchivedGame {
         id: crate::hex::hex(&bytes),
         mode: serde_json::to_string(&mode).unwrap_or_default(),
-        black: player(Side::Black),
-        white: player(Side::White),
+        black,
+        white,
         start_obf: table.start().to_obf(),
         moves: table.game().transcript(),
         times: serde_json::to_string(&times).unwrap_or_default(),
         rated,
+        aborted,
     }
+}
+
+/// Whether `color` placed a disc in the round `table` is at.
+fn moved(table: &Table, color: Color) -> bool {
+    table
+        .game()
+        .events()
+        .iter()
+        .any(|e| matches!(e, engine::GameEvent::Move { color: c, .. } if *c == color))
 }
 
 /// Whether the round `table` just finished changes ratings: a rated table,
@@ -286,13 +302,7 @@ fn rated_game(entry: &Entry, table: &Table) -> Option<RatedGame> {
             .and_then(|holder| crate::accounts::account_of(&Session(holder.to_string())))
     };
     let (black, white) = (account(Side::Black)?, account(Side::White)?);
-    let moved = |color: Color| {
-        table
-            .game()
-            .events()
-            .iter()
-            .any(|e| matches!(e, engine::GameEvent::Move { color: c, .. } if *c == color))
-    };
+    let moved = |color: Color| moved(table, color);
     (black != white && moved(Color::Black) && moved(Color::White)).then(|| RatedGame {
         speed: control.speed().key(),
         black,
@@ -357,6 +367,7 @@ fn record_for(
                     EndReason::Resigned => "resigned",
                     EndReason::Timeout => "timeout",
                     EndReason::Abandoned => "abandoned",
+                    EndReason::Aborted => "aborted",
                     EndReason::Time => "time",
                 },
                 black: i64::from(position.count(Color::Black)),

@@ -123,6 +123,9 @@ struct Inner<S> {
     limits: Arc<crate::limits::Limits>,
     /// Several instances on PostgreSQL (None on SQLite).
     cluster: Option<cluster::Cluster>,
+    /// Which accounts rated quick match may pair (set once at start; a hub
+    /// without it pairs by rating alone, as unit tests do).
+    fair_play: std::sync::OnceLock<crate::fair_play::FairPlay>,
 }
 
 /// The hub; cheap to clone. Generic over its storage ([`TableStore`]);
@@ -227,6 +230,7 @@ impl<S: TableStore> Hub<S> {
                 tickets: std::sync::atomic::AtomicU64::new(1),
                 metrics,
                 cluster,
+                fair_play: std::sync::OnceLock::new(),
             }),
         };
         if let Some(heard) = heard {
@@ -235,6 +239,11 @@ impl<S: TableStore> Hub<S> {
         hub.restore().await?;
         tokio::spawn(hub.clone().ai_replies(replies_rx));
         Ok(hub)
+    }
+
+    /// Hands the hub the fair-play service (once, at start).
+    pub fn use_fair_play(&self, fair_play: crate::fair_play::FairPlay) {
+        let _ = self.inner.fair_play.set(fair_play);
     }
 
     /// The server's live figures.

@@ -2,7 +2,9 @@
 //! casual arrival is paired with the longest-waiting player; a rated one
 //! with the waiting player of the closest rating inside a window that widens
 //! as they wait ([`rating_window`]), and each waiting rated player looks
-//! again every few seconds ([`Hub::match_waiting`]).
+//! again every few seconds ([`Hub::match_waiting`]). Rated pairing never
+//! pairs two accounts linked by an address or a browser
+//! ([`crate::fair_play`]): each rated player waits with their links.
 
 use super::Hub;
 use crate::limits::{Caller, Kind};
@@ -16,6 +18,8 @@ pub(super) struct Waiting {
     ticket: u64,
     /// The rating matched on (rated queue only).
     rating: f64,
+    /// The account's links (rated queue only): nobody sharing one is paired.
+    links: Vec<String>,
     /// When they started waiting (ms).
     since: i64,
     matched: tokio::sync::oneshot::Sender<String>,
@@ -46,19 +50,21 @@ pub fn rating_window(waited_ms: i64) -> f64 {
     }
 }
 
-/// The waiting player to pair with someone (`session`, rated at `rating`
-/// when the line is rated, waiting since `since`), if any.
+/// The waiting player to pair with someone (`session` with `links`, rated
+/// at `rating` when the line is rated, waiting since `since`), if any.
 fn pick(
     line: &[Waiting],
     session: &Session,
+    links: &[String],
     rating: Option<f64>,
     since: i64,
     now: i64,
 ) -> Option<usize> {
-    let live = line
-        .iter()
-        .enumerate()
-        .filter(|(_, w)| w.caller.session != *session && !w.matched.is_closed());
+    let live = line.iter().enumerate().filter(|(_, w)| {
+        w.caller.session != *session
+            && !w.matched.is_closed()
+            && !w.links.iter().any(|link| links.contains(link))
+    });
     match rating {
         None => live.map(|(i, _)| i).next(),
         Some(rating) => live
@@ -94,6 +100,10 @@ impl<S: TableStore> Hub<S> {
                 "Rated games are for signed-in players: sign in (or create an account) to play one.",
             ));
         }
+        let links = match (rating, self.inner.fair_play.get()) {
+            (Some(_), Some(fair_play)) => fair_play.links(&who).await,
+            _ => Vec::new(),
+        };
         let place = self.reserve_table(&who)?;
         if self.cluster().is_some() {
             return self
@@ -109,7 +119,7 @@ impl<S: TableStore> Hub<S> {
                 .map_err(|_| CommandError::unavailable("the queue is unavailable"))?;
             let line = queue.entry((control, rating.is_some())).or_default();
             line.retain(|w| !w.matched.is_closed());
-            match pick(line, &who.session, rating, now, now) {
+            match pick(line, &who.session, &links, rating, now, now) {
                 Some(index) => line.remove(index),
                 None => {
                     let ticket = self
@@ -121,6 +131,7 @@ impl<S: TableStore> Hub<S> {
                         caller: who.clone(),
                         ticket,
                         rating: rating.unwrap_or_default(),
+                        links,
                         since: now,
                         matched: tx,
                     });
@@ -173,11 +184,11 @@ impl<S: TableStore> Hub<S> {
             let Some(mine) = line.iter().position(|w| w.ticket == ticket) else {
                 return true;
             };
-            let (session, rating, since) = {
+            let (session, links, rating, since) = {
                 let w = &line[mine];
-                (w.caller.session.clone(), w.rating, w.since)
+                (w.caller.session.clone(), w.links.clone(), w.rating, w.since)
             };
-            let Some(other) = pick(line, &session, Some(rating), since, now) else {
+            let Some(other) = pick(line, &session, &links, Some(rating), since, now) else {
                 return false;
             };
             // Neither may be taken by another arrival meanwhile.
@@ -253,7 +264,12 @@ impl<S: TableStore> Hub<S> {
         let alive_since = now.saturating_sub(cluster.timeout_ms);
         let key = super::cluster::queue_key(control, true);
         let mine = i64::try_from(ticket).unwrap_or(-1);
-        let found = match cluster.pg.rematch(mine, &key, now, alive_since).await {
+        let links_since = self.links_since();
+        let found = match cluster
+            .pg
+            .rematch(mine, &key, now, alive_since, links_since)
+            .await
+        {
             Ok(found) => found,
             Err(error) => {
                 tracing::error!("cannot look for a rated opponent: {error}");
@@ -311,9 +327,12 @@ impl<S: TableStore> Hub<S> {
         let now = self.now();
         let alive_since = now.saturating_sub(cluster.timeout_ms);
         let key = super::cluster::queue_key(control, rated);
+        let unlinked = rated
+            .then(|| crate::accounts::account_of(&session).map(|a| (a, self.links_since())))
+            .flatten();
         match cluster
             .pg
-            .enqueue(&session.0, &key, now, alive_since, rating)
+            .enqueue(&session.0, &key, now, alive_since, rating, unlinked)
             .await?
         {
             Ok(ticket) => {
@@ -349,6 +368,11 @@ impl<S: TableStore> Hub<S> {
                 Ok(Queued::Matched(id))
             }
         }
+    }
+
+    /// Since when fair play's links count.
+    fn links_since(&self) -> i64 {
+        self.now() - crate::fair_play::LINK_DAYS * crate::store::ratings::DAY_MS
     }
 
     /// Leaves the queue (the waiting socket closed).
@@ -409,6 +433,7 @@ mod tests {
                 caller: Caller::from(&Session(session.into())),
                 ticket: 0,
                 rating,
+                links: vec![format!("ip:{session}")],
                 since,
                 matched: tx,
             },
@@ -423,16 +448,29 @@ mod tests {
         let (nearer, _c) = waiting("account:3", 1480.0, 0);
         let line = vec![far, near, nearer];
         let me = Session("account:4".into());
-        assert_eq!(pick(&line, &me, Some(1500.0), 0, 0), Some(2));
+        assert_eq!(pick(&line, &me, &[], Some(1500.0), 0, 0), Some(2));
         // Nobody inside ±100 at first; after 30 s anyone.
         let line = vec![line.into_iter().next().unwrap()];
-        assert_eq!(pick(&line, &me, Some(1500.0), 0, 1_000), None);
-        assert_eq!(pick(&line, &me, Some(1500.0), 0, 30_000), Some(0));
+        assert_eq!(pick(&line, &me, &[], Some(1500.0), 0, 1_000), None);
+        assert_eq!(pick(&line, &me, &[], Some(1500.0), 0, 30_000), Some(0));
         // Never with oneself; casual takes the longest waiting.
         assert_eq!(
-            pick(&line, &Session("account:1".into()), Some(1900.0), 0, 0),
+            pick(&line, &Session("account:1".into()), &[], Some(1900.0), 0, 0),
             None
         );
-        assert_eq!(pick(&line, &me, None, 0, 0), Some(0));
+        assert_eq!(pick(&line, &me, &[], None, 0, 0), Some(0));
+    }
+
+    #[test]
+    fn linked_accounts_are_never_paired() {
+        let (near, _a) = waiting("account:1", 1500.0, 0);
+        let (far, _b) = waiting("account:2", 1580.0, 0);
+        let line = vec![near, far];
+        let me = Session("account:3".into());
+        // The closest shares a link with the arrival: the other is taken.
+        let shared = ["ip:account:1".to_string()];
+        assert_eq!(pick(&line, &me, &shared, Some(1500.0), 0, 0), Some(1));
+        let both = ["ip:account:1".to_string(), "ip:account:2".to_string()];
+        assert_eq!(pick(&line, &me, &both, Some(1500.0), 0, 60_000), None);
     }
 }

@@ -110,6 +110,38 @@ impl<S: TableStore> Hub<S> {
 }
 
 impl super::Hub<crate::store::Store> {
+    /// Ends every live round `who` plays in, before their account goes: a
+    /// round both sides moved in ends as `who`'s resignation (rated as
+    /// usual while the account still exists); one in which a side never
+    /// moved ends and is archived as aborted. The opponent is told at once
+    /// and can play on elsewhere. Returns how many rounds ended.
+    pub async fn end_rounds_of(&self, who: &app::protocol::Session) -> Result<usize, CommandError> {
+        let tables = self.inner.store.tables_seating(&who.0).await.map_err(|e| {
+            tracing::error!("cannot find a leaving player's tables: {e}");
+            CommandError::unavailable(
+                "The server could not save this; nothing changed. Please try again.",
+            )
+        })?;
+        let mut ended = 0;
+        for table in tables {
+            let command = app::protocol::TableCommand::Resign {
+                table: table.clone(),
+                side: None,
+            };
+            match self.execute(who, command).await {
+                Ok(_) => ended += 1,
+                // Over already, or no opponent yet: nothing to end.
+                Err(error) if error.kind == app::api::ErrorKind::Refused => {}
+                Err(error) if error.kind == app::api::ErrorKind::NotFound => {}
+                Err(error) => {
+                    tracing::error!(table = %table, "cannot end a leaving player's round: {}", error.message);
+                    return Err(error);
+                }
+            }
+        }
+        Ok(ended)
+    }
+
     /// Gives everything `from` holds — tables it owns, its seats — to `to`
     /// (a browser that signed in keeps its games as its account): in the
     /// store first, then in every table in memory, each under its lock so no

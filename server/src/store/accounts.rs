@@ -118,17 +118,28 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes an account with its sign-ins and ratings, in one transaction.
-    /// Its archived games stay (their players are identities; a deleted
-    /// account's reads as "deleted player").
-    pub async fn delete_account(&self, id: i64) -> Result<(), StoreError> {
+    /// Deletes an account with its sign-ins, ratings and links, leaving a
+    /// tombstone (its id, `name_hash` — the hash of its folded name, so the
+    /// name is never taken again — why, and when), in one transaction. Its
+    /// archived games stay (their players are identities; a deleted
+    /// account's reads as "deleted player"). False when there was no such
+    /// account.
+    pub async fn delete_account(
+        &self,
+        id: i64,
+        name_hash: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
         const STEPS: [&str; 4] = [
             "DELETE FROM account_sessions WHERE account_id = $1",
             "DELETE FROM rating_history WHERE account_id = $1",
             "DELETE FROM ratings WHERE account_id = $1",
-            "DELETE FROM accounts WHERE id = $1",
+            "DELETE FROM account_links WHERE account_id = $1",
         ];
-        on_db!(self.db(), |pool| {
+        const TOMBSTONE: &str = "INSERT INTO account_tombstones (id, name_hash, reason, at) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (name_hash) DO NOTHING";
+        Ok(on_db!(self.db(), |pool| {
             let mut tx = pool.begin().await?;
             for step in STEPS {
                 sqlx::query(&pool.sql(step))
@@ -136,9 +147,38 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
             }
+            let deleted = sqlx::query(&pool.sql("DELETE FROM accounts WHERE id = $1"))
+                .bind(id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                > 0;
+            if deleted {
+                sqlx::query(&pool.sql(TOMBSTONE))
+                    .bind(id)
+                    .bind(name_hash)
+                    .bind(reason)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
+            }
             tx.commit().await?;
-        });
-        Ok(())
+            deleted
+        }))
+    }
+
+    /// The tables at which `who` holds a seat.
+    pub async fn tables_seating(&self, who: &str) -> Result<Vec<String>, StoreError> {
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_scalar(
+                &pool.sql(
+                    "SELECT id FROM tables WHERE black_seat = $1 OR white_seat = $1 ORDER BY id",
+                ),
+            )
+            .bind(who)
+            .fetch_all(pool)
+            .await?
+        }))
     }
 
     /// An account's name, if the account exists.

@@ -65,7 +65,7 @@ impl Store {
             Some("lost") => {
                 " AND ((black = $1 AND winner = 'white') OR (white = $1 AND winner = 'black'))"
             }
-            Some("drawn") => " AND winner IS NULL AND reason <> 'abandoned'",
+            Some("drawn") => " AND winner IS NULL AND reason NOT IN ('abandoned', 'aborted')",
             _ => "",
         });
         sql.push_str(" ORDER BY ended_at DESC, id LIMIT $3");
@@ -100,7 +100,7 @@ impl Store {
         const COUNTS: &str = "SELECT \
              COALESCE(SUM(CASE WHEN (black = $1 AND winner = 'black') OR (white = $1 AND winner = 'white') THEN 1 ELSE 0 END), 0), \
              COALESCE(SUM(CASE WHEN (black = $1 AND winner = 'white') OR (white = $1 AND winner = 'black') THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN winner IS NULL AND reason <> 'abandoned' THEN 1 ELSE 0 END), 0) \
+             COALESCE(SUM(CASE WHEN winner IS NULL AND reason NOT IN ('abandoned', 'aborted') THEN 1 ELSE 0 END), 0) \
              FROM archived_games WHERE (black = $1 OR white = $1) AND black <> white";
         let (wins, losses, draws): (i64, i64, i64) = on_db!(self.db(), |pool| {
             sqlx::query_as(&pool.sql(COUNTS))

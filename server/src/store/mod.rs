@@ -17,6 +17,7 @@
 pub mod accounts;
 pub mod archive;
 pub mod bus;
+pub mod fair_play;
 mod lab;
 pub mod pg;
 mod queries;
@@ -247,6 +248,10 @@ pub struct ArchivedGame {
     pub times: String,
     /// Set when the round changes both players' ratings.
     pub rated: Option<ratings::RatedGame>,
+    /// An online game in which a side never placed a disc: it
+    /// is archived with no winner and the reason `aborted`, so it counts as
+    /// nobody's win, loss or draw (the live table's tally is unchanged).
+    pub aborted: bool,
 }
 
 /// A query written with PostgreSQL's `$n` parameters, as SQLite reads it
@@ -344,8 +349,8 @@ macro_rules! write_round_parts {
             .bind(&game.start_obf)
             .bind(&game.moves)
             .bind(&game.times)
-            .bind(end.winner)
-            .bind(end.reason)
+            .bind(if game.aborted { None } else { end.winner })
+            .bind(if game.aborted { "aborted" } else { end.reason })
             .bind(end.black)
             .bind(end.white)
             .bind(record.now)

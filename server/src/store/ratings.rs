@@ -107,14 +107,48 @@ const UPSERT: &str =
 const HISTORY: &str =
     "INSERT INTO rating_history (account_id, speed, at, rating, deviation, game_id)
      VALUES ($1, $2, $3, $4, $5, $6)";
+/// The players' accounts that still exist and are not marked as rating
+/// abusers (a game against a marked account changes nobody's rating).
+const EXISTING: &str = "SELECT id FROM accounts WHERE id IN ($1, $2) AND abuser_at IS NULL";
+/// Links (address or device hashes) two accounts share within the time given.
+pub(super) const LINKED: &str =
+    "SELECT COUNT(*) FROM account_links x JOIN account_links y ON y.link = x.link \
+     WHERE x.account_id = $1 AND y.account_id = $2 AND x.seen_at >= $3 AND y.seen_at >= $3";
 const MARK: &str = "UPDATE archived_games SET black_before = $1, black_after = $2, white_before = $3, white_after = $4 WHERE id = $5";
 
 /// Writes a rated game's rating change: both pools' rows, two history rows
 /// and the archived game's before/after, in the caller's transaction.
+/// When either account no longer exists (deleted while the game ran, or
+/// closed by an operator) nothing is rated: no write ever references a
+/// deleted account, so a deletion can never make a round's commit fail.
+/// `$exists` reads the players' account ids (locked on PostgreSQL, so a
+/// deletion waits for this transaction).
 macro_rules! write_rating {
-    ($tx:expr, $game:expr, $rated:expr, $winner:expr, $now:expr, $q:expr, $read:expr) => {{
+    ($tx:expr, $game:expr, $rated:expr, $winner:expr, $now:expr, $q:expr, $read:expr, $exists:expr) => {{
         let tx = $tx;
         let rated: &RatedGame = $rated;
+        let present: Vec<i64> = sqlx::query_scalar(&$q(&$exists))
+            .bind(rated.black)
+            .bind(rated.white)
+            .fetch_all(&mut **tx)
+            .await?;
+        if !(present.contains(&rated.black) && present.contains(&rated.white)) {
+            tracing::warn!(game = %$game, "a rated game's player no longer exists or is marked: not rated");
+            return Ok(());
+        }
+        // Two accounts seen from one address or browser never change each
+        // other's ratings (the players card said so before the first move).
+        let since = $now - crate::fair_play::LINK_DAYS * DAY_MS;
+        let shared: i64 = sqlx::query_scalar(&$q(LINKED))
+            .bind(rated.black)
+            .bind(rated.white)
+            .bind(since)
+            .fetch_one(&mut **tx)
+            .await?;
+        if shared > 0 {
+            tracing::info!(game = %$game, "a rated game between linked accounts: not rated");
+            return Ok(());
+        }
         let mut rows = [None, None];
         // Locked in account order (PostgreSQL), so two games sharing a
         // player cannot deadlock.
@@ -168,7 +202,7 @@ pub(super) async fn write_sqlite(
     winner: Option<&str>,
     now: i64,
 ) -> Result<(), sqlx::Error> {
-    write_rating!(tx, game, rated, winner, now, sqlite, READ)
+    write_rating!(tx, game, rated, winner, now, sqlite, READ, EXISTING)
 }
 
 /// [`write_rating!`] inside PostgreSQL's `record_at` transaction.
@@ -186,7 +220,8 @@ pub(super) async fn write_pg(
         winner,
         now,
         str::to_string,
-        format!("{READ} FOR UPDATE")
+        format!("{READ} FOR UPDATE"),
+        format!("{EXISTING} ORDER BY id FOR SHARE")
     )
 }
 
@@ -279,7 +314,7 @@ impl Store {
             self,
             "SELECT a.name AS name, r.rating AS rating, r.deviation AS deviation, r.games AS games
              FROM ratings r JOIN accounts a ON a.id = r.account_id
-             WHERE r.speed = $1 AND r.deviation <= $2 AND r.rated_at >= $3
+             WHERE r.speed = $1 AND r.deviation <= $2 AND r.rated_at >= $3 AND a.abuser_at IS NULL
              ORDER BY r.rating DESC, a.name_key LIMIT $4",
             |q| q.bind(speed).bind(max_deviation).bind(since).bind(limit)
         );

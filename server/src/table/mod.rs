@@ -367,7 +367,7 @@ impl Table {
         self.outcome = Some(Outcome { winner, reason });
         self.pass_pending = None;
         match (winner, reason) {
-            (_, EndReason::Abandoned) => {}
+            (_, EndReason::Abandoned | EndReason::Aborted) => {}
             (Some(Side::Black), _) => self.tally.black_wins += 1,
             (Some(Side::White), _) => self.tally.white_wins += 1,
             (None, _) => self.tally.draws += 1,
@@ -391,6 +391,7 @@ impl Table {
             (_, EndReason::Abandoned) => {
                 "Both players left: the game is abandoned and nobody wins.".to_string()
             }
+            (_, EndReason::Aborted) => "The game was aborted: it counts for nobody.".to_string(),
             (Some(w), EndReason::Time) => format!(
                 "{} ran out of time. {} wins on time.",
                 w.opponent().name(),

@@ -20,7 +20,11 @@ pub struct Live {
 
 impl Live {
     pub async fn start(database: &Path, clock: ManualClock) -> Live {
-        let config = Config::for_tests(database.to_path_buf());
+        let mut config = Config::for_tests(database.to_path_buf());
+        // Behind a "proxy": each test browser says its own address, so
+        // fair play sees players as different people (`browser`), and a
+        // test can put two on one address (`Client::sibling`).
+        config.client_ip_header = Some("X-Real-IP".into());
         let state = server::prepare_with_clock(&config, Arc::new(clock.clone()))
             .await
             .expect("server state");
@@ -43,9 +47,22 @@ impl Live {
         }
     }
 
-    /// A new browser that has loaded the lobby (it has a cookie).
+    /// A new browser that has loaded the lobby (it has a cookie), from an
+    /// address of its own.
     pub async fn browser(&self) -> Client {
-        let client = Client::new(&self.url);
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let client =
+            Client::new(&self.url).from_address(&format!("198.18.{}.{}", n / 250, n % 250 + 1));
+        Self::load_lobby(client).await
+    }
+
+    /// A new browser from `address` that has loaded the lobby.
+    pub async fn browser_at(&self, address: &str) -> Client {
+        Self::load_lobby(Client::new(&self.url).from_address(address)).await
+    }
+
+    async fn load_lobby(client: Client) -> Client {
         let (status, _) = client.get("/").await.expect("lobby");
         assert_eq!(status, 200);
         assert!(client.token().is_some(), "the lobby sets a cookie");

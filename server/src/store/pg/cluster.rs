@@ -210,6 +210,7 @@ impl PgStore {
         now: i64,
         alive_since: i64,
         rating: Option<f64>,
+        unlinked: Option<(i64, i64)>,
     ) -> Result<Result<i64, (i64, String)>, StoreError> {
         let mut tx = self.pool.begin().await?;
         // One pairing at a time per control: without it two players joining
@@ -223,15 +224,18 @@ impl PgStore {
         let partner: Option<(i64, String)> = sqlx::query_as(&format!(
             "SELECT q.ticket, q.session FROM queue q JOIN instances i ON i.id = q.instance \
              WHERE q.control = $1 AND q.session <> $2 AND i.heartbeat_at >= $3 \
-             AND ($4::float8 IS NULL OR abs(q.rating - $4) <= {window}) \
+             AND ($4::float8 IS NULL OR abs(q.rating - $4) <= {window}) {unlinked} \
              ORDER BY abs(coalesce(q.rating - $4, 0)), q.ticket LIMIT 1 FOR UPDATE OF q SKIP LOCKED",
             window = rating_window_sql("$5 - q.created_at"),
+            unlinked = UNLINKED,
         ))
         .bind(control)
         .bind(session)
         .bind(alive_since)
         .bind(rating)
         .bind(now)
+        .bind(unlinked.map(|u| u.0))
+        .bind(unlinked.map(|u| u.1))
         .fetch_optional(&mut *tx)
         .await?;
         let answer = match partner {
@@ -270,6 +274,7 @@ impl PgStore {
         control: &str,
         now: i64,
         alive_since: i64,
+        links_since: i64,
     ) -> Result<Option<(String, i64, String)>, StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("SELECT pg_advisory_xact_lock(hashtext('othello-queue:' || $1))")
@@ -289,9 +294,10 @@ impl PgStore {
         let partner: Option<(i64, String)> = sqlx::query_as(&format!(
             "SELECT q.ticket, q.session FROM queue q JOIN instances i ON i.id = q.instance \
              WHERE q.control = $1 AND q.session <> $2 AND i.heartbeat_at >= $3 AND q.ticket <> $4 \
-             AND abs(q.rating - $5) <= {window} \
+             AND abs(q.rating - $5) <= {window} {unlinked} \
              ORDER BY abs(q.rating - $5), q.ticket LIMIT 1 FOR UPDATE OF q SKIP LOCKED",
             window = rating_window_sql("$6 - least(q.created_at, $7)"),
+            unlinked = UNLINKED.replace("$6", "$8").replace("$7", "$9"),
         ))
         .bind(control)
         .bind(&session)
@@ -300,6 +306,10 @@ impl PgStore {
         .bind(rating)
         .bind(now)
         .bind(since)
+        .bind(crate::accounts::account_of(&app::protocol::Session(
+            session.clone(),
+        )))
+        .bind(links_since)
         .fetch_optional(&mut *tx)
         .await?;
         let Some((partner_ticket, partner)) = partner else {
@@ -323,6 +333,13 @@ impl PgStore {
         Ok(())
     }
 }
+
+/// Fair play in the rated queue: no partner that shares an address or a
+/// browser link with account `$6` seen since `$7` (NULL `$6`: casual).
+const UNLINKED: &str = "AND ($6::bigint IS NULL OR NOT EXISTS (\
+     SELECT 1 FROM account_links x JOIN account_links y ON y.link = x.link \
+     WHERE x.account_id = $6 AND 'account:' || y.account_id::text = q.session \
+     AND x.seen_at >= $7 AND y.seen_at >= $7))";
 
 /// [`crate::hub::rating_window`] in SQL, for a wait of `waited` ms: ±100,
 /// 100 wider every 5 s, anyone after 30 s.
