@@ -272,6 +272,7 @@ srv-resigns = { $loser } resigns. { $winner } wins.
 srv-game-over-win = Game over: { $winner } wins { $black }–{ $white }.
 srv-left = { $loser } left and did not come back in time. { $winner } wins.
 srv-abandoned = Both players left: the game is abandoned and nobody wins.
+srv-unrated-after-failures = The result could not be saved with ratings after several tries, so this game ends unrated.
 srv-aborted = The game was aborted: it counts for nobody.
 srv-out-of-time = { $loser } ran out of time. { $winner } wins on time.
 srv-draw = Game over: a draw, { $black }–{ $white }.

@@ -15,6 +15,10 @@ pub struct Metrics {
     pub ai_queue_depth: AtomicI64,
     pub moves_total: AtomicU64,
     pub commands_refused_total: AtomicU64,
+    /// Commits of a round's end that failed.
+    pub round_commits_failed_total: AtomicU64,
+    /// Rated rounds written unrated after their result kept failing to save.
+    pub rounds_unrated_after_failures_total: AtomicU64,
     /// Requests refused by a limit (rate, tables, sockets, AI queue, lab).
     pub limit_refusals_total: AtomicU64,
     buckets: Mutex<[(u64, u64); WINDOW_SECS]>,
@@ -28,6 +32,8 @@ impl Default for Metrics {
             ai_queue_depth: AtomicI64::new(0),
             moves_total: AtomicU64::new(0),
             commands_refused_total: AtomicU64::new(0),
+            round_commits_failed_total: AtomicU64::new(0),
+            rounds_unrated_after_failures_total: AtomicU64::new(0),
             limit_refusals_total: AtomicU64::new(0),
             buckets: Mutex::new([(u64::MAX, 0); WINDOW_SECS]),
         }
@@ -116,6 +122,17 @@ impl Metrics {
                 "othello_commands_refused_total",
                 "Commands refused with a message.",
                 self.commands_refused_total.load(Ordering::Relaxed),
+            ),
+            counter(
+                "othello_round_commits_failed_total",
+                "Commits of a round's result that failed.",
+                self.round_commits_failed_total.load(Ordering::Relaxed),
+            ),
+            counter(
+                "othello_rounds_unrated_after_failures_total",
+                "Rated rounds written unrated after their result kept failing to save.",
+                self.rounds_unrated_after_failures_total
+                    .load(Ordering::Relaxed),
             ),
             counter(
                 "othello_limit_refusals_total",

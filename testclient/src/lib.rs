@@ -135,6 +135,20 @@ impl Client {
         }
     }
 
+    /// This browser's device (its device cookie) with no session, seen
+    /// from `address`: the same browser, signed out, on another network.
+    pub fn same_device_at(&self, address: &str) -> Client {
+        let device = self.device.lock().ok().and_then(|d| d.clone());
+        Client {
+            http: self.http.clone(),
+            url: self.url.clone(),
+            cookie: Arc::new(Mutex::new(None)),
+            device: Arc::new(Mutex::new(device)),
+            address: Some(address.to_string()),
+            bodies: None,
+        }
+    }
+
     /// The device cookie's token, once the server has handed one out.
     pub fn device_token(&self) -> Option<String> {
         self.device.lock().ok().and_then(|d| {

@@ -346,6 +346,7 @@ impl<S: TableStore> Hub<S> {
             ai_thinking: false,
             ai_search: None,
             jobs_stored: None,
+            failed_commits: 0,
             updates: broadcast::channel(64).0,
         })
     }

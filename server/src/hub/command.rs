@@ -9,11 +9,12 @@ use super::{side_name, Hub};
 use crate::store::bus::TableChange;
 use crate::store::ratings::RatedGame;
 use crate::store::TableStore;
-use crate::store::{ArchivedGame, MoveKind, MoveRow, Record, RoundEnd};
+use crate::store::{ArchivedGame, MoveKind, MoveRow, Record, RoundEnd, StoreError};
 use crate::table::{Command, Event, Table, TableError};
 use app::api::CommandError;
 use app::protocol::{EndReason, Session, Side, TableCommand, TableMode, TableView};
 use engine::{Color, Square};
+use std::sync::atomic::Ordering;
 
 impl<S: TableStore> Hub<S> {
     /// Runs a player's command; refusals are counted in the metrics.
@@ -185,36 +186,49 @@ impl<S: TableStore> Hub<S> {
         }
         // On PostgreSQL, what the other instances are told this command
         // wrote (they apply it without reading the table).
-        let change = match self.cluster() {
-            Some(cluster) => {
-                let change = Change {
-                    version: entry.version + 1,
-                    rows: TableChange {
-                        at: record.now,
-                        rows: record.rows.clone(),
-                    },
-                    sent: cluster.bus.sent_at_commit(),
-                };
-                // On PostgreSQL's own bus the message goes out with the
-                // commit that writes the record.
-                let notify = change.sent.then(|| change.encoded(&entry.id));
-                match cluster
-                    .pg
-                    .record_notifying(&record, entry.version, notify)
-                    .await
-                {
-                    Ok(()) => {
-                        entry.version += 1;
-                        Some(change)
+        let change = match self.store_record(entry, &record).await {
+            Ok(change) => change,
+            // A lost race or a vanished table on PostgreSQL: decided again.
+            Err(error @ (StoreError::Stale | StoreError::Gone)) => {
+                return Err(self.write_failed(entry, error).await)
+            }
+            Err(error) => {
+                let rated = record.archive.as_ref().is_some_and(|a| a.rated.is_some());
+                if record.round_end.is_some() {
+                    entry.failed_commits += 1;
+                    self.inner
+                        .metrics
+                        .round_commits_failed_total
+                        .fetch_add(1, Ordering::Relaxed);
+                }
+                if !(rated && entry.failed_commits >= MAX_FAILED_ROUND_COMMITS) {
+                    return Err(self.write_failed(entry, error).await);
+                }
+                // A round whose result keeps failing to save never retries
+                // forever (the presence tick would, every second): it ends
+                // with no rating, which the players are told.
+                tracing::error!(
+                    table = %entry.id,
+                    attempts = entry.failed_commits,
+                    "a round's result kept failing to save ({error}): ending it unrated"
+                );
+                if let Some(game) = record.archive.as_mut() {
+                    game.rated = None;
+                }
+                match self.store_record(entry, &record).await {
+                    Ok(change) => {
+                        self.inner
+                            .metrics
+                            .rounds_unrated_after_failures_total
+                            .fetch_add(1, Ordering::Relaxed);
+                        next.set_notice(UNRATED_AFTER_FAILURES);
+                        change
                     }
                     Err(error) => return Err(self.write_failed(entry, error).await),
                 }
             }
-            None => {
-                self.inner.store.record(&record).await?;
-                None
-            }
         };
+        entry.failed_commits = 0;
         entry.next_seq += record.rows.len() as i64;
         entry.table = next;
         if entry.clock.is_some() {
@@ -239,6 +253,51 @@ impl<S: TableStore> Hub<S> {
         self.after_change(entry);
         self.published(entry, change).await;
         Ok(events)
+    }
+}
+
+/// Failed commits of a rated round's end before it is written unrated.
+pub const MAX_FAILED_ROUND_COMMITS: u32 = 3;
+
+/// What the players read when their round had to end unrated.
+pub(super) const UNRATED_AFTER_FAILURES: &str =
+    "The result could not be saved with ratings after several tries, so this game ends unrated.";
+
+impl<S: TableStore> Hub<S> {
+    /// Writes one accepted command's record: on PostgreSQL version-checked
+    /// with its bus message (the entry is then one version further, and the
+    /// change is what the other instances apply), on SQLite through the
+    /// group commit.
+    async fn store_record(
+        &self,
+        entry: &mut Entry,
+        record: &Record,
+    ) -> Result<Option<Change>, StoreError> {
+        match self.cluster() {
+            Some(cluster) => {
+                let change = Change {
+                    version: entry.version + 1,
+                    rows: TableChange {
+                        at: record.now,
+                        rows: record.rows.clone(),
+                    },
+                    sent: cluster.bus.sent_at_commit(),
+                };
+                // On PostgreSQL's own bus the message goes out with the
+                // commit that writes the record.
+                let notify = change.sent.then(|| change.encoded(&entry.id));
+                cluster
+                    .pg
+                    .record_notifying(record, entry.version, notify)
+                    .await?;
+                entry.version += 1;
+                Ok(Some(change))
+            }
+            None => {
+                self.inner.store.record(record).await?;
+                Ok(None)
+            }
+        }
     }
 }
 

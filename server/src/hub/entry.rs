@@ -35,6 +35,9 @@ pub(super) struct Entry {
     /// the table on PostgreSQL; None: unknown (not stored since loading or
     /// catching up), so the next write stores them.
     pub(super) jobs_stored: Option<(Option<i64>, Option<i64>, Option<i64>)>,
+    /// Failed commits of this round's end in a row (bounded: see
+    /// `command::MAX_FAILED_ROUND_COMMITS`).
+    pub(super) failed_commits: u32,
     pub(super) updates: broadcast::Sender<Update>,
 }
 

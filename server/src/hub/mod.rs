@@ -18,6 +18,7 @@ mod ai;
 mod backend;
 mod cluster;
 mod command;
+pub use command::MAX_FAILED_ROUND_COMMITS;
 mod entry;
 mod presence;
 mod queue;

@@ -227,6 +227,13 @@ impl Table {
         }
     }
 
+    /// Replaces the notice everyone reads (the hub's word on how a round
+    /// was saved).
+    pub fn set_notice(&mut self, notice: &str) {
+        self.pass_pending = None;
+        self.notice = Some(notice.to_string());
+    }
+
     fn set_pass_notice(&mut self, passer: Side) {
         self.pass_pending = Some(passer);
         self.notice = Some(format!(

@@ -20,7 +20,21 @@ pub struct Live {
 
 impl Live {
     pub async fn start(database: &Path, clock: ManualClock) -> Live {
-        let mut config = Config::for_tests(database.to_path_buf());
+        Live::start_on(
+            server::config::Database::Sqlite(database.to_path_buf()),
+            clock,
+        )
+        .await
+    }
+
+    /// As [`Live::start`], on the PostgreSQL database at `url` (one instance).
+    pub async fn start_postgres(url: &str, clock: ManualClock) -> Live {
+        Live::start_on(server::config::Database::Postgres(url.to_string()), clock).await
+    }
+
+    async fn start_on(database: server::config::Database, clock: ManualClock) -> Live {
+        let mut config = Config::for_tests(std::path::PathBuf::new());
+        config.database = database;
         // Behind a "proxy": each test browser says its own address, so
         // fair play sees players as different people (`browser`), and a
         // test can put two on one address (`Client::sibling`).

@@ -1,0 +1,349 @@
+//! Fair play end to end, through the real router over HTTP (in process):
+//! deleting an account mid-game never jams its table (SQLite and
+//! PostgreSQL), rounds where a side never moved count for nobody, accounts
+//! seen from one address or browser never rate each other, sign-in bursts
+//! get only the free verifications, names that impersonate the site or a
+//! deleted player are refused, and switching accounts ends the old token.
+
+#[path = "support/pg.rs"]
+mod pg;
+mod support;
+
+use app::protocol::{EndReason, RoundStatus, Side, TableMode, TableView, TimeControl};
+use server::clock::ManualClock;
+use support::Live;
+use testclient::{Client, Refusal};
+
+const PASSWORD: &str = "violet kettle marches sideways";
+
+const RATED: TableMode = TableMode::Online {
+    private: true,
+    time: Some(TimeControl::PRESETS[0]),
+    rated: true,
+};
+
+fn refused<T: std::fmt::Debug>(answer: Result<T, Refusal>, status: u16, text: &str) {
+    let refusal = answer.expect_err("refused");
+    assert_eq!(refusal.status, status, "{refusal}");
+    assert!(refusal.message.contains(text), "{refusal}");
+}
+
+/// `first` makes a rated table and `second` sits: (black, white, table).
+async fn seat_rated(first: Client, second: Client) -> (Client, Client, String) {
+    let table = first.create_table(RATED).await.expect("rated table");
+    let seated = second.take_seat(&table).await.expect("seat");
+    if seated.you == vec![Side::Black] {
+        (second, first, table)
+    } else {
+        (first, second, table)
+    }
+}
+
+async fn play_one(client: &Client, table: &str) -> TableView {
+    let view = client.get_table(table).await.expect("view");
+    let square = *view.board.legal.first().expect("a legal move");
+    client.play_move(table, square).await.expect("move")
+}
+
+async fn signed_up(live: &Live, name: &str) -> Client {
+    let browser = live.browser().await;
+    browser.sign_up(name, PASSWORD).await.expect("sign up");
+    browser
+}
+
+/// A rated game under way (both moved), then one player deletes their
+/// account: the round ends at once as their resignation, the opponent's
+/// commands keep working (no 503), and nothing is left referencing the
+/// deleted account.
+async fn deletion_mid_game(live: &Live) {
+    let (black, white, table) = seat_rated(
+        signed_up(live, "stayer").await,
+        signed_up(live, "leaver").await,
+    )
+    .await;
+    let (stayer, leaver) = if black.signed_in_as().await.expect("page") == "stayer" {
+        (&black, &white)
+    } else {
+        (&white, &black)
+    };
+    play_one(&black, &table).await;
+    play_one(&white, &table).await;
+    leaver.delete_account(PASSWORD).await.expect("deleted");
+    let view = stayer.get_table(&table).await.expect("view");
+    let RoundStatus::Over { winner, reason } = view.status else {
+        panic!("the round ended with the deletion: {:?}", view.status);
+    };
+    assert_eq!(reason, EndReason::Resigned);
+    assert_eq!(
+        winner,
+        stayer
+            .get_table(&table)
+            .await
+            .expect("v")
+            .you
+            .first()
+            .copied()
+    );
+    // The stayer's commands answer as the rules say, never "could not save".
+    refused(stayer.resign(&table, None).await, 422, "over");
+    let ratings = stayer.my_ratings().await.expect("ratings");
+    assert_eq!(ratings.len(), 1, "rated while both accounts existed");
+    assert!(ratings[0].rating.rating > 1500, "{ratings:?}");
+    // The game shows "deleted player" for the leaver.
+    let profile = stayer.get_profile("stayer", None).await.expect("profile");
+    let game = &profile.games[0];
+    assert!(game.black.deleted || game.white.deleted, "{game:?}");
+    // An account deleted from under a running game (an operator closing
+    // it, bypassing the hub): the round's end is still written, unrated.
+    let (black, white, table) = seat_rated(
+        signed_up(live, "second_stayer").await,
+        signed_up(live, "closed_one").await,
+    )
+    .await;
+    play_one(&black, &table).await;
+    play_one(&white, &table).await;
+    let closed = live
+        .store
+        .account_by_key("closed_one")
+        .await
+        .expect("read")
+        .expect("account");
+    assert!(live
+        .store
+        .delete_account(closed.id, "x", "closed", 1)
+        .await
+        .expect("closed"));
+    let resigned = black.resign(&table, None).await;
+    let resigned = match resigned {
+        Ok(view) => view,
+        // The closed account was black: white resigns instead.
+        Err(_) => white.resign(&table, None).await.expect("resign"),
+    };
+    assert!(matches!(resigned.status, RoundStatus::Over { .. }));
+    let players = black.table_players(&table).await.expect("players");
+    assert_eq!(players.black.change, None, "nothing rated");
+    assert_eq!(players.white.change, None, "nothing rated");
+}
+
+#[tokio::test]
+async fn deleting_an_account_mid_game_ends_its_round_and_never_jams_the_table_on_sqlite() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    deletion_mid_game(&live).await;
+}
+
+#[tokio::test]
+async fn deleting_an_account_mid_game_ends_its_round_and_never_jams_the_table_on_postgres() {
+    let pg = pg::PgCluster::start();
+    let live = Live::start_postgres(&pg.url(), ManualClock::new(1_000_000)).await;
+    deletion_mid_game(&live).await;
+}
+
+#[tokio::test]
+async fn a_round_where_a_side_never_moved_is_aborted_everywhere_it_is_counted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (black, white, table) = seat_rated(
+        signed_up(&live, "quick").await,
+        signed_up(&live, "quitter").await,
+    )
+    .await;
+    play_one(&black, &table).await;
+    // White resigns without ever placing a disc.
+    white.resign(&table, None).await.expect("resign");
+    for name in ["quick", "quitter"] {
+        let profile = black.get_profile(name, None).await.expect("profile");
+        assert_eq!(
+            (profile.wins, profile.losses, profile.draws),
+            (0, 0, 0),
+            "{name}"
+        );
+        assert_eq!(profile.games.len(), 1);
+        assert_eq!(profile.games[0].reason, EndReason::Aborted);
+        assert_eq!(profile.games[0].winner, None);
+    }
+    assert!(black.my_ratings().await.expect("ratings").is_empty());
+    // The export says so too.
+    let (status, text) = black.get("/@/quick/games.ggf").await.expect("ggf");
+    assert_eq!(status, 200);
+    assert!(text.contains("RE[?]"), "{text}");
+}
+
+#[tokio::test]
+async fn accounts_from_one_address_play_unrated_and_are_never_paired_rated() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let booster = live.browser_at("203.0.113.5").await;
+    booster.sign_up("booster", PASSWORD).await.expect("up");
+    let alt = booster.sibling();
+    alt.get("/").await.expect("lobby");
+    alt.sign_up("booster_alt", PASSWORD).await.expect("up");
+    let (black, white, table) = seat_rated(booster.clone(), alt.clone()).await;
+    // Said before the first move.
+    let players = black.table_players(&table).await.expect("players");
+    assert!(players.linked && !players.rated, "{players:?}");
+    play_one(&black, &table).await;
+    play_one(&white, &table).await;
+    white.resign(&table, None).await.expect("resign");
+    assert!(black.my_ratings().await.expect("ratings").is_empty());
+    assert!(white.my_ratings().await.expect("ratings").is_empty());
+    // The same browser (its device cookie) from another address links too.
+    let moved = booster.same_device_at("203.0.113.77");
+    moved.get("/").await.expect("lobby");
+    moved.sign_up("other_alt", PASSWORD).await.expect("up");
+    let (_, _, other_table) = seat_rated(moved.clone(), booster.clone()).await;
+    let players = moved.table_players(&other_table).await.expect("players");
+    assert!(players.linked && !players.rated, "{players:?}");
+    // A stranger's browser from elsewhere is not linked.
+    let honest = signed_up(&live, "honest").await;
+    let (_, _, honest_table) = seat_rated(honest.clone(), booster.clone()).await;
+    let players = honest.table_players(&honest_table).await.expect("players");
+    assert!(players.rated && !players.linked, "{players:?}");
+
+    // Rated quick match: the two linked accounts wait side by side unpaired;
+    // a third account from elsewhere is paired with one of them.
+    let mut first = booster
+        .socket("/ws/queue?base=180&inc=2&rated=1")
+        .await
+        .expect("queued");
+    assert!(matches!(
+        first.next_message().await.expect("message"),
+        app::protocol::ServerMessage::Queued
+    ));
+    let mut second = alt
+        .socket("/ws/queue?base=180&inc=2&rated=1")
+        .await
+        .expect("queued");
+    assert!(matches!(
+        second.next_message().await.expect("message"),
+        app::protocol::ServerMessage::Queued
+    ));
+    let stranger = signed_up(&live, "stranger").await;
+    let mut third = stranger
+        .socket("/ws/queue?base=180&inc=2&rated=1")
+        .await
+        .expect("queued");
+    assert!(matches!(
+        third.next_message().await.expect("message"),
+        app::protocol::ServerMessage::Matched { .. }
+    ));
+}
+
+#[tokio::test]
+async fn thirty_simultaneous_wrong_passwords_get_only_the_free_verifications() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    signed_up(&live, "target").await;
+    let mut attempts = Vec::new();
+    for _ in 0..30 {
+        let attacker = live.browser().await;
+        attempts.push(tokio::spawn(async move {
+            attacker
+                .sign_in("target", "a wrong guess here")
+                .await
+                .expect_err("wrong")
+                .status
+        }));
+    }
+    let mut statuses = Vec::new();
+    for attempt in attempts {
+        statuses.push(attempt.await.expect("joined"));
+    }
+    let verified = statuses.iter().filter(|s| **s == 422).count();
+    let waited = statuses.iter().filter(|s| **s == 429).count();
+    assert_eq!(verified, 5, "{statuses:?}");
+    assert_eq!(waited, 25, "{statuses:?}");
+}
+
+#[tokio::test]
+async fn impersonating_and_reused_names_are_refused_and_switching_accounts_ends_the_old_token() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let visitor = live.browser().await;
+    for name in ["admin_5976", "Support-122", "m0derator341"] {
+        refused(visitor.sign_up(name, PASSWORD).await, 422, "reserved");
+    }
+    refused(
+        visitor.sign_up("plainname", "site-based").await,
+        422,
+        "guess",
+    );
+    refused(
+        visitor
+            .sign_up("plainname", &"long words ".repeat(20))
+            .await,
+        422,
+        "at most 128",
+    );
+    // A deleted name is never taken again (nor its look-alikes).
+    let gone = signed_up(&live, "Vanished_1").await;
+    gone.delete_account(PASSWORD).await.expect("deleted");
+    for name in ["vanished_1", "VANISHED-l"] {
+        refused(visitor.sign_up(name, PASSWORD).await, 422, "taken");
+    }
+    // Switching accounts in one browser ends the previous account's token.
+    signed_up(&live, "first_acct").await;
+    signed_up(&live, "second_acct").await;
+    let browser = live.browser().await;
+    browser.sign_in("first_acct", PASSWORD).await.expect("in");
+    let old = browser.token().expect("token");
+    browser.sign_in("second_acct", PASSWORD).await.expect("in");
+    let replay = live.browser_with(&old);
+    assert_eq!(replay.signed_in_as().await.expect("page"), "");
+    assert_eq!(browser.signed_in_as().await.expect("page"), "second_acct");
+}
+
+#[tokio::test]
+async fn a_rated_result_that_keeps_failing_to_save_ends_unrated_after_bounded_tries() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (black, white, table) = seat_rated(
+        signed_up(&live, "patient").await,
+        signed_up(&live, "unlucky").await,
+    )
+    .await;
+    play_one(&black, &table).await;
+    play_one(&white, &table).await;
+    // Every rating write fails from now on (a broken ratings table).
+    let pool = live.store.sqlite().expect("SQLite").pool().clone();
+    sqlx::query(
+        "CREATE TRIGGER broken_ratings BEFORE INSERT ON rating_history \
+         BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+    )
+    .execute(&pool)
+    .await
+    .expect("trigger");
+    for _ in 1..server::hub::MAX_FAILED_ROUND_COMMITS {
+        let refusal = white.resign(&table, None).await.expect_err("not saved");
+        assert_eq!(refusal.status, 503, "{refusal}");
+        // Nothing changed: the game is still on.
+        let view = black.get_table(&table).await.expect("view");
+        assert!(matches!(view.status, RoundStatus::Playing { .. }));
+    }
+    // The last try writes the round without ratings, and says so.
+    let view = white.resign(&table, None).await.expect("ended unrated");
+    assert!(matches!(view.status, RoundStatus::Over { .. }));
+    assert!(
+        view.notice
+            .as_deref()
+            .unwrap_or("")
+            .contains("ends unrated"),
+        "{:?}",
+        view.notice
+    );
+    let players = black.table_players(&table).await.expect("players");
+    assert_eq!((players.black.change, players.white.change), (None, None));
+    assert!(black.my_ratings().await.expect("ratings").is_empty());
+    assert_eq!(
+        live.hub
+            .metrics()
+            .rounds_unrated_after_failures_total
+            .load(std::sync::atomic::Ordering::Relaxed),
+        1
+    );
+    // Later commands work as usual.
+    white
+        .vote_rematch(&table, None, true)
+        .await
+        .expect("a rematch vote is saved");
+}
