@@ -814,3 +814,16 @@ practice-done = Practice done: you found a good move yourself in { $found } of {
 practice-again = Practise again
 practice-board-label = Practice board: the position before the mistake
 practice-failed = The engine could not score the moves: { $error }
+
+report-summary = Report { $name }
+report-reason = Reason
+report-cheating = Cheating (engine help)
+report-boosting = Rating manipulation
+report-abuse = Abuse or an offensive name
+report-other = Something else
+report-text = What happened (at most 500 characters)
+report-send = Send the report
+report-sent = Thank you: an operator will look at this report.
+srv-report-long = A report's text may have at most 500 characters.
+srv-report-self = You cannot report yourself.
+srv-report-limit = Too many reports from your address today: try again tomorrow.

@@ -57,6 +57,11 @@ pub mod backend {
             caller: &'a Caller,
             password: &'a str,
         ) -> BoxFuture<'a, Result<Signed, CommandError>>;
+        fn report<'a>(
+            &'a self,
+            caller: &'a Caller,
+            report: &'a super::Report,
+        ) -> BoxFuture<'a, Result<(), CommandError>>;
     }
 
     /// The account backend, provided to server functions as context.
@@ -150,6 +155,60 @@ pub async fn delete_account(password: String) -> Result<Option<AccountView>, Com
     Ok(backend::answer(
         accounts.delete_account(&caller, &password).await?,
     ))
+}
+
+/// Why a player is reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportReason {
+    /// Playing with an engine's help.
+    Cheating,
+    /// Losing on purpose to another account, or winning from one (rating
+    /// manipulation).
+    Boosting,
+    /// Insults, a name that offends.
+    Abuse,
+    Other,
+}
+
+impl ReportReason {
+    /// Every reason, in the order the form offers them.
+    pub const ALL: [ReportReason; 4] = [
+        ReportReason::Cheating,
+        ReportReason::Boosting,
+        ReportReason::Abuse,
+        ReportReason::Other,
+    ];
+
+    /// The stored and sent word.
+    pub fn key(self) -> &'static str {
+        match self {
+            ReportReason::Cheating => "cheating",
+            ReportReason::Boosting => "boosting",
+            ReportReason::Abuse => "abuse",
+            ReportReason::Other => "other",
+        }
+    }
+}
+
+/// A report of a player, as sent.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Report {
+    /// The reported player's name.
+    pub name: String,
+    /// The online table it happened at, if any.
+    pub table: Option<String>,
+    pub reason: ReportReason,
+    /// What happened, in the reporter's words (at most 500 characters).
+    pub text: String,
+}
+
+/// Reports a player to the site's operators (capped per address).
+#[server(endpoint = "report_player", input = Json)]
+pub async fn report_player(report: Report) -> Result<(), CommandError> {
+    let accounts = backend::context()?;
+    let caller = crate::api::backend::caller()?;
+    accounts.report(&caller, &report).await
 }
 
 /// The name of the account this page was rendered for: from the request

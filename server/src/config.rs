@@ -59,6 +59,9 @@ pub mod defaults {
 #[derive(Clone, Debug, Parser)]
 #[command(name = "othello-server", version, about)]
 pub struct Config {
+    /// An operator's command instead of serving (`othello-server admin …`).
+    #[command(subcommand)]
+    pub command: Option<crate::admin::Command>,
     /// Address to listen on.
     #[arg(long, env = "OTHELLO_LISTEN", default_value = defaults::LISTEN)]
     pub listen: SocketAddr,
@@ -360,6 +363,7 @@ impl Config {
     /// port, the given database, `warn` logs and the offline explainer.
     pub fn for_tests(database: PathBuf) -> Self {
         Self {
+            command: None,
             listen: "127.0.0.1:0".parse().expect("valid literal address"),
             database: Database::Sqlite(database),
             instance_timeout_ms: defaults::INSTANCE_TIMEOUT_MS,

@@ -2,6 +2,7 @@
 //! (Leptos pages, static files, health) and start-up/shutdown.
 
 pub mod accounts;
+pub mod admin;
 pub mod ai;
 pub mod analysis;
 pub mod archive;

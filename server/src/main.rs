@@ -13,6 +13,16 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let config = Config::parse();
+    if let Some(server::admin::Command::Admin(action)) = &config.command {
+        // An operator's command: its output is for a person, on stdout.
+        return match server::admin::run(&config, action).await {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("othello-server admin: {error}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     server::telemetry::init(&config.log);
     match server::run(config).await {
         Ok(()) => std::process::ExitCode::SUCCESS,

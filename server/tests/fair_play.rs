@@ -347,3 +347,122 @@ async fn a_rated_result_that_keeps_failing_to_save_ends_unrated_after_bounded_tr
         .await
         .expect("a rematch vote is saved");
 }
+
+/// `othello-server --database <db> admin <args…>`: its output, or a panic
+/// with its error.
+fn admin(database: &std::path::Path, args: &[&str]) -> String {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_othello-server"))
+        .arg("--database")
+        .arg(database)
+        .arg("admin")
+        .args(args)
+        .output()
+        .expect("the admin command runs");
+    assert!(
+        output.status.success(),
+        "admin {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+#[tokio::test]
+async fn an_operator_closes_a_reported_account_and_marks_a_rating_abuser_with_every_action_logged()
+{
+    let dir = tempfile::tempdir().expect("tempdir");
+    let database = dir.path().join("db.sqlite");
+    let live = Live::start(&database, ManualClock::new(1_000_000)).await;
+    let troll = signed_up(&live, "troll").await;
+    let victim = signed_up(&live, "victim").await;
+    use app::accounts::ReportReason::{Abuse, Other};
+    use app::protocol::Speed;
+    victim
+        .report_player("troll", None, Abuse, "insults at every table")
+        .await
+        .expect("reported");
+    refused(
+        troll.report_player("troll", None, Other, "x").await,
+        422,
+        "yourself",
+    );
+    refused(
+        victim
+            .report_player("nobody_at_all", None, Other, "x")
+            .await,
+        404,
+        "No such player",
+    );
+    refused(
+        victim
+            .report_player("troll", None, Other, &"x".repeat(501))
+            .await,
+        422,
+        "500 characters",
+    );
+    // Capped per address (and per reporter) per day.
+    let reporter = live.browser_at("203.0.113.200").await;
+    for _ in 0..4 {
+        reporter
+            .report_player("troll", None, Other, "again")
+            .await
+            .expect("reported");
+    }
+    let same_address = live.browser_at("203.0.113.200").await;
+    for _ in 0..1 {
+        same_address
+            .report_player("troll", None, Other, "again")
+            .await
+            .expect("the fifth");
+    }
+    refused(
+        same_address
+            .report_player("troll", None, Other, "and again")
+            .await,
+        429,
+        "Too many reports",
+    );
+
+    let listed = admin(&database, &["reports"]);
+    assert!(
+        listed.contains("troll abuse: insults at every table"),
+        "{listed}"
+    );
+    assert_eq!(listed.lines().count(), 6, "{listed}");
+    let closed = admin(&database, &["close", "troll", "--reason", "abusive"]);
+    assert!(closed.contains("closed troll"), "{closed}");
+    assert!(closed.contains("6 report(s) closed"), "{closed}");
+    assert_eq!(admin(&database, &["reports"]).trim(), "no reports");
+    assert!(admin(&database, &["reports", "--all"]).contains("(closed)"));
+    // The closed account can no longer sign in, its name stays reserved, its
+    // browser is signed out (once the identity cache's few seconds pass).
+    live.clock.advance(10_000);
+    assert_eq!(troll.signed_in_as().await.expect("page"), "");
+    refused(troll.sign_in("troll", PASSWORD).await, 422, "Wrong");
+    refused(troll.sign_up("troll", PASSWORD).await, 422, "taken");
+    // The victim keeps everything.
+    assert_eq!(victim.signed_in_as().await.expect("page"), "victim");
+
+    // A rating abuser: its rated results stop counting for opponents and it
+    // leaves the leaderboard.
+    let marked = admin(&database, &["mark-abuser", "victim"]);
+    assert!(
+        marked.contains("victim marked as a rating abuser"),
+        "{marked}"
+    );
+    let opponent = signed_up(&live, "opponent").await;
+    let (black, white, table) = seat_rated(opponent.clone(), victim.clone()).await;
+    play_one(&black, &table).await;
+    play_one(&white, &table).await;
+    black.resign(&table, None).await.expect("resign");
+    assert!(opponent.my_ratings().await.expect("ratings").is_empty());
+    assert!(victim.my_ratings().await.expect("ratings").is_empty());
+    assert!(opponent
+        .leaderboard(Speed::Blitz)
+        .await
+        .expect("board")
+        .iter()
+        .all(|line| line.name != "victim"));
+    let log = admin(&database, &["log"]);
+    assert!(log.contains("close account"), "{log}");
+    assert!(log.contains("mark-abuser account"), "{log}");
+}

@@ -451,6 +451,24 @@ impl Client {
             .await
     }
 
+    /// Reports a player to the site's operators.
+    pub async fn report_player(
+        &self,
+        name: &str,
+        table: Option<&str>,
+        reason: app::accounts::ReportReason,
+        text: &str,
+    ) -> Result<(), Refusal> {
+        let report = app::accounts::Report {
+            name: name.to_string(),
+            table: table.map(str::to_string),
+            reason,
+            text: text.to_string(),
+        };
+        self.call("report_player", json!({ "report": report }))
+            .await
+    }
+
     /// The account name the page shows (`<meta name="othello-account">`),
     /// empty when anonymous.
     pub async fn signed_in_as(&self) -> Result<String, Refusal> {

@@ -64,11 +64,14 @@ pub fn PlayersCard(table: String, view: RwSignal<TableView>) -> impl IntoView {
             )
         })
     };
+    let table_id = StoredValue::new(table.clone());
     let players = Resource::new(key, move |_| table_players(table.clone()));
     view! {
         <Show when=online>
             <Suspense fallback=|| ()>
-                {move || Suspend::new(async move {
+                {move || {
+                let table_id = Some(table_id.get_value());
+                Suspend::new(async move {
                     let Some(Ok(players)) = super::settled(players).await else {
                         return ().into_any();
                     };
@@ -76,16 +79,30 @@ pub fn PlayersCard(table: String, view: RwSignal<TableView>) -> impl IntoView {
                         return ().into_any();
                     }
                     let over = over();
+                    // Report another named player at this table.
+                    let me = crate::accounts::signed_in();
+                    let reportable: Vec<String> = [&players.black.name, &players.white.name]
+                        .into_iter()
+                        .flatten()
+                        .filter(|name| me.as_deref() != Some(name.as_str()))
+                        .cloned()
+                        .collect();
+                    let reports = reportable
+                        .into_iter()
+                        .take(1)
+                        .map(|name| view! { <crate::pages::report::ReportPlayer name table=table_id.clone() /> })
+                        .collect_view();
                     view! {
                         <div class="card players" id="players">
                             {players.rated.then(|| view! { <p class="muted" id="rated-table">{t!(lang, "players-rated")}</p> })}
                             {players.linked.then(|| view! { <p class="notice" id="unrated-linked" role="note">{t!(lang, "players-unrated-linked")}</p> })}
                             {seat_line(lang, Side::Black, players.black, over)}
                             {seat_line(lang, Side::White, players.white, over)}
+                            {reports}
                         </div>
                     }
                     .into_any()
-                })}
+                })}}
             </Suspense>
         </Show>
     }

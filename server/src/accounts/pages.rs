@@ -86,6 +86,14 @@ impl app::accounts::backend::AccountBackend for AccountPages {
         })
     }
 
+    fn report<'a>(
+        &'a self,
+        caller: &'a Caller,
+        report: &'a app::accounts::Report,
+    ) -> BoxFuture<'a, Result<(), CommandError>> {
+        Box::pin(self.accounts.report(caller, report))
+    }
+
     fn delete_account<'a>(
         &'a self,
         caller: &'a Caller,
