@@ -237,6 +237,54 @@ pub fn signed_in() -> Option<String> {
     }
 }
 
+/// The cookie in which a plain (no-JavaScript) account form's refusal
+/// reaches the account page: the message's UTF-8 bytes in hex, for a minute.
+pub const FLASH_COOKIE: &str = "othello_flash";
+
+/// The refusal a plain account form left for this page, localized: from
+/// the request's cookie on the server (which also clears it), from the
+/// rendered page when hydrating (the same text, so hydration matches).
+pub fn form_flash(lang: crate::i18n::Lang) -> Option<String> {
+    #[cfg(feature = "ssr")]
+    {
+        let parts = use_context::<http::request::Parts>()?;
+        let hex = parts
+            .headers
+            .get_all(http::header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|c| c.trim().split_once('='))
+            .find(|(name, _)| *name == FLASH_COOKIE)
+            .map(|(_, value)| value.to_string())?;
+        let bytes: Vec<u8> = (0..hex.len() / 2)
+            .filter_map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
+            .collect();
+        let message = String::from_utf8(bytes).ok().filter(|m| !m.is_empty())?;
+        if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+            if let Ok(clear) = http::HeaderValue::from_str(&format!(
+                "{FLASH_COOKIE}=; Path=/account; Max-Age=0; HttpOnly; SameSite=Lax"
+            )) {
+                response.append_header(http::header::SET_COOKIE, clear);
+            }
+        }
+        Some(crate::i18n::localize(lang, &message))
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        let _ = lang;
+        #[cfg(feature = "hydrate")]
+        {
+            document()
+                .get_element_by_id("account-flash")
+                .and_then(|e| e.text_content())
+                .filter(|text| !text.is_empty())
+        }
+        #[cfg(not(feature = "hydrate"))]
+        None
+    }
+}
+
 /// The `<meta>` naming the signed-in account (empty when anonymous).
 pub const ACCOUNT_META: &str = "othello-account";
 

@@ -229,6 +229,13 @@ pub fn command_refusal(guard: &Guard, headers: &HeaderMap) -> Option<CommandErro
             "commands must be sent as Content-Type: application/json",
         ));
     }
+    origin_refusal(guard, headers)
+}
+
+/// Why a state-changing request from another site is refused, if it is: its
+/// `Origin` is not the site's (nor configured), or it has none and no
+/// `Sec-Fetch-Site: same-origin`. Commands and the account forms.
+pub fn origin_refusal(guard: &Guard, headers: &HeaderMap) -> Option<CommandError> {
     let host = headers
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
@@ -327,6 +334,13 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     if request.method() != Method::GET && request.method() != Method::HEAD {
         if path.starts_with("/api/") {
             if let Some(error) = command_refusal(&guard, request.headers()) {
+                return with_headers(refuse(error, json), None);
+            }
+        }
+        // The account forms that work without JavaScript: plain form
+        // bodies, but from the site's own pages only.
+        if path.starts_with("/account/") {
+            if let Some(error) = origin_refusal(&guard, request.headers()) {
                 return with_headers(refuse(error, json), None);
             }
         }

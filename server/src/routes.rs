@@ -142,6 +142,10 @@ pub fn router(state: AppState) -> Router {
         .route("/@/{name}/games.ggf", get(crate::downloads::player_ggf))
         .route("/@/{name}/{file}", get(crate::downloads::player_wthor))
         .route("/account/export.json", get(crate::downloads::account_data))
+        .route(
+            "/account/{action}",
+            axum::routing::post(crate::accounts::forms::post),
+        )
         .route("/lab/{id}/export.txt", get(lab_export_text))
         .route("/lab/{id}/export.json", get(lab_export_json))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(

@@ -673,12 +673,17 @@ async fn an_account_made_on_one_instance_plays_its_seat_on_the_other_and_signs_o
         vec![alice_side],
         "the seat is the account's everywhere"
     );
-    if to_move(&view) == Some(alice_side) {
-        let square = first_legal(&elsewhere, &table).await.expect("legal");
-        elsewhere
-            .play_move(&table, square)
-            .await
-            .expect("plays on b");
+    // Both sides move (a round in which a side never moved is aborted and
+    // counts for nobody); Alice's moves from b.
+    for _ in 0..2 {
+        let view = bob.get_table(&table).await.expect("view");
+        let mover = if to_move(&view) == Some(alice_side) {
+            &elsewhere
+        } else {
+            &bob
+        };
+        let square = first_legal(mover, &table).await.expect("legal");
+        mover.play_move(&table, square).await.expect("plays");
     }
 
     // A round finished on a is in the shared archive, read on b.
@@ -711,13 +716,15 @@ async fn an_account_made_on_one_instance_plays_its_seat_on_the_other_and_signs_o
 async fn a_rated_game_on_two_instances_is_rated_once_and_seen_on_both() {
     const PASSWORD: &str = "violet kettle marches sideways";
     let pg = PgCluster::start();
-    let a = instance(&pg, &[]);
-    let b = instance(&pg, &[]);
-    let on_a = Client::new(&a.url);
+    // Behind a "proxy" that names each player's address: two accounts from
+    // one address never rate each other (fair play).
+    let a = instance(&pg, &["--client-ip-header", "X-Real-IP"]);
+    let b = instance(&pg, &["--client-ip-header", "X-Real-IP"]);
+    let on_a = Client::new(&a.url).from_address("198.51.100.1");
     on_a.sign_up("rated_a", PASSWORD)
         .await
         .expect("sign up on a");
-    let on_b = Client::new(&b.url);
+    let on_b = Client::new(&b.url).from_address("198.51.100.2");
     on_b.sign_up("rated_b", PASSWORD)
         .await
         .expect("sign up on b");
@@ -763,13 +770,18 @@ async fn a_rated_game_on_two_instances_is_rated_once_and_seen_on_both() {
 async fn rated_players_on_two_instances_meet_the_closest_rating_then_anyone_as_the_window_widens() {
     const PASSWORD: &str = "violet kettle marches sideways";
     let pg = PgCluster::start();
-    let a = instance(&pg, &[]);
-    let b = instance(&pg, &[]);
+    // Each player from an address of their own (fair play links accounts
+    // seen from one address: they are never paired rated).
+    let a = instance(&pg, &["--client-ip-header", "X-Real-IP"]);
+    let b = instance(&pg, &["--client-ip-header", "X-Real-IP"]);
     let db = sqlx::PgPool::connect(&pg.url()).await.expect("database");
     let player = |url: String, name: &'static str, rating: Option<f64>| {
         let db = db.clone();
         async move {
-            let client = Client::new(&url);
+            let client = Client::new(&url).from_address(&format!(
+                "198.51.100.{}",
+                name.len() * 7 + name.as_bytes()[0] as usize % 7
+            ));
             client.sign_up(name, PASSWORD).await.expect("sign up");
             if let Some(rating) = rating {
                 sqlx::query(

@@ -466,3 +466,155 @@ async fn an_operator_closes_a_reported_account_and_marks_a_rating_abuser_with_ev
     assert!(log.contains("close account"), "{log}");
     assert!(log.contains("mark-abuser account"), "{log}");
 }
+
+/// A form POST as a browser without JavaScript sends it: (status, the
+/// `Location`, the `Set-Cookie` values).
+async fn form(
+    url: &str,
+    path: &str,
+    cookie: &str,
+    origin: Option<&str>,
+    fields: &[(&str, &str)],
+) -> (u16, String, Vec<String>) {
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let body: String = fields
+        .iter()
+        .map(|(k, v)| format!("{k}={}", v.replace(' ', "+")))
+        .collect::<Vec<_>>()
+        .join("&");
+    let mut request = http
+        .post(format!("{url}{path}"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("cookie", cookie)
+        .body(body);
+    if let Some(origin) = origin {
+        request = request.header("origin", origin);
+    }
+    let response = request.send().await.expect("form sent");
+    let location = response
+        .headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let cookies = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or_default().to_string())
+        .collect();
+    (response.status().as_u16(), location, cookies)
+}
+
+fn session_from(cookies: &[String]) -> String {
+    cookies
+        .iter()
+        .find(|c| c.starts_with("othello_session="))
+        .cloned()
+        .expect("a new session cookie")
+}
+
+#[tokio::test]
+async fn the_account_forms_work_without_javascript_and_only_from_the_site() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let url = live.url.clone();
+    let visitor = live.browser().await;
+    let cookie = format!("othello_session={}", visitor.token().expect("token"));
+    // Another site's page cannot sign anybody up or in.
+    let (status, _, _) = form(
+        &url,
+        "/account/sign-up",
+        &cookie,
+        Some("http://evil.example"),
+        &[("username", "formuser"), ("new-password", PASSWORD)],
+    )
+    .await;
+    assert_eq!(status, 403);
+    let (status, _, _) = form(&url, "/account/sign-in", &cookie, None, &[]).await;
+    assert_eq!(status, 403, "no Origin and no Sec-Fetch-Site");
+    // Signing up with the site's own form: a redirect and a new session.
+    let (status, location, cookies) = form(
+        &url,
+        "/account/sign-up",
+        &cookie,
+        Some(&url),
+        &[("username", "formuser"), ("new-password", PASSWORD)],
+    )
+    .await;
+    assert_eq!((status, location.as_str()), (303, "/"));
+    let signed = testclient::Client::with_token(
+        &url,
+        session_from(&cookies).trim_start_matches("othello_session="),
+    );
+    assert_eq!(signed.signed_in_as().await.expect("page"), "formuser");
+    // A refusal comes back to the account page, never in the URL.
+    let (status, location, cookies) = form(
+        &url,
+        "/account/sign-in",
+        &cookie,
+        Some(&url),
+        &[("username", "formuser"), ("password", "not the password")],
+    )
+    .await;
+    assert_eq!((status, location.as_str()), (303, "/account"));
+    let flash = cookies
+        .iter()
+        .find(|c| c.starts_with("othello_flash="))
+        .expect("the refusal's cookie");
+    let page = reqwest::Client::new()
+        .get(format!("{url}/account"))
+        .header("cookie", format!("{cookie}; {flash}"))
+        .send()
+        .await
+        .expect("page");
+    let clears = page.headers().get_all("set-cookie").iter().any(|v| {
+        v.to_str()
+            .unwrap_or_default()
+            .starts_with("othello_flash=;")
+    });
+    let text = page.text().await.expect("text");
+    assert!(text.contains("id=\"account-flash\""), "shown");
+    assert!(text.contains("Wrong name or password."), "shown");
+    assert!(clears, "shown once");
+    // Signing in, then out, with forms.
+    let (status, _, cookies) = form(
+        &url,
+        "/account/sign-in",
+        &cookie,
+        Some(&url),
+        &[("username", "formuser"), ("password", PASSWORD)],
+    )
+    .await;
+    assert_eq!(status, 303);
+    let session = session_from(&cookies);
+    let (status, location, cookies) =
+        form(&url, "/account/sign-out", &session, Some(&url), &[]).await;
+    assert_eq!((status, location.as_str()), (303, "/"));
+    assert_ne!(session_from(&cookies), session);
+    let old = testclient::Client::with_token(&url, session.trim_start_matches("othello_session="));
+    assert_eq!(old.signed_in_as().await.expect("page"), "", "signed out");
+    // A body that is no form is a 4xx, never a 5xx; an unknown form 404.
+    let (status, _, _) = form(&url, "/account/nonsense", &cookie, Some(&url), &[]).await;
+    assert_eq!(status, 404);
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let status = http
+        .post(format!("{url}/account/sign-in"))
+        .header("origin", &url)
+        .header("content-type", "application/json")
+        .header("cookie", &cookie)
+        .body("{\"username\": 1}")
+        .send()
+        .await
+        .expect("sent")
+        .status()
+        .as_u16();
+    assert!((400..500).contains(&status), "{status}");
+}

@@ -49,22 +49,36 @@ pub fn AccountPage() -> impl IntoView {
             }
         })
     };
+    // A refusal from a form sent before (or without) JavaScript.
+    let flash = crate::accounts::form_flash(lang).map(|message| {
+        view! { <p class="error" id="account-flash" role="alert">{message}</p> }
+    });
     let body = match signed_in() {
         Some(name) => {
-            let out = move |_| run(sign_out(), set_busy, set_error);
-            let everywhere = move |_| run(sign_out_everywhere(), set_busy, set_error);
+            let out = move |ev: leptos::ev::SubmitEvent| {
+                ev.prevent_default();
+                run(sign_out(), set_busy, set_error)
+            };
+            let everywhere = move |ev: leptos::ev::SubmitEvent| {
+                ev.prevent_default();
+                run(sign_out_everywhere(), set_busy, set_error)
+            };
             view! {
                 <section class="card" id="account-signed-in">
                     <h2>{t!(lang, "account-you-are")} " " <span id="account-name">{name.clone()}</span></h2>
                     <p>{t!(lang, "account-signed-in-text")}</p>
                     <p><a id="account-profile" href=format!("/@/{name}")>{t!(lang, "account-profile")}</a></p>
                     <div class="actions">
-                        <button id="sign-out" on:click=out disabled=move || busy.get()>
-                            {t!(lang, "account-sign-out")}
-                        </button>
-                        <button id="sign-out-everywhere" on:click=everywhere disabled=move || busy.get()>
-                            {t!(lang, "account-sign-out-everywhere")}
-                        </button>
+                        <form method="post" action="/account/sign-out" on:submit=out>
+                            <button type="submit" id="sign-out" disabled=move || busy.get()>
+                                {t!(lang, "account-sign-out")}
+                            </button>
+                        </form>
+                        <form method="post" action="/account/sign-out-everywhere" on:submit=everywhere>
+                            <button type="submit" id="sign-out-everywhere" disabled=move || busy.get()>
+                                {t!(lang, "account-sign-out-everywhere")}
+                            </button>
+                        </form>
                     </div>
                     {error_view}
                 </section>
@@ -97,7 +111,7 @@ pub fn AccountPage() -> impl IntoView {
                 <p>{t!(lang, "account-why")}</p>
                 {error_view}
                 <div class="account-forms">
-                    <form class="card" id="sign-in-form" on:submit=submit_in>
+                    <form class="card" id="sign-in-form" method="post" action="/account/sign-in" on:submit=submit_in>
                         <h2>{t!(lang, "account-sign-in")}</h2>
                         <label>
                             {t!(lang, "account-name")}
@@ -115,7 +129,7 @@ pub fn AccountPage() -> impl IntoView {
                             {t!(lang, "account-sign-in")}
                         </button>
                     </form>
-                    <form class="card" id="sign-up-form" on:submit=submit_up>
+                    <form class="card" id="sign-up-form" method="post" action="/account/sign-up" on:submit=submit_up>
                         <h2>{t!(lang, "account-create")}</h2>
                         <label>
                             {t!(lang, "account-name")}
@@ -149,6 +163,7 @@ pub fn AccountPage() -> impl IntoView {
                 <crate::i18n::LangSwitch />
             </header>
             <h1>{t!(lang, "account-title")}</h1>
+            {flash}
             {body}
             <crate::pages::players::MyRatings />
             <MyGames />

@@ -58,16 +58,16 @@ pub fn ManageAccount() -> impl IntoView {
                 {move || error.get().map(|m| crate::i18n::localize(lang, &m))}
             </p>
             <p class="notice" id="manage-notice" role="status">{move || notice.get()}</p>
-            <form id="password-form" on:submit=change>
+            <form id="password-form" method="post" action="/account/password" on:submit=change>
                 <h3>{t!(lang, "account-change-password")}</h3>
                 <label>
                     {t!(lang, "account-current-password")}
-                    <input id="current-password" type="password" required autocomplete="current-password"
+                    <input id="current-password" name="current-password" type="password" required autocomplete="current-password"
                         prop:value=current on:input=move |ev| set_current.set(event_target_value(&ev)) />
                 </label>
                 <label>
                     {t!(lang, "account-new-password")}
-                    <input id="new-password" type="password" required minlength="10" autocomplete="new-password"
+                    <input id="new-password" name="new-password" type="password" required minlength="10" autocomplete="new-password"
                         prop:value=new on:input=move |ev| set_new.set(event_target_value(&ev)) />
                 </label>
                 <button type="submit" id="change-password" disabled=move || busy.get()>
@@ -81,11 +81,11 @@ pub fn ManageAccount() -> impl IntoView {
             </p>
             <details id="delete-details">
                 <summary>{t!(lang, "account-delete")}</summary>
-                <form id="delete-form" on:submit=delete>
+                <form id="delete-form" method="post" action="/account/delete" on:submit=delete>
                     <p>{t!(lang, "account-delete-text")}</p>
                     <label>
                         {t!(lang, "account-password")}
-                        <input id="delete-password" type="password" required autocomplete="current-password"
+                        <input id="delete-password" name="password" type="password" required autocomplete="current-password"
                             prop:value=confirm on:input=move |ev| set_confirm.set(event_target_value(&ev)) />
                     </label>
                     <button type="submit" class="danger" id="delete-account" disabled=move || busy.get()>
