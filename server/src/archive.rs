@@ -360,7 +360,7 @@ impl Archive {
     }
 
     /// A player's account by name (any case); 404 for nobody.
-    async fn player_named(
+    pub async fn player_named(
         &self,
         name: &str,
     ) -> Result<crate::store::accounts::StoredAccount, CommandError> {

@@ -3,6 +3,7 @@
 //! player's data as JSON. (Routed in `routes.rs`.)
 
 use crate::error::ErrorResponse;
+use crate::exports::Kind;
 use crate::routes::attachment;
 use crate::AppState;
 use app::protocol::GameKind;
@@ -48,15 +49,9 @@ fn archive_of(state: &AppState) -> crate::archive::Archive {
 pub async fn player_ggf(
     State(state): State<AppState>,
     Path(name): Path<String>,
+    ip: Option<axum::Extension<crate::guard::ClientIp>>,
 ) -> axum::response::Response {
-    match archive_of(&state).ggf_of_player(&name).await {
-        Ok((name, text)) => attachment(
-            format!("othello-{name}.ggf"),
-            "text/plain; charset=utf-8",
-            text,
-        ),
-        Err(error) => ErrorResponse(error).into_response(),
-    }
+    player_export(&state, &name, Kind::Ggf, ip.map(|ip| ip.0 .0)).await
 }
 
 /// `/@/<name>/games.wtb` and `/@/<name>/players.jou`: a player's games as
@@ -65,20 +60,61 @@ pub async fn player_ggf(
 pub async fn player_wthor(
     State(state): State<AppState>,
     Path((name, file)): Path<(String, String)>,
+    ip: Option<axum::Extension<crate::guard::ClientIp>>,
 ) -> axum::response::Response {
-    let games = match file.as_str() {
-        "games.wtb" => true,
-        "players.jou" => false,
+    let kind = match file.as_str() {
+        "games.wtb" => Kind::Wtb,
+        "players.jou" => Kind::Jou,
         _ => return StatusCode::NOT_FOUND.into_response(),
     };
-    match archive_of(&state)
-        .wthor_of_player(&name, state.hub.now())
+    player_export(&state, &name, kind, ip.map(|ip| ip.0 .0)).await
+}
+
+/// A player's export through the bounded, cached [`crate::exports`].
+async fn player_export(
+    state: &AppState,
+    name: &str,
+    kind: Kind,
+    address: Option<std::net::IpAddr>,
+) -> axum::response::Response {
+    let _admission = match state.exports.admit(address) {
+        Ok(admission) => admission,
+        Err(error) => return ErrorResponse(error).into_response(),
+    };
+    let built = match state
+        .exports
+        .get(&archive_of(state), name, kind, state.hub.now())
         .await
     {
-        Ok((name, wtb, _)) if games => binary(format!("othello-{name}.wtb"), wtb),
-        Ok((name, _, jou)) => binary(format!("othello-{name}.jou"), jou),
-        Err(error) => ErrorResponse(error).into_response(),
-    }
+        Ok(built) => built,
+        Err(error) => return ErrorResponse(error).into_response(),
+    };
+    let (file, content_type) = match kind {
+        Kind::Ggf => (
+            format!("othello-{}.ggf", built.name),
+            "text/plain; charset=utf-8",
+        ),
+        Kind::Wtb => (
+            format!("othello-{}.wtb", built.name),
+            "application/octet-stream",
+        ),
+        Kind::Jou => (
+            format!("othello-{}.jou", built.name),
+            "application/octet-stream",
+        ),
+    };
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file}\""),
+            ),
+        ],
+        axum::body::Body::from(built.body),
+    )
+        .into_response()
 }
 
 /// `/account/export.json`: everything kept about the signed-in player.
@@ -94,19 +130,4 @@ pub async fn account_data(
         ),
         Err(error) => ErrorResponse(error).into_response(),
     }
-}
-
-fn binary(name: String, body: Vec<u8>) -> axum::response::Response {
-    (
-        StatusCode::OK,
-        [
-            (header::CONTENT_TYPE, "application/octet-stream".to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{name}\""),
-            ),
-        ],
-        body,
-    )
-        .into_response()
 }

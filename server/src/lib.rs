@@ -12,6 +12,7 @@ pub mod config;
 pub mod downloads;
 pub mod error;
 pub mod export;
+pub mod exports;
 pub mod fair_play;
 pub mod glicko;
 pub mod guard;
@@ -63,6 +64,8 @@ pub struct AppParts {
     pub accounts: accounts::Accounts,
     /// Which accounts may change each other's ratings.
     pub fair_play: fair_play::FairPlay,
+    /// Players' whole-archive exports: cached, capped per address.
+    pub exports: exports::Exports,
     pub guard: guard::SharedGuard,
     pub limits: Arc<limits::Limits>,
     pub secure_cookies: bool,
@@ -234,6 +237,7 @@ pub async fn prepare_with_clock(
         analysis,
         accounts,
         fair_play,
+        exports: exports::Exports::default(),
         guard: Arc::new(guard::Guard::new(guard::GuardConfig {
             listen: config.listen,
             public_url: config.public_url.clone(),

@@ -618,3 +618,47 @@ async fn the_account_forms_work_without_javascript_and_only_from_the_site() {
         .as_u16();
     assert!((400..500).contains(&status), "{status}");
 }
+
+#[tokio::test]
+async fn a_players_export_is_built_once_per_new_game_and_served_from_memory_between() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (black, white, table) = seat_rated(
+        signed_up(&live, "exported").await,
+        signed_up(&live, "rival_two").await,
+    )
+    .await;
+    play_one(&black, &table).await;
+    play_one(&white, &table).await;
+    black.resign(&table, None).await.expect("resign");
+    let anonymous = live.browser().await;
+    let (status, first) = anonymous.get("/@/exported/games.ggf").await.expect("ggf");
+    assert_eq!(status, 200);
+    assert_eq!(first.matches("(;GM[Othello]").count(), 1, "{first}");
+    let builds = live.exports.builds();
+    for path in ["/@/exported/games.ggf", "/@/EXPORTED/games.ggf"] {
+        let (_, again) = anonymous.get(path).await.expect("ggf");
+        assert_eq!(again, first);
+    }
+    assert_eq!(live.exports.builds(), builds, "served from memory");
+    // A new game: the next download is built afresh and has it.
+    white.vote_rematch(&table, None, true).await.expect("vote");
+    black.vote_rematch(&table, None, true).await.expect("vote");
+    play_one(&black, &table).await;
+    play_one(&white, &table).await;
+    white.resign(&table, None).await.expect("resign");
+    let (_, second) = anonymous.get("/@/exported/games.ggf").await.expect("ggf");
+    assert_eq!(second.matches("(;GM[Othello]").count(), 2, "{second}");
+    assert_eq!(live.exports.builds(), builds + 1);
+    let (status, wtb) = anonymous
+        .get_bytes("/@/exported/games.wtb")
+        .await
+        .expect("wtb");
+    assert_eq!(status, 200);
+    assert_eq!(wtb.len(), 16 + 2 * 68, "a WTHOR header and two games");
+    let (status, _) = anonymous
+        .get("/@/nobody_here/games.ggf")
+        .await
+        .expect("404");
+    assert_eq!(status, 404);
+}

@@ -93,6 +93,19 @@ impl Store {
             .await
     }
 
+    /// What changes when a game is added to `player`'s archive (or one
+    /// goes): how many they have and when the newest ended.
+    pub async fn archive_marker(&self, player: &str) -> Result<(i64, i64), StoreError> {
+        const MARKER: &str = "SELECT COUNT(*), COALESCE(MAX(ended_at), 0) FROM archived_games \
+             WHERE black = $1 OR white = $1";
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_as(&pool.sql(MARKER))
+                .bind(player)
+                .fetch_one(pool)
+                .await?
+        }))
+    }
+
     /// A player's wins, losses and draws over the archived games they played
     /// against someone else (a hot-seat game against oneself counts for
     /// neither; an abandoned one is no loss).

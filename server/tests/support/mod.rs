@@ -15,6 +15,7 @@ pub struct Live {
     pub clock: ManualClock,
     pub hub: server::hub::Hub,
     pub store: server::store::Store,
+    pub exports: server::exports::Exports,
     pub task: tokio::task::JoinHandle<()>,
 }
 
@@ -44,6 +45,7 @@ impl Live {
             .expect("server state");
         let hub = state.hub.clone();
         let store = state.store.clone();
+        let exports = state.exports.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -57,6 +59,7 @@ impl Live {
             clock,
             hub,
             store,
+            exports,
             task,
         }
     }
