@@ -249,7 +249,13 @@ pub async fn prepare_with_clock(
             client_ip_header: config.client_ip_header.clone(),
         })),
         limits: hub_limits,
-        secure_cookies: config.secure_cookies,
+        // Secure (and `__Host-` names) whenever the site is served over
+        // HTTPS: asked for, or said by the public URL.
+        secure_cookies: config.secure_cookies
+            || config
+                .public_url
+                .as_deref()
+                .is_some_and(|url| url.to_ascii_lowercase().starts_with("https://")),
         session_expiry_secs: config.session_expiry_secs,
         ws_ping: std::time::Duration::from_secs(config.ws_ping_secs),
         ws_silent: std::time::Duration::from_secs(config.ws_silent_secs),

@@ -21,9 +21,27 @@ use axum::response::Response;
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use sha2::{Digest, Sha256};
 
-/// The session token in a `Cookie` header, if well-formed.
+/// The session token in a `Cookie` header, if well-formed (under the plain
+/// name; see [`secure_token_from_headers`] for an HTTPS site).
 pub fn token_from_headers(headers: &axum::http::HeaderMap) -> Option<String> {
     cookie_token(headers, SESSION_COOKIE)
+}
+
+/// A cookie's name on a site served over HTTPS (`secure`): with the
+/// `__Host-` prefix, which browsers accept only from a secure origin, for
+/// the whole host (`Path=/`, no `Domain`), so no sibling subdomain or
+/// plain-HTTP page can set or shadow it.
+pub fn cookie_name(name: &str, secure: bool) -> String {
+    if secure {
+        format!("__Host-{name}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// The session token under the name this site uses.
+pub fn secure_token_from_headers(headers: &axum::http::HeaderMap, secure: bool) -> Option<String> {
+    cookie_token(headers, &cookie_name(SESSION_COOKIE, secure))
 }
 
 /// A well-formed token (64 hex digits) in the cookie `name`.
@@ -39,20 +57,23 @@ const DEVICE_MAX_AGE_SECS: i64 = 400 * 86_400;
 
 /// The `Set-Cookie` value that hands out a device token.
 pub fn device_cookie(token: &str, secure: bool) -> String {
-    Cookie::build((app::protocol::DEVICE_COOKIE, token.to_string()))
-        .path("/")
-        .http_only(true)
-        .same_site(SameSite::Lax)
-        .max_age(cookie::time::Duration::seconds(DEVICE_MAX_AGE_SECS))
-        .secure(secure)
-        .build()
-        .to_string()
+    Cookie::build((
+        cookie_name(app::protocol::DEVICE_COOKIE, secure),
+        token.to_string(),
+    ))
+    .path("/")
+    .http_only(true)
+    .same_site(SameSite::Lax)
+    .max_age(cookie::time::Duration::seconds(DEVICE_MAX_AGE_SECS))
+    .secure(secure)
+    .build()
+    .to_string()
 }
 
 /// The `Set-Cookie` value that hands out (or renews) a session token.
 pub fn session_cookie(token: String, max_age_secs: u64, secure: bool) -> String {
     let max_age = i64::try_from(max_age_secs).unwrap_or(i64::MAX);
-    Cookie::build((SESSION_COOKIE, token))
+    Cookie::build((cookie_name(SESSION_COOKIE, secure), token))
         .path("/")
         .http_only(true)
         .same_site(SameSite::Lax)
@@ -77,7 +98,7 @@ pub fn new_token() -> String {
 /// Middleware: attaches the caller's [`Session`]. A new visitor gets a fresh
 /// token in a cookie; page loads renew the cookie's lifetime.
 pub async fn layer(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let (token, fresh) = match token_from_headers(request.headers()) {
+    let (token, fresh) = match secure_token_from_headers(request.headers(), state.secure_cookies) {
         Some(token) => (token, false),
         None => (new_token(), true),
     };
@@ -87,8 +108,8 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     } else {
         state.accounts.identity(&browser.0).await
     };
-    let (device, fresh_device) = match cookie_token(request.headers(), app::protocol::DEVICE_COOKIE)
-    {
+    let device_name = cookie_name(app::protocol::DEVICE_COOKIE, state.secure_cookies);
+    let (device, fresh_device) = match cookie_token(request.headers(), &device_name) {
         Some(device) => (device, false),
         None => (new_token(), true),
     };
@@ -129,9 +150,10 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/html"));
     // A sign-in, sign-up or sign-out set a new token itself: keep it.
+    let session_name = cookie_name(SESSION_COOKIE, state.secure_cookies);
     let replaced = response.headers().get_all(SET_COOKIE).iter().any(|v| {
         v.as_bytes()
-            .strip_prefix(SESSION_COOKIE.as_bytes())
+            .strip_prefix(session_name.as_bytes())
             .is_some_and(|rest| rest.starts_with(b"="))
     });
     if (fresh || is_page) && !replaced {
@@ -187,6 +209,13 @@ mod tests {
             assert!(plain.contains(part), "{part} in {plain}");
         }
         assert!(!plain.contains("Secure"), "{plain}");
-        assert!(session_cookie(token, 60, true).contains("Secure"));
+        let secure = session_cookie(token.clone(), 60, true);
+        assert!(secure.contains("Secure"), "{secure}");
+        assert!(
+            secure.starts_with(&format!("__Host-{SESSION_COOKIE}={token}")),
+            "{secure}"
+        );
+        assert!(device_cookie(&token, true).starts_with("__Host-othello_device="));
+        assert!(device_cookie(&token, false).starts_with("othello_device="));
     }
 }

@@ -5,6 +5,7 @@
 //! get only the free verifications, names that impersonate the site or a
 //! deleted player are refused, and switching accounts ends the old token.
 
+mod common;
 #[path = "support/pg.rs"]
 mod pg;
 mod support;
@@ -661,4 +662,65 @@ async fn a_players_export_is_built_once_per_new_game_and_served_from_memory_betw
         .await
         .expect("404");
     assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn cookies_are_secure_with_host_names_whenever_the_public_url_is_https() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cookies_of = |response: &reqwest::Response| -> Vec<String> {
+        response
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok().map(str::to_string))
+            .collect()
+    };
+    let https = common::InProcess::start(
+        &dir.path().join("https.db"),
+        &["--public-url", "https://othello.example"],
+    )
+    .await;
+    let response = reqwest::get(format!("{}/", https.url))
+        .await
+        .expect("lobby");
+    let cookies = cookies_of(&response);
+    for name in ["__Host-othello_session=", "__Host-othello_device="] {
+        let cookie = cookies
+            .iter()
+            .find(|c| c.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} in {cookies:?}"));
+        assert!(
+            cookie.contains("Secure") && cookie.contains("Path=/"),
+            "{cookie}"
+        );
+        assert!(!cookie.contains("Domain"), "{cookie}");
+    }
+    // A token under the prefixed name is the browser's session.
+    let token = cookies[0]
+        .split(';')
+        .next()
+        .and_then(|c| c.split_once('='))
+        .map(|(_, t)| t.to_string())
+        .expect("token");
+    let again = reqwest::Client::new()
+        .get(format!("{}/", https.url))
+        .header("cookie", format!("__Host-othello_session={token}"))
+        .send()
+        .await
+        .expect("lobby");
+    assert!(
+        cookies_of(&again)
+            .iter()
+            .any(|c| c.starts_with(&format!("__Host-othello_session={token}"))),
+        "renewed, not replaced"
+    );
+    // Plain HTTP (no https public URL): plain names, not Secure.
+    let plain = common::InProcess::start(&dir.path().join("plain.db"), &[]).await;
+    let response = reqwest::get(format!("{}/", plain.url))
+        .await
+        .expect("lobby");
+    let cookies = cookies_of(&response);
+    assert!(cookies
+        .iter()
+        .any(|c| c.starts_with("othello_session=") && !c.contains("Secure")));
 }

@@ -145,3 +145,38 @@ test('a player changes the password, downloads their data and deletes the accoun
   // of the deleted account 404; nothing else failed.
   expect(consoleErrors.filter((e) => !/422|404/.test(e))).toEqual([]);
 });
+
+test('with JavaScript disabled a player signs up, is refused a wrong password, signs in and out', async ({ browser, server }, info) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL: server.url, locale: 'en-US' });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
+  const name = `nj${Date.now().toString(36).slice(-8)}`;
+  await page.goto('/account');
+  await page.fill('#sign-up-name', name);
+  await page.fill('#sign-up-password', PASSWORD);
+  await Promise.all([page.waitForURL((u) => u.pathname === '/'), page.click('#sign-up')]);
+  await page.goto('/account');
+  await expect(page.locator('#account-name')).toHaveText(name);
+  // Signing out is a form too.
+  await Promise.all([page.waitForURL((u) => u.pathname === '/'), page.click('#sign-out')]);
+  await page.goto('/account');
+  await expect(page.locator('#sign-in-form')).toBeVisible();
+  // A wrong password: back on the account page with the reason, once.
+  await page.fill('#sign-in-name', name);
+  await page.fill('#sign-in-password', 'not the password at all');
+  await Promise.all([page.waitForURL(/\/account$/), page.click('#sign-in')]);
+  await expect(page.locator('#account-flash')).toHaveText('Wrong name or password.');
+  await screenshot(page, info, 'account-no-js-refused');
+  await page.reload();
+  await expect(page.locator('#account-flash')).toHaveCount(0);
+  await page.fill('#sign-in-name', name);
+  await page.fill('#sign-in-password', PASSWORD);
+  await Promise.all([page.waitForURL((u) => u.pathname === '/'), page.click('#sign-in')]);
+  await page.goto('/account');
+  await expect(page.locator('#account-name')).toHaveText(name);
+  // No password ever went into a URL.
+  expect(requests.filter((r) => r.includes('password') || r.includes('violet'))).toEqual([]);
+  expect(requests.some((r) => r.startsWith('POST') && r.endsWith('/account/sign-in'))).toBe(true);
+  await context.close();
+});
