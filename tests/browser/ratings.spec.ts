@@ -6,6 +6,17 @@ import { Page } from '@playwright/test';
 import { test, expect, waitForIsland, screenshot } from './support/fixtures';
 import { status, clickSquare, waitForNewVersion } from './support/board';
 import { newPlayer } from './support/online';
+import { startServer, RunningServer } from './support/server';
+
+// Behind a "proxy" that names each player's address: two accounts from one
+// address are never paired for a rated game (fair play).
+let proxied: RunningServer;
+test.beforeAll(async () => {
+  proxied = await startServer({ args: ['--client-ip-header', 'X-Real-IP'] });
+});
+test.afterAll(async () => {
+  await proxied?.stop();
+});
 
 const PASSWORD = 'violet kettle marches sideways';
 
@@ -35,13 +46,14 @@ async function oneMove(players: Page[]) {
   throw new Error('nobody could move');
 }
 
-test('two new players play a rated quick match, see their ratings move, profiles and the replay', async ({ browser, server }, info) => {
+test('two new players play a rated quick match, see their ratings move, profiles and the replay', async ({ browser }, info) => {
+  const server = proxied;
   test.setTimeout(240_000);
   const errors: string[] = [];
   const stamp = Date.now().toString(36).slice(-6);
   const names = [`ra${stamp}`, `rb${stamp}`];
-  const first = await newPlayer(browser, server.url, errors);
-  const second = await newPlayer(browser, server.url, errors);
+  const first = await newPlayer(browser, server.url, errors, '198.51.100.10');
+  const second = await newPlayer(browser, server.url, errors, '198.51.100.20');
   await signUp(first, names[0]);
   await signUp(second, names[1]);
 
@@ -93,6 +105,13 @@ test('two new players play a rated quick match, see their ratings move, profiles
   await expect(loser.locator('#rating-blitz .rating')).toHaveText(`${1500 + gain}?`);
   await expect(loser.locator('#profile-games .game-line')).toHaveCount(1);
   await screenshot(loser, info, 'profile-ratings');
+  // A player can report another from their profile.
+  await loser.click('#report-open');
+  await loser.selectOption('#report-reason', 'abuse');
+  await loser.fill('#report-text', 'rude in chat');
+  await loser.click('#report-send');
+  await expect(loser.locator('#report-answer')).toHaveText('Thank you: an operator will look at this report.');
+  await screenshot(loser, info, 'profile-reported');
 
   // The games list filters by mode (a plain form) and pages by date.
   await loser.selectOption('#filter-mode', 'vs_ai');

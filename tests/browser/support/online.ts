@@ -4,8 +4,18 @@ import { Browser, Page } from '@playwright/test';
 import { expect } from './fixtures';
 import { clickSquare, status } from './board';
 
-export async function newPlayer(browser: Browser, baseURL: string, errors: string[]): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 800, height: 600 } });
+/**
+ * A player in a browser context of their own. `address`: the address they
+ * are seen from, for a server started with `--client-ip-header X-Real-IP`
+ * (as behind a proxy): fair play never pairs two accounts seen from one
+ * address for a rated game.
+ */
+export async function newPlayer(browser: Browser, baseURL: string, errors: string[], address?: string): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 800, height: 600 },
+    extraHTTPHeaders: address ? { 'X-Real-IP': address } : undefined,
+  });
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
