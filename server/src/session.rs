@@ -52,6 +52,40 @@ fn cookie_token(headers: &axum::http::HeaderMap, name: &str) -> Option<String> {
         .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// The request's [`Caller`](app::api::backend::Caller) — session, address
+/// key, browser and device — as the middleware put them in the request.
+pub struct CallerOf(pub app::api::backend::Caller);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for CallerOf {
+    type Rejection = crate::error::ErrorResponse;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        let session = parts.extensions.get::<Session>().cloned().ok_or_else(|| {
+            crate::error::ErrorResponse(app::api::CommandError::internal(
+                "a request reached a handler without a session",
+            ))
+        })?;
+        Ok(CallerOf(app::api::backend::Caller {
+            session,
+            address: parts
+                .extensions
+                .get::<crate::guard::ClientIp>()
+                .map(|ip| ip.0),
+            browser: parts
+                .extensions
+                .get::<app::protocol::BrowserToken>()
+                .map(|b| b.0.clone()),
+            device: parts
+                .extensions
+                .get::<app::protocol::DeviceToken>()
+                .map(|d| d.0.clone()),
+        }))
+    }
+}
+
 /// How long a device cookie lives (400 days, the most browsers keep).
 const DEVICE_MAX_AGE_SECS: i64 = 400 * 86_400;
 

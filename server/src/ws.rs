@@ -190,25 +190,16 @@ pub struct QueueParams {
 /// refused with 400 before the upgrade.
 pub async fn queue_socket(
     State(state): State<AppState>,
-    Extension(session): Extension<Session>,
-    ip: Option<Extension<crate::guard::ClientIp>>,
-    browser: Option<Extension<app::protocol::BrowserToken>>,
-    device: Option<Extension<app::protocol::DeviceToken>>,
+    crate::session::CallerOf(caller): crate::session::CallerOf,
     axum::extract::Query(params): axum::extract::Query<QueueParams>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let ip = ip.map(|e| e.0);
-    let permit = match admit(&state, &headers, &session, ip) {
+    // The table a match makes counts against this player's session and address.
+    let ip = caller.address.map(crate::guard::ClientIp);
+    let permit = match admit(&state, &headers, &caller.session, ip) {
         Ok(permit) => permit,
         Err(refusal) => return ErrorResponse(refusal).into_response(),
-    };
-    // The table a match makes counts against this player's session and address.
-    let caller = crate::limits::Caller {
-        session,
-        address: ip.map(|c| c.0),
-        browser: browser.map(|b| b.0 .0),
-        device: device.map(|d| d.0 .0),
     };
     let control = match (params.base, params.inc) {
         (Some(base_s), Some(increment_s)) => app::protocol::TimeControl {

@@ -11,13 +11,11 @@
 //! the server functions and never reach these endpoints.
 
 use crate::AppState;
-use app::api::backend::Caller;
-use app::protocol::{BrowserToken, DeviceToken, Session};
+use app::protocol::BrowserToken;
 use axum::extract::{Form, Path, State};
 use axum::http::header::{LOCATION, SET_COOKIE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Extension;
 use std::collections::HashMap;
 
 pub use app::accounts::FLASH_COOKIE;
@@ -50,18 +48,11 @@ fn flash(message: &str, secure: bool) -> String {
 pub async fn post(
     State(state): State<AppState>,
     Path(action): Path<String>,
-    Extension(session): Extension<Session>,
-    Extension(browser): Extension<BrowserToken>,
-    device: Option<Extension<DeviceToken>>,
-    ip: Option<Extension<crate::guard::ClientIp>>,
+    crate::session::CallerOf(caller): crate::session::CallerOf,
     Form(fields): Form<HashMap<String, String>>,
 ) -> Response {
-    let caller = Caller {
-        session: session.clone(),
-        address: ip.map(|ip| ip.0 .0),
-        browser: Some(browser.0.clone()),
-        device: device.map(|d| d.0 .0),
-    };
+    let session = caller.session.clone();
+    let browser = BrowserToken(caller.browser.clone().unwrap_or_default());
     let field = |name: &str| fields.get(name).map(String::as_str).unwrap_or_default();
     let accounts = &state.accounts;
     let (answer, after) = match action.as_str() {
