@@ -1,3 +1,4 @@
+// Over 600 lines: one scenario per finding of the fair-play issue, all on the shared in-process server helpers; split by topic they would each repeat the same setup.
 //! Fair play end to end, through the real router over HTTP (in process):
 //! deleting an account mid-game never jams its table (SQLite and
 //! PostgreSQL), rounds where a side never moved count for nobody, accounts

@@ -211,6 +211,19 @@ fn site() -> Result {
         ],
     )?;
     let wasm = target_dir().join("wasm32-unknown-unknown/wasm-release/frontend.wasm");
+    build_engine_wasm()?;
+
+    // Everything after this point is a function of these inputs: when they
+    // are what the last complete build used, the site is already built.
+    let stamp = site_inputs(&root, &wasm)?;
+    let stamp_file = site.join(".inputs");
+    if site.join("manifest.json").is_file()
+        && fs::read_to_string(&stamp_file).is_ok_and(|old| old == stamp)
+    {
+        step("site unchanged since its last build (same wasm, styles, scripts and tools): kept");
+        return Ok(());
+    }
+    let _ = fs::remove_file(&stamp_file);
 
     let pkg = site.join("pkg");
     let _ = fs::remove_dir_all(&pkg);
@@ -339,7 +352,64 @@ fn site() -> Result {
         "    engine worker (loaded on demand): {} KiB gzip",
         worker / 1024
     );
+    // Written last: an interrupted build is never taken for a complete one.
+    fs::write(&stamp_file, stamp).map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// The SHA-256 of everything the site's files are made from after the two
+/// cargo builds: the frontend's and the engine's wasm, the styles, the
+/// engine worker's script and weights, the island's Three.js bindings, the
+/// npm lock (Three.js, wasm-opt, esbuild) and this xtask itself (its steps).
+fn site_inputs(root: &Path, frontend_wasm: &Path) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let mut files: Vec<PathBuf> = vec![
+        frontend_wasm.to_path_buf(),
+        target_dir().join("wasm32-unknown-unknown/wasm-engine/engine_wasm.wasm"),
+        root.join("engine/weights/eval.bin"),
+        root.join("engine-wasm/engine-worker.js"),
+        root.join("frontend/src/three.rs"),
+        root.join("package-lock.json"),
+    ];
+    let mut styles: Vec<PathBuf> = fs::read_dir(root.join("style"))
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    styles.sort();
+    files.extend(styles);
+    if let Ok(me) = std::env::current_exe() {
+        files.push(me);
+    }
+    let mut hasher = Sha256::new();
+    for file in &files {
+        let bytes = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        hasher.update(file.to_string_lossy().as_bytes());
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// Builds the engine's worker module (engine-wasm, wasm32, speed-optimised).
+fn build_engine_wasm() -> Result {
+    step("building the engine's worker module (engine-wasm, wasm32, speed-optimised)");
+    sh(
+        &cargo(),
+        &[
+            "build",
+            "-p",
+            "engine-wasm",
+            "--lib",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--profile",
+            "wasm-engine",
+        ],
+    )
 }
 
 /// Renames the site's static files to content-hashed names (see `hash.rs`)
@@ -453,20 +523,6 @@ const ENGINE_WORKER_FILES: [&str; 3] = ["engine-worker.js", "engine.js", "engine
 /// script that loads it. No page imports these: the worker is started (and
 /// fetches them) only when a hint or an offline game needs the engine.
 fn engine_worker(root: &Path, pkg: &Path) -> Result {
-    step("building the engine's worker module (engine-wasm, wasm32, speed-optimised)");
-    sh(
-        &cargo(),
-        &[
-            "build",
-            "-p",
-            "engine-wasm",
-            "--lib",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--profile",
-            "wasm-engine",
-        ],
-    )?;
     let wasm = target_dir().join("wasm32-unknown-unknown/wasm-engine/engine_wasm.wasm");
     wasm_bindgen_cli_support::Bindgen::new()
         .input_path(&wasm)

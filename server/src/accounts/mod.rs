@@ -24,15 +24,16 @@ use crate::store::Store;
 use app::api::backend::Caller;
 use app::api::CommandError;
 use app::protocol::{AccountView, Session};
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::{Algorithm, Argon2, Params, Version};
+use argon2::Params;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 use tokio::sync::Semaphore;
 
 pub mod forms;
+mod hashing;
 mod pages;
+mod report;
 mod rules;
 
 pub use pages::AccountPages;
@@ -62,10 +63,6 @@ fn cache_life(account: &Option<(i64, String)>) -> i64 {
     }
 }
 const IDENTITY_CACHE_MAX: usize = 50_000;
-/// Reports one address (or one reporter) may file per day.
-pub const REPORTS_PER_DAY: i64 = 5;
-/// The longest report text, in characters.
-const REPORT_TEXT_MAX: usize = 500;
 /// New accounts one address may create per hour.
 const SIGN_UPS_PER_HOUR: u32 = 5;
 /// A browser that signed in to an account within this many days is trusted
@@ -131,7 +128,7 @@ impl Accounts {
     /// The service with OWASP's Argon2id parameters.
     pub fn new(store: Store, hub: Hub, clock: Arc<dyn Clock>) -> Accounts {
         let params = Params::new(19 * 1024, 2, 1, None).unwrap_or_default();
-        let decoy = hash_with(&params, &crate::session::new_token()).unwrap_or_default();
+        let decoy = hashing::hash_with(&params, &crate::session::new_token()).unwrap_or_default();
         Accounts {
             inner: Arc::new(Inner {
                 store,
@@ -150,7 +147,7 @@ impl Accounts {
         }
     }
 
-    fn now(&self) -> i64 {
+    pub(super) fn now(&self) -> i64 {
         self.inner.clock.now_ms()
     }
 
@@ -158,16 +155,6 @@ impl Accounts {
     /// account is seen and trusts the browsers it was seen in.
     pub fn use_fair_play(&self, fair_play: crate::fair_play::FairPlay) {
         let _ = self.inner.fair_play.set(fair_play);
-    }
-
-    /// A new password's strength, estimated on a blocking thread behind the
-    /// hashing permit (zxcvbn takes up to a second for a long password).
-    async fn check_strength(&self, password: &str, name: &str) -> Result<(), CommandError> {
-        let _permit = self.permit().await?;
-        let (password, name) = (password.to_string(), name.to_string());
-        tokio::task::spawn_blocking(move || check_password(&password, &name))
-            .await
-            .map_err(CommandError::internal)?
     }
 
     /// Who the browser with token hash `token` is: its account's identity
@@ -539,67 +526,6 @@ impl Accounts {
         })
     }
 
-    /// Files a report of a player. Capped per address and per reporter
-    /// ([`REPORTS_PER_DAY`]); nobody reports themselves.
-    pub async fn report(
-        &self,
-        caller: &Caller,
-        report: &app::accounts::Report,
-    ) -> Result<(), CommandError> {
-        if report.text.chars().count() > REPORT_TEXT_MAX {
-            return Err(CommandError::refused(
-                "A report's text may have at most 500 characters.",
-            ));
-        }
-        if report.table.as_ref().is_some_and(|t| t.len() > 64) {
-            return Err(CommandError::bad_request("that is not a table id"));
-        }
-        let account = self
-            .inner
-            .store
-            .account_by_key(&report.name.to_ascii_lowercase())
-            .await
-            .map_err(store_failed)?
-            .ok_or_else(|| CommandError::not_found("No such player."))?;
-        if account_of(&caller.session) == Some(account.id) {
-            return Err(CommandError::refused("You cannot report yourself."));
-        }
-        let now = self.now();
-        let address = caller.address.map(|a| a.to_string());
-        let recent = self
-            .inner
-            .store
-            .reports_since(&caller.session.0, address.as_deref(), now - 86_400_000)
-            .await
-            .map_err(store_failed)?;
-        if recent >= REPORTS_PER_DAY {
-            return Err(CommandError::limited(
-                "Too many reports from your address today: try again tomorrow.",
-            ));
-        }
-        let id = self
-            .inner
-            .store
-            .add_report(
-                account.id,
-                &caller.session.0,
-                address.as_deref(),
-                report.table.as_deref(),
-                report.reason.key(),
-                report.text.trim(),
-                now,
-            )
-            .await
-            .map_err(store_failed)?;
-        tracing::info!(
-            report = id,
-            account = account.id,
-            reason = report.reason.key(),
-            "player reported"
-        );
-        Ok(())
-    }
-
     fn forget(&self, gone: impl Fn(&str, Option<i64>) -> bool) {
         if let Ok(mut cache) = self.inner.cache.lock() {
             cache.retain(|token, (account, _)| !gone(token, account.as_ref().map(|a| a.0)));
@@ -612,61 +538,9 @@ impl Accounts {
         let before = self.now().saturating_sub(span);
         self.inner.store.expire_account_sessions(before).await
     }
-
-    /// A permit to hash, or "busy" when too many already wait.
-    async fn permit(&self) -> Result<tokio::sync::SemaphorePermit<'_>, CommandError> {
-        if self.inner.waiting.fetch_add(1, Ordering::SeqCst) >= HASHING_QUEUE {
-            self.inner.waiting.fetch_sub(1, Ordering::SeqCst);
-            // A flood past the queue: a limit, answered at once.
-            return Err(CommandError::limited(
-                "The server is busy signing players in: try again in a moment.",
-            ));
-        }
-        let permit = self.inner.hashing.acquire().await;
-        self.inner.waiting.fetch_sub(1, Ordering::SeqCst);
-        permit.map_err(|_| CommandError::unavailable("the server is shutting down"))
-    }
-
-    async fn hash(&self, password: &str) -> Result<String, CommandError> {
-        let _permit = self.permit().await?;
-        let params = self.inner.params.clone();
-        let password = password.to_string();
-        tokio::task::spawn_blocking(move || hash_with(&params, &password))
-            .await
-            .map_err(CommandError::internal)?
-            .map_err(CommandError::internal)
-    }
-
-    async fn verify(&self, password: &str, phc: String) -> Result<bool, CommandError> {
-        let _permit = self.permit().await?;
-        let params = self.inner.params.clone();
-        let password = password.to_string();
-        tokio::task::spawn_blocking(move || {
-            PasswordHash::new(&phc).is_ok_and(|hash| {
-                argon(&params)
-                    .verify_password(password.as_bytes(), &hash)
-                    .is_ok()
-            })
-        })
-        .await
-        .map_err(CommandError::internal)
-    }
 }
 
-fn argon(params: &Params) -> Argon2<'static> {
-    Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone())
-}
-
-fn hash_with(params: &Params, password: &str) -> Result<String, String> {
-    let salt_bytes: [u8; 16] = rand::random();
-    let salt = SaltString::encode_b64(&salt_bytes).map_err(|e| e.to_string())?;
-    argon(params)
-        .hash_password(password.as_bytes(), &salt)
-        .map(|hash| hash.to_string())
-        .map_err(|e| e.to_string())
-}
-
-fn store_failed(error: crate::store::StoreError) -> CommandError {
+pub(super) fn store_failed(error: crate::store::StoreError) -> CommandError {
     tracing::error!("account store: {error}");
     CommandError::unavailable("The server could not save this; nothing changed. Please try again.")
 }
@@ -680,19 +554,5 @@ mod tests {
         assert_eq!(account_of(&identity_of(42)), Some(42));
         assert_eq!(account_of(&Session("ab".repeat(32))), None);
         assert_eq!(account_of(&Session("account:x".into())), None);
-    }
-
-    #[test]
-    fn a_hash_verifies_its_password_only() {
-        let params = Params::new(1024, 1, 1, None).expect("params");
-        let phc = hash_with(&params, "violet kettle marches").expect("hash");
-        assert!(phc.starts_with("$argon2id$v=19$m=1024,t=1,p=1$"), "{phc}");
-        let hash = PasswordHash::new(&phc).expect("phc");
-        assert!(argon(&params)
-            .verify_password(b"violet kettle marches", &hash)
-            .is_ok());
-        assert!(argon(&params)
-            .verify_password(b"violet kettle", &hash)
-            .is_err());
     }
 }

@@ -1,0 +1,74 @@
+//! Reports of players, filed from a profile or an online table and read by
+//! the operators (`othello-server admin reports`).
+
+use super::{account_of, store_failed, Accounts};
+use app::api::backend::Caller;
+use app::api::CommandError;
+
+/// Reports one address (or one reporter) may file per day.
+pub const REPORTS_PER_DAY: i64 = 5;
+/// The longest report text, in characters.
+const REPORT_TEXT_MAX: usize = 500;
+
+impl Accounts {
+    /// Files a report of a player. Capped per address and per reporter
+    /// ([`REPORTS_PER_DAY`]); nobody reports themselves.
+    pub async fn report(
+        &self,
+        caller: &Caller,
+        report: &app::accounts::Report,
+    ) -> Result<(), CommandError> {
+        if report.text.chars().count() > REPORT_TEXT_MAX {
+            return Err(CommandError::refused(
+                "A report's text may have at most 500 characters.",
+            ));
+        }
+        if report.table.as_ref().is_some_and(|t| t.len() > 64) {
+            return Err(CommandError::bad_request("that is not a table id"));
+        }
+        let account = self
+            .inner
+            .store
+            .account_by_key(&report.name.to_ascii_lowercase())
+            .await
+            .map_err(store_failed)?
+            .ok_or_else(|| CommandError::not_found("No such player."))?;
+        if account_of(&caller.session) == Some(account.id) {
+            return Err(CommandError::refused("You cannot report yourself."));
+        }
+        let now = self.now();
+        let address = caller.address.map(|a| a.to_string());
+        let recent = self
+            .inner
+            .store
+            .reports_since(&caller.session.0, address.as_deref(), now - 86_400_000)
+            .await
+            .map_err(store_failed)?;
+        if recent >= REPORTS_PER_DAY {
+            return Err(CommandError::limited(
+                "Too many reports from your address today: try again tomorrow.",
+            ));
+        }
+        let id = self
+            .inner
+            .store
+            .add_report(
+                account.id,
+                &caller.session.0,
+                address.as_deref(),
+                report.table.as_deref(),
+                report.reason.key(),
+                report.text.trim(),
+                now,
+            )
+            .await
+            .map_err(store_failed)?;
+        tracing::info!(
+            report = id,
+            account = account.id,
+            reason = report.reason.key(),
+            "player reported"
+        );
+        Ok(())
+    }
+}
