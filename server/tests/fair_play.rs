@@ -295,35 +295,51 @@ async fn impersonating_and_reused_names_are_refused_and_switching_accounts_ends_
     assert_eq!(browser.signed_in_as().await.expect("page"), "second_acct");
 }
 
-#[tokio::test]
-async fn a_rated_result_that_keeps_failing_to_save_ends_unrated_after_bounded_tries() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+/// A rated game under way whose rating writes all fail (`break_ratings`
+/// installs a failing trigger): the result is refused with 503 (nothing
+/// changed) until the bounded number of tries, then written unrated.
+async fn bounded_failures(live: &Live, break_ratings: &str) {
     let (black, white, table) = seat_rated(
-        signed_up(&live, "patient").await,
-        signed_up(&live, "unlucky").await,
+        signed_up(live, "patient").await,
+        signed_up(live, "unlucky").await,
     )
     .await;
     play_one(&black, &table).await;
     play_one(&white, &table).await;
     // Every rating write fails from now on (a broken ratings table).
-    let pool = live.store.sqlite().expect("SQLite").pool().clone();
-    sqlx::query(
-        "CREATE TRIGGER broken_ratings BEFORE INSERT ON rating_history \
-         BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
-    )
-    .execute(&pool)
-    .await
-    .expect("trigger");
-    for _ in 1..server::hub::MAX_FAILED_ROUND_COMMITS {
-        let refusal = white.resign(&table, None).await.expect_err("not saved");
-        assert_eq!(refusal.status, 503, "{refusal}");
-        // Nothing changed: the game is still on.
-        let view = black.get_table(&table).await.expect("view");
-        assert!(matches!(view.status, RoundStatus::Playing { .. }));
+    for statement in break_ratings.split(";;") {
+        match live.store.sqlite() {
+            Some(sqlite) => sqlx::query(statement)
+                .execute(sqlite.pool())
+                .await
+                .map(|_| ()),
+            None => {
+                let pg = live.store.postgres().expect("PostgreSQL");
+                sqlx::query(statement).execute(pg.pool()).await.map(|_| ())
+            }
+        }
+        .expect("trigger");
     }
-    // The last try writes the round without ratings, and says so.
-    let view = white.resign(&table, None).await.expect("ended unrated");
+    // On PostgreSQL a failed command is decided once more on the stored
+    // table, so each request may make two tries: count requests loosely.
+    let mut refused_before = 0u32;
+    let view = loop {
+        match white.resign(&table, None).await {
+            Ok(view) => break view,
+            Err(refusal) => {
+                assert_eq!(refusal.status, 503, "{refusal}");
+                refused_before += 1;
+                assert!(
+                    refused_before < server::hub::MAX_FAILED_ROUND_COMMITS,
+                    "bounded"
+                );
+                // Nothing changed: the game is still on.
+                let view = black.get_table(&table).await.expect("view");
+                assert!(matches!(view.status, RoundStatus::Playing { .. }));
+            }
+        }
+    };
+    assert!(refused_before >= 1, "the first tries were refused");
     assert!(matches!(view.status, RoundStatus::Over { .. }));
     assert!(
         view.notice
@@ -348,6 +364,32 @@ async fn a_rated_result_that_keeps_failing_to_save_ends_unrated_after_bounded_tr
         .vote_rematch(&table, None, true)
         .await
         .expect("a rematch vote is saved");
+}
+
+#[tokio::test]
+async fn a_rated_result_that_keeps_failing_to_save_ends_unrated_after_bounded_tries_on_sqlite() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    bounded_failures(
+        &live,
+        "CREATE TRIGGER broken_ratings BEFORE INSERT ON rating_history \
+         BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_rated_result_that_keeps_failing_to_save_ends_unrated_after_bounded_tries_on_postgres() {
+    let pg = pg::PgCluster::start();
+    let live = Live::start_postgres(&pg.url(), ManualClock::new(1_000_000)).await;
+    bounded_failures(
+        &live,
+        "CREATE FUNCTION injected_failure() RETURNS trigger AS $$ \
+         BEGIN RAISE EXCEPTION 'injected failure'; END $$ LANGUAGE plpgsql;;\
+         CREATE TRIGGER broken_ratings BEFORE INSERT ON rating_history \
+         FOR EACH ROW EXECUTE FUNCTION injected_failure()",
+    )
+    .await;
 }
 
 /// `othello-server --database <db> admin <args…>`: its output, or a panic
