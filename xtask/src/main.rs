@@ -49,6 +49,7 @@ fn main() -> ExitCode {
         }
         other => Err(format!("unknown command `{other}`\n{USAGE}")),
     };
+    end_step();
     match outcome {
         Ok(()) => {
             eprintln!(
@@ -74,8 +75,23 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// When the step in progress began, and its name.
+static STEP: std::sync::Mutex<Option<(Instant, String)>> = std::sync::Mutex::new(None);
+
+/// Announces a step, and how long the previous one took.
 fn step(name: &str) {
+    end_step();
     eprintln!("==> {name}");
+    if let Ok(mut current) = STEP.lock() {
+        *current = Some((Instant::now(), name.to_string()));
+    }
+}
+
+/// Prints how long the step in progress took (at the next step or the end).
+fn end_step() {
+    if let Some((began, name)) = STEP.lock().ok().and_then(|mut s| s.take()) {
+        eprintln!("    ({:.1}s: {name})", began.elapsed().as_secs_f64());
+    }
 }
 
 /// Runs a command in the workspace root, failing on a non-zero exit.
@@ -955,6 +971,15 @@ fn test(playwright_args: &[String]) -> Result {
         &args,
         &[("OTHELLO_SERVER_BIN", &server)],
     )?;
+    end_step();
+    // The lobby's bytes as the perf spec measured them (WebGPU run).
+    let perf = fs::read_to_string(root.join("test-results/webgpu/perf.json")).unwrap_or_default();
+    if let Some(bytes) = perf
+        .split_once("\"jsWasmEncodedBytes\":")
+        .and_then(|(_, rest)| rest.split(',').next())
+    {
+        eprintln!("the lobby's JS + wasm on the wire: {} bytes", bytes.trim());
+    }
     eprintln!(
         "all tests passed in {:.0}s",
         started.elapsed().as_secs_f64()
