@@ -308,10 +308,11 @@ impl Accounts {
                 (wait + 999) / 1000
             ))
         };
-        if let Some(address) = caller.address.map(|a| format!("ip:{a}")) {
+        let address = caller.address.map(|a| format!("ip:{a}"));
+        if let Some(address) = &address {
             self.inner
                 .address_throttle
-                .attempt(&address, now)
+                .attempt(address, now)
                 .map_err(waited)?;
         }
         self.inner.throttle.attempt(&key, now).map_err(waited)?;
@@ -322,6 +323,11 @@ impl Accounts {
         match stored {
             Some(account) if matches => {
                 self.inner.throttle.clear(&key);
+                if let Some(address) = &address {
+                    // The address counts failures only: many players may
+                    // sign in from one school or one mobile network.
+                    self.inner.address_throttle.succeeded(address);
+                }
                 self.start(caller, account.id, account.name).await
             }
             _ => Err(CommandError::refused("Wrong name or password.")),

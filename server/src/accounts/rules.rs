@@ -213,6 +213,16 @@ impl Throttle {
         Ok(())
     }
 
+    /// Takes back one attempt of `key` that succeeded (for a count that a
+    /// success does not clear: an address shared by many players).
+    pub fn succeeded(&self, key: &str) {
+        if let Ok(mut failures) = self.failures.lock() {
+            if let Some(entry) = failures.get_mut(key) {
+                entry.0 = entry.0.saturating_sub(1);
+            }
+        }
+    }
+
     /// Records a failure of `key`.
     pub fn fail(&self, key: &str, now: i64) {
         if let Ok(mut failures) = self.failures.lock() {
@@ -314,6 +324,13 @@ mod tests {
         // A success forgets them.
         throttle.clear("k");
         assert!(throttle.attempt("k", 1000).is_ok());
+        // A shared address: successes are taken back one by one, so many
+        // players signing in from one school never wait.
+        let address = Throttle::allowing(FREE_FAILURES_PER_ADDRESS);
+        for i in 0..100 {
+            assert!(address.attempt("ip", i).is_ok(), "sign-in {i}");
+            address.succeeded("ip");
+        }
     }
 
     #[test]

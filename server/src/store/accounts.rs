@@ -141,6 +141,16 @@ impl Store {
              VALUES ($1, $2, $3, $4) ON CONFLICT (name_hash) DO NOTHING";
         Ok(on_db!(self.db(), |pool| {
             let mut tx = pool.begin().await?;
+            if pool.is_postgres() {
+                // The account row first, as a rated round's write locks it
+                // (FOR SHARE) before its rating rows: one lock order, so a
+                // deletion and a rating write wait for each other instead
+                // of deadlocking. (SQLite runs one writer at a time.)
+                sqlx::query(&pool.sql("SELECT id FROM accounts WHERE id = $1 FOR UPDATE"))
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
             for step in STEPS {
                 sqlx::query(&pool.sql(step))
                     .bind(id)
