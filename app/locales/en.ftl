@@ -826,4 +826,5 @@ report-send = Send the report
 report-sent = Thank you: an operator will look at this report.
 srv-report-long = A report's text may have at most 500 characters.
 srv-report-self = You cannot report yourself.
+srv-downloads-busy = Too many downloads at once from your address: wait for one to finish.
 srv-report-limit = Too many reports from your address today: try again tomorrow.

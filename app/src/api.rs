@@ -262,25 +262,31 @@ pub mod backend {
         }
     }
 
+    impl Caller {
+        /// The caller the server's middleware put in a request's extensions
+        /// (session, address key, browser and device); `None` without a
+        /// session.
+        pub fn of_extensions(extensions: &http::Extensions) -> Option<Caller> {
+            Some(Caller {
+                session: extensions.get::<Session>().cloned()?,
+                address: extensions.get::<ClientIp>().map(|ip| ip.0),
+                browser: extensions
+                    .get::<crate::protocol::BrowserToken>()
+                    .map(|b| b.0.clone()),
+                device: extensions
+                    .get::<crate::protocol::DeviceToken>()
+                    .map(|d| d.0.clone()),
+            })
+        }
+    }
+
     /// The caller of the current server function: the session and address
     /// the server's middleware put in the request.
     pub fn caller() -> Result<Caller, CommandError> {
         let parts = leptos::prelude::use_context::<http::request::Parts>()
             .ok_or_else(|| CommandError::internal("a server function ran outside a request"))?;
-        let session = parts.extensions.get::<Session>().cloned().ok_or_else(|| {
+        Caller::of_extensions(&parts.extensions).ok_or_else(|| {
             CommandError::internal("a request reached a server function without a session")
-        })?;
-        Ok(Caller {
-            session,
-            address: parts.extensions.get::<ClientIp>().map(|ip| ip.0),
-            browser: parts
-                .extensions
-                .get::<crate::protocol::BrowserToken>()
-                .map(|b| b.0.clone()),
-            device: parts
-                .extensions
-                .get::<crate::protocol::DeviceToken>()
-                .map(|d| d.0.clone()),
         })
     }
 

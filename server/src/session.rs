@@ -63,26 +63,13 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for CallerOf {
         parts: &mut axum::http::request::Parts,
         _state: &S,
     ) -> Result<Self, Self::Rejection> {
-        let session = parts.extensions.get::<Session>().cloned().ok_or_else(|| {
-            crate::error::ErrorResponse(app::api::CommandError::internal(
-                "a request reached a handler without a session",
-            ))
-        })?;
-        Ok(CallerOf(app::api::backend::Caller {
-            session,
-            address: parts
-                .extensions
-                .get::<crate::guard::ClientIp>()
-                .map(|ip| ip.0),
-            browser: parts
-                .extensions
-                .get::<app::protocol::BrowserToken>()
-                .map(|b| b.0.clone()),
-            device: parts
-                .extensions
-                .get::<app::protocol::DeviceToken>()
-                .map(|d| d.0.clone()),
-        }))
+        app::api::backend::Caller::of_extensions(&parts.extensions)
+            .map(CallerOf)
+            .ok_or_else(|| {
+                crate::error::ErrorResponse(app::api::CommandError::internal(
+                    "a request reached a handler without a session",
+                ))
+            })
     }
 }
 
@@ -148,19 +135,7 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
         None => (new_token(), true),
     };
     let device_hash = session_of(&device).0;
-    if account.is_some() {
-        // Where a signed-in account is seen (hourly at most per link).
-        let caller = app::api::backend::Caller {
-            session: session.clone(),
-            address: request
-                .extensions()
-                .get::<crate::guard::ClientIp>()
-                .map(|ip| ip.0),
-            browser: Some(browser.0.clone()),
-            device: Some(device_hash.clone()),
-        };
-        state.fair_play.note(&caller).await;
-    }
+    let signed_in = account.is_some();
     request.extensions_mut().insert(session);
     if let Some(account) = account {
         request.extensions_mut().insert(account);
@@ -171,6 +146,12 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     request
         .extensions_mut()
         .insert(app::protocol::DeviceToken(device_hash));
+    if signed_in {
+        // Where a signed-in account is seen (hourly at most per link).
+        if let Some(caller) = app::api::backend::Caller::of_extensions(request.extensions()) {
+            state.fair_play.note(&caller).await;
+        }
+    }
     let mut response = next.run(request).await;
     if fresh_device {
         let cookie = device_cookie(&device, state.secure_cookies);

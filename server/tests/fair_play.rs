@@ -767,3 +767,31 @@ async fn cookies_are_secure_with_host_names_whenever_the_public_url_is_https() {
         .iter()
         .any(|c| c.starts_with("othello_session=") && !c.contains("Secure")));
 }
+
+#[tokio::test]
+async fn thirty_simultaneous_reports_from_fresh_cookies_on_one_address_file_only_the_cap() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    signed_up(&live, "reported").await;
+    let mut sent = Vec::new();
+    for _ in 0..30 {
+        let reporter = live.browser_at("203.0.113.99").await;
+        sent.push(tokio::spawn(async move {
+            reporter
+                .report_player("reported", None, app::accounts::ReportReason::Other, "spam")
+                .await
+                .map_err(|r| r.status)
+        }));
+    }
+    let mut statuses = Vec::new();
+    for report in sent {
+        statuses.push(report.await.expect("joined"));
+    }
+    let filed = statuses.iter().filter(|s| s.is_ok()).count();
+    assert_eq!(filed, 5, "{statuses:?}");
+    assert!(
+        statuses.iter().all(|s| matches!(s, Ok(()) | Err(429))),
+        "{statuses:?}"
+    );
+    assert_eq!(live.store.reports(true).await.expect("reports").len(), 5);
+}

@@ -122,6 +122,9 @@ struct Inner {
     cache: Mutex<HashMap<String, Cached>>,
     /// Where accounts are seen (set once at start).
     fair_play: std::sync::OnceLock<crate::fair_play::FairPlay>,
+    /// Held while a report's cap is checked and the report written, so
+    /// simultaneous reports cannot all pass the check (reports are rare).
+    reporting: tokio::sync::Mutex<()>,
 }
 
 impl Accounts {
@@ -143,6 +146,7 @@ impl Accounts {
                 sign_ups: Throttle::default(),
                 cache: Mutex::new(HashMap::new()),
                 fair_play: std::sync::OnceLock::new(),
+                reporting: tokio::sync::Mutex::new(()),
             }),
         }
     }

@@ -36,6 +36,7 @@ impl Accounts {
         if account_of(&caller.session) == Some(account.id) {
             return Err(CommandError::refused("You cannot report yourself."));
         }
+        let _one_at_a_time = self.inner.reporting.lock().await;
         let now = self.now();
         let address = caller.address.map(|a| a.to_string());
         let recent = self
