@@ -71,7 +71,7 @@ pub mod backend {
     pub fn context() -> Result<Arc<dyn AccountBackend>, CommandError> {
         leptos::prelude::use_context::<AccountBackendHandle>()
             .map(|h| h.0)
-            .ok_or_else(|| CommandError::unavailable("the server is not ready"))
+            .ok_or_else(|| CommandError::unavailable(crate::msg!("srv-not-ready")))
     }
 
     /// The hash of the caller's own token.
@@ -238,7 +238,8 @@ pub fn signed_in() -> Option<String> {
 }
 
 /// The cookie in which a plain (no-JavaScript) account form's refusal
-/// reaches the account page: the message's UTF-8 bytes in hex, for a minute.
+/// reaches the account page: the message (key and arguments, JSON) in hex,
+/// for a minute.
 pub const FLASH_COOKIE: &str = "othello_flash";
 
 /// The refusal a plain account form left for this page, localized: from
@@ -260,7 +261,7 @@ pub fn form_flash(lang: crate::i18n::Lang) -> Option<String> {
         let bytes: Vec<u8> = (0..hex.len() / 2)
             .filter_map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
             .collect();
-        let message = String::from_utf8(bytes).ok().filter(|m| !m.is_empty())?;
+        let message: crate::i18n::Msg = serde_json::from_slice(&bytes).ok()?;
         if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
             if let Ok(clear) = http::HeaderValue::from_str(&format!(
                 "{FLASH_COOKIE}=; Path=/account; Max-Age=0; HttpOnly; SameSite=Lax"
@@ -268,7 +269,7 @@ pub fn form_flash(lang: crate::i18n::Lang) -> Option<String> {
                 response.append_header(http::header::SET_COOKIE, clear);
             }
         }
-        Some(crate::i18n::localize(lang, &message))
+        Some(message.text(lang)).filter(|text| !text.is_empty())
     }
     #[cfg(not(feature = "ssr"))]
     {

@@ -1,6 +1,7 @@
 //! Server functions: the commands a browser sends. Each one hands a typed
 //! command to the server's [`backend::Backend`] with the caller's session.
 
+use crate::i18n::Msg;
 #[cfg(feature = "ssr")]
 use crate::protocol::TableCommand;
 use crate::protocol::{Side, TableMode, TableView};
@@ -60,47 +61,52 @@ impl ErrorKind {
     }
 }
 
-/// A refused command, with a message a player can read and its kind.
+/// A refused command: its kind (which decides the status) and its message
+/// by key ([`Msg`]), which the reader's page formats in the reader's
+/// language; `message` is the same message in English, for logs, API
+/// clients and tests.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommandError {
     pub message: String,
     pub kind: ErrorKind,
+    #[serde(default)]
+    pub msg: Msg,
 }
 
 impl CommandError {
     /// A command the rules refuse (422).
-    pub fn refused(message: impl Into<String>) -> Self {
-        Self::of(ErrorKind::Refused, message)
+    pub fn refused(msg: Msg) -> Self {
+        Self::of(ErrorKind::Refused, msg)
     }
 
     /// A table or lab game that does not exist (404).
-    pub fn not_found(message: impl Into<String>) -> Self {
-        Self::of(ErrorKind::NotFound, message)
+    pub fn not_found(msg: Msg) -> Self {
+        Self::of(ErrorKind::NotFound, msg)
     }
 
     /// The server cannot do it now; nothing changed (503).
-    pub fn unavailable(message: impl Into<String>) -> Self {
-        Self::of(ErrorKind::Unavailable, message)
+    pub fn unavailable(msg: Msg) -> Self {
+        Self::of(ErrorKind::Unavailable, msg)
     }
 
     /// A malformed request (400).
-    pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::of(ErrorKind::BadRequest, message)
+    pub fn bad_request(msg: Msg) -> Self {
+        Self::of(ErrorKind::BadRequest, msg)
     }
 
     /// Not the caller's to do; nothing changed (403).
-    pub fn forbidden(message: impl Into<String>) -> Self {
-        Self::of(ErrorKind::Forbidden, message)
+    pub fn forbidden(msg: Msg) -> Self {
+        Self::of(ErrorKind::Forbidden, msg)
     }
 
     /// Past a limit on what one visitor may hold; nothing changed (429).
-    pub fn limited(message: impl Into<String>) -> Self {
-        Self::of(ErrorKind::Limited, message)
+    pub fn limited(msg: Msg) -> Self {
+        Self::of(ErrorKind::Limited, msg)
     }
 
     /// The state changed under the command; nothing changed (409).
-    pub fn conflict(message: impl Into<String>) -> Self {
-        Self::of(ErrorKind::Conflict, message)
+    pub fn conflict(msg: Msg) -> Self {
+        Self::of(ErrorKind::Conflict, msg)
     }
 
     /// A fault of the server's own (500). `detail` goes to the server's log
@@ -113,9 +119,7 @@ impl CommandError {
         let _ = detail.to_string();
         Self::of(
             ErrorKind::Internal,
-            format!(
-                "Something went wrong on the server (reference {reference}). Please try again."
-            ),
+            crate::msg!("srv-internal", reference = reference),
         )
     }
 
@@ -126,10 +130,20 @@ impl CommandError {
             .unwrap_or(http::StatusCode::UNPROCESSABLE_ENTITY)
     }
 
-    pub fn of(kind: ErrorKind, message: impl Into<String>) -> Self {
+    pub fn of(kind: ErrorKind, msg: Msg) -> Self {
         Self {
-            message: message.into(),
+            message: msg.english(),
             kind,
+            msg,
+        }
+    }
+
+    /// The message in `lang` (the English text if it came without a key).
+    pub fn text(&self, lang: crate::i18n::Lang) -> String {
+        if self.msg.key.is_empty() {
+            self.message.clone()
+        } else {
+            self.msg.text(lang)
         }
     }
 }
@@ -168,18 +182,18 @@ impl FromServerFnError for CommandError {
             // A request the server function cannot read is the caller's
             // fault: 400, never 500.
             ServerFnErrorErr::MissingArg(m) => {
-                Self::bad_request(format!("malformed request: missing argument {m}"))
+                Self::bad_request(crate::msg!("srv-missing-argument", name = m))
             }
             ServerFnErrorErr::Args(m) | ServerFnErrorErr::Deserialization(m) => {
-                Self::bad_request(format!("malformed request: {m}"))
+                Self::bad_request(crate::msg!("srv-malformed", detail = m))
             }
             ServerFnErrorErr::UnsupportedRequestMethod(m) => Self::of(
                 ErrorKind::WrongMethod,
-                format!("malformed request: method not allowed: {m}"),
+                crate::msg!("srv-wrong-method", method = m),
             ),
             // Only in the browser: the request never got an answer.
             ServerFnErrorErr::Request(m) => {
-                Self::unavailable(format!("the server could not be reached: {m}"))
+                Self::unavailable(crate::msg!("srv-unreachable", why = m))
             }
             other => Self::internal(other),
         }
@@ -334,7 +348,7 @@ pub mod backend {
     /// The backend and the caller's session, or a clear error.
     pub fn context() -> Result<(Arc<dyn Backend>, Session), CommandError> {
         let backend = leptos::prelude::use_context::<BackendHandle>()
-            .ok_or_else(|| CommandError::unavailable("the server is not ready"))?;
+            .ok_or_else(|| CommandError::unavailable(crate::msg!("srv-not-ready")))?;
         let parts = leptos::prelude::use_context::<http::request::Parts>()
             .ok_or_else(|| CommandError::internal("a server function ran outside a request"))?;
         let session = parts.extensions.get::<Session>().cloned().ok_or_else(|| {
@@ -447,7 +461,7 @@ pub mod analysis_backend {
     pub fn context() -> Result<Arc<dyn AnalysisBackend>, CommandError> {
         leptos::prelude::use_context::<AnalysisBackendHandle>()
             .map(|h| h.0)
-            .ok_or_else(|| CommandError::unavailable("game analysis is not ready"))
+            .ok_or_else(|| CommandError::unavailable(crate::msg!("srv-not-ready")))
     }
 }
 

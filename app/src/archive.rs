@@ -148,7 +148,7 @@ pub mod backend {
     pub fn context() -> Result<Arc<dyn ArchiveBackend>, CommandError> {
         leptos::prelude::use_context::<ArchiveBackendHandle>()
             .map(|h| h.0)
-            .ok_or_else(|| CommandError::unavailable("the server is not ready"))
+            .ok_or_else(|| CommandError::unavailable(crate::msg!("srv-not-ready")))
     }
 }
 

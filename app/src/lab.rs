@@ -131,6 +131,10 @@ pub enum LabStatus {
     },
 }
 
+/// The name the built-in explainer writes as its explanations' provider;
+/// the page shows it in the reader's language (`srv-explain-provider`).
+pub const OFFLINE_PROVIDER: &str = "Offline explainer (built-in)";
+
 /// Which explainer the server uses and whether it can work.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProviderStatus {
@@ -290,7 +294,7 @@ pub mod backend {
     pub fn context() -> Result<Arc<dyn LabBackend>, CommandError> {
         leptos::prelude::use_context::<LabBackendHandle>()
             .map(|h| h.0)
-            .ok_or_else(|| CommandError::unavailable("the lab is not ready"))
+            .ok_or_else(|| CommandError::unavailable(crate::msg!("srv-not-ready")))
     }
 
     /// The caller's session, if the request carries one.

@@ -103,7 +103,7 @@ pub fn join_queue(
     control: crate::protocol::TimeControl,
     rated: bool,
     on_matched: Callback<String>,
-    on_error: Callback<String>,
+    on_error: Callback<crate::i18n::Msg>,
 ) -> Option<web_sys::WebSocket> {
     let window = web_sys::window()?;
     let location = window.location();
@@ -129,8 +129,8 @@ pub fn join_queue(
                 Some(crate::protocol::QueueMessage::Matched { table }) => {
                     let _ = on_matched.try_run(table);
                 }
-                Some(crate::protocol::QueueMessage::Error { message }) => {
-                    let _ = on_error.try_run(message);
+                Some(crate::protocol::QueueMessage::Error { msg }) => {
+                    let _ = on_error.try_run(msg);
                 }
                 _ => {}
             }

@@ -299,35 +299,6 @@ pub const STRONGEST: u8 = 7;
 /// The levels the lobby offers: depths 1–6 and [`STRONGEST`].
 pub const AI_LEVELS: [u8; 7] = [1, 2, 3, 4, 5, 6, STRONGEST];
 
-impl TableMode {
-    /// A one-line description for headings.
-    pub fn describe(&self) -> String {
-        match self {
-            TableMode::VsAi { depth, human } if *depth == STRONGEST => {
-                format!("You ({}) vs the strongest AI", human.name())
-            }
-            TableMode::VsAi { depth, human } => {
-                format!("You ({}) vs AI depth {depth}", human.name())
-            }
-            TableMode::HotSeat => "Hot-seat: two players, one screen".to_string(),
-            TableMode::Online {
-                private,
-                time,
-                rated,
-            } => {
-                let kind = if *private {
-                    "private table"
-                } else {
-                    "quick match"
-                };
-                let control = time.map_or("untimed".to_string(), |t| t.label());
-                let rated = if *rated { ", rated" } else { "" };
-                format!("Online: {kind}, {control}{rated}")
-            }
-        }
-    }
-}
-
 /// Why a round ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -403,7 +374,7 @@ pub struct TableView {
     /// The AI is searching its reply.
     pub ai_thinking: bool,
     /// The latest notice, e.g. an automatic pass or the result.
-    pub notice: Option<String>,
+    pub notice: Option<crate::i18n::Msg>,
     /// The sides the viewer may play (both at a hot-seat table).
     pub you: Vec<Side>,
     /// Seats and presence at an online table.
@@ -537,8 +508,13 @@ pub enum TableCommand {
 pub enum ServerMessage {
     /// The table's state (sent on connect and after every change).
     State { table: Box<TableView> },
-    /// A message from the client was refused.
-    Error { message: String },
+    /// A message from the client was refused: the message by key, and in
+    /// English for logs and tests.
+    Error {
+        message: String,
+        #[serde(default)]
+        msg: crate::i18n::Msg,
+    },
     /// Answer to a ping.
     Pong,
     /// Quick match: waiting for an opponent.
@@ -547,14 +523,24 @@ pub enum ServerMessage {
     Matched { table: String },
 }
 
+impl ServerMessage {
+    /// A refusal by key (with its English text beside it).
+    pub fn error(msg: crate::i18n::Msg) -> Self {
+        ServerMessage::Error {
+            message: msg.english(),
+            msg,
+        }
+    }
+}
+
 /// The quick-match queue's messages, as the lobby reads them: the queue's
 /// variants of [`ServerMessage`], read from the same wire form
 /// (`{"type": …}`) by [`QueueMessage::parse`]. The lobby parses only these, so
 /// reading a table's full state (and its code) stays out of the lobby's wasm.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QueueMessage {
-    /// A message from the client was refused.
-    Error { message: String },
+    /// A message from the client was refused (by key).
+    Error { msg: crate::i18n::Msg },
     /// Answer to a ping.
     Pong,
     /// Waiting for an opponent.
@@ -575,12 +561,12 @@ impl QueueMessage {
             #[serde(default)]
             table: Option<String>,
             #[serde(default)]
-            message: Option<String>,
+            msg: Option<crate::i18n::Msg>,
         }
         let wire: Wire = serde_json::from_str(text).ok()?;
-        match (wire.kind.as_str(), wire.table, wire.message) {
+        match (wire.kind.as_str(), wire.table, wire.msg) {
             ("matched", Some(table), _) => Some(QueueMessage::Matched { table }),
-            ("error", _, Some(message)) => Some(QueueMessage::Error { message }),
+            ("error", _, Some(msg)) => Some(QueueMessage::Error { msg }),
             ("queued", _, _) => Some(QueueMessage::Queued),
             ("pong", _, _) => Some(QueueMessage::Pong),
             _ => None,
@@ -783,11 +769,9 @@ mod tests {
                 QueueMessage::Matched { table: "t1".into() },
             ),
             (
-                ServerMessage::Error {
-                    message: "no".into(),
-                },
+                ServerMessage::error(crate::msg!("srv-queue-unavailable")),
                 QueueMessage::Error {
-                    message: "no".into(),
+                    msg: crate::msg!("srv-queue-unavailable"),
                 },
             ),
             (ServerMessage::Queued, QueueMessage::Queued),

@@ -117,7 +117,7 @@ pub mod backend {
     pub fn context() -> Result<Arc<dyn RatingsBackend>, CommandError> {
         leptos::prelude::use_context::<RatingsBackendHandle>()
             .map(|h| h.0)
-            .ok_or_else(|| CommandError::unavailable("the server is not ready"))
+            .ok_or_else(|| CommandError::unavailable(crate::msg!("srv-not-ready")))
     }
 }
 

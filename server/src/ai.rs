@@ -79,7 +79,7 @@ pub struct Reply {
 /// The queue is full (overall or for this owner); nothing was queued.
 #[derive(Debug, PartialEq, Eq)]
 pub struct QueueFull {
-    pub message: String,
+    pub msg: app::i18n::Msg,
 }
 
 type Work = Box<dyn FnOnce() + Send>;
@@ -160,14 +160,11 @@ impl Shared {
 
     fn push(&self, key: &str, owner: &str, work: Work) -> Result<(), QueueFull> {
         let mut queues = self.queues.lock().map_err(|_| QueueFull {
-            message: "The AI is unavailable right now: try again in a moment.".into(),
+            msg: app::msg!("srv-ai-unavailable"),
         })?;
         if queues.waiting >= self.capacity {
             return Err(QueueFull {
-                message: format!(
-                    "The AI is busy (searches waiting: {}): try again in a moment.",
-                    queues.waiting
-                ),
+                msg: app::msg!("srv-ai-busy", waiting = queues.waiting),
             });
         }
         let (now, turn) = (queues.now, queues.turns + 1);
@@ -185,10 +182,7 @@ impl Shared {
         match entry.sessions.iter_mut().find(|(o, _)| o == owner) {
             Some((_, mine)) if mine.len() >= self.per_owner => {
                 return Err(QueueFull {
-                    message: format!(
-                        "You have as many AI searches waiting as allowed ({}): try again when they finish.",
-                        mine.len()
-                    ),
+                    msg: app::msg!("srv-ai-waiting", limit = mine.len()),
                 });
             }
             Some((_, mine)) => mine.push_back(work),
@@ -495,10 +489,10 @@ mod tests {
         let refused = queue
             .push("a", "a", Box::new(|| {}))
             .expect_err("owner full");
-        assert!(refused.message.contains("waiting as allowed (2)"));
+        assert!(refused.msg.english().contains("waiting as allowed (2)"));
         queue.push("b", "b", Box::new(|| {})).expect("3");
         let refused = queue.push("c", "c", Box::new(|| {})).expect_err("full");
-        assert!(refused.message.contains("busy"));
+        assert!(refused.msg.english().contains("busy"));
     }
 
     #[tokio::test]

@@ -390,7 +390,7 @@ impl Analyses {
 
     async fn target(&self, kind: GameKind, id: &str) -> Result<Target, CommandError> {
         if id.is_empty() || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
-            return Err(CommandError::refused("Not a game id."));
+            return Err(CommandError::refused(app::msg!("srv-not-game-id")));
         }
         match kind {
             GameKind::Table => {
@@ -410,7 +410,7 @@ impl Analyses {
                 })
             }
             GameKind::Game => {
-                let missing = || CommandError::not_found("No such game in the archive.");
+                let missing = || CommandError::not_found(app::msg!("srv-no-game"));
                 let row = self
                     .inner
                     .store
@@ -418,9 +418,7 @@ impl Analyses {
                     .await
                     .map_err(|e| {
                         tracing::error!("archive read for analysis: {e}");
-                        CommandError::unavailable(
-                            "The server could not read the archive. Please try again.",
-                        )
+                        CommandError::unavailable(app::msg!("srv-archive-unavailable"))
                     })?
                     .ok_or_else(missing)?;
                 let start = engine::Position::from_obf(&row.start_obf).map_err(|_| missing())?;
@@ -438,7 +436,7 @@ impl Analyses {
     async fn stored(&self, target: &Target) -> Result<Option<GameAnalysis>, CommandError> {
         let row = self.inner.store.analysis(&target.key).await.map_err(|e| {
             tracing::error!("analysis storage error: {e}");
-            CommandError::unavailable("The server could not read the analysis; please try again.")
+            CommandError::unavailable(app::msg!("srv-analysis-read-failed"))
         })?;
         Ok(row
             .filter(|(moves, _)| *moves == transcript(&target.game))
@@ -506,9 +504,7 @@ impl Analyses {
     ) -> Result<AnalysisView, CommandError> {
         let target = self.target(kind, id).await?;
         if !target.over {
-            return Err(CommandError::refused(
-                "The game is not finished yet: analysis is for finished games.",
-            ));
+            return Err(CommandError::refused(app::msg!("srv-not-finished")));
         }
         if let Some(analysis) = self.stored(&target).await? {
             return Ok(AnalysisView::Ready { analysis });
@@ -530,7 +526,7 @@ impl Analyses {
         {
             let mut running =
                 self.inner.running.lock().map_err(|_| {
-                    CommandError::unavailable("The analysis service is unavailable.")
+                    CommandError::unavailable(app::msg!("srv-analysis-unavailable"))
                 })?;
             if let Some(Progress::Running { done, total }) = running.get(&target.key) {
                 return Ok(AnalysisView::Running {
@@ -543,9 +539,7 @@ impl Analyses {
                 .filter(|p| matches!(p, Progress::Running { .. }))
                 .count();
             if busy >= MAX_RUNNING {
-                return Err(CommandError::unavailable(
-                    "The server is analysing other games; try again in a minute.",
-                ));
+                return Err(CommandError::unavailable(app::msg!("srv-analysis-busy")));
             }
             running.insert(target.key.clone(), Progress::Running { done: 0, total });
         }

@@ -24,7 +24,7 @@ pub struct Archive {
 
 fn unavailable(error: crate::store::StoreError) -> CommandError {
     tracing::error!("archive store: {error}");
-    CommandError::unavailable("The server could not read the archive. Please try again.")
+    CommandError::unavailable(app::msg!("srv-archive-unavailable"))
 }
 
 fn reason(text: &str) -> EndReason {
@@ -149,7 +149,7 @@ impl Archive {
 
     /// A stored game by id (404 for an unknown or malformed one).
     async fn row(&self, id: &str) -> Result<ArchivedRow, CommandError> {
-        let missing = || CommandError::not_found("No such game in the archive.");
+        let missing = || CommandError::not_found(app::msg!("srv-no-game"));
         if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(missing());
         }
@@ -310,9 +310,7 @@ impl Archive {
                 .as_deref()
                 .is_some_and(|r| !GameFilter::RESULTS.contains(&r))
         {
-            return Err(CommandError::refused(
-                "Filter games by mode (online, vs_ai, hot_seat) and result (won, lost, drawn).",
-            ));
+            return Err(CommandError::refused(app::msg!("srv-archive-filter")));
         }
         let account = self.player_named(name).await?;
         let identity = crate::accounts::identity_of(account.id);
@@ -364,7 +362,7 @@ impl Archive {
         &self,
         name: &str,
     ) -> Result<crate::store::accounts::StoredAccount, CommandError> {
-        let missing = || CommandError::not_found("No such player.");
+        let missing = || CommandError::not_found(app::msg!("srv-no-player"));
         if name.len() > 20 {
             return Err(missing());
         }
@@ -437,16 +435,14 @@ impl Archive {
     /// their profile, ratings and every game with its moves.
     pub async fn data_of(&self, session: &Session) -> Result<serde_json::Value, CommandError> {
         let Some(account) = crate::accounts::account_of(session) else {
-            return Err(CommandError::refused(
-                "Sign in to download your data: an anonymous browser keeps no account.",
-            ));
+            return Err(CommandError::refused(app::msg!("srv-download-sign-in")));
         };
         let stored = self
             .store
             .account_by_id(account)
             .await
             .map_err(unavailable)?
-            .ok_or_else(|| CommandError::refused("You are not signed in."))?;
+            .ok_or_else(|| CommandError::refused(app::msg!("srv-not-signed-in")))?;
         let ratings = crate::ratings::pools(&self.store, account).await?;
         let mut games = Vec::new();
         for row in self.all_rows(&session.0).await? {

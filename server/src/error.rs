@@ -15,26 +15,30 @@ use crate::table::TableError;
 use app::api::CommandError;
 use axum::response::{IntoResponse, Response};
 
-/// What a caller reads when storage failed.
-pub const STORAGE_FAILED: &str =
-    "The server could not save this; nothing changed. Please try again.";
-
 impl From<StoreError> for CommandError {
+    /// A lost race is 409 (nothing changed: look again and retry), a thing
+    /// deleted meanwhile 404; any other storage failure 503.
     fn from(error: StoreError) -> Self {
-        tracing::error!("storage error: {error}");
-        CommandError::unavailable(STORAGE_FAILED)
+        match error {
+            StoreError::Stale => CommandError::conflict(app::msg!("srv-changed-meanwhile")),
+            StoreError::Gone => CommandError::not_found(app::msg!("srv-gone")),
+            error => {
+                tracing::error!("storage error: {error}");
+                CommandError::unavailable(app::msg!("srv-save-failed"))
+            }
+        }
     }
 }
 
 impl From<TableError> for CommandError {
     fn from(error: TableError) -> Self {
-        CommandError::refused(error.to_string())
+        CommandError::refused(error.msg())
     }
 }
 
 impl From<SeatError> for CommandError {
     fn from(error: SeatError) -> Self {
-        CommandError::refused(error.to_string())
+        CommandError::refused(error.msg())
     }
 }
 
@@ -95,9 +99,18 @@ mod tests {
     fn a_storage_failure_is_503_with_no_detail() {
         let error: CommandError = StoreError::WriterGone.into();
         assert_eq!(error.status_code().as_u16(), 503);
-        assert_eq!(error.message, STORAGE_FAILED);
+        assert_eq!(error.msg.key, "srv-save-failed");
         let response = ErrorResponse::from(StoreError::Batch("disk full".into())).into_response();
         assert_eq!(response.status().as_u16(), 503);
+    }
+
+    #[test]
+    fn a_lost_race_is_409_and_a_deleted_thing_404() {
+        let stale: CommandError = StoreError::Stale.into();
+        assert_eq!(stale.status_code().as_u16(), 409);
+        assert_eq!(stale.msg.key, "srv-changed-meanwhile");
+        let gone: CommandError = StoreError::Gone.into();
+        assert_eq!(gone.status_code().as_u16(), 404);
     }
 
     #[test]
@@ -115,7 +128,7 @@ mod tests {
             "Both seats are taken: you can watch this game, not play in it."
         );
         let response =
-            ErrorResponse::from(CommandError::not_found("No such table.")).into_response();
+            ErrorResponse::from(CommandError::not_found(app::msg!("srv-no-table"))).into_response();
         assert_eq!(response.status().as_u16(), 404);
     }
 }

@@ -95,9 +95,7 @@ impl Exports {
         if let (Some(address), Ok(mut state)) = (address, self.state.lock()) {
             let count = state.in_flight.entry(address).or_default();
             if *count >= PER_ADDRESS {
-                return Err(CommandError::limited(
-                    "Too many downloads at once from your address: wait for one to finish.",
-                ));
+                return Err(CommandError::limited(app::msg!("srv-downloads-busy")));
             }
             *count += 1;
         }
@@ -136,7 +134,7 @@ impl Exports {
             .building
             .acquire()
             .await
-            .map_err(|_| CommandError::unavailable("the server is shutting down"))?;
+            .map_err(|_| CommandError::unavailable(app::msg!("srv-shutting-down")))?;
         // Another request may have built it while this one waited.
         if let Some(built) = self.cached(account.id, marker, kind) {
             return Ok(built);

@@ -226,7 +226,7 @@ pub fn command_refusal(guard: &Guard, headers: &HeaderMap) -> Option<CommandErro
     if essence != "application/json" {
         return Some(CommandError::of(
             ErrorKind::WrongContentType,
-            "commands must be sent as Content-Type: application/json",
+            app::msg!("srv-json-only"),
         ));
     }
     origin_refusal(guard, headers)
@@ -242,9 +242,7 @@ pub fn origin_refusal(guard: &Guard, headers: &HeaderMap) -> Option<CommandError
         .unwrap_or_default();
     match headers.get(header::ORIGIN).map(|v| v.to_str()) {
         Some(Ok(origin)) if guard.origin_allowed(origin, host) => None,
-        Some(_) => Some(CommandError::forbidden(
-            "commands are accepted only from the site's own pages (Origin not allowed)",
-        )),
+        Some(_) => Some(CommandError::forbidden(app::msg!("srv-origin-refused"))),
         None => {
             let site = headers
                 .get("sec-fetch-site")
@@ -253,9 +251,7 @@ pub fn origin_refusal(guard: &Guard, headers: &HeaderMap) -> Option<CommandError
             if site.eq_ignore_ascii_case("same-origin") {
                 None
             } else {
-                Some(CommandError::forbidden(
-                    "commands need an Origin header naming the site (or Sec-Fetch-Site: same-origin)",
-                ))
+                Some(CommandError::forbidden(app::msg!("srv-origin-missing")))
             }
         }
     }
@@ -298,12 +294,7 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
         .unwrap_or_default();
     if !probe && !guard.host_allowed(&host) {
         return with_headers(
-            refuse(
-                CommandError::forbidden(
-                    "this server does not answer for that Host name (start it with --public-url or --allowed-hosts)",
-                ),
-                json,
-            ),
+            refuse(CommandError::forbidden(app::msg!("srv-unknown-host")), json),
             None,
         );
     }
@@ -313,12 +304,7 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
         if !unlimited && !guard.rate_ok(ip) {
             state.hub.metrics().note_refusal("rate");
             return with_headers(
-                refuse(
-                    CommandError::limited(
-                        "too many requests from your address: slow down and try again in a moment",
-                    ),
-                    json,
-                ),
+                refuse(CommandError::limited(app::msg!("srv-flood")), json),
                 None,
             );
         }
@@ -363,7 +349,7 @@ fn too_large(limit: usize, json: bool) -> Response {
     refuse(
         CommandError::of(
             ErrorKind::TooLarge,
-            format!("request body too large (limit {limit} bytes)"),
+            app::msg!("srv-too-large", limit = limit),
         ),
         json,
     )

@@ -13,6 +13,8 @@
 //! thing is live (the `live` test the service passes: a table not yet
 //! expired, a lab game not yet deleted, an analysis still running).
 
+use app::i18n::Msg;
+use app::msg;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
@@ -209,26 +211,14 @@ impl Drop for Reservation {
     }
 }
 
-fn refusal(kind: Kind, limit: usize, by_session: bool) -> String {
+fn refusal(kind: Kind, limit: usize, by_session: bool) -> Msg {
     match (kind, by_session) {
-        (Kind::Table, true) => format!(
-            "too many live tables for this browser (limit {limit}): finish or leave some first"
-        ),
-        (Kind::Table, false) => format!(
-            "too many live tables from your address (limit {limit}): finish or leave some first"
-        ),
-        (Kind::LabGame, true) => format!(
-            "Too many lab games for this browser (limit {limit}); idle ones expire, or step one of yours."
-        ),
-        (Kind::LabGame, false) => format!(
-            "Too many lab games from your address (limit {limit}); idle ones expire, or step one of yours."
-        ),
-        (Kind::Analysis, true) => format!(
-            "Too many analyses running for this browser (limit {limit}): wait for one to finish."
-        ),
-        (Kind::Analysis, false) => format!(
-            "Too many analyses running from your address (limit {limit}): wait for one to finish."
-        ),
+        (Kind::Table, true) => msg!("srv-tables-browser", limit = limit),
+        (Kind::Table, false) => msg!("srv-tables-address", limit = limit),
+        (Kind::LabGame, true) => msg!("srv-lab-games-browser", limit = limit),
+        (Kind::LabGame, false) => msg!("srv-lab-games-address", limit = limit),
+        (Kind::Analysis, true) => msg!("srv-analyses-browser", limit = limit),
+        (Kind::Analysis, false) => msg!("srv-analyses-address", limit = limit),
     }
 }
 
@@ -245,24 +235,21 @@ impl Limits {
     }
 
     /// A permit to open one more socket, or the refusal's message.
-    pub fn open_socket(&self, session: &str, ip: Option<IpAddr>) -> Result<SocketPermit, String> {
-        let mut counts = self
-            .counts
-            .lock()
-            .map_err(|_| "the server is busy, try again".to_string())?;
+    pub fn open_socket(&self, session: &str, ip: Option<IpAddr>) -> Result<SocketPermit, Msg> {
+        let mut counts = self.counts.lock().map_err(|_| msg!("srv-busy"))?;
         let by_session = counts.sockets_by_session.get(session).copied().unwrap_or(0);
         if by_session >= self.config.sockets_per_session {
-            return Err(format!(
-                "too many open connections for this browser (limit {}): close other tabs",
-                self.config.sockets_per_session
+            return Err(msg!(
+                "srv-sockets-browser",
+                limit = self.config.sockets_per_session
             ));
         }
         if let Some(ip) = ip {
             let by_ip = counts.sockets_by_ip.get(&ip).copied().unwrap_or(0);
             if by_ip >= self.config.sockets_per_ip {
-                return Err(format!(
-                    "too many open connections from your address (limit {})",
-                    self.config.sockets_per_ip
+                return Err(msg!(
+                    "srv-sockets-address",
+                    limit = self.config.sockets_per_ip
                 ));
             }
             *counts.sockets_by_ip.entry(ip).or_insert(0) += 1;
@@ -287,7 +274,7 @@ impl Limits {
         kind: Kind,
         caller: &Caller,
         live: impl Fn(&str) -> bool,
-    ) -> Result<Reservation, String> {
+    ) -> Result<Reservation, Msg> {
         let cap = self.config.cap(kind);
         let mut owners = vec![(
             Owner::Session(caller.session.0.clone()),
@@ -297,10 +284,7 @@ impl Limits {
         if let Some(address) = caller.address {
             owners.push((Owner::Address(address), cap.per_address, false));
         }
-        let mut counts = self
-            .counts
-            .lock()
-            .map_err(|_| "the server is busy, try again".to_string())?;
+        let mut counts = self.counts.lock().map_err(|_| msg!("srv-busy"))?;
         for (owner, limit, by_session) in &owners {
             let held = match counts.held.get_mut(&(kind, owner.clone())) {
                 Some(holding) => {
@@ -402,7 +386,7 @@ mod tests {
         assert!(limits.open_socket("a", Some(ip)).is_err(), "session limit");
         let _c = limits.open_socket("b", Some(ip)).expect("other session");
         let refused = limits.open_socket("c", Some(ip)).err().expect("ip limit");
-        assert!(refused.contains("your address"), "{refused}");
+        assert_eq!(refused.key, "srv-sockets-address", "{refused:?}");
         drop(a);
         assert!(limits.open_socket("c", Some(ip)).is_ok());
     }
@@ -420,10 +404,10 @@ mod tests {
             .expect("second")
             .keep("t2");
         let refused = limits.reserve(Kind::Table, &a, |_| true).err();
-        assert!(refused.is_some_and(|m| m.contains("this browser")));
+        assert!(refused.is_some_and(|m| m.key == "srv-tables-browser"));
         let b = caller("b", Some("192.0.2.1"));
         let refused = limits.reserve(Kind::Table, &b, |_| true).err();
-        assert!(refused.is_some_and(|m| m.contains("your address")));
+        assert!(refused.is_some_and(|m| m.key == "srv-tables-address"));
         assert!(limits
             .reserve(Kind::Table, &caller("b", None), |_| true)
             .is_ok());

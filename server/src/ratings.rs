@@ -29,7 +29,7 @@ pub struct Ratings {
 
 fn unavailable(error: crate::store::StoreError) -> CommandError {
     tracing::error!("ratings store: {error}");
-    CommandError::unavailable("The server could not read the ratings. Please try again.")
+    CommandError::unavailable(app::msg!("srv-ratings-unavailable"))
 }
 
 impl Ratings {

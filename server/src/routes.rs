@@ -207,10 +207,8 @@ async fn set_lang(
 ) -> axum::response::Response {
     use app::i18n::{safe_back, Lang, COOKIE};
     let Some(lang) = Lang::ALL.into_iter().find(|l| l.code() == code) else {
-        return ErrorResponse(CommandError::bad_request(
-            "Unknown language: the site speaks el (Greek) and en (English).",
-        ))
-        .into_response();
+        return ErrorResponse(CommandError::bad_request(app::msg!("srv-unknown-language")))
+            .into_response();
     };
     let back = query
         .get("back")
@@ -341,7 +339,7 @@ async fn i18n_catalog(Path(file): Path<String>) -> axum::response::Response {
             json,
         )
             .into_response(),
-        None => ErrorResponse(CommandError::not_found("no such catalog")).into_response(),
+        None => ErrorResponse(CommandError::not_found(app::msg!("srv-no-catalog"))).into_response(),
     }
 }
 

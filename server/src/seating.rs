@@ -48,15 +48,31 @@ pub enum SeatCommand {
 }
 
 /// Why a seat event was refused. Nothing changes when one is returned.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SeatError {
     /// The session already holds a seat here.
-    #[error("You already hold a seat at this table.")]
     AlreadySeated,
     /// That seat (or every seat) is taken.
-    #[error("Both seats are taken: you can watch this game, not play in it.")]
     SeatTaken,
 }
+
+impl SeatError {
+    /// What a player reads, by key.
+    pub fn msg(&self) -> app::i18n::Msg {
+        match self {
+            SeatError::AlreadySeated => app::msg!("srv-already-seated"),
+            SeatError::SeatTaken => app::msg!("srv-seats-taken"),
+        }
+    }
+}
+
+impl std::fmt::Display for SeatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.msg().english())
+    }
+}
+
+impl std::error::Error for SeatError {}
 
 /// What is stored so that grace periods resume after a restart.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

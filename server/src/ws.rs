@@ -105,12 +105,7 @@ impl MessageRate {
 
     /// What the client is told before the socket closes.
     fn refusal(&self) -> ServerMessage {
-        ServerMessage::Error {
-            message: format!(
-                "too many messages (limit {} per second): the connection is closed",
-                self.rate as u32
-            ),
-        }
+        ServerMessage::error(app::msg!("srv-socket-flood", limit = self.rate as u32))
     }
 }
 
@@ -122,7 +117,7 @@ fn admit(
     ip: Option<crate::guard::ClientIp>,
 ) -> Result<crate::limits::SocketPermit, CommandError> {
     if !origin_allowed(headers, &state.guard) {
-        return Err(CommandError::forbidden("origin not allowed"));
+        return Err(CommandError::forbidden(app::msg!("srv-socket-origin")));
     }
     state
         .limits
@@ -208,24 +203,20 @@ pub async fn queue_socket(
         },
         (None, None) => app::protocol::TimeControl::PRESETS[0],
         _ => {
-            return ErrorResponse(CommandError::bad_request(
-                "give both base and inc (seconds), or neither for 3+2",
-            ))
-            .into_response()
+            return ErrorResponse(CommandError::bad_request(app::msg!("srv-queue-control")))
+                .into_response()
         }
     };
     if let Err(error) = state.hub.check_control(false, Some(control)) {
-        return ErrorResponse(CommandError::bad_request(error.message)).into_response();
+        return ErrorResponse(CommandError::bad_request(error.msg)).into_response();
     }
     // A rated player waits with their rating in the control's pool.
     let rating = match params.rated {
         None | Some(0) => None,
         Some(1) => {
             let Some(account) = crate::accounts::account_of(&caller.session) else {
-                return ErrorResponse(CommandError::bad_request(
-                    "Rated games are for signed-in players: sign in (or create an account) to play one.",
-                ))
-                .into_response();
+                return ErrorResponse(CommandError::bad_request(app::msg!("srv-rated-sign-in")))
+                    .into_response();
             };
             match state.store.rating_of(account, control.speed().key()).await {
                 Ok(row) => Some(row.map_or(crate::glicko::START_RATING, |r| r.rating)),
@@ -233,7 +224,8 @@ pub async fn queue_socket(
             }
         }
         Some(_) => {
-            return ErrorResponse(CommandError::bad_request("rated is 1 or 0")).into_response()
+            return ErrorResponse(CommandError::bad_request(app::msg!("srv-queue-rated")))
+                .into_response()
         }
     };
     let hub = state.hub.clone();
@@ -284,13 +276,7 @@ async fn wait_in_queue(
     let queued = match hub.enqueue(caller.clone(), control, rating).await {
         Ok(q) => q,
         Err(error) => {
-            send(
-                &mut socket,
-                encode(&ServerMessage::Error {
-                    message: error.message,
-                }),
-            )
-            .await;
+            send(&mut socket, encode(&ServerMessage::error(error.msg))).await;
             return;
         }
     };
@@ -434,15 +420,17 @@ async fn serve(
 /// The answer to one client message.
 pub fn answer(bytes: &[u8]) -> Option<ServerMessage> {
     if bytes.len() > MAX_CLIENT_MESSAGE {
-        return Some(ServerMessage::Error {
-            message: format!("message too large (limit {MAX_CLIENT_MESSAGE} bytes)"),
-        });
+        return Some(ServerMessage::error(app::msg!(
+            "srv-message-too-large",
+            limit = MAX_CLIENT_MESSAGE
+        )));
     }
     match serde_json::from_slice::<ClientMessage>(bytes) {
         Ok(ClientMessage::Ping) => Some(ServerMessage::Pong),
-        Err(error) => Some(ServerMessage::Error {
-            message: format!("malformed message: {error}"),
-        }),
+        Err(error) => Some(ServerMessage::error(app::msg!(
+            "srv-malformed-message",
+            detail = error.to_string()
+        ))),
     }
 }
 
@@ -463,7 +451,7 @@ mod tests {
         ));
         let big = vec![b' '; MAX_CLIENT_MESSAGE + 1];
         match answer(&big) {
-            Some(ServerMessage::Error { message }) => assert!(message.contains("too large")),
+            Some(ServerMessage::Error { message, .. }) => assert!(message.contains("too large")),
             other => panic!("expected an error, got {other:?}"),
         }
     }

@@ -173,7 +173,7 @@ async fn a_socket_flooding_messages_is_told_and_closed() {
             .expect("a message");
         match answer {
             app::protocol::ServerMessage::Pong => pongs += 1,
-            app::protocol::ServerMessage::Error { message } => {
+            app::protocol::ServerMessage::Error { message, .. } => {
                 refusal = Some(message);
                 break;
             }
@@ -454,7 +454,7 @@ async fn every_way_to_make_a_table_is_capped_per_address() {
         let mut wait = first.socket("/ws/queue").await.expect("queue");
         match wait.next_message().await.expect("an answer") {
             app::protocol::ServerMessage::Queued => {}
-            app::protocol::ServerMessage::Error { message } => {
+            app::protocol::ServerMessage::Error { message, .. } => {
                 refusal = Some(message);
                 break;
             }

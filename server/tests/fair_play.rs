@@ -343,9 +343,8 @@ async fn bounded_failures(live: &Live, break_ratings: &str) {
     assert!(matches!(view.status, RoundStatus::Over { .. }));
     assert!(
         view.notice
-            .as_deref()
-            .unwrap_or("")
-            .contains("ends unrated"),
+            .as_ref()
+            .is_some_and(|n| n.to_string().contains("ends unrated")),
         "{:?}",
         view.notice
     );

@@ -90,7 +90,7 @@ test('the account page works on a phone and in Greek', async ({ page }, info) =>
   await page.goto('/lang/el?back=/account');
   await page.waitForURL(/\/account$/);
   await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
-  await expect(page.locator('h1')).toHaveText('Ο λογαριασμός σας');
+  await expect(page.locator('h1')).toHaveText('Ο λογαριασμός σου');
   await expect(page.locator('#account-link')).toHaveCount(0);
   const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
   expect(scroll, 'no sideways scrolling').toBeLessThanOrEqual(width);

@@ -120,7 +120,7 @@ test.describe('phone, portrait', () => {
     await page.goto('/');
     await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
     expect(await inView(page, '#start-ai'), '"Play vs AI" on the first screen').toBe(true);
-    expect(await inView(page, '#start-hot-seat'), '"Play hot-seat" on the first screen').toBe(true);
+    expect(await inView(page, '#start-hot-seat'), '"Play two on one screen" on the first screen').toBe(true);
     await noHorizontalOverflow(page);
     await screenshot(page, info, 'phone-lobby');
 
@@ -165,7 +165,7 @@ test.describe('in Greek', () => {
     await startVsAi(page, 1, 'black');
     await waitForIsland(page);
     await page.click('#resign');
-    await expect(page.locator('#resign-question')).toHaveText('Να εγκαταλείψεις την παρτίδα;');
+    await expect(page.locator('#resign-question')).toHaveText('Να παραιτηθείς από την παρτίδα;');
     await expect(page.locator('#resign-yes')).toHaveText('Ναι, παραιτούμαι');
     await expect(page.locator('#resign-no')).toHaveText('Όχι, συνεχίζω');
     await page.click('#resign-no');

@@ -33,7 +33,7 @@ test('Greek from Accept-Language, rendered on the server, switched to English an
   await waitForIsland(page);
   await expect(page.locator('html')).toHaveAttribute('lang', 'el');
   await expect(page.locator('#vs-ai h2')).toHaveText('Παίξε με τον υπολογιστή');
-  await expect(page.locator('#start-hot-seat')).toHaveText('Παίξτε οι δύο');
+  await expect(page.locator('#start-hot-seat')).toHaveText('Παίξε δύο σε μία οθόνη');
   await expect(page.locator('#lang-el')).toHaveAttribute('aria-current', 'true');
   await screenshot(page, info, 'i18n-lobby-el');
 

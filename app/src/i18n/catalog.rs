@@ -61,10 +61,6 @@ pub struct Catalog {
     pub lang: Lang,
     /// Message id → pattern; a message the language lacks is the English one.
     pub messages: BTreeMap<String, Pattern>,
-    /// The English `srv-*` messages made of text and `{ $name }`s only, most
-    /// literal text first: the patterns that recognise a text the server
-    /// wrote in English (see [`super::localize`]). Empty for English.
-    pub server_patterns: Vec<(String, Pattern)>,
 }
 
 impl Catalog {
@@ -128,34 +124,9 @@ fn write(pattern: &[Element], args: &[(&str, Arg)], out: &mut String) {
     }
 }
 
-/// The English `srv-*` patterns of a compiled English message map (see
-/// [`Catalog::server_patterns`]).
-pub fn server_patterns_of(english: &BTreeMap<String, Pattern>) -> Vec<(String, Pattern)> {
-    let mut out: Vec<(String, Pattern)> = english
-        .iter()
-        .filter(|(key, _)| key.starts_with("srv-"))
-        .filter(|(_, pattern)| {
-            pattern
-                .iter()
-                .all(|e| matches!(e, Element::Text(_) | Element::Var(_)))
-        })
-        .map(|(key, pattern)| (key.clone(), merge_text(pattern)))
-        .collect();
-    let literal = |pattern: &Pattern| -> usize {
-        pattern
-            .iter()
-            .map(|e| match e {
-                Element::Text(t) => t.len(),
-                _ => 0,
-            })
-            .sum()
-    };
-    out.sort_by_key(|(_, pattern)| std::cmp::Reverse(literal(pattern)));
-    out
-}
-
 /// A pattern with neighbouring texts joined (Fluent splits a line's text at
 /// literals such as `{" "}`).
+#[cfg(not(feature = "hydrate"))]
 fn merge_text(pattern: &[Element]) -> Pattern {
     let mut out: Pattern = Vec::with_capacity(pattern.len());
     for element in pattern {
@@ -269,26 +240,22 @@ pub mod compile {
     }
 
     /// The catalog of `lang`: its messages, English ones where it lacks
-    /// some, and (for a language other than English) the English server
-    /// patterns.
+    /// some.
     pub fn catalog(lang: Lang) -> Result<Catalog, String> {
         let english = messages(super::super::EN_FTL).map_err(|e| format!("en.ftl: {e}"))?;
         if lang == Lang::En {
             return Ok(Catalog {
                 lang,
                 messages: english,
-                server_patterns: Vec::new(),
             });
         }
         let mut own = messages(lang.ftl()).map_err(|e| format!("{}.ftl: {e}", lang.code()))?;
-        let server_patterns = server_patterns_of(&english);
         for (key, pattern) in english {
             own.entry(key).or_insert(pattern);
         }
         Ok(Catalog {
             lang,
             messages: own,
-            server_patterns,
         })
     }
 }

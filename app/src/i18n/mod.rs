@@ -12,13 +12,18 @@
 //! sets the cookie and reloads the page, so a page is always rendered, on the
 //! server and when hydrating, in one language (no flash of the other).
 //!
-//! Texts the server writes in English for every viewer (a table's notices,
-//! refusals) are translated where they are shown with [`localize`]: the English
-//! resource's `srv-*` messages double as patterns that recognise them.
+//! What the server says to a person (a table's notice, a refusal) travels
+//! as a [`Msg`]: a `srv-*` key with its arguments, formatted by the page in
+//! its own language. No text is ever recognised by its English words.
 
 pub mod catalog;
+pub mod msg;
 
-use catalog::{Catalog, Element};
+pub use msg::{Msg, MsgArg};
+
+use catalog::Catalog;
+#[cfg(test)]
+use catalog::Element;
 use serde::{Deserialize, Serialize};
 #[cfg(not(feature = "hydrate"))]
 use std::sync::OnceLock;
@@ -449,58 +454,6 @@ pub fn LangSwitch() -> impl leptos::IntoView {
     }
 }
 
-/// Matches `text` against a pattern; the variables' values on success.
-fn match_pattern(pieces: &[Element], text: &str) -> Option<Vec<(String, String)>> {
-    match pieces.split_first() {
-        None => text.is_empty().then(Vec::new),
-        Some((Element::Text(lit), rest)) => match_pattern(rest, text.strip_prefix(lit.as_str())?),
-        Some((Element::Select { .. }, _)) => None,
-        Some((Element::Var(name), rest)) => {
-            // The shortest non-empty value that lets the rest match.
-            for (i, _) in text.char_indices().skip(1).chain([(text.len(), ' ')]) {
-                if let Some(mut found) = match_pattern(rest, &text[i..]) {
-                    found.insert(0, (name.clone(), text[..i].to_string()));
-                    return Some(found);
-                }
-            }
-            None
-        }
-    }
-}
-
-/// A text the server wrote in English (a notice, a refusal), in `lang`: the
-/// `srv-*` message it matches, formatted in `lang` with the same values
-/// (numbers stay numbers, so plurals agree; a side's name, `Black`/`White`,
-/// stays English for the translation's selectors); the text as it is if none
-/// matches.
-pub fn localize(lang: Lang, text: &str) -> String {
-    if lang == Lang::En {
-        return text.to_string();
-    }
-    let Some(catalog) = catalog_of(lang) else {
-        return text.to_string();
-    };
-    for (key, pieces) in &catalog.server_patterns {
-        if let Some(values) = match_pattern(pieces, text) {
-            let args: Vec<(&str, Arg)> = values
-                .iter()
-                .map(|(name, value)| {
-                    let arg = match value.parse::<f64>() {
-                        Ok(n) => Arg::Number(n),
-                        // A side's name stays as it is (the selectors'
-                        // key); other text may be a server text itself.
-                        Err(_) if value == "Black" || value == "White" => Arg::from(value.as_str()),
-                        Err(_) => Arg::from(localize(lang, value)),
-                    };
-                    (name.as_str(), arg)
-                })
-                .collect();
-            return tr(lang, key, &args);
-        }
-    }
-    text.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -671,8 +624,6 @@ mod tests {
         assert_ne!(catalog_path(Lang::En), catalog_path(Lang::El));
         assert_eq!(catalog_json("/i18n/en.0000000000000000.json"), None);
         assert_eq!(catalog_json("/i18n/en.json"), None);
-        assert!(catalog_of(Lang::En).unwrap().server_patterns.is_empty());
-        assert!(catalog_of(Lang::El).unwrap().server_patterns.len() > 5);
     }
 
     fn keys(ftl: &str) -> BTreeSet<String> {
@@ -774,6 +725,86 @@ mod tests {
         assert!(used > 20, "the pages use the resources ({used} uses)");
     }
 
+    /// Every message the server or the pages send by key (`msg!`) names a
+    /// message of both resources that uses only the arguments sent, and
+    /// every argument sent is used by some language (so no reader sees a
+    /// key, a `{ $name }` or a missing value).
+    #[test]
+    fn every_message_sent_by_key_exists_in_both_languages_with_its_arguments() {
+        let compiled: Vec<(Lang, BTreeMap<String, BTreeSet<String>>)> = Lang::ALL
+            .into_iter()
+            .map(|lang| {
+                let catalog = catalog::compile::catalog(lang).expect("compiles");
+                let own = keys(lang.ftl());
+                let vars = catalog
+                    .messages
+                    .iter()
+                    .filter(|(key, _)| own.contains(*key))
+                    .map(|(key, pattern)| {
+                        let mut found = BTreeMap::new();
+                        variables(pattern, &mut found);
+                        (key.clone(), found.into_keys().collect())
+                    })
+                    .collect();
+                (lang, vars)
+            })
+            .collect();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("src"), root.join("../server/src")];
+        let (mut problems, mut used) = (Vec::new(), 0);
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("source dir") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                // The macro's own files (their docs show it with a
+                // placeholder key).
+                if path.ends_with("i18n/mod.rs") || path.ends_with("i18n/msg.rs") {
+                    continue;
+                }
+                let source = std::fs::read_to_string(&path).expect("source");
+                for (key, names) in msg::uses_in(&source) {
+                    used += 1;
+                    let names: BTreeSet<String> = names.into_iter().collect();
+                    let mut somewhere = BTreeSet::new();
+                    for (lang, vars) in &compiled {
+                        match vars.get(&key) {
+                            None => problems.push(format!(
+                                "{}: {key} is not in {}.ftl",
+                                path.display(),
+                                lang.code()
+                            )),
+                            // A translation may leave a value out (Greek
+                            // names the winner by the loser's selector),
+                            // never use one that is not sent.
+                            Some(wanted) if !wanted.is_subset(&names) => problems.push(format!(
+                                "{}: {key} is sent with {names:?}; {}.ftl uses {wanted:?}",
+                                path.display(),
+                                lang.code()
+                            )),
+                            Some(wanted) => somewhere.extend(wanted.iter().cloned()),
+                        }
+                    }
+                    if vars_known(&compiled, &key) && somewhere != names {
+                        problems.push(format!(
+                            "{}: {key} is sent with {names:?}; no language uses {:?}",
+                            path.display(),
+                            names.difference(&somewhere).collect::<Vec<_>>()
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{problems:#?}");
+        assert!(used > 100, "the code sends messages by key ({used} uses)");
+    }
+
+    fn vars_known(compiled: &[(Lang, BTreeMap<String, BTreeSet<String>>)], key: &str) -> bool {
+        compiled.iter().all(|(_, vars)| vars.contains_key(key))
+    }
+
     #[test]
     fn accept_language_picks_the_best_supported_language() {
         assert_eq!(Lang::from_accept_language("el"), Lang::El);
@@ -811,27 +842,6 @@ mod tests {
         assert_eq!(
             crate::t!(Lang::En, "table-moves", count = 1u32),
             "Moves (1)"
-        );
-    }
-
-    #[test]
-    fn server_texts_are_localized_by_pattern() {
-        assert_eq!(
-            localize(
-                Lang::El,
-                "White has no legal move and passes; Black plays again."
-            ),
-            "Τα λευκά δεν έχουν έγκυρη κίνηση και πάνε πάσο· παίζουν ξανά τα μαύρα."
-        );
-        assert_eq!(
-            localize(Lang::El, "Rematch: round 3 begins."),
-            "Ρεβάνς: αρχίζει ο γύρος 3."
-        );
-        // Unknown text stays as it is; English is never touched.
-        assert_eq!(localize(Lang::El, "Something new."), "Something new.");
-        assert_eq!(
-            localize(Lang::En, "Rematch: round 3 begins."),
-            "Rematch: round 3 begins."
         );
     }
 

@@ -21,6 +21,7 @@ fn run(
     call: impl std::future::Future<Output = Result<Option<AccountView>, CommandError>> + 'static,
     set_busy: WriteSignal<bool>,
     set_error: WriteSignal<Option<String>>,
+    lang: crate::i18n::Lang,
 ) {
     set_busy.set(true);
     set_error.set(None);
@@ -28,7 +29,7 @@ fn run(
         match call.await {
             Ok(_) => reload_to("/"),
             Err(error) => {
-                let _ = set_error.try_set(Some(error.message));
+                let _ = set_error.try_set(Some(error.text(lang)));
                 let _ = set_busy.try_set(false);
             }
         }
@@ -44,7 +45,7 @@ pub fn AccountPage() -> impl IntoView {
         error.get().map(|message| {
             view! {
                 <p class="error" id="account-error" role="alert">
-                    {crate::i18n::localize(lang, &message)}
+                    {message}
                 </p>
             }
         })
@@ -57,11 +58,11 @@ pub fn AccountPage() -> impl IntoView {
         Some(name) => {
             let out = move |ev: leptos::ev::SubmitEvent| {
                 ev.prevent_default();
-                run(sign_out(), set_busy, set_error)
+                run(sign_out(), set_busy, set_error, lang)
             };
             let everywhere = move |ev: leptos::ev::SubmitEvent| {
                 ev.prevent_default();
-                run(sign_out_everywhere(), set_busy, set_error)
+                run(sign_out_everywhere(), set_busy, set_error, lang)
             };
             view! {
                 <section class="card" id="account-signed-in">
@@ -97,6 +98,7 @@ pub fn AccountPage() -> impl IntoView {
                     sign_in(in_name.get_untracked(), in_password.get_untracked()),
                     set_busy,
                     set_error,
+                    lang,
                 );
             };
             let submit_up = move |ev: leptos::ev::SubmitEvent| {
@@ -105,6 +107,7 @@ pub fn AccountPage() -> impl IntoView {
                     sign_up(up_name.get_untracked(), up_password.get_untracked()),
                     set_busy,
                     set_error,
+                    lang,
                 );
             };
             view! {
@@ -197,7 +200,7 @@ fn MyGames() -> impl IntoView {
                         }
                         .into_any(),
                         Err(error) => view! {
-                            <p class="error" role="alert">{crate::i18n::localize(lang, &error.message)}</p>
+                            <p class="error" role="alert">{error.text(lang)}</p>
                         }
                         .into_any(),
                     }

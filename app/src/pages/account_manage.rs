@@ -29,7 +29,7 @@ pub fn ManageAccount() -> impl IntoView {
                     let _ = set_notice.try_set(Some(t!(lang, "account-password-changed")));
                 }
                 Err(e) => {
-                    let _ = set_error.try_set(Some(e.message));
+                    let _ = set_error.try_set(Some(e.text(lang)));
                 }
             }
             let _ = set_busy.try_set(false);
@@ -45,7 +45,7 @@ pub fn ManageAccount() -> impl IntoView {
             match delete_account(password).await {
                 Ok(_) => super::account::reload_to("/"),
                 Err(e) => {
-                    let _ = set_error.try_set(Some(e.message));
+                    let _ = set_error.try_set(Some(e.text(lang)));
                     let _ = set_busy.try_set(false);
                 }
             }
@@ -55,7 +55,7 @@ pub fn ManageAccount() -> impl IntoView {
         <section class="card manage-account" id="manage-account">
             <h2>{t!(lang, "account-manage")}</h2>
             <p class="error" id="manage-error" role="alert">
-                {move || error.get().map(|m| crate::i18n::localize(lang, &m))}
+                {move || error.get()}
             </p>
             <p class="notice" id="manage-notice" role="status">{move || notice.get()}</p>
             <form id="password-form" method="post" action="/account/password" on:submit=change>

@@ -34,7 +34,7 @@ fn poll(
     kind: GameKind,
     id: String,
     state: RwSignal<Option<AnalysisView>>,
-    error: RwSignal<Option<String>>,
+    error: RwSignal<Option<crate::i18n::Msg>>,
 ) {
     leptos::task::spawn_local(async move {
         match analysis_get(kind, id.clone()).await {
@@ -48,7 +48,7 @@ fn poll(
                 }
             }
             Err(e) => {
-                let _ = error.try_set(Some(e.message));
+                let _ = error.try_set(Some(e.msg));
             }
         }
     });
@@ -75,7 +75,7 @@ pub fn AnalysisPanel(
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let state = RwSignal::new(None::<AnalysisView>);
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<crate::i18n::Msg>);
     let id = StoredValue::new(id);
     // Whenever the game is (again) finished, show what the server has.
     Effect::new(move |_| {
@@ -97,7 +97,7 @@ pub fn AnalysisPanel(
                         poll(kind, game, state, error);
                     }
                 }
-                Err(e) => error.set(Some(e.message)),
+                Err(e) => error.set(Some(e.msg)),
             }
         });
     };
@@ -148,7 +148,7 @@ pub fn AnalysisPanel(
                     <h2>{t!(lang, "analysis-title")}</h2>
                     {body}
                     <p class="error" role="alert">
-                        {move || error.get().map(|e| crate::i18n::localize(lang, &e))}
+                        {move || error.get().map(|e| e.text(lang))}
                     </p>
                 </div>
             }

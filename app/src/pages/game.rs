@@ -133,7 +133,7 @@ pub fn GamePage() -> impl IntoView {
                         view! {
                             <crate::pages::LoadFailed
                                 title=t!(lang, "game-not-found")
-                                message=error.message
+                                error=error
                                 back_href="/"
                                 back_label=t!(lang, "back-to-lobby")
                             />

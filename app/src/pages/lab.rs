@@ -45,7 +45,7 @@ pub fn LabPage() -> impl IntoView {
                     Err(error) => view! {
                         <crate::pages::LoadFailed
                             title=t!(lang, "lab-not-found")
-                            message=error.message
+                            error=error
                             back_href="/lab"
                             back_label=t!(lang, "lab-back")
                         />
@@ -66,9 +66,11 @@ struct Ctl {
     view: RwSignal<LabView>,
     machine: RwSignal<Controller>,
     reading: RwSignal<f64>,
+    /// The page's last refusal, in the page's language.
     error: RwSignal<Option<String>>,
     /// The earlier move under review (`None`: the live game).
     selected: RwSignal<Option<u32>>,
+    lang: crate::i18n::Lang,
 }
 
 /// What the controller needs to know about a lab game.
@@ -153,7 +155,7 @@ impl Ctl {
     fn finish(self, result: Result<LabView, CommandError>) {
         match result {
             Ok(view) => self.send(Event::Done(game_of(&view))),
-            Err(e) => self.send(Event::Failed(e.message)),
+            Err(e) => self.send(Event::Failed(e.text(self.lang))),
         }
     }
 
@@ -268,6 +270,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
         reading: RwSignal::new(url_reading.unwrap_or(5.0)),
         error: RwSignal::new(None),
         selected: RwSignal::new(None),
+        lang,
     };
     let selected = ctl.selected;
     let yours = initial.yours;
@@ -279,7 +282,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
             match lab_copy(ctl.id.get_value()).await {
                 Ok(id) => open_lab(&id),
                 Err(e) => {
-                    let _ = ctl.error.try_set(Some(e.message));
+                    let _ = ctl.error.try_set(Some(e.text(ctl.lang)));
                 }
             }
             let _ = set_copying.try_set(false);
@@ -613,7 +616,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                                     String::new()
                                 }}
                             </p>
-                            <p id="lab-error" class="error" role="alert">{move || ctl.error.get().map(|e| crate::i18n::localize(lang, &e))}</p>
+                            <p id="lab-error" class="error" role="alert">{move || ctl.error.get()}</p>
                         </div>
                     }
                     .into_any()
@@ -628,7 +631,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                                 {t!(lang, "lab-copy")}
                             </button>
                             <p class="muted">{t!(lang, "lab-copy-note")}</p>
-                            <p id="lab-error" class="error" role="alert">{move || ctl.error.get().map(|e| crate::i18n::localize(lang, &e))}</p>
+                            <p id="lab-error" class="error" role="alert">{move || ctl.error.get()}</p>
                         </div>
                     }
                     .into_any()

@@ -23,7 +23,7 @@ pub(crate) fn NewLabForm(#[prop(optional)] initial: Option<(u8, u8)>) -> impl In
         leptos::task::spawn_local(async move {
             match lab_create(black_depth.get_untracked(), white_depth.get_untracked()).await {
                 Ok(id) => navigate(&format!("/lab/{id}"), Default::default()),
-                Err(e) => set_error.set(Some(e.message)),
+                Err(e) => set_error.set(Some(e.text(lang))),
             }
             set_busy.set(false);
         });
@@ -62,7 +62,7 @@ pub(crate) fn NewLabForm(#[prop(optional)] initial: Option<(u8, u8)>) -> impl In
             <button id="new-lab" on:click=start disabled=move || busy.get()>
                 {t!(lang, "lab-new-game")}
             </button>
-            <p class="error" role="alert">{move || error.get().map(|e| crate::i18n::localize(lang, &e))}</p>
+            <p class="error" role="alert">{move || error.get()}</p>
         </div>
     }
 }
@@ -169,7 +169,7 @@ pub fn LabHomePage() -> impl IntoView {
                             }
                             .into_any()
                         }
-                        Err(e) => view! { <div class="card"><p class="error">{crate::i18n::localize(lang, &e.message)}</p></div> }.into_any(),
+                        Err(e) => view! { <div class="card"><p class="error">{e.text(lang)}</p></div> }.into_any(),
                     }
                 })}
             </Suspense>

@@ -172,12 +172,12 @@ pub(crate) fn move_card(
             })}
             <p id="explanation" class="explanation-text">{explanation}</p>
             <p id="lesson" class="lesson"><strong>{t!(lang, "lab-lesson")} " "</strong>{lesson}</p>
-            <p id="explained-by" class="provider">{t!(lang, "lab-written-by")} " " {crate::i18n::localize(lang, &provider)}</p>
+            <p id="explained-by" class="provider">{t!(lang, "lab-written-by")} " " {if provider == crate::lab::OFFLINE_PROVIDER { t!(lang, "srv-explain-provider") } else { provider }}</p>
         }
         .into_any(),
         ExplanationView::Failed { message } => view! {
             <p id="explain-error" class="error" role="alert">
-                {t!(lang, "lab-explain-failed")} " " {crate::i18n::localize(lang, &message)}
+                {t!(lang, "lab-explain-failed")} " " {message}
             </p>
             {retry.filter(|_| is_latest).map(|(retry, busy)| view! {
                 <button id="retry" on:click=move |_| retry.run(()) disabled=move || busy.get()>

@@ -6,10 +6,10 @@ use crate::protocol::{BoardSnapshot, Side, TableMode, TimeControl};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
-/// Whether a failed call means the server could not be reached at all (see
-/// `CommandError`'s message for a request that never got an answer).
-pub fn server_unreachable(message: &str) -> bool {
-    message.starts_with("the server could not be reached")
+/// Whether a failed call means the server could not be reached at all (the
+/// key `CommandError` gives a request that never got an answer).
+pub fn server_unreachable(error: &crate::api::CommandError) -> bool {
+    error.msg.key == "srv-unreachable"
 }
 
 /// The lobby page.
@@ -78,10 +78,10 @@ pub fn LobbyPage() -> impl IntoView {
             match create_table(mode).await {
                 Ok(id) => navigate(&format!("/table/{id}"), Default::default()),
                 Err(e) => {
-                    if server_unreachable(&e.message) {
+                    if server_unreachable(&e) {
                         let _ = set_server_down.try_set(true);
                     }
-                    let _ = set_error.try_set(Some(e.message));
+                    let _ = set_error.try_set(Some(e.text(lang)));
                     let _ = set_busy.try_set(false);
                 }
             }
@@ -125,7 +125,7 @@ pub fn LobbyPage() -> impl IntoView {
             match create_table_from(mode, text).await {
                 Ok(id) => navigate(&format!("/table/{id}"), Default::default()),
                 Err(e) => {
-                    let _ = set_error.try_set(Some(e.message));
+                    let _ = set_error.try_set(Some(e.text(lang)));
                     let _ = set_busy.try_set(false);
                 }
             }
@@ -153,9 +153,9 @@ pub fn LobbyPage() -> impl IntoView {
         let _ = set_queued.try_set(false);
         navigate_matched(&format!("/table/{table}"), Default::default());
     });
-    let on_queue_error = Callback::new(move |message: String| {
+    let on_queue_error = Callback::new(move |message: crate::i18n::Msg| {
         let _ = set_queued.try_set(false);
-        let _ = set_error.try_set(Some(message));
+        let _ = set_error.try_set(Some(message.text(lang)));
     });
     let join_queue = move |_| {
         set_error.set(None);
@@ -375,7 +375,7 @@ pub fn LobbyPage() -> impl IntoView {
                     </div>
                 </div>
                 <p class="error" role="alert">
-                    {move || error.get().map(|e| crate::i18n::localize(lang, &e))}
+                    {move || error.get()}
                 </p>
                 <div class="card" id="ai-lab">
                     <h2>{t!(lang, "lobby-lab-title")}</h2>

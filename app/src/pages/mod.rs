@@ -43,7 +43,7 @@ pub fn NotFound() -> impl IntoView {
 #[component]
 pub fn LoadFailed(
     #[prop(into)] title: String,
-    message: String,
+    error: crate::api::CommandError,
     back_href: &'static str,
     #[prop(into)] back_label: String,
 ) -> impl IntoView {
@@ -52,7 +52,7 @@ pub fn LoadFailed(
         <main class="page">
             <header class="topbar"><crate::i18n::LangSwitch /></header>
             <h1>{title}</h1>
-            <p class="error" role="alert">{crate::i18n::localize(lang, &message)}</p>
+            <p class="error" role="alert">{error.text(lang)}</p>
             <p><a href=back_href>{back_label}</a></p>
         </main>
     }

@@ -8,7 +8,7 @@
 //! (Over 600 lines: the page, its game model and the model's tests belong together.)
 
 use crate::board::Board3D;
-use crate::i18n::{localize, side_name, Lang};
+use crate::i18n::{side_name, Lang, Msg};
 use crate::protocol::{square_name, BoardSnapshot, Side};
 use crate::worker::{Analysis, EngineRequest, Step};
 use leptos::prelude::*;
@@ -249,7 +249,7 @@ fn save(game: Option<&OfflineGame>) {
 struct Session {
     game: RwSignal<Option<OfflineGame>>,
     thinking: RwSignal<bool>,
-    error: RwSignal<Option<String>>,
+    error: RwSignal<Option<Msg>>,
     /// Bumped by a new game: replies for an older one are dropped.
     generation: StoredValue<u32>,
 }
@@ -259,7 +259,7 @@ impl Session {
         self.generation.try_get_value() == Some(generation)
     }
 
-    fn fail(&self, generation: u32, message: String) {
+    fn fail(&self, generation: u32, message: Msg) {
         if self.current(generation) {
             let _ = self.thinking.try_set(false);
             let _ = self.error.try_set(Some(message));
@@ -286,7 +286,14 @@ impl Session {
             }
             Ok(_) => false,
             Err(error) => {
-                self.fail(generation, format!("{}: {error}", square_name(square)));
+                self.fail(
+                    generation,
+                    crate::msg!(
+                        "offline-move-failed",
+                        square = square_name(square),
+                        error = error
+                    ),
+                );
                 false
             }
         }
@@ -318,10 +325,12 @@ impl Session {
                     timed.result
                 }
                 Ok(_) => return,
-                Err(error) => return self.fail(generation, format!("The AI failed: {error}")),
+                Err(error) => {
+                    return self.fail(generation, crate::msg!("srv-ai-failed", error = error))
+                }
             };
             let Some(square) = analysis.best() else {
-                return self.fail(generation, "The AI found no move.".into());
+                return self.fail(generation, crate::msg!("srv-ai-no-move"));
             };
             if !self.play(generation, game.ai(), square).await {
                 return;
@@ -350,7 +359,7 @@ impl Session {
                     self.ai_turns(generation).await;
                 }
                 Ok(_) => {}
-                Err(error) => self.fail(generation, format!("The engine cannot start: {error}")),
+                Err(error) => self.fail(generation, crate::msg!("srv-engine-start", error = error)),
             }
         });
     }
@@ -363,8 +372,10 @@ impl Session {
             return;
         }
         if !game.legal.contains(&square) {
-            self.error
-                .set(Some(format!("{}: not a legal move", square_name(square))));
+            self.error.set(Some(crate::msg!(
+                "srv-not-legal",
+                square = square_name(square)
+            )));
             return;
         }
         let generation = self.generation.get_value();
@@ -480,7 +491,7 @@ pub fn OfflinePage() -> impl IntoView {
                 </div>
                 <div class="card messages">
                     <p id="message" class="error" role="alert">
-                        {move || session.error.get().map(|e| localize(lang, &e))}
+                        {move || session.error.get().map(|e| e.text(lang))}
                     </p>
                 </div>
                 <div class="card" id="offline-setup">

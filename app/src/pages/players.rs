@@ -301,7 +301,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                             })
                             .collect_view()
                             .into_any(),
-                        Err(error) => view! { <p class="error" role="alert">{error.message}</p> }.into_any(),
+                        Err(error) => view! { <p class="error" role="alert">{error.text(lang)}</p> }.into_any(),
                     }
                 })}
             </Suspense>

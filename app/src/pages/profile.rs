@@ -164,7 +164,7 @@ pub fn ProfilePage() -> impl IntoView {
                     Err(error) => view! {
                         <crate::pages::LoadFailed
                             title=t!(lang, "profile-not-found")
-                            message=error.message
+                            error=error
                             back_href="/"
                             back_label=t!(lang, "back-to-lobby")
                         />

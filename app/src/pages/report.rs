@@ -39,7 +39,7 @@ pub fn ReportPlayer(name: String, #[prop(default = None)] table: Option<String>)
                     let _ = set_text.try_set(String::new());
                     (true, t!(lang, "report-sent"))
                 }
-                Err(error) => (false, crate::i18n::localize(lang, &error.message)),
+                Err(error) => (false, error.text(lang)),
             };
             let _ = set_answer.try_set(Some(shown));
             let _ = set_busy.try_set(false);

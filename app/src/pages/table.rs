@@ -30,7 +30,7 @@ pub fn TablePage() -> impl IntoView {
                     Err(error) => view! {
                         <crate::pages::LoadFailed
                             title=t!(lang, "table-not-found")
-                            message=error.message
+                            error=error
                             back_href="/"
                             back_label=t!(lang, "back-to-lobby")
                         />
@@ -139,7 +139,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     lang,
                     "table-square-error",
                     square = square_name(square),
-                    error = crate::i18n::localize(lang, &error.message),
+                    error = error.text(lang),
                 ))),
             }
         });
@@ -151,7 +151,9 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match resign(table, side).await {
                 Ok(view) => accept(view),
-                Err(error) => set_message.try_set(Some(error.message)).map_or((), |_| ()),
+                Err(error) => set_message
+                    .try_set(Some(error.text(lang)))
+                    .map_or((), |_| ()),
             }
         });
     };
@@ -161,7 +163,9 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match vote_rematch(table, side, vote).await {
                 Ok(view) => accept(view),
-                Err(error) => set_message.try_set(Some(error.message)).map_or((), |_| ()),
+                Err(error) => set_message
+                    .try_set(Some(error.text(lang)))
+                    .map_or((), |_| ()),
             }
         });
     };
@@ -175,7 +179,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
             match take_seat(table).await {
                 Ok(view) => accept(view),
                 Err(error) => {
-                    let _ = set_message.try_set(Some(error.message));
+                    let _ = set_message.try_set(Some(error.text(lang)));
                 }
             }
             let _ = set_seating_busy.try_set(false);
@@ -189,7 +193,9 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match new_table(table).await {
                 Ok(id) => navigate(&format!("/table/{id}"), Default::default()),
-                Err(error) => set_message.try_set(Some(error.message)).map_or((), |_| ()),
+                Err(error) => set_message
+                    .try_set(Some(error.text(lang)))
+                    .map_or((), |_| ()),
             }
         });
     };
@@ -213,8 +219,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     }
                 }
                 Err(error) => {
-                    let _ = set_ai_retry_note
-                        .try_set(Some(crate::i18n::localize(lang, &error.message)));
+                    let _ = set_ai_retry_note.try_set(Some(error.text(lang)));
                 }
             }
             let _ = set_ai_retrying.try_set(false);
@@ -587,10 +592,10 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 <p id="presence" class="presence" aria-live="polite">{presence_text}</p>
                 <div class="card messages">
                     <p id="notice" aria-live="polite">
-                        {move || view_state.with(|v| v.notice.as_deref().map(|n| crate::i18n::localize(lang, n)))}
+                        {move || view_state.with(|v| v.notice.as_ref().map(|n| n.text(lang)))}
                     </p>
                     <p id="message" class="error" role="alert">
-                        {move || message.get().map(|m| crate::i18n::localize(lang, &m))}
+                        {move || message.get()}
                     </p>
                 </div>
                 <Show when=move || view_state.with(|v| v.ai_refused())>

@@ -91,6 +91,12 @@ pub async fn post(
             );
             see_other(after, &[cookie])
         }
-        Err(error) => see_other("/account", &[flash(&error.message, state.secure_cookies)]),
+        Err(error) => see_other(
+            "/account",
+            &[flash(
+                &serde_json::to_string(&error.msg).unwrap_or_default(),
+                state.secure_cookies,
+            )],
+        ),
     }
 }

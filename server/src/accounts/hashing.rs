@@ -28,13 +28,11 @@ impl Accounts {
         if self.inner.waiting.fetch_add(1, Ordering::SeqCst) >= HASHING_QUEUE {
             self.inner.waiting.fetch_sub(1, Ordering::SeqCst);
             // A flood past the queue: a limit, answered at once.
-            return Err(CommandError::limited(
-                "The server is busy signing players in: try again in a moment.",
-            ));
+            return Err(CommandError::limited(app::msg!("srv-hashing-busy")));
         }
         let permit = self.inner.hashing.acquire().await;
         self.inner.waiting.fetch_sub(1, Ordering::SeqCst);
-        permit.map_err(|_| CommandError::unavailable("the server is shutting down"))
+        permit.map_err(|_| CommandError::unavailable(app::msg!("srv-shutting-down")))
     }
 
     pub(super) async fn hash(&self, password: &str) -> Result<String, CommandError> {

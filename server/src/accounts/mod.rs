@@ -217,7 +217,7 @@ impl Accounts {
             .store
             .account_name(id)
             .await
-            .map_err(|e| CommandError::unavailable(format!("the account store failed: {e}")))?;
+            .map_err(CommandError::from)?;
         Ok(name.map(|name| AccountView { name }))
     }
 
@@ -236,7 +236,7 @@ impl Accounts {
             // The length rules, before any work.
             check_password(password, name)?;
         }
-        let taken = || CommandError::refused("That name is taken: choose another.");
+        let taken = || CommandError::refused(app::msg!("srv-name-taken"));
         if self
             .inner
             .store
@@ -253,9 +253,7 @@ impl Accounts {
                 .sign_ups
                 .count_within_hour(&address.to_string(), now, SIGN_UPS_PER_HOUR)
             {
-                return Err(CommandError::limited(
-                    "Too many new accounts from this address: try again in an hour.",
-                ));
+                return Err(CommandError::limited(app::msg!("srv-sign-ups")));
             }
         }
         self.check_strength(password, name).await?;
@@ -287,7 +285,7 @@ impl Accounts {
         password: &str,
     ) -> Result<Signed, CommandError> {
         if name.len() > 64 || password.len() > 256 {
-            return Err(CommandError::refused("Wrong name or password."));
+            return Err(CommandError::refused(app::msg!("srv-sign-in-wrong")));
         }
         let stored = self
             .inner
@@ -307,10 +305,7 @@ impl Accounts {
         };
         let now = self.now();
         let waited = |wait: i64| {
-            CommandError::limited(format!(
-                "Too many failed sign-ins: wait {} s and try again.",
-                (wait + 999) / 1000
-            ))
+            CommandError::limited(app::msg!("srv-sign-in-wait", seconds = (wait + 999) / 1000))
         };
         let address = caller.address.map(|a| format!("ip:{a}"));
         if let Some(address) = &address {
@@ -334,7 +329,7 @@ impl Accounts {
                 }
                 self.start(caller, account.id, account.name).await
             }
-            _ => Err(CommandError::refused("Wrong name or password.")),
+            _ => Err(CommandError::refused(app::msg!("srv-sign-in-wrong"))),
         }
     }
 
@@ -418,7 +413,7 @@ impl Accounts {
     /// Signs every browser of the caller's account out.
     pub async fn sign_out_everywhere(&self, session: &Session) -> Result<Signed, CommandError> {
         let Some(account) = account_of(session) else {
-            return Err(CommandError::refused("You are not signed in."));
+            return Err(CommandError::refused(app::msg!("srv-not-signed-in")));
         };
         let count = self
             .inner
@@ -442,7 +437,7 @@ impl Accounts {
         browser: Option<&str>,
         password: &str,
     ) -> Result<crate::store::accounts::StoredAccount, CommandError> {
-        let not_signed_in = || CommandError::refused("You are not signed in.");
+        let not_signed_in = || CommandError::refused(app::msg!("srv-not-signed-in"));
         let account = account_of(session).ok_or_else(not_signed_in)?;
         let stored = self
             .inner
@@ -462,15 +457,12 @@ impl Accounts {
             .throttle
             .attempt(&key, self.now())
             .map_err(|wait| {
-                CommandError::limited(format!(
-                    "Too many failed sign-ins: wait {} s and try again.",
-                    (wait + 999) / 1000
-                ))
+                CommandError::limited(app::msg!("srv-sign-in-wait", seconds = (wait + 999) / 1000))
             })?;
         let matches =
             password.len() <= 256 && self.verify(password, stored.password_hash.clone()).await?;
         if !matches {
-            return Err(CommandError::refused("That is not your current password."));
+            return Err(CommandError::refused(app::msg!("srv-not-current-password")));
         }
         self.inner.throttle.clear(&key);
         Ok(stored)
@@ -552,7 +544,7 @@ impl Accounts {
 
 pub(super) fn store_failed(error: crate::store::StoreError) -> CommandError {
     tracing::error!("account store: {error}");
-    CommandError::unavailable("The server could not save this; nothing changed. Please try again.")
+    CommandError::unavailable(app::msg!("srv-save-failed"))
 }
 
 #[cfg(test)]

@@ -19,12 +19,10 @@ impl Accounts {
         report: &app::accounts::Report,
     ) -> Result<(), CommandError> {
         if report.text.chars().count() > REPORT_TEXT_MAX {
-            return Err(CommandError::refused(
-                "A report's text may have at most 500 characters.",
-            ));
+            return Err(CommandError::refused(app::msg!("srv-report-long")));
         }
         if report.table.as_ref().is_some_and(|t| t.len() > 64) {
-            return Err(CommandError::bad_request("that is not a table id"));
+            return Err(CommandError::bad_request(app::msg!("srv-not-table-id")));
         }
         let account = self
             .inner
@@ -32,9 +30,9 @@ impl Accounts {
             .account_by_key(&report.name.to_ascii_lowercase())
             .await
             .map_err(store_failed)?
-            .ok_or_else(|| CommandError::not_found("No such player."))?;
+            .ok_or_else(|| CommandError::not_found(app::msg!("srv-no-player")))?;
         if account_of(&caller.session) == Some(account.id) {
-            return Err(CommandError::refused("You cannot report yourself."));
+            return Err(CommandError::refused(app::msg!("srv-report-self")));
         }
         let _one_at_a_time = self.inner.reporting.lock().await;
         let now = self.now();
@@ -46,9 +44,7 @@ impl Accounts {
             .await
             .map_err(store_failed)?;
         if recent >= REPORTS_PER_DAY {
-            return Err(CommandError::limited(
-                "Too many reports from your address today: try again tomorrow.",
-            ));
+            return Err(CommandError::limited(app::msg!("srv-report-limit")));
         }
         let id = self
             .inner

@@ -45,22 +45,16 @@ const RESERVED: &[&str] = &[
 pub fn check_name(name: &str) -> Result<(), CommandError> {
     let length = name.chars().count();
     if !(3..=20).contains(&length) {
-        return Err(CommandError::refused(
-            "A name has 3 to 20 characters: letters, digits, _ and -.",
-        ));
+        return Err(CommandError::refused(app::msg!("srv-name-length")));
     }
     if !name
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     {
-        return Err(CommandError::refused(
-            "A name may hold only the letters a–z and A–Z, digits, _ and -.",
-        ));
+        return Err(CommandError::refused(app::msg!("srv-name-chars")));
     }
     if is_reserved(name) {
-        return Err(CommandError::refused(
-            "That name is reserved: choose another.",
-        ));
+        return Err(CommandError::refused(app::msg!("srv-name-reserved")));
     }
     Ok(())
 }
@@ -127,22 +121,16 @@ const SITE_WORDS: &[&str] = &[
 /// call it off the async runtime, as [`super::Accounts`] does.
 pub fn check_password(password: &str, name: &str) -> Result<(), CommandError> {
     if password.chars().count() < 10 {
-        return Err(CommandError::refused(
-            "A password needs at least 10 characters.",
-        ));
+        return Err(CommandError::refused(app::msg!("srv-password-short")));
     }
     if password.len() > MAX_PASSWORD_BYTES {
-        return Err(CommandError::refused(
-            "A password may have at most 128 characters.",
-        ));
+        return Err(CommandError::refused(app::msg!("srv-password-long")));
     }
     let mut guessable = vec![name];
     guessable.extend_from_slice(SITE_WORDS);
     let estimate = zxcvbn::zxcvbn(password, &guessable);
     if (estimate.score() as u8) < 3 {
-        return Err(CommandError::refused(
-            "This password is too easy to guess: use a longer phrase of unrelated words.",
-        ));
+        return Err(CommandError::refused(app::msg!("srv-password-weak")));
     }
     Ok(())
 }

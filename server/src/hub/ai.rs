@@ -45,7 +45,7 @@ impl<S: TableStore> Hub<S> {
             tokio::spawn(async move {
                 tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
                 if let Err(full) = pool.submit(job) {
-                    tracing::warn!(%table, "AI search refused: {}", full.message);
+                    tracing::warn!(%table, "AI search refused: {}", full.msg.english());
                 }
             });
             return true;
@@ -53,7 +53,7 @@ impl<S: TableStore> Hub<S> {
         match self.inner.ai.submit(job) {
             Ok(()) => true,
             Err(full) => {
-                tracing::warn!(%table, "AI search refused: {}", full.message);
+                tracing::warn!(%table, "AI search refused: {}", full.msg.english());
                 false
             }
         }

@@ -32,16 +32,16 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, oneshot, Mutex as AsyncMutex};
 
-/// What a refused write answers when another instance wrote the table
-/// first; the command path tries again on the reloaded table.
-pub(super) const STALE: &str = "The table changed meanwhile; please try again.";
+/// The key of what a refused write answers when another instance wrote the
+/// table first; the command path tries again on the reloaded table.
+pub(super) const STALE: &str = "srv-table-stale";
 
 /// Tries of one command against a table other instances keep changing.
 pub(super) const TRIES: usize = 5;
 
 /// Whether a refusal is [`STALE`] (try again on the reloaded table).
 pub(super) fn is_stale<T>(result: &Result<T, CommandError>) -> bool {
-    matches!(result, Err(e) if e.message == STALE)
+    matches!(result, Err(e) if e.msg.key == STALE)
 }
 
 /// Most pairings remembered for tickets this instance does not (yet) hold.
@@ -362,8 +362,7 @@ impl<S: TableStore> Hub<S> {
         let Some(cluster) = self.cluster() else {
             return Ok(());
         };
-        let gone =
-            || CommandError::not_found("No such table: it may have expired or never existed.");
+        let gone = || CommandError::not_found(app::msg!("srv-no-table"));
         let Some(stored) = cluster.pg.table_since(&entry.id, entry.next_seq).await? else {
             self.forget(&entry.id);
             return Err(gone());
@@ -411,12 +410,12 @@ impl<S: TableStore> Hub<S> {
     pub(super) async fn write_failed(&self, entry: &mut Entry, error: StoreError) -> CommandError {
         match error {
             StoreError::Stale => match self.sync(entry).await {
-                Ok(()) => CommandError::conflict(STALE),
+                Ok(()) => CommandError::conflict(app::msg!("srv-table-stale")),
                 Err(error) => error,
             },
             StoreError::Gone => {
                 self.forget(&entry.id);
-                CommandError::not_found("No such table: it may have expired or never existed.")
+                CommandError::not_found(app::msg!("srv-no-table"))
             }
             other => other.into(),
         }
@@ -553,7 +552,7 @@ impl<S: TableStore> Hub<S> {
             if after != before {
                 match self.write_seating(&mut entry, &after, None).await {
                     Ok(()) => {}
-                    Err(error) if error.message == STALE => continue,
+                    Err(error) if error.msg.key == STALE => continue,
                     Err(error) => {
                         tracing::error!(table = %id, "cannot record presence: {}", error.message);
                         return;

@@ -78,15 +78,13 @@ impl<S: TableStore> Hub<S> {
         if entry.is_online() && !entry.both_seated() {
             match command {
                 TableCommand::Place { .. } => {
-                    return Err(CommandError::refused(
-                        "Waiting for an opponent: share this table's link to start.",
-                    ))
+                    return Err(CommandError::refused(app::msg!("srv-waiting")))
                 }
                 // The round starts when both seats are taken: before that
                 // there is no game to lose, and nothing may be recorded.
-                TableCommand::Resign { .. } => return Err(CommandError::refused(
-                    "Nothing to resign yet: the game starts when an opponent takes the other seat.",
-                )),
+                TableCommand::Resign { .. } => {
+                    return Err(CommandError::refused(app::msg!("srv-resign-early")))
+                }
                 TableCommand::Vote { .. } => {}
             }
         }
@@ -94,24 +92,23 @@ impl<S: TableStore> Hub<S> {
         let pick_side = |requested: Option<Side>| -> Result<Side, CommandError> {
             match requested {
                 Some(side) if seats.contains(&side) => Ok(side),
-                Some(side) => Err(CommandError::refused(format!(
-                    "You do not play {} at this table.",
-                    side.name()
+                Some(side) => Err(CommandError::refused(app::msg!(
+                    "srv-not-your-side",
+                    side = side.name()
                 ))),
                 None if seats.len() == 1 => Ok(seats[0]),
-                None => to_move
-                    .ok_or_else(|| CommandError::refused("Say which side votes: black or white.")),
+                None => to_move.ok_or_else(|| CommandError::refused(app::msg!("srv-which-side"))),
             }
         };
         let command = match command {
             TableCommand::Place { square, .. } => {
                 let square = Square::new(usize::from(square)).ok_or_else(|| {
-                    CommandError::refused(format!("Square {square} is not on the board (0–63)."))
+                    CommandError::refused(app::msg!("srv-off-board", square = square))
                 })?;
                 let side = match to_move {
                     Some(side) if seats.contains(&side) => side,
                     Some(side) if entry.table.ai_side() == Some(side) => {
-                        return Err(CommandError::refused("Wait: the AI is thinking."))
+                        return Err(CommandError::refused(app::msg!("srv-ai-thinking")))
                     }
                     Some(side) => return Err(TableError::NotYourTurn { to_move: side }.into()),
                     None => return Err(TableError::GameOver.into()),
@@ -221,7 +218,7 @@ impl<S: TableStore> Hub<S> {
                             .metrics
                             .rounds_unrated_after_failures_total
                             .fetch_add(1, Ordering::Relaxed);
-                        next.set_notice(UNRATED_AFTER_FAILURES);
+                        next.set_notice(app::msg!("srv-unrated-after-failures"));
                         change
                     }
                     Err(error) => return Err(self.write_failed(entry, error).await),
@@ -258,10 +255,6 @@ impl<S: TableStore> Hub<S> {
 
 /// Failed commits of a rated round's end before it is written unrated.
 pub const MAX_FAILED_ROUND_COMMITS: u32 = 3;
-
-/// What the players read when their round had to end unrated.
-pub(super) const UNRATED_AFTER_FAILURES: &str =
-    "The result could not be saved with ratings after several tries, so this game ends unrated.";
 
 impl<S: TableStore> Hub<S> {
     /// Writes one accepted command's record: on PostgreSQL version-checked

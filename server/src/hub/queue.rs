@@ -96,9 +96,7 @@ impl<S: TableStore> Hub<S> {
         let who = who.into();
         self.check_control(false, Some(control))?;
         if rating.is_some() && crate::accounts::account_of(&who.session).is_none() {
-            return Err(CommandError::refused(
-                "Rated games are for signed-in players: sign in (or create an account) to play one.",
-            ));
+            return Err(CommandError::refused(app::msg!("srv-rated-sign-in")));
         }
         let links = match (rating, self.inner.fair_play.get()) {
             (Some(_), Some(fair_play)) => fair_play.links(&who).await,
@@ -116,7 +114,7 @@ impl<S: TableStore> Hub<S> {
                 .inner
                 .queue
                 .lock()
-                .map_err(|_| CommandError::unavailable("the queue is unavailable"))?;
+                .map_err(|_| CommandError::unavailable(app::msg!("srv-queue-unavailable")))?;
             let line = queue.entry((control, rating.is_some())).or_default();
             line.retain(|w| !w.matched.is_closed());
             match pick(line, &who.session, &links, rating, now, now) {
@@ -322,7 +320,9 @@ impl<S: TableStore> Hub<S> {
     ) -> Result<Queued, CommandError> {
         let rated = rating.is_some();
         let Some(cluster) = self.cluster() else {
-            return Err(CommandError::unavailable("the queue is unavailable"));
+            return Err(CommandError::unavailable(app::msg!(
+                "srv-queue-unavailable"
+            )));
         };
         let now = self.now();
         let alive_since = now.saturating_sub(cluster.timeout_ms);

@@ -60,8 +60,7 @@ impl<S: TableStore> Hub<S> {
     /// loaded from the shared store. A cached copy may be behind the store:
     /// callers that decide on it [`Hub::sync`] it first.
     pub(super) async fn entry(&self, id: &str) -> Result<Arc<AsyncMutex<Entry>>, CommandError> {
-        let missing =
-            || CommandError::not_found("No such table: it may have expired or never existed.");
+        let missing = || CommandError::not_found(app::msg!("srv-no-table"));
         if let Some(entry) = self.cached(id) {
             return Ok(entry);
         }
@@ -76,7 +75,7 @@ impl<S: TableStore> Hub<S> {
             .inner
             .tables
             .lock()
-            .map_err(|_| CommandError::unavailable("the tables are unavailable"))?;
+            .map_err(|_| CommandError::unavailable(app::msg!("srv-tables-unavailable")))?;
         Ok(tables.entry(id.to_string()).or_insert(loaded).clone())
     }
 
@@ -118,9 +117,7 @@ impl super::Hub<crate::store::Store> {
     pub async fn end_rounds_of(&self, who: &app::protocol::Session) -> Result<usize, CommandError> {
         let tables = self.inner.store.tables_seating(&who.0).await.map_err(|e| {
             tracing::error!("cannot find a leaving player's tables: {e}");
-            CommandError::unavailable(
-                "The server could not save this; nothing changed. Please try again.",
-            )
+            CommandError::unavailable(app::msg!("srv-save-failed"))
         })?;
         let mut ended = 0;
         for table in tables {
@@ -157,9 +154,7 @@ impl super::Hub<crate::store::Store> {
             .await
             .map_err(|e| {
                 tracing::error!("cannot move a browser's tables to its account: {e}");
-                CommandError::unavailable(
-                    "The server could not save this; nothing changed. Please try again.",
-                )
+                CommandError::unavailable(app::msg!("srv-save-failed"))
             })?;
         let entries: Vec<_> = self
             .inner

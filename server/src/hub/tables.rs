@@ -54,9 +54,7 @@ impl<S: TableStore> Hub<S> {
     ) -> Result<String, CommandError> {
         let who = who.into();
         if matches!(mode, TableMode::Online { .. }) {
-            return Err(CommandError::refused(
-                "Online tables start from the usual position; start from a position against the AI or hot-seat.",
-            ));
+            return Err(CommandError::refused(app::msg!("srv-online-from")));
         }
         let start = crate::table::playable_start(obf).map_err(CommandError::refused)?;
         let place = self.reserve_table(&who)?;
@@ -76,9 +74,7 @@ impl<S: TableStore> Hub<S> {
     ) -> Result<String, CommandError> {
         if let TableMode::VsAi { depth, .. } = mode {
             if !app::protocol::AI_LEVELS.contains(&depth) {
-                return Err(CommandError::refused(
-                    "The AI's depth must be between 1 and 6 (or 7: the strongest).",
-                ));
+                return Err(CommandError::refused(app::msg!("srv-depth")));
             }
         }
         if let TableMode::Online {
@@ -248,9 +244,7 @@ impl<S: TableStore> Hub<S> {
         self.sync(&mut entry).await?;
         let now = self.now();
         let Some(seating) = entry.seating.as_ref() else {
-            return Err(CommandError::refused(
-                "Only online tables have seats to take: this table is played in one browser.",
-            ));
+            return Err(CommandError::refused(app::msg!("srv-no-seats")));
         };
         if !seating.sides_of(&session.0).is_empty() {
             return Err(crate::seating::SeatError::AlreadySeated.into());
@@ -303,18 +297,13 @@ impl<S: TableStore> Hub<S> {
         time: Option<TimeControl>,
     ) -> Result<(), CommandError> {
         match time {
-            None if !private => Err(CommandError::refused(
-                "Quick match is always timed: choose 3+2, 5+0 or 10+5.",
-            )),
-            Some(control) if control.base_s == 0 => Err(CommandError::refused(
-                "A clock cannot start at zero minutes: choose 3+2, 5+0 or 10+5.",
-            )),
-            Some(control) if !control.is_preset() && !self.inner.config.test_time_controls => {
-                Err(CommandError::refused(format!(
-                    "{} is not offered: choose 3+2, 5+0 or 10+5.",
-                    control.label()
-                )))
+            None if !private => Err(CommandError::refused(app::msg!("srv-quick-timed"))),
+            Some(control) if control.base_s == 0 => {
+                Err(CommandError::refused(app::msg!("srv-needs-time")))
             }
+            Some(control) if !control.is_preset() && !self.inner.config.test_time_controls => Err(
+                CommandError::refused(app::msg!("srv-not-offered", control = control.label())),
+            ),
             _ => Ok(()),
         }
     }
@@ -323,14 +312,10 @@ impl<S: TableStore> Hub<S> {
 /// A rated table is timed and seats signed-in players only.
 fn check_rated(time: Option<TimeControl>, who: &Session) -> Result<(), CommandError> {
     if time.is_none() {
-        return Err(CommandError::refused(
-            "A rated game is timed: choose 3+2, 5+0 or 10+5.",
-        ));
+        return Err(CommandError::refused(app::msg!("srv-rated-timed")));
     }
     if crate::accounts::account_of(who).is_none() {
-        return Err(CommandError::refused(
-            "Rated games are for signed-in players: sign in (or create an account) to play one.",
-        ));
+        return Err(CommandError::refused(app::msg!("srv-rated-sign-in")));
     }
     Ok(())
 }

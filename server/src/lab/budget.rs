@@ -54,6 +54,16 @@ pub enum Refusal {
     Address(u32),
 }
 
+impl Refusal {
+    /// What the caller reads, by key ("… Nothing changed.").
+    pub fn msg(&self) -> app::i18n::Msg {
+        match self {
+            Refusal::Server(daily) => app::msg!("srv-explain-server-spent", limit = *daily),
+            Refusal::Address(daily) => app::msg!("srv-explain-address-spent", limit = *daily),
+        }
+    }
+}
+
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -26,9 +26,6 @@ impl Drop for TurnGuard {
     }
 }
 
-/// What a visitor who does not own a lab game is told when they try to step it.
-pub const ONLY_THE_OWNER: &str = "Only the visitor who started this lab game can play its turns: watch it, or start your own game in the lab.";
-
 impl LabHub {
     /// Counts lab games against `limits` (the hub's, shared with tables and
     /// analyses); without it, the lab keeps its own at the defaults.
@@ -61,8 +58,9 @@ impl LabHub {
         let cap = self.limits().config().lab_games.per_session;
         let owned = self.inner.store.lab_games_of(&caller.session.0).await?;
         if owned.len() >= cap {
-            return Err(CommandError::limited(format!(
-                "Too many lab games for this browser (limit {cap}); idle ones expire, or step one of yours."
+            return Err(CommandError::limited(app::msg!(
+                "srv-lab-games-browser",
+                limit = cap
             )));
         }
         Ok(place)
@@ -109,7 +107,7 @@ impl LabHub {
         self.entry(id).await?;
         match self.inner.store.lab_owner(id).await? {
             Some(owner) if owner == caller.session.0 => Ok(()),
-            _ => Err(CommandError::forbidden(ONLY_THE_OWNER)),
+            _ => Err(CommandError::forbidden(app::msg!("srv-lab-owner-only"))),
         }
     }
 
@@ -128,7 +126,7 @@ impl LabHub {
             .await?
         {
             Ok(()) => Ok(()),
-            Err(refusal) => Err(CommandError::limited(format!("{refusal} Nothing changed."))),
+            Err(refusal) => Err(CommandError::limited(refusal.msg())),
         }
     }
 
@@ -171,9 +169,9 @@ impl LabHub {
             .iter()
             .find(|m| m.explained == Explained::Pending)
         {
-            return Err(CommandError::refused(format!(
-                "Wait: the explanation of {} is still being written.",
-                pending.square
+            return Err(CommandError::refused(app::msg!(
+                "srv-lab-wait",
+                square = pending.square.to_string()
             )));
         }
         let copy_id = new_id();
@@ -205,13 +203,13 @@ impl LabHub {
     /// dropped; a second step meanwhile is refused (its search would be
     /// wasted).
     pub(super) fn turn_of(&self, id: &str) -> Result<TurnGuard, CommandError> {
-        let mut turns = self.inner.turns.lock().map_err(|_| {
-            CommandError::unavailable("The lab is unavailable right now; try again.")
-        })?;
+        let mut turns = self
+            .inner
+            .turns
+            .lock()
+            .map_err(|_| CommandError::unavailable(app::msg!("srv-lab-busy")))?;
         if !turns.insert(id.to_string()) {
-            return Err(CommandError::refused(
-                "Wait: the engine is already playing this game's next turn.",
-            ));
+            return Err(CommandError::refused(app::msg!("srv-lab-turn-running")));
         }
         Ok(TurnGuard {
             turns: self.inner.turns.clone(),

@@ -60,7 +60,11 @@ pub fn text(game: &LabGame) -> String {
         let _ = writeln!(out, "{}", m.after.to_text_board());
         match &m.explained {
             Explained::Ready(e) => {
-                let provider = app::i18n::localize(lang, &e.provider);
+                let provider = if e.provider == app::lab::OFFLINE_PROVIDER {
+                    t!(lang, "srv-explain-provider")
+                } else {
+                    e.provider.clone()
+                };
                 let _ = writeln!(
                     out,
                     "   {}",
@@ -89,14 +93,8 @@ pub fn text(game: &LabGame) -> String {
         }
     }
     let position = game.game.position();
-    let result = match lang {
-        app::i18n::Lang::En => game.result_text(),
-        // `Black wins 34–30` in the game's language.
-        _ => game
-            .result_text()
-            .map(|english| app::i18n::localize(lang, &english)),
-    }
-    .unwrap_or_else(|| {
+    // `Black wins 34–30` in the export's language.
+    let result = game.result_msg().map(|m| m.text(lang)).unwrap_or_else(|| {
         t!(
             lang,
             "export-in-progress",

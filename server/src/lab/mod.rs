@@ -124,12 +124,21 @@ impl LabGame {
 
     /// The result text once the game is over.
     pub fn result_text(&self) -> Option<String> {
+        self.result_msg().map(|m| m.english())
+    }
+
+    /// The result by key (`srv-result-win`, `srv-result-draw`).
+    pub fn result_msg(&self) -> Option<app::i18n::Msg> {
         let position = self.game.position();
         let (b, w) = (position.count(Color::Black), position.count(Color::White));
         self.game.result().map(|result| match result {
-            GameResult::Win(Color::Black) => format!("Black wins {b}–{w}"),
-            GameResult::Win(Color::White) => format!("White wins {w}–{b}"),
-            GameResult::Draw => format!("Draw {b}–{w}"),
+            GameResult::Win(Color::Black) => {
+                app::msg!("srv-result-win", side = "Black", score = format!("{b}–{w}"))
+            }
+            GameResult::Win(Color::White) => {
+                app::msg!("srv-result-win", side = "White", score = format!("{w}–{b}"))
+            }
+            GameResult::Draw => app::msg!("srv-result-draw", score = format!("{b}–{w}")),
         })
     }
 }
@@ -260,9 +269,7 @@ impl LabHub {
         lang: app::i18n::Lang,
     ) -> Result<String, CommandError> {
         if !LAB_DEPTHS.contains(&black_depth) || !LAB_DEPTHS.contains(&white_depth) {
-            return Err(CommandError::refused(
-                "Each engine's depth must be between 1 and 6.",
-            ));
+            return Err(CommandError::refused(app::msg!("srv-lab-depth")));
         }
         let id = new_id();
         let now = self.now();
@@ -369,23 +376,24 @@ impl LabHub {
         // search waits for and runs on the pool (watchers and the list go on).
         let _turn = self.turn_of(id)?;
         let game = entry.lock().await;
-        if let Some(result) = game.result_text() {
-            return Err(CommandError::refused(format!(
-                "The game is over: {result}."
+        if let Some(result) = game.result_msg() {
+            return Err(CommandError::refused(app::msg!(
+                "srv-lab-over",
+                result = result
             )));
         }
         if let Some(last) = game.moves.last() {
             match last.explained {
                 Explained::Pending => {
-                    return Err(CommandError::refused(format!(
-                        "Wait: the explanation of {} is still being written.",
-                        last.square
+                    return Err(CommandError::refused(app::msg!(
+                        "srv-lab-wait",
+                        square = last.square.to_string()
                     )))
                 }
                 Explained::Failed(_) => {
-                    return Err(CommandError::refused(format!(
-                        "The explanation of {} failed: retry it before the next turn.",
-                        last.square
+                    return Err(CommandError::refused(app::msg!(
+                        "srv-lab-retry-first",
+                        square = last.square.to_string()
                     )))
                 }
                 Explained::Ready(_) => {}
@@ -426,17 +434,13 @@ impl LabHub {
             Some(pool) => pool
                 .run_as(&self.pool_key(), work)
                 .map_err(|full| {
-                    CommandError::unavailable(format!("{} Nothing changed.", full.message))
+                    CommandError::unavailable(app::msg!("srv-nothing-changed", why = full.msg))
                 })?
                 .await
-                .map_err(|_| {
-                    CommandError::unavailable(
-                        "The search failed; nothing changed. Please try again.",
-                    )
-                })?,
+                .map_err(|_| CommandError::unavailable(app::msg!("srv-search-failed")))?,
             None => tokio::task::spawn_blocking(work).await.map_err(|e| {
                 tracing::error!("lab search task failed: {e}");
-                CommandError::unavailable("The search failed; nothing changed. Please try again.")
+                CommandError::unavailable(app::msg!("srv-search-failed"))
             })?,
         };
         let mut game = entry.lock().await;
@@ -447,7 +451,7 @@ impl LabHub {
         }
         let square = report
             .best_move
-            .ok_or_else(|| CommandError::refused("The side to move has no legal move."))?;
+            .ok_or_else(|| CommandError::refused(app::msg!("srv-lab-no-move")))?;
         let mut next = game.game.clone();
         let turn = next.play(square).map_err(|e| {
             CommandError::internal(format!("the engine's own move was refused: {e}"))
@@ -508,12 +512,12 @@ impl LabHub {
         let mut game = entry.lock().await;
         let ply = game.moves.len() as u32;
         let Some(last) = game.moves.last_mut() else {
-            return Err(CommandError::refused("There is no move to explain yet."));
+            return Err(CommandError::refused(app::msg!("srv-nothing-to-explain")));
         };
         if !matches!(last.explained, Explained::Failed(_)) {
-            return Err(CommandError::refused(format!(
-                "The explanation of {} has not failed; there is nothing to retry.",
-                last.square
+            return Err(CommandError::refused(app::msg!(
+                "srv-lab-not-failed",
+                square = last.square.to_string()
             )));
         }
         let facts = last.facts.clone();

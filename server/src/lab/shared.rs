@@ -42,17 +42,14 @@ impl std::fmt::Debug for LabShared {
 /// (or is gone); any other storage error as usual.
 pub(super) fn changed_meanwhile(error: StoreError) -> CommandError {
     match error {
-        StoreError::Stale => CommandError::conflict(
-            "The lab game changed meanwhile (in another tab or window); nothing was changed. \
-             Look at the board and try again.",
-        ),
-        StoreError::Gone => CommandError::not_found("No such lab game."),
+        StoreError::Stale => CommandError::conflict(app::msg!("srv-lab-stale")),
+        StoreError::Gone => CommandError::not_found(app::msg!("srv-no-lab")),
         other => other.into(),
     }
 }
 
 fn not_found() -> CommandError {
-    CommandError::not_found("No such lab game.")
+    CommandError::not_found(app::msg!("srv-no-lab"))
 }
 
 impl LabGame {
@@ -148,7 +145,7 @@ impl LabHub {
                     .inner
                     .games
                     .lock()
-                    .map_err(|_| CommandError::unavailable("The lab is unavailable."))?;
+                    .map_err(|_| CommandError::unavailable(app::msg!("srv-lab-unavailable")))?;
                 Ok(games
                     .entry(id.to_string())
                     .or_insert_with(|| Arc::new(AsyncMutex::new(loaded)))
@@ -163,7 +160,7 @@ impl LabHub {
         let (row, version, moves) = pg.lab_game(id).await?.ok_or_else(not_found)?;
         let (mut game, _pending) = recovery::rebuild(&row, &moves).map_err(|reason| {
             tracing::error!(lab = %id, "lab game could not be loaded ({reason})");
-            CommandError::unavailable("This lab game cannot be read back; it was left as stored.")
+            CommandError::unavailable(app::msg!("srv-lab-unreadable"))
         })?;
         game.version = u64::try_from(version).unwrap_or(0);
         game.changes.send_replace(game.version);

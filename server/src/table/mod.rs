@@ -5,6 +5,8 @@
 //! [`Game`]. Persistence, broadcasting and the AI wrap it (see `hub`), and
 //! restart recovery replays stored commands through this same `apply`.
 
+use app::i18n::Msg;
+use app::msg;
 use app::protocol::{
     BoardSnapshot, EndReason, HistoryEntry, RoundStatus, Side, TableMode, TableView, Tally, Votes,
 };
@@ -66,22 +68,13 @@ pub enum Event {
 
 /// Why a command was refused. Nothing changes when one is returned; every
 /// one is a rules refusal (422, see [`crate::error`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableError {
-    #[error("It is not your turn: {} is to move.", .to_move.name())]
     NotYourTurn { to_move: Side },
-    #[error("The game is over: start a rematch to play again.")]
     GameOver,
-    #[error("A rematch can only be voted for once the game is over.")]
     GameNotOver,
-    #[error("{}", illegal_message(.0))]
     Illegal(PlayError),
-    #[error("You are not seated at this table.")]
     NotASeat,
-    #[error(
-        "This table has played all its rounds ({}): start a new table to play on.",
-        MAX_ROUNDS
-    )]
     RoundsSpent,
 }
 
@@ -90,16 +83,40 @@ pub enum TableError {
 /// stay bounded.
 pub const MAX_ROUNDS: u32 = 500;
 
-/// What a player reads about an illegal placement.
-fn illegal_message(error: &PlayError) -> String {
-    match error {
-        PlayError::SquareOccupied(square) => format!("Square {square} is taken."),
-        PlayError::NoFlips(square) => format!(
-            "A disc on {square} would flip nothing: a move must outflank at least one disc."
-        ),
-        other => format!("Illegal move: {other}."),
+impl TableError {
+    /// What a player reads, by key.
+    pub fn msg(&self) -> Msg {
+        match self {
+            TableError::NotYourTurn { to_move } => {
+                msg!("srv-not-your-turn", side = to_move.name())
+            }
+            TableError::GameOver | TableError::Illegal(PlayError::GameOver) => msg!("srv-over"),
+            TableError::GameNotOver => msg!("srv-not-over"),
+            TableError::Illegal(PlayError::SquareOccupied(square)) => {
+                msg!("srv-taken", square = square.to_string())
+            }
+            TableError::Illegal(PlayError::NoFlips(square)) => {
+                msg!("srv-no-flips", square = square.to_string())
+            }
+            TableError::Illegal(PlayError::MustPass(color)) => {
+                msg!("srv-must-pass", side = side(*color).name())
+            }
+            TableError::Illegal(PlayError::CannotPass(color)) => {
+                msg!("srv-cannot-pass", side = side(*color).name())
+            }
+            TableError::NotASeat => msg!("srv-not-seated"),
+            TableError::RoundsSpent => msg!("srv-rounds-spent", limit = MAX_ROUNDS),
+        }
     }
 }
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.msg().english())
+    }
+}
+
+impl std::error::Error for TableError {}
 
 /// Engine colour of a side.
 pub fn color(side: Side) -> Color {
@@ -121,17 +138,16 @@ pub fn side(color: Color) -> Side {
 /// then the side to move). Refused, with a message a player can read, when
 /// the text is malformed, when a centre square (d4, e4, d5, e5: occupied from
 /// the first move of every game) is empty, or when neither side can move.
-pub fn playable_start(obf: &str) -> Result<Position, String> {
+pub fn playable_start(obf: &str) -> Result<Position, Msg> {
     let text = obf.trim();
     if text.is_empty() {
-        return Err("Paste a position in OBF: 64 cells (X, O or -) from a1 to h8, a space, then X or O for the side to move.".into());
+        return Err(msg!("srv-obf-paste"));
     }
     if text.len() > 200 {
-        return Err("That is too long for an OBF position (64 cells, a space, X or O).".into());
+        return Err(msg!("srv-obf-long"));
     }
-    let position = Position::from_obf(text).map_err(|e| {
-        format!("This is not a valid OBF position: {e}. Expected 64 cells (X, O or -) from a1 to h8, a space, then X or O.")
-    })?;
+    let position =
+        Position::from_obf(text).map_err(|e| msg!("srv-obf-invalid", why = obf_why(&e)))?;
     let cells = position.to_cells();
     let empty_centre: Vec<String> = [27usize, 28, 35, 36]
         .into_iter()
@@ -139,19 +155,33 @@ pub fn playable_start(obf: &str) -> Result<Position, String> {
         .filter_map(|i| Square::new(i).map(|s| s.to_string()))
         .collect();
     if !empty_centre.is_empty() {
-        return Err(format!(
-            "This position cannot happen in Othello: the centre square{} {} {} empty.",
-            if empty_centre.len() == 1 { "" } else { "s" },
-            empty_centre.join(", "),
-            if empty_centre.len() == 1 { "is" } else { "are" }
-        ));
+        let squares = empty_centre.join(", ");
+        return Err(if empty_centre.len() == 1 {
+            msg!("srv-centre-one", squares = squares)
+        } else {
+            msg!("srv-centre-many", squares = squares)
+        });
     }
     if position.is_game_over() {
-        return Err(
-            "Neither side has a legal move in this position: the game is already over.".into(),
-        );
+        return Err(msg!("srv-no-moves"));
     }
     Ok(position)
+}
+
+/// What is wrong with an OBF text, by key.
+fn obf_why(error: &engine::ParseError) -> Msg {
+    use engine::ParseError;
+    match error {
+        ParseError::WrongLength { found, .. } if *found > 64 => msg!("srv-obf-why-too-many"),
+        ParseError::WrongLength { found, .. } => msg!("srv-obf-why-length", found = *found),
+        ParseError::InvalidChar { column, found, .. } => msg!(
+            "srv-obf-why-char",
+            found = found.to_string(),
+            column = *column
+        ),
+        ParseError::InvalidSideToMove(found) => msg!("srv-obf-why-side", found = found),
+        other => msg!("srv-obf-why-other", detail = other.to_string()),
+    }
 }
 
 /// The result of a finished round.
@@ -181,7 +211,7 @@ pub struct Table {
     outcome: Option<Outcome>,
     tally: Tally,
     votes: Votes,
-    notice: Option<String>,
+    notice: Option<Msg>,
     /// The side whose pass the notice reports: the notice stays until that
     /// side's next move.
     pass_pending: Option<Side>,
@@ -229,17 +259,17 @@ impl Table {
 
     /// Replaces the notice everyone reads (the hub's word on how a round
     /// was saved).
-    pub fn set_notice(&mut self, notice: &str) {
+    pub fn set_notice(&mut self, notice: Msg) {
         self.pass_pending = None;
-        self.notice = Some(notice.to_string());
+        self.notice = Some(notice);
     }
 
     fn set_pass_notice(&mut self, passer: Side) {
         self.pass_pending = Some(passer);
-        self.notice = Some(format!(
-            "{} has no legal move and passes; {} plays again.",
-            passer.name(),
-            passer.opponent().name()
+        self.notice = Some(msg!(
+            "srv-pass",
+            side = passer.name(),
+            other = passer.opponent().name()
         ));
     }
 
@@ -380,31 +410,30 @@ impl Table {
             (None, _) => self.tally.draws += 1,
         }
         let position = self.game.position();
-        let score = format!(
-            "{}–{}",
-            position.count(Color::Black),
-            position.count(Color::White)
-        );
+        let (black, white) = (position.count(Color::Black), position.count(Color::White));
         self.notice = Some(match (winner, reason) {
-            (Some(w), EndReason::Resigned) => {
-                format!("{} resigns. {} wins.", w.opponent().name(), w.name())
-            }
-            (Some(w), EndReason::Finished) => format!("Game over: {} wins {score}.", w.name()),
-            (Some(w), EndReason::Timeout) => format!(
-                "{} left and did not come back in time. {} wins.",
-                w.opponent().name(),
-                w.name()
+            (Some(w), EndReason::Resigned) => msg!(
+                "srv-resigns",
+                loser = w.opponent().name(),
+                winner = w.name()
             ),
-            (_, EndReason::Abandoned) => {
-                "Both players left: the game is abandoned and nobody wins.".to_string()
-            }
-            (_, EndReason::Aborted) => "The game was aborted: it counts for nobody.".to_string(),
-            (Some(w), EndReason::Time) => format!(
-                "{} ran out of time. {} wins on time.",
-                w.opponent().name(),
-                w.name()
+            (Some(w), EndReason::Finished) => msg!(
+                "srv-game-over-win",
+                winner = w.name(),
+                black = black,
+                white = white
             ),
-            (None, _) => format!("Game over: a draw, {score}."),
+            (Some(w), EndReason::Timeout) => {
+                msg!("srv-left", loser = w.opponent().name(), winner = w.name())
+            }
+            (_, EndReason::Abandoned) => msg!("srv-abandoned"),
+            (_, EndReason::Aborted) => msg!("srv-aborted"),
+            (Some(w), EndReason::Time) => msg!(
+                "srv-out-of-time",
+                loser = w.opponent().name(),
+                winner = w.name()
+            ),
+            (None, _) => msg!("srv-draw", black = black, white = white),
         });
         Event::RoundOver { winner, reason }
     }
@@ -440,18 +469,18 @@ impl Table {
             self.game = Game::from_position(self.start);
             self.outcome = None;
             self.votes = Votes::default();
-            self.notice = Some(format!("Rematch: round {} begins.", self.round));
+            self.notice = Some(msg!("srv-rematch", round = self.round));
             self.pass_pending = None;
             self.note_opening_pass();
             events.push(Event::RematchStarted { round: self.round });
         } else if vote {
-            self.notice = Some(format!(
-                "{} wants a rematch; waiting for {}.",
-                voter.name(),
-                voter.opponent().name()
+            self.notice = Some(msg!(
+                "srv-wants-rematch",
+                side = voter.name(),
+                other = voter.opponent().name()
             ));
         } else {
-            self.notice = Some(format!("{} withdrew the rematch vote.", voter.name()));
+            self.notice = Some(msg!("srv-withdrew", side = voter.name()));
         }
         Ok(events)
     }

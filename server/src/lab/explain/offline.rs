@@ -13,7 +13,7 @@ use app::t;
 
 /// Provider name shown on the page (English, as stored; the page shows it in
 /// its own language, see the `srv-explain-provider` message).
-pub const PROVIDER: &str = "Offline explainer (built-in)";
+pub const PROVIDER: &str = app::lab::OFFLINE_PROVIDER;
 
 /// The offline explainer.
 #[derive(Clone, Copy, Debug, Default)]
