@@ -5,7 +5,7 @@
 // unknown player, game, table and lab game, a malformed position, a full
 // table, a finished game and the limit on live tables.
 import { Browser, Page } from '@playwright/test';
-import { test, expect, waitForIsland } from './support/fixtures';
+import { test, expect, waitForIsland, screenshot } from './support/fixtures';
 import { status, clickSquare, resign } from './support/board';
 import { startServer, RunningServer } from './support/server';
 
@@ -49,14 +49,16 @@ test('names, passwords and a wrong sign-in are refused in Greek', async ({ brows
   const page = await greek(browser, errors);
   await page.goto('/account');
   await hydrated(page);
-  await page.fill('#sign-up-name', 'ab');
+  // (The form's own checks stop a too short name or password before it is
+  // sent; these are the server's.)
+  await page.fill('#sign-up-name', 'admin');
   await page.fill('#sign-up-password', 'violet kettle marches sideways');
   await page.click('#sign-up');
-  await expectGreek(page, '#account-error', 'Ένα όνομα έχει 3 έως 20 χαρακτήρες');
+  await expectGreek(page, '#account-error', 'Αυτό το όνομα είναι δεσμευμένο');
   await page.fill('#sign-up-name', `refusal${Date.now() % 100000}`);
-  await page.fill('#sign-up-password', 'short');
+  await page.fill('#sign-up-password', 'password1234');
   await page.click('#sign-up');
-  await expectGreek(page, '#account-error', 'Ο κωδικός χρειάζεται τουλάχιστον 10 χαρακτήρες');
+  await expectGreek(page, '#account-error', 'Αυτός ο κωδικός μαντεύεται εύκολα');
   await page.fill('#sign-in-name', 'nobody_here');
   await page.fill('#sign-in-password', 'not the password');
   await page.click('#sign-in');
@@ -91,11 +93,11 @@ test('a malformed position is refused in Greek, its reason too', async ({ browse
   const error = page.locator('.lobby-panel p.error');
   await expect(error).toContainText('δεν είναι έγκυρη θέση OBF');
   // The reason is Greek as well (it was the parser's English before).
-  await expect(error).toContainText('μη αναμενόμενος χαρακτήρας «t» στη στήλη 2');
+  await expect(error).toContainText('μη αναμενόμενος χαρακτήρας «n» στη στήλη 1');
   expect((await error.textContent()) ?? '').not.toContain('unexpected');
 });
 
-test('a full table, a finished game and the table limit are refused in Greek', async ({ browser }) => {
+test('a full table, a finished game and the table limit are refused in Greek', async ({ browser }, info) => {
   test.setTimeout(120_000);
   const errors: string[] = [];
   // A private table: the creator sits; a watcher opens the link and sees the
@@ -138,6 +140,7 @@ test('a full table, a finished game and the table limit are refused in Greek', a
   const before = await status(stale);
   await clickSquare(stale, before.legal[0]);
   await expectGreek(stale, '#message', 'Η παρτίδα τελείωσε');
+  await screenshot(stale, info, 'refusal-finished-el');
 
   // Past the limit of live tables for one browser (2 on this server), a
   // new table is refused.
