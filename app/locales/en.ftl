@@ -669,7 +669,7 @@ srv-result-draw = Draw { $score }
 
 ## The board (screen reader)
 
-announce-move = { $side } { $square }, flips { $flips }.
+announce-move = { $side } { $square } flips { $count }: { $flips }.
 announce-win = Game over: { $side } wins. Black { $black }, white { $white }.
 announce-draw = Game over: a draw. Black { $black }, white { $white }.
 announce-new-round = A new round begins.
@@ -678,6 +678,8 @@ square-white = , white disc
 square-empty = , empty
 square-legal = , legal move
 square-last = , last move
+square-value = , value { $value }
+square-best = , best
 board-label = Othello board. Arrow keys move the cursor, Enter or Space plays there. R, C and D read the row, column and diagonals; L the legal moves; S the discs; M the last move; T the clocks.
 board-label-2d = Othello board (2D). Arrow keys move between squares, Enter or Space plays. R, C and D read the row, column and diagonals; L the legal moves; S the discs; M the last move; T the clocks.
 board-skip = Skip celebration
@@ -756,7 +758,7 @@ read-empty = empty
 read-legal = Legal moves: { $squares }.
 read-no-legal = You have no legal move now.
 read-score = Discs: black { $black }, white { $white }; empty squares: { $empty }.
-read-last = Last move: { $side } { $square }, flips { $flips }.
+read-last = Last move: { $side } { $square } flips { $count }: { $flips }.
 read-no-last = No move has been played yet.
 read-no-clocks = This game has no clocks.
 board-use-2d = Use the flat 2D board

@@ -113,6 +113,25 @@ pub fn describe_square(lang: Lang, snapshot: &BoardSnapshot, square: u8) -> Stri
     text
 }
 
+/// [`describe_square`] with the value written on the square, if any (a
+/// hint's or practice's value of the move: `(square, text, best)`), so a
+/// screen reader hears what the eye sees.
+pub fn describe_labelled(
+    lang: Lang,
+    snapshot: &BoardSnapshot,
+    square: u8,
+    labels: &[(u8, String, bool)],
+) -> String {
+    let mut text = describe_square(lang, snapshot, square);
+    if let Some((_, value, best)) = labels.iter().find(|(s, _, _)| *s == square) {
+        text.push_str(&t!(lang, "square-value", value = value.as_str()));
+        if *best {
+            text.push_str(&t!(lang, "square-best"));
+        }
+    }
+    text
+}
+
 /// Where the keyboard cursor starts: the first legal move, else d4.
 pub fn cursor_start(snapshot: &BoardSnapshot) -> u8 {
     snapshot.legal.iter().copied().min().unwrap_or(27)
@@ -282,7 +301,8 @@ pub fn Board3D(
             let at = cursor
                 .get_untracked()
                 .unwrap_or_else(|| cursor_start(&board));
-            if let Some(text) = voice.and_then(|v| (v.key)(lang, &key, &board, at)) {
+            let reading = crate::voice::reading_key(&ev.code(), &key);
+            if let Some(text) = voice.and_then(|v| (v.key)(lang, &reading, &board, at)) {
                 ev.prevent_default();
                 say(announcer, text);
                 return;
@@ -302,7 +322,7 @@ pub fn Board3D(
             ev.prevent_default();
             cursor.set(Some(square));
             with_scene(&|s| s.set_cursor(Some(square)));
-            announcer.set(describe_square(lang, &board, square));
+            announcer.set(labels.with_untracked(|l| describe_labelled(lang, &board, square, l)));
         }
     };
     let on_blur = move |_| with_scene(&|s| s.set_cursor(None));
@@ -404,8 +424,10 @@ pub fn Board2D(
             .get_untracked()
             .unwrap_or_else(|| snapshot.with_untracked(cursor_start));
         if !(ev.ctrl_key() || ev.alt_key() || ev.meta_key()) {
-            let read = voice
-                .and_then(|v| snapshot.with_untracked(|s| (v.key)(lang, &ev.key(), s, current)));
+            let read = voice.and_then(|v| {
+                let key = crate::voice::reading_key(&ev.code(), &ev.key());
+                snapshot.with_untracked(|s| (v.key)(lang, &key, s, current))
+            });
             if let Some(text) = read {
                 ev.prevent_default();
                 say(announcer, text);
@@ -466,7 +488,9 @@ pub fn Board2D(
                 class=class
                 data-square=square
                 data-label=move || labels.with(|l| l.iter().find(|(s, _, _)| *s == square).map(|(_, t, _)| t.clone()))
-                aria-label=move || snapshot.with(|s| describe_square(lang, s, square))
+                aria-label=move || {
+                    labels.with(|l| snapshot.with(|s| describe_labelled(lang, s, square, l)))
+                }
                 tabindex=move || if focus_square() == square { "0" } else { "-1" }
                 on:click=move |_| {
                     cursor.set(Some(square));
@@ -534,6 +558,16 @@ mod tests {
         assert_eq!(describe_square(Lang::En, &s, 19), "d3, empty, legal move");
         assert_eq!(describe_square(Lang::En, &s, 0), "a1, empty");
         assert_eq!(describe_square(Lang::El, &s, 19), "d3, κενό, έγκυρη κίνηση");
+        let labels = [(19, "+2".to_string(), true), (26, "−3".to_string(), false)];
+        assert_eq!(
+            describe_labelled(Lang::En, &s, 19, &labels),
+            "d3, empty, legal move, value +2, best"
+        );
+        assert_eq!(
+            describe_labelled(Lang::En, &s, 26, &labels),
+            "c4, empty, legal move, value −3"
+        );
+        assert_eq!(describe_labelled(Lang::En, &s, 0, &labels), "a1, empty");
         assert_eq!(
             describe_square(Lang::El, &s, 28),
             "e4, μαύρο πούλι, τελευταία κίνηση"

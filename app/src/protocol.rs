@@ -52,65 +52,69 @@ impl BoardSnapshot {
     }
 }
 
-/// Square name (`a1` … `h8`) for an index 0..64.
+// The rules are the engine's (`engine`, the one rules crate): squares,
+// positions, legal moves and flips; the browser links only these (the
+// search and the trained weights stay in the engine's worker).
+
+/// Square name (`a1` … `h8`) for an index 0..64 (empty for any other).
 pub fn square_name(index: u8) -> String {
-    let col = (b'a' + index % 8) as char;
-    let row = index / 8 + 1;
-    format!("{col}{row}")
+    engine::Square::new(usize::from(index)).map_or_else(String::new, |s| s.to_string())
 }
 
-/// The index (0..64) of a square name (`d3`), if it is one.
+/// The index (0..64) of a square name (`d3`), if it is one: exactly as the
+/// protocol writes it (lower case, nothing around it).
 pub fn square_index(name: &str) -> Option<u8> {
-    let bytes = name.as_bytes();
-    match bytes {
-        [col @ b'a'..=b'h', row @ b'1'..=b'8'] => Some((row - b'1') * 8 + (col - b'a')),
-        _ => None,
+    if name.len() != 2
+        || name
+            .bytes()
+            .any(|b| !(b.is_ascii_lowercase() || b.is_ascii_digit()))
+    {
+        return None;
     }
+    let square = name.parse::<engine::Square>().ok()?;
+    u8::try_from(square.index()).ok()
 }
 
 /// The usual starting position's cells (d4, e5 white; d5, e4 black).
 pub fn start_cells() -> Vec<i8> {
-    let mut cells = vec![0; SQUARES];
-    cells[27] = -1;
-    cells[36] = -1;
-    cells[28] = 1;
-    cells[35] = 1;
-    cells
+    engine::Position::initial().to_cells().to_vec()
+}
+
+/// `cells` with `me` (+1 black, −1 white) to move, if they form a board.
+fn position_of(cells: &[i8], me: i8) -> Option<engine::Position> {
+    let side = if me > 0 {
+        engine::Color::Black
+    } else {
+        engine::Color::White
+    };
+    engine::Position::from_cells(cells, side).ok()
 }
 
 /// The discs (cell indices) that `me` (+1 black, −1 white) would flip by
 /// placing on the empty `square` of `cells`: empty when the move is not legal.
 pub fn flips(cells: &[i8], square: u8, me: i8) -> Vec<usize> {
-    const DIRECTIONS: [(i8, i8); 8] = [
-        (-1, -1),
-        (-1, 0),
-        (-1, 1),
-        (0, -1),
-        (0, 1),
-        (1, -1),
-        (1, 0),
-        (1, 1),
-    ];
-    let (row, col) = ((square / 8) as i8, (square % 8) as i8);
-    let mut out = Vec::new();
-    for (dr, dc) in DIRECTIONS {
-        let mut run = Vec::new();
-        let (mut r, mut c) = (row + dr, col + dc);
-        while (0..8).contains(&r) && (0..8).contains(&c) {
-            let at = (r * 8 + c) as usize;
-            match cells.get(at).copied() {
-                Some(v) if v == -me => run.push(at),
-                Some(v) if v == me => {
-                    out.append(&mut run);
-                    break;
-                }
-                _ => break,
-            }
-            r += dr;
-            c += dc;
-        }
+    match (
+        position_of(cells, me),
+        engine::Square::new(usize::from(square)),
+    ) {
+        (Some(position), Some(square)) => position
+            .flips(square)
+            .into_iter()
+            .map(|s| s.index())
+            .collect(),
+        _ => Vec::new(),
     }
-    out
+}
+
+/// The squares `me` (+1 black, −1 white) may play on `cells`, in order.
+pub fn legal_squares(cells: &[i8], me: i8) -> Vec<u8> {
+    position_of(cells, me).map_or_else(Vec::new, |position| {
+        position
+            .legal_moves()
+            .into_iter()
+            .filter_map(|s| u8::try_from(s.index()).ok())
+            .collect()
+    })
 }
 
 /// The position after each entry of a move list, from `start` (the usual

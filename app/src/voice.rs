@@ -10,7 +10,8 @@
 
 use crate::board::{starts_celebration, PassLog};
 use crate::i18n::Lang;
-use crate::protocol::{flips, square_name, BoardSnapshot};
+pub use crate::protocol::legal_squares;
+use crate::protocol::{square_name, BoardSnapshot};
 
 /// What to say when the board goes from `before` to `after`; the last
 /// argument is the round's pass log before and after, when the page keeps one.
@@ -91,6 +92,7 @@ pub fn announcement(lang: Lang, before: &BoardSnapshot, after: &BoardSnapshot) -
                 "announce-move",
                 side = side_name(placed),
                 square = square_name(square),
+                count = after.flipped.len(),
                 flips = square_list(&after.flipped)
             ));
         }
@@ -121,15 +123,6 @@ fn square_list(squares: &[u8]) -> String {
         .map(|&q| square_name(q))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// The squares `side` (+1 black, −1 white) may play on `cells`.
-pub fn legal_squares(cells: &[i8], side: i8) -> Vec<u8> {
-    (0..64u8)
-        .filter(|&square| {
-            cells.get(usize::from(square)) == Some(&0) && !flips(cells, square, side).is_empty()
-        })
-        .collect()
 }
 
 /// Who moves after the last move of `snapshot` and how many moves they
@@ -233,6 +226,22 @@ fn read_squares(lang: Lang, cells: &[i8], squares: &[u8]) -> String {
         .join(", ")
 }
 
+/// The table notices the board's announcer already says in its own words
+/// (a pass, a finished game's result, a new round): the page's live copy
+/// of the notice leaves them out, so each event is heard once.
+pub const ANNOUNCED_NOTICES: [&str; 4] =
+    ["srv-pass", "srv-game-over-win", "srv-draw", "srv-rematch"];
+
+/// The reading key a key press means, by its physical key (`KeyR` is `r` on
+/// any layout: on a Greek layout the same key types «ρ»); other keys by
+/// what they type (arrows, Enter).
+pub fn reading_key(code: &str, key: &str) -> String {
+    match code.strip_prefix("Key") {
+        Some(letter) if letter.len() == 1 => letter.to_ascii_lowercase(),
+        _ => key.to_string(),
+    }
+}
+
 /// The keys that read the board without moving (see `board-keys`): what the
 /// announcer says for `key` with the cursor on `cursor`; `None` for other
 /// keys. `clocks` is the clocks' text, when the page has clocks.
@@ -297,6 +306,7 @@ pub fn read_key(
                 "read-last",
                 side = side_name(cells.get(usize::from(square)).copied().unwrap_or(0)),
                 square = square_name(square),
+                count = snapshot.flipped.len(),
                 flips = square_list(&snapshot.flipped)
             ),
             None => t!(lang, "read-no-last"),
@@ -378,7 +388,7 @@ mod tests {
         after.version = 2;
         assert_eq!(
             announcement(Lang::En, &before, &after).as_deref(),
-            Some("Black f5, flips e5.")
+            Some("Black f5 flips 1: e5.")
         );
         assert_eq!(
             to_move_announcement(Lang::En, &before, &after).as_deref(),
@@ -388,7 +398,7 @@ mod tests {
         assert_eq!(to_move_announcement(Lang::En, &after, &after), None);
         assert_eq!(
             announcement(Lang::El, &before, &after).as_deref(),
-            Some("Μαύρα f5, γυρίζουν: e5.")
+            Some("Μαύρα f5, γυρίζει 1: e5.")
         );
     }
 
@@ -504,13 +514,18 @@ mod tests {
         );
         assert_eq!(read("l"), "Legal moves: d3, c4, f5, e6.");
         assert_eq!(read("s"), "Discs: black 4, white 1; empty squares: 59.");
-        assert_eq!(read("m"), "Last move: Black f5, flips e5.");
+        assert_eq!(read("m"), "Last move: Black f5 flips 1: e5.");
         assert_eq!(read("t"), "This game has no clocks.");
         assert_eq!(read_key(Lang::En, "x", &s, 36, None), None);
         assert_eq!(
             read_key(Lang::El, "s", &s, 36, None).as_deref(),
             Some("Πούλια: μαύρα 4, λευκά 1· κενά τετράγωνα: 59.")
         );
+        // By the physical key: the Greek layout's «ρ» is the R key.
+        assert_eq!(reading_key("KeyR", "ρ"), "r");
+        assert_eq!(reading_key("KeyM", "M"), "m");
+        assert_eq!(reading_key("ArrowUp", "ArrowUp"), "ArrowUp");
+        assert_eq!(reading_key("Enter", "Enter"), "Enter");
         assert_eq!(line_through(0, (-1, 1)), vec![0]);
         assert_eq!(line_through(63, (1, 1)).len(), 8);
     }

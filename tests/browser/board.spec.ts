@@ -136,7 +136,7 @@ test('keyboard play: arrows move the cursor, Enter and Space play, moves are ann
   await page.keyboard.press('Enter');
   await waitForNewVersion(page, s.version);
   expect(await counts(page)).toEqual([4, 1]);
-  await expect(page.locator('#announcer')).toHaveText('Black f5, flips e5. White to move, 3 legal moves.');
+  await expect(page.locator('#announcer')).toHaveText('Black f5 flips 1: e5. White to move, 3 legal moves.');
 
   // White: down to f6, Space plays it.
   await page.keyboard.press('ArrowDown');
@@ -145,7 +145,7 @@ test('keyboard play: arrows move the cursor, Enter and Space play, moves are ann
   await page.keyboard.press(' ');
   await waitForNewVersion(page, s.version);
   expect(await counts(page)).toEqual([3, 3]);
-  await expect(page.locator('#announcer')).toHaveText(/^White f6, flips e5\. Black to move, \d+ legal moves\.$/);
+  await expect(page.locator('#announcer')).toHaveText(/^White f6 flips 1: e5\. Black to move, \d+ legal moves\.$/);
   await expect(page.locator('#history li')).toHaveCount(2);
   expect(consoleErrors).toEqual([]);
 });
@@ -170,7 +170,7 @@ test('?renderer=2d: an accessible DOM board, playable by click and keyboard', as
   await expect(page.locator('#black-count')).toHaveText('4');
   await expect(board.locator('[data-square="37"]')).toHaveAttribute('aria-label', 'f5, black disc, last move');
   await expect(board.locator('[data-square="36"]')).toHaveAttribute('aria-label', 'e5, black disc');
-  await expect(page.locator('#announcer')).toHaveText('Black f5, flips e5. White to move, 3 legal moves.');
+  await expect(page.locator('#announcer')).toHaveText('Black f5 flips 1: e5. White to move, 3 legal moves.');
 
   // The keyboard plays White f6: the arrow moves the focus, Enter plays.
   await expect(board.locator('[data-square="37"]')).toBeFocused();
@@ -180,7 +180,7 @@ test('?renderer=2d: an accessible DOM board, playable by click and keyboard', as
   await page.keyboard.press('Enter');
   await expect(page.locator('#white-count')).toHaveText('3');
   expect(await counts(page)).toEqual([3, 3]);
-  await expect(page.locator('#announcer')).toHaveText(/^White f6, flips e5\. Black to move, \d+ legal moves\.$/);
+  await expect(page.locator('#announcer')).toHaveText(/^White f6 flips 1: e5\. Black to move, \d+ legal moves\.$/);
   await expect(board.locator('.disc2d.black')).toHaveCount(3);
   await expect(board.locator('.disc2d.white')).toHaveCount(3);
   await screenshot(page, info, 'board-2d');

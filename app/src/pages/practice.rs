@@ -18,7 +18,9 @@
 
 use crate::i18n::Lang;
 use crate::pages::hint::{board_labels, disc_text, HINT_DEPTH, HINT_NODES};
-use crate::protocol::{flips, square_index, square_name, BoardSnapshot, GameAnalysis, Side};
+use crate::protocol::{
+    flips, legal_squares, square_index, square_name, BoardSnapshot, GameAnalysis, Side,
+};
 use crate::worker::MoveValue;
 use leptos::prelude::*;
 
@@ -97,13 +99,6 @@ pub fn exercises(analysis: &GameAnalysis, yours: &[Side], numbers: &[u32]) -> Ve
     all.sort_by(|a, b| b.loss.cmp(&a.loss).then(a.ply.cmp(&b.ply)));
     all.truncate(MAX_EXERCISES);
     all
-}
-
-/// The squares `me` may play on `cells`.
-pub fn legal_moves(cells: &[i8], me: i8) -> Vec<u8> {
-    (0..64u8)
-        .filter(|&s| cells[usize::from(s)] == 0 && !flips(cells, s, me).is_empty())
-        .collect()
 }
 
 /// A guess judged against every move's value.
@@ -318,7 +313,7 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
             return;
         };
         let me = exercise.side.cell();
-        if !legal_moves(&exercise.cells, me).contains(&square) {
+        if !legal_squares(&exercise.cells, me).contains(&square) {
             return;
         }
         score(Box::new(move || judge_now(square)));
@@ -357,7 +352,7 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
             s.legal = if revealed.get() {
                 Vec::new()
             } else {
-                legal_moves(&e.cells, e.side.cell())
+                legal_squares(&e.cells, e.side.cell())
             };
             s.cells = e.cells;
         }
@@ -576,7 +571,7 @@ mod tests {
         assert_eq!(before_d6.cells, expected);
         assert_eq!(before_d6.side, Side::White);
         // d6 (43) is among white's moves there.
-        assert!(legal_moves(&before_d6.cells, -1).contains(&43));
+        assert!(legal_squares(&before_d6.cells, -1).contains(&43));
         // Only the viewer's side when they played one; numbers from the move list.
         let black = exercises(&game, &[Side::Black], &[1, 2, 3, 5, 6]);
         assert_eq!(

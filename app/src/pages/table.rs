@@ -267,7 +267,11 @@ fn TableScreen(initial: TableView) -> impl IntoView {
             on_cleanup(move || handle.clear());
         }
     }
-    let presence_text = move || {
+    // The seats' state; `count_down` subtracts the seconds gone since the
+    // view came (the visible line), else the line changes only when the
+    // server's view does (the live region a screen reader hears: once per
+    // leave or return, not every second of a grace).
+    let presence = move |count_down: bool| {
         let v = view_state.get();
         let seats = v.seats?;
         let mut lines = Vec::new();
@@ -281,12 +285,18 @@ fn TableScreen(initial: TableView) -> impl IntoView {
             if !seat.taken {
                 lines.push(t!(lang, "table-seat-free", side = side.name()));
             } else if let Some(left) = seat.grace_left {
-                let left = left.saturating_sub(elapsed.get());
+                let left = if count_down {
+                    left.saturating_sub(elapsed.get())
+                } else {
+                    left
+                };
                 lines.push(t!(lang, "table-left", who = who, left = left));
             }
         }
         (!lines.is_empty()).then(|| lines.join(" "))
     };
+    let presence_text = move || presence(true);
+    let presence_heard = move || presence(false);
     // The seat a spectator may take (a private table's free seat).
     let free_seat = move || {
         view_state.with(|v| match (v.mode, v.seats) {
@@ -589,10 +599,21 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         <input id="share-link" readonly value=share_url aria-label=t!(lang, "table-share-label") />
                     </div>
                 </Show>
-                <p id="presence" class="presence" aria-live="polite">{presence_text}</p>
+                <p id="presence" class="presence">{presence_text}</p>
+                <p id="presence-live" class="sr-only" aria-live="polite">{presence_heard}</p>
                 <div class="card messages">
-                    <p id="notice" aria-live="polite">
+                    <p id="notice">
                         {move || view_state.with(|v| v.notice.as_ref().map(|n| n.text(lang)))}
+                    </p>
+                    // Heard once: what the board's announcer already says
+                    // (a pass, a result, a new round) is left out here.
+                    <p id="notice-live" class="sr-only" aria-live="polite">
+                        {move || view_state.with(|v| {
+                            v.notice
+                                .as_ref()
+                                .filter(|n| !crate::voice::ANNOUNCED_NOTICES.contains(&n.key.as_str()))
+                                .map(|n| n.text(lang))
+                        })}
                     </p>
                     <p id="message" class="error" role="alert">
                         {move || message.get()}
