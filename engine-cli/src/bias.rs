@@ -10,7 +10,7 @@
 //! exact score (or against each other when no exact score is computed).
 
 use crate::train::{parallel_map, self_play_game, Rng};
-use engine::{fixed_depth_value, solve_with_eval, PatternWeights, Position};
+use engine::{fixed_depth_value, solve_with, PatternWeights, Position, SolveOptions};
 
 /// `othello label-bias` settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,7 +76,10 @@ pub fn label_bias(
         }
         let exact = config
             .exact
-            .then(|| f64::from(solve_with_eval(pos, weights).score));
+            .then(|| {
+                solve_with(pos, SolveOptions::with_eval(weights)).map(|s| f64::from(s.result.score))
+            })
+            .flatten();
         (v, exact)
     });
     let n = rows.len().max(1) as f64;

@@ -173,7 +173,9 @@ fn main() -> ExitCode {
                 let t = Instant::now();
                 // The evaluation-ordered solver: exact like `solve`, about
                 // half the nodes on FFO #40-#44 (docs/ENGINE.md).
-                let (r, cpu) = timed(|| engine::solve_with_eval(&pos, default_weights()));
+                let ordered = engine::SolveOptions::with_eval(default_weights());
+                let (r, cpu) =
+                    timed(|| engine::solve_with(&pos, ordered).expect("no budget").result);
                 let best = r.best_move.map_or("pass".to_string(), |s| s.to_string());
                 println!(
                     "score {:+} best {best} nodes {} time {:.3}s cpu {cpu:.3}s",
@@ -387,7 +389,8 @@ fn compare_solvers(path: &std::path::Path) -> Result<bool, String> {
             .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
             .max();
         let (a, ta) = timed(|| solve(&pos));
-        let (b, tb) = timed(|| engine::solve_with_eval(&pos, weights));
+        let ordered = engine::SolveOptions::with_eval(weights);
+        let (b, tb) = timed(|| engine::solve_with(&pos, ordered).expect("no budget").result);
         let ok = a.score == b.score && expected.is_none_or(|e| e == a.score);
         all_right &= ok;
         n0 += a.nodes;

@@ -6,8 +6,8 @@
 
 use crate::train::{self_play_game, Rng, TrainConfig};
 use engine::{
-    evaluate_position, search, solve_with_eval, solve_with_eval_first, Limits, PatternWeights,
-    Position, Report, Square,
+    evaluate_position, search, solve_with, Limits, PatternWeights, Position, Report, SolveOptions,
+    Square,
 };
 use std::path::PathBuf;
 
@@ -555,10 +555,22 @@ pub fn accuracy(
                 // window).
                 let (exact, chosen_ok) = match r.best_move {
                     Some(m) => {
-                        let (exact, v) = solve_with_eval_first(pos, weights, m);
-                        (exact, v == Some(exact.score))
+                        let first = SolveOptions {
+                            first: Some(m),
+                            ..SolveOptions::with_eval(weights)
+                        };
+                        let solved = solve_with(pos, first).expect("no budget");
+                        (
+                            solved.result,
+                            solved.first_value == Some(solved.result.score),
+                        )
                     }
-                    None => (solve_with_eval(pos, weights), true),
+                    None => (
+                        solve_with(pos, SolveOptions::with_eval(weights))
+                            .expect("no budget")
+                            .result,
+                        true,
+                    ),
                 };
                 if tx
                     .send((i, r, exact.score, chosen_ok, t.elapsed().as_secs_f64()))

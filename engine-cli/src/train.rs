@@ -27,7 +27,7 @@
 //!    `g % 10 == 0` the test set (the reported errors); the rest train.
 
 use engine::pattern::{self, feature_entries, stage_len, stage_of, FEATURE_COUNT, STAGE_COUNT};
-use engine::{fixed_depth_value, search, solve_with_table, PatternWeights, Position};
+use engine::{fixed_depth_value, search, solve_with, PatternWeights, Position, SolveOptions};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -339,7 +339,11 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
         let labels = parallel_map(samples.len(), cfg.threads, |i| {
             let pos = &samples[i].pos;
             if pos.empty_count() <= cfg.exact_empties {
-                let v = solve_with_table(pos, 16).score as f32;
+                let small_table = SolveOptions {
+                    table_bits: 16,
+                    ..SolveOptions::default()
+                };
+                let v = solve_with(pos, small_table).map_or(0, |s| s.result.score) as f32;
                 (v, [v, v], true)
             } else if let Some(w) = &current {
                 let even = fixed_depth_value(pos, w, cfg.label_depth).0;

@@ -38,7 +38,7 @@ const INF: i32 = 127;
 /// From this many empties on, children are probed in the table first.
 const ETC_EMPTIES: u32 = 10;
 const POT_W: i32 = 2;
-/// From this many empties on, [`solve_with_eval`] orders moves by the
+/// From this many empties on, [`SolveOptions::with_eval`] orders moves by the
 /// pattern evaluation as well.
 const EVAL_ORDER_EMPTIES: u32 = 12;
 /// Ordering key units per evaluated disc (the mobility part counts 16 per
@@ -185,7 +185,7 @@ const fn neighbour_table() -> [u64; 64] {
 
 struct Solver<'w, K> {
     /// Pattern weights for move ordering from [`EVAL_ORDER_EMPTIES`] on
-    /// ([`solve_with_eval`]); `None` for the plain solver.
+    /// ([`SolveOptions::with_eval`]); `None` for the plain solver.
     eval: Option<&'w PatternWeights>,
     /// Ordering by evaluation from this many empties on.
     eval_empties: u32,
@@ -667,100 +667,108 @@ fn run_first(
     (result, solver.aborted, solver.first_value)
 }
 
-/// A solve within `max_nodes`: `None` when the budget ran out.
-fn run_within(pos: &Position, max_nodes: u64, eval: EvalOrder<'_>) -> Option<SolveResult> {
-    let (result, aborted) = run(pos, TT_BITS, max_nodes, false, eval);
-    (!aborted && result.nodes <= max_nodes).then_some(result)
+/// Every setting of the one solve call, [`solve_with`]. The default is a
+/// plain exact solve: the usual table, no budget, mobility ordering only.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveOptions<'w> {
+    /// The transposition table holds `2^table_bits` entries (clamped to
+    /// 10..=26; 24 bytes each). Smaller tables suit memory-tight targets.
+    pub table_bits: u32,
+    /// Give up after this many visited positions (`None`: no budget). The
+    /// search stops cleanly (no panic, no clock), so a server can solve any
+    /// position at a bounded cost; the budget may be overshot by at most
+    /// one small subtree (fewer than 7 empty squares) before it notices.
+    pub max_nodes: Option<u64>,
+    /// Pattern weights added to the move ordering (fewer nodes on hard
+    /// positions; the score is as exact, the move and the node count may
+    /// differ).
+    pub eval: Option<&'w PatternWeights>,
+    /// With `eval`: from how many empty squares on it orders moves.
+    pub eval_from_empties: u32,
+    /// With `eval`: key units per disc of its value.
+    pub eval_weight: i32,
+    /// Search this move first at the root, with a full window, and report
+    /// its exact value too ([`Solved::first_value`]).
+    pub first: Option<Square>,
+    /// Run the portable copy even where the CPU could run the x86-64-v3
+    /// one (the tests compare the two).
+    pub portable: bool,
+}
+
+impl Default for SolveOptions<'_> {
+    fn default() -> Self {
+        SolveOptions {
+            table_bits: TT_BITS,
+            max_nodes: None,
+            eval: None,
+            eval_from_empties: EVAL_ORDER_EMPTIES,
+            eval_weight: EVAL_ORDER_WEIGHT,
+            first: None,
+            portable: false,
+        }
+    }
+}
+
+impl<'w> SolveOptions<'w> {
+    /// The default settings with `weights` in the move ordering.
+    #[must_use]
+    pub fn with_eval(weights: &'w PatternWeights) -> Self {
+        SolveOptions {
+            eval: Some(weights),
+            ..SolveOptions::default()
+        }
+    }
+
+    /// These settings within a budget of `max_nodes` visited positions.
+    #[must_use]
+    pub fn within(self, max_nodes: u64) -> Self {
+        SolveOptions {
+            max_nodes: Some(max_nodes),
+            ..self
+        }
+    }
+}
+
+/// What [`solve_with`] found.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Solved {
+    /// The exact result.
+    pub result: SolveResult,
+    /// The exact score of playing [`SolveOptions::first`] (`None` when not
+    /// asked or not a legal move).
+    pub first_value: Option<i32>,
+}
+
+/// Solves `pos` exactly with `options`: `None` only when the node budget
+/// ran out before the exact score was known.
+#[must_use]
+pub fn solve_with(pos: &Position, options: SolveOptions<'_>) -> Option<Solved> {
+    let limit = options.max_nodes.unwrap_or(u64::MAX);
+    let eval = options
+        .eval
+        .map(|w| (w, options.eval_from_empties, options.eval_weight));
+    let first = options
+        .first
+        .and_then(|sq| u8::try_from(sq.index()).ok())
+        .unwrap_or(NO_MOVE);
+    let (result, aborted, first_value) = run_first(
+        pos,
+        options.table_bits.clamp(10, 26),
+        limit,
+        options.portable,
+        eval,
+        first,
+    );
+    (!aborted && result.nodes <= limit).then_some(Solved {
+        result,
+        first_value,
+    })
 }
 
 /// Solves `pos` exactly: final disc difference for the side to move with
-/// perfect play by both sides, and a move that achieves it.
+/// perfect play by both sides, and a move that achieves it
+/// ([`solve_with`] with the default [`SolveOptions`]).
 #[must_use]
 pub fn solve(pos: &Position) -> SolveResult {
-    solve_with_table(pos, TT_BITS)
-}
-
-/// [`solve`] with a transposition table of `2^bits` entries (clamped to
-/// 10..=26; 24 bytes each). Smaller tables suit memory-tight targets.
-#[must_use]
-pub fn solve_with_table(pos: &Position, bits: u32) -> SolveResult {
-    run(pos, bits.clamp(10, 26), u64::MAX, false, None).0
-}
-
-/// [`solve`] within a budget of `max_nodes` visited positions: `None` when
-/// the budget runs out before the exact score is known. The search stops
-/// cleanly (no panic, no clock), so a server can call it on any position
-/// and bound its cost; the budget may be overshot by at most one small
-/// subtree (fewer than 7 empty squares) before the search notices.
-#[must_use]
-pub fn solve_within(pos: &Position, max_nodes: u64) -> Option<SolveResult> {
-    run_within(pos, max_nodes, None)
-}
-
-/// [`solve`] on the portable copy of the solver even where the CPU could
-/// run the x86-64-v3 one (tests compare the two).
-#[doc(hidden)]
-#[must_use]
-pub fn solve_portable(pos: &Position) -> SolveResult {
-    run(pos, TT_BITS, u64::MAX, true, None).0
-}
-
-/// [`solve`] with the pattern evaluation `weights` added to the move
-/// ordering from 12 empties on (fewer nodes on hard positions). The score is
-/// exact like [`solve`]'s; the move and the node count may differ.
-#[must_use]
-pub fn solve_with_eval(pos: &Position, weights: &PatternWeights) -> SolveResult {
-    let eval = Some((weights, EVAL_ORDER_EMPTIES, EVAL_ORDER_WEIGHT));
-    run(pos, TT_BITS, u64::MAX, false, eval).0
-}
-
-/// [`solve_with_eval`] with `first` searched first at the root, with a full
-/// window: the result and the exact score of playing `first` (`None` when
-/// it is not a legal move). One solve tells both the exact score and
-/// whether `first` keeps it (accuracy measurements); the ordering costs
-/// little when `first` is a good move.
-#[must_use]
-pub fn solve_with_eval_first(
-    pos: &Position,
-    weights: &PatternWeights,
-    first: Square,
-) -> (SolveResult, Option<i32>) {
-    let eval = Some((weights, EVAL_ORDER_EMPTIES, EVAL_ORDER_WEIGHT));
-    let sq = u8::try_from(first.index()).unwrap_or(NO_MOVE);
-    let (result, _, v) = run_first(pos, TT_BITS, u64::MAX, false, eval, sq);
-    (result, v)
-}
-
-/// [`solve_with_eval`] within a node budget (see [`solve_within`]).
-#[must_use]
-pub fn solve_with_eval_within(
-    pos: &Position,
-    weights: &PatternWeights,
-    max_nodes: u64,
-) -> Option<SolveResult> {
-    run_within(
-        pos,
-        max_nodes,
-        Some((weights, EVAL_ORDER_EMPTIES, EVAL_ORDER_WEIGHT)),
-    )
-}
-
-/// [`solve_with_eval`] with the ordering's settings given (evaluation from
-/// `empties` on, `weight` key units per disc), for tuning them.
-#[doc(hidden)]
-#[must_use]
-pub fn solve_with_eval_tuned(
-    pos: &Position,
-    weights: &PatternWeights,
-    empties: u32,
-    weight: i32,
-) -> SolveResult {
-    run(
-        pos,
-        TT_BITS,
-        u64::MAX,
-        false,
-        Some((weights, empties, weight)),
-    )
-    .0
+    run(pos, TT_BITS, u64::MAX, false, None).0
 }

@@ -34,10 +34,7 @@ pub mod strong;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use color::Color;
-pub use endgame::{
-    solve, solve_portable, solve_with_eval, solve_with_eval_first, solve_with_eval_tuned,
-    solve_with_eval_within, solve_with_table, solve_within, SolveResult,
-};
+pub use endgame::{solve, solve_with, SolveOptions, SolveResult, Solved};
 pub use error::{ParseError, PlayError};
 pub use eval::{
     evaluate, evaluation_terms, ordered_moves, terminal_score, EvaluationTerms, MOVE_ORDER,

@@ -9,7 +9,7 @@
 //!   move), move ordering by the table move then by the evaluation of the
 //!   child (fewest opponent moves first near the leaves).
 //! * From [`Limits::exact_from_empties`] empties on (counting at the root)
-//!   the exact solver ([`crate::solve_with_eval_within`], its move ordering
+//!   the exact solver ([`crate::solve_with`] with the weights and a budget, its move ordering
 //!   helped by the same evaluation) is tried first within half the
 //!   node budget; its score is exact (`exact: true`).
 //! * A node budget ([`Limits::max_nodes`]) works everywhere; a time limit
@@ -20,7 +20,7 @@
 //!   1/[`EVAL_SCALE`] disc.
 
 use crate::bitboard::{flips, legal_moves};
-use crate::endgame::solve_with_eval_within;
+use crate::endgame::{solve_with, SolveOptions};
 use crate::pattern::{PatternWeights, EVAL_SCALE};
 use crate::position::Position;
 use crate::square::Square;
@@ -398,7 +398,7 @@ fn try_exact(
         // search if it does not finish.
         budget = budget.min(ms.saturating_mul(SOLVE_NODES_PER_MS / 2));
     }
-    match solve_with_eval_within(pos, weights, budget) {
+    match solve_with(pos, SolveOptions::with_eval(weights).within(budget)).map(|s| s.result) {
         Some(r) => (Some((r.score, r.best_move)), r.nodes),
         None => (None, budget),
     }

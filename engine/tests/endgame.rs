@@ -1,7 +1,19 @@
 //! The exact solver: FFO #40–#44 and exhaustive agreement on small endgames.
 
 mod common;
-use engine::{reference, solve, solve_portable, solve_within, Position};
+use engine::{reference, solve, solve_with, Position, SolveOptions, SolveResult};
+
+fn solve_portable(pos: &Position) -> SolveResult {
+    let portable = SolveOptions {
+        portable: true,
+        ..SolveOptions::default()
+    };
+    solve_with(pos, portable).expect("no budget").result
+}
+
+fn solve_within(pos: &Position, max_nodes: u64) -> Option<SolveResult> {
+    solve_with(pos, SolveOptions::default().within(max_nodes)).map(|s| s.result)
+}
 
 const FFO: &str = include_str!("data/ffo40-44.obf");
 

@@ -246,19 +246,26 @@ fn solving_with_the_evaluation_ordering_stays_exact() {
     let w = default_weights();
     for pos in common::positions(4242, 15, 25) {
         let plain = solve(&pos);
-        let with = engine::solve_with_eval(&pos, w);
+        let with = engine::solve_with(&pos, engine::SolveOptions::with_eval(w))
+            .expect("no budget")
+            .result;
         assert_eq!(with.score, plain.score, "\n{pos}");
         if let Some(m) = with.best_move {
             let after = pos.play(m).unwrap().position;
             assert_eq!(-solve(&after).score, plain.score, "move {m}\n{pos}");
         }
         assert_eq!(
-            engine::solve_with_eval_within(&pos, w, with.nodes),
+            engine::solve_with(&pos, engine::SolveOptions::with_eval(w).within(with.nodes))
+                .map(|s| s.result),
             Some(with)
         );
         if with.nodes > 100 {
             assert_eq!(
-                engine::solve_with_eval_within(&pos, w, with.nodes / 2),
+                engine::solve_with(
+                    &pos,
+                    engine::SolveOptions::with_eval(w).within(with.nodes / 2)
+                )
+                .map(|s| s.result),
                 None
             );
         }
@@ -266,7 +273,13 @@ fn solving_with_the_evaluation_ordering_stays_exact() {
     // FFO #40 (20 empties, +38).
     let ffo40 = include_str!("data/ffo40-44.obf").lines().next().unwrap();
     let pos = Position::from_obf(ffo40).unwrap();
-    assert_eq!(engine::solve_with_eval(&pos, w).score, 38);
+    assert_eq!(
+        engine::solve_with(&pos, engine::SolveOptions::with_eval(w))
+            .expect("no budget")
+            .result
+            .score,
+        38
+    );
 }
 
 #[test]
@@ -277,14 +290,14 @@ fn solve_with_a_move_first_gives_that_moves_exact_value() {
         let exact = solve(&pos).score;
         for m in pos.legal_moves().iter() {
             let child = -solve(&pos.play(m).unwrap().position).score;
-            let (r, v) = engine::solve_with_eval_first(&pos, w, m);
+            let (r, v) = first_of(&pos, w, m);
             assert_eq!(r.score, exact, "move {m}\n{pos}");
             assert_eq!(v, Some(child), "move {m}\n{pos}");
             not_best += usize::from(child < exact);
         }
         // A square that is not a legal move has no value.
         let illegal = engine::Square::all().find(|&s| !pos.is_legal(s)).unwrap();
-        let (r, v) = engine::solve_with_eval_first(&pos, w, illegal);
+        let (r, v) = first_of(&pos, w, illegal);
         assert_eq!((r.score, v), (exact, None));
     }
     assert!(not_best > 0, "the sample should have losing moves");
@@ -338,4 +351,18 @@ fn a_solve_that_does_not_fit_the_budget_leaves_the_search_half_of_it() {
         assert!(pos.legal_moves().contains(r.best_move.expect("a move")));
         assert!(r.nodes <= 200_001, "nodes {}", r.nodes);
     }
+}
+
+/// The exact result with `first` searched first, and `first`'s own value.
+fn first_of(
+    pos: &engine::Position,
+    w: &engine::PatternWeights,
+    first: engine::Square,
+) -> (engine::SolveResult, Option<i32>) {
+    let options = engine::SolveOptions {
+        first: Some(first),
+        ..engine::SolveOptions::with_eval(w)
+    };
+    let solved = engine::solve_with(pos, options).expect("no budget");
+    (solved.result, solved.first_value)
 }

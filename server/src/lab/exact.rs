@@ -32,7 +32,7 @@ impl Default for ExactLimits {
 
 /// Solves `pos` exactly unless it needs more than `max_nodes` positions.
 pub fn solve_within(pos: &Position, max_nodes: u64) -> Option<SolveResult> {
-    engine::solve_within(pos, max_nodes)
+    engine::solve_with(pos, engine::SolveOptions::default().within(max_nodes)).map(|s| s.result)
 }
 
 /// One legal move's exact final disc difference, from the mover's side.
