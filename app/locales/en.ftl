@@ -396,7 +396,8 @@ analysis-summary = Search depth { $depth } in the midgame; exact solver { $empti
 }.
 analysis-no-mistakes = No move lost anything against the best move.
 analysis-best-was = {" "}— best was { $square }
-analysis-legend = Black's advantage in discs after each move (above the line Black is better); dots mark the worst moves. Right of the dashed line the values are exact.
+analysis-legend = Black's advantage in discs after each move (above the line Black is better); dots mark the worst moves.
+analysis-legend-exact = Right of the dashed line the values are exact.
 analysis-worst = Worst moves
 analysis-show-position = Show this position on the board
 analysis-axis-black = Black ahead

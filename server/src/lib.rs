@@ -1,4 +1,4 @@
-//! The Othello 3D server: configuration, the SQLite store, the HTTP routes
+//! The Othello 3D server: configuration, the store (SQLite or PostgreSQL), the HTTP routes
 //! (Leptos pages, static files, health) and start-up/shutdown.
 
 pub mod accounts;

@@ -244,3 +244,24 @@ async fn while_the_database_is_down_a_write_fails_cleanly_and_the_writer_works_a
     assert_eq!(moves.len(), 2, "{moves:?}");
     assert_eq!(version(&store, "t").await, start + 2);
 }
+
+/// The quick match's rating window is one definition: its SQL form, as the
+/// shared queue runs it on PostgreSQL, gives what the in-memory queue
+/// computes, for every wait around each step.
+#[tokio::test]
+async fn the_rating_windows_sql_agrees_with_the_queues() {
+    let cluster = PgCluster::start();
+    let pool = sqlx::PgPool::connect(&cluster.url())
+        .await
+        .expect("connect");
+    let window = server::hub::RATING_WINDOW;
+    let query = format!("SELECT {}", window.sql("$1::bigint"));
+    for waited in [0i64, 1, 4_999, 5_000, 5_001, 12_345, 29_999, 30_000, 90_000] {
+        let (in_sql,): (f64,) = sqlx::query_as(&query)
+            .bind(waited)
+            .fetch_one(&pool)
+            .await
+            .expect("window");
+        assert_eq!(in_sql, window.at(waited), "after {waited} ms");
+    }
+}

@@ -62,6 +62,10 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await expect(graph).toBeVisible();
   expect(Number(await graph.getAttribute('data-points'))).toBe(plies.n);
   await expect(graph.locator('polyline')).toHaveCount(1);
+  // The legend names the dashed line only when the graph draws it.
+  const dashed = await graph.locator('line.exact-from').count();
+  if (dashed > 0) await expect(page.locator('.graph-legend')).toContainText('dashed line');
+  else await expect(page.locator('.graph-legend')).not.toContainText('dashed');
   const mistakes = page.locator('#mistakes li');
   expect(await mistakes.count()).toBeGreaterThan(0);
   await expect(mistakes.first()).toContainText(/(Black|White) [a-h][1-8]/);

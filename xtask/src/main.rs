@@ -95,12 +95,34 @@ fn end_step() {
 }
 
 /// Runs a command in the workspace root, failing on a non-zero exit.
+/// A command without the variables `cargo run` set for the xtask itself
+/// (`CARGO_PKG_*`, `CARGO_MANIFEST_*`, …). Build scripts such as ring's
+/// rerun when these change, so a nested `cargo` that saw them would rebuild
+/// ring and everything above it (rustls, reqwest, the server) whenever a
+/// developer alternates `cargo xtask test` and a plain `cargo test`.
+fn command(program: &str) -> Command {
+    let mut command = Command::new(program);
+    for (name, _) in std::env::vars_os() {
+        let Some(name) = name.to_str() else { continue };
+        if name.starts_with("CARGO_PKG_")
+            || name.starts_with("CARGO_MANIFEST_")
+            || matches!(
+                name,
+                "CARGO_CRATE_NAME" | "CARGO_BIN_NAME" | "CARGO_PRIMARY_PACKAGE" | "OUT_DIR"
+            )
+        {
+            command.env_remove(name);
+        }
+    }
+    command
+}
+
 fn sh(program: &str, args: &[&str]) -> Result {
     sh_env(program, args, &[])
 }
 
 fn sh_env(program: &str, args: &[&str], env: &[(&str, &str)]) -> Result {
-    let status = Command::new(program)
+    let status = command(program)
         .args(args)
         .envs(env.iter().copied())
         .current_dir(root())
@@ -118,7 +140,7 @@ fn sh_env(program: &str, args: &[&str], env: &[(&str, &str)]) -> Result {
 /// the log instead of running into CI's own limit.
 fn sh_within(program: &str, args: &[&str], limit: Duration) -> Result {
     use std::os::unix::process::CommandExt;
-    let mut child = Command::new(program)
+    let mut child = command(program)
         .args(args)
         .current_dir(root())
         .process_group(0)

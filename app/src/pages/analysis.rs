@@ -255,7 +255,11 @@ fn ready_view(
     };
     view! {
         {graph(lang, &analysis, numbers)}
-        <p class="graph-legend">{t!(lang, "analysis-legend")}</p>
+        <p class="graph-legend">
+            {t!(lang, "analysis-legend")}
+            // Said only when the graph draws the line (some values exact).
+            {analysis.moves.iter().any(|m| m.exact).then(|| format!(" {}", t!(lang, "analysis-legend-exact")))}
+        </p>
         {loss_graph(lang, &analysis)}
         <h3>{t!(lang, "analysis-worst")}</h3>
         <ol id="mistakes" class="mistakes">{mistakes}</ol>

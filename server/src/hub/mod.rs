@@ -1,7 +1,7 @@
 //! The table hub: every live table in memory, the command path (check → apply →
 //! commit → broadcast → answer), the AI's turns, restart recovery and expiry.
 //!
-//! A command is committed to SQLite before anyone hears of it. Recovery replays
+//! A command is committed to the database (SQLite or PostgreSQL) before anyone hears of it. Recovery replays
 //! the stored commands through [`Table::apply`](crate::table::Table::apply), the
 //! same code path as play.
 //!
@@ -26,7 +26,7 @@ mod recovery;
 mod registry;
 mod tables;
 
-pub use queue::{rating_window, Queued};
+pub use queue::{rating_window, Queued, RatingWindow, RATING_WINDOW};
 
 use crate::ai::AiPool;
 use crate::clock::Clock;
@@ -130,7 +130,7 @@ struct Inner<S> {
 }
 
 /// The hub; cheap to clone. Generic over its storage ([`TableStore`]);
-/// today's is the SQLite [`Store`].
+/// today's is [`Store`], SQLite or PostgreSQL.
 pub struct Hub<S = Store> {
     inner: Arc<Inner<S>>,
 }

@@ -6,7 +6,7 @@
 //!
 //! The step path mirrors the table hub: search off the network loop
 //! (`spawn_blocking`) → play on a copy of the game → commit the placement to
-//! SQLite (one transaction) → swap in → answer; the explanation is then
+//! the database (one transaction) → swap in → answer; the explanation is then
 //! written in the background and committed in its own transaction. Restart
 //! recovery replays the stored squares through `engine::Game` and asks again
 //! for explanations that were still being written.

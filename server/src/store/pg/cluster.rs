@@ -341,11 +341,8 @@ const UNLINKED: &str = "AND ($6::bigint IS NULL OR NOT EXISTS (\
      WHERE x.account_id = $6 AND 'account:' || y.account_id::text = q.session \
      AND x.seen_at >= $7 AND y.seen_at >= $7))";
 
-/// [`crate::hub::rating_window`] in SQL, for a wait of `waited` ms: ±100,
-/// 100 wider every 5 s, anyone after 30 s.
+/// The quick match's rating window ([`crate::hub::RATING_WINDOW`], the one
+/// definition) in SQL, for a wait of `waited` ms.
 fn rating_window_sql(waited: &str) -> String {
-    format!(
-        "(CASE WHEN ({waited}) >= 30000 THEN 'Infinity'::float8 \
-          ELSE (100 + 100 * (({waited}) / 5000))::float8 END)"
-    )
+    crate::hub::RATING_WINDOW.sql(waited)
 }
