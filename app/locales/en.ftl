@@ -68,7 +68,7 @@ players-your-ratings = Your ratings:
 players-your-ratings-link = Your ratings and games
 players-leaderboard = Leaderboard
 players-leaderboard-rule = The best 50 of each speed among players whose rating has settled (after a few rated games) and who played a rated game in the last 30 days.
-players-board-empty = Nobody is listed yet.
+players-board-empty = Nobody is listed yet: a player appears here once their rating has settled, after a few rated games. Play rated quick matches to get there.
 players-rating = Rating
 players-games = Rated games
 players-ratings = Ratings
@@ -91,6 +91,7 @@ game-ratings = Rated game — Black { $black }, White { $white }
 game-why-finished = no moves left
 game-why-resigned = by resignation
 game-why-left = a player left
+game-why-left-won = because the other player left
 game-why-abandoned = both players left
 game-why-aborted = aborted
 game-aborted = Aborted: a side never moved, so it counts for nobody ({ $score }).
@@ -100,6 +101,10 @@ game-won = { $winner ->
    *[White] White won
 } { $score } ({ $why }).
 game-no-winner = No winner, { $score } ({ $why }).
+game-won-early = { $winner ->
+    [Black] Black won
+   *[White] White won
+} { $why } ({ $score } on the board).
 game-moves = { $count ->
     [one] 1 move
    *[other] { $count } moves
@@ -546,7 +551,7 @@ lesson-edge = Edge discs are hard to flip, but an edge taken too early can becom
 lab-black-depth = Black depth
 lab-white-depth = White depth
 lab-new-game = New lab game
-lab-provider-offline = Explanations are written by the built-in explainer, from the facts of each position (no language model).
+lab-provider-offline = Explanations are written by the built-in explainer, from the facts of each position.
 lab-provider-model = Explanations are written by { $name }, a language model.
 lab-provider-model-down = Explanations are written by { $name }, a language model, which is not available right now.
 lab-intro = Two engines play each other, each searching to its own depth. After every move a short explanation and one reusable lesson tell you what the move does for the position.

@@ -30,7 +30,7 @@ test('a finished game is in "Your games" and replays move by move', async ({ pag
 
   // It opens at the end: four placements (ours and the AI's), then resign.
   await expect(page.locator('#game-position')).toContainText('Move 4 of 4');
-  await expect(page.locator('#game-result')).toContainText('White won');
+  await expect(page.locator('#game-result')).toContainText('White won by resignation (');
   await expect(page.locator('#game-you')).toBeVisible();
   await expect(page.locator('#game-moves li')).toHaveCount(4);
   await screenshot(page, info, 'game-replay');

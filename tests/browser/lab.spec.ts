@@ -258,7 +258,7 @@ test('AI lab: visitors are told who writes the explanations, in their language; 
   await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
   const line = page.locator('#provider-status');
   await expect(line).toHaveAttribute('data-kind', 'offline');
-  await expect(line).toHaveText('Explanations are written by the built-in explainer, from the facts of each position (no language model).');
+  await expect(line).toHaveText('Explanations are written by the built-in explainer, from the facts of each position.');
   await noOperatorText(page);
   await page.selectOption('#black-depth', '1');
   await page.selectOption('#white-depth', '1');

@@ -149,6 +149,9 @@ test('two new players play a rated quick match, see their ratings move, profiles
   await winner.waitForURL(/\/players$/);
   await expect(winner.locator('#board-blitz')).toBeVisible();
   await expect(winner.locator('#board-rapid')).toBeVisible();
+  // One rated game settles nobody's rating: the empty board says why and
+  // how to get there.
+  await expect(winner.locator('#board-blitz')).toContainText('once their rating has settled');
   await screenshot(winner, info, 'leaderboard');
   // The new pages fit a phone.
   await winner.setViewportSize({ width: 390, height: 844 });

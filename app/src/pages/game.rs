@@ -54,12 +54,26 @@ pub fn result_text(
         EndReason::Aborted => t!(lang, "game-why-aborted"),
     };
     match winner {
-        Some(side) => t!(
+        // The score is the result: "White won 40–24 (no moves left)".
+        Some(side) if reason == EndReason::Finished => t!(
             lang,
             "game-won",
             winner = side_key(side),
             score = score,
             why = why
+        ),
+        // The score is only where the board stood: "White won by
+        // resignation (4–4 on the board)".
+        Some(side) => t!(
+            lang,
+            "game-won-early",
+            winner = side_key(side),
+            score = score,
+            why = if reason == EndReason::Timeout {
+                t!(lang, "game-why-left-won")
+            } else {
+                why
+            }
         ),
         None => t!(lang, "game-no-winner", score = score, why = why),
     }
@@ -359,5 +373,30 @@ fn GameScreen(game: GameView) -> impl IntoView {
                 />
             </aside>
         </main>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_reads_as_words() {
+        assert_eq!(
+            result_text(Lang::En, Some(Side::White), EndReason::Resigned, 4, 4),
+            "White won by resignation (4–4 on the board)."
+        );
+        assert_eq!(
+            result_text(Lang::En, Some(Side::Black), EndReason::Finished, 40, 24),
+            "Black won 40–24 (no moves left)."
+        );
+        assert_eq!(
+            result_text(Lang::En, Some(Side::Black), EndReason::Timeout, 10, 12),
+            "Black won because the other player left (10–12 on the board)."
+        );
+        assert_eq!(
+            result_text(Lang::El, Some(Side::White), EndReason::Resigned, 4, 4),
+            "Κέρδισαν τα λευκά με παραίτηση (4–4 στο ταμπλό)."
+        );
     }
 }
