@@ -56,7 +56,8 @@ export default defineConfig({
       // Several instances on PostgreSQL is server behaviour, the same on
       // either renderer: it runs once, on the WebGPU project.
       // The no-3D browser is launched by its spec, whatever the project.
-      testIgnore: /(cluster|no3d)\.spec\.ts/,
+      // Target sizes are layout, the same on either renderer.
+      testIgnore: /(cluster|no3d|targets)\.spec\.ts/,
       use: {
         launchOptions: {
           executablePath: '/usr/bin/chromium',

@@ -77,6 +77,10 @@ players-rating = Βαθμολογία
 players-games = Παρτίδες με βαθμολογία
 players-ratings = Βαθμολογίες
 players-rated-games = παρτίδες με βαθμολογία: { $count }
+players-provisional = Το ? μετά από μια βαθμολογία σημαίνει ότι είναι προσωρινή: σταθεροποιείται μετά από περίπου { $games ->
+    [one] 1 παρτίδα
+   *[other] { $games } παρτίδες
+} με βαθμολογία.
 players-graph-label = Βαθμολογία { $speed } στον χρόνο, από { $low } έως { $high }
 srv-rated-sign-in = Οι παρτίδες με βαθμολογία είναι για συνδεδεμένους παίκτες: συνδέσου (ή δημιούργησε λογαριασμό) για να παίξεις.
 srv-rated-timed = Μια παρτίδα με βαθμολογία έχει χρόνο: διάλεξε 3+2, 5+0 ή 10+5.
@@ -152,6 +156,8 @@ lobby-online-title = Παίξε διαδικτυακά
 lobby-online-text = Βρες έναν άγνωστο αντίπαλο στον γρήγορο αγώνα ή άνοιξε ένα ιδιωτικό τραπέζι και στείλε τον σύνδεσμό του σε έναν φίλο.
 lobby-time-control = Χρόνος (λεπτά + δευτερόλεπτα ανά κίνηση)
 lobby-rated = Με βαθμολογία: το αποτέλεσμα αλλάζει τη βαθμολογία και των δύο παικτών (πρέπει να είναι και οι δύο συνδεδεμένοι)
+lobby-rated-signed-out = Οι παρτίδες με βαθμολογία αλλάζουν τη βαθμολογία σου και σε βάζουν στην κατάταξη.
+lobby-rated-create = Δημιούργησε λογαριασμό για να παίξεις με βαθμολογία
 lobby-tc-test = { $label } (δοκιμή)
 lobby-untimed = Χωρίς χρόνο (ιδιωτικά τραπέζια)
 lobby-quick-match = Γρήγορος αγώνας
@@ -166,6 +172,7 @@ lobby-from-hot-seat = Δύο σε μία οθόνη
 lobby-lab-title = Εργαστήριο AI
 lobby-lab-text = Δες δύο μηχανές να παίζουν μεταξύ τους, με εξήγηση και μάθημα μετά από κάθε κίνηση.
 lobby-lab-open = Άνοιξε το εργαστήριο
+lobby-more = Περισσότεροι τρόποι να ξεκινήσεις
 lobby-cannot-reach = Δεν υπάρχει σύνδεση με τον διακομιστή.
 
 ## Τραπέζι
@@ -221,6 +228,8 @@ table-wins-time = { $side ->
    *[White] Κερδίζουν τα λευκά στον χρόνο
 }
 table-draw = Ισοπαλία
+table-you-won = Κέρδισες: { $result }
+table-you-lost = Έχασες: { $result }
 table-resign = Παραιτούμαι
 table-resign-hot-seat = Παραίτηση (όποιος παίζει)
 table-resign-confirm = Να παραιτηθείς από την παρτίδα;
@@ -229,12 +238,13 @@ table-resign-yes = Ναι, παραιτούμαι
 table-resign-no = Όχι, συνεχίζω
 table-reviewing = Βλέπεις τη θέση μετά την κίνηση { $number }.
 table-review-back = Πίσω στην παρτίδα
-table-vote-withdraw-side = { $side }: απόσυρση αιτήματος ρεβάνς
-table-vote-side = { $side }: ζήτα ρεβάνς
-table-vote-withdraw = Απόσυρε το αίτημα ρεβάνς
-table-vote = Ζήτα ρεβάνς
-table-their-vote = Ο αντίπαλός σου θέλει ρεβάνς.
+table-vote-withdraw-side = { $side }: απόσυρε την πρόταση για ρεβάνς
+table-vote-side = { $side }: πρότεινε ρεβάνς
+table-vote-withdraw = Απόσυρε την πρόταση για ρεβάνς
+table-vote = Πρότεινε ρεβάνς
+table-their-vote = Ο αντίπαλός σου προτείνει ρεβάνς.
 table-rematch = Ρεβάνς
+table-review-game = Ξαναδές την παρτίδα
 table-watching-free = Παρακολουθείς. { $side ->
     [Black] Η θέση των μαύρων
    *[White] Η θέση των λευκών
@@ -402,39 +412,31 @@ hint-pass = { $side ->
     [Black] Τα μαύρα δεν έχουν κίνηση: πρέπει να πάνε πάσο.
    *[White] Τα λευκά δεν έχουν κίνηση: πρέπει να πάνε πάσο.
 }
-hint-draw = ισοπαλία με τέλειο παιχνίδι
-hint-wins = { $side ->
-    [Black] τα μαύρα κερδίζουν
-   *[White] τα λευκά κερδίζουν
-} με διαφορά { $by }, αν παίξουν και οι δύο τέλεια
-hint-loses = { $side ->
-    [Black] τα μαύρα χάνουν
-   *[White] τα λευκά χάνουν
-} με διαφορά { $by }, αν παίξουν και οι δύο τέλεια
 hint-thinking-all = Αξιολόγηση κάθε κίνησης (το πολύ { $millions } εκατομμύρια θέσεις)…
-hint-value-ahead = +{ $discs ->
-    [one] 1 πούλι
-   *[other] { $discs } πούλια
-} για τα { $side ->
-    [Black] μαύρα
-   *[White] λευκά
+hint-verdict = Καλύτερη κίνηση { $square }: { $standing }.
+hint-standing-ahead = { $side ->
+    [Black] τα μαύρα προηγούνται
+   *[White] τα λευκά προηγούνται
 }
-hint-value-behind = −{ $discs ->
-    [one] 1 πούλι
-   *[other] { $discs } πούλια
-} για τα { $side ->
-    [Black] μαύρα
-   *[White] λευκά
+hint-standing-level = { $side ->
+    [Black] τα μαύρα ούτε προηγούνται ούτε είναι πίσω
+   *[White] τα λευκά ούτε προηγούνται ούτε είναι πίσω
 }
-hint-value-even = ισορροπία για τα { $side ->
-    [Black] μαύρα
-   *[White] λευκά
+hint-standing-behind = { $side ->
+    [Black] χάνει λιγότερο, τα μαύρα είναι πίσω
+   *[White] χάνει λιγότερο, τα λευκά είναι πίσω
 }
-hint-exact-all = λύθηκε ακριβώς
-hint-best-all = Καλύτερη κίνηση { $square }: { $value }· { $how }· { $count ->
+hint-standing-wins = κερδίζει με διαφορά { $by }, αν παίξουν και οι δύο τέλεια
+hint-standing-draws = φέρνει ισοπαλία, αν παίξουν και οι δύο τέλεια
+hint-standing-loses = χάνει λιγότερο (με διαφορά { $by }), αν παίξουν και οι δύο τέλεια
+hint-numbers-show = Δείξε τους αριθμούς
+hint-numbers-hide = Κρύψε τους αριθμούς
+hint-legend = Κάθε αριθμός λέει πόσα πούλια μπροστά (+) ή πίσω (−) τελειώνει η πλευρά που παίζει μετά από αυτή την κίνηση, αν μετά παίξουν και οι δύο το καλύτερο: «ακριβώς» όταν λύθηκε ως την τελευταία κίνηση, αλλιώς εκτίμηση από αναζήτηση.
+hint-detail = { $how }· { $count ->
     [one] 1 κίνηση αξιολογήθηκε
    *[other] { $count } κινήσεις αξιολογήθηκαν
 } σε { $ms } ms.
+hint-exact-all = λύθηκε ακριβώς
 hint-tag-exact = ακριβώς
 hint-tag-estimate = εκτίμηση
 hint-list-label = Όλες οι έγκυρες κινήσεις, η καλύτερη πρώτη, σε πούλια
@@ -471,6 +473,10 @@ analysis-summary = Βάθος αναζήτησης { $depth } στο μέσο τ
     [one] στο τελευταίο κενό τετράγωνο
    *[other] στα τελευταία { $empties } κενά τετράγωνα
 }.
+analysis-headline = Η κίνηση που κόστισε περισσότερο ήταν η { $number }. { $side } { $square }: έχασε { $loss ->
+    [one] 1 πούλι
+   *[other] { $loss } πούλια
+} σε σχέση με την καλύτερη, την { $best }.
 analysis-no-mistakes = Καμία κίνηση δεν έχασε τίποτα σε σχέση με την καλύτερη.
 analysis-best-was = {" "}— καλύτερη ήταν η { $square }
 analysis-legend = Το πλεονέκτημα των μαύρων σε πούλια μετά από κάθε κίνηση (πάνω από τη γραμμή είναι καλύτερα τα μαύρα)· οι κουκκίδες δείχνουν τις χειρότερες κινήσεις.

@@ -73,6 +73,10 @@ players-rating = Rating
 players-games = Rated games
 players-ratings = Ratings
 players-rated-games = rated games: { $count }
+players-provisional = A ? after a rating means it is provisional: it settles after about { $games ->
+    [one] 1 rated game
+   *[other] { $games } rated games
+}.
 players-graph-label = { $speed } rating over time, from { $low } to { $high }
 srv-rated-sign-in = Rated games are for signed-in players: sign in (or create an account) to play one.
 srv-rated-timed = A rated game is timed: choose 3+2, 5+0 or 10+5.
@@ -148,6 +152,8 @@ lobby-online-title = Play online
 lobby-online-text = Meet a stranger in the quick-match queue, or open a private table and send its link to a friend.
 lobby-time-control = Time control (minutes + seconds per move)
 lobby-rated = Rated: the result changes both players’ ratings (both must be signed in)
+lobby-rated-signed-out = Rated games change your rating and put you on the leaderboard.
+lobby-rated-create = Create an account to play rated games
 lobby-tc-test = { $label } (test)
 lobby-untimed = Untimed (private tables)
 lobby-quick-match = Quick match
@@ -162,6 +168,7 @@ lobby-from-hot-seat = Play it two on one screen
 lobby-lab-title = AI lab
 lobby-lab-text = Watch two engines play each other, with an explanation and a lesson after every move.
 lobby-lab-open = Open the AI lab
+lobby-more = More ways to start
 lobby-cannot-reach = Cannot reach the server.
 
 ## Table
@@ -199,6 +206,8 @@ table-wins-resigned = { $side } wins by resignation
 table-wins-timeout = { $side } wins (the opponent left)
 table-wins-time = { $side } wins on time
 table-draw = Draw
+table-you-won = You won: { $result }
+table-you-lost = You lost: { $result }
 table-resign = Resign
 table-resign-hot-seat = Resign (side to move)
 table-resign-confirm = Resign this game?
@@ -207,12 +216,13 @@ table-resign-yes = Yes, resign
 table-resign-no = No, keep playing
 table-reviewing = Showing the position after move { $number }.
 table-review-back = Back to the game
-table-vote-withdraw-side = { $side }: withdraw rematch vote
-table-vote-side = { $side }: vote for a rematch
-table-vote-withdraw = Withdraw rematch vote
-table-vote = Vote for a rematch
-table-their-vote = Your opponent wants a rematch.
+table-vote-withdraw-side = { $side }: withdraw the rematch offer
+table-vote-side = { $side }: offer a rematch
+table-vote-withdraw = Withdraw your rematch offer
+table-vote = Offer a rematch
+table-their-vote = Your opponent offers a rematch.
 table-rematch = Rematch
+table-review-game = Review this game
 table-watching-free = You are watching. The { $side } seat is free: take it to play.
 table-take-seat = Take the free seat
 table-watching = You are watching this game.
@@ -345,24 +355,22 @@ hint-button = Hint
 hint-title = The engine, running in your browser, suggests a move
 hint-failed = No hint: { $error }
 hint-pass = { $side } has no move: it must pass.
-hint-draw = a draw with perfect play
-hint-wins = { $side } wins by { $by } with perfect play
-hint-loses = { $side } loses by { $by } with perfect play
 hint-thinking-all = Scoring every move (at most { $millions } million positions)…
-hint-value-ahead = +{ $discs ->
-    [one] 1 disc
-   *[other] { $discs } discs
-} for { $side }
-hint-value-behind = −{ $discs ->
-    [one] 1 disc
-   *[other] { $discs } discs
-} for { $side }
-hint-value-even = level for { $side }
-hint-exact-all = solved exactly
-hint-best-all = Best move { $square }: { $value }; { $how }; { $count ->
+hint-verdict = Best move { $square }: { $standing }.
+hint-standing-ahead = { $side } is ahead
+hint-standing-level = { $side } is neither ahead nor behind
+hint-standing-behind = it loses least, { $side } is behind
+hint-standing-wins = it wins by { $by } with perfect play
+hint-standing-draws = it draws with perfect play
+hint-standing-loses = it loses least (by { $by }) with perfect play
+hint-numbers-show = Show the numbers
+hint-numbers-hide = Hide the numbers
+hint-legend = Each number is how many discs the side to move ends ahead (+) or behind (−) after that move if both sides then play their best: “exact” when solved to the last move, else an estimate from a search.
+hint-detail = { $how }; { $count ->
     [one] 1 move
    *[other] { $count } moves
 } scored in { $ms } ms.
+hint-exact-all = solved exactly
 hint-tag-exact = exact
 hint-tag-estimate = estimate
 hint-list-label = Every legal move, best first, in discs
@@ -399,6 +407,10 @@ analysis-summary = Search depth { $depth } in the midgame; exact solver { $empti
     [one] for the last empty square
    *[other] for the last { $empties } empty squares
 }.
+analysis-headline = The costliest move was { $number }. { $side } { $square }: it lost { $loss ->
+    [one] 1 disc
+   *[other] { $loss } discs
+} against the best, { $best }.
 analysis-no-mistakes = No move lost anything against the best move.
 analysis-best-was = {" "}— best was { $square }
 analysis-legend = Black's advantage in discs after each move (above the line Black is better); dots mark the worst moves.

@@ -289,10 +289,26 @@ pub fn form_flash(lang: crate::i18n::Lang) -> Option<String> {
 /// The `<meta>` naming the signed-in account (empty when anonymous).
 pub const ACCOUNT_META: &str = "othello-account";
 
-/// The top bar's link: "Sign in" or the account's name, to `/account`.
+/// The top bar's links: the account's name, or "Sign in" and "Create an
+/// account" side by side (signing up is not hidden behind signing in).
 #[component]
 pub fn AccountLink() -> impl IntoView {
     let lang = crate::i18n::use_lang();
-    let label = signed_in().unwrap_or_else(|| t!(lang, "account-sign-in"));
-    view! { <a class="account-link" id="account-link" href="/account">{label}</a> }
+    match signed_in() {
+        Some(name) => view! {
+            <nav class="account-links">
+                <a class="account-link" id="account-link" href="/account">{name}</a>
+            </nav>
+        }
+        .into_any(),
+        None => view! {
+            <nav class="account-links">
+                <a class="account-link" id="account-link" href="/account">{t!(lang, "account-sign-in")}</a>
+                <a class="account-link" id="account-create-link" href="/account#sign-up-form">
+                    {t!(lang, "account-create")}
+                </a>
+            </nav>
+        }
+        .into_any(),
+    }
 }

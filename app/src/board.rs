@@ -197,6 +197,8 @@ pub fn Board3D(
     let celebrating = RwSignal::new(false);
     let announcer = RwSignal::new(String::new());
     let cursor = RwSignal::new(None::<u8>);
+    // The square of a move name the pointer or the focus is on.
+    let marked = RwSignal::new(None::<u8>);
 
     #[cfg(feature = "hydrate")]
     let scene: StoredValue<Option<Box<dyn BoardScene>>, LocalStorage> =
@@ -281,7 +283,30 @@ pub fn Board3D(
             }
             previous.set_value(Some(current));
         });
-        on_cleanup(move || with_scene(&|s| s.dispose()));
+        // A move's name hovered or focused anywhere on the page (an element
+        // with `data-mark="f5"`: the hint, the analysis, the move lists)
+        // marks its square on the board, with the keyboard cursor's marker.
+        let mark_of = |target: Option<web_sys::EventTarget>| -> Option<u8> {
+            use wasm_bindgen::JsCast;
+            let element: web_sys::Element = target?.dyn_into().ok()?;
+            let named = element.closest("[data-mark]").ok()??;
+            crate::protocol::square_index(&named.get_attribute("data-mark")?)
+        };
+        let mark = move |square: Option<u8>| {
+            if marked.try_get_untracked().is_some_and(|now| now != square) {
+                marked.set(square);
+                with_scene(&|s| s.set_cursor(square.or_else(|| cursor.get_untracked())));
+            }
+        };
+        let over =
+            window_event_listener(leptos::ev::mouseover, move |ev| mark(mark_of(ev.target())));
+        let focus =
+            window_event_listener(leptos::ev::focusin, move |ev| mark(mark_of(ev.target())));
+        on_cleanup(move || {
+            over.remove();
+            focus.remove();
+            with_scene(&|s| s.dispose());
+        });
     }
     #[cfg(not(feature = "hydrate"))]
     let _ = (set_backend, passes, celebrate, voice);
@@ -346,7 +371,7 @@ pub fn Board3D(
                 on:blur=on_blur
                 on:focus=on_focus
             ></canvas>
-            {move || is_2d().then(|| view! { <Board2D snapshot on_square cursor hint labels announcer voice /> })}
+            {move || is_2d().then(|| view! { <Board2D snapshot on_square cursor hint labels announcer voice marked /> })}
             {move || {
                 celebrating
                     .get()
@@ -415,6 +440,9 @@ pub fn Board2D(
     /// What a screen reader calls the board (the page board's name when not given).
     #[prop(optional)]
     label: Option<String>,
+    /// A square to mark (a move name the pointer or the focus is on).
+    #[prop(optional, into)]
+    marked: Option<Signal<Option<u8>>>,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let grid = NodeRef::<leptos::html::Div>::new();
@@ -463,6 +491,9 @@ pub fn Board2D(
                 }
                 if hint.get() == Some(square) {
                     class.push_str(" hint");
+                }
+                if marked.is_some_and(|m| m.get() == Some(square)) {
+                    class.push_str(" marked");
                 }
                 // A hint's value on the square: drawn by CSS from `data-label`.
                 labels.with(|l| {

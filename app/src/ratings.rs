@@ -10,6 +10,12 @@ use server_fn::codec::Json;
 /// Above this RD a rating is provisional and shown with a `?`.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 
+/// About how many rated games a new player's rating takes to settle (its RD
+/// to fall to [`PROVISIONAL_DEVIATION`]): 10 against settled opponents, 13
+/// against other new players (checked against Glicko-2 itself in
+/// `server/src/glicko.rs`).
+pub const SETTLES_AFTER_GAMES: u32 = 12;
+
 /// A rating as shown: rounded, with a `?` while provisional.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShownRating {

@@ -200,6 +200,37 @@ pub fn rate_game(
 mod tests {
     use super::*;
 
+    /// The pages say a rating settles "after about N rated games": N is
+    /// within two games of what Glicko-2 gives a new player, whether their
+    /// opponents are new too or long settled.
+    #[test]
+    fn the_games_a_rating_takes_to_settle_are_what_the_pages_say() {
+        let games_to_settle = |opponent: Option<Rating>| {
+            let mut player = Rating::default();
+            let mut other = Rating::default();
+            for games in 1..100u32 {
+                let them = opponent.unwrap_or(other);
+                let score = if games % 2 == 0 { 1.0 } else { 0.0 };
+                let (next, next_other) = rate_game(player, them, score, 0, 0);
+                player = next;
+                other = next_other;
+                if !player.provisional() {
+                    return games;
+                }
+            }
+            unreachable!("a rating settles");
+        };
+        let among_new = games_to_settle(None);
+        let among_settled = games_to_settle(Some(rating(1500.0, 60.0)));
+        let said = app::ratings::SETTLES_AFTER_GAMES;
+        for games in [among_new, among_settled] {
+            assert!(
+                games.abs_diff(said) <= 2,
+                "{games} games, the pages say about {said}"
+            );
+        }
+    }
+
     #[test]
     fn no_rating_falls_below_the_floor() {
         let low = Rating {

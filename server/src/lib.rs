@@ -1,5 +1,8 @@
 //! The Othello 3D server: configuration, the store (SQLite or PostgreSQL), the HTTP routes
 //! (Leptos pages, static files, health) and start-up/shutdown.
+// Leptos views are nested types; the route futures of every page together
+// pass the default limit of 128 (raised as the compiler suggests).
+#![recursion_limit = "256"]
 
 pub mod accounts;
 pub mod admin;

@@ -64,10 +64,14 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await expect(graph.locator('polyline')).toHaveCount(1);
   // The legend names the dashed line only when the graph draws it.
   const dashed = await graph.locator('line.exact-from').count();
-  if (dashed > 0) await expect(page.locator('.graph-legend')).toContainText('dashed line');
-  else await expect(page.locator('.graph-legend')).not.toContainText('dashed');
+  if (dashed > 0) await expect(page.locator('#analysis-legend')).toContainText('dashed line');
+  else await expect(page.locator('#analysis-legend')).not.toContainText('dashed');
   const mistakes = page.locator('#mistakes li');
   expect(await mistakes.count()).toBeGreaterThan(0);
+  // The first sentence says, in words, where the game turned.
+  await expect(page.locator('#analysis-headline')).toHaveText(
+    /^The costliest move was \d+\. (Black|White) [a-h][1-8]: it lost \d+ discs? against the best, [a-h][1-8]\.$/,
+  );
   await expect(mistakes.first()).toContainText(/(Black|White) [a-h][1-8]/);
   await expect(mistakes.first().locator('.severity')).toHaveText(/inaccuracy|mistake|blunder/);
   // The graph has a scale: who is ahead, and the first and last move numbers.
@@ -96,6 +100,10 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   const what = ((await row.locator('.what').textContent()) ?? '').trim();
   expect(what.startsWith(`${number}. `), what).toBe(true);
   const square = what.split(' ').pop()!;
+  // Pointing at a row marks its move's square on the board.
+  await row.locator('.what').hover();
+  const index = (name: string) => (Number(name[1]) - 1) * 8 + (name.charCodeAt(0) - 97);
+  await expect.poll(() => page.evaluate(() => (window as any).othello3d.status().cursor)).toBe(index(square));
   await page.locator('details.history summary').click();
   await expect(page.locator(`#history li[data-number="${number}"]`)).toContainText(square);
   await row.locator('.what').click();

@@ -189,6 +189,7 @@ test('?renderer=2d: an accessible DOM board, playable by click and keyboard', as
   const legal = await board.locator('button.legal').count();
   await page.click('#hint');
   await expect(page.locator('#hint-result')).toContainText('Best move', { timeout: 60_000 });
+  await page.click('#hint-numbers');
   const labelled = board.locator('button.labelled');
   await expect(labelled).toHaveCount(legal);
   expect(await board.locator('button.best-label').count()).toBeGreaterThan(0);

@@ -7,11 +7,18 @@ import { test, expect, waitForIsland, screenshot, saveResult } from './support/f
 import { clickSquare, startHotSeat, startVsAi, status, waitForNewVersion, waitForTurnOrEnd } from './support/board';
 import type { Page } from '@playwright/test';
 
-/** Asks for a hint; returns the marked square and the card's text. */
+/** Asks for a hint and for its numbers; returns the marked square and the card's words. */
 async function askHint(page: Page): Promise<{ square: number; text: string }> {
   await page.click('#hint');
   await expect(page.locator('#hint-result')).toContainText('Best move', { timeout: 60_000 });
   const text = (await page.locator('#hint-result').textContent()) ?? '';
+  // The numbers come on request, and stay shown for the next hints.
+  if ((await page.locator('#hint-numbers').getAttribute('aria-expanded')) !== 'true') {
+    await expect(page.locator('#hint-moves')).toHaveCount(0);
+    expect((await status(page)).labels).toBe(0);
+    await page.click('#hint-numbers');
+  }
+  await expect(page.locator('#hint-legend')).toContainText('Each number is how many discs');
   const square = Number(await page.locator('#hint-result').getAttribute('data-square'));
   // The island draws the ring on that square.
   await page.waitForFunction((q) => (window as any).othello3d.status().hint === q, square);
@@ -31,7 +38,8 @@ test('a hint on a vs-AI table: computed in the worker, marked on the board', asy
   const s = await status(page);
   const { square, text } = await askHint(page);
   expect(s.legal).toContain(square);
-  expect(text).toMatch(/^Best move [a-h][1-8]: ([+−]\d+ discs? |level )for Black; searched 8 moves ahead; \d+ moves? scored in \d+ ms\.$/);
+  expect(text).toMatch(/^Best move [a-h][1-8]: (Black is ahead|Black is neither ahead nor behind|it loses least, Black is behind)\.$/);
+  await expect(page.locator('#hint-detail')).toHaveText(/^searched 8 moves ahead; \d+ moves? scored in \d+ ms\.$/);
   // Every legal move is listed, best first, each with its value in discs;
   // the list's first square is the marked one, and every value is on the board.
   const rows = page.locator('#hint-moves li');
@@ -76,13 +84,13 @@ test('hints on a hot-seat table for both sides', async ({ page, consoleErrors },
   await waitForIsland(page);
   let s = await status(page);
   const black = await askHint(page);
-  expect(black.text).toContain('for Black');
+  expect(black.text).toContain('Black is');
   expect(s.legal).toContain(black.square);
   await clickSquare(page, black.square);
   await waitForNewVersion(page, s.version);
   s = await status(page);
   const white = await askHint(page);
-  expect(white.text).toContain('for White');
+  expect(white.text).toContain('White is');
   expect(s.legal).toContain(white.square);
   await screenshot(page, info, 'hint-hot-seat');
   expect(consoleErrors).toEqual([]);

@@ -79,6 +79,8 @@ test('a server refusal is shown in Greek', async ({ page, consoleErrors }) => {
   // A malformed position: the server refuses it in English; the page shows Greek.
   await page.goto('/');
   await waitForIsland(page);
+  // "Start from a position" is under the lobby's "More ways to start".
+  await page.click('#more-choices > summary');
   await page.fill('#start-obf', 'not a position');
   await page.click('#start-obf-hot-seat');
   await expect(page.locator('.lobby-panel p.error')).toContainText('δεν είναι έγκυρη θέση OBF');
@@ -98,7 +100,7 @@ test('Greek fits a narrow phone screen (390×844)', async ({ page, consoleErrors
   await waitForIsland(page);
   expect(await overflowing(page)).toEqual([]);
   await screenshot(page, info, 'i18n-table-el-mobile');
-  await page.locator('#tally').scrollIntoViewIfNeeded();
+  await page.locator('.card.actions').scrollIntoViewIfNeeded();
   await screenshot(page, info, 'i18n-table-el-mobile-lower');
   expect(consoleErrors).toEqual([]);
 });

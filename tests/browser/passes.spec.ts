@@ -24,6 +24,7 @@ test("against the AI, the human's pass stays on screen, is announced and is in t
   await page.goto(`/?from=${encodeURIComponent(HUMAN_MUST_PASS)}`);
   await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
   await expect(page.locator('#start-obf')).toHaveValue(HUMAN_MUST_PASS);
+  await expect(page.locator('#more-choices')).toHaveAttribute('open', '');
   await page.selectOption('#ai-depth', '2');
   await page.check('#play-black');
   await page.click('#start-obf-ai');
@@ -58,6 +59,8 @@ test("against the AI, the human's pass stays on screen, is announced and is in t
 test('a malformed position gets a clear message and creates nothing', async ({ page, consoleErrors }, info) => {
   await page.goto('/');
   await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  // "Start from a position" is under the lobby's "More ways to start".
+  await page.click('#more-choices > summary');
   await page.fill('#start-obf', 'this is not a position');
   await page.click('#start-obf-hot-seat');
   await expect(page.locator('.lobby .error')).toContainText('not a valid OBF position');

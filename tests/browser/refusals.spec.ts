@@ -88,6 +88,8 @@ test('a malformed position is refused in Greek, its reason too', async ({ browse
   const page = await greek(browser, errors);
   await page.goto('/');
   await waitForIsland(page);
+  // "Start from a position" is under the lobby's "More ways to start".
+  await page.click('#more-choices > summary');
   await page.fill('#start-obf', 'not a position');
   await page.click('#start-obf-hot-seat');
   const error = page.locator('.lobby-panel p.error');

@@ -214,6 +214,23 @@ fn ready_view(
         .iter()
         .filter_map(|ply| analysis.moves.iter().find(|m| m.ply == *ply).cloned())
         .collect();
+    // The first sentence, in words: where the game turned.
+    let headline = worst
+        .iter()
+        .filter(|m| m.loss > 0)
+        .min_by_key(|m| (-m.loss, m.ply))
+        .map(|m| {
+        let text = t!(
+            lang,
+            "analysis-headline",
+            number = list_number(numbers, m.ply),
+            side = crate::i18n::side_name(lang, m.side),
+            square = m.square.as_str(),
+            loss = m.loss,
+            best = m.best.as_str()
+        );
+        view! { <p class="analysis-headline" id="analysis-headline" data-mark=m.square.clone()>{text}</p> }
+    });
     let summary = t!(
         lang,
         "analysis-summary",
@@ -226,7 +243,9 @@ fn ready_view(
         worst
             .into_iter()
             .map(|m| {
-                let best = (m.loss > 0).then(|| t!(lang, "analysis-best-was", square = &m.best));
+                let best = (m.loss > 0).then(|| {
+                    view! { <span class="best-was" data-mark=m.best.clone()>{t!(lang, "analysis-best-was", square = &m.best)}</span> }
+                });
                 let number = list_number(numbers, m.ply);
                 let what = format!("{}. {} {}", number, crate::i18n::side_name(lang, m.side), m.square);
                 let what = match on_pick {
@@ -243,7 +262,7 @@ fn ready_view(
                     None => view! { <span class="what">{what}</span> }.into_any(),
                 };
                 view! {
-                    <li class=format!("mistake-row {} {}", side_class(m.side), m.severity.label()) data-ply=m.ply.to_string() data-number=number.to_string()>
+                    <li class=format!("mistake-row {} {}", side_class(m.side), m.severity.label()) data-ply=m.ply.to_string() data-number=number.to_string() data-mark=m.square.clone()>
                         {what}
                         <span class="severity">{severity_text(lang, m.severity)}</span>
                         <span class="loss">{loss_text(lang, &m)}{best}</span>
@@ -254,8 +273,9 @@ fn ready_view(
             .into_any()
     };
     view! {
+        {headline}
         {graph(lang, &analysis, numbers)}
-        <p class="graph-legend">
+        <p class="graph-legend" id="analysis-legend">
             {t!(lang, "analysis-legend")}
             // Said only when the graph draws the line (some values exact).
             {analysis.moves.iter().any(|m| m.exact).then(|| format!(" {}", t!(lang, "analysis-legend-exact")))}

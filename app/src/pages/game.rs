@@ -285,6 +285,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                         <button
                             class=move || format!("ply {side}{}", if shown.get() == number { " current" } else { "" })
                             data-ply=number
+                            data-mark=square_name(ply.square)
                             aria-current=move || (shown.get() == number).then_some("step")
                             on:click=move |_| go(number)
                         >

@@ -2,8 +2,10 @@
 //! Web Worker (see [`crate::worker`]), scores every legal move in discs with
 //! the strong search on the trained pattern evaluation (exact where the
 //! solver finishes within the budget, near the end); the board marks the
-//! best move, and the card lists every move best first, with its value and
-//! whether it is exact or an estimate. Not offered in online games: a hint
+//! best move, and the card says it in words ("Best move g3: it loses least,
+//! Black is behind."); on request ("Show the numbers") every move's value is
+//! written on its square and listed best first, exact or an estimate, with a
+//! line on what a value means. Not offered in online games: a hint
 //! there would be help from a machine.
 
 use crate::i18n::Lang;
@@ -27,35 +29,41 @@ pub fn disc_text(value: f32) -> String {
     }
 }
 
-/// The card's line about the best move of `values` for `mover`.
-pub fn describe(lang: Lang, values: &MoveValues, mover: Side, ms: f64) -> String {
+/// The card's first line, in words: the best move and where it leaves
+/// `mover` ("Best move g3: it loses least, Black is behind.").
+pub fn verdict(lang: Lang, values: &MoveValues, mover: Side) -> String {
     let side = mover.name();
     let Some(best) = values.moves.first() else {
         return t!(lang, "hint-pass", side = side);
     };
-    let value = if best.exact {
-        match best.value.round() as i32 {
-            0 => t!(lang, "hint-draw"),
-            v if v > 0 => t!(lang, "hint-wins", side = side, by = v),
-            v => t!(lang, "hint-loses", side = side, by = -v),
-        }
-    } else {
-        match best.value.round() as i32 {
-            0 => t!(lang, "hint-value-even", side = side),
-            d if d > 0 => t!(lang, "hint-value-ahead", side = side, discs = d),
-            d => t!(lang, "hint-value-behind", side = side, discs = -d),
-        }
+    let discs = best.value.round() as i32;
+    let standing = match (best.exact, discs) {
+        (true, 0) => t!(lang, "hint-standing-draws"),
+        (true, d) if d > 0 => t!(lang, "hint-standing-wins", by = d),
+        (true, d) => t!(lang, "hint-standing-loses", by = -d),
+        // Within a disc either way is level: an estimate is not finer.
+        (false, -1..=1) => t!(lang, "hint-standing-level", side = side),
+        (false, d) if d > 0 => t!(lang, "hint-standing-ahead", side = side),
+        (false, _) => t!(lang, "hint-standing-behind", side = side),
     };
-    let how = if best.exact {
+    t!(
+        lang,
+        "hint-verdict",
+        square = square_name(best.square),
+        standing = standing
+    )
+}
+
+/// The numbers' line: how the values were found, how many, how long.
+pub fn detail(lang: Lang, values: &MoveValues, ms: f64) -> String {
+    let how = if values.moves.first().is_some_and(|m| m.exact) {
         t!(lang, "hint-exact-all")
     } else {
         t!(lang, "hint-searched", depth = values.depth)
     };
     t!(
         lang,
-        "hint-best-all",
-        square = square_name(best.square),
-        value = value,
+        "hint-detail",
         how = how,
         count = values.moves.len(),
         ms = format!("{ms:.0}")
@@ -87,6 +95,7 @@ fn move_row(lang: Lang, m: MoveValue, best: f32) -> impl IntoView {
             class:best=is_best
             class:exact=m.exact
             data-square=m.square.to_string()
+            data-mark=square_name(m.square)
             data-value=format!("{:.2}", m.value)
         >
             <span class="sq">{square_name(m.square)}</span>
@@ -113,7 +122,16 @@ pub fn HintPanel(
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let (text, set_text) = signal(None::<String>);
+    let (numbers_text, set_numbers_text) = signal(None::<String>);
     let (busy, set_busy) = signal(false);
+    // Every move's value: in the list and on the board once the player asks
+    // for the numbers (kept open for the next hints).
+    let all = RwSignal::new(Vec::<MoveValue>::new());
+    let numbers = RwSignal::new(false);
+    Effect::new(move |_| {
+        let shown = if numbers.get() { all.get() } else { Vec::new() };
+        values.set(shown);
+    });
     // The position a hint was asked for; a reply for another one is dropped.
     let asked = StoredValue::new(None::<u64>);
     let version = Memo::new(move |_| view.with(|v| v.board.version));
@@ -121,8 +139,9 @@ pub fn HintPanel(
         let now = version.get();
         if previous.is_some_and(|p| p != now) {
             hint.set(None);
-            values.set(Vec::new());
+            all.set(Vec::new());
             set_text.set(None);
+            set_numbers_text.set(None);
             if busy.get_untracked() {
                 crate::worker::cancel();
                 set_busy.set(false);
@@ -148,7 +167,7 @@ pub fn HintPanel(
             millions = HINT_NODES / 1_000_000
         )));
         hint.set(None);
-        values.set(Vec::new());
+        all.set(Vec::new());
         leptos::task::spawn_local(async move {
             let reply =
                 crate::worker::hint_all(v.board.cells.clone(), side, HINT_DEPTH, HINT_NODES).await;
@@ -161,9 +180,9 @@ pub fn HintPanel(
             match reply {
                 Ok(timed) => {
                     let _ = hint.try_set(timed.result.moves.first().map(|m| m.square));
-                    let _ = values.try_set(timed.result.moves.clone());
-                    let _ =
-                        set_text.try_set(Some(describe(lang, &timed.result, to_move, timed.ms)));
+                    let _ = all.try_set(timed.result.moves.clone());
+                    let _ = set_text.try_set(Some(verdict(lang, &timed.result, to_move)));
+                    let _ = set_numbers_text.try_set(Some(detail(lang, &timed.result, timed.ms)));
                 }
                 Err(error) => {
                     let _ =
@@ -198,6 +217,20 @@ pub fn HintPanel(
                 <p id="hint-result" aria-live="polite" data-square=move || hint.get().map(|s| s.to_string())>
                     {move || text.get()}
                 </p>
+                <Show when=move || all.with(|a| !a.is_empty())>
+                    <button
+                        class="link-button"
+                        id="hint-numbers"
+                        aria-expanded=move || numbers.get().to_string()
+                        on:click=move |_| numbers.update(|n| *n = !*n)
+                    >
+                        {move || if numbers.get() { t!(lang, "hint-numbers-hide") } else { t!(lang, "hint-numbers-show") }}
+                    </button>
+                </Show>
+                <Show when=move || numbers.get() && numbers_text.with(Option::is_some)>
+                    <p class="hint-legend" id="hint-legend">{t!(lang, "hint-legend")}</p>
+                    <p class="muted" id="hint-detail">{move || numbers_text.get()}</p>
+                </Show>
                 {list}
             </div>
         </Show>
@@ -224,34 +257,52 @@ mod tests {
     }
 
     #[test]
-    fn hints_are_described() {
+    fn hints_are_described_in_words_then_numbers() {
+        let ahead = values(&[(37, 2.4, false), (19, -1.0, false)]);
         assert_eq!(
-            describe(
-                Lang::En,
-                &values(&[(37, 2.4, false), (19, -1.0, false)]),
-                Side::Black,
-                8.4
-            ),
-            "Best move f5: +2 discs for Black; searched 8 moves ahead; 2 moves scored in 8 ms."
+            verdict(Lang::En, &ahead, Side::Black),
+            "Best move f5: Black is ahead."
         );
         assert_eq!(
-            describe(Lang::En, &values(&[(0, -6.0, true)]), Side::White, 120.0),
-            "Best move a1: White loses by 6 with perfect play; solved exactly; 1 move scored in 120 ms."
-        );
-        assert!(
-            describe(Lang::En, &values(&[(63, 0.0, true)]), Side::Black, 1.0).contains("a draw")
-        );
-        assert!(
-            describe(Lang::En, &values(&[(9, 4.0, true)]), Side::Black, 1.0)
-                .contains("Black wins by 4")
+            detail(Lang::En, &ahead, 8.4),
+            "searched 8 moves ahead; 2 moves scored in 8 ms."
         );
         assert_eq!(
-            describe(Lang::En, &values(&[]), Side::White, 0.0),
+            verdict(Lang::En, &values(&[(22, -27.0, false)]), Side::Black),
+            "Best move g3: it loses least, Black is behind."
+        );
+        assert_eq!(
+            verdict(Lang::En, &values(&[(22, 0.8, false)]), Side::White),
+            "Best move g3: White is neither ahead nor behind."
+        );
+        let exact = values(&[(0, -6.0, true)]);
+        assert_eq!(
+            verdict(Lang::En, &exact, Side::White),
+            "Best move a1: it loses least (by 6) with perfect play."
+        );
+        assert_eq!(
+            detail(Lang::En, &exact, 120.0),
+            "solved exactly; 1 move scored in 120 ms."
+        );
+        assert_eq!(
+            verdict(Lang::En, &values(&[(63, 0.0, true)]), Side::Black),
+            "Best move h8: it draws with perfect play."
+        );
+        assert_eq!(
+            verdict(Lang::En, &values(&[(9, 4.0, true)]), Side::Black),
+            "Best move b2: it wins by 4 with perfect play."
+        );
+        assert_eq!(
+            verdict(Lang::En, &values(&[]), Side::White),
             "White has no move: it must pass."
         );
         assert_eq!(
-            describe(Lang::El, &values(&[(0, -6.0, true)]), Side::White, 120.0),
-            "Καλύτερη κίνηση a1: τα λευκά χάνουν με διαφορά 6, αν παίξουν και οι δύο τέλεια· λύθηκε ακριβώς· 1 κίνηση αξιολογήθηκε σε 120 ms."
+            verdict(Lang::El, &values(&[(22, -27.0, false)]), Side::White),
+            "Καλύτερη κίνηση g3: χάνει λιγότερο, τα λευκά είναι πίσω."
+        );
+        assert_eq!(
+            detail(Lang::El, &exact, 120.0),
+            "λύθηκε ακριβώς· 1 κίνηση αξιολογήθηκε σε 120 ms."
         );
     }
 

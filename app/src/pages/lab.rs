@@ -465,6 +465,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 let side = crate::i18n::side_name(lang, m.side);
                 let number = format!("{}.", m.ply);
                 let square = m.square.clone();
+                let mark = m.square.clone();
                 let captured = t!(lang, "lab-move-flips", count = m.flipped.len());
                 view! {
                     <li>
@@ -472,6 +473,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                             class=format!("lab-move {}", side_class(m.side))
                             class:selected=chosen == Some(ply)
                             data-ply=ply.to_string()
+                            data-mark=mark
                             on:click=move |_| selected.set(Some(ply))
                         >
                             <span class="dot"></span>

@@ -79,6 +79,9 @@ pub fn PlayersCard(table: String, view: RwSignal<TableView>) -> impl IntoView {
                         return ().into_any();
                     }
                     let over = over();
+                    let provisional = [&players.black, &players.white]
+                        .into_iter()
+                        .any(|s| s.rating.is_some_and(|r| r.provisional));
                     // Report another named player at this table.
                     let me = crate::accounts::signed_in();
                     let reportable: Vec<String> = [&players.black.name, &players.white.name]
@@ -96,6 +99,7 @@ pub fn PlayersCard(table: String, view: RwSignal<TableView>) -> impl IntoView {
                         <div class="card players" id="players">
                             {players.rated.then(|| view! { <p class="muted" id="rated-table">{t!(lang, "players-rated")}</p> })}
                             {players.linked.then(|| view! { <p class="notice" id="unrated-linked" role="note">{t!(lang, "players-unrated-linked")}</p> })}
+                            {provisional_note(lang, provisional)}
                             {seat_line(lang, Side::Black, players.black, over)}
                             {seat_line(lang, Side::White, players.white, over)}
                             {reports}
@@ -106,6 +110,17 @@ pub fn PlayersCard(table: String, view: RwSignal<TableView>) -> impl IntoView {
             </Suspense>
         </Show>
     }
+}
+
+/// What a `?` after a rating means, said where one is shown.
+fn provisional_note(lang: crate::i18n::Lang, any: bool) -> Option<impl IntoView> {
+    any.then(|| {
+        view! {
+            <p class="muted provisional-note">
+                {t!(lang, "players-provisional", games = crate::ratings::SETTLES_AFTER_GAMES)}
+            </p>
+        }
+    })
 }
 
 /// The lobby's links for a signed-in player: their ratings (on their
@@ -145,11 +160,15 @@ pub fn MyRatings() -> impl IntoView {
                             .collect::<Vec<_>>()
                             .join(" · ")
                     };
+                    let provisional = pools.iter().any(|p| p.rating.provisional);
                     view! {
-                        <p class="card my-ratings" id="account-ratings">
-                            {t!(lang, "players-your-ratings")} " " {text} " · "
-                            <a href="/players">{t!(lang, "players-leaderboard")}</a>
-                        </p>
+                        <div class="card my-ratings" id="account-ratings">
+                            <p>
+                                {t!(lang, "players-your-ratings")} " " {text} " · "
+                                <a href="/players">{t!(lang, "players-leaderboard")}</a>
+                            </p>
+                            {provisional_note(lang, provisional)}
+                        </div>
                     }
                     .into_any()
                 })}
@@ -210,6 +229,7 @@ pub fn ProfileRatings(pools: Vec<PoolRating>) -> impl IntoView {
         view! {
             <section class="card profile-ratings" id="profile-ratings">
                 <h2>{t!(lang, "players-ratings")}</h2>
+                {provisional_note(lang, pools.iter().any(|p| p.rating.provisional))}
                 {pools
                     .into_iter()
                     .map(|pool| {

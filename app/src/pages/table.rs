@@ -43,6 +43,24 @@ pub fn TablePage() -> impl IntoView {
 }
 
 /// Moves the keyboard focus to the element with this id, once it is drawn.
+/// "Review this game": brings the analysis into view and starts it (a
+/// finished game's review is otherwise below the fold on a laptop).
+fn review_game() {
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::JsCast;
+        if let Some(card) = document().get_element_by_id("analysis") {
+            card.scroll_into_view();
+        }
+        if let Some(button) = document()
+            .get_element_by_id("analyse")
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            button.click();
+        }
+    }
+}
+
 fn focus_by_id(id: &'static str) {
     #[cfg(feature = "hydrate")]
     request_animation_frame(move || {
@@ -351,17 +369,27 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     t!(lang, "table-to-move", side = to_move.name())
                 }
             }
-            RoundStatus::Over { winner, reason } => match (winner, reason) {
-                (_, EndReason::Abandoned) => t!(lang, "table-abandoned"),
-                (_, EndReason::Aborted) => t!(lang, "table-aborted"),
-                (Some(w), EndReason::Resigned) => {
-                    t!(lang, "table-wins-resigned", side = w.name())
+            RoundStatus::Over { winner, reason } => {
+                let result = match (winner, reason) {
+                    (_, EndReason::Abandoned) => t!(lang, "table-abandoned"),
+                    (_, EndReason::Aborted) => t!(lang, "table-aborted"),
+                    (Some(w), EndReason::Resigned) => {
+                        t!(lang, "table-wins-resigned", side = w.name())
+                    }
+                    (Some(w), EndReason::Timeout) => {
+                        t!(lang, "table-wins-timeout", side = w.name())
+                    }
+                    (Some(w), EndReason::Time) => t!(lang, "table-wins-time", side = w.name()),
+                    (Some(w), EndReason::Finished) => t!(lang, "table-wins", side = w.name()),
+                    (None, _) => t!(lang, "table-draw"),
+                };
+                // A player in one seat reads first what it means for them.
+                match (winner, v.you.as_slice()) {
+                    (Some(w), [me]) if *me == w => t!(lang, "table-you-won", result = result),
+                    (Some(_), [_]) => t!(lang, "table-you-lost", result = result),
+                    _ => result,
                 }
-                (Some(w), EndReason::Timeout) => t!(lang, "table-wins-timeout", side = w.name()),
-                (Some(w), EndReason::Time) => t!(lang, "table-wins-time", side = w.name()),
-                (Some(w), EndReason::Finished) => t!(lang, "table-wins", side = w.name()),
-                (None, _) => t!(lang, "table-draw"),
-            },
+            }
         }
     };
     // The end-of-round celebration is for a win or a draw the viewer can be
@@ -572,7 +600,16 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         {move || shown_counts().1}
                     </div>
                     <p id="turn" class=move || format!("turn {}", to_move_class())>{turn_text}</p>
-                    <p class="round">{move || t!(lang, "table-round", round = view_state.with(|v| v.round))}</p>
+                    // A one-off game has no rounds to count: "Round" and the tally
+                    // appear once a rematch is played.
+                    <p class="round" hidden=move || view_state.with(|v| v.round <= 1)>
+                        {move || t!(lang, "table-round", round = view_state.with(|v| v.round))}
+                    </p>
+                    <Show when=move || over() && view_state.with(|v| v.history.iter().any(|h| h.square.is_some()))>
+                        <button class="secondary" id="review-game" on:click=|_| review_game()>
+                            {t!(lang, "table-review-game")}
+                        </button>
+                    </Show>
                     <p class="ai-search" id="ai-search">
                         {move || {
                             view_state
@@ -629,7 +666,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         <p id="ai-retry-note" class="muted" aria-live="polite">{move || ai_retry_note.get()}</p>
                     </div>
                 </Show>
-                <div class="card tally" id="tally">
+                <div class="card tally" id="tally" hidden=move || view_state.with(|v| v.round <= 1)>
                     <h2>{t!(lang, "table-tally")}</h2>
                     <p>
                         {t!(lang, "table-tally-black")} " " <strong id="tally-black">{move || view_state.with(|v| v.tally.black_wins)}</strong>
@@ -686,6 +723,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                                         <li class:pass=pass data-number=number.to_string()>
                                             <button
                                                 class="move-link"
+                                                data-mark=h.square.clone()
                                                 class:selected=reviewed == Some(number)
                                                 aria-pressed=(reviewed == Some(number)).to_string()
                                                 on:click=move |_| review.set(Some(number))

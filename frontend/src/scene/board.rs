@@ -60,27 +60,81 @@ pub(super) struct Label {
     geometry: BufferGeometry,
 }
 
+/// The 2D context's `set(property, value)` and `call(method, args)`.
+type Setter = Box<dyn Fn(&str, JsValue)>;
+type Caller = Box<dyn Fn(&str, &[JsValue])>;
+
+/// A fresh `width`×`height` canvas and its 2D context, reached through
+/// Reflect (a handful of calls: typed bindings for each method would add to
+/// the lobby's wasm and glue); `None` when the browser gives no 2D context.
+fn canvas_2d(width: u32, height: u32) -> Option<(web_sys::HtmlCanvasElement, Setter, Caller)> {
+    let document = web_sys::window()?.document()?;
+    let canvas: web_sys::HtmlCanvasElement =
+        document.create_element("canvas").ok()?.dyn_into().ok()?;
+    canvas.set_width(width);
+    canvas.set_height(height);
+    let context: JsValue = canvas.get_context("2d").ok()??.into();
+    let target = context.clone();
+    let set: Setter = Box::new(move |key: &str, value: JsValue| {
+        let _ = js_sys::Reflect::set(&target, &JsValue::from_str(key), &value);
+    });
+    let call: Caller = Box::new(move |name: &str, args: &[JsValue]| {
+        if let Ok(f) = js_sys::Reflect::get(&context, &JsValue::from_str(name)) {
+            let f: js_sys::Function = f.unchecked_into();
+            let _ = f.apply(&context, &args.iter().collect::<js_sys::Array>());
+        }
+    });
+    Some((canvas, set, call))
+}
+
+/// The coordinates on the frame's rim, as on a real board: a–h above and
+/// below the columns, 1–8 beside the rows (row 1 at the far side, where the
+/// camera's view puts it at the top). One texture, lying just under the felt
+/// so only the rim shows.
+fn rim_coordinates(root: &Group) {
+    const SIZE: u32 = 1024;
+    let Some((canvas, set, call)) = canvas_2d(SIZE, SIZE) else {
+        return;
+    };
+    let unit = f64::from(SIZE) / 9.0;
+    set("fillStyle", JsValue::from_str("rgba(246, 232, 204, 0.92)"));
+    set("font", JsValue::from_str("bold 36px sans-serif"));
+    set("textAlign", JsValue::from_str("center"));
+    set("textBaseline", JsValue::from_str("middle"));
+    let near = unit / 4.0;
+    let far = f64::from(SIZE) - unit / 4.0;
+    for i in 0..8u8 {
+        let along = unit * (f64::from(i) + 1.0);
+        let letter = ((b'a' + i) as char).to_string();
+        let number = (i + 1).to_string();
+        for (text, x, y) in [
+            (&letter, along, near),
+            (&letter, along, far),
+            (&number, near, along),
+            (&number, far, along),
+        ] {
+            call("fillText", &[text.as_str().into(), x.into(), y.into()]);
+        }
+    }
+    let texture = CanvasTexture::new(&canvas);
+    let geometry: BufferGeometry = PlaneGeometry::new(9.0, 9.0).unchecked_into();
+    geometry.rotate_x(-PI / 2.0);
+    let material: Material = MeshBasicMaterial::new(&params(&[
+        ("map", texture.into()),
+        ("transparent", true.into()),
+        ("depthWrite", false.into()),
+    ]))
+    .unchecked_into();
+    let rim = Mesh::new(&geometry, &material);
+    rim.position().set(0.0, -0.005, 0.0);
+    root.add(&rim);
+}
+
 impl Label {
     /// Draws `text` on a 128×128 canvas and lays it flat on the board;
     /// `None` when the browser gives no 2D context.
     fn new(text: &str, best: bool) -> Option<Label> {
-        let document = web_sys::window()?.document()?;
-        let canvas: web_sys::HtmlCanvasElement =
-            document.create_element("canvas").ok()?.dyn_into().ok()?;
-        canvas.set_width(128);
-        canvas.set_height(128);
-        // The 2D context through Reflect (a handful of calls): typed
-        // bindings for each method would add to the lobby's wasm and glue.
-        let context: JsValue = canvas.get_context("2d").ok()??.into();
-        let set = |key: &str, value: JsValue| {
-            let _ = js_sys::Reflect::set(&context, &JsValue::from_str(key), &value);
-        };
-        let call = |name: &str, args: &[JsValue]| {
-            if let Ok(f) = js_sys::Reflect::get(&context, &JsValue::from_str(name)) {
-                let f: js_sys::Function = f.unchecked_into();
-                let _ = f.apply(&context, &args.iter().collect::<js_sys::Array>());
-            }
-        };
+        let (canvas, set, call) = canvas_2d(128, 128)?;
         // A round badge, so the number reads on the green felt and on the
         // board's light and dark squares alike; the best move's is blue.
         set(
@@ -157,6 +211,8 @@ pub(super) fn build(root: &Group) -> BoardParts {
     frame.position().set(0.0, -0.21, 0.0);
     frame.set_receive_shadow(true);
     root.add(&frame);
+
+    rim_coordinates(root);
 
     let felt_geometry: BufferGeometry = PlaneGeometry::new(8.0, 8.0).unchecked_into();
     felt_geometry.rotate_x(-PI / 2.0);
