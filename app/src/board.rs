@@ -1,6 +1,6 @@
 //! The board component: server-rendered frame around a `<canvas>` that the 3D
 //! island (in the `frontend` crate) takes over after hydration.
-//! (Over 600 lines: the 3D board and the flat board share the keyboard, the announcer and the marks, and about a hundred lines are their unit tests.)
+//! (Over 600 lines: the 3D board and the flat board share the keyboard, the announcer and the marks; the last 60 are unit tests.)
 //!
 //! Around the canvas it owns what every mode needs and the scene cannot draw:
 //! keyboard play (a cursor moved with the arrow keys, Enter or Space plays), an

@@ -288,7 +288,7 @@ test('AI lab: visitors are told who writes the explanations, in their language; 
   await watcher.goto(`/lang/el?back=${labPath}`);
   await waitForIsland(watcher);
   await expect(watcher.locator('html')).toHaveAttribute('lang', 'el');
-  await expect(watcher.locator('#provider-status')).toHaveText('Ενσωματωμένος εξηγητής: οι εξηγήσεις γράφονται από τα δεδομένα κάθε θέσης, χωρίς γλωσσικό μοντέλο.');
+  await expect(watcher.locator('#provider-status')).toHaveText('Ενσωματωμένος εξηγητής: οι εξηγήσεις γράφονται από τα δεδομένα κάθε θέσης.');
   await expect(watcher.locator('#provider-status')).toHaveAttribute('data-kind', 'offline');
   await expect(card).toContainText('Οι μηχανές παίζουν όταν τις προχωρά ο κάτοχος');
   await expect(card).not.toContainText('Πάτα');

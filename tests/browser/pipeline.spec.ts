@@ -22,11 +22,14 @@ test('lobby is server-rendered, hydrates and draws the board', async ({ page, co
   await screenshot(page, info, 'lobby');
   const stats = await pixelStats(page);
   saveResult(info, 'pipeline', { backend, hydratedMs, firstFrameMs, pixels: stats, consoleErrors });
-  // The felt fills a good part of the frame; an empty board has no discs.
+  // The felt fills a good part of the frame; the lobby's board is set up at
+  // the start: two black and two white discs, about as many pixels of each.
   expect(stats.drawn).toBeGreaterThan(stats.width * stats.height * 0.2);
   expect(stats.felt).toBeGreaterThan(stats.width * stats.height * 0.15);
-  expect(stats.black).toBeLessThan(50);
-  expect(stats.white).toBeLessThan(50);
+  expect(stats.black).toBeGreaterThan(50);
+  expect(stats.white).toBeGreaterThan(50);
+  expect(stats.black / stats.white).toBeGreaterThan(0.5);
+  expect(stats.black / stats.white).toBeLessThan(2);
   expect(consoleErrors).toEqual([]);
 });
 
