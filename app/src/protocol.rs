@@ -161,6 +161,14 @@ impl Side {
         }
     }
 
+    /// `black` or `white`: as serialised, and the pages' CSS classes and ids.
+    pub fn key(self) -> &'static str {
+        match self {
+            Side::Black => "black",
+            Side::White => "white",
+        }
+    }
+
     /// "Black" or "White".
     pub fn name(self) -> &'static str {
         match self {

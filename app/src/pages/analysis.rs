@@ -22,13 +22,6 @@ pub fn OpeningName(#[prop(into)] moves: Signal<Vec<String>>) -> impl IntoView {
     }
 }
 
-fn side_class(side: Side) -> &'static str {
-    match side {
-        Side::Black => "black",
-        Side::White => "white",
-    }
-}
-
 /// Asks for the analysis state; keeps asking while it runs.
 fn poll(
     kind: GameKind,
@@ -262,7 +255,7 @@ fn ready_view(
                     None => view! { <span class="what">{what}</span> }.into_any(),
                 };
                 view! {
-                    <li class=format!("mistake-row {} {}", side_class(m.side), m.severity.label()) data-ply=m.ply.to_string() data-number=number.to_string() data-mark=m.square.clone()>
+                    <li class=format!("mistake-row {} {}", m.side.key(), m.severity.label()) data-ply=m.ply.to_string() data-number=number.to_string() data-mark=m.square.clone()>
                         {what}
                         <span class="severity">{severity_text(lang, m.severity)}</span>
                         <span class="loss">{loss_text(lang, &m)}{best}</span>

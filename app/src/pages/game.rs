@@ -276,10 +276,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                         .map(|ms| format!(" ({:.1} s)", ms as f64 / 1000.0))
                         .unwrap_or_default()
                 );
-                let side = match ply.side {
-                    Side::Black => "black",
-                    Side::White => "white",
-                };
+                let side = ply.side.key();
                 view! {
                     <li>
                         <button

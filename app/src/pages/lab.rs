@@ -19,7 +19,7 @@ use crate::lab::{
 pub use crate::pages::lab_home::LabHomePage;
 use crate::pages::lab_home::{provider_line, NewLabForm};
 use crate::pages::lab_parts::{
-    eval_graph, format_seconds, move_card, play_from_here, reviewed_position, side_class,
+    eval_graph, format_seconds, move_card, play_from_here, reviewed_position,
 };
 use crate::protocol::Side;
 use leptos::prelude::*;
@@ -396,9 +396,9 @@ fn LabScreen(initial: LabView) -> impl IntoView {
         }
     };
     let status_class = move || match reviewed() {
-        Some(r) => side_class(r.to_move),
+        Some(r) => r.to_move.key(),
         None => match view_state.with(|v| v.status) {
-            LabStatus::Playing { to_move } => side_class(to_move),
+            LabStatus::Playing { to_move } => to_move.key(),
             LabStatus::Over { .. } => "over",
         },
     };
@@ -470,7 +470,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 view! {
                     <li>
                         <button
-                            class=format!("lab-move {}", side_class(m.side))
+                            class=format!("lab-move {}", m.side.key())
                             class:selected=chosen == Some(ply)
                             data-ply=ply.to_string()
                             data-mark=mark

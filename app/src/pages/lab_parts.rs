@@ -5,13 +5,6 @@ use crate::lab::{ExplanationView, LabMoveView, LabStatus, LabView};
 use crate::protocol::Side;
 use leptos::prelude::*;
 
-pub(crate) fn side_class(side: Side) -> &'static str {
-    match side {
-        Side::Black => "black",
-        Side::White => "white",
-    }
-}
-
 pub(crate) fn format_seconds(seconds: f64) -> String {
     if seconds.fract() == 0.0 {
         format!("{seconds:.0} s")
@@ -194,7 +187,7 @@ pub(crate) fn move_card(
     };
     view! {
         <div class="card explanation" id="explanation-card" data-state=state data-ply=m.ply.to_string()>
-            <h2 class=format!("move-heading {}", side_class(m.side))>{heading}</h2>
+            <h2 class=format!("move-heading {}", m.side.key())>{heading}</h2>
             <p class="search-facts">{search}</p>
             {discs}
             {exact}

@@ -134,6 +134,14 @@ fn watch_connectivity(server_down: RwSignal<bool>, offline_only: RwSignal<bool>)
     let _ = (server_down, offline_only);
 }
 
+/// A game against the AI at the chosen depth and colour.
+fn vs_ai(depth: RwSignal<u8>, human: RwSignal<Side>) -> TableMode {
+    TableMode::VsAi {
+        depth: depth.get_untracked(),
+        human: human.get_untracked(),
+    }
+}
+
 /// "Play the AI": the depth and the colour (shared with "from a position").
 #[component]
 fn AiCard(
@@ -149,7 +157,7 @@ fn AiCard(
                 <input
                     type="radio"
                     name="colour"
-                    value=side_value(side)
+                    value=side.key()
                     id=id
                     checked=move || human.get() == side
                     on:change=move |_| human.set(side)
@@ -198,7 +206,7 @@ fn AiCard(
             </fieldset>
             <button
                 id="start-ai"
-                on:click=move |_| start.run(TableMode::VsAi { depth: depth.get_untracked(), human: human.get_untracked() })
+                on:click=move |_| start.run(vs_ai(depth, human))
                 disabled=unavailable
             >
                 {t!(lang, "lobby-start-ai")}
@@ -206,13 +214,6 @@ fn AiCard(
         </div>
     }
     .into_any()
-}
-
-fn side_value(side: Side) -> &'static str {
-    match side {
-        Side::Black => "black",
-        Side::White => "white",
-    }
 }
 
 /// "Play online": the time control, rated or not, the quick-match queue and
@@ -436,7 +437,7 @@ fn FromPosition(
             <div class="row">
                 <button
                     id="start-obf-ai"
-                    on:click=move |_| start_from.run(TableMode::VsAi { depth: depth.get_untracked(), human: human.get_untracked() })
+                    on:click=move |_| start_from.run(vs_ai(depth, human))
                     disabled=unavailable
                 >
                     {t!(lang, "lobby-from-ai")}

@@ -27,13 +27,6 @@ pub fn start_cells() -> Vec<i8> {
     cells
 }
 
-fn side_value(side: Side) -> i8 {
-    match side {
-        Side::Black => 1,
-        Side::White => -1,
-    }
-}
-
 fn side_of(value: i8) -> Side {
     if value > 0 {
         Side::Black
@@ -99,7 +92,7 @@ impl OfflineGame {
     }
 
     pub fn ai(&self) -> i8 {
-        -side_value(self.human)
+        -self.human.cell()
     }
 
     pub fn over(&self) -> bool {
@@ -107,7 +100,7 @@ impl OfflineGame {
     }
 
     pub fn human_to_move(&self) -> bool {
-        self.to_move == side_value(self.human)
+        self.to_move == self.human.cell()
     }
 
     pub fn ai_to_move(&self) -> bool {
@@ -173,7 +166,7 @@ impl OfflineGame {
                 let score = format!("{}–{}", self.black, self.white);
                 if result == 0 {
                     t!(lang, "offline-draw", score = score)
-                } else if result == side_value(self.human) {
+                } else if result == self.human.cell() {
                     t!(lang, "offline-you-win", score = score)
                 } else {
                     t!(lang, "offline-ai-wins", score = score)
@@ -382,7 +375,7 @@ impl Session {
         self.error.set(None);
         self.thinking.set(true);
         leptos::task::spawn_local(async move {
-            if self.play(generation, side_value(game.human), square).await {
+            if self.play(generation, game.human.cell(), square).await {
                 self.ai_turns(generation).await;
             }
         });

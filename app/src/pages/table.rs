@@ -76,13 +76,6 @@ fn focus_by_id(id: &'static str) {
     let _ = id;
 }
 
-fn side_class(side: Side) -> &'static str {
-    match side {
-        Side::Black => "black",
-        Side::White => "white",
-    }
-}
-
 #[component]
 fn TableScreen(initial: TableView) -> impl IntoView {
     let lang = crate::i18n::use_lang();
@@ -413,7 +406,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         None => view_state.with(|v| (v.black_count, v.white_count)),
     };
     let to_move_class = move || match status() {
-        RoundStatus::Playing { to_move } => side_class(to_move),
+        RoundStatus::Playing { to_move } => to_move.key(),
         RoundStatus::Over { .. } => "over",
     };
     let export_href = format!("/table/{table_id}/export.txt");
@@ -491,7 +484,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         };
                         view! {
                             <button
-                                id=format!("vote-{}", side_class(side))
+                                id=format!("vote-{}", side.key())
                                 class:voted=voted
                                 on:click=move |_| do_vote(Some(side), !voted)
                             >

@@ -87,6 +87,21 @@ fn canvas_2d(width: u32, height: u32) -> Option<(web_sys::HtmlCanvasElement, Set
     Some((canvas, set, call))
 }
 
+/// A `size`×`size` square lying flat, showing `texture` (transparent, and
+/// kept out of the depth buffer so it never hides what lies on it).
+fn lying_plane(texture: &CanvasTexture, size: f64) -> (BufferGeometry, Material, Mesh) {
+    let geometry: BufferGeometry = PlaneGeometry::new(size, size).unchecked_into();
+    geometry.rotate_x(-PI / 2.0);
+    let material: Material = MeshBasicMaterial::new(&params(&[
+        ("map", JsValue::clone(texture)),
+        ("transparent", true.into()),
+        ("depthWrite", false.into()),
+    ]))
+    .unchecked_into();
+    let mesh = Mesh::new(&geometry, &material);
+    (geometry, material, mesh)
+}
+
 /// The coordinates on the frame's rim, as on a real board: a–h above and
 /// below the columns, 1–8 beside the rows (row 1 at the far side, where the
 /// camera's view puts it at the top). One texture, lying just under the felt
@@ -116,16 +131,7 @@ fn rim_coordinates(root: &Group) {
             call("fillText", &[text.as_str().into(), x.into(), y.into()]);
         }
     }
-    let texture = CanvasTexture::new(&canvas);
-    let geometry: BufferGeometry = PlaneGeometry::new(9.0, 9.0).unchecked_into();
-    geometry.rotate_x(-PI / 2.0);
-    let material: Material = MeshBasicMaterial::new(&params(&[
-        ("map", texture.into()),
-        ("transparent", true.into()),
-        ("depthWrite", false.into()),
-    ]))
-    .unchecked_into();
-    let rim = Mesh::new(&geometry, &material);
+    let (_, _, rim) = lying_plane(&CanvasTexture::new(&canvas), 9.0);
     rim.position().set(0.0, -0.005, 0.0);
     root.add(&rim);
 }
@@ -170,15 +176,7 @@ impl Label {
         set("textBaseline", JsValue::from_str("middle"));
         call("fillText", &[text.into(), 64.0.into(), 68.0.into()]);
         let texture = CanvasTexture::new(&canvas);
-        let geometry: BufferGeometry = PlaneGeometry::new(0.62, 0.62).unchecked_into();
-        geometry.rotate_x(-PI / 2.0);
-        let material: Material = MeshBasicMaterial::new(&params(&[
-            ("map", texture.clone()),
-            ("transparent", true.into()),
-            ("depthWrite", false.into()),
-        ]))
-        .unchecked_into();
-        let mesh = Mesh::new(&geometry, &material);
+        let (geometry, material, mesh) = lying_plane(&texture, 0.62);
         Some(Label {
             mesh,
             material,
