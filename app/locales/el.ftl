@@ -230,6 +230,7 @@ table-wins-time = { $side ->
 table-draw = Ισοπαλία
 table-you-won = Κέρδισες: { $result }
 table-you-lost = Έχασες: { $result }
+table-result-rated = { $result } · βαθμολογία { $rating } ({ $change })
 table-resign = Παραιτούμαι
 table-resign-hot-seat = Παραίτηση (όποιος παίζει)
 table-resign-confirm = Να παραιτηθείς από την παρτίδα;
@@ -1000,19 +1001,21 @@ practice-wrong-shown = Το { $square } αξίζει { $value }, { $behind ->
     [one] ένα πούλι
    *[other] { $behind } πούλια
 } κάτω από την καλύτερη.
+practice-prompt = Πάτησε στο ταμπλό το τετράγωνο μιας καλύτερης κίνησης.
+practice-best = Η καλύτερη κίνηση είναι η { $best } ({ $value })· η αξία κάθε κίνησης είναι στο ταμπλό.
+practice-on-board = Η θέση είναι στο ταμπλό: παίξε εκεί την κίνησή σου.
 practice-show = Δείξε τη λύση
 practice-answer = Η καλύτερη κίνηση είναι το { $best }: { $value } ({ $kind }). Η αξία κάθε κίνησης φαίνεται στο ταμπλό.
 practice-line = Καλύτερη συνέχεια: { $line }
 practice-line-thinking = Αναζήτηση της καλύτερης συνέχειας…
 practice-next = Επόμενη θέση
 practice-finish = Τέλος
-practice-stop = Τέλος εξάσκησης
+practice-stop = Πίσω στην παρτίδα
 practice-done = Η εξάσκηση τελείωσε: βρήκες μόνος σου καλή κίνηση σε { $found } από { $total ->
     [one] μία θέση
    *[other] { $total } θέσεις
 }.
 practice-again = Ξανά εξάσκηση
-practice-board-label = Ταμπλό εξάσκησης: η θέση πριν από το λάθος
 practice-failed = Η μηχανή δεν μπόρεσε να αξιολογήσει τις κινήσεις: { $error }
 
 report-summary = Αναφορά για { $name }

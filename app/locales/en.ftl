@@ -208,6 +208,7 @@ table-wins-time = { $side } wins on time
 table-draw = Draw
 table-you-won = You won: { $result }
 table-you-lost = You lost: { $result }
+table-result-rated = { $result } · rating { $rating } ({ $change })
 table-resign = Resign
 table-resign-hot-seat = Resign (side to move)
 table-resign-confirm = Resign this game?
@@ -820,19 +821,21 @@ practice-wrong-shown = { $square } scores { $value }, { $behind ->
     [one] one disc
    *[other] { $behind } discs
 } below the best.
+practice-prompt = Click the square of a better move on the board.
+practice-best = The best move is { $best } ({ $value }); every move's value is on the board.
+practice-on-board = The position is on the board: play your move there.
 practice-show = Show the answer
 practice-answer = The best move is { $best }: { $value } ({ $kind }). Every move's value is on the board.
 practice-line = Best line: { $line }
 practice-line-thinking = Finding the best line…
 practice-next = Next position
 practice-finish = Finish
-practice-stop = Stop practising
+practice-stop = Back to the game
 practice-done = Practice done: you found a good move yourself in { $found } of { $total ->
     [one] one position
    *[other] { $total } positions
 }.
 practice-again = Practise again
-practice-board-label = Practice board: the position before the mistake
 practice-failed = The engine could not score the moves: { $error }
 
 report-summary = Report { $name }

@@ -85,6 +85,25 @@ fn say(announcer: RwSignal<String>, text: String) {
 /// choice, kept in local storage; the island reads the same key).
 pub const FLAT_BOARD_KEY: &str = "othello3d.board";
 
+/// Another position on the page's main board for a while: the practice of
+/// a game's mistakes puts each of its positions there. While it is set, the
+/// board shows `snapshot` with `hint` and `labels`, its clicks and Enter go
+/// to `on_square`, `banner` is drawn over it, and the announcer and the
+/// celebration leave the switch alone. Set back to `None`, the page's own
+/// position returns.
+#[derive(Clone)]
+pub struct Takeover {
+    pub snapshot: Signal<BoardSnapshot>,
+    pub on_square: Callback<u8>,
+    pub hint: Signal<Option<u8>>,
+    pub labels: Signal<Vec<(u8, String, bool)>>,
+    pub banner: ViewFn,
+}
+
+/// The page's [`Takeover`], provided once by the app for every page.
+#[derive(Clone, Copy)]
+pub struct BoardTakeover(pub RwSignal<Option<Takeover>>);
+
 /// The passes of the current round, in order, for the announcer.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PassLog {
@@ -191,8 +210,27 @@ pub fn Board3D(
     voice: Option<crate::voice::BoardVoice>,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
-    let hint = hint.unwrap_or_else(|| Signal::derive(|| None));
-    let labels = labels.unwrap_or_else(|| Signal::derive(Vec::new));
+    let own_hint = hint.unwrap_or_else(|| Signal::derive(|| None));
+    let own_labels = labels.unwrap_or_else(|| Signal::derive(Vec::new));
+    let (own_snapshot, own_square) = (snapshot, on_square);
+    // What the board shows and where its clicks go: the page's own, or a
+    // takeover's while one is set.
+    let takeover = use_context::<BoardTakeover>().map(|t| t.0);
+    let taken = move || {
+        takeover.and_then(|t| t.with(|o| o.as_ref().map(|x| (x.snapshot, x.hint, x.labels))))
+    };
+    let practising = move || takeover.is_some_and(|t| t.with(Option::is_some));
+    let snapshot =
+        Signal::derive(move || taken().map_or_else(|| own_snapshot.get(), |t| t.0.get()));
+    let hint = Signal::derive(move || taken().map_or_else(|| own_hint.get(), |t| t.1.get()));
+    let labels = Signal::derive(move || taken().map_or_else(|| own_labels.get(), |t| t.2.get()));
+    let on_square = Callback::new(move |square: u8| {
+        match takeover.and_then(|t| t.with_untracked(|o| o.as_ref().map(|x| x.on_square))) {
+            Some(theirs) => theirs.run(square),
+            None => own_square.run(square),
+        }
+    });
+    let banner = move || takeover.and_then(|t| t.with(|o| o.as_ref().map(|x| x.banner.run())));
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (backend, set_backend) = signal(String::from("loading"));
     let celebrating = RwSignal::new(false);
@@ -246,6 +284,7 @@ pub fn Board3D(
         });
         let previous: StoredValue<Option<BoardSnapshot>> = StoredValue::new(None);
         let previous_passes: StoredValue<Option<PassLog>> = StoredValue::new(None);
+        let was_practising = StoredValue::new(false);
         Effect::new(move |_| {
             let current = snapshot.get();
             let current_passes = passes.map(|p| p.get());
@@ -253,7 +292,16 @@ pub fn Board3D(
             previous_passes.set_value(current_passes.clone());
             let before = previous.get_value();
             with_scene(&|s| s.show(&current));
-            if let Some(before) = before {
+            // A takeover's positions, and the switches to and from them, are
+            // not moves: nothing to announce or celebrate.
+            let now_practising = practising();
+            let switched = now_practising || was_practising.get_value();
+            was_practising.set_value(now_practising);
+            if switched && celebrating.get_untracked() {
+                with_scene(&|s| s.skip_celebration());
+                celebrating.set(false);
+            }
+            if let Some(before) = before.filter(|_| !switched) {
                 if celebrating.get_untracked() && ends_celebration(&before, &current) {
                     celebrating.set(false);
                 }
@@ -310,7 +358,7 @@ pub fn Board3D(
         });
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (set_backend, passes, celebrate, voice);
+    let _ = (set_backend, passes, celebrate, voice, practising);
 
     let skip = move || {
         with_scene(&|s| s.skip_celebration());
@@ -373,6 +421,7 @@ pub fn Board3D(
                 on:focus=on_focus
             ></canvas>
             {move || is_2d().then(|| view! { <Board2D snapshot on_square cursor hint labels announcer voice marked /> })}
+            {banner}
             {move || {
                 celebrating
                     .get()
@@ -425,7 +474,6 @@ pub fn Board3D(
 
 /// The DOM board for browsers without WebGPU and WebGL 2: 64 buttons, one per
 /// square, playable by click and by keyboard (arrow keys move the focus).
-/// Also the practice's own small board (with its own `id` and `label`).
 #[component]
 pub fn Board2D(
     #[prop(into)] snapshot: Signal<BoardSnapshot>,
@@ -435,12 +483,6 @@ pub fn Board2D(
     #[prop(into)] labels: Signal<Vec<(u8, String, bool)>>,
     announcer: RwSignal<String>,
     voice: Option<crate::voice::BoardVoice>,
-    /// The element's id (`board-2d` when not given).
-    #[prop(optional)]
-    id: Option<&'static str>,
-    /// What a screen reader calls the board (the page board's name when not given).
-    #[prop(optional)]
-    label: Option<String>,
     /// A square to mark (a move name the pointer or the focus is on).
     #[prop(optional, into)]
     marked: Option<Signal<Option<u8>>>,
@@ -548,9 +590,9 @@ pub fn Board2D(
     view! {
         <div
             class="board-2d"
-            id=id.unwrap_or("board-2d")
+            id="board-2d"
             role="application"
-            aria-label=label.unwrap_or_else(|| t!(lang, "board-label-2d"))
+            aria-label=t!(lang, "board-label-2d")
             aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight Home End Enter Space R C D L S M T"
             node_ref=grid
             on:keydown=on_key

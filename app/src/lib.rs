@@ -103,6 +103,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    // A practice's positions take the page's main board over (board.rs).
+    provide_context(board::BoardTakeover(RwSignal::new(None)));
     let lang = i18n::use_lang();
     view! {
         <Title text=t!(lang, "site-title") />

@@ -2,6 +2,7 @@
 // table page; the evaluation graph and the list of worst moves appear, and a
 // reload shows the stored result without computing again.
 import { test, expect, waitForIsland, screenshot, saveResult } from './support/fixtures';
+import { clickSquare } from './support/board';
 import { startServer, RunningServer } from './support/server';
 
 let server: RunningServer;
@@ -160,17 +161,20 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await expect(page.locator('#analysis')).toHaveAttribute('data-state', 'ready', { timeout: 10_000 });
   await expect(page.locator('#analysis-progress')).toHaveCount(0);
 
-  // Practise the mistakes, by clicks: the position before each costly move on
-  // the card's own board; a guess is judged by the engine in the browser
-  // (good within 1 disc of the best when exact, 2 otherwise); the answer
-  // writes every move's value on the board and shows the best line.
+  // Practise the mistakes, by clicks on the main board: it shows the
+  // position before each costly move under a banner; a guess is judged by the
+  // engine in the browser (good within 1 disc of the best when exact, 2
+  // otherwise); the answer writes every move's value on the board, marks the
+  // best and shows the best line; "Back to the game" gives the board back.
+  await waitForIsland(page);
   await page.locator('#practise').click();
-  const practiceBoard = page.locator('#practice-board');
-  await expect(practiceBoard).toBeVisible();
+  const banner = page.locator('#practice-banner');
+  await expect(banner).toBeVisible();
   const discText = (v: number) => {
     const r = Math.round(v);
     return r === 0 ? '0' : r > 0 ? `+${r}` : `−${-r}`;
   };
+  const island = () => page.evaluate(() => (window as any).othello3d.status());
   let positions = 0;
   let foundFirst = 0;
   let wrongSeen = 0;
@@ -179,16 +183,19 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
     expect(positions).toBeLessThanOrEqual(5);
     const position = page.locator('#practice-position');
     await expect(position).toContainText(`Position ${positions} of`);
-    // The board is the game's position before that move.
+    // The main board is the game's position before that move.
     const number = Number(await position.getAttribute('data-number'));
     const earlier = Object.keys(scores).map(Number).filter((n) => n < number);
     const before = earlier.length ? scores[Math.max(...earlier)] : [2, 2];
-    await expect(practiceBoard.locator('.disc2d.black')).toHaveCount(before[0]);
-    await expect(practiceBoard.locator('.disc2d.white')).toHaveCount(before[1]);
-    const legal = await practiceBoard
-      .locator('.cell.legal')
-      .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-square'))));
-    expect(legal.length).toBeGreaterThan(0);
+    await page.waitForFunction(
+      ([b, w]) => {
+        const s = (window as any).othello3d.status();
+        return s.black === b && s.white === w && s.legal.length > 0 && s.labels === 0 && s.drawnVersion >= s.version;
+      },
+      before,
+      { timeout: 10_000 },
+    );
+    const legal: number[] = (await island()).legal;
     const verdict = page.locator('#practice-verdict .verdict');
     const wrong: { square: number; value: number }[] = [];
     let judged: { square: number; value: number; best: number; tolerance: number } | null = null;
@@ -198,7 +205,7 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
     } else {
       // Squares in turn until one is good (the best move always is).
       for (const square of legal) {
-        await practiceBoard.locator(`[data-square="${square}"]`).click();
+        await clickSquare(page, square);
         await expect(verdict).toHaveAttribute('data-square', String(square), { timeout: 60_000 });
         const value = Number(await verdict.getAttribute('data-value'));
         const best = Number(await verdict.getAttribute('data-best-value'));
@@ -221,20 +228,24 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
     // The answer: every legal move's value on the board, the best marked, the line.
     const answer = page.locator('#practice-answer');
     await expect(answer).toBeVisible({ timeout: 60_000 });
-    await expect(practiceBoard.locator('.cell.labelled')).toHaveCount(legal.length);
-    await expect(practiceBoard.locator('.cell.best-label').first()).toBeVisible();
     const bestSquare = Number(await answer.getAttribute('data-best'));
-    await expect(practiceBoard.locator(`[data-square="${bestSquare}"]`)).toHaveClass(/best-label/);
-    for (const w of wrong) {
-      await expect(practiceBoard.locator(`[data-square="${w.square}"]`)).toHaveAttribute('data-label', discText(w.value));
-    }
-    if (judged) {
-      await expect(practiceBoard.locator(`[data-square="${judged.square}"]`)).toHaveAttribute('data-label', discText(judged.value));
-    }
+    await page.waitForFunction((n) => (window as any).othello3d.status().labels === n, legal.length);
+    const shown = await island();
+    const labelled = new Map<number, [string, boolean]>(shown.labelTexts.map((l: [number, string, boolean]) => [l[0], [l[1], l[2]]]));
+    expect([...labelled.keys()].sort((a, b) => a - b)).toEqual([...legal].sort((a, b) => a - b));
+    expect([...labelled].filter(([, [, best]]) => best).map(([square]) => square)).toContain(bestSquare);
+    expect(shown.hint).toBe(bestSquare);
+    for (const w of wrong) expect(labelled.get(w.square)![0]).toBe(discText(w.value));
+    if (judged) expect(labelled.get(judged.square)![0]).toBe(discText(judged.value));
+    // A click after the answer changes nothing.
+    await clickSquare(page, legal[0]);
     const line = page.locator('#practice-line');
     await expect(line).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
     const bestName = String.fromCharCode(97 + (bestSquare % 8)) + String(Math.floor(bestSquare / 8) + 1);
     await expect(line).toHaveText(new RegExp(`^Best line: ${bestName}( [a-h][1-8])*$`));
+    if (judged) await expect(verdict).toHaveAttribute('data-square', String(judged.square));
+    else await expect(verdict).toHaveCount(0);
+    if (positions === 2) await screenshot(page, info, 'practice-answer');
     await page.locator('#practice-next').click();
   }
   expect(positions).toBeGreaterThan(0);
@@ -243,6 +254,43 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await expect(doneNote).toHaveAttribute('data-found', String(foundFirst));
   await expect(page.locator('#practise-again')).toBeVisible();
   await screenshot(page, info, 'practice-done');
+  // Back to the game: the banner goes, the board shows the final position again.
+  await page.locator('#practice-stop').click();
+  await expect(banner).toHaveCount(0);
+  await page.waitForFunction(
+    ([b, w]) => {
+      const s = (window as any).othello3d.status();
+      return s.black === b && s.white === w && s.labels === 0;
+    },
+    final,
+    { timeout: 10_000 },
+  );
+  await expect(page.locator('#practise')).toBeVisible();
+
+  // On a phone the page scrolls up to the board, the banner is a sheet under
+  // it, and a tap on the board is a guess.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#practise').scrollIntoViewIfNeeded();
+  await page.locator('#practise').click();
+  await expect(banner).toBeVisible();
+  await page.waitForFunction(() => (window as any).othello3d.status().labels === 0);
+  await page.waitForTimeout(300); // the scroll settles
+  const canvasBox = (await page.locator('#board-canvas').boundingBox())!;
+  const sheet = (await banner.boundingBox())!;
+  expect(canvasBox.y).toBeGreaterThanOrEqual(-1);
+  expect(canvasBox.y).toBeLessThan(100);
+  expect(sheet.y + sheet.height).toBeLessThanOrEqual(845);
+  for (const square of [0, 7, 56, 63]) {
+    const [, y] = await page.evaluate((i) => (window as any).othello3d.squareToScreen(i), square);
+    expect(y, `square ${square} is on screen above the sheet`).toBeGreaterThan(0);
+    expect(y).toBeLessThan(sheet.y);
+  }
+  const phoneLegal: number[] = (await island()).legal;
+  await clickSquare(page, phoneLegal[0]);
+  await expect(page.locator('#practice-verdict .verdict')).toHaveAttribute('data-square', String(phoneLegal[0]), { timeout: 60_000 });
+  await screenshot(page, info, 'practice-phone');
+  await page.locator('#practice-stop').click();
+  await expect(banner).toHaveCount(0);
 
   saveResult(info, 'analysis', { plies: plies.n, mistakes: await mistakes.count(), practised: positions, wrongGuesses: wrongSeen });
   expect(consoleErrors).toEqual([]);

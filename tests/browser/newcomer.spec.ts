@@ -2,6 +2,7 @@
 // rated play in view, one-off games without multi-round words, a finished
 // game's review in view, and move names that show their square on the board.
 import { test, expect, screenshot, waitForIsland } from './support/fixtures';
+import { newPlayer } from './support/online';
 import { clickSquare, startVsAi, status, waitForNewVersion, resign } from './support/board';
 
 test('signed out, the lobby shows its board at the start, sign-up and rated play in view', async ({ page, consoleErrors }, info) => {
@@ -73,4 +74,46 @@ test('a one-off game has no rounds or tally, its review is in view, and a move n
   await expect(page.locator('#tally')).toBeVisible();
   await expect(page.locator('#tally-white')).toHaveText('1');
   expect(consoleErrors).toEqual([]);
+});
+
+test('in Greek, the winner and the loser read their result first, the review in view, on a laptop and a phone', async ({ browser, server }, info) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  const creator = await newPlayer(browser, server.url, errors);
+  const guest = await newPlayer(browser, server.url, errors);
+  await creator.setViewportSize({ width: 1280, height: 800 });
+  await guest.setViewportSize({ width: 390, height: 844 });
+  for (const page of [creator, guest]) {
+    await page.goto('/lang/el?back=/');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  }
+  await creator.click('#private-table');
+  await creator.waitForURL(/\/table\//);
+  const link = await creator.locator('#share-link').inputValue();
+  await guest.goto(link);
+  await waitForIsland(guest);
+  await guest.click('#take-seat');
+  await expect(guest.locator('#resign')).toBeVisible();
+  await waitForIsland(creator);
+  // One move by whoever is black, then the other resigns.
+  await expect.poll(async () => (await status(creator)).legal.length + (await status(guest)).legal.length).toBeGreaterThan(0);
+  const mover = (await status(creator)).legal.length > 0 ? creator : guest;
+  const other = mover === creator ? guest : creator;
+  const before = await status(mover);
+  await clickSquare(mover, before.legal[0]);
+  await waitForNewVersion(mover, before.version);
+  await expect.poll(async () => (await status(other)).legal.length).toBeGreaterThan(0);
+  await resign(other);
+  await expect(other.locator('#turn')).toHaveText(/^Έχασες: Κερδίζουν τα (μαύρα|λευκά): τα (λευκά|μαύρα) παραιτήθηκαν$/);
+  await expect(mover.locator('#turn')).toHaveText(/^Κέρδισες: Κερδίζουν τα (μαύρα|λευκά): τα (λευκά|μαύρα) παραιτήθηκαν$/);
+  for (const [page, name] of [[creator, 'laptop'], [guest, 'phone']] as const) {
+    const review = page.locator('#review-game');
+    await expect(review).toHaveText('Ξαναδές την παρτίδα');
+    if (name === 'laptop') await expect(review).toBeInViewport();
+    // Nothing runs off the side: the longer Greek words wrap.
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(wide, `no sideways scroll on the ${name}`).toBeLessThanOrEqual(0);
+    await screenshot(page, info, `newcomer-end-card-el-${name}-${page === mover ? 'winner' : 'loser'}`);
+  }
+  expect(errors).toEqual([]);
 });

@@ -92,7 +92,15 @@ test('two new players play a rated quick match, see their ratings move, profiles
   }
   const gain = Number((await first.locator('#players .rating-change.up').textContent())!.slice(1));
   expect(gain).toBeGreaterThan(100);
+  const loss = Number((await first.locator('#players .rating-change.down').textContent())!.slice(1));
+  // The result line says it first: "You lost: … · rating 1338? (−162)".
+  const [resigner, other] = mover === first ? [first, second] : [second, first];
+  await expect(resigner.locator('#turn')).toHaveText(
+    new RegExp(`^You lost: .+ · rating ${1500 - loss}\\? \\(−${loss}\\)$`),
+  );
+  await expect(other.locator('#turn')).toHaveText(new RegExp(`^You won: .+ · rating ${1500 + gain}\\? \\(\\+${gain}\\)$`));
   await screenshot(first, info, 'table-rating-change');
+  await screenshot(resigner, info, 'table-rating-loser');
 
   // Each opens the other's profile from the players card.
   const loser = mover;

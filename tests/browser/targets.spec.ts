@@ -52,6 +52,9 @@ test('every control is at least 24 × 24 px on a phone, in both languages', asyn
   const found: string[] = [];
   const check = async (name: string) => {
     for (const small of await smallTargets(page)) found.push(`${name}: ${small}`);
+    // And nothing runs off the side (the longer Greek words wrap).
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (wide > 0) found.push(`${name}: ${wide} px of sideways scroll`);
   };
   for (const lang of ['el', 'en'] as const) {
     await visit(page, `/lang/${lang}?back=/`);
@@ -83,6 +86,10 @@ test('every control is at least 24 × 24 px on a phone, in both languages', asyn
   await visit(page, `/@/${name}`);
   await check('profile');
   await screenshot(page, info, 'targets-profile');
+  await visit(page, `/lang/el?back=/@/${name}`);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'el');
+  await check('profile-el');
+  await screenshot(page, info, 'targets-profile-el');
   expect(found).toEqual([]);
   expect(consoleErrors).toEqual([]);
 });

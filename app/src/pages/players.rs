@@ -51,7 +51,13 @@ fn seat_line(lang: crate::i18n::Lang, side: Side, tag: SeatTag, over: bool) -> i
 /// The players of an online table, fetched again when the seats change or
 /// a round ends.
 #[component]
-pub fn PlayersCard(table: String, view: RwSignal<TableView>) -> impl IntoView {
+pub fn PlayersCard(
+    table: String,
+    view: RwSignal<TableView>,
+    /// Where the card leaves its last answer (the result line reads the
+    /// player's new rating there).
+    seen: RwSignal<Option<crate::ratings::PlayersView>>,
+) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let online = move || view.with(|v| matches!(v.mode, TableMode::Online { .. }));
     let over = move || view.with(|v| matches!(v.status, RoundStatus::Over { .. }));
@@ -75,6 +81,7 @@ pub fn PlayersCard(table: String, view: RwSignal<TableView>) -> impl IntoView {
                     let Some(Ok(players)) = super::settled(players).await else {
                         return ().into_any();
                     };
+                    let _ = seen.try_set(Some(players.clone()));
                     if players.black.name.is_none() && players.white.name.is_none() {
                         return ().into_any();
                     }

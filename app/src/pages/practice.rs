@@ -3,7 +3,9 @@
 //! component that uses them.)
 //!
 //! From a game's analysis, the positions where the player lost the most,
-//! one at a time, on a small board of their own inside the analysis card.
+//! one at a time, on the page's main board (a [`Takeover`]: a banner over
+//! the board with the verdict and the buttons, "Back to the game" returns
+//! its position; the card keeps what was asked, the answer and the line).
 //! "Find a better move": a click on a legal square asks the browser's engine
 //! worker to score every legal move (the same all-move hint
 //! as the Hint button, on the trained evaluation, exact near the end) and
@@ -16,6 +18,7 @@
 //! It works wherever the analysis card is: live tables, archived games and
 //! the lab. Nothing is sent to the server.
 
+use crate::board::{BoardTakeover, Takeover};
 use crate::i18n::Lang;
 use crate::pages::hint::{board_labels, disc_text, HINT_DEPTH, HINT_NODES};
 use crate::protocol::{
@@ -222,8 +225,9 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
     let found = RwSignal::new(0usize);
     let helped = RwSignal::new(false);
     let done = RwSignal::new(false);
-    let cursor = RwSignal::new(None::<u8>);
-    let announcer = RwSignal::new(String::new());
+    let takeover = use_context::<BoardTakeover>()
+        .map(|t| t.0)
+        .unwrap_or_else(|| RwSignal::new(None));
 
     let current = move || exercises.with_value(|e| e.get(index.get()).cloned());
     let reset_position = move || {
@@ -233,7 +237,6 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
         line.set(None);
         error.set(None);
         helped.set(false);
-        cursor.set(None);
     };
     let reveal = move || {
         if revealed.get_untracked() {
@@ -306,7 +309,7 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
         });
     };
     let on_square = Callback::new(move |square: u8| {
-        if revealed.get_untracked() || busy.get_untracked() {
+        if revealed.get_untracked() || busy.get_untracked() || done.get_untracked() {
             return;
         }
         let Some(exercise) = current() else {
@@ -332,23 +335,28 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
             index.update(|i| *i += 1);
         }
     };
-    let begin = move |_| {
+    let restart = move || {
         reset_position();
         index.set(0);
         found.set(0);
         done.set(false);
-        active.set(true);
     };
     let stop = move |_| {
         crate::worker::cancel();
         busy.set(false);
         reset_position();
         active.set(false);
+        let _ = takeover.try_set(None);
     };
+    on_cleanup(move || {
+        let _ = takeover.try_set(None);
+    });
 
+    // The position on the main board: version 0, so the board neither
+    // animates nor announces the jump from one position to the next.
     let snapshot = Signal::derive(move || {
         let mut s = BoardSnapshot::empty();
-        if let Some(e) = current() {
+        if let Some(e) = current().filter(|_| !done.get()) {
             s.legal = if revealed.get() {
                 Vec::new()
             } else {
@@ -356,7 +364,6 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
             };
             s.cells = e.cells;
         }
-        s.version = index.get() as u64 + 1;
         s
     });
     let labels = Signal::derive(move || {
@@ -372,33 +379,25 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
             .flatten()
     });
 
-    let exercise_view = move || {
+    // Over the board: where we are, the verdict, and the buttons.
+    let title = move || {
         let e = current()?;
         let side = e.side;
-        let loss_word = if e.exact {
-            t!(lang, "practice-loss-exact", loss = e.loss)
-        } else {
-            t!(lang, "practice-loss-estimate", loss = e.loss)
-        };
         Some(view! {
             <p id="practice-position" data-ply=e.ply.to_string() data-number=e.number.to_string() data-side=side.name()>
                 <strong>{t!(lang, "practice-position", n = index.get() + 1, total = total, number = e.number, side = side.name())}</strong>
-                " "
-                {t!(lang, "practice-ask", side = side.name(), square = e.played.clone(), loss = loss_word)}
             </p>
         })
     };
     let verdict = move || {
         if busy.get() {
-            return Some(
-                view! { <span class="muted">{t!(lang, "practice-checking")}</span> }.into_any(),
-            );
+            return view! { <span class="muted">{t!(lang, "practice-checking")}</span> }.into_any();
         }
         if let Some(e) = error.get() {
-            return Some(view! { <span class="error">{e}</span> }.into_any());
+            return view! { <span class="error">{e}</span> }.into_any();
         }
-        judged.get().map(|j| {
-            view! {
+        if let Some(j) = judged.get() {
+            return view! {
                 <span
                     class=if j.good { "verdict good" } else { "verdict wrong" }
                     data-verdict=if j.good { "good" } else { "wrong" }
@@ -410,7 +409,87 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
                     {verdict_text(lang, &j, revealed.get())}
                 </span>
             }
-            .into_any()
+            .into_any();
+        }
+        let best = revealed
+            .get()
+            .then(|| values.with(|v| v.as_deref().and_then(best_of)))
+            .flatten();
+        match best {
+            Some(best) => t!(
+                lang,
+                "practice-best",
+                best = square_name(best.square),
+                value = disc_text(best.value)
+            )
+            .into_any(),
+            None => t!(lang, "practice-prompt").into_any(),
+        }
+    };
+    let banner = StoredValue::new(ViewFn::from(move || {
+        view! {
+            <div class="practice-banner" id="practice-banner" role="region" aria-label=t!(lang, "practice-title")>
+                {move || {
+                    if done.get() {
+                        return view! {
+                            <p id="practice-done" role="status" data-found=found.get().to_string() data-total=total.to_string()>
+                                {t!(lang, "practice-done", found = found.get(), total = total)}
+                            </p>
+                            <div class="practice-actions">
+                                <button class="secondary" id="practise-again" on:click=move |_| restart()>{t!(lang, "practice-again")}</button>
+                                <button id="practice-stop" on:click=stop>{t!(lang, "practice-stop")}</button>
+                            </div>
+                        }
+                        .into_any();
+                    }
+                    view! {
+                        {title}
+                        <p id="practice-verdict" aria-live="polite">{verdict}</p>
+                        <div class="practice-actions">
+                            <Show when=move || !revealed.get()>
+                                <button class="secondary" id="practice-show" on:click=show disabled=move || busy.get()>
+                                    {t!(lang, "practice-show")}
+                                </button>
+                            </Show>
+                            <button id="practice-next" on:click=next>
+                                {move || if index.get() + 1 >= total { t!(lang, "practice-finish") } else { t!(lang, "practice-next") }}
+                            </button>
+                            <button class="secondary" id="practice-stop" on:click=stop>{t!(lang, "practice-stop")}</button>
+                        </div>
+                    }
+                    .into_any()
+                }}
+            </div>
+        }
+    }));
+    // Starts on the main board: its position, clicks and values are the
+    // practice's until "Back to the game"; on a phone the page scrolls to it.
+    let begin = move |_| {
+        restart();
+        active.set(true);
+        let _ = takeover.try_set(Some(Takeover {
+            snapshot,
+            on_square,
+            hint: best_square,
+            labels,
+            banner: banner.get_value(),
+        }));
+        #[cfg(feature = "hydrate")]
+        bring_board_into_view();
+    };
+
+    // In the card: what the position asks, then the answer and the best line.
+    let ask = move || {
+        let e = current().filter(|_| !done.get())?;
+        let loss_word = if e.exact {
+            t!(lang, "practice-loss-exact", loss = e.loss)
+        } else {
+            t!(lang, "practice-loss-estimate", loss = e.loss)
+        };
+        Some(view! {
+            <p id="practice-ask">
+                {t!(lang, "practice-ask", side = e.side.name(), square = e.played.clone(), loss = loss_word)}
+            </p>
         })
     };
     let answer = move || {
@@ -447,48 +526,42 @@ pub fn Practice(exercises: Vec<Exercise>) -> impl IntoView {
                     }
                     .into_any();
                 }
-                if done.get() {
-                    return view! {
-                        <p id="practice-done" role="status" data-found=found.get().to_string() data-total=total.to_string()>
-                            {t!(lang, "practice-done", found = found.get(), total = total)}
-                        </p>
-                        <button class="secondary" id="practise-again" on:click=begin>{t!(lang, "practice-again")}</button>
-                    }
-                    .into_any();
-                }
                 view! {
                     <h3>{t!(lang, "practice-title")}</h3>
-                    {exercise_view}
-                    <div class="practice-board">
-                        <crate::board::Board2D
-                            snapshot=snapshot
-                            on_square=on_square
-                            cursor=cursor
-                            hint=best_square
-                            labels=labels
-                            announcer=announcer
-                            voice=None
-                            id="practice-board"
-                            label=t!(lang, "practice-board-label")
-                        />
-                    </div>
-                    <p id="practice-verdict" aria-live="polite">{verdict}</p>
+                    <p class="muted">{t!(lang, "practice-on-board")}</p>
+                    {ask}
                     {answer}
-                    <div class="practice-actions">
-                        <Show when=move || !revealed.get()>
-                            <button class="secondary" id="practice-show" on:click=show disabled=move || busy.get()>
-                                {t!(lang, "practice-show")}
-                            </button>
-                        </Show>
-                        <button id="practice-next" on:click=next>
-                            {move || if index.get() + 1 >= total { t!(lang, "practice-finish") } else { t!(lang, "practice-next") }}
-                        </button>
-                        <button class="secondary" id="practice-stop" on:click=stop>{t!(lang, "practice-stop")}</button>
-                    </div>
                 }
                 .into_any()
             }}
         </div>
+    }
+}
+
+/// Scrolls the main board into view where it is above the card (a phone's
+/// one column) and gives it the focus, for the keyboard's guesses.
+#[cfg(feature = "hydrate")]
+fn bring_board_into_view() {
+    use wasm_bindgen::JsCast;
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let narrow = window
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w <= 760.0);
+    let Some(canvas) = window
+        .document()
+        .and_then(|d| d.get_element_by_id("board-canvas"))
+    else {
+        return;
+    };
+    if narrow {
+        canvas.scroll_into_view_with_bool(true);
+    }
+    if let Ok(canvas) = canvas.dyn_into::<web_sys::HtmlElement>() {
+        let _ = canvas.focus();
     }
 }
 

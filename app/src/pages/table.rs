@@ -81,6 +81,9 @@ fn TableScreen(initial: TableView) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let table_id = initial.id.clone();
     let view_state = RwSignal::new(initial);
+    // The players card's last answer (ratings and their changes), for the
+    // result line.
+    let players_seen = RwSignal::new(None::<crate::ratings::PlayersView>);
     let (message, set_message) = signal(None::<String>);
     let (rules_open, set_rules_open) = signal(false);
     let (connected, set_connected) = signal(false);
@@ -376,11 +379,35 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     (Some(w), EndReason::Finished) => t!(lang, "table-wins", side = w.name()),
                     (None, _) => t!(lang, "table-draw"),
                 };
-                // A player in one seat reads first what it means for them.
-                match (winner, v.you.as_slice()) {
+                // A player in one seat reads first what it means for them,
+                // and after a rated game their new rating and its change.
+                let said = match (winner, v.you.as_slice()) {
                     (Some(w), [me]) if *me == w => t!(lang, "table-you-won", result = result),
                     (Some(_), [_]) => t!(lang, "table-you-lost", result = result),
                     _ => result,
+                };
+                let mine = match v.you.as_slice() {
+                    [me] => players_seen.with(|p| {
+                        p.as_ref().filter(|p| p.rated).and_then(|p| {
+                            let seat = if *me == Side::Black {
+                                &p.black
+                            } else {
+                                &p.white
+                            };
+                            seat.rating.zip(seat.change)
+                        })
+                    }),
+                    _ => None,
+                };
+                match mine {
+                    Some((rating, change)) => t!(
+                        lang,
+                        "table-result-rated",
+                        result = said,
+                        rating = rating.text(),
+                        change = crate::ratings::change_text(change)
+                    ),
+                    None => said,
                 }
             }
         }
@@ -613,7 +640,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                         }}
                     </p>
                 </div>
-                <crate::pages::players::PlayersCard table=table_id.clone() view=view_state />
+                <crate::pages::players::PlayersCard table=table_id.clone() view=view_state seen=players_seen />
                 <crate::pages::hint::HintPanel view=view_state hint values=hint_values />
                 <crate::pages::clocks::ClockPanel
                     clocks=Signal::derive(move || view_state.with(|v| v.clocks))

@@ -58,6 +58,8 @@ pub(super) struct Label {
     material: Material,
     texture: CanvasTexture,
     geometry: BufferGeometry,
+    /// What it says where: `(square, text, best)` (for the test hooks).
+    pub(super) shown: (u8, String, bool),
 }
 
 /// The 2D context's `set(property, value)` and `call(method, args)`.
@@ -139,7 +141,7 @@ fn rim_coordinates(root: &Group) {
 impl Label {
     /// Draws `text` on a 128×128 canvas and lays it flat on the board;
     /// `None` when the browser gives no 2D context.
-    fn new(text: &str, best: bool) -> Option<Label> {
+    fn new(square: u8, text: &str, best: bool) -> Option<Label> {
         let (canvas, set, call) = canvas_2d(128, 128)?;
         // A round badge, so the number reads on the green felt and on the
         // board's light and dark squares alike; the best move's is blue.
@@ -182,6 +184,7 @@ impl Label {
             material,
             texture,
             geometry,
+            shown: (square, text.to_string(), best),
         })
     }
 }
@@ -467,7 +470,7 @@ impl State {
             old.geometry.dispose();
         }
         for (square, text, best) in labels {
-            if let Some(label) = Label::new(text, *best) {
+            if let Some(label) = Label::new(*square, text, *best) {
                 let (x, z) = square_centre(usize::from(*square));
                 label.mesh.position().set(x, 0.02, z);
                 self.root.add(&label.mesh);
@@ -477,9 +480,9 @@ impl State {
         self.dirty = true;
     }
 
-    /// The squares that carry a label (for the test hooks).
-    pub(super) fn labelled(&self) -> usize {
-        self.labels.len()
+    /// The labels drawn: `(square, text, best)` (for the test hooks).
+    pub(super) fn labelled(&self) -> impl Iterator<Item = &(u8, String, bool)> {
+        self.labels.iter().map(|l| &l.shown)
     }
 
     /// Shows the hint ring on an empty square, or hides it.

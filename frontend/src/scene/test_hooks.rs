@@ -1,7 +1,7 @@
 //! Test hooks: `window.othello3d`, what the Playwright specs (and the curious)
 //! can ask the island: the backend, a status (frames drawn, version shown,
 //! counts, legal squares, animation and celebration state, whether the board
-//! is at rest, cursor, hint), squares' positions on screen, pixel counts read
+//! is at rest, cursor, hint, the labels on the squares), squares' positions on screen, pixel counts read
 //! back from a render target, and a longer celebration for tests that act
 //! during one.
 
@@ -52,7 +52,17 @@ pub(super) fn publish_hooks(state: &Rc<RefCell<State>>) {
             ("atRest", s.at_rest().into()),
             ("cursor", s.cursor.map_or(JsValue::NULL, JsValue::from)),
             ("hint", s.shown_hint().map_or(JsValue::NULL, JsValue::from)),
-            ("labels", (s.labelled() as u32).into()),
+            ("labels", (s.labelled().count() as u32).into()),
+            // Each label as `[square, text, best]`.
+            (
+                "labelTexts",
+                s.labelled()
+                    .map(|(square, text, best)| {
+                        Array::of3(&(*square).into(), &text.into(), &(*best).into())
+                    })
+                    .collect::<Array>()
+                    .into(),
+            ),
         ])
         .into()
     });

@@ -11,6 +11,8 @@ export interface IslandStatus {
   animating: boolean;
   hint?: number | null;
   labels?: number;
+  /** Each label on the board as `[square, text, best]`. */
+  labelTexts?: [number, string, boolean][];
 }
 
 export async function status(page: Page): Promise<IslandStatus> {
