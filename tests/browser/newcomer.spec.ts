@@ -117,3 +117,29 @@ test('in Greek, the winner and the loser read their result first, the review in 
   }
   expect(errors).toEqual([]);
 });
+
+test('in Greek on a phone, the hint reads in words, its numbers fit one line each, nothing runs off the side', async ({ page, consoleErrors }, info) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/lang/el?back=/');
+  await startVsAi(page, 1, 'black');
+  await waitForIsland(page);
+  await page.click('#hint');
+  await expect(page.locator('#hint-result')).toHaveText(/^Καλύτερη κίνηση [a-h][1-8]: .+\.$/, { timeout: 60_000 });
+  if ((await page.locator('#hint-numbers').getAttribute('aria-expanded')) !== 'true') await page.click('#hint-numbers');
+  await expect(page.locator('#hint-legend')).toBeVisible();
+  const rows = page.locator('#hint-moves li');
+  await expect(rows).toHaveCount((await status(page)).legal.length);
+  // "★ d3" beside the long «εκτίμηση» stays on one line.
+  const squares = await rows.locator('.sq').evaluateAll((els) =>
+    // One line is at most 1.5 × the font's size tall.
+    els.map((e) => ({ text: e.textContent ?? '', lines: Math.floor(e.getBoundingClientRect().height / (1.5 * parseFloat(getComputedStyle(e).fontSize))) + 1 })),
+  );
+  for (const sq of squares) expect(sq.lines, `${sq.text} on one line`).toBeLessThanOrEqual(1);
+  await expect(rows.first()).toContainText(/εκτίμηση|ακριβώς/);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(wide).toBeLessThanOrEqual(0);
+  await page.locator('#hint-moves').scrollIntoViewIfNeeded();
+  await screenshot(page, info, 'newcomer-hint-el-phone');
+  expect(consoleErrors).toEqual([]);
+});
