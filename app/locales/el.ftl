@@ -1018,6 +1018,68 @@ practice-done = Η εξάσκηση τελείωσε: βρήκες μόνος σ
 practice-again = Ξανά εξάσκηση
 practice-failed = Η μηχανή δεν μπόρεσε να αξιολογήσει τις κινήσεις: { $error }
 
+puzzles-title = Γρίφοι
+puzzles-loading = Φορτώνεται ένας γρίφος…
+puzzles-not-found = Δεν υπάρχει τέτοιος γρίφος
+puzzles-task = Παίζουν τα { $side ->
+    [Black] μαύρα
+   *[White] λευκά
+}: { $count ->
+    [one] βρες την καλύτερη κίνηση.
+   *[other] βρες την καλύτερη κίνηση, { $count } φορές (ο αντίπαλος απαντά ενδιάμεσα).
+}
+puzzles-meta = Βαθμολογία γρίφου { $rating } · { $themes } · { $how }
+puzzles-proved = αποδεδειγμένος από τον λύτη ως το τέλος
+puzzles-judged = κρίθηκε από την αναζήτηση { $depth ->
+    [one] μία κίνηση μπροστά
+   *[other] { $depth } κινήσεις μπροστά
+}
+puzzles-you = Η βαθμολογία σου στους γρίφους: { $rating }
+puzzles-daily = Γρίφος της ημέρας
+puzzles-continue = Σωστά: { $square }. Ο αντίπαλος απάντησε { $reply }: βρες την επόμενη κίνηση.
+puzzles-continue-pass = Σωστά: { $square }. Ο αντίπαλος πρέπει να πασάρει: βρες την επόμενη κίνηση.
+puzzles-solved = Λύθηκε: βρήκες κάθε κίνηση.
+puzzles-failed = Όχι η { $square }: η κίνηση ήταν η { $best }.
+puzzles-answer = Καλύτερη κίνηση { $best }: { $value } ({ $kind })· η αξία κάθε κίνησης είναι στο ταμπλό.
+puzzles-line = Λύση: { $line }.
+puzzles-pv = Καλύτερη συνέχεια: { $line }.
+puzzles-rating-after = Η βαθμολογία σου στους γρίφους: { $rating } ({ $change })
+puzzles-unrated = Έχεις ξαναδοκιμάσει αυτόν τον γρίφο: αυτή η προσπάθεια δεν αλλάζει βαθμολογία.
+puzzles-retry = Ξαναδοκίμασε
+puzzles-next = Επόμενος γρίφος
+puzzles-streak = Σερί: { $count ->
+    [one] ένας γρίφος λυμένος
+   *[other] { $count } γρίφοι λυμένοι
+}
+puzzles-streak-over = Το σερί τελειώνει στους { $count ->
+    [one] έναν γρίφο
+   *[other] { $count } γρίφους
+}.
+puzzles-streak-again = Νέο σερί
+puzzles-streak-start = Ξεκίνα σερί
+puzzles-streak-leave = Άφησε το σερί
+puzzles-streak-help = Σε ένα σερί κάθε γρίφος είναι δυσκολότερος από τον προηγούμενο, ως το πρώτο λάθος· τα σερί δεν αλλάζουν βαθμολογία.
+puzzles-theme-label = Θέμα
+puzzles-theme-any = Οποιοδήποτε θέμα
+puzzles-theme-corner = γωνία
+puzzles-theme-x-square = τετράγωνο X
+puzzles-theme-c-square = τετράγωνο C
+puzzles-theme-trap = παγίδα
+puzzles-theme-parity = ισοτιμία
+puzzles-theme-wipe-out = ολική νίκη
+puzzles-theme-tempo = χρόνος
+puzzles-theme-quiet = ήσυχη κίνηση
+puzzles-theme-exact = ακριβές φινάλε
+puzzles-theme-midgame = μέση παρτίδα
+puzzles-theme-multi-move = πολλές κινήσεις
+puzzles-history = Οι τελευταίοι σου γρίφοι
+puzzles-history-empty = Δεν έχεις δοκιμάσει ακόμη κανέναν γρίφο.
+puzzles-history-solved = λύθηκε
+puzzles-history-failed = απέτυχε
+lobby-puzzles = Γρίφοι
+lobby-puzzles-text = Θέσεις όπου μία κίνηση είναι ξεκάθαρα η καλύτερη, με απαντήσεις ελεγμένες από τη μηχανή· κάθε προσπάθεια αλλάζει τη βαθμολογία σου στους γρίφους.
+lobby-puzzles-open = Λύσε γρίφους
+
 report-summary = Αναφορά για { $name }
 report-reason = Λόγος
 report-cheating = Αθέμιτη βοήθεια (μηχανή)
@@ -1080,6 +1142,11 @@ srv-origin-refused = οι εντολές γίνονται δεκτές μόνο 
 srv-queue-control = δώσε και base και inc (δευτερόλεπτα), ή κανένα για 3+2
 srv-queue-rated = το rated είναι 1 ή 0
 srv-ratings-unavailable = Ο διακομιστής δεν μπόρεσε να διαβάσει τις βαθμολογίες. Δοκίμασε ξανά.
+srv-puzzles-unavailable = Ο διακομιστής δεν μπόρεσε να φτάσει στους γρίφους. Δοκίμασε ξανά.
+srv-no-such-puzzle = Δεν υπάρχει τέτοιος γρίφος.
+srv-puzzle-limit = Πάρα πολλές κινήσεις σε γρίφους από τη διεύθυνσή σου: περίμενε ένα λεπτό.
+srv-puzzle-moves = Αυτές δεν είναι κινήσεις αυτού του γρίφου. Φόρτωσε ξανά τον γρίφο.
+srv-puzzle-illegal = Η { $square } δεν είναι έγκυρη κίνηση εδώ.
 srv-shutting-down = ο διακομιστής κλείνει
 srv-socket-flood = πάρα πολλά μηνύματα (όριο { $limit } το δευτερόλεπτο): η σύνδεση κλείνει
 srv-socket-origin = δεν επιτρέπεται αυτή η προέλευση (Origin)

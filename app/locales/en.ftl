@@ -838,6 +838,68 @@ practice-done = Practice done: you found a good move yourself in { $found } of {
 practice-again = Practise again
 practice-failed = The engine could not score the moves: { $error }
 
+puzzles-title = Puzzles
+puzzles-loading = Loading a puzzle…
+puzzles-not-found = No such puzzle
+puzzles-task = { $side ->
+    [Black] Black
+   *[White] White
+} to play: { $count ->
+    [one] find the best move.
+   *[other] find the best move, { $count } times (the opponent answers between).
+}
+puzzles-meta = Puzzle rating { $rating } · { $themes } · { $how }
+puzzles-proved = proved by the solver to the end
+puzzles-judged = judged by the search { $depth ->
+    [one] one move ahead
+   *[other] { $depth } moves ahead
+}
+puzzles-you = Your puzzle rating: { $rating }
+puzzles-daily = Puzzle of the day
+puzzles-continue = Right: { $square }. The opponent answered { $reply }: find the next move.
+puzzles-continue-pass = Right: { $square }. The opponent must pass: find the next move.
+puzzles-solved = Solved: every move found.
+puzzles-failed = { $square } is not it: the move was { $best }.
+puzzles-answer = Best move { $best }: { $value } ({ $kind }); every move's value is on the board.
+puzzles-line = Solution: { $line }.
+puzzles-pv = Best line: { $line }.
+puzzles-rating-after = Your puzzle rating: { $rating } ({ $change })
+puzzles-unrated = You tried this puzzle before: this try changes no rating.
+puzzles-retry = Try again
+puzzles-next = Next puzzle
+puzzles-streak = Streak: { $count ->
+    [one] one puzzle solved
+   *[other] { $count } puzzles solved
+}
+puzzles-streak-over = The streak ends at { $count ->
+    [one] one puzzle
+   *[other] { $count } puzzles
+}.
+puzzles-streak-again = Start a new streak
+puzzles-streak-start = Start a streak
+puzzles-streak-leave = Leave the streak
+puzzles-streak-help = In a streak each puzzle is harder than the last, until the first mistake; streaks change no rating.
+puzzles-theme-label = Theme
+puzzles-theme-any = Any theme
+puzzles-theme-corner = corner
+puzzles-theme-x-square = X-square
+puzzles-theme-c-square = C-square
+puzzles-theme-trap = trap
+puzzles-theme-parity = parity
+puzzles-theme-wipe-out = wipe-out
+puzzles-theme-tempo = tempo
+puzzles-theme-quiet = quiet move
+puzzles-theme-exact = exact endgame
+puzzles-theme-midgame = midgame
+puzzles-theme-multi-move = several moves
+puzzles-history = Your last puzzles
+puzzles-history-empty = No puzzle tried yet.
+puzzles-history-solved = solved
+puzzles-history-failed = failed
+lobby-puzzles = Puzzles
+lobby-puzzles-text = Positions where one move is clearly best, the answers checked by the engine; each try moves your puzzle rating.
+lobby-puzzles-open = Solve puzzles
+
 report-summary = Report { $name }
 report-reason = Reason
 report-cheating = Cheating (engine help)
@@ -894,6 +956,11 @@ srv-origin-refused = commands are accepted only from the site's own pages (Origi
 srv-queue-control = give both base and inc (seconds), or neither for 3+2
 srv-queue-rated = rated is 1 or 0
 srv-ratings-unavailable = The server could not read the ratings. Please try again.
+srv-puzzles-unavailable = The server could not reach the puzzles. Please try again.
+srv-no-such-puzzle = No such puzzle.
+srv-puzzle-limit = Too many puzzle moves from your address: wait a minute.
+srv-puzzle-moves = Those are not this puzzle's moves. Load the puzzle again.
+srv-puzzle-illegal = { $square } is not a legal move here.
 srv-shutting-down = the server is shutting down
 srv-socket-flood = too many messages (limit { $limit } per second): the connection is closed
 srv-socket-origin = origin not allowed

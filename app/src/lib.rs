@@ -16,6 +16,7 @@ mod live;
 pub mod openings;
 pub mod pages;
 pub mod protocol;
+pub mod puzzles;
 pub mod ratings;
 pub mod voice;
 pub mod worker;
@@ -119,6 +120,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/game/:id") view={Lazy::<GameRoute>::new()} />
                 <Route path=path!("/@/:name") view={Lazy::<ProfileRoute>::new()} />
                 <Route path=path!("/players") view={Lazy::<PlayersRoute>::new()} />
+                <Route path=path!("/puzzles") view={Lazy::<PuzzlesRoute>::new()} />
             </Routes>
         </Router>
     }
@@ -234,6 +236,20 @@ impl LazyRoute for PlayersRoute {
     }
     fn view(_this: Self) -> AnyView {
         view! { <pages::players::LeaderboardPage /> }.into_any()
+    }
+}
+
+/// `/puzzles`, loaded on demand.
+#[derive(Debug)]
+pub struct PuzzlesRoute;
+
+#[lazy_route]
+impl LazyRoute for PuzzlesRoute {
+    fn data() -> Self {
+        PuzzlesRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::puzzles::PuzzlesPage /> }.into_any()
     }
 }
 

@@ -25,6 +25,7 @@ pub mod lab;
 pub mod limits;
 pub mod metrics;
 pub mod offline;
+pub mod puzzles;
 pub mod ratings;
 pub mod routes;
 pub mod seating;
@@ -69,6 +70,8 @@ pub struct AppParts {
     pub fair_play: fair_play::FairPlay,
     /// Players' whole-archive exports: cached, capped per address.
     pub exports: exports::Exports,
+    /// The puzzles the server ships, and their ratings.
+    pub puzzles: puzzles::Puzzles,
     pub guard: guard::SharedGuard,
     pub limits: Arc<limits::Limits>,
     pub secure_cookies: bool,
@@ -217,6 +220,7 @@ pub async fn prepare_with_clock(
     hub.use_fair_play(fair_play.clone());
     let accounts = accounts::Accounts::new(store.clone(), hub.clone(), clock.clone());
     accounts.use_fair_play(fair_play.clone());
+    let puzzles = puzzles::Puzzles::new(store.clone(), clock.clone());
     let (assets, hash_file) = site_assets(&config.site_root)?;
     // With `hash_files`, Leptos' `HydrationScripts` names `frontend.<hash>.js`
     // and `frontend.<hash>.wasm` from `hash.txt` (an absolute path: Leptos
@@ -241,6 +245,7 @@ pub async fn prepare_with_clock(
         accounts,
         fair_play,
         exports: exports::Exports::default(),
+        puzzles,
         guard: Arc::new(guard::Guard::new(guard::GuardConfig {
             listen: config.listen,
             public_url: config.public_url.clone(),

@@ -114,6 +114,8 @@ pub fn router(state: AppState) -> Router {
             hub: state.hub.clone(),
             fair_play: state.fair_play.clone(),
         }));
+    let puzzle_backend =
+        app::puzzles::backend::PuzzleBackendHandle(Arc::new(state.puzzles.clone()));
     let with_session = Router::new()
         .leptos_routes_with_context(
             &state,
@@ -125,6 +127,7 @@ pub fn router(state: AppState) -> Router {
                 provide_context(account_backend.clone());
                 provide_context(archive_backend.clone());
                 provide_context(ratings_backend.clone());
+                provide_context(puzzle_backend.clone());
             },
             move || {
                 provide_request_nonce();

@@ -14,6 +14,7 @@ pub mod offline;
 pub mod players;
 pub mod practice;
 pub mod profile;
+pub mod puzzles;
 pub mod report;
 pub mod rules;
 pub mod table;

@@ -387,6 +387,16 @@ impl Accounts {
                 .hub
                 .transfer_identity(&caller.session, &to)
                 .await?;
+            // The puzzle rating earned signed out comes along (unless the
+            // account has one of its own).
+            if let Err(error) = self
+                .inner
+                .store
+                .carry_puzzle_solver(&caller.session.0, &to.0)
+                .await
+            {
+                tracing::warn!("cannot carry a puzzle rating to an account: {error}");
+            }
         }
         self.remember(&hash, Some((account, name.clone())), now);
         Ok(Signed {

@@ -131,11 +131,14 @@ impl Store {
         reason: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
-        const STEPS: [&str; 4] = [
+        const STEPS: [&str; 6] = [
             "DELETE FROM account_sessions WHERE account_id = $1",
             "DELETE FROM rating_history WHERE account_id = $1",
             "DELETE FROM ratings WHERE account_id = $1",
             "DELETE FROM account_links WHERE account_id = $1",
+            // Its puzzle rating and tries (keyed by its identity).
+            "DELETE FROM puzzle_attempts WHERE solver = 'account:' || CAST($1 AS TEXT)",
+            "DELETE FROM puzzle_solvers WHERE solver = 'account:' || CAST($1 AS TEXT)",
         ];
         const TOMBSTONE: &str = "INSERT INTO account_tombstones (id, name_hash, reason, at) \
              VALUES ($1, $2, $3, $4) ON CONFLICT (name_hash) DO NOTHING";

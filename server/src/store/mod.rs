@@ -20,6 +20,7 @@ pub mod bus;
 pub mod fair_play;
 mod lab;
 pub mod pg;
+pub mod puzzles;
 mod queries;
 pub mod ratings;
 pub mod sqlite;

@@ -1,0 +1,36 @@
+-- Puzzles (the positions themselves ship with the server: puzzles/puzzles.jsonl).
+-- Each puzzle's Glicko-2 rating once someone has tried it (until then, the
+-- generator's estimate of its difficulty); each solver's puzzle rating (an
+-- account, `account:<id>`, or an anonymous browser's session, carried to
+-- the account when it signs up or in); every solver's first try at a puzzle
+-- (later tries change no rating).
+CREATE TABLE puzzle_ratings (
+    puzzle_id  TEXT    NOT NULL PRIMARY KEY,
+    rating     REAL    NOT NULL,
+    deviation  REAL    NOT NULL,
+    volatility REAL    NOT NULL,
+    attempts   INTEGER NOT NULL,
+    solved     INTEGER NOT NULL
+);
+
+CREATE TABLE puzzle_solvers (
+    solver     TEXT    NOT NULL PRIMARY KEY,
+    rating     REAL    NOT NULL,
+    deviation  REAL    NOT NULL,
+    volatility REAL    NOT NULL,
+    attempts   INTEGER NOT NULL,
+    solved     INTEGER NOT NULL,
+    rated_at   INTEGER NOT NULL
+);
+
+CREATE TABLE puzzle_attempts (
+    solver        TEXT    NOT NULL,
+    puzzle_id     TEXT    NOT NULL,
+    solved        INTEGER NOT NULL,
+    rated         INTEGER NOT NULL,
+    at            INTEGER NOT NULL,
+    rating_before REAL,
+    rating_after  REAL,
+    PRIMARY KEY (solver, puzzle_id)
+);
+CREATE INDEX puzzle_attempts_recent ON puzzle_attempts (solver, at);

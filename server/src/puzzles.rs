@@ -1,0 +1,647 @@
+//! Puzzles as the pages' [`PuzzleBackend`]: the set the server ships
+//! (Over 600 lines: reading the set, judging a move and the service share
+//! one set of types; the last 100 lines are tests.)
+//! (`puzzles/puzzles.jsonl`, made by `othello puzzles`, read once), which
+//! puzzle to serve, and each move judged against the proved answer.
+//!
+//! The answer never leaves the server before the puzzle is over. A request
+//! carries every move the player made in the puzzle (the last one new), so
+//! the server keeps no state between moves: it replays them from the start,
+//! the opponent's replies and any forced pass played in between. The first
+//! try at a puzzle, solved or failed, is rated with Glicko-2 as one game
+//! between the player and the puzzle (`store/puzzles.rs`); later tries and
+//! the streak mode change no rating.
+//!
+//! [`PuzzleBackend`]: app::puzzles::backend::PuzzleBackend
+
+use crate::clock::Clock;
+use crate::glicko::{Rating, START_DEVIATION, START_VOLATILITY};
+use crate::store::Store;
+use app::api::backend::{BoxFuture, Caller};
+use app::api::CommandError;
+use app::protocol::Side;
+use app::puzzles::{
+    PuzzleChoice, PuzzleSolution, PuzzleStep, PuzzleTry, PuzzleView, StepOutcome, Theme,
+};
+use app::ratings::ShownRating;
+use engine::{Color, Position, Square};
+use serde::Deserialize;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+/// The puzzles the server ships, one JSON object per line.
+const SHIPPED: &str = include_str!("../../puzzles/puzzles.jsonl");
+
+/// Moves one address may send in puzzles per minute.
+pub const MOVES_PER_MINUTE: u32 = 120;
+/// Tries listed in a player's history.
+pub const HISTORY: i64 = 30;
+/// How far from the player's rating a served puzzle may be chosen among
+/// the closest untried ones.
+const CLOSEST: usize = 12;
+/// A streak's first puzzle's rating, and how much harder each next one is.
+const STREAK_START: f64 = 1000.0;
+const STREAK_STEP: f64 = 100.0;
+const DAY_MS: i64 = 86_400_000;
+
+/// One line of the puzzle file (the generator's format, docs/ENGINE.md).
+#[derive(Deserialize)]
+struct Line {
+    id: String,
+    obf: String,
+    line: Vec<String>,
+    values: Vec<(String, f32)>,
+    exact: bool,
+    depth: Option<u32>,
+    themes: Vec<String>,
+    rating: f64,
+    #[serde(default)]
+    pv: Vec<String>,
+}
+
+/// A puzzle, read.
+#[derive(Clone, Debug)]
+pub struct Puzzle {
+    pub id: String,
+    pub start: Position,
+    /// The moves to find and the opponent's replies, in order.
+    pub line: Vec<Square>,
+    /// Every legal move of the start with its value for the player, best first.
+    pub values: Vec<(Square, f32)>,
+    pub exact: bool,
+    pub depth: Option<u32>,
+    pub themes: Vec<Theme>,
+    /// The generator's estimate of its rating.
+    pub start_rating: f64,
+    pub pv: Vec<Square>,
+}
+
+impl Puzzle {
+    /// The side that plays the puzzle.
+    pub fn side(&self) -> Color {
+        self.start.side_to_move
+    }
+
+    /// How many of the line's moves are the player's.
+    pub fn to_find(&self) -> u32 {
+        let mut pos = self.start;
+        let mut count = 0;
+        for &square in &self.line {
+            pos = forced_passes(pos);
+            if pos.side_to_move == self.side() {
+                count += 1;
+            }
+            match pos.play(square) {
+                Ok(after) => pos = after.position,
+                Err(_) => break,
+            }
+        }
+        count
+    }
+}
+
+/// `pos` after the side to move passes, when it must (the game not over).
+fn forced_passes(pos: Position) -> Position {
+    if pos.must_pass() && !pos.is_game_over() {
+        pos.pass().unwrap_or(pos)
+    } else {
+        pos
+    }
+}
+
+fn square(name: &str) -> Result<Square, String> {
+    name.parse::<Square>()
+        .map_err(|_| format!("not a square: {name}"))
+}
+
+fn index(square: Square) -> u8 {
+    square.index() as u8
+}
+
+fn side_of(color: Color) -> Side {
+    match color {
+        Color::Black => Side::Black,
+        Color::White => Side::White,
+    }
+}
+
+/// The puzzles, in the file's order, with an index by id.
+#[derive(Debug, Default)]
+pub struct PuzzleSet {
+    pub puzzles: Vec<Puzzle>,
+    by_id: HashMap<String, usize>,
+}
+
+impl PuzzleSet {
+    /// Reads the generator's JSON lines; a line that does not read as a
+    /// puzzle whose line replays is an error (the shipped file is tested).
+    pub fn parse(text: &str) -> Result<PuzzleSet, String> {
+        let mut set = PuzzleSet::default();
+        for (n, raw) in text.lines().enumerate() {
+            if raw.trim().is_empty() {
+                continue;
+            }
+            let at = |e: String| format!("line {}: {e}", n + 1);
+            let line: Line = serde_json::from_str(raw).map_err(|e| at(e.to_string()))?;
+            let start = Position::from_obf(&line.obf).map_err(|e| at(e.to_string()))?;
+            let squares = |names: &[String]| -> Result<Vec<Square>, String> {
+                names.iter().map(|n| square(n)).collect()
+            };
+            let values = line
+                .values
+                .iter()
+                .map(|(name, value)| Ok((square(name)?, *value)))
+                .collect::<Result<Vec<_>, String>>()
+                .map_err(at)?;
+            let puzzle = Puzzle {
+                id: line.id.clone(),
+                start,
+                line: squares(&line.line).map_err(at)?,
+                values,
+                exact: line.exact,
+                depth: line.depth,
+                themes: line.themes.iter().filter_map(|t| Theme::parse(t)).collect(),
+                start_rating: line.rating,
+                pv: squares(&line.pv).map_err(at)?,
+            };
+            if puzzle.line.is_empty() || puzzle.to_find() == 0 {
+                return Err(at("an empty line".into()));
+            }
+            if set.by_id.insert(line.id, set.puzzles.len()).is_some() {
+                return Err(at("a repeated id".into()));
+            }
+            set.puzzles.push(puzzle);
+        }
+        Ok(set)
+    }
+
+    /// The puzzles this server ships.
+    pub fn shipped() -> &'static PuzzleSet {
+        static SET: OnceLock<PuzzleSet> = OnceLock::new();
+        SET.get_or_init(|| {
+            PuzzleSet::parse(SHIPPED).unwrap_or_else(|e| {
+                tracing::error!("the shipped puzzles do not read: {e}");
+                PuzzleSet::default()
+            })
+        })
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Puzzle> {
+        self.by_id.get(id).map(|&i| &self.puzzles[i])
+    }
+
+    /// The puzzle of the day `day` (days since the Unix epoch, UTC): the
+    /// same for everyone that day.
+    pub fn daily(&self, day: i64) -> Option<&Puzzle> {
+        if self.puzzles.is_empty() {
+            return None;
+        }
+        let hash = engine::pattern::fnv1a64(format!("othello3d-daily-{day}").as_bytes());
+        Some(&self.puzzles[(hash % self.puzzles.len() as u64) as usize])
+    }
+}
+
+/// How a replay of the player's moves went.
+#[derive(Debug, PartialEq)]
+pub enum Judged {
+    /// Right so far; the position now (the player to move), the opponent's
+    /// last reply.
+    Going(Position, Option<Square>),
+    Solved(Position),
+    /// The last move was not the answer; the position after it.
+    Failed(Position),
+}
+
+/// Replays `moves` (the player's) along `puzzle`'s line. `Err` with the
+/// refused square when a move is not legal where it is played, or when
+/// there are more moves than the puzzle asks.
+pub fn judge(puzzle: &Puzzle, moves: &[Square]) -> Result<Judged, Option<Square>> {
+    let me = puzzle.side();
+    let mut pos = puzzle.start;
+    let mut mine = moves.iter();
+    let mut reply = None;
+    for &expected in &puzzle.line {
+        pos = forced_passes(pos);
+        if pos.side_to_move == me {
+            let Some(&played) = mine.next() else {
+                return Ok(Judged::Going(pos, reply));
+            };
+            let after = pos.play(played).map_err(|_| Some(played))?.position;
+            if played != expected {
+                return Ok(Judged::Failed(after));
+            }
+            pos = after;
+        } else {
+            pos = pos.play(expected).map_err(|_| None)?.position;
+            reply = Some(expected);
+        }
+    }
+    match mine.next() {
+        Some(extra) => Err(Some(*extra)),
+        None => Ok(Judged::Solved(pos)),
+    }
+}
+
+/// The puzzle service.
+#[derive(Clone)]
+pub struct Puzzles {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    set: &'static PuzzleSet,
+    store: Store,
+    clock: Arc<dyn Clock>,
+    /// Puzzles' current ratings once tried (read from the store once, then
+    /// kept up to date by this instance's tries).
+    ratings: RwLock<Option<HashMap<String, f64>>>,
+    /// Moves per address in the current minute.
+    moves: Mutex<HashMap<String, (u32, i64)>>,
+}
+
+fn unavailable(error: crate::store::StoreError) -> CommandError {
+    tracing::error!("puzzle store: {error}");
+    CommandError::unavailable(app::msg!("srv-puzzles-unavailable"))
+}
+
+impl Puzzles {
+    pub fn new(store: Store, clock: Arc<dyn Clock>) -> Puzzles {
+        Puzzles::with_set(PuzzleSet::shipped(), store, clock)
+    }
+
+    pub fn with_set(set: &'static PuzzleSet, store: Store, clock: Arc<dyn Clock>) -> Puzzles {
+        Puzzles {
+            inner: Arc::new(Inner {
+                set,
+                store,
+                clock,
+                ratings: RwLock::new(None),
+                moves: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    fn now(&self) -> i64 {
+        self.inner.clock.now_ms()
+    }
+
+    async fn ratings(&self) -> Result<HashMap<String, f64>, CommandError> {
+        if let Some(known) = self.inner.ratings.read().ok().and_then(|r| r.clone()) {
+            return Ok(known);
+        }
+        let read: HashMap<String, f64> = self
+            .inner
+            .store
+            .puzzle_ratings()
+            .await
+            .map_err(unavailable)?
+            .into_iter()
+            .collect();
+        if let Ok(mut slot) = self.inner.ratings.write() {
+            *slot = Some(read.clone());
+        }
+        Ok(read)
+    }
+
+    fn rating_of(ratings: &HashMap<String, f64>, puzzle: &Puzzle) -> f64 {
+        ratings
+            .get(&puzzle.id)
+            .copied()
+            .unwrap_or(puzzle.start_rating)
+    }
+
+    async fn solver_rating(&self, solver: &str) -> Result<(f64, f64), CommandError> {
+        Ok(self
+            .inner
+            .store
+            .puzzle_solver(solver)
+            .await
+            .map_err(unavailable)?
+            .map_or((crate::glicko::START_RATING, START_DEVIATION), |r| {
+                (r.rating, r.deviation)
+            }))
+    }
+
+    /// Counts a move from `caller`'s address; false past the minute's cap.
+    fn count_move(&self, caller: &Caller) -> bool {
+        let Some(address) = caller.address else {
+            return true;
+        };
+        let now = self.now();
+        let Ok(mut moves) = self.inner.moves.lock() else {
+            return true;
+        };
+        if moves.len() > 10_000 {
+            moves.retain(|_, (_, since)| now - *since < 60_000);
+        }
+        let entry = moves.entry(address.to_string()).or_insert((0, now));
+        if now - entry.1 >= 60_000 {
+            *entry = (0, now);
+        }
+        entry.0 += 1;
+        entry.0 <= MOVES_PER_MINUTE
+    }
+
+    fn not_found() -> CommandError {
+        CommandError::not_found(app::msg!("srv-no-such-puzzle"))
+    }
+
+    async fn puzzle(
+        &self,
+        caller: &Caller,
+        choice: PuzzleChoice,
+    ) -> Result<PuzzleView, CommandError> {
+        let solver = caller.session.0.as_str();
+        let set = self.inner.set;
+        let today = set.daily(self.now().div_euclid(DAY_MS));
+        let ratings = self.ratings().await?;
+        let tried: HashSet<String> = self
+            .inner
+            .store
+            .puzzles_tried(solver)
+            .await
+            .map_err(unavailable)?
+            .into_iter()
+            .collect();
+        let (mine, deviation) = self.solver_rating(solver).await?;
+        let chosen = match &choice {
+            PuzzleChoice::Id { id } => set.get(id).ok_or_else(Self::not_found)?,
+            PuzzleChoice::Daily => today.ok_or_else(Self::not_found)?,
+            PuzzleChoice::Next { theme } => {
+                let near = |p: &&Puzzle| theme.is_none_or(|t| p.themes.contains(&t));
+                self.closest(&ratings, &tried, mine, near)
+                    .ok_or_else(Self::not_found)?
+            }
+            PuzzleChoice::Streak { n } => {
+                let target = STREAK_START + STREAK_STEP * f64::from((*n).min(16));
+                self.closest(&ratings, &tried, target, |_| true)
+                    .ok_or_else(Self::not_found)?
+            }
+        };
+        Ok(PuzzleView {
+            id: chosen.id.clone(),
+            cells: chosen.start.to_cells().to_vec(),
+            side: side_of(chosen.side()),
+            legal: chosen.start.legal_moves().iter().map(index).collect(),
+            to_find: chosen.to_find(),
+            themes: chosen.themes.clone(),
+            rating: Self::rating_of(&ratings, chosen).round() as i32,
+            exact: chosen.exact,
+            depth: chosen.depth,
+            daily: today.is_some_and(|d| d.id == chosen.id),
+            you: ShownRating::new(mine, deviation),
+            tried: tried.contains(&chosen.id),
+        })
+    }
+
+    /// An untried puzzle (any, when every one was tried) among the
+    /// [`CLOSEST`] to `target`, chosen at random.
+    fn closest<'s>(
+        &'s self,
+        ratings: &HashMap<String, f64>,
+        tried: &HashSet<String>,
+        target: f64,
+        keep: impl Fn(&&Puzzle) -> bool,
+    ) -> Option<&'s Puzzle> {
+        use rand::Rng;
+        let kept: Vec<&Puzzle> = self.inner.set.puzzles.iter().filter(keep).collect();
+        let untried: Vec<&Puzzle> = kept
+            .iter()
+            .copied()
+            .filter(|p| !tried.contains(&p.id))
+            .collect();
+        let mut pool = if untried.is_empty() { kept } else { untried };
+        pool.sort_by(|a, b| {
+            let da = (Self::rating_of(ratings, a) - target).abs();
+            let db = (Self::rating_of(ratings, b) - target).abs();
+            da.total_cmp(&db).then(a.id.cmp(&b.id))
+        });
+        pool.truncate(CLOSEST);
+        if pool.is_empty() {
+            return None;
+        }
+        Some(pool[rand::thread_rng().gen_range(0..pool.len())])
+    }
+
+    async fn puzzle_move(
+        &self,
+        caller: &Caller,
+        id: String,
+        moves: Vec<u8>,
+        streak: bool,
+    ) -> Result<PuzzleStep, CommandError> {
+        if !self.count_move(caller) {
+            return Err(CommandError::limited(app::msg!("srv-puzzle-limit")));
+        }
+        let puzzle = self.inner.set.get(&id).ok_or_else(Self::not_found)?;
+        if moves.is_empty() || moves.len() > puzzle.to_find() as usize {
+            return Err(CommandError::refused(app::msg!("srv-puzzle-moves")));
+        }
+        let squares = moves
+            .iter()
+            .map(|&m| Square::new(usize::from(m)))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| CommandError::refused(app::msg!("srv-puzzle-moves")))?;
+        let judged = judge(puzzle, &squares).map_err(|refused| match refused {
+            Some(square) => {
+                CommandError::refused(app::msg!("srv-puzzle-illegal", square = square.to_string()))
+            }
+            None => CommandError::refused(app::msg!("srv-puzzle-moves")),
+        })?;
+        let (outcome, pos) = match judged {
+            Judged::Going(pos, reply) => (
+                StepOutcome::Continue {
+                    reply: reply.map(index),
+                },
+                pos,
+            ),
+            Judged::Solved(pos) => (StepOutcome::Solved, pos),
+            Judged::Failed(pos) => (StepOutcome::Failed, pos),
+        };
+        let over = !matches!(outcome, StepOutcome::Continue { .. });
+        let mut rated = None;
+        if over {
+            let start = Rating {
+                rating: puzzle.start_rating,
+                deviation: START_DEVIATION,
+                volatility: START_VOLATILITY,
+            };
+            let solved = outcome == StepOutcome::Solved;
+            let tried = self
+                .inner
+                .store
+                .record_puzzle_try(
+                    &caller.session.0,
+                    &puzzle.id,
+                    start,
+                    solved,
+                    !streak,
+                    self.now(),
+                )
+                .await
+                .map_err(unavailable)?;
+            if let Some(result) = tried.filter(|_| !streak) {
+                if let Ok(mut slot) = self.inner.ratings.write() {
+                    if let Some(known) = slot.as_mut() {
+                        known.insert(puzzle.id.clone(), result.puzzle_after.rating);
+                    }
+                }
+                rated = Some((
+                    ShownRating::new(result.after.rating, result.after.deviation),
+                    (result.after.rating.round() - result.before.rating.round()) as i32,
+                ));
+            }
+        }
+        Ok(PuzzleStep {
+            outcome,
+            cells: pos.to_cells().to_vec(),
+            legal: if over {
+                Vec::new()
+            } else {
+                pos.legal_moves().iter().map(index).collect()
+            },
+            solution: over.then(|| PuzzleSolution {
+                values: puzzle.values.iter().map(|&(s, v)| (index(s), v)).collect(),
+                exact: puzzle.exact,
+                line: puzzle.line.iter().copied().map(index).collect(),
+                pv: puzzle.pv.iter().copied().map(index).collect(),
+            }),
+            rated,
+            streak,
+        })
+    }
+
+    async fn history(&self, caller: &Caller) -> Result<Vec<PuzzleTry>, CommandError> {
+        let rows = self
+            .inner
+            .store
+            .puzzle_history(&caller.session.0, HISTORY)
+            .await
+            .map_err(unavailable)?;
+        Ok(rows
+            .into_iter()
+            .map(|row| PuzzleTry {
+                id: row.puzzle_id,
+                solved: row.solved != 0,
+                rating: match (row.rating_before, row.rating_after) {
+                    (Some(before), Some(after)) if row.rated != 0 => Some((
+                        after.round() as i32,
+                        (after.round() - before.round()) as i32,
+                    )),
+                    _ => None,
+                },
+                at: row.at,
+            })
+            .collect())
+    }
+}
+
+impl app::puzzles::backend::PuzzleBackend for Puzzles {
+    fn puzzle<'a>(
+        &'a self,
+        caller: &'a Caller,
+        choice: PuzzleChoice,
+    ) -> BoxFuture<'a, Result<PuzzleView, CommandError>> {
+        Box::pin(Puzzles::puzzle(self, caller, choice))
+    }
+
+    fn puzzle_move<'a>(
+        &'a self,
+        caller: &'a Caller,
+        id: String,
+        moves: Vec<u8>,
+        streak: bool,
+    ) -> BoxFuture<'a, Result<PuzzleStep, CommandError>> {
+        Box::pin(Puzzles::puzzle_move(self, caller, id, moves, streak))
+    }
+
+    fn puzzle_history<'a>(
+        &'a self,
+        caller: &'a Caller,
+    ) -> BoxFuture<'a, Result<Vec<PuzzleTry>, CommandError>> {
+        Box::pin(Puzzles::history(self, caller))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand-made two-move puzzle line from the start: black f5, white d6,
+    /// black c3 (not a real puzzle: it tests the replay).
+    fn sample() -> Puzzle {
+        let sq = |n: &str| n.parse::<Square>().unwrap();
+        Puzzle {
+            id: "t1".into(),
+            start: Position::initial(),
+            line: vec![sq("f5"), sq("d6"), sq("c3")],
+            values: vec![(sq("f5"), 2.0), (sq("d3"), -2.0)],
+            exact: true,
+            depth: None,
+            themes: vec![Theme::Exact],
+            start_rating: 1500.0,
+            pv: vec![],
+        }
+    }
+
+    #[test]
+    fn moves_are_judged_along_the_line_with_the_replies_between() {
+        let p = sample();
+        let sq = |n: &str| n.parse::<Square>().unwrap();
+        assert_eq!(p.to_find(), 2);
+        match judge(&p, &[sq("f5")]).unwrap() {
+            Judged::Going(pos, reply) => {
+                assert_eq!(reply, Some(sq("d6")));
+                assert_eq!(pos.side_to_move, Color::Black);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            judge(&p, &[sq("f5"), sq("c3")]).unwrap(),
+            Judged::Solved(_)
+        ));
+        assert!(matches!(judge(&p, &[sq("d3")]).unwrap(), Judged::Failed(_)));
+        assert!(matches!(
+            judge(&p, &[sq("f5"), sq("c5")]).unwrap(),
+            Judged::Failed(_)
+        ));
+        // Not legal where played: refused, naming the square.
+        assert_eq!(judge(&p, &[sq("a1")]), Err(Some(sq("a1"))));
+        // More moves than the puzzle asks.
+        assert_eq!(
+            judge(&p, &[sq("f5"), sq("c3"), sq("a1")]),
+            Err(Some(sq("a1")))
+        );
+    }
+
+    #[test]
+    fn the_shipped_puzzles_read_and_the_daily_one_is_the_same_all_day() {
+        let set = PuzzleSet::parse(SHIPPED).expect("the shipped file reads");
+        assert!(!set.puzzles.is_empty());
+        let day = 20_000;
+        assert_eq!(set.daily(day).map(|p| &p.id), set.daily(day).map(|p| &p.id));
+        for p in &set.puzzles {
+            assert!(p.to_find() >= 1, "{}", p.id);
+            assert!(
+                matches!(judge(p, &first_moves(p)), Ok(Judged::Solved(_))),
+                "{}: the line solves",
+                p.id
+            );
+            assert!(p.start.legal_moves().count() >= 3, "{}", p.id);
+        }
+    }
+
+    /// The player's moves of a puzzle's line.
+    fn first_moves(p: &Puzzle) -> Vec<Square> {
+        let mut pos = p.start;
+        let mut mine = Vec::new();
+        for &s in &p.line {
+            pos = forced_passes(pos);
+            if pos.side_to_move == p.side() {
+                mine.push(s);
+            }
+            pos = pos.play(s).unwrap().position;
+        }
+        mine
+    }
+}

@@ -1,0 +1,221 @@
+// Puzzles: solved and failed by clicks on the main board, the ratings moving
+// as Glicko-2 says (computed here, independently of the server), a retry
+// that changes nothing, a multi-move puzzle with the opponent's reply played
+// on the board, the puzzle of the day the same for two strangers, the
+// history, and the refusals a careless or hostile client meets.
+import { test, expect, waitForIsland, screenshot } from './support/fixtures';
+import { clickSquare, status } from './support/board';
+import { newPlayer } from './support/online';
+import { startServer } from './support/server';
+import * as fs from 'fs';
+import * as path from 'path';
+
+interface Puzzle {
+  id: string;
+  obf: string;
+  line: string[];
+  values: [string, number][];
+  exact: boolean;
+  rating: number;
+}
+
+const shipped: Puzzle[] = fs
+  .readFileSync(path.join(__dirname, '..', '..', 'puzzles', 'puzzles.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l));
+
+const index = (name: string) => (Number(name[1]) - 1) * 8 + (name.charCodeAt(0) - 97);
+
+// Glicko-2 as Mark Glickman's "Example of the Glicko-2 system" (τ = 0.5).
+interface G { r: number; rd: number; vol: number }
+function glicko(me: G, them: G, score: number): G {
+  const SCALE = 173.7178;
+  const mu = (me.r - 1500) / SCALE, phi = me.rd / SCALE;
+  const muJ = (them.r - 1500) / SCALE, phiJ = them.rd / SCALE;
+  const g = 1 / Math.sqrt(1 + (3 * phiJ * phiJ) / (Math.PI * Math.PI));
+  const e = 1 / (1 + Math.exp(-g * (mu - muJ)));
+  const v = 1 / (g * g * e * (1 - e));
+  const delta = v * g * (score - e);
+  const a = Math.log(me.vol * me.vol), tau = 0.5;
+  const f = (x: number) =>
+    (Math.exp(x) * (delta * delta - phi * phi - v - Math.exp(x))) / (2 * Math.pow(phi * phi + v + Math.exp(x), 2)) - (x - a) / (tau * tau);
+  let A = a;
+  let B: number;
+  if (delta * delta > phi * phi + v) B = Math.log(delta * delta - phi * phi - v);
+  else {
+    let k = 1;
+    while (f(a - k * tau) < 0) k++;
+    B = a - k * tau;
+  }
+  let fA = f(A), fB = f(B);
+  while (Math.abs(B - A) > 0.000001) {
+    const C = A + ((A - B) * fA) / (fB - fA);
+    const fC = f(C);
+    if (fC * fB <= 0) { A = B; fA = fB; } else fA /= 2;
+    B = C; fB = fC;
+  }
+  const vol = Math.exp(A / 2);
+  const phiStar = Math.sqrt(phi * phi + vol * vol);
+  const phiNew = 1 / Math.sqrt(1 / (phiStar * phiStar) + 1 / v);
+  const muNew = mu + phiNew * phiNew * g * (score - e);
+  return { r: Math.max(600, muNew * SCALE + 1500), rd: phiNew * SCALE, vol };
+}
+
+test('puzzles by clicks: solved and failed move the rating as Glicko-2 says, a retry does not', async ({ page, consoleErrors }, info) => {
+  test.setTimeout(120_000);
+  expect(shipped.length).toBeGreaterThan(0);
+  const single = shipped.filter((p) => p.line.length === 1);
+  const [a, b] = [single[0], single[1]];
+  const fresh: G = { r: 1500, rd: 350, vol: 0.06 };
+
+  // Solve a by clicking its answer.
+  await page.goto(`/puzzles?id=${a.id}`);
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await waitForIsland(page);
+  const card = page.locator('#puzzle');
+  await expect(card).toHaveAttribute('data-state', 'solving');
+  await expect(page.locator('#puzzle-task')).toContainText('find the best move');
+  await expect(page.locator('#puzzle-you')).toHaveText('Your puzzle rating: 1500?');
+  const legal = (await status(page)).legal;
+  expect(legal.length).toBeGreaterThanOrEqual(3);
+  await clickSquare(page, index(a.line[0]));
+  await expect(card).toHaveAttribute('data-state', 'solved');
+  await expect(page.locator('#puzzle-verdict')).toHaveText('Solved: every move found.');
+  const afterA = glicko(fresh, { r: a.rating, rd: 350, vol: 0.06 }, 1);
+  const rating = page.locator('#puzzle-rating');
+  await expect(rating).toHaveAttribute('data-rating', String(Math.round(afterA.r)));
+  await expect(rating).toHaveAttribute('data-change', String(Math.round(afterA.r) - 1500));
+  // Every legal move's value on the board, the answer marked.
+  await page.waitForFunction((n) => (window as any).othello3d.status().labels === n, a.values.length);
+  const shown = await status(page);
+  expect(shown.hint).toBe(index(a.line[0]));
+  expect(shown.labelTexts!.filter((l) => l[2]).map((l) => l[0])).toContain(index(a.line[0]));
+  await expect(page.locator('#puzzle-solution')).toContainText(`Solution: ${a.line[0]}.`);
+  await screenshot(page, info, 'puzzle-solved');
+
+  // Fail b with a legal move that is not the answer.
+  await page.goto(`/puzzles?id=${b.id}`);
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await waitForIsland(page);
+  const wrong = (await status(page)).legal.find((s) => s !== index(b.line[0]))!;
+  await clickSquare(page, wrong);
+  await expect(card).toHaveAttribute('data-state', 'failed');
+  await expect(page.locator('#puzzle-verdict')).toContainText(`the move was ${b.line[0]}`);
+  const afterB = glicko(afterA, { r: b.rating, rd: 350, vol: 0.06 }, 0);
+  await expect(rating).toHaveAttribute('data-rating', String(Math.round(afterB.r)));
+  await expect(rating).toHaveAttribute('data-change', String(Math.round(afterB.r) - Math.round(afterA.r)));
+  await screenshot(page, info, 'puzzle-failed');
+
+  // Try again: solved, and no rating changes.
+  await page.click('#puzzle-retry');
+  await expect(card).toHaveAttribute('data-state', 'solving');
+  await clickSquare(page, index(b.line[0]));
+  await expect(card).toHaveAttribute('data-state', 'solved');
+  await expect(rating).toHaveText('You tried this puzzle before: this try changes no rating.');
+
+  // The history lists both, newest first.
+  const tries = page.locator('#puzzle-history li');
+  await expect(tries).toHaveCount(2);
+  await expect(tries.first()).toHaveAttribute('data-id', b.id);
+  await expect(tries.first()).toHaveAttribute('data-solved', 'false');
+  await expect(tries.nth(1)).toHaveAttribute('data-solved', 'true');
+
+  // "Next puzzle" serves one not tried yet.
+  await page.click('#puzzle-next');
+  await expect(card).not.toHaveAttribute('data-id', b.id);
+  await expect(card).toHaveAttribute('data-state', 'solving');
+  const next = await card.getAttribute('data-id');
+  expect([a.id, b.id]).not.toContain(next);
+  expect(consoleErrors).toEqual([]);
+});
+
+test('a multi-move puzzle plays the reply on the board; the daily puzzle is the same for two strangers', async ({ browser, server }, info) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  const one = await newPlayer(browser, server.url, errors);
+  const two = await newPlayer(browser, server.url, errors);
+  const multi = shipped.find((p) => p.line.length >= 3);
+  if (multi) {
+    await one.goto(`/puzzles?id=${multi.id}`);
+    await waitForIsland(one);
+    await expect(one.locator('#puzzle-task')).toContainText('times');
+    await clickSquare(one, index(multi.line[0]));
+    await expect(one.locator('#puzzle-verdict')).toContainText(`The opponent answered ${multi.line[1]}`);
+    await one.waitForFunction((sq) => (window as any).othello3d.status().legal.length > 0 && (window as any).othello3d.status().drawnVersion >= 3, index(multi.line[1]));
+    await clickSquare(one, index(multi.line[2]));
+    await expect(one.locator('#puzzle')).toHaveAttribute('data-state', multi.line.length > 3 ? 'solving' : 'solved');
+    await screenshot(one, info, 'puzzle-multi-move');
+  }
+  const daily: string[] = [];
+  for (const page of [one, two]) {
+    await page.goto('/');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await page.click('#puzzle-of-the-day');
+    await page.waitForURL(/\/puzzles\?daily/);
+    await expect(page.locator('#puzzle-meta')).toContainText('Puzzle of the day');
+    daily.push((await page.locator('#puzzle').getAttribute('data-id'))!);
+  }
+  expect(daily[0]).toBe(daily[1]);
+  expect(errors).toEqual([]);
+});
+
+test('bad puzzle requests are refused with 4xx and change nothing', async ({ page }) => {
+  await page.goto('/');
+  const [p] = shipped;
+  const answers = await page.evaluate(async ({ id, first, occupied }) => {
+    const call = async (name: string, body: string) => {
+      const r = await fetch(`/api/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body,
+      });
+      return [r.status, await r.text()] as [number, string];
+    };
+    return {
+      unknown: await call('puzzle', JSON.stringify({ choice: { kind: 'id', id: 'nope' } })),
+      badChoice: await call('puzzle', JSON.stringify({ choice: { kind: 'everything' } })),
+      malformed: await call('puzzle_move', '{"id": '),
+      noMoves: await call('puzzle_move', JSON.stringify({ id, moves: [], streak: false })),
+      offBoard: await call('puzzle_move', JSON.stringify({ id, moves: [64], streak: false })),
+      tooMany: await call('puzzle_move', JSON.stringify({ id, moves: [first, first, first, first, first], streak: false })),
+      occupied: await call('puzzle_move', JSON.stringify({ id, moves: [occupied], streak: false })),
+      history: await call('puzzle_history', '{}'),
+    };
+  }, { id: p.id, first: index(p.line[0]), occupied: p.obf.split('').findIndex((c) => c === 'X' || c === 'O') });
+  expect(answers.unknown[0]).toBe(404);
+  expect(answers.badChoice[0]).toBe(400);
+  expect(answers.malformed[0]).toBe(400);
+  // Refused (422, the site's refusal status) with the reason in words.
+  for (const key of ['noMoves', 'offBoard', 'tooMany', 'occupied'] as const) expect(answers[key][0], key).toBe(422);
+  expect(answers.occupied[1]).toContain('is not a legal move here');
+  // Nothing was recorded.
+  expect(JSON.parse(answers.history[1])).toEqual([]);
+});
+
+test('a flood of puzzle moves from one address is capped: 429s, never a 5xx, nothing recorded', async ({ browser }) => {
+  const own = await startServer();
+  try {
+    const context = await browser.newContext({ baseURL: own.url });
+    const page = await context.newPage();
+    await page.goto('/');
+    const [p] = shipped;
+    const occupied = p.obf.split('').findIndex((c) => c === 'X' || c === 'O');
+    const statuses: number[] = await page.evaluate(async ({ id, occupied }) => {
+      const one = () =>
+        fetch('/api/puzzle_move', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ id, moves: [occupied], streak: false }),
+        }).then((r) => r.status);
+      return Promise.all(Array.from({ length: 200 }, one));
+    }, { id: p.id, occupied });
+    expect(statuses.every((s) => s === 422 || s === 429), JSON.stringify(statuses)).toBe(true);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(200 - 120);
+    const history = await page.evaluate(async () => (await fetch('/api/puzzle_history', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json());
+    expect(history).toEqual([]);
+    await context.close();
+  } finally {
+    await own.stop();
+  }
+});
