@@ -897,8 +897,7 @@ puzzles-history-empty = No puzzle tried yet.
 puzzles-history-solved = solved
 puzzles-history-failed = failed
 lobby-puzzles = Puzzles
-lobby-puzzles-text = Positions where one move is clearly best, the answers checked by the engine; each try moves your puzzle rating.
-lobby-puzzles-open = Solve puzzles
+lobby-puzzles-text = Positions where one move is clearly best, the answers checked by the engine; each try moves your puzzle rating. From the puzzle of the day, “Next puzzle” serves more near your rating.
 
 report-summary = Report { $name }
 report-reason = Reason

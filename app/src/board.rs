@@ -85,25 +85,6 @@ fn say(announcer: RwSignal<String>, text: String) {
 /// choice, kept in local storage; the island reads the same key).
 pub const FLAT_BOARD_KEY: &str = "othello3d.board";
 
-/// Another position on the page's main board for a while: the practice of
-/// a game's mistakes puts each of its positions there. While it is set, the
-/// board shows `snapshot` with `hint` and `labels`, its clicks and Enter go
-/// to `on_square`, `banner` is drawn over it, and the announcer and the
-/// celebration leave the switch alone. Set back to `None`, the page's own
-/// position returns.
-#[derive(Clone)]
-pub struct Takeover {
-    pub snapshot: Signal<BoardSnapshot>,
-    pub on_square: Callback<u8>,
-    pub hint: Signal<Option<u8>>,
-    pub labels: Signal<Vec<(u8, String, bool)>>,
-    pub banner: ViewFn,
-}
-
-/// The page's [`Takeover`], provided once by the app for every page.
-#[derive(Clone, Copy)]
-pub struct BoardTakeover(pub RwSignal<Option<Takeover>>);
-
 /// The passes of the current round, in order, for the announcer.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PassLog {
@@ -208,29 +189,15 @@ pub fn Board3D(
     /// pages with a game (`crate::voice::VOICE`); the lobby's board is silent.
     #[prop(optional)]
     voice: Option<crate::voice::BoardVoice>,
+    /// While true, the board shows another position than the game's (a
+    /// practice's: `crate::takeover`): its changes, and the switches to and
+    /// from it, are not moves — nothing to announce or celebrate.
+    #[prop(optional, into)]
+    quiet: Option<Signal<bool>>,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
-    let own_hint = hint.unwrap_or_else(|| Signal::derive(|| None));
-    let own_labels = labels.unwrap_or_else(|| Signal::derive(Vec::new));
-    let (own_snapshot, own_square) = (snapshot, on_square);
-    // What the board shows and where its clicks go: the page's own, or a
-    // takeover's while one is set.
-    let takeover = use_context::<BoardTakeover>().map(|t| t.0);
-    let taken = move || {
-        takeover.and_then(|t| t.with(|o| o.as_ref().map(|x| (x.snapshot, x.hint, x.labels))))
-    };
-    let practising = move || takeover.is_some_and(|t| t.with(Option::is_some));
-    let snapshot =
-        Signal::derive(move || taken().map_or_else(|| own_snapshot.get(), |t| t.0.get()));
-    let hint = Signal::derive(move || taken().map_or_else(|| own_hint.get(), |t| t.1.get()));
-    let labels = Signal::derive(move || taken().map_or_else(|| own_labels.get(), |t| t.2.get()));
-    let on_square = Callback::new(move |square: u8| {
-        match takeover.and_then(|t| t.with_untracked(|o| o.as_ref().map(|x| x.on_square))) {
-            Some(theirs) => theirs.run(square),
-            None => own_square.run(square),
-        }
-    });
-    let banner = move || takeover.and_then(|t| t.with(|o| o.as_ref().map(|x| x.banner.run())));
+    let hint = hint.unwrap_or_else(|| Signal::derive(|| None));
+    let labels = labels.unwrap_or_else(|| Signal::derive(Vec::new));
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (backend, set_backend) = signal(String::from("loading"));
     let celebrating = RwSignal::new(false);
@@ -294,7 +261,7 @@ pub fn Board3D(
             with_scene(&|s| s.show(&current));
             // A takeover's positions, and the switches to and from them, are
             // not moves: nothing to announce or celebrate.
-            let now_practising = practising();
+            let now_practising = quiet.is_some_and(|q| q.get_untracked());
             let switched = now_practising || was_practising.get_value();
             was_practising.set_value(now_practising);
             if switched && celebrating.get_untracked() {
@@ -358,7 +325,7 @@ pub fn Board3D(
         });
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (set_backend, passes, celebrate, voice, practising);
+    let _ = (set_backend, passes, celebrate, voice, quiet);
 
     let skip = move || {
         with_scene(&|s| s.skip_celebration());
@@ -421,7 +388,6 @@ pub fn Board3D(
                 on:focus=on_focus
             ></canvas>
             {move || is_2d().then(|| view! { <Board2D snapshot on_square cursor hint labels announcer voice marked /> })}
-            {banner}
             {move || {
                 celebrating
                     .get()

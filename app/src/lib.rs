@@ -18,6 +18,7 @@ pub mod pages;
 pub mod protocol;
 pub mod puzzles;
 pub mod ratings;
+pub mod takeover;
 pub mod voice;
 pub mod worker;
 
@@ -104,8 +105,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
-    // A practice's positions take the page's main board over (board.rs).
-    provide_context(board::BoardTakeover(RwSignal::new(None)));
+    // A practice's positions take the page's main board over (takeover.rs).
+    provide_context(takeover::BoardTakeover(RwSignal::new(None)));
     let lang = i18n::use_lang();
     view! {
         <Title text=t!(lang, "site-title") />

@@ -5,6 +5,7 @@
 
 pub mod bias;
 pub mod nboard;
+pub mod puzzles;
 pub mod report;
 pub mod strong_cli;
 pub mod train;

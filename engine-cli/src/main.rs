@@ -11,12 +11,15 @@
 //! othello train [--seed S] [--out FILE] [--games G] ...  train the pattern evaluation
 //! othello accuracy [--seed S] [--positions N] ...      evaluation vs exact scores
 //! othello nboard                                       NBoard protocol on stdin/stdout
+//! othello puzzles --seed S --count N --out FILE ...    puzzle generator (docs/ENGINE.md)
+//! othello puzzles-stats FILE                           distribution of a puzzle file
 //! ```
 
 use engine::{
     analyse_root, default_weights, evaluate_position, perft, search, solve, Limits, PatternWeights,
     Position,
 };
+use engine_cli::puzzles;
 use engine_cli::report::PUBLISHED;
 use engine_cli::strong_cli::{self, Engine, MatchConfig};
 use engine_cli::train::{train, TrainConfig};
@@ -64,6 +67,11 @@ const USAGE: &str = "usage:
                      [--weights FILE] [--no-exact]
                                     mean value of the static evaluation and of 1..D-ply searches
                                     on N self-play positions (and their error against exact scores)
+  othello puzzles --seed S --count N --out FILE [--games FILE] [--threads T] [--midgame-depth D]
+                                    generate puzzles (JSON Lines) from self-play games of seed S
+                                    (and first from the transcripts of --games FILE, one per line);
+                                    resumes from FILE.progress; docs/ENGINE.md, \"Puzzles\"
+  othello puzzles-stats FILE        themes, ratings, empties, exact/midgame of a puzzle file
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
 
 /// Fixed midgame positions for the search figures (transcripts from the start).
@@ -87,6 +95,8 @@ enum Command {
     CompareSolvers(PathBuf),
     LabelBias(engine_cli::bias::BiasConfig, Option<PathBuf>),
     NBoard(Option<PathBuf>),
+    Puzzles(puzzles::Config),
+    PuzzleStats(PathBuf),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -145,6 +155,8 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         [cmd, flag, file] if cmd == "nboard" && flag == "--weights" => {
             Ok(Command::NBoard(Some(PathBuf::from(file))))
         }
+        [cmd, rest @ ..] if cmd == "puzzles" => puzzles::parse_args(rest).map(Command::Puzzles),
+        [cmd, file] if cmd == "puzzles-stats" => Ok(Command::PuzzleStats(PathBuf::from(file))),
         [] => Err("missing command".into()),
         _ => Err(format!("unrecognised arguments: {}", args.join(" "))),
     }
@@ -305,6 +317,36 @@ fn main() -> ExitCode {
             if let Err(e) = result {
                 eprintln!("othello: nboard: {e}");
                 return ExitCode::FAILURE;
+            }
+        }
+        Command::Puzzles(config) => {
+            let weights = default_weights();
+            match puzzles::generate(&config, weights, &mut |line| eprintln!("{line}")) {
+                Ok(s) => eprintln!(
+                    "puzzles: {} in {} ({} written by this run, {} games, next game {}, {:.1}s)",
+                    s.puzzles,
+                    config.out.display(),
+                    s.written,
+                    s.games,
+                    s.next_game,
+                    s.secs
+                ),
+                Err(message) => {
+                    eprintln!("othello: {message}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+        Command::PuzzleStats(path) => {
+            let stats = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                .and_then(|text| puzzles::stats(&text));
+            match stats {
+                Ok(text) => print!("{text}"),
+                Err(message) => {
+                    eprintln!("othello: {message}");
+                    return ExitCode::FAILURE;
+                }
             }
         }
         Command::Report(dir) => {

@@ -96,7 +96,7 @@ for (const lang of ['en', 'el'] as const) {
     await expect(page.locator('#analysis')).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
     found.push(...(await audit(page, info, `analysis-${lang}`)));
     await screenshot(page, info, `a11y-analysis-${lang}`);
-    // The practice of the game's mistakes, with its own board, shown an answer.
+    // The practice of the game's mistakes, on the main board, shown an answer.
     await page.click('#practise');
     await page.click('#practice-show');
     await expect(page.locator('#practice-answer')).toBeVisible({ timeout: 60_000 });
@@ -107,13 +107,22 @@ for (const lang of ['en', 'el'] as const) {
       ['/players', 'leaderboard'],
       ['/account', 'account'],
       ['/offline', 'offline'],
+      ['/puzzles?daily', 'puzzles'],
     ]) {
       await visit(path);
       found.push(...(await audit(page, info, `${name}-${lang}`)));
     }
+    // A puzzle over (a move played, right or wrong): the answer on the board.
+    await page.waitForFunction(() => ((window as any).othello3d?.status()?.legal.length ?? 0) > 0, null, { timeout: 60_000 });
+    const first = await page.evaluate(() => (window as any).othello3d.status().legal[0]);
+    const point = await page.evaluate((i) => (window as any).othello3d.squareToScreen(i), first);
+    await page.mouse.click(point[0], point[1]);
+    await expect(page.locator('#puzzle')).toHaveAttribute('data-state', /solved|failed|solving/);
+    await expect(page.locator('#puzzle-verdict')).not.toBeEmpty();
+    found.push(...(await audit(page, info, `puzzle-played-${lang}`)));
     // 320 px wide (what 1280 px at 400 % zoom leaves): nothing scrolls sideways.
     await page.setViewportSize({ width: 320, height: 640 });
-    for (const path of ['/', aiTable, '/offline', '/lab']) {
+    for (const path of ['/', aiTable, '/offline', '/lab', '/puzzles']) {
       await visit(path);
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(wide, `${path} at 320 px`).toBeLessThanOrEqual(320);

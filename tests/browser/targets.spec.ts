@@ -72,6 +72,9 @@ test('every control is at least 24 × 24 px on a phone, in both languages', asyn
     await check(`account-${lang}`);
     await visit(page, '/lab');
     await check(`lab-${lang}`);
+    await visit(page, '/puzzles');
+    await check(`puzzles-${lang}`);
+    await screenshot(page, info, `targets-puzzles-${lang}`);
   }
   // Signed in: the account page and a profile.
   const name = `thumb${Date.now() % 1_000_000}`;

@@ -3,9 +3,9 @@
 //! list), with its players and result. Open to anybody with the link.
 
 use crate::archive::{get_game, GameSummary, GameView, PlayerView};
-use crate::board::Board3D;
 use crate::i18n::Lang;
 use crate::protocol::{square_name, BoardSnapshot, EndReason, Side};
+use crate::takeover::MainBoard;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
@@ -317,7 +317,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                 <crate::i18n::LangSwitch />
             </header>
             <section class="table-board">
-                <Board3D snapshot on_square=Callback::new(|_: u8| {}) voice=crate::voice::VOICE />
+                <MainBoard snapshot on_square=Callback::new(|_: u8| {}) />
             </section>
             <aside class="hud">
                 <div class="card score">

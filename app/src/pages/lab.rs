@@ -10,7 +10,6 @@
 //!
 
 use crate::api::CommandError;
-use crate::board::Board3D;
 use crate::lab::autoplay::{Controller, Effect, Event, Game, Wait};
 use crate::lab::{
     lab_copy, lab_get, lab_next_turn, lab_retry_explanation, lab_wait, ExplanationView, LabStatus,
@@ -22,6 +21,7 @@ use crate::pages::lab_parts::{
     eval_graph, format_seconds, move_card, play_from_here, reviewed_position,
 };
 use crate::protocol::Side;
+use crate::takeover::MainBoard;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 use std::time::Duration;
@@ -538,7 +538,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 <ol id="lab-moves" node_ref=list_ref>{moves_list}</ol>
             </aside>
             <section class="lab-board">
-                <Board3D snapshot on_square voice=crate::voice::VOICE />
+                <MainBoard snapshot on_square />
                 {move || selected.get().map(|p| view! {
                     <p class="review-banner" id="review-banner">
                         {t!(lang, "lab-reviewing", ply = p)}

@@ -91,8 +91,6 @@ pub fn LobbyPage() -> impl IntoView {
                     <h2>{t!(lang, "lobby-puzzles")}</h2>
                     <p>{t!(lang, "lobby-puzzles-text")}</p>
                     <a class="button" id="puzzle-of-the-day" href="/puzzles?daily">{t!(lang, "puzzles-daily")}</a>
-                    " "
-                    <a class="button secondary" id="open-puzzles" href="/puzzles">{t!(lang, "lobby-puzzles-open")}</a>
                 </div>
                 <div class="card" id="ai-lab">
                     <h2>{t!(lang, "lobby-lab-title")}</h2>

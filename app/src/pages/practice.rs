@@ -18,12 +18,12 @@
 //! It works wherever the analysis card is: live tables, archived games and
 //! the lab. Nothing is sent to the server.
 
-use crate::board::{BoardTakeover, Takeover};
 use crate::i18n::Lang;
 use crate::pages::hint::{board_labels, disc_text, HINT_DEPTH, HINT_NODES};
 use crate::protocol::{
     flips, legal_squares, square_index, square_name, BoardSnapshot, GameAnalysis, Side,
 };
+use crate::takeover::{BoardTakeover, Takeover};
 use crate::worker::MoveValue;
 use leptos::prelude::*;
 

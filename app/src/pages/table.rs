@@ -6,11 +6,12 @@
 //!
 
 use crate::api::{get_table, new_table, play_move, resign, take_seat, vote_rematch};
-use crate::board::{Board3D, PassLog};
+use crate::board::PassLog;
 use crate::pages::rules::RulesSidebar;
 use crate::protocol::{
     replay, square_name, BoardSnapshot, EndReason, RoundStatus, Side, TableMode, TableView,
 };
+use crate::takeover::MainBoard;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map};
 
@@ -598,7 +599,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 <crate::i18n::LangSwitch />
             </header>
             <section class="table-board">
-                <Board3D snapshot on_square passes hint labels celebrate voice=crate::voice::VOICE />
+                <MainBoard snapshot on_square passes hint labels celebrate />
                 {move || review.get().map(|n| view! {
                     <p class="review-banner" id="table-review" role="status">
                         {t!(lang, "table-reviewing", number = n)}
