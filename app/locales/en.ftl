@@ -896,6 +896,12 @@ puzzles-history = Your last puzzles
 puzzles-history-empty = No puzzle tried yet.
 puzzles-history-solved = solved
 puzzles-history-failed = failed
+offline-puzzles-text = Puzzles work offline too: 500 of them are kept in this browser, judged here; offline tries change no rating.
+offline-puzzles-start = Solve puzzles offline
+offline-puzzles-of = Puzzle { $n } of { $total }:
+offline-puzzles-best = The best move is marked on the board.
+offline-puzzles-none = No puzzles are kept in this browser yet: open the site once with the network.
+offline-puzzles-failed = The puzzles could not be read: { $error }
 lobby-puzzles = Puzzles
 lobby-puzzles-text = Positions where one move is clearly best, the answers checked by the engine; each try moves your puzzle rating. From the puzzle of the day, “Next puzzle” serves more near your rating.
 

@@ -21,6 +21,9 @@ pub const WORKER_META: &str = "othello-engine-worker";
 /// the worker fetches the first time a hint scores every move.
 pub const WEIGHTS_META: &str = "othello-engine-weights";
 
+/// The `<meta>` that names the offline puzzle pack (hashed).
+pub const PUZZLES_META: &str = "othello-puzzle-pack";
+
 /// The `<meta>` present (content `1`) only on an app shell: the lobby or
 /// the offline page as the service worker keeps them for when the server
 /// cannot be reached (see the server's `offline.rs`). The lobby read from a

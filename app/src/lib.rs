@@ -84,6 +84,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <link rel="stylesheet" href=assets.url("/style/lab.css") />
                 <meta name=assets::WORKER_META content=assets.url(worker::WORKER_URL) />
                 <meta name=assets::WEIGHTS_META content=assets.url(worker::WEIGHTS_URL) />
+                <meta name=assets::PUZZLES_META content=assets.url(worker::PUZZLES_URL) />
                 <meta name=accounts::ACCOUNT_META content=accounts::signed_in().unwrap_or_default() />
                 <link rel="icon" type="image/png" href=assets.url("/style/icon-192.png") />
                 <link rel="manifest" href="/manifest.webmanifest" />

@@ -168,6 +168,80 @@ pub struct PuzzleTry {
     pub at: i64,
 }
 
+/// How a replay of the player's moves along a puzzle's line went.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Judged {
+    /// Right so far; the position now (the player to move), the opponent's
+    /// last reply.
+    Going(engine::Position, Option<engine::Square>),
+    Solved(engine::Position),
+    /// The last move was not the answer; the position after it.
+    Failed(engine::Position),
+}
+
+/// `pos` after the side to move passes, when it must (the game not over).
+pub fn forced_passes(pos: engine::Position) -> engine::Position {
+    if pos.must_pass() && !pos.is_game_over() {
+        pos.pass().unwrap_or(pos)
+    } else {
+        pos
+    }
+}
+
+/// Replays the player's `moves` along a puzzle's `line` (the moves to find
+/// and the opponent's replies, in order) from `start`, forced passes played
+/// between: the one judge of a puzzle, on the server and in the offline pack.
+/// `Err` with the refused square when a move is not legal where it is
+/// played or comes after the puzzle is over; `Err(None)` when the line
+/// itself does not replay.
+pub fn judge(
+    start: engine::Position,
+    line: &[engine::Square],
+    moves: &[engine::Square],
+) -> Result<Judged, Option<engine::Square>> {
+    let me = start.side_to_move;
+    let mut pos = start;
+    let mut mine = moves.iter();
+    let mut reply = None;
+    for &expected in line {
+        pos = forced_passes(pos);
+        if pos.side_to_move == me {
+            let Some(&played) = mine.next() else {
+                return Ok(Judged::Going(pos, reply));
+            };
+            let after = pos.play(played).map_err(|_| Some(played))?.position;
+            if played != expected {
+                return Ok(Judged::Failed(after));
+            }
+            pos = after;
+        } else {
+            pos = pos.play(expected).map_err(|_| None)?.position;
+            reply = Some(expected);
+        }
+    }
+    match mine.next() {
+        Some(extra) => Err(Some(*extra)),
+        None => Ok(Judged::Solved(pos)),
+    }
+}
+
+/// How many of `line`'s moves from `start` are the player's.
+pub fn moves_to_find(start: engine::Position, line: &[engine::Square]) -> u32 {
+    let mut pos = start;
+    let mut count = 0;
+    for &square in line {
+        pos = forced_passes(pos);
+        if pos.side_to_move == start.side_to_move {
+            count += 1;
+        }
+        match pos.play(square) {
+            Ok(after) => pos = after.position,
+            Err(_) => break,
+        }
+    }
+    count
+}
+
 /// Server-side glue: the trait the server implements.
 #[cfg(feature = "ssr")]
 pub mod backend {

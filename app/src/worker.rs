@@ -24,9 +24,13 @@ pub const WORKER_URL: &str = "/pkg/engine-worker.js";
 /// (`engine/weights/eval.bin`, copied by `cargo xtask site`).
 pub const WEIGHTS_URL: &str = "/pkg/eval.bin";
 
+/// Where the offline puzzle pack is served before hashing (the first 500
+/// of `puzzles/puzzles.jsonl`, copied by `cargo xtask site`).
+pub const PUZZLES_URL: &str = "/pkg/puzzles.jsonl";
+
 /// A `/pkg/` path the page names in `<meta name=…>`, else `fallback`.
 #[cfg(feature = "hydrate")]
-fn meta_url(name: &str, fallback: &str) -> String {
+pub(crate) fn meta_url(name: &str, fallback: &str) -> String {
     web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| {

@@ -1,6 +1,4 @@
 //! Puzzles as the pages' [`PuzzleBackend`]: the set the server ships
-//! (Over 600 lines: reading the set, judging a move and the service share
-//! one set of types; the last 100 lines are tests.)
 //! (`puzzles/puzzles.jsonl`, made by `othello puzzles`, read once), which
 //! puzzle to serve, and each move judged against the proved answer.
 //!
@@ -21,7 +19,7 @@ use app::api::backend::{BoxFuture, Caller};
 use app::api::CommandError;
 use app::protocol::Side;
 use app::puzzles::{
-    PuzzleChoice, PuzzleSolution, PuzzleStep, PuzzleTry, PuzzleView, StepOutcome, Theme,
+    Judged, PuzzleChoice, PuzzleSolution, PuzzleStep, PuzzleTry, PuzzleView, StepOutcome, Theme,
 };
 use app::ratings::ShownRating;
 use engine::{Color, Position, Square};
@@ -84,28 +82,7 @@ impl Puzzle {
 
     /// How many of the line's moves are the player's.
     pub fn to_find(&self) -> u32 {
-        let mut pos = self.start;
-        let mut count = 0;
-        for &square in &self.line {
-            pos = forced_passes(pos);
-            if pos.side_to_move == self.side() {
-                count += 1;
-            }
-            match pos.play(square) {
-                Ok(after) => pos = after.position,
-                Err(_) => break,
-            }
-        }
-        count
-    }
-}
-
-/// `pos` after the side to move passes, when it must (the game not over).
-fn forced_passes(pos: Position) -> Position {
-    if pos.must_pass() && !pos.is_game_over() {
-        pos.pass().unwrap_or(pos)
-    } else {
-        pos
+        app::puzzles::moves_to_find(self.start, &self.line)
     }
 }
 
@@ -201,45 +178,9 @@ impl PuzzleSet {
     }
 }
 
-/// How a replay of the player's moves went.
-#[derive(Debug, PartialEq)]
-pub enum Judged {
-    /// Right so far; the position now (the player to move), the opponent's
-    /// last reply.
-    Going(Position, Option<Square>),
-    Solved(Position),
-    /// The last move was not the answer; the position after it.
-    Failed(Position),
-}
-
-/// Replays `moves` (the player's) along `puzzle`'s line. `Err` with the
-/// refused square when a move is not legal where it is played, or when
-/// there are more moves than the puzzle asks.
+/// Replays the player's `moves` along `puzzle`'s line ([`app::puzzles::judge`]).
 pub fn judge(puzzle: &Puzzle, moves: &[Square]) -> Result<Judged, Option<Square>> {
-    let me = puzzle.side();
-    let mut pos = puzzle.start;
-    let mut mine = moves.iter();
-    let mut reply = None;
-    for &expected in &puzzle.line {
-        pos = forced_passes(pos);
-        if pos.side_to_move == me {
-            let Some(&played) = mine.next() else {
-                return Ok(Judged::Going(pos, reply));
-            };
-            let after = pos.play(played).map_err(|_| Some(played))?.position;
-            if played != expected {
-                return Ok(Judged::Failed(after));
-            }
-            pos = after;
-        } else {
-            pos = pos.play(expected).map_err(|_| None)?.position;
-            reply = Some(expected);
-        }
-    }
-    match mine.next() {
-        Some(extra) => Err(Some(*extra)),
-        None => Ok(Judged::Solved(pos)),
-    }
+    app::puzzles::judge(puzzle.start, &puzzle.line, moves)
 }
 
 /// The puzzle service.
@@ -636,7 +577,7 @@ mod tests {
         let mut pos = p.start;
         let mut mine = Vec::new();
         for &s in &p.line {
-            pos = forced_passes(pos);
+            pos = app::puzzles::forced_passes(pos);
             if pos.side_to_move == p.side() {
                 mine.push(s);
             }

@@ -200,3 +200,55 @@ test('a new deploy is offered as a new version and taken on request', async ({ p
     await server.stop();
   }
 });
+
+test('with the server killed, puzzles from the offline pack are solved and failed by clicks on the main board', async ({ page, consoleErrors }, info) => {
+  test.setTimeout(180_000);
+  const pack = readFileSync(join(__dirname, '..', '..', 'puzzles', 'puzzles.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .slice(0, 500)
+    .map((l) => JSON.parse(l) as { id: string; line: string[]; values: [string, number][] });
+  const index = (name: string) => (Number(name[1]) - 1) * 8 + (name.charCodeAt(0) - 97);
+  const server = await startServer();
+  try {
+    await page.goto(server.url + '/');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await offlineReady(page);
+    await server.kill();
+    await page.goto(server.url + '/offline');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await page.waitForFunction(() => !!(window as any).othello3d?.status());
+    await page.click('#offline-puzzles-start');
+    const banner = page.locator('#offline-puzzle');
+    await expect(banner).toBeVisible();
+    await expect(page.locator('#offline-puzzle-task')).toContainText('of 500:');
+    // Solve it: its moves (the line's even places), the replies played between.
+    const id = await banner.getAttribute('data-id');
+    const puzzle = pack.find((p) => p.id === id)!;
+    expect(puzzle, `${id} is in the pack`).toBeTruthy();
+    for (let k = 0; k < puzzle.line.length; k += 2) {
+      await page.waitForFunction(() => (window as any).othello3d.status().legal.length > 0);
+      await clickSquare(page, index(puzzle.line[k]));
+      if (k + 2 < puzzle.line.length) await expect(page.locator('#offline-puzzle-verdict')).toContainText(`answered ${puzzle.line[k + 1]}`);
+    }
+    await expect(banner).toHaveAttribute('data-state', 'solved');
+    await page.waitForFunction((n) => (window as any).othello3d.status().labels === n, puzzle.values.length);
+    await screenshot(page, info, 'offline-puzzle-solved');
+    // The next one, failed.
+    await page.click('#offline-puzzle-next');
+    await expect(banner).not.toHaveAttribute('data-id', id!);
+    const nextId = await banner.getAttribute('data-id');
+    const next = pack.find((p) => p.id === nextId)!;
+    await page.waitForFunction(() => (window as any).othello3d.status().legal.length > 0);
+    const wrong = (await status(page)).legal.find((s) => s !== index(next.line[0]))!;
+    await clickSquare(page, wrong);
+    await expect(banner).toHaveAttribute('data-state', 'failed');
+    await expect(page.locator('#offline-puzzle-verdict')).toContainText(`the move was ${next.line[0]}`);
+    // Back to the (empty) offline game.
+    await page.click('#offline-puzzle-stop');
+    await expect(banner).toHaveCount(0);
+  } finally {
+    await server.stop();
+  }
+  expect(consoleErrors.filter((e) => !/ERR_CONNECTION_REFUSED|Failed to load resource|Failed to fetch/.test(e))).toEqual([]);
+});

@@ -305,6 +305,7 @@ fn site() -> Result {
     }
 
     engine_worker(&root, &pkg)?;
+    offline_puzzles(&root, &pkg)?;
 
     step("minifying the wasm-bindgen glue and the split loader (esbuild)");
     for name in ["frontend.js", SPLIT_LOADER] {
@@ -405,6 +406,7 @@ fn site_inputs(root: &Path, frontend_wasm: &Path) -> Result<String> {
         frontend_wasm.to_path_buf(),
         target_dir().join("wasm32-unknown-unknown/wasm-engine/engine_wasm.wasm"),
         root.join("engine/weights/eval.bin"),
+        root.join("puzzles/puzzles.jsonl"),
         root.join("engine-wasm/engine-worker.js"),
         root.join("frontend/src/three.rs"),
         root.join("package-lock.json"),
@@ -596,6 +598,22 @@ fn engine_worker(root: &Path, pkg: &Path) -> Result {
         &pkg.join("engine-worker.js"),
     )
 }
+
+/// The offline puzzle pack: the first [`OFFLINE_PUZZLES`] puzzles of the
+/// shipped set, as they are (JSON lines), hashed and precached with the rest.
+fn offline_puzzles(root: &Path, pkg: &Path) -> Result {
+    let all = fs::read_to_string(root.join("puzzles/puzzles.jsonl")).map_err(|e| e.to_string())?;
+    let pack: String = all
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(OFFLINE_PUZZLES)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(pkg.join("puzzles.jsonl"), pack).map_err(|e| e.to_string())
+}
+
+/// Puzzles in the offline pack.
+const OFFLINE_PUZZLES: usize = 500;
 
 /// Cargo's target folder (honours `CARGO_TARGET_DIR`).
 fn target_dir() -> PathBuf {

@@ -11,6 +11,7 @@ pub mod lab_home;
 pub mod lab_parts;
 pub mod lobby;
 pub mod offline;
+pub mod offline_puzzles;
 pub mod players;
 pub mod practice;
 pub mod profile;

@@ -7,9 +7,9 @@
 //!
 //! (Over 600 lines: the page, its game model and the model's tests belong together.)
 
-use crate::board::Board3D;
 use crate::i18n::{side_name, Lang, Msg};
 use crate::protocol::{square_name, BoardSnapshot, Side};
+use crate::takeover::MainBoard;
 use crate::worker::{Analysis, EngineRequest, Step};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -453,7 +453,7 @@ pub fn OfflinePage() -> impl IntoView {
                 <crate::i18n::LangSwitch />
             </header>
             <section class="table-board">
-                <Board3D snapshot on_square voice=crate::voice::VOICE />
+                <MainBoard snapshot on_square />
             </section>
             <aside class="hud">
                 <div class="card offline-note" id="offline-note" role="note">
@@ -461,6 +461,7 @@ pub fn OfflinePage() -> impl IntoView {
                     " "
                     {t!(lang, "offline-note")}
                 </div>
+                <crate::pages::offline_puzzles::OfflinePuzzles />
                 <div class="card score">
                     <div class="count black-count" id="black-count">
                         <span class="disc black"></span>
