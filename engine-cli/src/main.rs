@@ -1,4 +1,5 @@
-//! `othello`: command-line front end to the engine.
+//! `othello`: command-line front end to the engine. (Over 600 lines: every
+//! command's argument parsing and its tests are here; the work is in the library.)
 //!
 //! ```text
 //! othello perft N                 leaf count N plies below the start

@@ -201,7 +201,7 @@ test('a new deploy is offered as a new version and taken on request', async ({ p
   }
 });
 
-test('with the server killed, puzzles from the offline pack are solved and failed by clicks on the main board', async ({ page, consoleErrors }, info) => {
+test('with the server killed and the network off, puzzles from the offline pack are solved and failed by clicks on the main board', async ({ page, consoleErrors }, info) => {
   test.setTimeout(180_000);
   const pack = readFileSync(join(__dirname, '..', '..', 'puzzles', 'puzzles.jsonl'), 'utf8')
     .split('\n')
@@ -214,7 +214,9 @@ test('with the server killed, puzzles from the offline pack are solved and faile
     await page.goto(server.url + '/');
     await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
     await offlineReady(page);
+    // The server killed and the network off.
     await server.kill();
+    await page.context().setOffline(true);
     await page.goto(server.url + '/offline');
     await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
     await page.waitForFunction(() => !!(window as any).othello3d?.status());
