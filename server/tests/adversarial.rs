@@ -58,6 +58,9 @@ fn well_formed(name: &str) -> Option<(&'static str, u16)> {
             r#"{"report":{"name":"nobody","table":null,"reason":"cheating","text":"x"}}"#,
             404,
         ),
+        "puzzle" => (r#"{"choice":{"kind":"id","id":"nope"}}"#, 404),
+        "puzzle_move" => (r#"{"id":"nope","moves":[37],"streak":false}"#, 404),
+        "puzzle_history" => (r#"{}"#, 200),
         _ => return None,
     })
 }
@@ -443,7 +446,12 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
             let (status, text) = raw(&http, &url, name, bad, &json_headers).await;
             let no_arguments = matches!(
                 name,
-                "lab_list" | "lab_provider" | "sign_out" | "sign_out_everywhere" | "my_ratings"
+                "lab_list"
+                    | "lab_provider"
+                    | "sign_out"
+                    | "sign_out_everywhere"
+                    | "my_ratings"
+                    | "puzzle_history"
             );
             if no_arguments && bad == "[]" {
                 // No arguments to read: an empty list is an empty argument
@@ -569,6 +577,13 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
                 .report_player("nobody", None, app::accounts::ReportReason::Cheating, "x")
                 .await,
         ),
+        "puzzle" => status_of(
+            client
+                .puzzle(app::puzzles::PuzzleChoice::Id { id: "nope".into() })
+                .await,
+        ),
+        "puzzle_move" => status_of(client.puzzle_move("nope", &[37], false).await),
+        "puzzle_history" => status_of(client.puzzle_history().await),
         _ => return None,
     })
 }

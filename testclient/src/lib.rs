@@ -535,6 +535,32 @@ impl Client {
         self.call("leaderboard", json!({ "speed": speed })).await
     }
 
+    // ----- puzzles -----
+
+    pub async fn puzzle(
+        &self,
+        choice: app::puzzles::PuzzleChoice,
+    ) -> Result<app::puzzles::PuzzleView, Refusal> {
+        self.call("puzzle", json!({ "choice": choice })).await
+    }
+
+    pub async fn puzzle_move(
+        &self,
+        id: &str,
+        moves: &[u8],
+        streak: bool,
+    ) -> Result<app::puzzles::PuzzleStep, Refusal> {
+        self.call(
+            "puzzle_move",
+            json!({ "id": id, "moves": moves, "streak": streak }),
+        )
+        .await
+    }
+
+    pub async fn puzzle_history(&self) -> Result<Vec<app::puzzles::PuzzleTry>, Refusal> {
+        self.call("puzzle_history", json!({})).await
+    }
+
     // ----- analysis -----
 
     pub async fn analysis_start(&self, kind: &str, id: &str) -> Result<AnalysisView, Refusal> {
