@@ -6,7 +6,18 @@
 // a sentence is the criterion's inline exception. Layout does not depend on
 // the renderer: this runs on the WebGPU project only.
 import { test, expect, screenshot } from './support/fixtures';
+import { startServer, RunningServer } from './support/server';
 import type { Page } from '@playwright/test';
+
+// A server of its own: it signs up, and the worker's shared server may have
+// used up the hour's sign-ups from 127.0.0.1 on other specs.
+let own: RunningServer;
+test.beforeAll(async () => {
+  own = await startServer();
+});
+test.afterAll(async () => {
+  await own?.stop();
+});
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
@@ -43,7 +54,7 @@ async function smallTargets(page: Page): Promise<string[]> {
 }
 
 async function visit(page: Page, path: string) {
-  await page.goto(path);
+  await page.goto(own.url + path);
   await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
 }
 
