@@ -225,6 +225,38 @@ pub fn judge(
     }
 }
 
+impl PuzzleStep {
+    /// The answer to a judged move (on the server or in the offline pack):
+    /// the board after it, the player's legal moves while the puzzle goes
+    /// on, the `solution` once it is over; not rated, not a streak's.
+    pub fn of(judged: Judged, solution: impl FnOnce() -> PuzzleSolution) -> PuzzleStep {
+        let index = |s: engine::Square| s.index() as u8;
+        let (outcome, pos) = match judged {
+            Judged::Going(pos, reply) => (
+                StepOutcome::Continue {
+                    reply: reply.map(index),
+                },
+                pos,
+            ),
+            Judged::Solved(pos) => (StepOutcome::Solved, pos),
+            Judged::Failed(pos) => (StepOutcome::Failed, pos),
+        };
+        let over = !matches!(outcome, StepOutcome::Continue { .. });
+        PuzzleStep {
+            outcome,
+            cells: pos.to_cells().to_vec(),
+            legal: if over {
+                Vec::new()
+            } else {
+                pos.legal_moves().iter().map(index).collect()
+            },
+            solution: over.then(solution),
+            rated: None,
+            streak: false,
+        }
+    }
+}
+
 /// How many of `line`'s moves from `start` are the player's.
 pub fn moves_to_find(start: engine::Position, line: &[engine::Square]) -> u32 {
     let mut pos = start;

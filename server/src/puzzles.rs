@@ -389,25 +389,20 @@ impl Puzzles {
             }
             None => CommandError::refused(app::msg!("srv-puzzle-moves")),
         })?;
-        let (outcome, pos) = match judged {
-            Judged::Going(pos, reply) => (
-                StepOutcome::Continue {
-                    reply: reply.map(index),
-                },
-                pos,
-            ),
-            Judged::Solved(pos) => (StepOutcome::Solved, pos),
-            Judged::Failed(pos) => (StepOutcome::Failed, pos),
-        };
-        let over = !matches!(outcome, StepOutcome::Continue { .. });
-        let mut rated = None;
-        if over {
+        let mut step = PuzzleStep::of(judged, || PuzzleSolution {
+            values: puzzle.values.iter().map(|&(s, v)| (index(s), v)).collect(),
+            exact: puzzle.exact,
+            line: puzzle.line.iter().copied().map(index).collect(),
+            pv: puzzle.pv.iter().copied().map(index).collect(),
+        });
+        step.streak = streak;
+        if step.solution.is_some() {
             let start = Rating {
                 rating: puzzle.start_rating,
                 deviation: START_DEVIATION,
                 volatility: START_VOLATILITY,
             };
-            let solved = outcome == StepOutcome::Solved;
+            let solved = step.outcome == StepOutcome::Solved;
             let tried = self
                 .inner
                 .store
@@ -427,29 +422,13 @@ impl Puzzles {
                         known.insert(puzzle.id.clone(), result.puzzle_after.rating);
                     }
                 }
-                rated = Some((
+                step.rated = Some((
                     ShownRating::new(result.after.rating, result.after.deviation),
                     (result.after.rating.round() - result.before.rating.round()) as i32,
                 ));
             }
         }
-        Ok(PuzzleStep {
-            outcome,
-            cells: pos.to_cells().to_vec(),
-            legal: if over {
-                Vec::new()
-            } else {
-                pos.legal_moves().iter().map(index).collect()
-            },
-            solution: over.then(|| PuzzleSolution {
-                values: puzzle.values.iter().map(|&(s, v)| (index(s), v)).collect(),
-                exact: puzzle.exact,
-                line: puzzle.line.iter().copied().map(index).collect(),
-                pv: puzzle.pv.iter().copied().map(index).collect(),
-            }),
-            rated,
-            streak,
-        })
+        Ok(step)
     }
 
     async fn history(&self, caller: &Caller) -> Result<Vec<PuzzleTry>, CommandError> {

@@ -8,9 +8,7 @@
 
 use crate::pages::puzzles::{task_text, verdict_text, Phase, Run};
 use crate::protocol::{square_name, Side};
-use crate::puzzles::{
-    judge, moves_to_find, Judged, PuzzleSolution, PuzzleStep, PuzzleView, StepOutcome,
-};
+use crate::puzzles::{judge, moves_to_find, PuzzleSolution, PuzzleStep, PuzzleView};
 use crate::ratings::ShownRating;
 use crate::takeover::BoardTakeover;
 use leptos::prelude::*;
@@ -76,39 +74,17 @@ pub fn step_of(p: &PackPuzzle, moves: &[u8]) -> Option<PuzzleStep> {
         .iter()
         .map(|&m| engine::Square::new(usize::from(m)))
         .collect::<Option<Vec<_>>>()?;
-    let (outcome, pos) = match judge(start, &line, &played).ok()? {
-        Judged::Going(pos, reply) => (
-            StepOutcome::Continue {
-                reply: reply.map(index),
-            },
-            pos,
-        ),
-        Judged::Solved(pos) => (StepOutcome::Solved, pos),
-        Judged::Failed(pos) => (StepOutcome::Failed, pos),
-    };
-    let over = !matches!(outcome, StepOutcome::Continue { .. });
-    let values = p
-        .values
-        .iter()
-        .filter_map(|(n, v)| Some((index(n.parse().ok()?), *v)))
-        .collect();
-    Some(PuzzleStep {
-        outcome,
-        cells: pos.to_cells().to_vec(),
-        legal: if over {
-            Vec::new()
-        } else {
-            pos.legal_moves().iter().map(index).collect()
-        },
-        solution: over.then(|| PuzzleSolution {
-            values,
-            exact: p.exact,
-            line: line.iter().copied().map(index).collect(),
-            pv: Vec::new(),
-        }),
-        rated: None,
-        streak: false,
-    })
+    let judged = judge(start, &line, &played).ok()?;
+    Some(PuzzleStep::of(judged, || PuzzleSolution {
+        values: p
+            .values
+            .iter()
+            .filter_map(|(n, v)| Some((index(n.parse().ok()?), *v)))
+            .collect(),
+        exact: p.exact,
+        line: line.iter().copied().map(index).collect(),
+        pv: Vec::new(),
+    }))
 }
 
 /// The pack, fetched once (from the service worker's cache when offline).
@@ -253,6 +229,7 @@ pub fn OfflinePuzzles() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzles::StepOutcome;
 
     const LINE: &str = r#"{"id":"t","obf":"---------------------------OX------XO--------------------------- X","line":["f5","d6","c3"],"values":[["f5",2],["d3",-2],["c4",-2],["e6",-2]],"exact":true}"#;
 
