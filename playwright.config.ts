@@ -53,11 +53,16 @@ export default defineConfig({
     },
     {
       name: 'webgl2',
-      // Several instances on PostgreSQL is server behaviour, the same on
-      // either renderer: it runs once, on the WebGPU project.
-      // The no-3D browser is launched by its spec, whatever the project.
-      // Target sizes are layout, the same on either renderer.
-      testIgnore: /(cluster|no3d|targets)\.spec\.ts/,
+      // The fallback renderer runs the specs whose outcome the renderer can
+      // change: the board's drawing and picking (board, pipeline, hint's
+      // values on the squares), whole games by clicks (table, first_visit),
+      // the first frame and bytes (perf) and the offline site (installable,
+      // offline). The other specs test the server and the pages' words,
+      // layout and keyboard, the same on either renderer, so they run once,
+      // on the WebGPU project: running them twice doubled the suite's time
+      // and tested nothing the fallback could change (docs/BENCHMARKS.md,
+      // The test command's time).
+      testMatch: /(board|pipeline|hint|table|first_visit|perf|installable|offline)\.spec\.ts/,
       use: {
         launchOptions: {
           executablePath: '/usr/bin/chromium',
