@@ -13,7 +13,7 @@ use server_fn::codec::Json;
 /// Server-side glue: the trait the server implements.
 #[cfg(feature = "ssr")]
 pub mod backend {
-    use crate::api::backend::{BoxFuture, Caller};
+    use crate::api::backend::Caller;
     use crate::api::CommandError;
     use crate::protocol::{AccountView, BrowserToken, Session};
     use std::sync::Arc;
@@ -25,43 +25,36 @@ pub mod backend {
         pub set_cookie: String,
     }
 
+    #[async_trait::async_trait]
+
     pub trait AccountBackend: Send + Sync + 'static {
-        fn sign_up<'a>(
-            &'a self,
-            caller: &'a Caller,
-            name: &'a str,
-            password: &'a str,
-        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
-        fn sign_in<'a>(
-            &'a self,
-            caller: &'a Caller,
-            name: &'a str,
-            password: &'a str,
-        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
-        fn sign_out<'a>(
-            &'a self,
-            browser: &'a BrowserToken,
-        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
-        fn sign_out_everywhere<'a>(
-            &'a self,
-            session: &'a Session,
-        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
-        fn change_password<'a>(
-            &'a self,
-            caller: &'a Caller,
-            current: &'a str,
-            new: &'a str,
-        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
-        fn delete_account<'a>(
-            &'a self,
-            caller: &'a Caller,
-            password: &'a str,
-        ) -> BoxFuture<'a, Result<Signed, CommandError>>;
-        fn report<'a>(
-            &'a self,
-            caller: &'a Caller,
-            report: &'a super::Report,
-        ) -> BoxFuture<'a, Result<(), CommandError>>;
+        async fn sign_up(
+            &self,
+            caller: &Caller,
+            name: &str,
+            password: &str,
+        ) -> Result<Signed, CommandError>;
+        async fn sign_in(
+            &self,
+            caller: &Caller,
+            name: &str,
+            password: &str,
+        ) -> Result<Signed, CommandError>;
+        async fn sign_out(&self, browser: &BrowserToken) -> Result<Signed, CommandError>;
+        async fn sign_out_everywhere(&self, session: &Session) -> Result<Signed, CommandError>;
+        async fn change_password(
+            &self,
+            caller: &Caller,
+            current: &str,
+            new: &str,
+        ) -> Result<Signed, CommandError>;
+        async fn delete_account(
+            &self,
+            caller: &Caller,
+            password: &str,
+        ) -> Result<Signed, CommandError>;
+        async fn report(&self, caller: &Caller, report: &super::Report)
+            -> Result<(), CommandError>;
     }
 
     /// The account backend, provided to server functions as context.

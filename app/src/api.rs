@@ -220,12 +220,7 @@ impl FromServerFnError for CommandError {
 pub mod backend {
     use super::CommandError;
     use crate::protocol::{Session, TableCommand, TableMode, TableView};
-    use std::future::Future;
-    use std::pin::Pin;
     use std::sync::Arc;
-
-    /// A boxed future, for the object-safe backend trait.
-    pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
     /// The client's address key (an IPv4 address, or an IPv6 address's
     /// /64), put in the request by the server's guard: what the services
@@ -305,40 +300,33 @@ pub mod backend {
     }
 
     /// What the server functions need from the server.
+    #[async_trait::async_trait]
     pub trait Backend: Send + Sync + 'static {
-        fn create_table<'a>(
-            &'a self,
-            caller: &'a Caller,
+        async fn create_table(
+            &self,
+            caller: &Caller,
             mode: TableMode,
-        ) -> BoxFuture<'a, Result<String, CommandError>>;
-        fn view<'a>(
-            &'a self,
-            session: &'a Session,
-            table: &'a str,
-        ) -> BoxFuture<'a, Result<TableView, CommandError>>;
-        fn execute<'a>(
-            &'a self,
-            session: &'a Session,
+        ) -> Result<String, CommandError>;
+        async fn view(&self, session: &Session, table: &str) -> Result<TableView, CommandError>;
+        async fn execute(
+            &self,
+            session: &Session,
             command: TableCommand,
-        ) -> BoxFuture<'a, Result<TableView, CommandError>>;
-        fn new_table<'a>(
-            &'a self,
-            caller: &'a Caller,
-            table: &'a str,
-        ) -> BoxFuture<'a, Result<String, CommandError>>;
+        ) -> Result<TableView, CommandError>;
+        async fn new_table(&self, caller: &Caller, table: &str) -> Result<String, CommandError>;
         /// Seats the caller in the free seat of an online table.
-        fn take_seat<'a>(
-            &'a self,
-            session: &'a Session,
-            table: &'a str,
-        ) -> BoxFuture<'a, Result<TableView, CommandError>>;
+        async fn take_seat(
+            &self,
+            session: &Session,
+            table: &str,
+        ) -> Result<TableView, CommandError>;
         /// Starts a vs-AI or hot-seat table from a position given in OBF.
-        fn create_table_from<'a>(
-            &'a self,
-            caller: &'a Caller,
+        async fn create_table_from(
+            &self,
+            caller: &Caller,
             mode: TableMode,
-            obf: &'a str,
-        ) -> BoxFuture<'a, Result<String, CommandError>>;
+            obf: &str,
+        ) -> Result<String, CommandError>;
     }
 
     /// The backend, provided to server functions as context.
@@ -434,24 +422,24 @@ pub async fn create_table_from(mode: TableMode, obf: String) -> Result<String, C
 /// Server-side glue for game analysis: the trait the server implements.
 #[cfg(feature = "ssr")]
 pub mod analysis_backend {
-    use super::backend::BoxFuture;
     use super::CommandError;
     use crate::protocol::AnalysisView;
     use std::sync::Arc;
 
     /// What the analysis server functions need. `kind` is `table` or `lab`.
+    #[async_trait::async_trait]
     pub trait AnalysisBackend: Send + Sync + 'static {
-        fn start<'a>(
-            &'a self,
-            caller: &'a super::backend::Caller,
+        async fn start(
+            &self,
+            caller: &super::backend::Caller,
             kind: crate::protocol::GameKind,
-            id: &'a str,
-        ) -> BoxFuture<'a, Result<AnalysisView, CommandError>>;
-        fn get<'a>(
-            &'a self,
+            id: &str,
+        ) -> Result<AnalysisView, CommandError>;
+        async fn get(
+            &self,
             kind: crate::protocol::GameKind,
-            id: &'a str,
-        ) -> BoxFuture<'a, Result<AnalysisView, CommandError>>;
+            id: &str,
+        ) -> Result<AnalysisView, CommandError>;
     }
 
     /// The analysis backend, provided to server functions as context.

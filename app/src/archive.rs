@@ -117,28 +117,25 @@ pub struct ProfileView {
 #[cfg(feature = "ssr")]
 pub mod backend {
     use super::{GameSummary, GameView};
-    use crate::api::backend::BoxFuture;
     use crate::api::CommandError;
     use crate::protocol::Session;
     use std::sync::Arc;
 
+    #[async_trait::async_trait]
+
     pub trait ArchiveBackend: Send + Sync + 'static {
-        fn profile<'a>(
-            &'a self,
-            name: &'a str,
+        async fn profile(
+            &self,
+            name: &str,
             before: Option<i64>,
             filter: super::GameFilter,
-        ) -> BoxFuture<'a, Result<super::ProfileView, CommandError>>;
-        fn game<'a>(
-            &'a self,
-            session: &'a Session,
-            id: &'a str,
-        ) -> BoxFuture<'a, Result<GameView, CommandError>>;
-        fn games_of<'a>(
-            &'a self,
-            session: &'a Session,
+        ) -> Result<super::ProfileView, CommandError>;
+        async fn game(&self, session: &Session, id: &str) -> Result<GameView, CommandError>;
+        async fn games_of(
+            &self,
+            session: &Session,
             before: Option<i64>,
-        ) -> BoxFuture<'a, Result<Vec<GameSummary>, CommandError>>;
+        ) -> Result<Vec<GameSummary>, CommandError>;
     }
 
     /// The archive backend, provided to server functions as context.

@@ -220,70 +220,44 @@ pub struct LabSummary {
 #[cfg(feature = "ssr")]
 pub mod backend {
     use super::{LabSummary, LabView, ProviderStatus};
-    use crate::api::backend::BoxFuture;
     pub use crate::api::backend::Caller;
     use crate::api::CommandError;
     pub use crate::protocol::Session;
     use std::sync::Arc;
 
     /// What the lab's server functions need from the server.
+    #[async_trait::async_trait]
     pub trait LabBackend: Send + Sync + 'static {
         /// Creates a lab game owned by the caller, whose explanations are
         /// written in `lang` (counted against their session and address).
-        fn create<'a>(
-            &'a self,
-            caller: &'a Caller,
+        async fn create(
+            &self,
+            caller: &Caller,
             black_depth: u8,
             white_depth: u8,
             lang: crate::i18n::Lang,
-        ) -> BoxFuture<'a, Result<String, CommandError>>;
+        ) -> Result<String, CommandError>;
         /// The lab list as `session` sees it: their own games (`mine`) and
         /// the most recently changed others'.
-        fn list<'a>(
-            &'a self,
-            session: Option<&'a Session>,
-        ) -> BoxFuture<'a, Result<Vec<LabSummary>, CommandError>>;
-        fn view<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>>;
+        async fn list(&self, session: Option<&Session>) -> Result<Vec<LabSummary>, CommandError>;
+        async fn view(&self, lab: &str) -> Result<LabView, CommandError>;
         /// Searches for the side to move, places its disc, stores it and starts
         /// the explanation; answers once the disc is stored. Only the game's
         /// owner may.
-        fn next_turn<'a>(
-            &'a self,
-            caller: &'a Caller,
-            lab: &'a str,
-        ) -> BoxFuture<'a, Result<LabView, CommandError>>;
+        async fn next_turn(&self, caller: &Caller, lab: &str) -> Result<LabView, CommandError>;
         /// Asks again for the latest move's failed explanation (no new disc).
         /// Only the game's owner may.
-        fn retry<'a>(
-            &'a self,
-            caller: &'a Caller,
-            lab: &'a str,
-        ) -> BoxFuture<'a, Result<LabView, CommandError>>;
+        async fn retry(&self, caller: &Caller, lab: &str) -> Result<LabView, CommandError>;
         /// Waits (bounded) until the lab game's version exceeds `since`.
-        fn wait<'a>(
-            &'a self,
-            lab: &'a str,
-            since: u64,
-        ) -> BoxFuture<'a, Result<LabView, CommandError>>;
+        async fn wait(&self, lab: &str, since: u64) -> Result<LabView, CommandError>;
         fn provider(&self) -> ProviderStatus;
         /// Whether `session` started the lab game.
-        fn is_owner<'a>(
-            &'a self,
-            lab: &'a str,
-            session: &'a Session,
-        ) -> BoxFuture<'a, Result<bool, CommandError>>;
+        async fn is_owner(&self, lab: &str, session: &Session) -> Result<bool, CommandError>;
         /// The lab games `session` started.
-        fn owned_by<'a>(
-            &'a self,
-            session: &'a Session,
-        ) -> BoxFuture<'a, Result<Vec<String>, CommandError>>;
+        async fn owned_by(&self, session: &Session) -> Result<Vec<String>, CommandError>;
         /// A new lab game with `lab`'s engine settings and moves (and their
         /// explanations), owned by the caller; returns its id.
-        fn copy<'a>(
-            &'a self,
-            caller: &'a Caller,
-            lab: &'a str,
-        ) -> BoxFuture<'a, Result<String, CommandError>>;
+        async fn copy(&self, caller: &Caller, lab: &str) -> Result<String, CommandError>;
     }
 
     /// The lab backend, provided to server functions as context.

@@ -169,6 +169,13 @@ impl Side {
         }
     }
 
+    /// The side named by [`Side::key`].
+    pub fn parse(text: &str) -> Option<Side> {
+        [Side::Black, Side::White]
+            .into_iter()
+            .find(|s| s.key() == text)
+    }
+
     /// "Black" or "White".
     pub fn name(self) -> &'static str {
         match self {
@@ -329,6 +336,34 @@ pub enum EndReason {
     /// or draw, never rated). Said of archived games; a live round keeps
     /// how it ended.
     Aborted,
+}
+
+impl EndReason {
+    pub const ALL: [EndReason; 6] = [
+        EndReason::Finished,
+        EndReason::Resigned,
+        EndReason::Timeout,
+        EndReason::Abandoned,
+        EndReason::Time,
+        EndReason::Aborted,
+    ];
+
+    /// The name stored in `rounds.reason` and `archived_games.reason` (the
+    /// strings the schema's CHECK lists).
+    pub fn key(self) -> &'static str {
+        match self {
+            EndReason::Finished => "finished",
+            EndReason::Resigned => "resigned",
+            EndReason::Timeout => "timeout",
+            EndReason::Abandoned => "abandoned",
+            EndReason::Time => "time",
+            EndReason::Aborted => "aborted",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<EndReason> {
+        EndReason::ALL.into_iter().find(|r| r.key() == text)
+    }
 }
 
 /// The state of the current round.

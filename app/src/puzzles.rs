@@ -278,26 +278,25 @@ pub fn moves_to_find(start: engine::Position, line: &[engine::Square]) -> u32 {
 #[cfg(feature = "ssr")]
 pub mod backend {
     use super::*;
-    use crate::api::backend::{BoxFuture, Caller};
+    use crate::api::backend::Caller;
     use std::sync::Arc;
 
+    #[async_trait::async_trait]
+
     pub trait PuzzleBackend: Send + Sync + 'static {
-        fn puzzle<'a>(
-            &'a self,
-            caller: &'a Caller,
+        async fn puzzle(
+            &self,
+            caller: &Caller,
             choice: PuzzleChoice,
-        ) -> BoxFuture<'a, Result<PuzzleView, CommandError>>;
-        fn puzzle_move<'a>(
-            &'a self,
-            caller: &'a Caller,
+        ) -> Result<PuzzleView, CommandError>;
+        async fn puzzle_move(
+            &self,
+            caller: &Caller,
             id: String,
             moves: Vec<u8>,
             streak: bool,
-        ) -> BoxFuture<'a, Result<PuzzleStep, CommandError>>;
-        fn puzzle_history<'a>(
-            &'a self,
-            caller: &'a Caller,
-        ) -> BoxFuture<'a, Result<Vec<PuzzleTry>, CommandError>>;
+        ) -> Result<PuzzleStep, CommandError>;
+        async fn puzzle_history(&self, caller: &Caller) -> Result<Vec<PuzzleTry>, CommandError>;
     }
 
     /// The puzzle backend, provided to server functions as context.

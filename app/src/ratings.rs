@@ -96,24 +96,16 @@ pub struct BoardLine {
 #[cfg(feature = "ssr")]
 pub mod backend {
     use super::{BoardLine, PlayersView, PoolRating};
-    use crate::api::backend::BoxFuture;
     use crate::api::CommandError;
     use crate::protocol::{Session, Speed};
     use std::sync::Arc;
 
+    #[async_trait::async_trait]
+
     pub trait RatingsBackend: Send + Sync + 'static {
-        fn table_players<'a>(
-            &'a self,
-            table: &'a str,
-        ) -> BoxFuture<'a, Result<PlayersView, CommandError>>;
-        fn ratings_of<'a>(
-            &'a self,
-            session: &'a Session,
-        ) -> BoxFuture<'a, Result<Vec<PoolRating>, CommandError>>;
-        fn leaderboard<'a>(
-            &'a self,
-            speed: Speed,
-        ) -> BoxFuture<'a, Result<Vec<BoardLine>, CommandError>>;
+        async fn table_players(&self, table: &str) -> Result<PlayersView, CommandError>;
+        async fn ratings_of(&self, session: &Session) -> Result<Vec<PoolRating>, CommandError>;
+        async fn leaderboard(&self, speed: Speed) -> Result<Vec<BoardLine>, CommandError>;
     }
 
     /// The ratings backend, provided to server functions as context.

@@ -15,7 +15,6 @@ use crate::ai::AiPool;
 use crate::lab::exact::{solve_moves, ExactLimits};
 use crate::store::{on_db, Dialect, Store, StoreError};
 use app::api::analysis_backend::AnalysisBackend;
-use app::api::backend::BoxFuture;
 use app::api::CommandError;
 use app::protocol::{AnalysisView, GameAnalysis, GameKind, MoveAnalysis, Severity, Side};
 use engine::{Color, Game, GameEvent, Position, Square};
@@ -28,9 +27,7 @@ const MAX_RUNNING: usize = 4;
 /// How many of the worst moves are listed.
 const WORST_LISTED: usize = 5;
 
-/// Positions the midgame search may visit for one placement (all its moves
-/// together): a few tenths of a second at most.
-pub const SEARCH_NODES: u64 = 4_000_000;
+pub use crate::discs::{midgame_scores, SEARCH_NODES};
 
 /// Settings of the analysis.
 #[derive(Clone, Copy, Debug)]
@@ -82,24 +79,6 @@ pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings
         played_value,
         exact: false,
     }
-}
-
-/// Every legal move of `before` scored by the strong search on the trained
-/// pattern evaluation at `depth`: values in whole discs (estimates) from the
-/// mover's side, best first. The analysis and the lab's fact sheets both use
-/// it, so they speak the same numbers.
-pub fn midgame_scores(before: &Position, depth: u32) -> Vec<(Square, i32)> {
-    let limits = engine::strong::Limits {
-        depth,
-        max_nodes: SEARCH_NODES,
-        // The exact solver has its own range and budget.
-        exact_from_empties: 0,
-        time_ms: None,
-    };
-    engine::strong::score_all_moves(before, engine::default_weights(), limits)
-        .into_iter()
-        .map(|m| (m.square, m.value.round() as i32))
-        .collect()
 }
 
 /// How bad a loss (in discs) is. An estimate needs a larger loss than an
@@ -632,22 +611,19 @@ impl Analyses {
     }
 }
 
+#[async_trait::async_trait]
 impl AnalysisBackend for Analyses {
-    fn start<'a>(
-        &'a self,
-        caller: &'a app::api::backend::Caller,
+    async fn start(
+        &self,
+        caller: &app::api::backend::Caller,
         kind: GameKind,
-        id: &'a str,
-    ) -> BoxFuture<'a, Result<AnalysisView, CommandError>> {
-        Box::pin(Analyses::start_for(self, caller, kind, id))
+        id: &str,
+    ) -> Result<AnalysisView, CommandError> {
+        Analyses::start_for(self, caller, kind, id).await
     }
 
-    fn get<'a>(
-        &'a self,
-        kind: GameKind,
-        id: &'a str,
-    ) -> BoxFuture<'a, Result<AnalysisView, CommandError>> {
-        Box::pin(Analyses::get(self, kind, id))
+    async fn get(&self, kind: GameKind, id: &str) -> Result<AnalysisView, CommandError> {
+        Analyses::get(self, kind, id).await
     }
 }
 

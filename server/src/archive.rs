@@ -7,7 +7,6 @@
 
 use crate::store::archive::ArchivedRow;
 use crate::store::Store;
-use app::api::backend::BoxFuture;
 use app::api::CommandError;
 use app::archive::{GameFilter, GamePly, GameSummary, GameView, PlayerView};
 use app::protocol::{EndReason, Session, Side, TableMode};
@@ -28,22 +27,11 @@ fn unavailable(error: crate::store::StoreError) -> CommandError {
 }
 
 fn reason(text: &str) -> EndReason {
-    match text {
-        "resigned" => EndReason::Resigned,
-        "timeout" => EndReason::Timeout,
-        "abandoned" => EndReason::Abandoned,
-        "aborted" => EndReason::Aborted,
-        "time" => EndReason::Time,
-        _ => EndReason::Finished,
-    }
+    EndReason::parse(text).unwrap_or(EndReason::Finished)
 }
 
 fn winner(text: Option<&str>) -> Option<Side> {
-    match text {
-        Some("black") => Some(Side::Black),
-        Some("white") => Some(Side::White),
-        _ => None,
-    }
+    text.and_then(Side::parse)
 }
 
 fn side_of(color: Color) -> Side {
@@ -483,30 +471,27 @@ fn shown_name(player: &PlayerView) -> String {
     }
 }
 
+#[async_trait::async_trait]
 impl app::archive::backend::ArchiveBackend for Archive {
-    fn profile<'a>(
-        &'a self,
-        name: &'a str,
+    async fn profile(
+        &self,
+        name: &str,
         before: Option<i64>,
         filter: GameFilter,
-    ) -> BoxFuture<'a, Result<app::archive::ProfileView, CommandError>> {
-        Box::pin(Archive::profile(self, name, before, filter))
+    ) -> Result<app::archive::ProfileView, CommandError> {
+        Archive::profile(self, name, before, filter).await
     }
 
-    fn game<'a>(
-        &'a self,
-        session: &'a Session,
-        id: &'a str,
-    ) -> BoxFuture<'a, Result<GameView, CommandError>> {
-        Box::pin(Archive::game(self, session, id))
+    async fn game(&self, session: &Session, id: &str) -> Result<GameView, CommandError> {
+        Archive::game(self, session, id).await
     }
 
-    fn games_of<'a>(
-        &'a self,
-        session: &'a Session,
+    async fn games_of(
+        &self,
+        session: &Session,
         before: Option<i64>,
-    ) -> BoxFuture<'a, Result<Vec<GameSummary>, CommandError>> {
-        Box::pin(Archive::games_of(self, session, before))
+    ) -> Result<Vec<GameSummary>, CommandError> {
+        Archive::games_of(self, session, before).await
     }
 }
 

@@ -88,7 +88,7 @@ impl FairPlay {
 
     /// Notes where a signed-in caller is seen (at most hourly per link).
     pub async fn note(&self, caller: &Caller) {
-        let Some(account) = crate::accounts::account_of(&caller.session) else {
+        let Some(account) = crate::identity::account_of(&caller.session) else {
             return;
         };
         let now = self.inner.clock.now_ms();
@@ -135,7 +135,7 @@ impl FairPlay {
     /// first); empty for an anonymous caller.
     pub async fn links(&self, caller: &Caller) -> Vec<String> {
         self.note(caller).await;
-        let Some(account) = crate::accounts::account_of(&caller.session) else {
+        let Some(account) = crate::identity::account_of(&caller.session) else {
             return Vec::new();
         };
         match self.inner.store.links_of(account, self.since()).await {

@@ -12,6 +12,7 @@ pub mod archive;
 pub mod clock;
 pub mod clock_control;
 pub mod config;
+pub mod discs;
 pub mod downloads;
 pub mod error;
 pub mod export;
@@ -21,6 +22,7 @@ pub mod glicko;
 pub mod guard;
 pub mod hex;
 pub mod hub;
+pub mod identity;
 pub mod lab;
 pub mod limits;
 pub mod metrics;
@@ -170,10 +172,9 @@ pub async fn prepare_with_clock(
         Some(pg) => Some(hub::Shared::join(pg.clone()).await?),
         None => None,
     };
-    let lab_shared = shared.as_ref().map(|s| lab::LabShared {
-        pg: s.pg.clone(),
-        bus: s.bus.clone(),
-    });
+    let lab_shared = shared
+        .as_ref()
+        .map(|s| lab::LabShared { bus: s.bus.clone() });
     let hub = hub::Hub::start(
         store.clone(),
         clock.clone(),

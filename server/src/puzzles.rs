@@ -15,7 +15,7 @@
 use crate::clock::Clock;
 use crate::glicko::{Rating, START_DEVIATION, START_VOLATILITY};
 use crate::store::Store;
-use app::api::backend::{BoxFuture, Caller};
+use app::api::backend::Caller;
 use app::api::CommandError;
 use app::protocol::Side;
 use app::puzzles::{
@@ -456,30 +456,28 @@ impl Puzzles {
     }
 }
 
+#[async_trait::async_trait]
 impl app::puzzles::backend::PuzzleBackend for Puzzles {
-    fn puzzle<'a>(
-        &'a self,
-        caller: &'a Caller,
+    async fn puzzle(
+        &self,
+        caller: &Caller,
         choice: PuzzleChoice,
-    ) -> BoxFuture<'a, Result<PuzzleView, CommandError>> {
-        Box::pin(Puzzles::puzzle(self, caller, choice))
+    ) -> Result<PuzzleView, CommandError> {
+        Puzzles::puzzle(self, caller, choice).await
     }
 
-    fn puzzle_move<'a>(
-        &'a self,
-        caller: &'a Caller,
+    async fn puzzle_move(
+        &self,
+        caller: &Caller,
         id: String,
         moves: Vec<u8>,
         streak: bool,
-    ) -> BoxFuture<'a, Result<PuzzleStep, CommandError>> {
-        Box::pin(Puzzles::puzzle_move(self, caller, id, moves, streak))
+    ) -> Result<PuzzleStep, CommandError> {
+        Puzzles::puzzle_move(self, caller, id, moves, streak).await
     }
 
-    fn puzzle_history<'a>(
-        &'a self,
-        caller: &'a Caller,
-    ) -> BoxFuture<'a, Result<Vec<PuzzleTry>, CommandError>> {
-        Box::pin(Puzzles::history(self, caller))
+    async fn puzzle_history(&self, caller: &Caller) -> Result<Vec<PuzzleTry>, CommandError> {
+        Puzzles::history(self, caller).await
     }
 }
 

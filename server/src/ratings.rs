@@ -7,7 +7,6 @@
 
 use crate::glicko::PROVISIONAL_DEVIATION;
 use crate::store::Store;
-use app::api::backend::BoxFuture;
 use app::api::CommandError;
 use app::protocol::{Session, Speed, TableMode};
 use app::ratings::{BoardLine, PlayersView, PoolRating, SeatTag, ShownRating};
@@ -152,25 +151,17 @@ pub async fn pools(store: &Store, account: i64) -> Result<Vec<PoolRating>, Comma
     Ok(pools)
 }
 
+#[async_trait::async_trait]
 impl app::ratings::backend::RatingsBackend for Ratings {
-    fn table_players<'a>(
-        &'a self,
-        table: &'a str,
-    ) -> BoxFuture<'a, Result<PlayersView, CommandError>> {
-        Box::pin(Ratings::table_players(self, table))
+    async fn table_players(&self, table: &str) -> Result<PlayersView, CommandError> {
+        Ratings::table_players(self, table).await
     }
 
-    fn ratings_of<'a>(
-        &'a self,
-        session: &'a Session,
-    ) -> BoxFuture<'a, Result<Vec<PoolRating>, CommandError>> {
-        Box::pin(Ratings::ratings_of(self, session))
+    async fn ratings_of(&self, session: &Session) -> Result<Vec<PoolRating>, CommandError> {
+        Ratings::ratings_of(self, session).await
     }
 
-    fn leaderboard<'a>(
-        &'a self,
-        speed: Speed,
-    ) -> BoxFuture<'a, Result<Vec<BoardLine>, CommandError>> {
-        Box::pin(Ratings::leaderboard(self, speed))
+    async fn leaderboard(&self, speed: Speed) -> Result<Vec<BoardLine>, CommandError> {
+        Ratings::leaderboard(self, speed).await
     }
 }

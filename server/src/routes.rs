@@ -553,8 +553,7 @@ async fn lab_export_json(
     }
 }
 
-/// Recent lab games of other sessions listed (read-only) besides your own.
-pub const RECENT_LAB_GAMES: usize = 20;
+pub use crate::lab::RECENT_LAB_GAMES;
 
 /// Live lab games one session may own (created or copied), by default
 /// (`--max-lab-games-per-session`).

@@ -3,7 +3,8 @@
 //! of each has run, both databases hold the same tables with the same
 //! columns, and the same columns may be NULL. Only the coordination of
 //! several instances (presence, timers, the shared queue, the bus) is
-//! PostgreSQL's alone; those tables are named here with the reason.
+//! PostgreSQL's alone; those tables are named here with the reason. And a
+//! PostgreSQL store cannot run without that coordination.
 //!
 //! Needs PostgreSQL installed (`initdb`, `pg_ctl`); without it it fails
 //! saying so.
@@ -146,4 +147,73 @@ async fn both_schema_histories_describe_the_same_tables() {
         "the schema was read: {:?}",
         sqlite.keys()
     );
+}
+
+/// A database several instances share cannot run with one instance's
+/// coordination: neither the hub nor the lab starts on PostgreSQL without
+/// the instances' bus (they would write shared tables without checking
+/// versions, and take over other instances' explanations as their own).
+#[tokio::test]
+async fn a_shared_database_without_its_coordination_is_refused() {
+    use server::hub::{Hub, HubConfig, RestoreError, Shared};
+    use server::lab::{explain::offline::Offline, LabConfig, LabHub, LabShared};
+    use server::store::StoreError;
+    use std::sync::Arc;
+
+    let cluster = pg::PgCluster::start();
+    let store = server::store::Store::open_postgres(&cluster.url())
+        .await
+        .expect("postgres store");
+    let clock: Arc<dyn server::clock::Clock> = Arc::new(server::clock::SystemClock);
+    let lab_config = |shared: Option<LabShared>| LabConfig {
+        explain_timeout: std::time::Duration::from_secs(30),
+        exact: server::lab::exact::ExactLimits {
+            empties: 10,
+            max_nodes: 1_000_000,
+        },
+        discs_depth: 2,
+        expiry_ms: 24 * 3600 * 1000,
+        ai: None,
+        explain_concurrency: 1,
+        explain_daily_budget: 10,
+        shared,
+    };
+    let alone = Hub::start(store.clone(), clock.clone(), HubConfig::default(), None).await;
+    assert!(
+        matches!(alone, Err(RestoreError::NotShared)),
+        "a hub on PostgreSQL without hub::Shared is refused"
+    );
+    let alone = LabHub::start(
+        store.clone(),
+        clock.clone(),
+        Arc::new(Offline),
+        lab_config(None),
+    )
+    .await;
+    assert!(
+        matches!(alone, Err(StoreError::NotShared)),
+        "a lab on PostgreSQL without its bus is refused"
+    );
+
+    // Handed the instances' coordination, both start.
+    let shared = Shared::join(store.postgres().expect("postgres").clone())
+        .await
+        .expect("join");
+    let bus = shared.bus.clone();
+    let hub = Hub::start(
+        store.clone(),
+        clock.clone(),
+        HubConfig::default(),
+        Some(shared),
+    )
+    .await;
+    assert!(hub.is_ok(), "the hub starts with its coordination");
+    let lab = LabHub::start(
+        store,
+        clock,
+        Arc::new(Offline),
+        lab_config(Some(LabShared { bus })),
+    )
+    .await;
+    assert!(lab.is_ok(), "the lab starts with its bus");
 }

@@ -73,18 +73,7 @@ fn now_minus_days(now: i64, days: i64) -> i64 {
     now.saturating_sub(days.saturating_mul(86_400_000))
 }
 
-/// The identity of a browser signed in to `account`.
-pub fn identity_of(account: i64) -> Session {
-    Session(format!("account:{account}"))
-}
-
-/// The account an identity stands for, if it is an account's.
-pub fn account_of(session: &Session) -> Option<i64> {
-    session
-        .0
-        .strip_prefix("account:")
-        .and_then(|id| id.parse().ok())
-}
+pub use crate::identity::{account_of, identity_of};
 
 /// What a successful sign-in, sign-up or sign-out hands the browser: its new
 /// token (for the cookie) and who it now is.

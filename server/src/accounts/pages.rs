@@ -1,7 +1,7 @@
 //! The account service as the pages' backend.
 
 use super::{Accounts, Signed};
-use app::api::backend::{BoxFuture, Caller};
+use app::api::backend::Caller;
 use app::api::CommandError;
 use app::protocol::{BrowserToken, Session};
 
@@ -29,79 +29,68 @@ impl AccountPages {
     }
 }
 
+#[async_trait::async_trait]
 impl app::accounts::backend::AccountBackend for AccountPages {
-    fn sign_up<'a>(
-        &'a self,
-        caller: &'a Caller,
-        name: &'a str,
-        password: &'a str,
-    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
-        Box::pin(async move {
-            let signed = self.accounts.sign_up(caller, name, password).await?;
-            Ok(self.signed(signed))
-        })
+    async fn sign_up(
+        &self,
+        caller: &Caller,
+        name: &str,
+        password: &str,
+    ) -> Result<app::accounts::backend::Signed, CommandError> {
+        let signed = self.accounts.sign_up(caller, name, password).await?;
+        Ok(self.signed(signed))
     }
 
-    fn sign_in<'a>(
-        &'a self,
-        caller: &'a Caller,
-        name: &'a str,
-        password: &'a str,
-    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
-        Box::pin(async move {
-            let signed = self.accounts.sign_in(caller, name, password).await?;
-            Ok(self.signed(signed))
-        })
+    async fn sign_in(
+        &self,
+        caller: &Caller,
+        name: &str,
+        password: &str,
+    ) -> Result<app::accounts::backend::Signed, CommandError> {
+        let signed = self.accounts.sign_in(caller, name, password).await?;
+        Ok(self.signed(signed))
     }
 
-    fn sign_out<'a>(
-        &'a self,
-        browser: &'a BrowserToken,
-    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
-        Box::pin(async move {
-            let signed = self.accounts.sign_out(&browser.0).await?;
-            Ok(self.signed(signed))
-        })
+    async fn sign_out(
+        &self,
+        browser: &BrowserToken,
+    ) -> Result<app::accounts::backend::Signed, CommandError> {
+        let signed = self.accounts.sign_out(&browser.0).await?;
+        Ok(self.signed(signed))
     }
 
-    fn sign_out_everywhere<'a>(
-        &'a self,
-        session: &'a Session,
-    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
-        Box::pin(async move {
-            let signed = self.accounts.sign_out_everywhere(session).await?;
-            Ok(self.signed(signed))
-        })
+    async fn sign_out_everywhere(
+        &self,
+        session: &Session,
+    ) -> Result<app::accounts::backend::Signed, CommandError> {
+        let signed = self.accounts.sign_out_everywhere(session).await?;
+        Ok(self.signed(signed))
     }
 
-    fn change_password<'a>(
-        &'a self,
-        caller: &'a Caller,
-        current: &'a str,
-        new: &'a str,
-    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
-        Box::pin(async move {
-            let signed = self.accounts.change_password(caller, current, new).await?;
-            Ok(self.signed(signed))
-        })
+    async fn change_password(
+        &self,
+        caller: &Caller,
+        current: &str,
+        new: &str,
+    ) -> Result<app::accounts::backend::Signed, CommandError> {
+        let signed = self.accounts.change_password(caller, current, new).await?;
+        Ok(self.signed(signed))
     }
 
-    fn report<'a>(
-        &'a self,
-        caller: &'a Caller,
-        report: &'a app::accounts::Report,
-    ) -> BoxFuture<'a, Result<(), CommandError>> {
-        Box::pin(self.accounts.report(caller, report))
+    async fn report(
+        &self,
+        caller: &Caller,
+        report: &app::accounts::Report,
+    ) -> Result<(), CommandError> {
+        self.accounts.report(caller, report).await
     }
 
-    fn delete_account<'a>(
-        &'a self,
-        caller: &'a Caller,
-        password: &'a str,
-    ) -> BoxFuture<'a, Result<app::accounts::backend::Signed, CommandError>> {
-        Box::pin(async move {
-            let signed = self.accounts.delete_account(caller, password).await?;
-            Ok(self.signed(signed))
-        })
+    async fn delete_account(
+        &self,
+        caller: &Caller,
+        password: &str,
+    ) -> Result<app::accounts::backend::Signed, CommandError> {
+        let signed = self.accounts.delete_account(caller, password).await?;
+        Ok(self.signed(signed))
     }
 }

@@ -3,58 +3,43 @@
 
 use super::Hub;
 use crate::store::TableStore;
+use app::api::backend::Backend;
 use app::api::backend::Caller;
-use app::api::backend::{Backend, BoxFuture};
 use app::api::CommandError;
 use app::protocol::{Session, TableCommand, TableMode, TableView};
 
+#[async_trait::async_trait]
 impl<S: TableStore> Backend for Hub<S> {
-    fn create_table<'a>(
-        &'a self,
-        caller: &'a Caller,
-        mode: TableMode,
-    ) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(self.create(caller, mode))
+    async fn create_table(&self, caller: &Caller, mode: TableMode) -> Result<String, CommandError> {
+        self.create(caller, mode).await
     }
 
-    fn view<'a>(
-        &'a self,
-        session: &'a Session,
-        table: &'a str,
-    ) -> BoxFuture<'a, Result<TableView, CommandError>> {
-        Box::pin(Hub::view(self, session, table))
+    async fn view(&self, session: &Session, table: &str) -> Result<TableView, CommandError> {
+        Hub::view(self, session, table).await
     }
 
-    fn execute<'a>(
-        &'a self,
-        session: &'a Session,
+    async fn execute(
+        &self,
+        session: &Session,
         command: TableCommand,
-    ) -> BoxFuture<'a, Result<TableView, CommandError>> {
-        Box::pin(Hub::execute(self, session, command))
+    ) -> Result<TableView, CommandError> {
+        Hub::execute(self, session, command).await
     }
 
-    fn new_table<'a>(
-        &'a self,
-        caller: &'a Caller,
-        table: &'a str,
-    ) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(self.new_table_like(caller, table))
+    async fn new_table(&self, caller: &Caller, table: &str) -> Result<String, CommandError> {
+        self.new_table_like(caller, table).await
     }
 
-    fn take_seat<'a>(
-        &'a self,
-        session: &'a Session,
-        table: &'a str,
-    ) -> BoxFuture<'a, Result<TableView, CommandError>> {
-        Box::pin(Hub::take_seat(self, session, table))
+    async fn take_seat(&self, session: &Session, table: &str) -> Result<TableView, CommandError> {
+        Hub::take_seat(self, session, table).await
     }
 
-    fn create_table_from<'a>(
-        &'a self,
-        caller: &'a Caller,
+    async fn create_table_from(
+        &self,
+        caller: &Caller,
         mode: TableMode,
-        obf: &'a str,
-    ) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(self.create_from_position(caller, mode, obf))
+        obf: &str,
+    ) -> Result<String, CommandError> {
+        self.create_from_position(caller, mode, obf).await
     }
 }

@@ -18,45 +18,41 @@
 //!   takes with `SKIP LOCKED` and a lease;
 //! - quick match is the `queue` table.
 
+use super::coordination::{Change, Coordination, STALE, TRIES};
 use super::entry::Entry;
+use super::queue::Queued;
 use super::recovery::{replay, start_of, Replayed};
-use super::Hub;
+use super::{Hub, RestoreError};
 use crate::clock_control::GameClock;
+use crate::limits::{Caller, Reservation};
 use crate::seating::{Seating, SeatingRecord};
 use crate::store::bus::{Bus, BusMessage, TableChange};
 use crate::store::pg::VersionedTable;
-use crate::store::{PgStore, StoreError, StoredTable, TableStore};
+use crate::store::{PgStore, Record, StoreError, StoredTable, TableStore};
 use app::api::CommandError;
-use app::protocol::{Side, TableMode};
+use app::protocol::{Session, Side, TableMode, TimeControl};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, oneshot, Mutex as AsyncMutex};
 
-/// The key of what a refused write answers when another instance wrote the
-/// table first; the command path tries again on the reloaded table.
-pub(super) const STALE: &str = "srv-table-stale";
-
-/// Tries of one command against a table other instances keep changing.
-pub(super) const TRIES: usize = 5;
-
-/// Whether a refusal is [`STALE`] (try again on the reloaded table).
-pub(super) fn is_stale<T>(result: &Result<T, CommandError>) -> bool {
-    matches!(result, Err(e) if e.msg.key == STALE)
-}
-
 /// Most pairings remembered for tickets this instance does not (yet) hold.
 const EARLY_MATCHES: usize = 1024;
 
-/// The shared parts of a hub on PostgreSQL.
+/// The shared parts of a hub on PostgreSQL: its [`Coordination`].
 pub(super) struct Cluster {
     pub(super) pg: PgStore,
     pub(super) bus: Arc<dyn Bus>,
     /// Quick-match players waiting on this instance, by ticket.
-    waiting: Mutex<Waiting>,
+    pub(super) waiting: Arc<Waiters>,
     /// After this long without a heartbeat an instance counts as dead, and
     /// a job's lease runs out (milliseconds).
     pub(super) timeout_ms: i64,
 }
+
+/// The quick-match players waiting on this instance: each ticket's channel
+/// to its socket, and pairings heard before their ticket was registered.
+#[derive(Default)]
+pub(super) struct Waiters(Mutex<Waiting>);
 
 #[derive(Default)]
 struct Waiting {
@@ -70,15 +66,17 @@ impl Cluster {
         Self {
             pg,
             bus,
-            waiting: Mutex::new(Waiting::default()),
+            waiting: Arc::default(),
             timeout_ms,
         }
     }
+}
 
+impl Waiters {
     /// Registers the player waiting with `ticket`; answers the table at
     /// once if the pairing was heard already.
     pub(super) fn wait(&self, ticket: i64, matched: oneshot::Sender<String>) {
-        if let Ok(mut waiting) = self.waiting.lock() {
+        if let Ok(mut waiting) = self.0.lock() {
             match waiting.early.remove(&ticket) {
                 Some(table) => {
                     let _ = matched.send(table);
@@ -91,19 +89,19 @@ impl Cluster {
     }
 
     pub(super) fn stop_waiting(&self, ticket: i64) {
-        if let Ok(mut waiting) = self.waiting.lock() {
+        if let Ok(mut waiting) = self.0.lock() {
             waiting.by_ticket.remove(&ticket);
         }
     }
 
     pub(super) fn waiting_count(&self) -> usize {
-        self.waiting.lock().map_or(0, |w| {
+        self.0.lock().map_or(0, |w| {
             w.by_ticket.values().filter(|m| !m.is_closed()).count()
         })
     }
 
     pub(super) fn matched(&self, ticket: i64, table: String) {
-        if let Ok(mut waiting) = self.waiting.lock() {
+        if let Ok(mut waiting) = self.0.lock() {
             match waiting.by_ticket.remove(&ticket) {
                 Some(matched) => {
                     let _ = matched.send(table);
@@ -116,22 +114,6 @@ impl Cluster {
                 }
             }
         }
-    }
-}
-
-/// What a command wrote on PostgreSQL, for the bus.
-pub(super) struct Change {
-    /// The table's version once it is written.
-    pub(super) version: i64,
-    pub(super) rows: TableChange,
-    /// Sent by the commit that wrote it (the bus is PostgreSQL's own).
-    pub(super) sent: bool,
-}
-
-impl Change {
-    /// The bus message's text.
-    pub(super) fn encoded(&self, id: &str) -> String {
-        crate::store::bus::table_message(id, self.version, Some(&self.rows))
     }
 }
 
@@ -238,22 +220,15 @@ pub(super) fn queue_key(control: app::protocol::TimeControl, rated: bool) -> Str
 }
 
 impl<S: TableStore> Hub<S> {
-    pub(super) fn cluster(&self) -> Option<&Cluster> {
-        self.inner.cluster.as_ref()
-    }
-
     /// Instances whose heartbeat is at or after this are alive.
-    fn alive_since(&self, cluster: &Cluster) -> i64 {
+    pub(super) fn alive_since(&self, cluster: &Cluster) -> i64 {
         self.now().saturating_sub(cluster.timeout_ms)
     }
 
     /// Loads a table from the shared store: its rows replayed, its seats as
     /// stored with the sockets of every live instance, its clocks from the
     /// last commit. None: no such table (or one that cannot be replayed).
-    pub(super) async fn load_entry(&self, id: &str) -> Result<Option<Entry>, StoreError> {
-        let Some(cluster) = self.cluster() else {
-            return Ok(None);
-        };
+    async fn load_shared(&self, cluster: &Cluster, id: &str) -> Result<Option<Entry>, StoreError> {
         let Some(stored) = cluster.pg.table_since(id, 1).await? else {
             return Ok(None);
         };
@@ -351,17 +326,13 @@ impl<S: TableStore> Hub<S> {
         })
     }
 
-    /// Brings a cached table up to its stored version (nothing to do on
-    /// SQLite, where this process holds the only copy) with one read: the
+    /// Brings a cached table up to its stored version with one read: the
     /// header, the version and only the rows it lacks, applied to the cached
     /// table (keeping its sockets' channel and this instance's AI search
     /// state). A table whose start or mode changed, or whose new rows do not
     /// follow on, is replayed whole instead. A table deleted meanwhile is
     /// forgotten and answers 404.
-    pub(super) async fn sync(&self, entry: &mut Entry) -> Result<(), CommandError> {
-        let Some(cluster) = self.cluster() else {
-            return Ok(());
-        };
+    async fn sync_shared(&self, cluster: &Cluster, entry: &mut Entry) -> Result<(), CommandError> {
         let gone = || CommandError::not_found(app::msg!("srv-no-table"));
         let Some(stored) = cluster.pg.table_since(&entry.id, entry.next_seq).await? else {
             self.forget(&entry.id);
@@ -382,7 +353,7 @@ impl<S: TableStore> Hub<S> {
                 )
                 .await?,
             ),
-            None => self.load_entry(&entry.id).await?,
+            None => self.load_shared(cluster, &entry.id).await?,
         };
         let Some(fresh) = fresh else {
             self.forget(&entry.id);
@@ -421,48 +392,36 @@ impl<S: TableStore> Hub<S> {
         }
     }
 
-    /// Stores a table's seats and presence: version-checked on PostgreSQL
-    /// (the table is then one version further), plain on SQLite.
-    pub(super) async fn write_seating(
+    /// Stores a table's seats and presence, version-checked (the table is
+    /// then one version further).
+    async fn write_seating_shared(
         &self,
+        cluster: &Cluster,
         entry: &mut Entry,
         seating: &SeatingRecord,
         touch: Option<i64>,
     ) -> Result<(), CommandError> {
-        match self.cluster() {
-            Some(cluster) => {
-                match cluster
-                    .pg
-                    .update_seating_at(&entry.id, seating, touch, entry.version)
-                    .await
-                {
-                    Ok(()) => {
-                        entry.version += 1;
-                        Ok(())
-                    }
-                    Err(error) => Err(self.write_failed(entry, error).await),
-                }
+        match cluster
+            .pg
+            .update_seating_at(&entry.id, seating, touch, entry.version)
+            .await
+        {
+            Ok(()) => {
+                entry.version += 1;
+                Ok(())
             }
-            None => Ok(self
-                .inner
-                .store
-                .update_seating(&entry.id, seating, touch)
-                .await?),
+            Err(error) => Err(self.write_failed(entry, error).await),
         }
     }
 
     /// After a shared table was written: its jobs (next timer, AI move) are
-    /// stored and the other instances hear its new version. Nothing on
-    /// SQLite.
+    /// stored and the other instances hear its new version.
     ///
     /// `change`: what a command just wrote. While the table is still at the
     /// version it brought, the message carries its rows (the other
     /// instances apply them without reading the table) — or was already
     /// sent by the commit itself. A later write (seats) is announced plainly.
-    pub(super) async fn published(&self, entry: &mut Entry, change: Option<Change>) {
-        let Some(cluster) = self.cluster() else {
-            return;
-        };
+    async fn published_shared(&self, cluster: &Cluster, entry: &mut Entry, change: Option<Change>) {
         self.write_jobs(cluster, entry).await;
         let change = change.filter(|change| change.version == entry.version);
         if change.as_ref().is_some_and(|change| change.sent) {
@@ -509,23 +468,17 @@ impl<S: TableStore> Hub<S> {
 
     /// A socket opened or closed on this instance: its count changes, then
     /// the table's seats are brought in line with every live instance's.
-    pub(super) async fn shared_presence(&self, id: &str, session: &str, delta: i32) {
-        let Some(cluster) = self.cluster() else {
-            return;
-        };
+    async fn shared_presence(&self, cluster: &Cluster, id: &str, session: &str, delta: i32) {
         if let Err(error) = cluster.pg.add_presence(id, session, delta).await {
             tracing::error!(table = %id, "cannot count the socket: {error}");
             return;
         }
-        self.recount(id).await;
+        self.recount(cluster, id).await;
     }
 
     /// Recounts a table's presence over the live instances and stores the
     /// seats if someone came or went (retried when another write came first).
-    pub(super) async fn recount(&self, id: &str) {
-        let Some(cluster) = self.cluster() else {
-            return;
-        };
+    async fn recount(&self, cluster: &Cluster, id: &str) {
         let Ok(entry) = self.entry(id).await else {
             return;
         };
@@ -573,14 +526,11 @@ impl<S: TableStore> Hub<S> {
 
     /// A clean shutdown on PostgreSQL: this instance's sockets stop counting
     /// at once (not after the heartbeat timeout) and its queue rows go.
-    pub async fn leave(&self) {
-        let Some(cluster) = self.cluster() else {
-            return;
-        };
+    async fn leave_shared(&self, cluster: &Cluster) {
         match cluster.pg.leave().await {
             Ok(tables) => {
                 for id in tables {
-                    self.recount(&id).await;
+                    self.recount(cluster, &id).await;
                 }
             }
             Err(error) => tracing::error!("cannot leave the cluster cleanly: {error}"),
@@ -590,7 +540,7 @@ impl<S: TableStore> Hub<S> {
     /// Hears the other instances: a table written elsewhere is reloaded and
     /// pushed to this instance's sockets; a pairing reaches its waiting
     /// player.
-    pub(super) async fn hear(self, mut heard: broadcast::Receiver<BusMessage>) {
+    async fn hear(self, mut heard: broadcast::Receiver<BusMessage>, waiting: Arc<Waiters>) {
         loop {
             let message = match heard.recv().await {
                 Ok(message) => message,
@@ -624,11 +574,7 @@ impl<S: TableStore> Hub<S> {
                         self.broadcast(&entry);
                     }
                 }
-                BusMessage::Matched { ticket, table } => {
-                    if let Some(cluster) = self.cluster() {
-                        cluster.matched(ticket, table);
-                    }
-                }
+                BusMessage::Matched { ticket, table } => waiting.matched(ticket, table),
                 // The lab hears its own messages (crate::lab::shared).
                 BusMessage::Lab { .. } => {}
             }
@@ -638,10 +584,7 @@ impl<S: TableStore> Hub<S> {
     /// The periodic work of an instance on PostgreSQL: its heartbeat,
     /// reaping dead instances (their players' grace starts), taking due
     /// jobs, catching up on missed changes and dropping idle caches.
-    pub(super) async fn cluster_tick(&self) {
-        let Some(cluster) = self.cluster() else {
-            return;
-        };
+    async fn cluster_tick(&self, cluster: &Cluster) {
         let now = self.now();
         if let Err(error) = cluster.pg.heartbeat(now).await {
             tracing::error!("heartbeat failed: {error}");
@@ -649,7 +592,7 @@ impl<S: TableStore> Hub<S> {
         match cluster.pg.reap_dead(self.alive_since(cluster)).await {
             Ok(tables) => {
                 for id in tables {
-                    self.recount(&id).await;
+                    self.recount(cluster, &id).await;
                 }
             }
             Err(error) => tracing::error!("cannot reap dead instances: {error}"),
@@ -727,5 +670,141 @@ impl<S: TableStore> Hub<S> {
                 self.broadcast(&entry);
             }
         }
+    }
+}
+
+#[async_trait::async_trait]
+impl<S: TableStore> Coordination<S> for Cluster {
+    fn start(&self, hub: &Hub<S>) {
+        tokio::spawn(hub.clone().hear(self.bus.subscribe(), self.waiting.clone()));
+    }
+
+    /// Tables on PostgreSQL are loaded when first asked for; their timers
+    /// and AI moves are jobs.
+    async fn restore(&self, _hub: &Hub<S>) -> Result<(), RestoreError> {
+        Ok(())
+    }
+
+    async fn load(&self, hub: &Hub<S>, id: &str) -> Result<Option<Entry>, StoreError> {
+        hub.load_shared(self, id).await
+    }
+
+    async fn sync(&self, hub: &Hub<S>, entry: &mut Entry) -> Result<(), CommandError> {
+        hub.sync_shared(self, entry).await
+    }
+
+    /// Version-checked, with its bus message (the entry is then one
+    /// version further, and the change is what the other instances apply).
+    async fn record(
+        &self,
+        _hub: &Hub<S>,
+        entry: &mut Entry,
+        record: &Record,
+    ) -> Result<Option<Change>, StoreError> {
+        let change = Change {
+            version: entry.version + 1,
+            rows: TableChange {
+                at: record.now,
+                rows: record.rows.clone(),
+            },
+            sent: self.bus.sent_at_commit(),
+        };
+        // On PostgreSQL's own bus the message goes out with the commit
+        // that writes the record.
+        let notify = change.sent.then(|| change.encoded(&entry.id));
+        self.pg
+            .record_notifying(record, entry.version, notify)
+            .await?;
+        entry.version += 1;
+        Ok(Some(change))
+    }
+
+    async fn write_seating(
+        &self,
+        hub: &Hub<S>,
+        entry: &mut Entry,
+        seating: &SeatingRecord,
+        touch: Option<i64>,
+    ) -> Result<(), CommandError> {
+        hub.write_seating_shared(self, entry, seating, touch).await
+    }
+
+    async fn published(&self, hub: &Hub<S>, entry: &mut Entry, change: Option<Change>) {
+        hub.published_shared(self, entry, change).await;
+    }
+
+    /// Other instances drop their copies (a negative version: deleted).
+    async fn deleted(&self, ids: &[String]) {
+        for id in ids {
+            let message = BusMessage::Table {
+                id: id.clone(),
+                version: -1,
+                change: None,
+            };
+            if let Err(error) = self.bus.publish(message).await {
+                tracing::error!(table = %id, "cannot publish the deletion: {error}");
+            }
+        }
+    }
+
+    async fn socket(&self, hub: &Hub<S>, id: &str, session: &Session, delta: i32) {
+        hub.shared_presence(self, id, &session.0, delta).await;
+    }
+
+    async fn sockets(
+        &self,
+        hub: &Hub<S>,
+        id: &str,
+    ) -> Result<Option<HashMap<String, u32>>, StoreError> {
+        Ok(Some(self.pg.presence(id, hub.alive_since(self)).await?))
+    }
+
+    async fn tick(&self, hub: &Hub<S>) {
+        hub.cluster_tick(self).await;
+    }
+
+    /// The AI's move is a job any instance takes (`cluster_tick`).
+    fn retry_ai(&self, _hub: &Hub<S>, _entry: &mut Entry) {}
+
+    async fn leave(&self, hub: &Hub<S>) {
+        hub.leave_shared(self).await;
+    }
+
+    async fn enqueue(
+        &self,
+        hub: &Hub<S>,
+        place: Reservation,
+        who: Caller,
+        control: TimeControl,
+        rating: Option<f64>,
+    ) -> Result<Queued, CommandError> {
+        hub.enqueue_shared(self, place, who.session, control, rating)
+            .await
+    }
+
+    async fn match_waiting(
+        &self,
+        hub: &Hub<S>,
+        ticket: u64,
+        caller: &Caller,
+        control: TimeControl,
+    ) -> bool {
+        hub.match_waiting_shared(self, ticket, caller, control)
+            .await
+    }
+
+    fn dequeue(&self, _hub: &Hub<S>, ticket: u64) {
+        let ticket = i64::try_from(ticket).unwrap_or(-1);
+        self.waiting.stop_waiting(ticket);
+        let pg = self.pg.clone();
+        tokio::spawn(async move {
+            if let Err(error) = pg.dequeue(ticket).await {
+                tracing::error!("cannot leave the queue: {error}");
+            }
+        });
+    }
+
+    fn queue_len(&self, _hub: &Hub<S>) -> usize {
+        self.waiting.waiting_count()
     }
 }

@@ -3,16 +3,15 @@
 //! committed to the store, and only then swapped in and broadcast
 //! (commit-then-broadcast). [`record_for`] builds what a command writes.
 
-use super::cluster::Change;
+use super::coordination::Change;
 use super::entry::Entry;
-use super::{side_name, Hub};
-use crate::store::bus::TableChange;
+use super::Hub;
 use crate::store::ratings::RatedGame;
 use crate::store::TableStore;
 use crate::store::{ArchivedGame, MoveKind, MoveRow, Record, RoundEnd, StoreError};
 use crate::table::{Command, Event, Table, TableError};
 use app::api::CommandError;
-use app::protocol::{EndReason, Session, Side, TableCommand, TableMode, TableView};
+use app::protocol::{Session, Side, TableCommand, TableMode, TableView};
 use engine::{Color, Square};
 use std::sync::atomic::Ordering;
 
@@ -23,20 +22,21 @@ impl<S: TableStore> Hub<S> {
         session: &Session,
         command: TableCommand,
     ) -> Result<TableView, CommandError> {
-        // Decided first on the table as cached: on PostgreSQL the bus keeps
-        // it current, and the write's version check refuses a decision made
-        // on a stale copy (`STALE`, decided again below) — so an accepted
-        // command costs no read. A refusal writes nothing to check, so on
-        // PostgreSQL it is given only after deciding again on the stored
-        // table.
+        // Decided first on the table as held: a shared table is kept
+        // current by the bus, and the write's version check refuses a
+        // decision made on a stale copy (`STALE`, decided again below) — so
+        // an accepted command costs no read. A refusal writes nothing to
+        // check, so it is given only after deciding again on the stored
+        // table (a table held here alone is the stored one: the same
+        // refusal).
         let mut result = self.execute_checked(session, command.clone(), false).await;
-        if result.is_err() && self.cluster().is_some() {
+        if result.is_err() {
             result = self.execute_checked(session, command.clone(), true).await;
         }
         // Another instance wrote the table first: decided again on the
         // reloaded table (usually a refusal, e.g. not your turn).
-        for _ in 1..super::cluster::TRIES {
-            if !super::cluster::is_stale(&result) {
+        for _ in 1..super::coordination::TRIES {
+            if !super::coordination::is_stale(&result) {
                 break;
             }
             result = self.execute_checked(session, command.clone(), true).await;
@@ -257,40 +257,15 @@ impl<S: TableStore> Hub<S> {
 pub const MAX_FAILED_ROUND_COMMITS: u32 = 3;
 
 impl<S: TableStore> Hub<S> {
-    /// Writes one accepted command's record: on PostgreSQL version-checked
-    /// with its bus message (the entry is then one version further, and the
-    /// change is what the other instances apply), on SQLite through the
-    /// group commit.
+    /// Writes one accepted command's record (alone: through the group
+    /// commit; shared: version-checked, the entry then one version further,
+    /// with the change the other instances apply).
     async fn store_record(
         &self,
         entry: &mut Entry,
         record: &Record,
     ) -> Result<Option<Change>, StoreError> {
-        match self.cluster() {
-            Some(cluster) => {
-                let change = Change {
-                    version: entry.version + 1,
-                    rows: TableChange {
-                        at: record.now,
-                        rows: record.rows.clone(),
-                    },
-                    sent: cluster.bus.sent_at_commit(),
-                };
-                // On PostgreSQL's own bus the message goes out with the
-                // commit that writes the record.
-                let notify = change.sent.then(|| change.encoded(&entry.id));
-                cluster
-                    .pg
-                    .record_notifying(record, entry.version, notify)
-                    .await?;
-                entry.version += 1;
-                Ok(Some(change))
-            }
-            None => {
-                self.inner.store.record(record).await?;
-                Ok(None)
-            }
-        }
+        self.inner.coordination.record(self, entry, record).await
     }
 }
 
@@ -351,7 +326,7 @@ fn rated_game(entry: &Entry, table: &Table) -> Option<RatedGame> {
     let account = |side: Side| {
         seating
             .holder(side)
-            .and_then(|holder| crate::accounts::account_of(&Session(holder.to_string())))
+            .and_then(|holder| crate::identity::account_of(&Session(holder.to_string())))
     };
     let (black, white) = (account(Side::Black)?, account(Side::White)?);
     let moved = |color: Color| moved(table, color);
@@ -380,7 +355,7 @@ fn record_for(
             seq,
             round,
             kind,
-            side: side_name(side).to_string(),
+            side: side.key().to_string(),
             square,
             time_ms: None,
         });
@@ -413,15 +388,8 @@ fn record_for(
             let position = after.game().position();
             Some(RoundEnd {
                 round,
-                winner: winner.map(side_name),
-                reason: match reason {
-                    EndReason::Finished => "finished",
-                    EndReason::Resigned => "resigned",
-                    EndReason::Timeout => "timeout",
-                    EndReason::Abandoned => "abandoned",
-                    EndReason::Aborted => "aborted",
-                    EndReason::Time => "time",
-                },
+                winner: *winner,
+                reason: *reason,
                 black: i64::from(position.count(Color::Black)),
                 white: i64::from(position.count(Color::White)),
             })

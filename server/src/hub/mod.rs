@@ -11,19 +11,23 @@
 //! command path and what a command writes; [`presence`] sockets, grace and
 //! clocks' timers; [`queue`] quick match; [`ai`] the AI's turns;
 //! [`recovery`] restart recovery; [`backend`] the pages' [`Backend`](app::api::backend::Backend);
-//! [`cluster`] several instances on one PostgreSQL database (tables in
-//! memory become caches checked against a stored version).
+//! [`coordination`] the one seam between this instance and the others:
+//! [`coordination::Local`] alone, [`cluster`] several instances on one
+//! PostgreSQL database (tables in memory become caches checked against a
+//! stored version). No other module asks which it is.
 
 mod ai;
 mod backend;
 mod cluster;
 mod command;
+mod coordination;
 pub use command::MAX_FAILED_ROUND_COMMITS;
 mod entry;
 mod presence;
 mod queue;
 mod recovery;
 mod registry;
+mod shared_queue;
 mod tables;
 
 pub use queue::{rating_window, Queued, RatingWindow, RATING_WINDOW};
@@ -122,8 +126,9 @@ struct Inner<S> {
     metrics: Arc<crate::metrics::Metrics>,
     /// What each session and address holds (the caps on creating).
     limits: Arc<crate::limits::Limits>,
-    /// Several instances on PostgreSQL (None on SQLite).
-    cluster: Option<cluster::Cluster>,
+    /// How the tables meet the other instances, if any: local alone,
+    /// the cluster's on PostgreSQL.
+    coordination: Box<dyn coordination::Coordination<S>>,
     /// Which accounts rated quick match may pair (set once at start; a hub
     /// without it pairs by rating alone, as unit tests do).
     fair_play: std::sync::OnceLock<crate::fair_play::FairPlay>,
@@ -148,6 +153,10 @@ impl<S> Clone for Hub<S> {
 pub enum RestoreError {
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A database other instances may share, without their coordination
+    /// (`Shared`): its tables would be written without version checks.
+    #[error("a shared database needs the hub's shared coordination (hub::Shared)")]
+    NotShared,
 }
 
 /// What a hub shares with the other instances on PostgreSQL, handed to
@@ -167,13 +176,6 @@ impl Shared {
             pg,
             bus: Arc::new(bus),
         })
-    }
-}
-
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::Black => "black",
-        Side::White => "white",
     }
 }
 
@@ -208,15 +210,15 @@ impl<S: TableStore> Hub<S> {
             replies_tx,
             metrics.clone(),
         );
-        let cluster = match shared {
+        let coordination: Box<dyn coordination::Coordination<S>> = match shared {
             Some(Shared { pg, bus }) => {
                 // The first heartbeat: this instance counts as alive.
                 pg.heartbeat(clock.now_ms()).await?;
-                Some(cluster::Cluster::new(pg, bus, config.instance_timeout_ms))
+                Box::new(cluster::Cluster::new(pg, bus, config.instance_timeout_ms))
             }
-            None => None,
+            None if store.shared_database() => return Err(RestoreError::NotShared),
+            None => Box::new(coordination::Local),
         };
-        let heard = cluster.as_ref().map(|c| c.bus.subscribe());
         let limits = Arc::new(crate::limits::Limits::new(config.limits));
         let hub = Hub {
             inner: Arc::new(Inner {
@@ -230,14 +232,12 @@ impl<S: TableStore> Hub<S> {
                 queue: Mutex::new(HashMap::new()),
                 tickets: std::sync::atomic::AtomicU64::new(1),
                 metrics,
-                cluster,
+                coordination,
                 fair_play: std::sync::OnceLock::new(),
             }),
         };
-        if let Some(heard) = heard {
-            tokio::spawn(hub.clone().hear(heard));
-        }
-        hub.restore().await?;
+        hub.inner.coordination.start(&hub);
+        hub.inner.coordination.restore(&hub).await?;
         tokio::spawn(hub.clone().ai_replies(replies_rx));
         Ok(hub)
     }
@@ -265,6 +265,36 @@ impl<S: TableStore> Hub<S> {
 
     pub fn now(&self) -> i64 {
         self.inner.clock.now_ms()
+    }
+
+    /// Brings a table in memory up to its stored version.
+    async fn sync(&self, entry: &mut Entry) -> Result<(), CommandError> {
+        self.inner.coordination.sync(self, entry).await
+    }
+
+    /// Stores a table's seats and presence; `touch` also marks it active.
+    async fn write_seating(
+        &self,
+        entry: &mut Entry,
+        seating: &crate::seating::SeatingRecord,
+        touch: Option<i64>,
+    ) -> Result<(), CommandError> {
+        self.inner
+            .coordination
+            .write_seating(self, entry, seating, touch)
+            .await
+    }
+
+    /// After a table was written: its timers and AI move scheduled, the
+    /// other instances told (`change`: what a command wrote).
+    async fn published(&self, entry: &mut Entry, change: Option<coordination::Change>) {
+        self.inner.coordination.published(self, entry, change).await;
+    }
+
+    /// A clean shutdown: this instance's sockets stop counting at once
+    /// (not after the heartbeat timeout) and its queue places go.
+    pub async fn leave(&self) {
+        self.inner.coordination.leave(self).await;
     }
 
     /// A fresh session (for tests and tools): not stored until it owns
@@ -345,11 +375,8 @@ impl<S: TableStore> Hub<S> {
         let entry = self.entry(id).await?;
         let mut entry = entry.lock().await;
         self.sync(&mut entry).await?;
-        if entry.table.ai_to_move() && !entry.ai_thinking && self.inner.cluster.is_none() {
-            // An AI search refused earlier (queue full): ask again now (on
-            // PostgreSQL the AI's move is a job any instance takes).
-            self.after_change(&mut entry);
-        }
+        // An AI search refused earlier (queue full): asked again now.
+        self.inner.coordination.retry_ai(self, &mut entry);
         Ok(self.view_of(&entry, entry.seats(session)))
     }
 

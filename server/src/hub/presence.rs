@@ -13,30 +13,24 @@ use app::protocol::Session;
 impl<S: TableStore> Hub<S> {
     /// A socket of `session` opened on table `id` (seat holder or not).
     pub async fn socket_opened(&self, id: &str, session: &Session) {
-        if self.cluster().is_some() {
-            return self.shared_presence(id, &session.0, 1).await;
-        }
-        self.seat_event(
-            id,
-            SeatEvent::SocketOpened {
-                session: session.0.clone(),
-            },
-        )
-        .await;
+        self.inner.coordination.socket(self, id, session, 1).await;
     }
 
     /// A socket of `session` on table `id` closed.
     pub async fn socket_closed(&self, id: &str, session: &Session) {
-        if self.cluster().is_some() {
-            return self.shared_presence(id, &session.0, -1).await;
-        }
-        self.seat_event(
-            id,
-            SeatEvent::SocketClosed {
-                session: session.0.clone(),
-            },
-        )
-        .await;
+        self.inner.coordination.socket(self, id, session, -1).await;
+    }
+
+    /// A socket opened (`delta` 1) or closed on this instance, which alone
+    /// holds the table: its seating hears it.
+    pub(super) async fn local_socket(&self, id: &str, session: &Session, delta: i32) {
+        let session = session.0.clone();
+        let event = if delta > 0 {
+            SeatEvent::SocketOpened { session }
+        } else {
+            SeatEvent::SocketClosed { session }
+        };
+        self.seat_event(id, event).await;
     }
 
     /// Feeds a presence event to a table's seating, stores what changed,
@@ -60,13 +54,8 @@ impl<S: TableStore> Hub<S> {
         };
         let after = seating.record();
         if after != before {
-            if let Err(error) = self
-                .inner
-                .store
-                .update_seating(&entry.id, &after, None)
-                .await
-            {
-                tracing::error!(table = %entry.id, "cannot record presence: {error}");
+            if let Err(error) = self.write_seating(&mut entry, &after, None).await {
+                tracing::error!(table = %entry.id, "cannot record presence: {}", error.message);
             }
             self.broadcast(&entry);
         }
@@ -87,10 +76,12 @@ impl<S: TableStore> Hub<S> {
     /// side to move ran out of time (a tick of every table's seating and
     /// clocks at the clock's current time; the earlier deadline decides).
     pub async fn check_presence(&self) {
-        if self.cluster().is_some() {
-            // Timers are shared jobs there: any instance runs them once.
-            return self.cluster_tick().await;
-        }
+        self.inner.coordination.tick(self).await;
+    }
+
+    /// The timers of every table in memory, when this instance alone holds
+    /// them (shared timers are jobs any instance runs once).
+    pub(super) async fn tick_tables(&self) {
         let entries: Vec<_> = self
             .inner
             .tables

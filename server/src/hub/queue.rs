@@ -138,19 +138,28 @@ impl<S: TableStore> Hub<S> {
     ) -> Result<Queued, CommandError> {
         let who = who.into();
         self.check_control(false, Some(control))?;
-        if rating.is_some() && crate::accounts::account_of(&who.session).is_none() {
+        if rating.is_some() && crate::identity::account_of(&who.session).is_none() {
             return Err(CommandError::refused(app::msg!("srv-rated-sign-in")));
         }
+        let place = self.reserve_table(&who)?;
+        self.inner
+            .coordination
+            .enqueue(self, place, who, control, rating)
+            .await
+    }
+
+    /// [`Hub::enqueue`] on one instance: the queue is in memory.
+    pub(super) async fn enqueue_local(
+        &self,
+        place: crate::limits::Reservation,
+        who: Caller,
+        control: TimeControl,
+        rating: Option<f64>,
+    ) -> Result<Queued, CommandError> {
         let links = match (rating, self.inner.fair_play.get()) {
             (Some(_), Some(fair_play)) => fair_play.links(&who).await,
             _ => Vec::new(),
         };
-        let place = self.reserve_table(&who)?;
-        if self.cluster().is_some() {
-            return self
-                .enqueue_shared(place, who.session, control, rating)
-                .await;
-        }
         let now = self.now();
         let partner = {
             let mut queue = self
@@ -207,9 +216,19 @@ impl<S: TableStore> Hub<S> {
     /// them with the closest-rated player inside it, telling both. True when
     /// paired (or no longer waiting).
     pub async fn match_waiting(&self, ticket: u64, caller: &Caller, control: TimeControl) -> bool {
-        if self.cluster().is_some() {
-            return self.match_waiting_shared(ticket, caller, control).await;
-        }
+        self.inner
+            .coordination
+            .match_waiting(self, ticket, caller, control)
+            .await
+    }
+
+    /// [`Hub::match_waiting`] on one instance.
+    pub(super) async fn match_waiting_local(
+        &self,
+        ticket: u64,
+        _caller: &Caller,
+        _control: TimeControl,
+    ) -> bool {
         let now = self.now();
         let (me, partner, control) = {
             let Ok(mut queue) = self.inner.queue.lock() else {
@@ -281,156 +300,18 @@ impl<S: TableStore> Hub<S> {
         true
     }
 
-    /// [`Hub::match_waiting`] across instances: the shared queue pairs this
-    /// ticket with the closest rating inside the window; the partner's
-    /// instance hears the table on the bus, this one tells its own socket.
-    async fn match_waiting_shared(
-        &self,
-        ticket: u64,
-        caller: &Caller,
-        control: TimeControl,
-    ) -> bool {
-        let Some(cluster) = self.cluster() else {
-            return false;
-        };
-        // The place first: nobody leaves the queue for a table that cannot be made.
-        let Ok(place) = self
-            .inner
-            .limits
-            .reserve(Kind::Table, caller, |id| self.is_live(id))
-        else {
-            return false;
-        };
-        let now = self.now();
-        let alive_since = now.saturating_sub(cluster.timeout_ms);
-        let key = super::cluster::queue_key(control, true);
-        let mine = i64::try_from(ticket).unwrap_or(-1);
-        let links_since = self.links_since();
-        let found = match cluster
-            .pg
-            .rematch(mine, &key, now, alive_since, links_since)
-            .await
-        {
-            Ok(found) => found,
-            Err(error) => {
-                tracing::error!("cannot look for a rated opponent: {error}");
-                return false;
-            }
-        };
-        let Some((session, partner_ticket, partner)) = found else {
-            return false;
-        };
-        let made = self
-            .create_seated(
-                place,
-                &Session(partner),
-                TableMode::Online {
-                    private: false,
-                    time: Some(control),
-                    rated: true,
-                },
-                Some(&Session(session)),
-                None,
-            )
-            .await;
-        match made {
-            Ok(id) => {
-                let message = crate::store::bus::BusMessage::Matched {
-                    ticket: partner_ticket,
-                    table: id.clone(),
-                };
-                if let Err(error) = cluster.bus.publish(message).await {
-                    tracing::error!(table = %id, "cannot tell the waiting player: {error}");
-                }
-                cluster.matched(mine, id.clone());
-                tracing::info!(table = %id, "quick match paired two rated players");
-            }
-            Err(error) => tracing::error!("cannot make a quick-match table: {}", error.message),
-        }
-        true
-    }
-
-    /// Quick match across instances: the queue is the `queue` table; the
-    /// oldest player waiting for the control (on a live instance) is taken
-    /// with FOR UPDATE SKIP LOCKED and paired, and their instance hears the
-    /// table on the bus.
-    async fn enqueue_shared(
-        &self,
-        place: crate::limits::Reservation,
-        session: Session,
-        control: TimeControl,
-        rating: Option<f64>,
-    ) -> Result<Queued, CommandError> {
-        let rated = rating.is_some();
-        let Some(cluster) = self.cluster() else {
-            return Err(CommandError::unavailable(app::msg!(
-                "srv-queue-unavailable"
-            )));
-        };
-        let now = self.now();
-        let alive_since = now.saturating_sub(cluster.timeout_ms);
-        let key = super::cluster::queue_key(control, rated);
-        let unlinked = rated
-            .then(|| crate::accounts::account_of(&session).map(|a| (a, self.links_since())))
-            .flatten();
-        match cluster
-            .pg
-            .enqueue(&session.0, &key, now, alive_since, rating, unlinked)
-            .await?
-        {
-            Ok(ticket) => {
-                let (tx, rx) = tokio::sync::oneshot::channel();
-                cluster.wait(ticket, tx);
-                Ok(Queued::Waiting {
-                    ticket: u64::try_from(ticket).unwrap_or(0),
-                    matched: rx,
-                })
-            }
-            Err((ticket, partner)) => {
-                let id = self
-                    .create_seated(
-                        place,
-                        &Session(partner),
-                        TableMode::Online {
-                            private: false,
-                            time: Some(control),
-                            rated,
-                        },
-                        Some(&session),
-                        None,
-                    )
-                    .await?;
-                let message = crate::store::bus::BusMessage::Matched {
-                    ticket,
-                    table: id.clone(),
-                };
-                if let Err(error) = cluster.bus.publish(message).await {
-                    tracing::error!(table = %id, "cannot tell the waiting player: {error}");
-                }
-                tracing::info!(table = %id, "quick match paired two players");
-                Ok(Queued::Matched(id))
-            }
-        }
-    }
-
     /// Since when fair play's links count.
-    fn links_since(&self) -> i64 {
+    pub(super) fn links_since(&self) -> i64 {
         self.now() - crate::fair_play::LINK_DAYS * crate::store::ratings::DAY_MS
     }
 
     /// Leaves the queue (the waiting socket closed).
     pub fn dequeue(&self, ticket: u64) {
-        if let Some(cluster) = self.cluster() {
-            let ticket = i64::try_from(ticket).unwrap_or(-1);
-            cluster.stop_waiting(ticket);
-            let pg = cluster.pg.clone();
-            tokio::spawn(async move {
-                if let Err(error) = pg.dequeue(ticket).await {
-                    tracing::error!("cannot leave the queue: {error}");
-                }
-            });
-            return;
-        }
+        self.inner.coordination.dequeue(self, ticket);
+    }
+
+    /// [`Hub::dequeue`] on one instance.
+    pub(super) fn dequeue_local(&self, ticket: u64) {
         if let Ok(mut queue) = self.inner.queue.lock() {
             for line in queue.values_mut() {
                 line.retain(|w| w.ticket != ticket);
@@ -440,9 +321,11 @@ impl<S: TableStore> Hub<S> {
 
     /// Whether someone is waiting in the queue.
     pub fn queue_len(&self) -> usize {
-        if let Some(cluster) = self.cluster() {
-            return cluster.waiting_count();
-        }
+        self.inner.coordination.queue_len(self)
+    }
+
+    /// [`Hub::queue_len`] on one instance.
+    pub(super) fn queue_len_local(&self) -> usize {
         self.inner.queue.lock().map_or(0, |q| {
             q.values()
                 .flatten()

@@ -15,13 +15,9 @@ use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
 impl<S: TableStore> Hub<S> {
-    /// Rebuilds every stored table by replaying its commands.
-    pub(super) async fn restore(&self) -> Result<(), RestoreError> {
-        if self.inner.cluster.is_some() {
-            // Tables on PostgreSQL are loaded when first asked for; their
-            // timers and AI moves are jobs (see `cluster`).
-            return Ok(());
-        }
+    /// Rebuilds every stored table by replaying its commands (this
+    /// instance alone holds them; see `coordination`).
+    pub(super) async fn restore_all(&self) -> Result<(), RestoreError> {
         let stored = self.inner.store.tables().await?;
         let mut restored = 0;
         for header in stored {

@@ -56,18 +56,15 @@ impl<S: TableStore> Hub<S> {
             .and_then(|t| t.get(id).cloned())
     }
 
-    /// A table by id: from memory, or (several instances on PostgreSQL)
-    /// loaded from the shared store. A cached copy may be behind the store:
+    /// A table by id: from memory, or (shared tables) loaded from the
+    /// store. A cached copy may be behind the store:
     /// callers that decide on it [`Hub::sync`] it first.
     pub(super) async fn entry(&self, id: &str) -> Result<Arc<AsyncMutex<Entry>>, CommandError> {
         let missing = || CommandError::not_found(app::msg!("srv-no-table"));
         if let Some(entry) = self.cached(id) {
             return Ok(entry);
         }
-        if self.inner.cluster.is_none() {
-            return Err(missing());
-        }
-        let Some(loaded) = self.load_entry(id).await? else {
+        let Some(loaded) = self.inner.coordination.load(self, id).await? else {
             return Err(missing());
         };
         let loaded = Arc::new(AsyncMutex::new(loaded));
@@ -88,19 +85,7 @@ impl<S: TableStore> Hub<S> {
                 tables.remove(id);
             }
         }
-        if let Some(cluster) = self.cluster() {
-            // Other instances drop their copies (a negative version: deleted).
-            for id in &deleted {
-                let message = crate::store::bus::BusMessage::Table {
-                    id: id.clone(),
-                    version: -1,
-                    change: None,
-                };
-                if let Err(error) = cluster.bus.publish(message).await {
-                    tracing::error!(table = %id, "cannot publish the deletion: {error}");
-                }
-            }
-        }
+        self.inner.coordination.deleted(&deleted).await;
         if !deleted.is_empty() {
             tracing::info!(count = deleted.len(), "idle tables deleted");
         }
@@ -173,11 +158,10 @@ impl super::Hub<crate::store::Store> {
                 changed |= seating.rename(&from.0, &to.0);
             }
             if changed {
-                if self.inner.cluster.is_some() {
-                    // The store's version grew: reload rather than guess.
-                    if let Err(error) = self.sync(&mut entry).await {
-                        tracing::warn!(table = %entry.id, "reload after a sign-in: {}", error.message);
-                    }
+                // A shared table's stored version grew: reload rather than
+                // guess (a table held here alone is already current).
+                if let Err(error) = self.sync(&mut entry).await {
+                    tracing::warn!(table = %entry.id, "reload after a sign-in: {}", error.message);
                 }
                 self.broadcast(&entry);
             }

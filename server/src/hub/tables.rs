@@ -4,7 +4,7 @@
 //! offers.
 
 use super::entry::Entry;
-use super::{new_id, side_name, Hub};
+use super::{new_id, Hub};
 use crate::clock_control::GameClock;
 use crate::limits::{Caller, Kind, Reservation};
 use crate::seating::{SeatEvent, Seating};
@@ -229,8 +229,8 @@ impl<S: TableStore> Hub<S> {
     pub async fn take_seat(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
         let mut result = self.take_seat_once(session, id).await;
         // Another instance wrote the table first: decided again.
-        for _ in 1..super::cluster::TRIES {
-            if !super::cluster::is_stale(&result) {
+        for _ in 1..super::coordination::TRIES {
+            if !super::coordination::is_stale(&result) {
                 break;
             }
             result = self.take_seat_once(session, id).await;
@@ -260,10 +260,9 @@ impl<S: TableStore> Hub<S> {
         }
         self.remember_session(session).await?;
         let mut next = seating.clone();
-        if let Some(cluster) = self.cluster() {
-            // Whether the new holder is present counts every instance.
-            let alive_since = now.saturating_sub(cluster.timeout_ms);
-            next.set_sockets(cluster.pg.presence(id, alive_since).await?, now);
+        // Whether the new holder is present counts every instance.
+        if let Some(sockets) = self.inner.coordination.sockets(self, id).await? {
+            next.set_sockets(sockets, now);
         }
         let due = next.apply(
             SeatEvent::SeatTaken {
@@ -279,7 +278,7 @@ impl<S: TableStore> Hub<S> {
         if let Some(clock) = entry.clock.as_mut() {
             clock.turn_started(to_move, now);
         }
-        tracing::info!(table = %entry.id, side = side_name(side), "a visitor took the free seat");
+        tracing::info!(table = %entry.id, side = side.key(), "a visitor took the free seat");
         self.after_change(&mut entry);
         self.published(&mut entry, None).await;
         if let Some(command) = due {
@@ -314,7 +313,7 @@ fn check_rated(time: Option<TimeControl>, who: &Session) -> Result<(), CommandEr
     if time.is_none() {
         return Err(CommandError::refused(app::msg!("srv-rated-timed")));
     }
-    if crate::accounts::account_of(who).is_none() {
+    if crate::identity::account_of(who).is_none() {
         return Err(CommandError::refused(app::msg!("srv-rated-sign-in")));
     }
     Ok(())

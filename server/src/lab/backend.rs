@@ -1,87 +1,65 @@
 //! The lab hub as the lab page's [`LabBackend`].
 
 use super::LabHub;
-use app::api::backend::BoxFuture;
 use app::api::CommandError;
 use app::lab::backend::{Caller, LabBackend};
 use app::lab::{LabSummary, LabView, ProviderStatus};
 
+#[async_trait::async_trait]
 impl LabBackend for LabHub {
-    fn create<'a>(
-        &'a self,
-        caller: &'a Caller,
+    async fn create(
+        &self,
+        caller: &Caller,
         black_depth: u8,
         white_depth: u8,
         lang: app::i18n::Lang,
-    ) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(LabHub::create_for(
-            self,
-            caller,
-            black_depth,
-            white_depth,
-            lang,
-        ))
+    ) -> Result<String, CommandError> {
+        LabHub::create_for(self, caller, black_depth, white_depth, lang).await
     }
 
-    fn list<'a>(
-        &'a self,
-        session: Option<&'a app::protocol::Session>,
-    ) -> BoxFuture<'a, Result<Vec<LabSummary>, CommandError>> {
-        Box::pin(LabHub::list(self, session.map(|s| s.0.as_str())))
+    async fn list(
+        &self,
+        session: Option<&app::protocol::Session>,
+    ) -> Result<Vec<LabSummary>, CommandError> {
+        LabHub::list(self, session.map(|s| s.0.as_str())).await
     }
 
-    fn view<'a>(&'a self, lab: &'a str) -> BoxFuture<'a, Result<LabView, CommandError>> {
-        Box::pin(LabHub::view(self, lab))
+    async fn view(&self, lab: &str) -> Result<LabView, CommandError> {
+        LabHub::view(self, lab).await
     }
 
-    fn next_turn<'a>(
-        &'a self,
-        caller: &'a Caller,
-        lab: &'a str,
-    ) -> BoxFuture<'a, Result<LabView, CommandError>> {
-        Box::pin(LabHub::next_turn_for(self, caller, lab))
+    async fn next_turn(&self, caller: &Caller, lab: &str) -> Result<LabView, CommandError> {
+        LabHub::next_turn_for(self, caller, lab).await
     }
 
-    fn retry<'a>(
-        &'a self,
-        caller: &'a Caller,
-        lab: &'a str,
-    ) -> BoxFuture<'a, Result<LabView, CommandError>> {
-        Box::pin(LabHub::retry_for(self, caller, lab))
+    async fn retry(&self, caller: &Caller, lab: &str) -> Result<LabView, CommandError> {
+        LabHub::retry_for(self, caller, lab).await
     }
 
-    fn wait<'a>(
-        &'a self,
-        lab: &'a str,
-        since: u64,
-    ) -> BoxFuture<'a, Result<LabView, CommandError>> {
-        Box::pin(LabHub::wait(self, lab, since))
+    async fn wait(&self, lab: &str, since: u64) -> Result<LabView, CommandError> {
+        LabHub::wait(self, lab, since).await
     }
 
     fn provider(&self) -> ProviderStatus {
         self.visitor_provider_status()
     }
 
-    fn is_owner<'a>(
-        &'a self,
-        lab: &'a str,
-        session: &'a app::protocol::Session,
-    ) -> BoxFuture<'a, Result<bool, CommandError>> {
-        Box::pin(LabHub::is_owner(self, lab, &session.0))
+    async fn is_owner(
+        &self,
+        lab: &str,
+        session: &app::protocol::Session,
+    ) -> Result<bool, CommandError> {
+        LabHub::is_owner(self, lab, &session.0).await
     }
 
-    fn owned_by<'a>(
-        &'a self,
-        session: &'a app::protocol::Session,
-    ) -> BoxFuture<'a, Result<Vec<String>, CommandError>> {
-        Box::pin(async move { Ok(self.inner.store.lab_games_of(&session.0).await?) })
+    async fn owned_by(
+        &self,
+        session: &app::protocol::Session,
+    ) -> Result<Vec<String>, CommandError> {
+        Ok(self.inner.store.lab_games_of(&session.0).await?)
     }
 
-    fn copy<'a>(
-        &'a self,
-        caller: &'a Caller,
-        lab: &'a str,
-    ) -> BoxFuture<'a, Result<String, CommandError>> {
-        Box::pin(LabHub::copy_for(self, caller, lab))
+    async fn copy(&self, caller: &Caller, lab: &str) -> Result<String, CommandError> {
+        LabHub::copy_for(self, caller, lab).await
     }
 }

@@ -186,11 +186,8 @@ impl LabHub {
         game.moves = source.moves.clone();
         game.lang = source.lang;
         drop(source);
-        // On PostgreSQL a copy starts at version 1, as stored.
-        game.version = match self.shared() {
-            Some(_) => 1,
-            None => game.moves.len() as u64 * 2 + 1,
-        };
+        // A copy starts at version 1, as stored.
+        game.version = 1;
         game.changes.send_replace(game.version);
         if let Ok(mut games) = self.inner.games.lock() {
             games.insert(copy_id.clone(), Arc::new(AsyncMutex::new(game)));

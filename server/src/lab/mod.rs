@@ -7,9 +7,13 @@
 //! The step path mirrors the table hub: search off the network loop
 //! (`spawn_blocking`) → play on a copy of the game → commit the placement to
 //! the database (one transaction) → swap in → answer; the explanation is then
-//! written in the background and committed in its own transaction. Restart
-//! recovery replays the stored squares through `engine::Game` and asks again
-//! for explanations that were still being written.
+//! written in the background and committed in its own transaction. A lab
+//! game is read from the store when first asked for (its squares replayed
+//! through `engine::Game`) and checked against its stored version before
+//! each use; explanations still being written when their writer stopped
+//! are taken over (`shared.rs`). The same code runs alone and among
+//! several instances: the store's queries are written once, and the bus is
+//! this process's own when it is alone.
 
 mod backend;
 pub mod budget;
@@ -42,9 +46,13 @@ use std::time::Duration;
 use store::{ExplainState, Outcome};
 use tokio::sync::{watch, Mutex as AsyncMutex};
 
+/// Recent lab games of other sessions listed (read-only) besides your own.
+pub const RECENT_LAB_GAMES: usize = 20;
+
 /// How long a `lab_wait` call waits for a change.
 const WAIT_LIMIT: Duration = Duration::from_secs(20);
-/// On PostgreSQL, how often a waiting `lab_wait` checks the stored version.
+/// How often a waiting `lab_wait` checks the stored version (a change
+/// heard on the bus wakes it at once).
 const SHARED_CHECK: Duration = Duration::from_secs(3);
 
 /// An explanation's state.
@@ -162,8 +170,9 @@ pub struct LabConfig {
     pub explain_concurrency: usize,
     /// Paid explanations per UTC day, server-wide (`--explain-daily-budget`).
     pub explain_daily_budget: u32,
-    /// On PostgreSQL: the shared store and the bus between instances, which
-    /// says when another instance changed a lab game (`None` on SQLite).
+    /// Among several instances: the bus between them, which says when
+    /// another instance changed a lab game (`None`: this process is alone,
+    /// and hears only itself).
     pub shared: Option<LabShared>,
 }
 
@@ -178,6 +187,8 @@ struct Inner {
     clock: Arc<dyn Clock>,
     explainer: Arc<dyn Explainer>,
     config: LabConfig,
+    /// The bus between instances, or this process's own when it is alone.
+    bus: Arc<dyn crate::store::bus::Bus>,
     games: Mutex<HashMap<String, Arc<AsyncMutex<LabGame>>>>,
     /// The paid explanations' daily budgets and concurrency cap, in the
     /// database (shared by every instance, kept across restarts).
@@ -202,7 +213,8 @@ fn new_id() -> String {
 }
 
 impl LabHub {
-    /// Starts the lab, restoring every stored lab game.
+    /// Starts the lab: lab games are read when first asked for;
+    /// explanations whose writer stopped are taken over.
     pub async fn start(
         store: Store,
         clock: Arc<dyn Clock>,
@@ -219,6 +231,15 @@ impl LabHub {
                     .saturating_add(5_000),
             },
         );
+        if config.shared.is_none() && crate::store::TableStore::shared_database(&store) {
+            return Err(StoreError::NotShared);
+        }
+        // Alone, every explanation left pending was this process's before
+        // it stopped: taken over at once, whatever its lease says.
+        let (bus, alone): (Arc<dyn crate::store::bus::Bus>, bool) = match &config.shared {
+            Some(shared) => (shared.bus.clone(), false),
+            None => (Arc::new(crate::store::bus::LocalBus::new()), true),
+        };
         let hub = LabHub {
             inner: Arc::new(Inner {
                 store,
@@ -226,13 +247,13 @@ impl LabHub {
                 explainer,
                 budget,
                 config,
+                bus,
                 games: Mutex::new(HashMap::new()),
                 limits: std::sync::OnceLock::new(),
                 turns: Default::default(),
             }),
         };
-        hub.restore().await?;
-        hub.start_shared();
+        hub.start_listening(alone).await?;
         Ok(hub)
     }
 
@@ -300,7 +321,7 @@ impl LabHub {
                 .collect(),
             None => Default::default(),
         };
-        let others = crate::routes::RECENT_LAB_GAMES;
+        let others = RECENT_LAB_GAMES;
         let mut ids: Vec<String> = own.iter().cloned().collect();
         ids.extend(
             self.recent_lab_games(others + own.len())
@@ -352,19 +373,14 @@ impl LabHub {
             if now >= deadline {
                 break;
             }
-            let slice = match self.shared() {
-                Some(_) => (deadline - now).min(SHARED_CHECK),
-                None => deadline - now,
-            };
+            let slice = (deadline - now).min(SHARED_CHECK);
             if tokio::time::timeout(slice, changes.wait_for(|v| *v != since))
                 .await
                 .is_ok()
             {
                 break;
             }
-            if self.shared().is_some() {
-                self.entry(id).await?;
-            }
+            self.entry(id).await?;
         }
         self.view(id).await
     }
@@ -424,7 +440,7 @@ impl LabHub {
                         .collect(),
                     true,
                 ),
-                None => (crate::analysis::midgame_scores(&before, discs_depth), false),
+                None => (crate::discs::midgame_scores(&before, discs_depth), false),
             };
             (report, analysis, truth, discs)
         };
@@ -465,28 +481,21 @@ impl LabHub {
             .map_err(|e| CommandError::internal(format!("cannot encode the fact sheet: {e}")))?;
         let now = self.now();
         let (side, index) = (before.side_to_move.name(), square.index() as u8);
-        let stored = match self.shared() {
-            Some(pg) => Some(
-                pg.record_lab_move(
-                    id,
-                    ply,
-                    side,
-                    index,
-                    &facts_json,
-                    now,
-                    game.version as i64,
-                    now + self.lease_ms(),
-                )
-                .await
-                .map_err(changed_meanwhile)?,
-            ),
-            None => {
-                self.local()?
-                    .record_lab_move(id, ply, side, index, &facts_json, now)
-                    .await?;
-                None
-            }
-        };
+        let stored = self
+            .inner
+            .store
+            .record_lab_move(
+                id,
+                ply,
+                side,
+                index,
+                &facts_json,
+                now,
+                game.version as i64,
+                now + self.lease_ms(),
+            )
+            .await
+            .map_err(changed_meanwhile)?;
         game.game = next;
         game.moves.push(LabMove {
             color: before.side_to_move,
@@ -498,9 +507,7 @@ impl LabHub {
             explained: Explained::Pending,
         });
         game.changed(now);
-        if let Some(version) = stored {
-            self.publish(id, version).await;
-        }
+        self.publish(id, stored).await;
         tracing::info!(lab = %id, ply, side = before.side_to_move.name(), %square, value = facts.search_value, nodes = facts.nodes, "lab move");
         self.spawn_explanation(id.to_string(), ply, facts);
         Ok(view(&game, self.visitor_provider_status()))
@@ -522,37 +529,26 @@ impl LabHub {
         }
         let facts = last.facts.clone();
         let now = self.now();
-        let stored = match self.shared() {
-            Some(pg) => {
-                let version = pg
-                    .record_lab_explanation(
-                        id,
-                        ply,
-                        ExplainState::Failed,
-                        (ExplainState::Pending, None, None, None, None),
-                        now,
-                        Some(game.version as i64),
-                        now + self.lease_ms(),
-                    )
-                    .await
-                    .map_err(changed_meanwhile)?
-                    .ok_or_else(|| changed_meanwhile(StoreError::Stale))?;
-                Some(version)
-            }
-            None => {
-                self.local()?
-                    .record_lab_explanation(id, ply, Outcome::Pending, now)
-                    .await?;
-                None
-            }
-        };
+        let stored = self
+            .inner
+            .store
+            .record_lab_explanation(
+                id,
+                ply,
+                ExplainState::Failed,
+                Outcome::Pending.stored(),
+                now,
+                Some(game.version as i64),
+                now + self.lease_ms(),
+            )
+            .await
+            .map_err(changed_meanwhile)?
+            .ok_or_else(|| changed_meanwhile(StoreError::Stale))?;
         if let Some(last) = game.moves.last_mut() {
             last.explained = Explained::Pending;
         }
         game.changed(now);
-        if let Some(version) = stored {
-            self.publish(id, version).await;
-        }
+        self.publish(id, stored).await;
         tracing::info!(lab = %id, ply, "lab explanation retried");
         self.spawn_explanation(id.to_string(), ply, facts);
         Ok(view(&game, self.visitor_provider_status()))
@@ -625,51 +621,33 @@ impl LabHub {
                 },
                 Err(e) => Outcome::Failed(&e.0),
             };
-            if let Some(pg) = hub.shared() {
-                // Written only if still pending: another instance may have
-                // taken this explanation over (its lease ran out) and
-                // written it first.
-                let stored = pg
-                    .record_lab_explanation(
-                        &id,
-                        ply,
-                        ExplainState::Pending,
-                        outcome.stored(),
-                        now,
-                        None,
-                        0,
-                    )
-                    .await;
-                match stored {
-                    Ok(Some(version)) if game.version + 1 == version as u64 => {}
-                    Ok(Some(version)) => {
-                        drop(game);
-                        let _ = hub.catch_up(&id, version).await;
-                        hub.publish(&id, version).await;
-                        return;
-                    }
-                    Ok(None) => return,
-                    Err(error) => {
-                        tracing::error!(lab = %id, ply, "cannot store the explanation: {error}");
-                        return;
-                    }
-                }
-            } else {
-                if !game
-                    .moves
-                    .get(index)
-                    .is_some_and(|m| m.explained == Explained::Pending)
-                {
+            // Written only if still pending: another writer may have taken
+            // this explanation over (its lease ran out) and written it first.
+            let stored = hub
+                .inner
+                .store
+                .record_lab_explanation(
+                    &id,
+                    ply,
+                    ExplainState::Pending,
+                    outcome.stored(),
+                    now,
+                    None,
+                    0,
+                )
+                .await;
+            match stored {
+                Ok(Some(version)) if game.version + 1 == version as u64 => {}
+                Ok(Some(version)) => {
+                    drop(game);
+                    let _ = hub.catch_up(&id, version).await;
+                    hub.publish(&id, version).await;
                     return;
                 }
-                if let Err(error) = async {
-                    hub.local()?
-                        .record_lab_explanation(&id, ply, outcome, now)
-                        .await
-                }
-                .await
-                {
+                Ok(None) => return,
+                Err(error) => {
                     tracing::error!(lab = %id, ply, "cannot store the explanation: {error}");
+                    return;
                 }
             }
             let explained = match result {
@@ -686,11 +664,9 @@ impl LabHub {
                 m.explained = explained;
             }
             game.changed(now);
-            if hub.shared().is_some() {
-                let version = game.version as i64;
-                drop(game);
-                hub.publish(&id, version).await;
-            }
+            let version = game.version as i64;
+            drop(game);
+            hub.publish(&id, version).await;
         });
     }
 
@@ -701,9 +677,7 @@ impl LabHub {
         let deleted = self.inner.store.delete_idle_lab_games(cutoff).await?;
         for id in &deleted {
             self.forget(id);
-            if self.shared().is_some() {
-                self.publish(id, -1).await;
-            }
+            self.publish(id, -1).await;
         }
         if !deleted.is_empty() {
             tracing::info!(count = deleted.len(), "idle lab games deleted");

@@ -5,11 +5,9 @@
 use super::explain::{Explainer, Explanation};
 use super::facts::FactSheet;
 use super::store::{ExplainState, LabGameRow, LabMoveRow};
-use super::{explain, Explained, LabGame, LabHub, LabMove};
-use crate::store::StoreError;
+use super::{explain, Explained, LabGame, LabMove};
 use engine::Square;
 use std::sync::Arc;
-use tokio::sync::Mutex as AsyncMutex;
 
 /// Rebuilds one stored lab game by replaying its squares; returns it with
 /// the explanations still pending (ply and fact sheet), or why it cannot be
@@ -66,40 +64,6 @@ pub(super) fn rebuild(
     game.version = game.moves.len() as u64 * 2 + 1;
     game.changes.send_replace(game.version);
     Ok((game, pending))
-}
-
-impl LabHub {
-    /// Rebuilds every stored lab game by replaying its squares. On
-    /// PostgreSQL nothing is loaded up front: games are loaded when first
-    /// asked for, and pending explanations are taken over by their lease.
-    pub(super) async fn restore(&self) -> Result<(), StoreError> {
-        if self.shared().is_some() {
-            return Ok(());
-        }
-        let rows = self.local()?.lab_games().await?;
-        let mut restored = 0;
-        for row in rows {
-            let stored = self.local()?.lab_moves(&row.id).await?;
-            let (game, pending) = match rebuild(&row, &stored) {
-                Ok(rebuilt) => rebuilt,
-                Err(reason) => {
-                    tracing::error!(lab = %row.id, "lab game could not be restored ({reason}); left on disk");
-                    continue;
-                }
-            };
-            if let Ok(mut games) = self.inner.games.lock() {
-                games.insert(row.id.clone(), Arc::new(AsyncMutex::new(game)));
-            }
-            for (ply, facts) in pending {
-                self.spawn_explanation(row.id.clone(), ply, facts);
-            }
-            restored += 1;
-        }
-        if restored > 0 {
-            tracing::info!(restored, "lab games restored from the database");
-        }
-        Ok(())
-    }
 }
 
 /// Builds the configured explainer (`--explainer`; `auto` picks one, see

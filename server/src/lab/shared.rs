@@ -1,5 +1,5 @@
-//! The lab on PostgreSQL, shared by every instance (docs/ARCHITECTURE.md,
-//! Several instances on PostgreSQL).
+//! Lab games as caches of the store, the same alone and among several
+//! instances (docs/ARCHITECTURE.md, One seam).
 //!
 //! Each instance keeps a cache of the lab games it was asked about, each at
 //! the version it was read at. Before a game is used, its stored version is
@@ -7,13 +7,13 @@
 //! request sees the same game on every instance. Writes check the version
 //! (a placement or retry made on a stale copy is refused and changes
 //! nothing), and after each commit the bus carries `l <id> <version>` so that
-//! other instances' `lab_wait` callers wake up. Pending explanations are
-//! leased to the instance writing them; when it dies, another instance takes
-//! them over once the lease has run out.
+//! `lab_wait` callers wake up (alone, the bus is this process's own).
+//! Pending explanations are leased to the writer; when it stops, another
+//! takes them over once the lease has run out — alone, at start, at once.
 
 use super::{recovery, Explained, LabGame, LabHub};
 use crate::store::bus::{Bus, BusMessage};
-use crate::store::{PgStore, SqliteStore, StoreError};
+use crate::store::StoreError;
 use app::api::CommandError;
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,11 +24,10 @@ const ORPHAN_CHECK: Duration = Duration::from_secs(2);
 /// How long past the explanation timeout a lease lasts.
 const LEASE_MARGIN_MS: i64 = 5_000;
 
-/// What instances on PostgreSQL share, handed to the lab explicitly (as
-/// `hub::Shared` to the hub): the store and the bus between instances.
+/// What several instances share besides the store, handed to the lab
+/// explicitly (as `hub::Shared` to the hub): the bus between them.
 #[derive(Clone)]
 pub struct LabShared {
-    pub pg: PgStore,
     pub bus: Arc<dyn Bus>,
 }
 
@@ -68,21 +67,6 @@ impl LabGame {
 }
 
 impl LabHub {
-    /// The PostgreSQL store, when lab games are shared between instances.
-    pub(super) fn shared(&self) -> Option<&PgStore> {
-        self.inner.config.shared.as_ref().map(|shared| &shared.pg)
-    }
-
-    /// The SQLite store, when lab games live in this instance alone (that
-    /// is, whenever [`LabHub::shared`] is `None`: the server hands the lab
-    /// what instances share exactly when its store is on PostgreSQL).
-    pub(super) fn local(&self) -> Result<&SqliteStore, StoreError> {
-        self.inner
-            .store
-            .sqlite()
-            .ok_or_else(|| StoreError::Batch("the lab's local store is on PostgreSQL".into()))
-    }
-
     fn cached(&self, id: &str) -> Option<Arc<AsyncMutex<LabGame>>> {
         self.inner
             .games
@@ -104,12 +88,9 @@ impl LabHub {
             .saturating_add(LEASE_MARGIN_MS)
     }
 
-    /// Lab game `id`; on PostgreSQL first brought up to its stored version.
+    /// Lab game `id`, first brought up to its stored version.
     pub(super) async fn entry(&self, id: &str) -> Result<Arc<AsyncMutex<LabGame>>, CommandError> {
-        let Some(pg) = self.shared() else {
-            return self.cached(id).ok_or_else(not_found);
-        };
-        let Some(version) = pg.lab_version(id).await? else {
+        let Some(version) = self.inner.store.lab_version(id).await? else {
             self.forget(id);
             return Err(not_found());
         };
@@ -117,7 +98,7 @@ impl LabHub {
     }
 
     /// Brings the cached copy of `id` up to at least `version`, loading it
-    /// from PostgreSQL when it is absent or behind.
+    /// from the store when it is absent or behind.
     pub(super) async fn catch_up(
         &self,
         id: &str,
@@ -154,10 +135,9 @@ impl LabHub {
         }
     }
 
-    /// Reads lab game `id` from PostgreSQL and replays it.
+    /// Reads lab game `id` from the store and replays it.
     async fn load(&self, id: &str) -> Result<LabGame, CommandError> {
-        let pg = self.shared().ok_or_else(not_found)?;
-        let (row, version, moves) = pg.lab_game(id).await?.ok_or_else(not_found)?;
+        let (row, version, moves) = self.inner.store.lab_game(id).await?.ok_or_else(not_found)?;
         let (mut game, _pending) = recovery::rebuild(&row, &moves).map_err(|reason| {
             tracing::error!(lab = %id, "lab game could not be loaded ({reason})");
             CommandError::unavailable(app::msg!("srv-lab-unreadable"))
@@ -170,27 +150,33 @@ impl LabHub {
     /// Tells the other instances that lab game `id` is now at `version`
     /// (below 0: deleted).
     pub(super) async fn publish(&self, id: &str, version: i64) {
-        let Some(shared) = &self.inner.config.shared else {
-            return;
-        };
         let message = BusMessage::Lab {
             id: id.to_string(),
             version,
         };
-        if let Err(error) = shared.bus.publish(message).await {
+        if let Err(error) = self.inner.bus.publish(message).await {
             // Waiters on other instances still catch up at their next
             // version check.
             tracing::warn!(lab = %id, "cannot publish a lab change: {error}");
         }
     }
 
-    /// On PostgreSQL: listens to the bus and takes over orphaned
-    /// explanations.
-    pub(super) fn start_shared(&self) {
-        let Some(shared) = &self.inner.config.shared else {
-            return;
-        };
-        tokio::spawn(self.clone().hear(shared.bus.subscribe()));
+    /// Listens to the bus and takes over orphaned explanations. `alone`:
+    /// this process is the only writer, so every explanation left pending
+    /// is its own from before it stopped — taken over now, leases or not.
+    pub(super) async fn start_listening(&self, alone: bool) -> Result<(), StoreError> {
+        tokio::spawn(self.clone().hear(self.inner.bus.subscribe()));
+        if alone {
+            // One pass (each taken explanation's lease is renewed, so a
+            // second pass would take them again).
+            let now = self.now();
+            let taken = self
+                .inner
+                .store
+                .take_orphaned_explanations(i64::MAX, now + self.lease_ms(), i64::from(u32::MAX))
+                .await?;
+            self.adopt(taken).await;
+        }
         let hub = self.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(ORPHAN_CHECK);
@@ -200,6 +186,7 @@ impl LabHub {
                 hub.adopt_orphans().await;
             }
         });
+        Ok(())
     }
 
     /// Reloads the cached lab games other instances changed (waking their
@@ -225,20 +212,20 @@ impl LabHub {
     /// Takes over pending explanations whose lease ran out (the instance
     /// writing them died) and writes them here.
     async fn adopt_orphans(&self) {
-        let Some(pg) = self.shared() else {
-            return;
-        };
         let now = self.now();
-        let taken = match pg
+        match self
+            .inner
+            .store
             .take_orphaned_explanations(now, now + self.lease_ms(), 8)
             .await
         {
-            Ok(taken) => taken,
-            Err(error) => {
-                tracing::warn!("cannot look for orphaned explanations: {error}");
-                return;
-            }
-        };
+            Ok(taken) => self.adopt(taken).await,
+            Err(error) => tracing::warn!("cannot look for orphaned explanations: {error}"),
+        }
+    }
+
+    /// Writes the explanations taken over, (game, ply) each.
+    async fn adopt(&self, taken: Vec<(String, i64)>) {
         for (id, ply) in taken {
             let Ok(entry) = self.entry(&id).await else {
                 continue;

@@ -1,8 +1,6 @@
-//! The lab's SQLite queries (tables from `migrations/0003_lab.sql`). Each step
-//! is one transaction: a placement (its row and the game's `updated_at`), or an
-//! explanation's outcome.
-
-use crate::store::{SqliteStore, StoreError};
+//! The lab's stored rows and explanation states (tables from
+//! `migrations/0003_lab.sql` and `0017_versions.sql`); the queries, the same
+//! on both databases, are the lab game repository in `store/lab.rs`.
 
 /// A stored lab game header.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -94,97 +92,6 @@ impl<'a> Outcome<'a> {
     }
 }
 
-/// The lab on SQLite, one instance: its games live in this process and
-/// are written unchecked (the shared lab on PostgreSQL is `store::pg::lab`,
-/// version-checked).
-impl SqliteStore {
-    /// Records a placement (explanation pending), atomically with the game's
-    /// last change.
-    pub async fn record_lab_move(
-        &self,
-        game_id: &str,
-        ply: u32,
-        side: &str,
-        square: u8,
-        facts: &str,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.pool().begin().await?;
-        sqlx::query(
-            "INSERT INTO lab_moves (game_id, ply, side, square, facts, at, explain_state) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(game_id)
-        .bind(i64::from(ply))
-        .bind(side)
-        .bind(i64::from(square))
-        .bind(facts)
-        .bind(now)
-        .bind(ExplainState::Pending)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("UPDATE lab_games SET updated_at = ? WHERE id = ?")
-            .bind(now)
-            .bind(game_id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// Stores an explanation's outcome (or marks it pending again for a retry).
-    pub async fn record_lab_explanation(
-        &self,
-        game_id: &str,
-        ply: u32,
-        outcome: Outcome<'_>,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        let (state, explanation, lesson, provider, error) = outcome.stored();
-        let mut tx = self.pool().begin().await?;
-        sqlx::query(
-            "UPDATE lab_moves SET explain_state = ?, explanation = ?, lesson = ?, provider = ?, explain_error = ?, explained_at = ?
-             WHERE game_id = ? AND ply = ?",
-        )
-        .bind(state)
-        .bind(explanation)
-        .bind(lesson)
-        .bind(provider)
-        .bind(error)
-        .bind(now)
-        .bind(game_id)
-        .bind(i64::from(ply))
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("UPDATE lab_games SET updated_at = ? WHERE id = ?")
-            .bind(now)
-            .bind(game_id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// Every lab game, oldest first.
-    pub async fn lab_games(&self) -> Result<Vec<LabGameRow>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT id, black_depth, white_depth, created_at, updated_at, lang FROM lab_games ORDER BY created_at, id",
-        )
-        .fetch_all(self.pool())
-        .await?)
-    }
-
-    /// A lab game's placements in order.
-    pub async fn lab_moves(&self, game_id: &str) -> Result<Vec<LabMoveRow>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT ply, side, square, facts, explain_state, explanation, lesson, provider, explain_error
-             FROM lab_moves WHERE game_id = ? ORDER BY ply",
-        )
-        .bind(game_id)
-        .fetch_all(self.pool())
-        .await?)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,7 +106,6 @@ mod tests {
             .create_lab_game("g", 1, 1, app::i18n::Lang::En.code(), 1)
             .await
             .expect("game");
-        let store = store.sqlite().expect("SQLite");
         let states = [
             (Outcome::Pending, "pending"),
             (
@@ -214,23 +120,32 @@ mod tests {
         ];
         for (ply, (outcome, text)) in states.into_iter().enumerate() {
             let ply = ply as u32 + 1;
-            store
-                .record_lab_move("g", ply, "black", 19, "{}", 2)
+            let version = store
+                .record_lab_move("g", ply, "black", 19, "{}", 2, i64::from(ply) * 2 - 1, 9)
                 .await
                 .expect("move");
-            store
-                .record_lab_explanation("g", ply, outcome, 3)
+            let explained = store
+                .record_lab_explanation(
+                    "g",
+                    ply,
+                    ExplainState::Pending,
+                    outcome.stored(),
+                    3,
+                    Some(version),
+                    9,
+                )
                 .await
                 .expect("explanation");
+            assert_eq!(explained, Some(version + 1), "each write bumps the version");
             let (stored,): (String,) = sqlx::query_as(
                 "SELECT explain_state FROM lab_moves WHERE game_id = 'g' AND ply = ?",
             )
             .bind(i64::from(ply))
-            .fetch_one(store.pool())
+            .fetch_one(store.sqlite().expect("SQLite").pool())
             .await
             .expect("raw state");
             assert_eq!(stored, text);
-            let read = store.lab_moves("g").await.expect("moves");
+            let (_, _, read) = store.lab_game("g").await.expect("read").expect("game");
             assert_eq!(read[ply as usize - 1].explain_state.as_str(), text);
         }
     }

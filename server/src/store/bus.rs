@@ -163,6 +163,39 @@ pub trait Bus: Send + Sync + 'static {
     }
 }
 
+/// The bus of an instance alone: what it publishes, it hears itself (there
+/// is no one else), so the code that publishes and hears is the same alone
+/// and among several.
+pub struct LocalBus {
+    heard: broadcast::Sender<BusMessage>,
+}
+
+impl LocalBus {
+    pub fn new() -> Self {
+        Self {
+            heard: broadcast::channel(1024).0,
+        }
+    }
+}
+
+impl Default for LocalBus {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Bus for LocalBus {
+    fn publish(&self, message: BusMessage) -> BoxFuture<'_, Result<(), StoreError>> {
+        // Nobody listening is not a failure.
+        let _ = self.heard.send(message);
+        Box::pin(async { Ok(()) })
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<BusMessage> {
+        self.heard.subscribe()
+    }
+}
+
 /// The bus on PostgreSQL: `pg_notify` to publish, one `LISTEN` connection
 /// per instance to hear (reconnected by sqlx when it drops).
 pub struct PgBus {

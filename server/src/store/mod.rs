@@ -63,6 +63,10 @@ pub enum StoreError {
     /// The table no longer exists (PostgreSQL: deleted by another instance).
     #[error("the table no longer exists")]
     Gone,
+    /// A database several instances may share, opened without their
+    /// coordination (the bus): refused at start.
+    #[error("a database several instances share needs their bus (hub::Shared, lab::LabShared)")]
+    NotShared,
 }
 
 /// What each of the two sibling stores provides; everything else is
@@ -226,8 +230,8 @@ pub struct MoveRow {
 #[derive(Clone, Debug)]
 pub struct RoundEnd {
     pub round: i64,
-    pub winner: Option<&'static str>,
-    pub reason: &'static str,
+    pub winner: Option<app::protocol::Side>,
+    pub reason: app::protocol::EndReason,
     pub black: i64,
     pub white: i64,
 }
@@ -327,8 +331,8 @@ macro_rules! write_round_parts {
         if let Some(end) = &record.round_end {
             sqlx::query(&$q("UPDATE rounds SET winner = $1, reason = $2, black = $3, white = $4, ended_at = $5 \
                  WHERE table_id = $6 AND round = $7"))
-            .bind(end.winner)
-            .bind(end.reason)
+            .bind(end.winner.map(app::protocol::Side::key))
+            .bind(end.reason.key())
             .bind(end.black)
             .bind(end.white)
             .bind(record.now)
@@ -350,8 +354,8 @@ macro_rules! write_round_parts {
             .bind(&game.start_obf)
             .bind(&game.moves)
             .bind(&game.times)
-            .bind(if game.aborted { None } else { end.winner })
-            .bind(if game.aborted { "aborted" } else { end.reason })
+            .bind(if game.aborted { None } else { end.winner.map(app::protocol::Side::key) })
+            .bind(if game.aborted { app::protocol::EndReason::Aborted } else { end.reason }.key())
             .bind(end.black)
             .bind(end.white)
             .bind(record.now)

@@ -11,6 +11,7 @@
 
 use super::{on_db, sqlite, Dialect, Store, StoreError};
 use crate::glicko::{self, Rating};
+use app::protocol::Side;
 
 /// A day, in ms: a player's RD grows for each whole one without a rated game.
 pub const DAY_MS: i64 = 86_400_000;
@@ -73,13 +74,13 @@ struct Rated {
 fn rate(
     black: Option<RatingRow>,
     white: Option<RatingRow>,
-    winner: Option<&str>,
+    winner: Option<Side>,
     now: i64,
 ) -> Rated {
     let score = match winner {
-        Some("black") => 1.0,
-        Some("white") => 0.0,
-        _ => 0.5,
+        Some(Side::Black) => 1.0,
+        Some(Side::White) => 0.0,
+        None => 0.5,
     };
     let (b, b_idle) = RatingRow::current(black, now);
     let (w, w_idle) = RatingRow::current(white, now);
@@ -199,7 +200,7 @@ pub(super) async fn write_sqlite(
     tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
     game: &str,
     rated: &RatedGame,
-    winner: Option<&str>,
+    winner: Option<Side>,
     now: i64,
 ) -> Result<(), sqlx::Error> {
     write_rating!(tx, game, rated, winner, now, sqlite, READ, EXISTING)
@@ -210,7 +211,7 @@ pub(super) async fn write_pg(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     game: &str,
     rated: &RatedGame,
-    winner: Option<&str>,
+    winner: Option<Side>,
     now: i64,
 ) -> Result<(), sqlx::Error> {
     write_rating!(
@@ -343,7 +344,7 @@ mod tests {
 
     #[test]
     fn a_new_players_first_win_moves_both_ratings_by_the_same_amount() {
-        let result = rate(None, None, Some("black"), 0);
+        let result = rate(None, None, Some(Side::Black), 0);
         assert_eq!(result.change.black_before, 1500.0);
         assert!(result.change.black_after > 1600.0, "{:?}", result.change);
         let up = result.change.black_after - 1500.0;
@@ -364,8 +365,8 @@ mod tests {
         };
         let (_, idle) = RatingRow::current(Some(row), 10 * DAY_MS + 5);
         assert_eq!(idle, 10);
-        let fresh = rate(Some(row), None, Some("white"), 0);
-        let stale = rate(Some(row), None, Some("white"), 300 * DAY_MS);
+        let fresh = rate(Some(row), None, Some(Side::White), 0);
+        let stale = rate(Some(row), None, Some(Side::White), 300 * DAY_MS);
         // A longer absence: a less certain rating moves more.
         assert!(stale.change.black_after < fresh.change.black_after);
     }

@@ -84,9 +84,19 @@ pub trait TableStore: Clone + Send + Sync + 'static {
         &self,
         cutoff: i64,
     ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+
+    /// Whether other instances may share this database: a hub on it must
+    /// be given their coordination (`hub::Shared`), or it refuses to start.
+    fn shared_database(&self) -> bool {
+        false
+    }
 }
 
 impl TableStore for Store {
+    fn shared_database(&self) -> bool {
+        self.postgres().is_some()
+    }
+
     async fn remember_session(&self, session: &str, now: i64) -> Result<(), StoreError> {
         const REMEMBER: &str =
             "INSERT INTO sessions (token, created_at, last_seen) VALUES ($1, $2, $2) \

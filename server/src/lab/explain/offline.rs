@@ -478,7 +478,7 @@ mod tests {
         let mut facts = build(7, &before, square, &report);
         // Without discs (sheets from before): no such sentence.
         assert!(!write(&facts).explanation.contains("in discs"));
-        let scores = crate::analysis::midgame_scores(&before, 4);
+        let scores = crate::discs::midgame_scores(&before, 4);
         let best = scores[0];
         facts.set_discs(&scores, false);
         let played = facts.played_discs().expect("the played move has discs");

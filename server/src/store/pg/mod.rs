@@ -1,8 +1,9 @@
 //! The PostgreSQL store, the sibling of `store::sqlite` for several server
 //! instances: opening and migrating (`migrations/postgres/`), the tables'
 //! versions and version-checked writes here, its group commit in
-//! `writer`, presence, jobs and the quick-match queue in `cluster.rs`, the
-//! shared lab in `lab`. Selected by a `postgres://…` `--database`.
+//! `writer`, presence, jobs and the quick-match queue in `cluster.rs` (the
+//! lab's queries are written once for both databases, `store/lab.rs`).
+//! Selected by a `postgres://…` `--database`.
 //!
 //! Every write to a table checks and bumps its `version` under
 //! `SELECT … FOR UPDATE` in one transaction ([`PgStore::record_at`],
@@ -11,7 +12,7 @@
 //! writing the same table at once exactly one succeeds.
 
 mod cluster;
-pub(super) mod lab;
+
 pub(super) mod writer;
 
 use super::{CommitStats, DatabaseStore, Db, MoveKind, MoveRow, Record, StoreError, StoredTable};

@@ -1,0 +1,82 @@
+//! Who a seat holder, a table's owner or an archived game's player is: an
+//! identity, stored as text in the identity columns (`tables.owner`,
+//! `black_seat`, `archived_games.black`, …) and parsed here, once:
+//!
+//! - `account:<id>` — a signed-in player (every browser signed in to the
+//!   account has this identity);
+//! - `ai:<depth>` — the computer at a depth (an archived game's AI side);
+//! - anything else — an anonymous browser (its session's token hash).
+//!
+//! A module of its own, below the hub and the accounts, so that neither
+//! depends on the other to read an identity.
+
+use app::protocol::Session;
+
+/// An identity, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Identity {
+    /// A signed-in player's account.
+    Account(i64),
+    /// The computer, at a search depth.
+    Ai(u8),
+    /// An anonymous browser (its session).
+    Browser(String),
+}
+
+impl Identity {
+    /// Reads a stored identity.
+    pub fn parse(text: &str) -> Self {
+        if let Some(id) = text.strip_prefix("account:").and_then(|id| id.parse().ok()) {
+            return Identity::Account(id);
+        }
+        if let Some(depth) = text.strip_prefix("ai:").and_then(|d| d.parse().ok()) {
+            return Identity::Ai(depth);
+        }
+        Identity::Browser(text.to_string())
+    }
+
+    /// The text stored in identity columns.
+    pub fn stored(&self) -> String {
+        match self {
+            Identity::Account(id) => format!("account:{id}"),
+            Identity::Ai(depth) => format!("ai:{depth}"),
+            Identity::Browser(session) => session.clone(),
+        }
+    }
+}
+
+/// The identity of a browser signed in to `account`.
+pub fn identity_of(account: i64) -> Session {
+    Session(Identity::Account(account).stored())
+}
+
+/// The account an identity stands for, if it is an account's.
+pub fn account_of(session: &Session) -> Option<i64> {
+    match Identity::parse(&session.0) {
+        Identity::Account(id) => Some(id),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identities_read_back_as_stored() {
+        for identity in [
+            Identity::Account(42),
+            Identity::Ai(6),
+            Identity::Browser("3f9a".into()),
+        ] {
+            assert_eq!(Identity::parse(&identity.stored()), identity);
+        }
+        assert_eq!(account_of(&identity_of(7)), Some(7));
+        assert_eq!(account_of(&Session("ai:3".into())), None);
+        // A malformed prefix is a browser's text, never an account.
+        assert_eq!(
+            Identity::parse("account:x"),
+            Identity::Browser("account:x".into())
+        );
+    }
+}
