@@ -165,6 +165,223 @@ fn prefers_reduced_motion() -> bool {
         .is_some_and(|q| q.matches())
 }
 
+/// The 3D board's parts that its handlers share (all `Copy`).
+#[derive(Clone, Copy)]
+struct Parts {
+    lang: Lang,
+    snapshot: Signal<BoardSnapshot>,
+    on_square: Callback<u8>,
+    labels: Signal<Vec<(u8, String, bool)>>,
+    voice: Option<crate::voice::BoardVoice>,
+    backend: RwSignal<String>,
+    celebrating: RwSignal<bool>,
+    announcer: RwSignal<String>,
+    cursor: RwSignal<Option<u8>>,
+    /// The square of a move name the pointer or the focus is on.
+    marked: RwSignal<Option<u8>>,
+    #[cfg(feature = "hydrate")]
+    scene: StoredValue<Option<Box<dyn BoardScene>>, LocalStorage>,
+}
+
+impl Parts {
+    /// Runs `f` on the scene once it exists (never on the server).
+    fn with_scene(self, f: &dyn Fn(&dyn BoardScene)) {
+        #[cfg(feature = "hydrate")]
+        self.scene.with_value(|s| {
+            if let Some(s) = s {
+                f(s.as_ref());
+            }
+        });
+        #[cfg(not(feature = "hydrate"))]
+        let _ = f;
+    }
+
+    fn skip(self) {
+        self.with_scene(&|s| s.skip_celebration());
+        self.celebrating.set(false);
+    }
+
+    /// Builds the scene on the canvas once it is drawn, and keeps it showing
+    /// the hint, the labels and the squares marked elsewhere on the page.
+    #[cfg(feature = "hydrate")]
+    fn start(self, canvas: NodeRef<leptos::html::Canvas>, hint: Signal<Option<u8>>) {
+        let factory = use_context::<SceneFactory>();
+        canvas.on_load(move |element| {
+            let Some(factory) = factory else { return };
+            let (backend, celebrating) = (self.backend, self.celebrating);
+            let hooks = SceneHooks {
+                on_square: self.on_square,
+                // `try_set`: a late report after the page has gone is ignored.
+                on_backend: Callback::new(move |name: String| {
+                    let _ = backend.try_set(name);
+                }),
+                on_celebration_end: Callback::new(move |()| {
+                    let _ = celebrating.try_set(false);
+                }),
+            };
+            let built = (factory.0)(element, hooks, &self.snapshot.get_untracked());
+            built.set_hint(hint.get_untracked());
+            built.set_labels(&self.labels.get_untracked());
+            self.scene.set_value(Some(built));
+        });
+        Effect::new(move |_| {
+            let square = hint.get();
+            self.with_scene(&|s| s.set_hint(square));
+        });
+        Effect::new(move |_| {
+            let now = self.labels.get();
+            self.with_scene(&|s| s.set_labels(&now));
+        });
+        // A move's name hovered or focused anywhere on the page (an element
+        // with `data-mark="f5"`: the hint, the analysis, the move lists)
+        // marks its square on the board, with the keyboard cursor's marker.
+        let mark_of = |target: Option<web_sys::EventTarget>| -> Option<u8> {
+            use wasm_bindgen::JsCast;
+            let element: web_sys::Element = target?.dyn_into().ok()?;
+            let named = element.closest("[data-mark]").ok()??;
+            crate::protocol::square_index(&named.get_attribute("data-mark")?)
+        };
+        let (marked, cursor) = (self.marked, self.cursor);
+        let mark = move |square: Option<u8>| {
+            if marked.try_get_untracked().is_some_and(|now| now != square) {
+                marked.set(square);
+                self.with_scene(&|s| s.set_cursor(square.or_else(|| cursor.get_untracked())));
+            }
+        };
+        let over =
+            window_event_listener(leptos::ev::mouseover, move |ev| mark(mark_of(ev.target())));
+        let focus =
+            window_event_listener(leptos::ev::focusin, move |ev| mark(mark_of(ev.target())));
+        on_cleanup(move || {
+            over.remove();
+            focus.remove();
+            self.with_scene(&|s| s.dispose());
+        });
+    }
+
+    /// Shows each new snapshot, and says and celebrates what changed: not
+    /// while `quiet` (a takeover's positions, and the switches to and from
+    /// them, are not moves).
+    #[cfg(feature = "hydrate")]
+    fn follow(
+        self,
+        passes: Option<Signal<PassLog>>,
+        celebrate: Option<Signal<bool>>,
+        quiet: Option<Signal<bool>>,
+    ) {
+        let (celebrating, lang) = (self.celebrating, self.lang);
+        let previous: StoredValue<Option<BoardSnapshot>> = StoredValue::new(None);
+        let previous_passes: StoredValue<Option<PassLog>> = StoredValue::new(None);
+        let was_practising = StoredValue::new(false);
+        Effect::new(move |_| {
+            let current = self.snapshot.get();
+            let current_passes = passes.map(|p| p.get());
+            let passes_before = previous_passes.get_value();
+            previous_passes.set_value(current_passes.clone());
+            let before = previous.get_value();
+            self.with_scene(&|s| s.show(&current));
+            let now_practising = quiet.is_some_and(|q| q.get_untracked());
+            let switched = now_practising || was_practising.get_value();
+            was_practising.set_value(now_practising);
+            if switched && celebrating.get_untracked() {
+                self.with_scene(&|s| s.skip_celebration());
+                celebrating.set(false);
+            }
+            if let Some(before) = before.filter(|_| !switched) {
+                if celebrating.get_untracked() && ends_celebration(&before, &current) {
+                    celebrating.set(false);
+                }
+                let pass_logs = match (&passes_before, &current_passes) {
+                    (Some(was), Some(now)) => Some((was, now)),
+                    _ => None,
+                };
+                // A page with a pass log but no earlier one yet says no pass.
+                let said = self.voice.and_then(|v| {
+                    if passes.is_some() && pass_logs.is_none() {
+                        let empty = PassLog::default();
+                        (v.change)(lang, &before, &current, Some((&empty, &empty)))
+                    } else {
+                        (v.change)(lang, &before, &current, pass_logs)
+                    }
+                });
+                if let Some(text) = said {
+                    self.announcer.set(text);
+                }
+                let wanted = celebrate.is_none_or(|c| c.get_untracked());
+                if starts_celebration(&before, &current) && wanted && !prefers_reduced_motion() {
+                    self.with_scene(&|s| {
+                        if s.celebrate() {
+                            celebrating.set(true);
+                        }
+                    });
+                }
+            }
+            previous.set_value(Some(current));
+        });
+    }
+
+    /// A key on the canvas: Escape skips the celebration, the reading keys
+    /// speak, the arrows move the cursor, Enter or Space plays.
+    fn key(self, ev: leptos::ev::KeyboardEvent) {
+        let (lang, cursor) = (self.lang, self.cursor);
+        let key = ev.key();
+        if key == "Escape" && self.celebrating.get_untracked() {
+            self.skip();
+            return;
+        }
+        let board = self.snapshot.get_untracked();
+        if !(ev.ctrl_key() || ev.alt_key() || ev.meta_key()) {
+            let at = cursor
+                .get_untracked()
+                .unwrap_or_else(|| cursor_start(&board));
+            let reading = crate::voice::reading_key(&ev.code(), &key);
+            if let Some(text) = self.voice.and_then(|v| (v.key)(lang, &reading, &board, at)) {
+                ev.prevent_default();
+                say(self.announcer, text);
+                return;
+            }
+        }
+        let next = match (cursor.get_untracked(), key.as_str()) {
+            (Some(square), "Enter" | " ") => {
+                ev.prevent_default();
+                self.on_square.run(square);
+                return;
+            }
+            (None, "Enter" | " ") => Some(cursor_start(&board)),
+            (None, k) => move_cursor(0, k).map(|_| cursor_start(&board)),
+            (Some(square), k) => move_cursor(square, k),
+        };
+        if let Some(square) = next {
+            ev.prevent_default();
+            cursor.set(Some(square));
+            self.with_scene(&|s| s.set_cursor(Some(square)));
+            self.announcer.set(
+                self.labels
+                    .with_untracked(|l| describe_labelled(lang, &board, square, l)),
+            );
+        }
+    }
+}
+
+/// The 3D board switched off (or on again) in this browser: the choice is
+/// kept, and the page reloads with it.
+fn toggle_flat_board(backend: RwSignal<String>) {
+    #[cfg(feature = "hydrate")]
+    {
+        let flat = backend.get_untracked() != "2d";
+        if let Ok(Some(storage)) = window().local_storage() {
+            let _ = if flat {
+                storage.set_item(FLAT_BOARD_KEY, "2d")
+            } else {
+                storage.remove_item(FLAT_BOARD_KEY)
+            };
+        }
+        let _ = window().location().reload();
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = backend;
+}
+
 /// The 3D board. `snapshot` is the server's state; clicks go to `on_square`;
 /// `hint`, when given, is a square to mark as the engine's suggestion.
 #[component]
@@ -199,177 +416,40 @@ pub fn Board3D(
     let hint = hint.unwrap_or_else(|| Signal::derive(|| None));
     let labels = labels.unwrap_or_else(|| Signal::derive(Vec::new));
     let canvas = NodeRef::<leptos::html::Canvas>::new();
-    let (backend, set_backend) = signal(String::from("loading"));
-    let celebrating = RwSignal::new(false);
-    let announcer = RwSignal::new(String::new());
-    let cursor = RwSignal::new(None::<u8>);
-    // The square of a move name the pointer or the focus is on.
-    let marked = RwSignal::new(None::<u8>);
-
-    #[cfg(feature = "hydrate")]
-    let scene: StoredValue<Option<Box<dyn BoardScene>>, LocalStorage> =
-        StoredValue::new_local(None);
-    // Runs `f` on the scene once it exists (never on the server).
-    let with_scene = move |f: &dyn Fn(&dyn BoardScene)| {
+    let parts = Parts {
+        lang,
+        snapshot,
+        on_square,
+        labels,
+        voice,
+        backend: RwSignal::new(String::from("loading")),
+        celebrating: RwSignal::new(false),
+        announcer: RwSignal::new(String::new()),
+        cursor: RwSignal::new(None::<u8>),
+        marked: RwSignal::new(None::<u8>),
         #[cfg(feature = "hydrate")]
-        scene.with_value(|s| {
-            if let Some(s) = s {
-                f(s.as_ref());
-            }
-        });
-        #[cfg(not(feature = "hydrate"))]
-        let _ = f;
+        scene: StoredValue::new_local(None),
     };
-
+    let Parts {
+        backend,
+        celebrating,
+        announcer,
+        cursor,
+        marked,
+        ..
+    } = parts;
     #[cfg(feature = "hydrate")]
     {
-        let factory = use_context::<SceneFactory>();
-        canvas.on_load(move |element| {
-            let Some(factory) = factory else { return };
-            let hooks = SceneHooks {
-                on_square,
-                // `try_set`: a late report after the page has gone is ignored.
-                on_backend: Callback::new(move |name: String| {
-                    let _ = set_backend.try_set(name);
-                }),
-                on_celebration_end: Callback::new(move |()| {
-                    let _ = celebrating.try_set(false);
-                }),
-            };
-            let built = (factory.0)(element, hooks, &snapshot.get_untracked());
-            built.set_hint(hint.get_untracked());
-            built.set_labels(&labels.get_untracked());
-            scene.set_value(Some(built));
-        });
-        Effect::new(move |_| {
-            let square = hint.get();
-            with_scene(&|s| s.set_hint(square));
-        });
-        Effect::new(move |_| {
-            let now = labels.get();
-            with_scene(&|s| s.set_labels(&now));
-        });
-        let previous: StoredValue<Option<BoardSnapshot>> = StoredValue::new(None);
-        let previous_passes: StoredValue<Option<PassLog>> = StoredValue::new(None);
-        let was_practising = StoredValue::new(false);
-        Effect::new(move |_| {
-            let current = snapshot.get();
-            let current_passes = passes.map(|p| p.get());
-            let passes_before = previous_passes.get_value();
-            previous_passes.set_value(current_passes.clone());
-            let before = previous.get_value();
-            with_scene(&|s| s.show(&current));
-            // A takeover's positions, and the switches to and from them, are
-            // not moves: nothing to announce or celebrate.
-            let now_practising = quiet.is_some_and(|q| q.get_untracked());
-            let switched = now_practising || was_practising.get_value();
-            was_practising.set_value(now_practising);
-            if switched && celebrating.get_untracked() {
-                with_scene(&|s| s.skip_celebration());
-                celebrating.set(false);
-            }
-            if let Some(before) = before.filter(|_| !switched) {
-                if celebrating.get_untracked() && ends_celebration(&before, &current) {
-                    celebrating.set(false);
-                }
-                let pass_logs = match (&passes_before, &current_passes) {
-                    (Some(was), Some(now)) => Some((was, now)),
-                    _ => None,
-                };
-                // A page with a pass log but no earlier one yet says no pass.
-                let said = voice.and_then(|v| {
-                    if passes.is_some() && pass_logs.is_none() {
-                        let empty = PassLog::default();
-                        (v.change)(lang, &before, &current, Some((&empty, &empty)))
-                    } else {
-                        (v.change)(lang, &before, &current, pass_logs)
-                    }
-                });
-                if let Some(text) = said {
-                    announcer.set(text);
-                }
-                let wanted = celebrate.is_none_or(|c| c.get_untracked());
-                if starts_celebration(&before, &current) && wanted && !prefers_reduced_motion() {
-                    with_scene(&|s| {
-                        if s.celebrate() {
-                            celebrating.set(true);
-                        }
-                    });
-                }
-            }
-            previous.set_value(Some(current));
-        });
-        // A move's name hovered or focused anywhere on the page (an element
-        // with `data-mark="f5"`: the hint, the analysis, the move lists)
-        // marks its square on the board, with the keyboard cursor's marker.
-        let mark_of = |target: Option<web_sys::EventTarget>| -> Option<u8> {
-            use wasm_bindgen::JsCast;
-            let element: web_sys::Element = target?.dyn_into().ok()?;
-            let named = element.closest("[data-mark]").ok()??;
-            crate::protocol::square_index(&named.get_attribute("data-mark")?)
-        };
-        let mark = move |square: Option<u8>| {
-            if marked.try_get_untracked().is_some_and(|now| now != square) {
-                marked.set(square);
-                with_scene(&|s| s.set_cursor(square.or_else(|| cursor.get_untracked())));
-            }
-        };
-        let over =
-            window_event_listener(leptos::ev::mouseover, move |ev| mark(mark_of(ev.target())));
-        let focus =
-            window_event_listener(leptos::ev::focusin, move |ev| mark(mark_of(ev.target())));
-        on_cleanup(move || {
-            over.remove();
-            focus.remove();
-            with_scene(&|s| s.dispose());
-        });
+        parts.start(canvas, hint);
+        parts.follow(passes, celebrate, quiet);
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (set_backend, passes, celebrate, voice, quiet);
+    let _ = (passes, celebrate, quiet);
 
-    let skip = move || {
-        with_scene(&|s| s.skip_celebration());
-        celebrating.set(false);
-    };
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let key = ev.key();
-        if key == "Escape" && celebrating.get_untracked() {
-            skip();
-            return;
-        }
-        let board = snapshot.get_untracked();
-        if !(ev.ctrl_key() || ev.alt_key() || ev.meta_key()) {
-            let at = cursor
-                .get_untracked()
-                .unwrap_or_else(|| cursor_start(&board));
-            let reading = crate::voice::reading_key(&ev.code(), &key);
-            if let Some(text) = voice.and_then(|v| (v.key)(lang, &reading, &board, at)) {
-                ev.prevent_default();
-                say(announcer, text);
-                return;
-            }
-        }
-        let next = match (cursor.get_untracked(), key.as_str()) {
-            (Some(square), "Enter" | " ") => {
-                ev.prevent_default();
-                on_square.run(square);
-                return;
-            }
-            (None, "Enter" | " ") => Some(cursor_start(&board)),
-            (None, k) => move_cursor(0, k).map(|_| cursor_start(&board)),
-            (Some(square), k) => move_cursor(square, k),
-        };
-        if let Some(square) = next {
-            ev.prevent_default();
-            cursor.set(Some(square));
-            with_scene(&|s| s.set_cursor(Some(square)));
-            announcer.set(labels.with_untracked(|l| describe_labelled(lang, &board, square, l)));
-        }
-    };
-    let on_blur = move |_| with_scene(&|s| s.set_cursor(None));
+    let on_blur = move |_| parts.with_scene(&|s| s.set_cursor(None));
     let on_focus = move |_| {
         if let Some(square) = cursor.get_untracked() {
-            with_scene(&|s| s.set_cursor(Some(square)));
+            parts.with_scene(&|s| s.set_cursor(Some(square)));
         }
     };
     let is_2d = move || backend.get() == "2d";
@@ -383,7 +463,7 @@ pub fn Board3D(
                 aria-label=t!(lang, "board-label")
                 role="application"
                 aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight Home End Enter Space R C D L S M T"
-                on:keydown=on_key
+                on:keydown=move |ev| parts.key(ev)
                 on:blur=on_blur
                 on:focus=on_focus
             ></canvas>
@@ -397,7 +477,7 @@ pub fn Board3D(
                                 type="button"
                                 id="skip-celebration"
                                 class="skip-celebration"
-                                on:click=move |_| skip()
+                                on:click=move |_| parts.skip()
                             >
                                 {t!(lang, "board-skip")}
                             </button>
@@ -415,20 +495,7 @@ pub fn Board3D(
                     type="button"
                     class="link-button"
                     id="board-toggle"
-                    on:click=move |_| {
-                        #[cfg(feature = "hydrate")]
-                        {
-                            let flat = backend.get_untracked() != "2d";
-                            if let Ok(Some(storage)) = window().local_storage() {
-                                let _ = if flat {
-                                    storage.set_item(FLAT_BOARD_KEY, "2d")
-                                } else {
-                                    storage.remove_item(FLAT_BOARD_KEY)
-                                };
-                            }
-                            let _ = window().location().reload();
-                        }
-                    }
+                    on:click=move |_| toggle_flat_board(backend)
                 >
                     {move || if is_2d() { t!(lang, "board-use-3d") } else { t!(lang, "board-use-2d") }}
                 </button>

@@ -1,6 +1,9 @@
 //! `/game/:id`: an archived game, replayed on the 3D board (first / back /
 //! forward / last, the arrow keys, Home and End, or a click in the move
-//! list), with its players and result. Open to anybody with the link.
+//! list), with its players and result. Open to anybody with the link. The
+//! replay's board, lines and keys are pure functions in `game/state.rs`.
+
+mod state;
 
 use crate::archive::{get_game, GameSummary, GameView, PlayerView};
 use crate::i18n::Lang;
@@ -160,6 +163,33 @@ pub fn GamePage() -> impl IntoView {
     }
 }
 
+/// The arrow keys, Home and End step through the game (`go`), except where
+/// they mean something else (the board's own cursor, a text field).
+#[cfg(feature = "hydrate")]
+fn step_with_keys(shown: RwSignal<usize>, total: usize, go: impl Fn(usize) + 'static) {
+    let handle = window_event_listener(leptos::ev::keydown, move |ev| {
+        use wasm_bindgen::JsCast;
+        let busy = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|e| {
+                matches!(
+                    e.tag_name().as_str(),
+                    "INPUT" | "TEXTAREA" | "SELECT" | "CANVAS"
+                )
+            });
+        if busy || ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
+            return;
+        }
+        let Some(to) = state::step_key(ev.key().as_str(), shown.get_untracked(), total) else {
+            return;
+        };
+        ev.prevent_default();
+        go(to);
+    });
+    on_cleanup(move || handle.remove());
+}
+
 #[component]
 fn GameScreen(game: GameView) -> impl IntoView {
     let lang = crate::i18n::use_lang();
@@ -181,25 +211,41 @@ fn GameScreen(game: GameView) -> impl IntoView {
     let snapshot = Signal::derive(move || {
         let at = shown.get();
         let version = changes.get();
-        game.with_value(|g| {
-            let (cells, last_move, flipped) = match at.checked_sub(1).and_then(|i| g.plies.get(i)) {
-                Some(ply) => (ply.cells.clone(), Some(ply.square), ply.flipped.clone()),
-                None => (g.start.clone(), None, Vec::new()),
-            };
-            BoardSnapshot {
-                cells,
-                legal: Vec::new(),
-                last_move,
-                flipped,
-                version,
-                outcome: (at == total).then_some(match g.winner {
-                    Some(Side::Black) => 1,
-                    Some(Side::White) => -1,
-                    None => 0,
-                }),
-            }
-        })
+        game.with_value(|g| state::board_at(g, at, version))
     });
+    let mode = game.with_value(|g| mode_name(lang, &g.mode));
+    #[cfg(feature = "hydrate")]
+    step_with_keys(shown, total, go);
+    view! {
+        <main class="table-page game-page">
+            <header class="topbar">
+                <h1><a href="/">{t!(lang, "site-title")}</a></h1>
+                <span class="mode" id="mode">{mode}</span>
+                <crate::i18n::LangSwitch />
+            </header>
+            <section class="table-board">
+                <MainBoard snapshot on_square=Callback::new(|_: u8| {}) />
+            </section>
+            <aside class="hud">
+                <GameScoreCard game snapshot />
+                <ReplayCard game shown go=Callback::new(go) />
+                <crate::pages::analysis::AnalysisPanel
+                    kind=crate::protocol::GameKind::Game
+                    id=game.with_value(|g| g.id.clone())
+                    over=Signal::derive(move || total > 0)
+                    on_pick=Callback::new(move |number: u32| go(number as usize))
+                    yours=Signal::derive(move || game.with_value(|g| g.you.clone()))
+                />
+            </aside>
+        </main>
+    }
+}
+
+/// The score of the position shown, the players, the result (with a rated
+/// game's ratings) and the exports.
+#[component]
+fn GameScoreCard(game: StoredValue<GameView>, snapshot: Signal<BoardSnapshot>) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
     let counts = move || snapshot.with(BoardSnapshot::counts);
     let (black, white, winner, reason, black_discs, white_discs, you) = game.with_value(|g| {
         (
@@ -212,70 +258,69 @@ fn GameScreen(game: GameView) -> impl IntoView {
             g.you.clone(),
         )
     });
-    let mode = game.with_value(|g| mode_name(lang, &g.mode));
     let result = result_text(lang, winner, reason, black_discs, white_discs);
+    let you_text = (!you.is_empty())
+        .then(|| view! { <p class="you" id="game-you">{t!(lang, "game-you-played")}</p> });
+    // A rated game: each side's rating before → after, with the change.
+    let ratings = game.with_value(|g| g.ratings).map(|[black, white]| {
+        view! {
+            <p class="muted" id="game-ratings">
+                {t!(lang, "game-ratings", black = state::rating_line(black), white = state::rating_line(white))}
+            </p>
+        }
+    });
+    view! {
+        <div class="card score">
+            <div class="count black-count" id="black-count">
+                <span class="disc black"></span>
+                {move || counts().0}
+            </div>
+            <div class="count white-count" id="white-count">
+                <span class="disc white"></span>
+                {move || counts().1}
+            </div>
+            <p class="players" id="game-players">
+                <span id="game-black">{black}</span>
+                " – "
+                <span id="game-white">{white}</span>
+            </p>
+            <p id="game-result">{result}</p>
+            {ratings}
+            {you_text}
+            <p>
+                <a id="game-ggf" href=game.with_value(|g| format!("/game/{}/export.ggf", g.id)) download>
+                    {t!(lang, "game-export-ggf")}
+                </a>
+                " · "
+                <a id="game-text" href=game.with_value(|g| format!("/game/{}/export.txt", g.id)) download>
+                    {t!(lang, "game-export-text")}
+                </a>
+            </p>
+        </div>
+    }
+}
+
+/// The replay: where it stands, first / back / forward / last, and the
+/// move list (a click shows that move).
+#[component]
+fn ReplayCard(
+    game: StoredValue<GameView>,
+    shown: RwSignal<usize>,
+    go: Callback<usize>,
+) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let total = game.with_value(|g| g.plies.len());
     let position_text = move || {
         let at = shown.get();
-        if at == 0 {
-            t!(lang, "game-at-start", total = total)
-        } else {
-            game.with_value(|g| {
-                let ply = &g.plies[at - 1];
-                t!(
-                    lang,
-                    "game-at-move",
-                    number = at,
-                    total = total,
-                    side = side_key(ply.side),
-                    square = square_name(ply.square)
-                )
-            })
-        }
+        game.with_value(|g| state::position_text(lang, g, at))
     };
-    #[cfg(feature = "hydrate")]
-    {
-        // The arrow keys, Home and End step through the game, except where
-        // they mean something else (the board's own cursor, a text field).
-        let handle = window_event_listener(leptos::ev::keydown, move |ev| {
-            use wasm_bindgen::JsCast;
-            let busy = ev
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|e| {
-                    matches!(
-                        e.tag_name().as_str(),
-                        "INPUT" | "TEXTAREA" | "SELECT" | "CANVAS"
-                    )
-                });
-            if busy || ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
-                return;
-            }
-            let at = shown.get_untracked();
-            let to = match ev.key().as_str() {
-                "ArrowLeft" => at.saturating_sub(1),
-                "ArrowRight" => at + 1,
-                "Home" => 0,
-                "End" => total,
-                _ => return,
-            };
-            ev.prevent_default();
-            go(to);
-        });
-        on_cleanup(move || handle.remove());
-    }
     let moves = game.with_value(|g| {
         g.plies
             .iter()
             .enumerate()
             .map(|(i, ply)| {
                 let number = i + 1;
-                let label = format!(
-                    "{number}. {}{}",
-                    square_name(ply.square),
-                    ply.time_ms
-                        .map(|ms| format!(" ({:.1} s)", ms as f64 / 1000.0))
-                        .unwrap_or_default()
-                );
+                let label = state::ply_label(number, ply);
                 let side = ply.side.key();
                 view! {
                     <li>
@@ -284,7 +329,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                             data-ply=number
                             data-mark=square_name(ply.square)
                             aria-current=move || (shown.get() == number).then_some("step")
-                            on:click=move |_| go(number)
+                            on:click=move |_| go.run(number)
                         >
                             {label}
                         </button>
@@ -293,84 +338,22 @@ fn GameScreen(game: GameView) -> impl IntoView {
             })
             .collect_view()
     });
-    let you_text = (!you.is_empty())
-        .then(|| view! { <p class="you" id="game-you">{t!(lang, "game-you-played")}</p> });
-    // A rated game: each side's rating before → after, with the change.
-    let ratings = game.with_value(|g| g.ratings).map(|[black, white]| {
-        let line = |(before, after): (i32, i32)| {
-            format!(
-                "{before} → {after} ({})",
-                crate::ratings::change_text(after - before)
-            )
-        };
-        view! {
-            <p class="muted" id="game-ratings">
-                {t!(lang, "game-ratings", black = line(black), white = line(white))}
-            </p>
-        }
-    });
     view! {
-        <main class="table-page game-page">
-            <header class="topbar">
-                <h1><a href="/">{t!(lang, "site-title")}</a></h1>
-                <span class="mode" id="mode">{mode}</span>
-                <crate::i18n::LangSwitch />
-            </header>
-            <section class="table-board">
-                <MainBoard snapshot on_square=Callback::new(|_: u8| {}) />
-            </section>
-            <aside class="hud">
-                <div class="card score">
-                    <div class="count black-count" id="black-count">
-                        <span class="disc black"></span>
-                        {move || counts().0}
-                    </div>
-                    <div class="count white-count" id="white-count">
-                        <span class="disc white"></span>
-                        {move || counts().1}
-                    </div>
-                    <p class="players" id="game-players">
-                        <span id="game-black">{black}</span>
-                        " – "
-                        <span id="game-white">{white}</span>
-                    </p>
-                    <p id="game-result">{result}</p>
-                    {ratings}
-                    {you_text}
-                    <p>
-                        <a id="game-ggf" href=game.with_value(|g| format!("/game/{}/export.ggf", g.id)) download>
-                            {t!(lang, "game-export-ggf")}
-                        </a>
-                        " · "
-                        <a id="game-text" href=game.with_value(|g| format!("/game/{}/export.txt", g.id)) download>
-                            {t!(lang, "game-export-text")}
-                        </a>
-                    </p>
-                </div>
-                <div class="card replay">
-                    <p id="game-position" aria-live="polite">{position_text}</p>
-                    <div class="replay-controls" role="group" aria-label=t!(lang, "game-controls")>
-                        <button id="replay-first" class="secondary" on:click=move |_| go(0)
-                            disabled=move || shown.get() == 0 aria-label=t!(lang, "game-first")>"«"</button>
-                        <button id="replay-back" class="secondary" on:click=move |_| go(shown.get_untracked().saturating_sub(1))
-                            disabled=move || shown.get() == 0 aria-label=t!(lang, "game-back")>"◀"</button>
-                        <button id="replay-forward" class="secondary" on:click=move |_| go(shown.get_untracked() + 1)
-                            disabled=move || shown.get() == total aria-label=t!(lang, "game-forward")>"▶"</button>
-                        <button id="replay-last" class="secondary" on:click=move |_| go(total)
-                            disabled=move || shown.get() == total aria-label=t!(lang, "game-last")>"»"</button>
-                    </div>
-                    <p class="hint">{t!(lang, "game-keys")}</p>
-                    <ol class="plies" id="game-moves">{moves}</ol>
-                </div>
-                <crate::pages::analysis::AnalysisPanel
-                    kind=crate::protocol::GameKind::Game
-                    id=game.with_value(|g| g.id.clone())
-                    over=Signal::derive(move || total > 0)
-                    on_pick=Callback::new(move |number: u32| go(number as usize))
-                    yours=Signal::derive(move || game.with_value(|g| g.you.clone()))
-                />
-            </aside>
-        </main>
+        <div class="card replay">
+            <p id="game-position" aria-live="polite">{position_text}</p>
+            <div class="replay-controls" role="group" aria-label=t!(lang, "game-controls")>
+                <button id="replay-first" class="secondary" on:click=move |_| go.run(0)
+                    disabled=move || shown.get() == 0 aria-label=t!(lang, "game-first")>"«"</button>
+                <button id="replay-back" class="secondary" on:click=move |_| go.run(shown.get_untracked().saturating_sub(1))
+                    disabled=move || shown.get() == 0 aria-label=t!(lang, "game-back")>"◀"</button>
+                <button id="replay-forward" class="secondary" on:click=move |_| go.run(shown.get_untracked() + 1)
+                    disabled=move || shown.get() == total aria-label=t!(lang, "game-forward")>"▶"</button>
+                <button id="replay-last" class="secondary" on:click=move |_| go.run(total)
+                    disabled=move || shown.get() == total aria-label=t!(lang, "game-last")>"»"</button>
+            </div>
+            <p class="hint">{t!(lang, "game-keys")}</p>
+            <ol class="plies" id="game-moves">{moves}</ol>
+        </div>
     }
 }
 

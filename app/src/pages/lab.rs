@@ -4,30 +4,23 @@
 //! after every placement, a sidebar of earlier moves, an evaluation graph and
 //! exports. Only the game's owner steps it; others watch it follow the owner's
 //! steps and may **Make my own copy**. The step and autoplay decisions are the
-//! state machine in `crate::lab::autoplay`.
-//!
-//! (Over 600 lines: the lab game page, its review, move list and autoplay share one set of signals.)
-//!
+//! state machine in `crate::lab::autoplay`; what the page shows (the board,
+//! the status line, the move under review) is decided in `lab/state.rs`.
+
+mod controls;
+mod state;
 
 use crate::api::CommandError;
 use crate::lab::autoplay::{Controller, Effect, Event, Game, Wait};
-use crate::lab::{
-    lab_copy, lab_get, lab_next_turn, lab_retry_explanation, lab_wait, ExplanationView, LabStatus,
-    LabView,
-};
+use crate::lab::{lab_get, lab_next_turn, lab_retry_explanation, lab_wait, LabStatus, LabView};
 pub use crate::pages::lab_home::LabHomePage;
 use crate::pages::lab_home::{provider_line, NewLabForm};
-use crate::pages::lab_parts::{
-    eval_graph, format_seconds, move_card, play_from_here, reviewed_position,
-};
-use crate::protocol::Side;
+use crate::pages::lab_parts::{eval_graph, move_card, play_from_here};
 use crate::takeover::MainBoard;
+use controls::{LabControls, LabWatching};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 use std::time::Duration;
-
-/// Reading times offered between autoplay moves, in seconds.
-const READING_CHOICES: [f64; 4] = [2.0, 5.0, 10.0, 20.0];
 
 /// `/lab/:id`.
 #[component]
@@ -254,14 +247,34 @@ fn open_lab(id: &str) {
     let _ = id;
 }
 
+/// The N key plays the next turn (the owner's), except while typing.
+#[cfg(feature = "hydrate")]
+fn next_on_n_key(ctl: Ctl, yours: bool) {
+    let handle = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        if !ev.key().eq_ignore_ascii_case("n") {
+            return;
+        }
+        use wasm_bindgen::JsCast;
+        let typing = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+        if !typing && yours {
+            ev.prevent_default();
+            ctl.next();
+        }
+    });
+    on_cleanup(move || handle.remove());
+}
+
 #[component]
 fn LabScreen(initial: LabView) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let query = use_query_map();
-    let url_reading = query
-        .with_untracked(|q| q.get("reading"))
-        .and_then(|r| r.parse::<f64>().ok())
-        .filter(|r| r.is_finite() && *r >= 0.0 && *r <= 600.0);
+    let url_reading = query.with_untracked(|q| state::url_reading(q.get("reading").as_deref()));
     let lab_id = initial.id.clone();
     let ctl = Ctl {
         id: StoredValue::new(lab_id.clone()),
@@ -274,43 +287,10 @@ fn LabScreen(initial: LabView) -> impl IntoView {
     };
     let selected = ctl.selected;
     let yours = initial.yours;
-    let (copying, set_copying) = signal(false);
-    let copy = move |_| {
-        set_copying.set(true);
-        ctl.error.set(None);
-        leptos::task::spawn_local(async move {
-            match lab_copy(ctl.id.get_value()).await {
-                Ok(id) => open_lab(&id),
-                Err(e) => {
-                    let _ = ctl.error.try_set(Some(e.text(ctl.lang)));
-                }
-            }
-            let _ = set_copying.try_set(false);
-        });
-    };
 
     #[cfg(feature = "hydrate")]
     {
-        let handle = window_event_listener(leptos::ev::keydown, move |ev| {
-            if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
-                return;
-            }
-            if !ev.key().eq_ignore_ascii_case("n") {
-                return;
-            }
-            use wasm_bindgen::JsCast;
-            let typing = ev
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| {
-                    matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
-                });
-            if !typing && yours {
-                ev.prevent_default();
-                ctl.next();
-            }
-        });
-        on_cleanup(move || handle.remove());
+        next_on_n_key(ctl, yours);
         on_cleanup(move || ctl.pause());
         if !yours {
             // Watchers follow the owner's steps.
@@ -321,126 +301,12 @@ fn LabScreen(initial: LabView) -> impl IntoView {
     }
 
     let view_state = ctl.view;
-    let snapshot = Signal::derive(move || {
-        let v = view_state.get();
-        match selected.get() {
-            Some(ply) => v
-                .moves
-                .get(ply as usize - 1)
-                .map(|m| m.board.clone())
-                .unwrap_or(v.board),
-            None => v.board,
-        }
-    });
+    let snapshot =
+        Signal::derive(move || view_state.with(|v| state::shown_board(v, selected.get())));
     let on_square = Callback::new(|_square: u8| {});
-    let shown_move = move || {
-        let v = view_state.get();
-        match selected.get() {
-            Some(ply) => v.moves.get(ply as usize - 1).cloned(),
-            None => v.moves.last().cloned(),
-        }
-    };
-    // The position the board shows: an earlier move's under review, else
-    // the live one. The score card and the side to move follow it.
-    let reviewed = move || view_state.with(|v| reviewed_position(v, selected.get()));
-    let black_count =
-        move || reviewed().map_or_else(|| view_state.with(|v| v.black_count), |r| r.black);
-    let white_count =
-        move || reviewed().map_or_else(|| view_state.with(|v| v.white_count), |r| r.white);
-    let status_text = move || {
-        let v = view_state.get();
-        if let Some(r) = reviewed() {
-            let depth = match r.to_move {
-                Side::Black => v.black_depth,
-                Side::White => v.white_depth,
-            };
-            return t!(
-                lang,
-                "lab-review-status",
-                ply = r.ply,
-                status = t!(lang, "lab-to-move", side = r.to_move.name(), depth = depth)
-            );
-        }
-        match v.status {
-            LabStatus::Over { winner } => {
-                let (b, w) = (v.black_count, v.white_count);
-                match winner {
-                    Some(Side::Black) => t!(
-                        lang,
-                        "lab-over-win",
-                        side = "Black",
-                        score = format!("{b}–{w}")
-                    ),
-                    Some(Side::White) => t!(
-                        lang,
-                        "lab-over-win",
-                        side = "White",
-                        score = format!("{w}–{b}")
-                    ),
-                    None => t!(lang, "lab-over-draw", score = format!("{b}–{w}")),
-                }
-            }
-            LabStatus::Playing { to_move } => {
-                let depth = match to_move {
-                    Side::Black => v.black_depth,
-                    Side::White => v.white_depth,
-                };
-                if v.explaining() {
-                    t!(lang, "lab-writing")
-                } else if ctl.busy() && !v.explanation_failed() {
-                    t!(lang, "lab-searching", side = to_move.name(), depth = depth)
-                } else {
-                    t!(lang, "lab-to-move", side = to_move.name(), depth = depth)
-                }
-            }
-        }
-    };
-    let status_class = move || match reviewed() {
-        Some(r) => r.to_move.key(),
-        None => match view_state.with(|v| v.status) {
-            LabStatus::Playing { to_move } => to_move.key(),
-            LabStatus::Over { .. } => "over",
-        },
-    };
-    let pass_notice = move || {
-        let shown = shown_move();
-        shown
-            .and_then(|m| m.pass_after)
-            .map(|s| t!(lang, "lab-pass", side = s.name()))
-    };
-    let can_next = move || {
-        let game = view_state.with(game_of);
-        ctl.machine.with(|m| m.can_next(game))
-    };
-    let frozen = move || {
-        let game = view_state.with(game_of);
-        ctl.machine.with(|m| m.frozen(game))
-    };
-
-    let reading_options = move || {
-        let mut choices: Vec<f64> = READING_CHOICES.to_vec();
-        if let Some(r) = url_reading {
-            if !choices.contains(&r) {
-                choices.insert(0, r);
-            }
-        }
-        choices
-            .into_iter()
-            .map(|c| {
-                view! {
-                    <option value=c.to_string() selected=move || ctl.reading.get() == c>
-                        {format_seconds(c)}
-                    </option>
-                }
-            })
-            .collect_view()
-    };
-
     let explanation_card = move || {
-        let m = shown_move();
-        let is_latest = m
-            .as_ref()
-            .is_some_and(|m| view_state.with(|v| v.moves.len() as u32 == m.ply));
+        let m = view_state.with(|v| state::shown_move(v, selected.get()));
+        let is_latest = view_state.with(|v| state::is_latest(v, m.as_ref()));
         let retry = yours.then(|| {
             (
                 Callback::new(move |()| ctl.retry()),
@@ -449,7 +315,56 @@ fn LabScreen(initial: LabView) -> impl IntoView {
         });
         move_card(m, is_latest, retry)
     };
+    let depths = (initial.black_depth, initial.white_depth);
 
+    view! {
+        <main class="lab-page">
+            <header class="topbar">
+                <h1><a href="/">{t!(lang, "site-title")}</a></h1>
+                <a class="mode" href="/lab">{t!(lang, "lobby-lab-title")}</a>
+                <span class="mode" id="lab-depths">
+                    {t!(lang, "lab-depths", black = depths.0, white = depths.1)}
+                </span>
+                <crate::i18n::LangSwitch />
+            </header>
+            <LabMoves ctl />
+            <section class="lab-board">
+                <MainBoard snapshot on_square />
+                {move || selected.get().map(|p| view! {
+                    <p class="review-banner" id="review-banner">
+                        {t!(lang, "lab-reviewing", ply = p)}
+                        <button class="secondary small" on:click=move |_| selected.set(None)>{t!(lang, "lab-back-live")}</button>
+                    </p>
+                })}
+            </section>
+            <aside class="lab-hud">
+                <LabScore ctl />
+                {if yours {
+                    view! { <LabControls ctl url_reading /> }.into_any()
+                } else {
+                    view! { <LabWatching ctl /> }.into_any()
+                }}
+                {explanation_card}
+                <div class="card graph">
+                    <h2>{t!(lang, "lab-evaluation")}</h2>
+                    {move || view_state.with(|v| eval_graph(&v.moves, selected.get()))}
+                    <p class="graph-legend">{t!(lang, "lab-graph-legend")}</p>
+                </div>
+                <crate::pages::analysis::AnalysisPanel kind=crate::protocol::GameKind::Lab id=lab_id.clone() over=Signal::derive(move || view_state.with(|v| v.is_over())) />
+                <LabExports ctl />
+                <div class="card">
+                    <h2>{t!(lang, "lab-another")}</h2>
+                    <NewLabForm initial=depths />
+                </div>
+            </aside>
+        </main>
+    }
+}
+
+/// The sidebar of earlier moves: a click reviews one, "Live" comes back.
+#[component]
+fn LabMoves(ctl: Ctl) -> impl IntoView {
+    let (lang, view_state, selected) = (ctl.lang, ctl.view, ctl.selected);
     let moves_list = move || {
         let v = view_state.get();
         let chosen = selected.get();
@@ -457,11 +372,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
             .iter()
             .map(|m| {
                 let ply = m.ply;
-                let marker = match m.explanation {
-                    ExplanationView::Pending => "…",
-                    ExplanationView::Ready { .. } => "",
-                    ExplanationView::Failed { .. } => "!",
-                };
+                let marker = state::explanation_flag(&m.explanation);
                 let side = crate::i18n::side_name(lang, m.side);
                 let number = format!("{}.", m.ply);
                 let square = m.square.clone();
@@ -492,7 +403,6 @@ fn LabScreen(initial: LabView) -> impl IntoView {
             })
             .collect_view()
     };
-
     // The list follows the live game: its latest move stays in sight (the
     // list scrolls, down on a wide screen, sideways on a phone).
     let list_ref = NodeRef::<leptos::html::Ol>::new();
@@ -507,166 +417,85 @@ fn LabScreen(initial: LabView) -> impl IntoView {
             list.set_scroll_left(list.scroll_width());
         }
     });
+    let squares = Signal::derive(move || {
+        view_state.with(|v| v.moves.iter().map(|m| m.square.clone()).collect::<Vec<_>>())
+    });
+    view! {
+        <aside class="lab-moves card">
+            <div class="lab-moves-head">
+                <h2>{t!(lang, "lab-moves")}</h2>
+                <button
+                    class="secondary small"
+                    id="live"
+                    on:click=move |_| selected.set(None)
+                    disabled=move || selected.get().is_none()
+                >
+                    {t!(lang, "lab-live")}
+                </button>
+            </div>
+            <crate::pages::analysis::OpeningName moves=squares />
+            <ol id="lab-moves" node_ref=list_ref>{moves_list}</ol>
+        </aside>
+    }
+}
 
+/// The score and status of the position shown, and its pass notice.
+#[component]
+fn LabScore(ctl: Ctl) -> impl IntoView {
+    let (lang, view_state, selected) = (ctl.lang, ctl.view, ctl.selected);
+    let counts = move || view_state.with(|v| state::shown_counts(v, selected.get()));
+    let status_text = move || {
+        let busy = ctl.busy();
+        view_state.with(|v| state::status_text(lang, v, selected.get(), busy))
+    };
+    let status_class = move || view_state.with(|v| state::status_class(v, selected.get()));
+    let pass_notice = move || view_state.with(|v| state::pass_notice(lang, v, selected.get()));
+    view! {
+        <div class="card score">
+            <div class="count black-count" id="black-count">
+                <span class="disc black"></span>
+                {move || counts().0}
+            </div>
+            <div class="count white-count" id="white-count">
+                <span class="disc white"></span>
+                {move || counts().1}
+            </div>
+            <p
+                id="lab-status"
+                class=move || format!("turn {}", status_class())
+                data-reviewing=move || selected.get().map(|p| p.to_string())
+            >
+                {status_text}
+            </p>
+            <p id="pass-notice" class="notice">{pass_notice}</p>
+        </div>
+    }
+}
+
+/// Who writes the explanations, the exports and "play from here".
+#[component]
+fn LabExports(ctl: Ctl) -> impl IntoView {
+    let (lang, view_state) = (ctl.lang, ctl.view);
+    let lab_id = ctl.id.get_value();
     let export_txt = format!("/lab/{lab_id}/export.txt");
     let export_json = format!("/lab/{lab_id}/export.json");
-    let depths = (initial.black_depth, initial.white_depth);
-
     view! {
-        <main class="lab-page">
-            <header class="topbar">
-                <h1><a href="/">{t!(lang, "site-title")}</a></h1>
-                <a class="mode" href="/lab">{t!(lang, "lobby-lab-title")}</a>
-                <span class="mode" id="lab-depths">
-                    {t!(lang, "lab-depths", black = depths.0, white = depths.1)}
-                </span>
-                <crate::i18n::LangSwitch />
-            </header>
-            <aside class="lab-moves card">
-                <div class="lab-moves-head">
-                    <h2>{t!(lang, "lab-moves")}</h2>
-                    <button
-                        class="secondary small"
-                        id="live"
-                        on:click=move |_| selected.set(None)
-                        disabled=move || selected.get().is_none()
+        <div class="card">
+            {move || provider_line(view_state.with(|v| v.provider.clone()))}
+            <div class="row exports">
+                <a class="button secondary" id="export-txt" href=export_txt.clone() download>{t!(lang, "lab-export-text")}</a>
+                <a class="button secondary" id="export-json" href=export_json.clone() download>{t!(lang, "lab-export-json")}</a>
+                <Show when=move || view_state.with(|v| matches!(v.status, LabStatus::Playing { .. }))>
+                    <a
+                        class="button secondary"
+                        id="play-from-here"
+                        href=move || view_state.with(|v| play_from_here(&v.board.cells, v.status))
+                        title=t!(lang, "lab-play-from-title")
                     >
-                        {t!(lang, "lab-live")}
-                    </button>
-                </div>
-                <crate::pages::analysis::OpeningName moves=Signal::derive(move || view_state.with(|v| v.moves.iter().map(|m| m.square.clone()).collect::<Vec<_>>())) />
-                <ol id="lab-moves" node_ref=list_ref>{moves_list}</ol>
-            </aside>
-            <section class="lab-board">
-                <MainBoard snapshot on_square />
-                {move || selected.get().map(|p| view! {
-                    <p class="review-banner" id="review-banner">
-                        {t!(lang, "lab-reviewing", ply = p)}
-                        <button class="secondary small" on:click=move |_| selected.set(None)>{t!(lang, "lab-back-live")}</button>
-                    </p>
-                })}
-            </section>
-            <aside class="lab-hud">
-                <div class="card score">
-                    <div class="count black-count" id="black-count">
-                        <span class="disc black"></span>
-                        {black_count}
-                    </div>
-                    <div class="count white-count" id="white-count">
-                        <span class="disc white"></span>
-                        {white_count}
-                    </div>
-                    <p
-                        id="lab-status"
-                        class=move || format!("turn {}", status_class())
-                        data-reviewing=move || selected.get().map(|p| p.to_string())
-                    >
-                        {status_text}
-                    </p>
-                    <p id="pass-notice" class="notice">{pass_notice}</p>
-                </div>
-                {if yours {
-                    view! {
-                        <div class="card controls">
-                            <div class="row">
-                                <button
-                                    id="next-turn"
-                                    on:click=move |_| ctl.next()
-                                    disabled=move || selected.get().is_none() && !can_next()
-                                    title=move || selected.get().map(|p| t!(lang, "lab-review-next", ply = p))
-                                >
-                                    {t!(lang, "lab-next-turn")} " " <kbd>"N"</kbd>
-                                </button>
-                                {move || if ctl.autoplay() {
-                                    view! { <button id="pause" class="secondary" on:click=move |_| ctl.pause()>{t!(lang, "lab-pause")}</button> }.into_any()
-                                } else {
-                                    view! {
-                                        <button
-                                            id="autoplay"
-                                            class="secondary"
-                                            on:click=move |_| ctl.start_autoplay()
-                                            disabled=move || view_state.with(|v| v.is_over() || v.explanation_failed())
-                                        >
-                                            {t!(lang, "lab-autoplay")}
-                                        </button>
-                                    }
-                                    .into_any()
-                                }}
-                            </div>
-                            <label>
-                                {t!(lang, "lab-reading")}
-                                <select
-                                    id="reading"
-                                    on:change=move |ev| {
-                                        if let Ok(r) = event_target_value(&ev).parse::<f64>() {
-                                            ctl.reading.set(r);
-                                        }
-                                    }
-                                >
-                                    {reading_options}
-                                </select>
-                            </label>
-                            {move || selected.get().map(|p| view! {
-                                <p id="review-note" class="muted">{t!(lang, "lab-review-next", ply = p)}</p>
-                            })}
-                            <p id="autoplay-state" class="muted" data-autoplay=move || ctl.autoplay().to_string()>
-                                {move || if frozen() {
-                                    t!(lang, "lab-frozen")
-                                } else if ctl.autoplay() {
-                                    t!(lang, "lab-autoplay-on", reading = format_seconds(ctl.reading.get()))
-                                } else {
-                                    String::new()
-                                }}
-                            </p>
-                            <p id="lab-error" class="error" role="alert">{move || ctl.error.get()}</p>
-                        </div>
-                    }
-                    .into_any()
-                } else {
-                    view! {
-                        <div class="card controls watching" id="watching">
-                            <p>
-                                <strong>{t!(lang, "lab-watching")}</strong>
-                                " " {t!(lang, "lab-watching-text")}
-                            </p>
-                            <button id="copy-lab" on:click=copy disabled=move || copying.get()>
-                                {t!(lang, "lab-copy")}
-                            </button>
-                            <p class="muted">{t!(lang, "lab-copy-note")}</p>
-                            <p id="lab-error" class="error" role="alert">{move || ctl.error.get()}</p>
-                        </div>
-                    }
-                    .into_any()
-                }}
-                {explanation_card}
-                <div class="card graph">
-                    <h2>{t!(lang, "lab-evaluation")}</h2>
-                    {move || view_state.with(|v| eval_graph(&v.moves, selected.get()))}
-                    <p class="graph-legend">{t!(lang, "lab-graph-legend")}</p>
-                </div>
-                <crate::pages::analysis::AnalysisPanel kind=crate::protocol::GameKind::Lab id=lab_id.clone() over=Signal::derive(move || view_state.with(|v| v.is_over())) />
-                <div class="card">
-                    {move || provider_line(view_state.with(|v| v.provider.clone()))}
-                    <div class="row exports">
-                        <a class="button secondary" id="export-txt" href=export_txt.clone() download>{t!(lang, "lab-export-text")}</a>
-                        <a class="button secondary" id="export-json" href=export_json.clone() download>{t!(lang, "lab-export-json")}</a>
-                        <Show when=move || view_state.with(|v| matches!(v.status, LabStatus::Playing { .. }))>
-                            <a
-                                class="button secondary"
-                                id="play-from-here"
-                                href=move || view_state.with(|v| play_from_here(&v.board.cells, v.status))
-                                title=t!(lang, "lab-play-from-title")
-                            >
-                                {t!(lang, "lab-play-from")}
-                            </a>
-                        </Show>
-                    </div>
-                </div>
-                <div class="card">
-                    <h2>{t!(lang, "lab-another")}</h2>
-                    <NewLabForm initial=depths />
-                </div>
-            </aside>
-        </main>
+                        {t!(lang, "lab-play-from")}
+                    </a>
+                </Show>
+            </div>
+        </div>
     }
 }
