@@ -33,8 +33,11 @@ const USAGE: &str = "usage:
   othello perft N                   count leaves N plies below the initial position (N <= 14)
   othello solve \"<OBF>\"             exact endgame score for the side to move and a best move
                                     (solver ordered with the pattern evaluation)
-  othello solve-file FILE           solve every OBF line of FILE and check it against the scores
-                                    listed after ';' (FFO format); exit 1 on a mismatch
+  othello solve-file FILE [--eval] [--tt-bits B]
+                                    solve every OBF line of FILE and check it against the scores
+                                    listed after ';' (FFO format); exit 1 on a mismatch; --eval:
+                                    the evaluation-ordered solver (as `solve`), --tt-bits: table
+                                    of 2^B entries; a last line sums the nodes and CPU seconds
   othello search --depth D \"<OBF>\"  play-AI search (D = 1..12): best move, value, nodes
   othello bench [perft|search|ffo]  speed figures: perft 9-11, depth-6 search medians, FFO #40-#44
                                     exact (all three without an argument); perft and FFO times are
@@ -85,7 +88,7 @@ const SEARCH_LINES: [&str; 3] = [
 enum Command {
     Perft(u32),
     Solve(String),
-    SolveFile(PathBuf),
+    SolveFile(PathBuf, SolveFileFlags),
     Search(u32, String),
     Bench(BenchPart),
     Report(PathBuf),
@@ -117,7 +120,9 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             )),
         },
         [cmd, obf] if cmd == "solve" => Ok(Command::Solve(obf.clone())),
-        [cmd, file] if cmd == "solve-file" => Ok(Command::SolveFile(PathBuf::from(file))),
+        [cmd, file, flags @ ..] if cmd == "solve-file" => {
+            parse_solve_flags(flags).map(|f| Command::SolveFile(PathBuf::from(file), f))
+        }
         [cmd, flag, d, obf] if cmd == "search" && flag == "--depth" => match d.parse::<u32>() {
             Ok(d) if (1..=12).contains(&d) => Ok(Command::Search(d, obf.clone())),
             _ => Err(format!(
@@ -224,7 +229,7 @@ fn main() -> ExitCode {
             }
         },
         Command::Bench(part) => bench(part),
-        Command::SolveFile(path) => match solve_file(&path) {
+        Command::SolveFile(path, flags) => match solve_file(&path, flags) {
             Ok(true) => {}
             Ok(false) => return ExitCode::FAILURE,
             Err(message) => {
@@ -372,12 +377,45 @@ fn load_weights(file: Option<&std::path::Path>) -> Result<PatternWeights, String
     }
 }
 
+/// The options of `solve-file`.
+#[derive(Clone, Copy, Default)]
+struct SolveFileFlags {
+    /// Order moves with the shipped pattern evaluation too.
+    eval: bool,
+    /// Table size (2^bits entries); `None`: the default.
+    tt_bits: Option<u32>,
+}
+
+fn parse_solve_flags(mut args: &[String]) -> Result<SolveFileFlags, String> {
+    let mut flags = SolveFileFlags::default();
+    loop {
+        match args {
+            [] => return Ok(flags),
+            [flag, rest @ ..] if flag == "--eval" => {
+                flags.eval = true;
+                args = rest;
+            }
+            [flag, bits, rest @ ..] if flag == "--tt-bits" => {
+                flags.tt_bits = Some(
+                    bits.parse::<u32>()
+                        .ok()
+                        .filter(|b| (10..=26).contains(b))
+                        .ok_or(format!("--tt-bits must be 10..=26, got '{bits}'"))?,
+                );
+                args = rest;
+            }
+            [other, ..] => return Err(format!("unknown solve-file option '{other}'")),
+        }
+    }
+}
+
 /// Solves each OBF line of `path` and compares the score with the best
 /// score listed after the `;` (FFO format). `Ok(false)` on a mismatch.
-fn solve_file(path: &std::path::Path) -> Result<bool, String> {
+fn solve_file(path: &std::path::Path, flags: SolveFileFlags) -> Result<bool, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut all_right = true;
+    let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for (n, line) in text
         .lines()
         .enumerate()
@@ -389,7 +427,17 @@ fn solve_file(path: &std::path::Path) -> Result<bool, String> {
             .skip(1)
             .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
             .max();
-        let (r, s) = timed(|| solve(&pos));
+        let mut options = if flags.eval {
+            engine::SolveOptions::with_eval(default_weights())
+        } else {
+            engine::SolveOptions::default()
+        };
+        if let Some(bits) = flags.tt_bits {
+            options.table_bits = bits;
+        }
+        let (r, s) = timed(|| engine::solve_with(&pos, options).expect("no budget").result);
+        total_nodes += r.nodes;
+        total_secs += s;
         let verdict = match expected {
             Some(e) if e == r.score => "exact".to_string(),
             Some(e) => {
@@ -407,6 +455,7 @@ fn solve_file(path: &std::path::Path) -> Result<bool, String> {
             r.nodes
         );
     }
+    println!("total: {total_nodes} nodes in {total_secs:.3}s");
     Ok(all_right)
 }
 

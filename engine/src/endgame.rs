@@ -45,6 +45,36 @@ const EVAL_ORDER_EMPTIES: u32 = 12;
 /// opponent move).
 const EVAL_ORDER_WEIGHT: i32 = 8;
 const NO_MOVE: u8 = 64;
+/// From this many empties on, [`SolveOptions::with_eval`] orders moves by a
+/// shallow search on the pattern evaluation (Edax's and Egaroucid's
+/// evaluation-ordered shallow searches).
+const SORT_SEARCH_EMPTIES: u32 = 12;
+/// The ordering search gets one more ply every this many empties (12–14
+/// empties: 1 ply, 15–17: 2, 18–20: 3, 21–23: 4 …; tuned on FFO #40–#44,
+/// docs/BENCHMARKS.md).
+const SORT_STEP: u32 = 3;
+/// Beyond any evaluation (1/32 disc).
+const EVAL_INF: i32 = 1 << 20;
+
+/// The depth of the ordering search at `empties` (1 at `from` empties):
+/// one more ply every `step` empties.
+fn sort_depth(empties: u32, from: u32, step: u32) -> u32 {
+    1 + (empties - from) / step
+}
+
+/// α–β on the pattern evaluation (1/32 disc), `depth` plies, no table;
+/// counts its nodes in `nodes`.
+fn eval_search(
+    w: &PatternWeights,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    depth: u32,
+    nodes: &mut u64,
+) -> i32 {
+    crate::strong::plain(w, p, o, alpha, beta, depth, false, nodes)
+}
 
 /// 32 bytes, aligned so that an entry never straddles two cache lines (a
 /// probe is one memory access).
@@ -56,6 +86,8 @@ struct Entry {
     lower: i8,
     upper: i8,
     best: u8,
+    /// Empty squares of the position: the work a replacement would lose.
+    empties: u8,
 }
 
 /// Quadrant masks for parity ordering.
@@ -191,6 +223,10 @@ struct Solver<'w, K> {
     eval_empties: u32,
     /// Ordering key units per evaluated disc.
     eval_weight: i32,
+    /// With the evaluation: order by a shallow search from this many
+    /// empties on.
+    sort_empties: u32,
+    sort_step: u32,
     table: Vec<Entry>,
     shift: u32,
     nodes: u64,
@@ -226,6 +262,8 @@ impl<'w, K> Solver<'w, K> {
             eval: None,
             eval_empties: EVAL_ORDER_EMPTIES,
             eval_weight: EVAL_ORDER_WEIGHT,
+            sort_empties: SORT_SEARCH_EMPTIES,
+            sort_step: SORT_STEP,
             table: vec![Entry::default(); 1usize << bits],
             shift: 64 - bits,
             nodes: 0,
@@ -234,6 +272,18 @@ impl<'w, K> Solver<'w, K> {
             root_first: NO_MOVE,
             first_value: None,
             kernel: PhantomData,
+        }
+    }
+
+    /// The entry of `(p, o)` in the bucket of `slot` (an entry of another
+    /// position when it is in neither).
+    #[inline(always)]
+    fn probe(&self, slot: usize, p: u64, o: u64) -> Entry {
+        let e = self.table[slot];
+        if e.player == p && e.opponent == o {
+            e
+        } else {
+            self.table[slot ^ 1]
         }
     }
 
@@ -375,17 +425,17 @@ impl Solver<'_, $kernel> {
         best
     }
 
-    /// Moves of `p` ordered fastest-first (TT move first).
+    /// Moves of `p` ordered best first: the table move, then by key —
+    /// fastest-first (fewest opponent replies, corners counted double, few
+    /// empty neighbours), plus with the evaluation (from
+    /// `eval_empties` on) the opponent's value after the move: its static
+    /// evaluation, or from `sort_empties` on a shallow α–β search on the
+    /// evaluation ([`sort_depth`] plies; its nodes count).
     #[inline(always)]
-    fn ordered_moves(
-        p: u64,
-        o: u64,
-        moves: u64,
-        tt_move: u8,
-        eval: Option<(&PatternWeights, u32, i32)>,
-        out: &mut [(i32, u8, u64); 32],
-    ) -> usize {
-        let eval = eval.filter(|e| (!(p | o)).count_ones() >= e.1);
+    fn ordered_moves(&mut self, p: u64, o: u64, moves: u64, tt_move: u8, out: &mut [(i32, u8, u64); 32]) -> usize {
+        let empties = (!(p | o)).count_ones();
+        let eval = self.eval.filter(|_| empties >= self.eval_empties);
+        let depth = if empties >= self.sort_empties { sort_depth(empties, self.sort_empties, self.sort_step) } else { 0 };
         let mut n = 0;
         let mut m = moves;
         while m != 0 && n < 32 {
@@ -396,7 +446,7 @@ impl Solver<'_, $kernel> {
             let no = o & !f;
             let replies = legal_moves(no, np);
             let key = if sq as u8 == tt_move {
-                -1000
+                -(1 << 24)
             } else {
                 let empty = !(np | no);
                 let potential = (neighbours(np) & empty).count_ones() as i32;
@@ -410,9 +460,13 @@ impl Solver<'_, $kernel> {
                         0
                     };
                 match eval {
-                    // The opponent's evaluation after the move (lower is
+                    // The opponent's value after the move (lower is
                     // better for the mover), in 1/32 disc, plus mobility.
-                    Some((w, _, k)) => w.eval_raw(no, np) * k / 32 + fastest,
+                    Some(w) if depth > 0 => {
+                        let v = eval_search(w, no, np, -EVAL_INF, EVAL_INF, depth - 1, &mut self.nodes);
+                        v * self.eval_weight / 32 + fastest
+                    }
+                    Some(w) => w.eval_raw(no, np) * self.eval_weight / 32 + fastest,
                     None => fastest,
                 }
             };
@@ -442,7 +496,7 @@ impl Solver<'_, $kernel> {
         }
         let slot = self.slot(p, o);
         let mut tt_move = NO_MOVE;
-        let entry = self.table[slot];
+        let entry = self.probe(slot, p, o);
         if entry.player == p && entry.opponent == o {
             let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
             if lower >= beta {
@@ -474,13 +528,13 @@ impl Solver<'_, $kernel> {
             return -self.search(o, p, -beta, -alpha, true);
         }
         let mut list = [(0i32, 0u8, 0u64); 32];
-        let n = Self::ordered_moves(p, o, moves, tt_move, self.eval.map(|w| (w, self.eval_empties, self.eval_weight)), &mut list);
+        let n = self.ordered_moves(p, o, moves, tt_move, &mut list);
         // Enhanced transposition cutoff: a child already known to refute.
         if empty.count_ones() >= ETC_EMPTIES {
             for &(_, sq, f) in &list[..n] {
                 let np = p | f | (1u64 << sq);
                 let no = o & !f;
-                let child = self.table[self.slot(no, np)];
+                let child = self.probe(self.slot(no, np), no, np);
                 if child.player == no && child.opponent == np && -i32::from(child.upper) >= beta {
                     return -i32::from(child.upper);
                 }
@@ -523,6 +577,17 @@ impl Solver<'_, $kernel> {
         } else {
             (best, best)
         };
+        // Two-way buckets: the position's own entry, else the one of the
+        // pair holding fewer empties (less work lost).
+        let slot = if self.table[slot].player == p && self.table[slot].opponent == o {
+            slot
+        } else if self.table[slot ^ 1].player == p && self.table[slot ^ 1].opponent == o {
+            slot ^ 1
+        } else if self.table[slot ^ 1].empties < self.table[slot].empties {
+            slot ^ 1
+        } else {
+            slot
+        };
         let old = self.table[slot];
         if old.player == p && old.opponent == o {
             lower = lower.max(i32::from(old.lower));
@@ -534,6 +599,7 @@ impl Solver<'_, $kernel> {
             lower: lower.clamp(-64, 64) as i8,
             upper: upper.clamp(-64, 64) as i8,
             best: best_move,
+            empties: empty.count_ones() as u8,
         };
         best
     }
@@ -549,7 +615,7 @@ impl Solver<'_, $kernel> {
             return (-self.search(o, p, -INF, INF, true), None);
         }
         let mut list = [(0i32, 0u8, 0u64); 32];
-        let n = Self::ordered_moves(p, o, moves, NO_MOVE, self.eval.map(|w| (w, self.eval_empties, self.eval_weight)), &mut list);
+        let n = self.ordered_moves(p, o, moves, NO_MOVE, &mut list);
         if let Some(k) = list[..n].iter().position(|m| m.1 == self.root_first) {
             list[..=k].rotate_right(1);
         }

@@ -525,7 +525,7 @@ pub fn score_all_moves(pos: &Position, weights: &PatternWeights, limits: Limits)
 /// the pattern evaluation; a finished game scores exactly. For labelling
 /// training positions (many small searches, no table to allocate).
 #[allow(clippy::too_many_arguments)]
-fn plain(
+pub(crate) fn plain(
     w: &PatternWeights,
     p: u64,
     o: u64,

@@ -69,6 +69,29 @@ fn ffo_40_to_44() {
 }
 
 #[test]
+fn ffo_40_to_44_with_the_evaluation_ordering() {
+    // The evaluation-ordered solver (shallow searches on the pattern
+    // evaluation order the moves from 12 empties on) stays exact.
+    let w = engine::default_weights();
+    for (n, line) in FFO.lines().take(5).enumerate() {
+        let pos = Position::from_obf(line).expect("FFO position parses");
+        let best = line
+            .split(';')
+            .skip(1)
+            .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
+            .max()
+            .expect("scores listed");
+        let r = solve_with(&pos, SolveOptions::with_eval(w))
+            .expect("no budget")
+            .result;
+        assert_eq!(r.score, best, "FFO #{}", 40 + n);
+        let m = r.best_move.expect("a move");
+        let after = pos.play(m).expect("legal").position;
+        assert_eq!(-solve(&after).score, best, "FFO #{}: {m}", 40 + n);
+    }
+}
+
+#[test]
 fn solve_within_gives_up_on_a_small_budget_and_agrees_with_solve_on_a_big_one() {
     let line = FFO.lines().next().expect("FFO #40");
     let pos = Position::from_obf(line).expect("FFO position parses");
