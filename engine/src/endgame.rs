@@ -11,8 +11,9 @@
 //! macro-generated body and its tests; splitting would separate them.)
 
 use crate::bitboard::{count_last_flips, flips, legal_moves, neighbours, Bitboard};
-use crate::pattern::PatternWeights;
+use crate::pattern::{PatternWeights, EVAL_SCALE};
 use crate::position::Position;
+use crate::pvs::{pvs_loop, NO_MOVE};
 use crate::square::Square;
 use std::marker::PhantomData;
 
@@ -44,7 +45,6 @@ const EVAL_ORDER_EMPTIES: u32 = 12;
 /// Ordering key units per evaluated disc (the mobility part counts 16 per
 /// opponent move).
 const EVAL_ORDER_WEIGHT: i32 = 8;
-const NO_MOVE: u8 = 64;
 /// From this many empties on, [`SolveOptions::with_eval`] orders moves by a
 /// shallow search on the pattern evaluation (Edax's and Egaroucid's
 /// evaluation-ordered shallow searches).
@@ -53,6 +53,30 @@ const SORT_SEARCH_EMPTIES: u32 = 12;
 /// empties: 1 ply, 15–17: 2, 18–20: 3, 21–23: 4 …; tuned on FFO #40–#44,
 /// docs/BENCHMARKS.md).
 const SORT_STEP: u32 = 3;
+/// The selectivity of an exact search.
+const EXACT: u8 = 255;
+/// Probable-cut confidences of the selective passes, in tenths of a
+/// standard deviation (Edax's iterative selectivity).
+const SELECTIVITY: [i32; 3] = [10, 15, 20];
+/// Selective passes run from this many empties on, probable cuts at nodes
+/// with at least [`PROBCUT_EMPTIES`] empties.
+const SELECTIVE_FROM: u32 = 20;
+const PROBCUT_EMPTIES: u32 = 10;
+
+/// The probable-cut shallow search's depth at `empties` (tuned on FFO
+/// #40–#44 with [`PROBCUT_EMPTIES`], docs/BENCHMARKS.md).
+fn probcut_depth(empties: u32) -> u32 {
+    (empties / 4).max(1)
+}
+
+/// Standard deviation (in discs) of the exact score around a `depth`-ply
+/// value of the pattern evaluation (from `othello label-bias`: mean
+/// absolute errors of 7.0, 5.7, 5.7, 4.8, 4.0, 3.9 discs for 0–5 plies at
+/// 20–22 empties, × 1.25).
+fn probcut_sigma(depth: u32) -> i32 {
+    [9, 7, 7, 6, 5, 5][depth.min(5) as usize]
+}
+
 /// Beyond any evaluation (1/32 disc).
 const EVAL_INF: i32 = 1 << 20;
 
@@ -88,6 +112,9 @@ struct Entry {
     best: u8,
     /// Empty squares of the position: the work a replacement would lose.
     empties: u8,
+    /// The selectivity of the search that stored the bounds ([`EXACT`]:
+    /// none); a search trusts only bounds at least as exact as its own.
+    sel: u8,
 }
 
 /// Quadrant masks for parity ordering.
@@ -238,6 +265,8 @@ struct Solver<'w, K> {
     /// and its exact value once searched.
     root_first: u8,
     first_value: Option<i32>,
+    /// The current pass: an index into [`SELECTIVITY`], or [`EXACT`].
+    sel: u8,
     kernel: PhantomData<K>,
 }
 
@@ -271,6 +300,7 @@ impl<'w, K> Solver<'w, K> {
             aborted: false,
             root_first: NO_MOVE,
             first_value: None,
+            sel: EXACT,
             kernel: PhantomData,
         }
     }
@@ -497,7 +527,9 @@ impl Solver<'_, $kernel> {
         let slot = self.slot(p, o);
         let mut tt_move = NO_MOVE;
         let entry = self.probe(slot, p, o);
-        if entry.player == p && entry.opponent == o {
+        if entry.player == p && entry.opponent == o && entry.sel < self.sel {
+            tt_move = entry.best;
+        } else if entry.player == p && entry.opponent == o {
             let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
             if lower >= beta {
                 return lower;
@@ -520,6 +552,11 @@ impl Solver<'_, $kernel> {
             }
             beta = beta.min(bound.max(alpha + 1));
         }
+        if self.sel != EXACT && empty.count_ones() >= PROBCUT_EMPTIES {
+            if let Some(v) = self.probcut(p, o, alpha, beta) {
+                return v;
+            }
+        }
         let moves = legal_moves(p, o);
         if moves == 0 {
             if passed {
@@ -535,41 +572,32 @@ impl Solver<'_, $kernel> {
                 let np = p | f | (1u64 << sq);
                 let no = o & !f;
                 let child = self.probe(self.slot(no, np), no, np);
-                if child.player == no && child.opponent == np && -i32::from(child.upper) >= beta {
+                if child.player == no
+                    && child.opponent == np
+                    && child.sel >= self.sel
+                    && -i32::from(child.upper) >= beta
+                {
                     return -i32::from(child.upper);
                 }
             }
         }
         let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_move = NO_MOVE;
-        for (i, &(_, sq, f)) in list[..n].iter().enumerate() {
-            let np = p | f | (1u64 << sq);
-            let no = o & !f;
-            let v = if i == 0 {
-                -self.search(no, np, -beta, -alpha, false)
-            } else {
-                let v = -self.search(no, np, -alpha - 1, -alpha, false);
-                if v > alpha && v < beta {
-                    -self.search(no, np, -beta, -alpha, false)
-                } else {
-                    v
-                }
-            };
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = sq;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let searched = pvs_loop(
+            p,
+            o,
+            &list[..n],
+            alpha,
+            beta,
+            -INF,
+            |p, o, alpha, beta| {
+                let v = self.search(p, o, alpha, beta, false);
+                (!self.aborted).then_some(v)
+            },
+            |_, _, _| {},
+        );
+        let Some((best, best_move)) = searched else {
+            return 0;
+        };
         let (mut lower, mut upper) = if best <= alpha0 {
             (-64, best)
         } else if best >= beta {
@@ -589,7 +617,7 @@ impl Solver<'_, $kernel> {
             slot
         };
         let old = self.table[slot];
-        if old.player == p && old.opponent == o {
+        if old.player == p && old.opponent == o && old.sel == self.sel {
             lower = lower.max(i32::from(old.lower));
             upper = upper.min(i32::from(old.upper));
         }
@@ -600,52 +628,127 @@ impl Solver<'_, $kernel> {
             upper: upper.clamp(-64, 64) as i8,
             best: best_move,
             empties: empty.count_ones() as u8,
+            sel: self.sel,
         };
         best
     }
 
+    /// A probable cut (selective passes only): `Some(beta)` when a shallow
+    /// search on the evaluation says the score is above `beta` with the
+    /// pass's confidence, `Some(alpha)` when it is below `alpha`.
+    #[inline(never)]
+    fn probcut(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> Option<i32> {
+        let w = self.eval?;
+        let empties = (!(p | o)).count_ones();
+        let depth = probcut_depth(empties);
+        let margin = (SELECTIVITY[usize::from(self.sel)] * probcut_sigma(depth) + 5) / 10;
+        if beta + margin <= 64 {
+            let b = (beta + margin) * EVAL_SCALE;
+            if eval_search(w, p, o, b - 1, b, depth, &mut self.nodes) >= b {
+                return Some(beta);
+            }
+        }
+        if alpha - margin >= -64 {
+            let a = (alpha - margin) * EVAL_SCALE;
+            if eval_search(w, p, o, a, a + 1, depth, &mut self.nodes) <= a {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
+    /// The root: exact score and best move. With the evaluation and from
+    /// [`SELECTIVE_FROM`] empties on, selective passes with probable cuts
+    /// at rising confidence come first (Edax's iterative selectivity):
+    /// each leaves best moves in the table and a score around which the
+    /// next pass's window is centred; the last pass is exact, trusts only
+    /// exact bounds, and its score is the result.
     $(#[target_feature(enable = $features)])?
     fn root(&mut self, p: u64, o: u64) -> (i32, Option<Square>) {
+        let empties = (!(p | o)).count_ones();
+        if self.eval.is_none() || self.root_first != NO_MOVE || empties < SELECTIVE_FROM {
+            self.sel = EXACT;
+            return self.root_window(p, o, -INF, INF, self.root_first);
+        }
+        let mut guess = None;
+        let mut first = NO_MOVE;
+        for sel in (0..SELECTIVITY.len() as u8).chain([EXACT]) {
+            self.sel = sel;
+            let (v, m) = self.aspiration(p, o, guess, first);
+            if self.aborted || sel == EXACT {
+                return (v, m);
+            }
+            guess = Some(v);
+            first = m.map_or(NO_MOVE, |m| m.index() as u8);
+        }
+        unreachable!("the exact pass returns")
+    }
+
+    /// The root searched with a window around `guess` (±2 discs), widened
+    /// towards the side it fails on until the score is inside.
+    $(#[target_feature(enable = $features)])?
+    fn aspiration(&mut self, p: u64, o: u64, guess: Option<i32>, first: u8) -> (i32, Option<Square>) {
+        let Some(g) = guess else {
+            return self.root_window(p, o, -INF, INF, first);
+        };
+        let (mut lo, mut hi) = (g - 3, g + 3);
+        loop {
+            let (v, m) = self.root_window(p, o, lo, hi, first);
+            if self.aborted {
+                return (v, m);
+            }
+            if v <= lo && lo > -INF {
+                hi = v + 1;
+                lo = -INF;
+            } else if v >= hi && hi < INF {
+                lo = v - 1;
+                hi = INF;
+            } else {
+                return (v, m);
+            }
+        }
+    }
+
+    /// Principal-variation search of the root's moves in the window
+    /// `(alpha, beta)` (`first`, if legal, first; fail-soft).
+    $(#[target_feature(enable = $features)])?
+    fn root_window(&mut self, p: u64, o: u64, alpha: i32, beta: i32, first: u8) -> (i32, Option<Square>) {
         self.nodes += 1;
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
                 return (final_score(p, o), None);
             }
-            return (-self.search(o, p, -INF, INF, true), None);
+            return (-self.search(o, p, -beta, -alpha, true), None);
         }
         let mut list = [(0i32, 0u8, 0u64); 32];
         let n = self.ordered_moves(p, o, moves, NO_MOVE, &mut list);
-        if let Some(k) = list[..n].iter().position(|m| m.1 == self.root_first) {
+        if let Some(k) = list[..n].iter().position(|m| m.1 == first) {
             list[..=k].rotate_right(1);
         }
-        let mut alpha = -INF;
-        let beta = INF;
-        let mut best = (-INF, None);
-        for (i, &(_, sq, f)) in list[..n].iter().enumerate() {
-            let np = p | f | (1u64 << sq);
-            let no = o & !f;
-            let v = if i == 0 {
-                -self.search(no, np, -beta, -alpha, false)
-            } else {
-                let v = -self.search(no, np, -alpha - 1, -alpha, false);
-                if v > alpha {
-                    -self.search(no, np, -beta, -alpha, false)
-                } else {
-                    v
+        let root_first = self.root_first;
+        let mut first_value = None;
+        let searched = pvs_loop(
+            p,
+            o,
+            &list[..n],
+            alpha,
+            beta,
+            -INF,
+            |p, o, alpha, beta| {
+                let v = self.search(p, o, alpha, beta, false);
+                (!self.aborted).then_some(v)
+            },
+            |i, sq, v| {
+                if i == 0 && sq == root_first {
+                    first_value = Some(v);
                 }
-            };
-            if self.aborted {
-                break;
-            }
-            if i == 0 && sq == self.root_first {
-                self.first_value = Some(v);
-            }
-            if v > best.0 {
-                best = (v, Square::new(usize::from(sq)));
-                alpha = alpha.max(v);
-            }
+            },
+        );
+        if first_value.is_some() {
+            self.first_value = first_value;
         }
+        let best = searched.map_or((-INF, None), |(v, sq)| (v, Square::new(usize::from(sq))));
         best
     }
 }

@@ -23,6 +23,7 @@ use crate::bitboard::{flips, legal_moves};
 use crate::endgame::{solve_with, SolveOptions};
 use crate::pattern::{PatternWeights, EVAL_SCALE};
 use crate::position::Position;
+use crate::pvs::{pvs_loop, NO_MOVE};
 use crate::square::Square;
 
 /// What limits a strong search.
@@ -103,7 +104,6 @@ const INF: i32 = 1 << 20;
 const TT_BITS: u32 = 18;
 #[cfg(target_arch = "wasm32")]
 const TT_BITS: u32 = 16;
-const NO_MOVE: u8 = 64;
 /// Conservative solver speed used to turn a time limit into a node budget.
 const SOLVE_NODES_PER_MS: u64 = 10_000;
 
@@ -273,35 +273,22 @@ impl<'w> Searcher<'w> {
         }
         let alpha0 = alpha;
         let list = self.order(p, o, moves, tt_move, depth);
-        let mut best = -INF;
-        let mut best_move = NO_MOVE;
-        for (i, &(_, sq, f)) in list.iter().enumerate() {
-            let np = p | f | (1u64 << sq);
-            let no = o & !f;
-            let v = if i == 0 {
-                -self.search(no, np, -beta, -alpha, depth - 1, false)
-            } else {
-                let v = -self.search(no, np, -alpha - 1, -alpha, depth - 1, false);
-                if v > alpha && v < beta && !self.aborted {
-                    -self.search(no, np, -beta, -alpha, depth - 1, false)
-                } else {
-                    v
-                }
-            };
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = sq;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let searched = pvs_loop(
+            p,
+            o,
+            &list,
+            alpha,
+            beta,
+            -INF,
+            |p, o, alpha, beta| {
+                let v = self.search(p, o, alpha, beta, depth - 1, false);
+                (!self.aborted).then_some(v)
+            },
+            |_, _, _| {},
+        );
+        let Some((best, best_move)) = searched else {
+            return 0;
+        };
         let (lower, upper) = if best <= alpha0 {
             (-INF, best)
         } else if best >= beta {

@@ -92,6 +92,29 @@ fn ffo_40_to_44_with_the_evaluation_ordering() {
 }
 
 #[test]
+fn selective_passes_stay_within_the_budget() {
+    // FFO #40 (20 empties) with the evaluation runs the probable-cut passes
+    // before the exact one; a budget counts all of them.
+    let w = engine::default_weights();
+    let pos = Position::from_obf(FFO.lines().next().unwrap()).unwrap();
+    let full = solve_with(&pos, SolveOptions::with_eval(w))
+        .expect("no budget")
+        .result;
+    assert_eq!(full.score, 38);
+    let within = |n| solve_with(&pos, SolveOptions::with_eval(w).within(n)).map(|s| s.result);
+    assert_eq!(within(full.nodes), Some(full));
+    assert_eq!(within(full.nodes / 2), None);
+    // Asking for a move's value turns the selective passes off: still exact.
+    let first = SolveOptions {
+        first: full.best_move,
+        ..SolveOptions::with_eval(w)
+    };
+    let solved = solve_with(&pos, first).expect("no budget");
+    assert_eq!(solved.result.score, 38);
+    assert_eq!(solved.first_value, Some(38));
+}
+
+#[test]
 fn solve_within_gives_up_on_a_small_budget_and_agrees_with_solve_on_a_big_one() {
     let line = FFO.lines().next().expect("FFO #40");
     let pos = Position::from_obf(line).expect("FFO position parses");
