@@ -33,11 +33,12 @@ const USAGE: &str = "usage:
   othello perft N                   count leaves N plies below the initial position (N <= 14)
   othello solve \"<OBF>\"             exact endgame score for the side to move and a best move
                                     (solver ordered with the pattern evaluation)
-  othello solve-file FILE [--eval] [--tt-bits B]
+  othello solve-file FILE [--eval] [--tt-bits B] [--threads T]
                                     solve every OBF line of FILE and check it against the scores
                                     listed after ';' (FFO format); exit 1 on a mismatch; --eval:
                                     the evaluation-ordered solver (as `solve`), --tt-bits: table
-                                    of 2^B entries; a last line sums the nodes and CPU seconds
+                                    of 2^B entries, --threads: T threads per solve; a last line
+                                    sums the nodes, CPU and wall seconds
   othello search --depth D \"<OBF>\"  play-AI search (D = 1..12): best move, value, nodes
   othello bench [perft|search|ffo]  speed figures: perft 9-11, depth-6 search medians, FFO #40-#44
                                     exact (all three without an argument); perft and FFO times are
@@ -384,6 +385,8 @@ struct SolveFileFlags {
     eval: bool,
     /// Table size (2^bits entries); `None`: the default.
     tt_bits: Option<u32>,
+    /// Threads per solve; `None`: one.
+    threads: Option<usize>,
 }
 
 fn parse_solve_flags(mut args: &[String]) -> Result<SolveFileFlags, String> {
@@ -404,6 +407,15 @@ fn parse_solve_flags(mut args: &[String]) -> Result<SolveFileFlags, String> {
                 );
                 args = rest;
             }
+            [flag, n, rest @ ..] if flag == "--threads" => {
+                flags.threads = Some(
+                    n.parse::<usize>()
+                        .ok()
+                        .filter(|n| (1..=256).contains(n))
+                        .ok_or(format!("--threads must be 1..=256, got '{n}'"))?,
+                );
+                args = rest;
+            }
             [other, ..] => return Err(format!("unknown solve-file option '{other}'")),
         }
     }
@@ -415,7 +427,7 @@ fn solve_file(path: &std::path::Path, flags: SolveFileFlags) -> Result<bool, Str
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut all_right = true;
-    let (mut total_nodes, mut total_secs) = (0u64, 0f64);
+    let (mut total_nodes, mut total_secs, mut total_wall) = (0u64, 0f64, 0f64);
     for (n, line) in text
         .lines()
         .enumerate()
@@ -435,9 +447,15 @@ fn solve_file(path: &std::path::Path, flags: SolveFileFlags) -> Result<bool, Str
         if let Some(bits) = flags.tt_bits {
             options.table_bits = bits;
         }
+        if let Some(threads) = flags.threads {
+            options.threads = threads;
+        }
+        let wall = Instant::now();
         let (r, s) = timed(|| engine::solve_with(&pos, options).expect("no budget").result);
+        let wall = wall.elapsed().as_secs_f64();
         total_nodes += r.nodes;
         total_secs += s;
+        total_wall += wall;
         let verdict = match expected {
             Some(e) if e == r.score => "exact".to_string(),
             Some(e) => {
@@ -447,7 +465,7 @@ fn solve_file(path: &std::path::Path, flags: SolveFileFlags) -> Result<bool, Str
             None => "no listed score".to_string(),
         };
         println!(
-            "line {} ({} empties): score {:+} best {} nodes {} in {s:.3}s: {verdict}",
+            "line {} ({} empties): score {:+} best {} nodes {} in {s:.3}s CPU {wall:.3}s wall: {verdict}",
             n + 1,
             pos.empty_count(),
             r.score,
@@ -455,7 +473,7 @@ fn solve_file(path: &std::path::Path, flags: SolveFileFlags) -> Result<bool, Str
             r.nodes
         );
     }
-    println!("total: {total_nodes} nodes in {total_secs:.3}s");
+    println!("total: {total_nodes} nodes in {total_secs:.3}s CPU, {total_wall:.3}s wall");
     Ok(all_right)
 }
 

@@ -1,21 +1,27 @@
 //! Exact endgame solver (standard scoring: empty squares go to the winner).
 //!
-//! Negamax with α–β and principal-variation (null-window) search, a
-//! transposition table of score bounds, fastest-first move ordering (fewest
-//! opponent replies, corners counted double), parity ordering with a static
-//! square order when few squares are empty, and dedicated last-two/last-one
-//! empty-square code. Scores are final disc differences for the side to
-//! move, in −64..=64.
-//!
 //! (Over 600 lines: the solver's portable and x86-64-v3 copies share one
-//! macro-generated body and its tests; splitting would separate them.)
-
+//! macro-generated body; its table, selective passes and threads are that
+//! body's; splitting would separate them.)
+//!
+//! Negamax with α–β and principal-variation (null-window) search
+//! ([`crate::pvs`]), a transposition table of score bounds in two-way
+//! buckets (shared by a solve's threads: lazy SMP), fastest-first move
+//! ordering (fewest opponent replies, corners counted double), with the
+//! pattern evaluation also ordering by shallow searches and, from 20
+//! empties, probable-cut selective passes before the exact one; parity
+//! ordering with a static square order when few squares are empty, and
+//! dedicated last-two/last-one empty-square code. Scores are final disc
+//! differences for the side to move, in −64..=64.
+//!
 use crate::bitboard::{count_last_flips, flips, legal_moves, neighbours, Bitboard};
 use crate::pattern::{PatternWeights, EVAL_SCALE};
 use crate::position::Position;
 use crate::pvs::{pvs_loop, NO_MOVE};
 use crate::square::Square;
 use std::marker::PhantomData;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
 /// What [`solve`] found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -100,10 +106,8 @@ fn eval_search(
     crate::strong::plain(w, p, o, alpha, beta, depth, false, nodes)
 }
 
-/// 32 bytes, aligned so that an entry never straddles two cache lines (a
-/// probe is one memory access).
+/// A table entry as the search reads and writes it.
 #[derive(Clone, Copy, Default)]
-#[repr(align(32))]
 struct Entry {
     player: u64,
     opponent: u64,
@@ -115,6 +119,56 @@ struct Entry {
     /// The selectivity of the search that stored the bounds ([`EXACT`]:
     /// none); a search trusts only bounds at least as exact as its own.
     sel: u8,
+}
+
+impl Entry {
+    #[inline(always)]
+    fn data(&self) -> u64 {
+        u64::from(self.lower as u8)
+            | u64::from(self.upper as u8) << 8
+            | u64::from(self.best) << 16
+            | u64::from(self.empties) << 24
+            | u64::from(self.sel) << 32
+    }
+}
+
+/// One entry of the table shared by the solve's threads, as three atomic
+/// words (Hyatt's lockless hashing: the two key words are stored XORed with
+/// the data word, so an entry torn by two threads writing at once reads
+/// back as another position and is ignored). Relaxed atomic loads and
+/// stores compile to plain ones: one thread pays nothing for the sharing.
+/// 32 bytes, aligned so that an entry never straddles two cache lines (a
+/// probe is one memory access).
+#[derive(Default)]
+#[repr(align(32))]
+struct Slot {
+    p: AtomicU64,
+    o: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    #[inline(always)]
+    fn load(&self) -> Entry {
+        let d = self.data.load(Relaxed);
+        Entry {
+            player: self.p.load(Relaxed) ^ d,
+            opponent: self.o.load(Relaxed) ^ d,
+            lower: d as u8 as i8,
+            upper: (d >> 8) as u8 as i8,
+            best: (d >> 16) as u8,
+            empties: (d >> 24) as u8,
+            sel: (d >> 32) as u8,
+        }
+    }
+
+    #[inline(always)]
+    fn store(&self, e: &Entry) {
+        let d = e.data();
+        self.p.store(e.player ^ d, Relaxed);
+        self.o.store(e.opponent ^ d, Relaxed);
+        self.data.store(d, Relaxed);
+    }
 }
 
 /// Quadrant masks for parity ordering.
@@ -254,8 +308,13 @@ struct Solver<'w, K> {
     /// empties on.
     sort_empties: u32,
     sort_step: u32,
-    table: Vec<Entry>,
+    /// The transposition table (shared by the threads of a solve).
+    table: &'w [Slot],
     shift: u32,
+    /// A helper thread's number (0: the main thread), and the flag that
+    /// stops helpers once the main thread has the result.
+    helper: usize,
+    stop: Option<&'w AtomicBool>,
     nodes: u64,
     /// Node budget; once `nodes` passes it the search unwinds with junk
     /// values and `aborted` is set (the result is then discarded).
@@ -286,15 +345,17 @@ fn final_score(p: u64, o: u64) -> i32 {
 }
 
 impl<'w, K> Solver<'w, K> {
-    fn new(bits: u32) -> Solver<'w, K> {
+    fn new(table: &'w [Slot]) -> Solver<'w, K> {
         Solver {
             eval: None,
             eval_empties: EVAL_ORDER_EMPTIES,
             eval_weight: EVAL_ORDER_WEIGHT,
             sort_empties: SORT_SEARCH_EMPTIES,
             sort_step: SORT_STEP,
-            table: vec![Entry::default(); 1usize << bits],
-            shift: 64 - bits,
+            table,
+            shift: 64 - table.len().trailing_zeros(),
+            helper: 0,
+            stop: None,
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
@@ -309,11 +370,11 @@ impl<'w, K> Solver<'w, K> {
     /// position when it is in neither).
     #[inline(always)]
     fn probe(&self, slot: usize, p: u64, o: u64) -> Entry {
-        let e = self.table[slot];
+        let e = self.table[slot].load();
         if e.player == p && e.opponent == o {
             e
         } else {
-            self.table[slot ^ 1]
+            self.table[slot ^ 1].load()
         }
     }
 
@@ -519,8 +580,11 @@ impl Solver<'_, $kernel> {
             return self.shallow(p, o, alpha, beta, passed);
         }
         self.nodes += 1;
-        if self.nodes > self.limit {
-            // Out of budget: unwind; the caller discards the whole result.
+        if self.nodes > self.limit
+            || (self.nodes & 4095 == 0 && self.stop.is_some_and(|s| s.load(Relaxed)))
+        {
+            // Out of budget (or a helper no longer needed): unwind; the
+            // caller discards the whole result.
             self.aborted = true;
             return 0;
         }
@@ -607,21 +671,21 @@ impl Solver<'_, $kernel> {
         };
         // Two-way buckets: the position's own entry, else the one of the
         // pair holding fewer empties (less work lost).
-        let slot = if self.table[slot].player == p && self.table[slot].opponent == o {
-            slot
-        } else if self.table[slot ^ 1].player == p && self.table[slot ^ 1].opponent == o {
-            slot ^ 1
-        } else if self.table[slot ^ 1].empties < self.table[slot].empties {
-            slot ^ 1
+        let (e0, e1) = (self.table[slot].load(), self.table[slot ^ 1].load());
+        let (slot, old) = if e0.player == p && e0.opponent == o {
+            (slot, e0)
+        } else if e1.player == p && e1.opponent == o {
+            (slot ^ 1, e1)
+        } else if e1.empties < e0.empties {
+            (slot ^ 1, e1)
         } else {
-            slot
+            (slot, e0)
         };
-        let old = self.table[slot];
         if old.player == p && old.opponent == o && old.sel == self.sel {
             lower = lower.max(i32::from(old.lower));
             upper = upper.min(i32::from(old.upper));
         }
-        self.table[slot] = Entry {
+        self.table[slot].store(&Entry {
             player: p,
             opponent: o,
             lower: lower.clamp(-64, 64) as i8,
@@ -629,7 +693,7 @@ impl Solver<'_, $kernel> {
             best: best_move,
             empties: empty.count_ones() as u8,
             sel: self.sel,
-        };
+        });
         best
     }
 
@@ -726,6 +790,13 @@ impl Solver<'_, $kernel> {
         if let Some(k) = list[..n].iter().position(|m| m.1 == first) {
             list[..=k].rotate_right(1);
         }
+        if self.helper > 0 && n > 1 {
+            // A helper thread starts from another move, so that its table
+            // entries (exact values of the other moves) spare the main
+            // thread work rather than repeat it.
+            let k = self.helper % n;
+            list[..=k].rotate_right(1);
+        }
         let root_first = self.root_first;
         let mut first_value = None;
         let searched = pvs_loop(
@@ -773,65 +844,109 @@ pub(crate) fn x86_v3() -> bool {
 /// empties on, and key units per disc.
 type EvalOrder<'w> = Option<(&'w PatternWeights, u32, i32)>;
 
-/// Runs the solver on `pos` with a table of 2^`bits` entries and a node
-/// budget: the result and whether the budget ran out. `portable` forces the
-/// plain copy.
-fn run(
-    pos: &Position,
+/// What one solve runs with.
+#[derive(Clone, Copy)]
+struct Run<'w> {
     bits: u32,
     limit: u64,
     portable: bool,
-    eval: EvalOrder<'_>,
-) -> (SolveResult, bool) {
-    let (result, aborted, _) = run_first(pos, bits, limit, portable, eval, NO_MOVE);
-    (result, aborted)
+    eval: EvalOrder<'w>,
+    first: u8,
+    threads: usize,
 }
 
-/// [`run`] with `first` searched first at the root (full window), also
-/// returning that move's exact value (`None` if it is not a legal move or
-/// `first` is `NO_MOVE`).
-fn run_first(
-    pos: &Position,
-    bits: u32,
-    limit: u64,
-    portable: bool,
-    eval: EvalOrder<'_>,
-    first: u8,
-) -> (SolveResult, bool, Option<i32>) {
+/// Runs the solver on `pos`: the result (nodes of every thread), whether
+/// the budget ran out, and the value of `first` searched first at the
+/// root with a full window (`None` if it is not a legal move or is
+/// `NO_MOVE`). With several threads the helpers search the same root on
+/// the shared table (lazy SMP), each starting from another root move;
+/// the main thread's result is the answer (exact: every bound a helper
+/// stores is a true bound) and the helpers stop when it is known.
+fn run(pos: &Position, run: Run<'_>) -> (SolveResult, bool, Option<i32>) {
     let (p, o) = (pos.player().0, pos.opponent().0 & !pos.player().0);
-    fn configure<'w, K>(solver: &mut Solver<'w, K>, limit: u64, eval: EvalOrder<'w>, first: u8) {
-        solver.limit = limit;
-        solver.root_first = first;
-        if let Some((w, empties, weight)) = eval {
+    let table: Vec<Slot> = (0..1usize << run.bits).map(|_| Slot::default()).collect();
+    let stop = AtomicBool::new(false);
+    #[cfg(target_arch = "x86_64")]
+    if !run.portable && x86_v3() {
+        return run_threads::<X86V3>(&table, &stop, p, o, run, root_v3);
+    }
+    run_threads::<Portable>(&table, &stop, p, o, run, Solver::<Portable>::root)
+}
+
+/// The x86-64-v3 copy of the root.
+#[cfg(target_arch = "x86_64")]
+fn root_v3(solver: &mut Solver<'_, X86V3>, p: u64, o: u64) -> (i32, Option<Square>) {
+    assert!(
+        x86_v3(),
+        "the x86-64-v3 solver needs a CPU with its features"
+    );
+    #[allow(unsafe_code)]
+    // SAFETY: `Solver<X86V3>`'s methods are compiled for popcnt, lzcnt,
+    // bmi1, bmi2 and avx2, and `x86_v3()` has just checked that this CPU
+    // has every one of them. No other unsafe operation is involved.
+    unsafe {
+        solver.root(p, o)
+    }
+}
+
+/// One kernel copy's root search.
+type RootFn<'w, K> = fn(&mut Solver<'w, K>, u64, u64) -> (i32, Option<Square>);
+
+fn run_threads<'w, K>(
+    table: &'w [Slot],
+    stop: &'w AtomicBool,
+    p: u64,
+    o: u64,
+    run: Run<'w>,
+    root: RootFn<'w, K>,
+) -> (SolveResult, bool, Option<i32>) {
+    let configure = |solver: &mut Solver<'w, K>| {
+        solver.limit = run.limit;
+        solver.root_first = run.first;
+        if let Some((w, empties, weight)) = run.eval {
             solver.eval = Some(w);
             solver.eval_empties = empties;
             solver.eval_weight = weight;
         }
-    }
-    #[cfg(target_arch = "x86_64")]
-    if !portable && x86_v3() {
-        let mut solver = Solver::<X86V3>::new(bits);
-        configure(&mut solver, limit, eval, first);
-        #[allow(unsafe_code)]
-        // SAFETY: `Solver<X86V3>`'s methods are compiled for popcnt, lzcnt,
-        // bmi1, bmi2 and avx2, and `x86_v3()` has just checked that this CPU
-        // has every one of them. No other unsafe operation is involved.
-        let (score, best_move) = unsafe { solver.root(p, o) };
-        let result = SolveResult {
-            score,
-            best_move,
-            nodes: solver.nodes,
-        };
-        return (result, solver.aborted, solver.first_value);
-    }
-    let _ = portable;
-    let mut solver = Solver::<Portable>::new(bits);
-    configure(&mut solver, limit, eval, first);
-    let (score, best_move) = solver.root(p, o);
+    };
+    let mut solver = Solver::<K>::new(table);
+    configure(&mut solver);
+    // wasm has no threads; a node budget is one thread's.
+    let threads = if cfg!(target_arch = "wasm32") || run.limit != u64::MAX {
+        1
+    } else {
+        run.threads.max(1)
+    };
+    let (score, best_move, helper_nodes) = if threads == 1 {
+        let (score, best_move) = root(&mut solver, p, o);
+        (score, best_move, 0)
+    } else {
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|helper| {
+                    scope.spawn(move || {
+                        let mut h = Solver::<K>::new(table);
+                        configure(&mut h);
+                        h.helper = helper;
+                        h.stop = Some(stop);
+                        root(&mut h, p, o);
+                        h.nodes
+                    })
+                })
+                .collect();
+            let (score, best_move) = root(&mut solver, p, o);
+            stop.store(true, Relaxed);
+            let helper_nodes: u64 = helpers
+                .into_iter()
+                .map(|h| h.join().expect("a solver thread panicked"))
+                .sum();
+            (score, best_move, helper_nodes)
+        })
+    };
     let result = SolveResult {
         score,
         best_move,
-        nodes: solver.nodes,
+        nodes: solver.nodes + helper_nodes,
     };
     (result, solver.aborted, solver.first_value)
 }
@@ -862,6 +977,10 @@ pub struct SolveOptions<'w> {
     /// Run the portable copy even where the CPU could run the x86-64-v3
     /// one (the tests compare the two).
     pub portable: bool,
+    /// Threads searching at once on a shared table (lazy SMP; the score is
+    /// as exact, the node count is every thread's). 1 on wasm and with a
+    /// node budget.
+    pub threads: usize,
 }
 
 impl Default for SolveOptions<'_> {
@@ -874,6 +993,7 @@ impl Default for SolveOptions<'_> {
             eval_weight: EVAL_ORDER_WEIGHT,
             first: None,
             portable: false,
+            threads: 1,
         }
     }
 }
@@ -920,13 +1040,16 @@ pub fn solve_with(pos: &Position, options: SolveOptions<'_>) -> Option<Solved> {
         .first
         .and_then(|sq| u8::try_from(sq.index()).ok())
         .unwrap_or(NO_MOVE);
-    let (result, aborted, first_value) = run_first(
+    let (result, aborted, first_value) = run(
         pos,
-        options.table_bits.clamp(10, 26),
-        limit,
-        options.portable,
-        eval,
-        first,
+        Run {
+            bits: options.table_bits.clamp(10, 26),
+            limit,
+            portable: options.portable,
+            eval,
+            first,
+            threads: options.threads,
+        },
     );
     (!aborted && result.nodes <= limit).then_some(Solved {
         result,
@@ -939,5 +1062,16 @@ pub fn solve_with(pos: &Position, options: SolveOptions<'_>) -> Option<Solved> {
 /// ([`solve_with`] with the default [`SolveOptions`]).
 #[must_use]
 pub fn solve(pos: &Position) -> SolveResult {
-    run(pos, TT_BITS, u64::MAX, false, None).0
+    run(
+        pos,
+        Run {
+            bits: TT_BITS,
+            limit: u64::MAX,
+            portable: false,
+            eval: None,
+            first: NO_MOVE,
+            threads: 1,
+        },
+    )
+    .0
 }

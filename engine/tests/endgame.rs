@@ -115,6 +115,39 @@ fn selective_passes_stay_within_the_budget() {
 }
 
 #[test]
+fn parallel_solves_give_the_serial_scores() {
+    // Lazy SMP: helpers share the table; the score stays exact and the
+    // move optimal, with and without the evaluation.
+    let w = engine::default_weights();
+    for (n, line) in FFO.lines().take(5).enumerate() {
+        let pos = Position::from_obf(line).expect("FFO position parses");
+        let serial = solve_with(&pos, SolveOptions::with_eval(w))
+            .expect("no budget")
+            .result;
+        let options = SolveOptions {
+            threads: 2,
+            ..SolveOptions::with_eval(w)
+        };
+        let r = solve_with(&pos, options).expect("no budget").result;
+        assert_eq!(r.score, serial.score, "FFO #{} on 2 threads", 40 + n);
+        let m = r.best_move.expect("a move");
+        let after = pos.play(m).expect("legal").position;
+        let after = solve_with(&after, SolveOptions::with_eval(w))
+            .expect("no budget")
+            .result;
+        assert_eq!(-after.score, serial.score, "FFO #{}: {m}", 40 + n);
+    }
+    for pos in common::positions(77, 16, 6) {
+        let options = SolveOptions {
+            threads: 3,
+            ..SolveOptions::default()
+        };
+        let r = solve_with(&pos, options).expect("no budget").result;
+        assert_eq!(r.score, solve(&pos).score, "\n{pos}");
+    }
+}
+
+#[test]
 fn solve_within_gives_up_on_a_small_budget_and_agrees_with_solve_on_a_big_one() {
     let line = FFO.lines().next().expect("FFO #40");
     let pos = Position::from_obf(line).expect("FFO position parses");
