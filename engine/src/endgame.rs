@@ -870,6 +870,8 @@ fn run(pos: &Position, run: Run<'_>) -> (SolveResult, bool, Option<i32>) {
     if !run.portable && x86_v3() {
         return run_threads::<X86V3>(&table, &stop, p, o, run, root_v3);
     }
+    // Elsewhere there is only the portable copy to run.
+    let _ = run.portable;
     run_threads::<Portable>(&table, &stop, p, o, run, Solver::<Portable>::root)
 }
 
