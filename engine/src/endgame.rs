@@ -749,28 +749,31 @@ impl Solver<'_, $kernel> {
     }
 
     /// The root searched with a window around `guess` (±2 discs), widened
-    /// towards the side it fails on until the score is inside.
+    /// towards the side it fails on; a second failure gets the full window.
     $(#[target_feature(enable = $features)])?
     fn aspiration(&mut self, p: u64, o: u64, guess: Option<i32>, first: u8) -> (i32, Option<Square>) {
         let Some(g) = guess else {
             return self.root_window(p, o, -INF, INF, first);
         };
         let (mut lo, mut hi) = (g - 3, g + 3);
-        loop {
+        for tries in 0.. {
             let (v, m) = self.root_window(p, o, lo, hi, first);
             if self.aborted {
                 return (v, m);
             }
-            if v <= lo && lo > -INF {
-                hi = v + 1;
-                lo = -INF;
-            } else if v >= hi && hi < INF {
-                lo = v - 1;
-                hi = INF;
+            if tries >= 1 && (v <= lo || v >= hi) {
+                // Failed on both sides (a selective pass's probable cuts
+                // can disagree between windows): the full window ends it.
+                (lo, hi) = (-INF, INF);
+            } else if v <= lo {
+                (lo, hi) = (-INF, v + 1);
+            } else if v >= hi {
+                (lo, hi) = (v - 1, INF);
             } else {
                 return (v, m);
             }
         }
+        unreachable!("the full window always holds the value")
     }
 
     /// Principal-variation search of the root's moves in the window
