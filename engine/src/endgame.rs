@@ -961,7 +961,7 @@ fn run_threads<'w, K>(
 #[derive(Clone, Copy, Debug)]
 pub struct SolveOptions<'w> {
     /// The transposition table holds `2^table_bits` entries (clamped to
-    /// 10..=26; 24 bytes each). Smaller tables suit memory-tight targets.
+    /// 10..=26; 32 bytes each). Smaller tables suit memory-tight targets.
     pub table_bits: u32,
     /// Give up after this many visited positions (`None`: no budget). The
     /// search stops cleanly (no panic, no clock), so a server can solve any
