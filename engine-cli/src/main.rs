@@ -45,10 +45,10 @@ const USAGE: &str = "usage:
                                     CPU seconds, the search medians wall time
   othello report [--out-dir DIR]    play the depth-3 AI against the script as black and as white;
                                     write DIR/sample-games.json and DIR/sample-games.txt (DIR = docs)
-  othello evaluate [--depth N | --time-ms T] [--exact-from E] [--weights FILE] \"<OBF>\"
+  othello evaluate [--depth N | --time-ms T] [--exact-from E] [--weights FILE] [--threads T] \"<OBF>\"
                                     strong search on the pattern evaluation (default depth 10, exact
-                                    from 20 empties): value V (discs, side to move) best M nodes N
-                                    [exact] depth D pv ...
+                                    from 20 empties; --threads: lazy SMP): value V (discs, side to
+                                    move) best M nodes N [exact] depth D pv ...
   othello match A B [--games N] [--openings K] [--seed S]
                                     engine A against engine B from K random openings, both colours
                                     each (N = 2K by default); A, B = spec:D (play AI, depth D = 1..12)
