@@ -33,18 +33,22 @@ const USAGE: &str = "usage:
   othello perft N                   count leaves N plies below the initial position (N <= 14)
   othello solve \"<OBF>\"             exact endgame score for the side to move and a best move
                                     (solver ordered with the pattern evaluation)
-  othello solve-file FILE           solve every OBF line of FILE and check it against the scores
-                                    listed after ';' (FFO format); exit 1 on a mismatch
+  othello solve-file FILE [--eval] [--tt-bits B] [--threads T]
+                                    solve every OBF line of FILE and check it against the scores
+                                    listed after ';' (FFO format); exit 1 on a mismatch; --eval:
+                                    the evaluation-ordered solver (as `solve`), --tt-bits: table
+                                    of 2^B entries, --threads: T threads per solve; a last line
+                                    sums the nodes, CPU and wall seconds
   othello search --depth D \"<OBF>\"  play-AI search (D = 1..12): best move, value, nodes
   othello bench [perft|search|ffo]  speed figures: perft 9-11, depth-6 search medians, FFO #40-#44
                                     exact (all three without an argument); perft and FFO times are
                                     CPU seconds, the search medians wall time
   othello report [--out-dir DIR]    play the depth-3 AI against the script as black and as white;
                                     write DIR/sample-games.json and DIR/sample-games.txt (DIR = docs)
-  othello evaluate [--depth N | --time-ms T] [--exact-from E] [--weights FILE] \"<OBF>\"
+  othello evaluate [--depth N | --time-ms T] [--exact-from E] [--weights FILE] [--threads T] \"<OBF>\"
                                     strong search on the pattern evaluation (default depth 10, exact
-                                    from 20 empties): value V (discs, side to move) best M nodes N
-                                    [exact] depth D pv ...
+                                    from 20 empties; --threads: lazy SMP): value V (discs, side to
+                                    move) best M nodes N [exact] depth D pv ...
   othello match A B [--games N] [--openings K] [--seed S]
                                     engine A against engine B from K random openings, both colours
                                     each (N = 2K by default); A, B = spec:D (play AI, depth D = 1..12)
@@ -85,7 +89,7 @@ const SEARCH_LINES: [&str; 3] = [
 enum Command {
     Perft(u32),
     Solve(String),
-    SolveFile(PathBuf),
+    SolveFile(PathBuf, SolveFileFlags),
     Search(u32, String),
     Bench(BenchPart),
     Report(PathBuf),
@@ -117,7 +121,9 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             )),
         },
         [cmd, obf] if cmd == "solve" => Ok(Command::Solve(obf.clone())),
-        [cmd, file] if cmd == "solve-file" => Ok(Command::SolveFile(PathBuf::from(file))),
+        [cmd, file, flags @ ..] if cmd == "solve-file" => {
+            parse_solve_flags(flags).map(|f| Command::SolveFile(PathBuf::from(file), f))
+        }
         [cmd, flag, d, obf] if cmd == "search" && flag == "--depth" => match d.parse::<u32>() {
             Ok(d) if (1..=12).contains(&d) => Ok(Command::Search(d, obf.clone())),
             _ => Err(format!(
@@ -224,7 +230,7 @@ fn main() -> ExitCode {
             }
         },
         Command::Bench(part) => bench(part),
-        Command::SolveFile(path) => match solve_file(&path) {
+        Command::SolveFile(path, flags) => match solve_file(&path, flags) {
             Ok(true) => {}
             Ok(false) => return ExitCode::FAILURE,
             Err(message) => {
@@ -372,12 +378,56 @@ fn load_weights(file: Option<&std::path::Path>) -> Result<PatternWeights, String
     }
 }
 
+/// The options of `solve-file`.
+#[derive(Clone, Copy, Default)]
+struct SolveFileFlags {
+    /// Order moves with the shipped pattern evaluation too.
+    eval: bool,
+    /// Table size (2^bits entries); `None`: the default.
+    tt_bits: Option<u32>,
+    /// Threads per solve; `None`: one.
+    threads: Option<usize>,
+}
+
+fn parse_solve_flags(mut args: &[String]) -> Result<SolveFileFlags, String> {
+    let mut flags = SolveFileFlags::default();
+    loop {
+        match args {
+            [] => return Ok(flags),
+            [flag, rest @ ..] if flag == "--eval" => {
+                flags.eval = true;
+                args = rest;
+            }
+            [flag, bits, rest @ ..] if flag == "--tt-bits" => {
+                flags.tt_bits = Some(
+                    bits.parse::<u32>()
+                        .ok()
+                        .filter(|b| (10..=26).contains(b))
+                        .ok_or(format!("--tt-bits must be 10..=26, got '{bits}'"))?,
+                );
+                args = rest;
+            }
+            [flag, n, rest @ ..] if flag == "--threads" => {
+                flags.threads = Some(
+                    n.parse::<usize>()
+                        .ok()
+                        .filter(|n| (1..=256).contains(n))
+                        .ok_or(format!("--threads must be 1..=256, got '{n}'"))?,
+                );
+                args = rest;
+            }
+            [other, ..] => return Err(format!("unknown solve-file option '{other}'")),
+        }
+    }
+}
+
 /// Solves each OBF line of `path` and compares the score with the best
 /// score listed after the `;` (FFO format). `Ok(false)` on a mismatch.
-fn solve_file(path: &std::path::Path) -> Result<bool, String> {
+fn solve_file(path: &std::path::Path, flags: SolveFileFlags) -> Result<bool, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut all_right = true;
+    let (mut total_nodes, mut total_secs, mut total_wall) = (0u64, 0f64, 0f64);
     for (n, line) in text
         .lines()
         .enumerate()
@@ -389,7 +439,23 @@ fn solve_file(path: &std::path::Path) -> Result<bool, String> {
             .skip(1)
             .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
             .max();
-        let (r, s) = timed(|| solve(&pos));
+        let mut options = if flags.eval {
+            engine::SolveOptions::with_eval(default_weights())
+        } else {
+            engine::SolveOptions::default()
+        };
+        if let Some(bits) = flags.tt_bits {
+            options.table_bits = bits;
+        }
+        if let Some(threads) = flags.threads {
+            options.threads = threads;
+        }
+        let wall = Instant::now();
+        let (r, s) = timed(|| engine::solve_with(&pos, options).expect("no budget").result);
+        let wall = wall.elapsed().as_secs_f64();
+        total_nodes += r.nodes;
+        total_secs += s;
+        total_wall += wall;
         let verdict = match expected {
             Some(e) if e == r.score => "exact".to_string(),
             Some(e) => {
@@ -399,7 +465,7 @@ fn solve_file(path: &std::path::Path) -> Result<bool, String> {
             None => "no listed score".to_string(),
         };
         println!(
-            "line {} ({} empties): score {:+} best {} nodes {} in {s:.3}s: {verdict}",
+            "line {} ({} empties): score {:+} best {} nodes {} in {s:.3}s CPU {wall:.3}s wall: {verdict}",
             n + 1,
             pos.empty_count(),
             r.score,
@@ -407,6 +473,7 @@ fn solve_file(path: &std::path::Path) -> Result<bool, String> {
             r.nodes
         );
     }
+    println!("total: {total_nodes} nodes in {total_secs:.3}s CPU, {total_wall:.3}s wall");
     Ok(all_right)
 }
 

@@ -179,6 +179,7 @@ impl<'w> NBoard<'w> {
             max_nodes: self.node_budget,
             exact_from_empties: self.depth.clamp(20, 24),
             time_ms: None,
+            threads: 1,
         }
     }
 

@@ -686,6 +686,7 @@ pub fn search_values(pos: &Position, w: &PatternWeights, depth: u32) -> Vec<(Squ
         max_nodes: u64::MAX,
         exact_from_empties: 0,
         time_ms: None,
+        threads: 1,
     };
     score_all_moves(pos, w, limits)
         .into_iter()
@@ -881,6 +882,7 @@ pub fn judge(
                     max_nodes: u64::MAX,
                     exact_from_empties: 0,
                     time_ms: None,
+                    threads: 1,
                 };
                 let r = engine::evaluate_position(&after.position, w, limits);
                 pv.extend(r.pv.iter().take(PV_PLIES - 1));

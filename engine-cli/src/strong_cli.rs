@@ -172,7 +172,16 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
 
 /// `othello evaluate [--depth N | --time-ms T] [--exact-from E] [--weights FILE] OBF`.
 pub fn parse_evaluate(args: &[String]) -> Result<(Limits, Option<PathBuf>, String), String> {
-    let (pairs, rest) = flags(args, &["--depth", "--time-ms", "--exact-from", "--weights"])?;
+    let (pairs, rest) = flags(
+        args,
+        &[
+            "--depth",
+            "--time-ms",
+            "--exact-from",
+            "--weights",
+            "--threads",
+        ],
+    )?;
     let [obf] = rest.as_slice() else {
         return Err("evaluate needs exactly one OBF position (quote it)".into());
     };
@@ -194,6 +203,7 @@ pub fn parse_evaluate(args: &[String]) -> Result<(Limits, Option<PathBuf>, Strin
                 time = true;
             }
             "--exact-from" => limits.exact_from_empties = number("exact-from", v, 0u32, 60)?,
+            "--threads" => limits.threads = number("threads", v, 1usize, 256)?,
             _ => weights = Some(PathBuf::from(v)),
         }
     }

@@ -98,7 +98,11 @@ fn solve_file_checks_the_listed_scores() {
             .unwrap();
         assert_eq!(out.status.code(), Some(code), "{name}");
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(stdout.lines().count(), 3, "{stdout}");
+        assert_eq!(stdout.lines().count(), 4, "{stdout}");
+        assert!(
+            stdout.lines().last().unwrap().starts_with("total: "),
+            "{stdout}"
+        );
         if code == 0 {
             assert_eq!(stdout.matches(": exact").count(), 3, "{stdout}");
         } else {

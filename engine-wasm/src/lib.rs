@@ -77,6 +77,7 @@ pub fn hint_all_position(
         max_nodes: max_nodes.max(1),
         exact_from_empties: HINT_ALL_EXACT_EMPTIES,
         time_ms: None,
+        threads: 1,
     };
     let scores = engine::score_all_moves(pos, weights, limits);
     MoveValues {

@@ -1,20 +1,27 @@
 //! Exact endgame solver (standard scoring: empty squares go to the winner).
 //!
-//! Negamax with α–β and principal-variation (null-window) search, a
-//! transposition table of score bounds, fastest-first move ordering (fewest
-//! opponent replies, corners counted double), parity ordering with a static
-//! square order when few squares are empty, and dedicated last-two/last-one
-//! empty-square code. Scores are final disc differences for the side to
-//! move, in −64..=64.
-//!
 //! (Over 600 lines: the solver's portable and x86-64-v3 copies share one
-//! macro-generated body and its tests; splitting would separate them.)
-
+//! macro-generated body; its table, selective passes and threads are that
+//! body's; splitting would separate them.)
+//!
+//! Negamax with α–β and principal-variation (null-window) search
+//! ([`crate::pvs`]), a transposition table of score bounds in two-way
+//! buckets (shared by a solve's threads: lazy SMP), fastest-first move
+//! ordering (fewest opponent replies, corners counted double), with the
+//! pattern evaluation also ordering by shallow searches and, from 20
+//! empties, probable-cut selective passes before the exact one; parity
+//! ordering with a static square order when few squares are empty, and
+//! dedicated last-two/last-one empty-square code. Scores are final disc
+//! differences for the side to move, in −64..=64.
+//!
 use crate::bitboard::{count_last_flips, flips, legal_moves, neighbours, Bitboard};
-use crate::pattern::PatternWeights;
+use crate::pattern::{PatternWeights, EVAL_SCALE};
 use crate::position::Position;
+use crate::pvs::{pvs_loop, NO_MOVE};
 use crate::square::Square;
 use std::marker::PhantomData;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
 /// What [`solve`] found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -44,18 +51,124 @@ const EVAL_ORDER_EMPTIES: u32 = 12;
 /// Ordering key units per evaluated disc (the mobility part counts 16 per
 /// opponent move).
 const EVAL_ORDER_WEIGHT: i32 = 8;
-const NO_MOVE: u8 = 64;
+/// From this many empties on, [`SolveOptions::with_eval`] orders moves by a
+/// shallow search on the pattern evaluation (Edax's and Egaroucid's
+/// evaluation-ordered shallow searches).
+const SORT_SEARCH_EMPTIES: u32 = 12;
+/// The ordering search gets one more ply every this many empties (12–14
+/// empties: 1 ply, 15–17: 2, 18–20: 3, 21–23: 4 …; tuned on FFO #40–#44,
+/// docs/BENCHMARKS.md).
+const SORT_STEP: u32 = 3;
+/// The selectivity of an exact search.
+const EXACT: u8 = 255;
+/// Probable-cut confidences of the selective passes, in tenths of a
+/// standard deviation (Edax's iterative selectivity).
+const SELECTIVITY: [i32; 3] = [10, 15, 20];
+/// Selective passes run from this many empties on, probable cuts at nodes
+/// with at least [`PROBCUT_EMPTIES`] empties.
+const SELECTIVE_FROM: u32 = 20;
+const PROBCUT_EMPTIES: u32 = 10;
 
-/// 32 bytes, aligned so that an entry never straddles two cache lines (a
-/// probe is one memory access).
+/// The probable-cut shallow search's depth at `empties` (tuned on FFO
+/// #40–#44 with [`PROBCUT_EMPTIES`], docs/BENCHMARKS.md).
+fn probcut_depth(empties: u32) -> u32 {
+    (empties / 4).max(1)
+}
+
+/// Standard deviation (in discs) of the exact score around a `depth`-ply
+/// value of the pattern evaluation (from `othello label-bias`: mean
+/// absolute errors of 7.0, 5.7, 5.7, 4.8, 4.0, 3.9 discs for 0–5 plies at
+/// 20–22 empties, × 1.25).
+fn probcut_sigma(depth: u32) -> i32 {
+    [9, 7, 7, 6, 5, 5][depth.min(5) as usize]
+}
+
+/// Beyond any evaluation (1/32 disc).
+const EVAL_INF: i32 = 1 << 20;
+
+/// The depth of the ordering search at `empties` (1 at `from` empties):
+/// one more ply every `step` empties.
+fn sort_depth(empties: u32, from: u32, step: u32) -> u32 {
+    1 + (empties - from) / step
+}
+
+/// α–β on the pattern evaluation (1/32 disc), `depth` plies, no table;
+/// counts its nodes in `nodes`.
+fn eval_search(
+    w: &PatternWeights,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    depth: u32,
+    nodes: &mut u64,
+) -> i32 {
+    crate::strong::plain(w, p, o, alpha, beta, depth, false, nodes)
+}
+
+/// A table entry as the search reads and writes it.
 #[derive(Clone, Copy, Default)]
-#[repr(align(32))]
 struct Entry {
     player: u64,
     opponent: u64,
     lower: i8,
     upper: i8,
     best: u8,
+    /// Empty squares of the position: the work a replacement would lose.
+    empties: u8,
+    /// The selectivity of the search that stored the bounds ([`EXACT`]:
+    /// none); a search trusts only bounds at least as exact as its own.
+    sel: u8,
+}
+
+impl Entry {
+    #[inline(always)]
+    fn data(&self) -> u64 {
+        u64::from(self.lower as u8)
+            | u64::from(self.upper as u8) << 8
+            | u64::from(self.best) << 16
+            | u64::from(self.empties) << 24
+            | u64::from(self.sel) << 32
+    }
+}
+
+/// One entry of the table shared by the solve's threads, as three atomic
+/// words (Hyatt's lockless hashing: the two key words are stored XORed with
+/// the data word, so an entry torn by two threads writing at once reads
+/// back as another position and is ignored). Relaxed atomic loads and
+/// stores compile to plain ones: one thread pays nothing for the sharing.
+/// 32 bytes, aligned so that an entry never straddles two cache lines (a
+/// probe is one memory access).
+#[derive(Default)]
+#[repr(align(32))]
+struct Slot {
+    p: AtomicU64,
+    o: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    #[inline(always)]
+    fn load(&self) -> Entry {
+        let d = self.data.load(Relaxed);
+        Entry {
+            player: self.p.load(Relaxed) ^ d,
+            opponent: self.o.load(Relaxed) ^ d,
+            lower: d as u8 as i8,
+            upper: (d >> 8) as u8 as i8,
+            best: (d >> 16) as u8,
+            empties: (d >> 24) as u8,
+            sel: (d >> 32) as u8,
+        }
+    }
+
+    #[inline(always)]
+    fn store(&self, e: &Entry) {
+        let d = e.data();
+        self.p.store(e.player ^ d, Relaxed);
+        self.o.store(e.opponent ^ d, Relaxed);
+        self.data.store(d, Relaxed);
+    }
 }
 
 /// Quadrant masks for parity ordering.
@@ -191,8 +304,17 @@ struct Solver<'w, K> {
     eval_empties: u32,
     /// Ordering key units per evaluated disc.
     eval_weight: i32,
-    table: Vec<Entry>,
+    /// With the evaluation: order by a shallow search from this many
+    /// empties on.
+    sort_empties: u32,
+    sort_step: u32,
+    /// The transposition table (shared by the threads of a solve).
+    table: &'w [Slot],
     shift: u32,
+    /// A helper thread's number (0: the main thread), and the flag that
+    /// stops helpers once the main thread has the result.
+    helper: usize,
+    stop: Option<&'w AtomicBool>,
     nodes: u64,
     /// Node budget; once `nodes` passes it the search unwinds with junk
     /// values and `aborted` is set (the result is then discarded).
@@ -202,6 +324,8 @@ struct Solver<'w, K> {
     /// and its exact value once searched.
     root_first: u8,
     first_value: Option<i32>,
+    /// The current pass: an index into [`SELECTIVITY`], or [`EXACT`].
+    sel: u8,
     kernel: PhantomData<K>,
 }
 
@@ -221,19 +345,36 @@ fn final_score(p: u64, o: u64) -> i32 {
 }
 
 impl<'w, K> Solver<'w, K> {
-    fn new(bits: u32) -> Solver<'w, K> {
+    fn new(table: &'w [Slot]) -> Solver<'w, K> {
         Solver {
             eval: None,
             eval_empties: EVAL_ORDER_EMPTIES,
             eval_weight: EVAL_ORDER_WEIGHT,
-            table: vec![Entry::default(); 1usize << bits],
-            shift: 64 - bits,
+            sort_empties: SORT_SEARCH_EMPTIES,
+            sort_step: SORT_STEP,
+            table,
+            shift: 64 - table.len().trailing_zeros(),
+            helper: 0,
+            stop: None,
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
             root_first: NO_MOVE,
             first_value: None,
+            sel: EXACT,
             kernel: PhantomData,
+        }
+    }
+
+    /// The entry of `(p, o)` in the bucket of `slot` (an entry of another
+    /// position when it is in neither).
+    #[inline(always)]
+    fn probe(&self, slot: usize, p: u64, o: u64) -> Entry {
+        let e = self.table[slot].load();
+        if e.player == p && e.opponent == o {
+            e
+        } else {
+            self.table[slot ^ 1].load()
         }
     }
 
@@ -375,17 +516,17 @@ impl Solver<'_, $kernel> {
         best
     }
 
-    /// Moves of `p` ordered fastest-first (TT move first).
+    /// Moves of `p` ordered best first: the table move, then by key —
+    /// fastest-first (fewest opponent replies, corners counted double, few
+    /// empty neighbours), plus with the evaluation (from
+    /// `eval_empties` on) the opponent's value after the move: its static
+    /// evaluation, or from `sort_empties` on a shallow α–β search on the
+    /// evaluation ([`sort_depth`] plies; its nodes count).
     #[inline(always)]
-    fn ordered_moves(
-        p: u64,
-        o: u64,
-        moves: u64,
-        tt_move: u8,
-        eval: Option<(&PatternWeights, u32, i32)>,
-        out: &mut [(i32, u8, u64); 32],
-    ) -> usize {
-        let eval = eval.filter(|e| (!(p | o)).count_ones() >= e.1);
+    fn ordered_moves(&mut self, p: u64, o: u64, moves: u64, tt_move: u8, out: &mut [(i32, u8, u64); 32]) -> usize {
+        let empties = (!(p | o)).count_ones();
+        let eval = self.eval.filter(|_| empties >= self.eval_empties);
+        let depth = if empties >= self.sort_empties { sort_depth(empties, self.sort_empties, self.sort_step) } else { 0 };
         let mut n = 0;
         let mut m = moves;
         while m != 0 && n < 32 {
@@ -396,7 +537,7 @@ impl Solver<'_, $kernel> {
             let no = o & !f;
             let replies = legal_moves(no, np);
             let key = if sq as u8 == tt_move {
-                -1000
+                -(1 << 24)
             } else {
                 let empty = !(np | no);
                 let potential = (neighbours(np) & empty).count_ones() as i32;
@@ -410,9 +551,13 @@ impl Solver<'_, $kernel> {
                         0
                     };
                 match eval {
-                    // The opponent's evaluation after the move (lower is
+                    // The opponent's value after the move (lower is
                     // better for the mover), in 1/32 disc, plus mobility.
-                    Some((w, _, k)) => w.eval_raw(no, np) * k / 32 + fastest,
+                    Some(w) if depth > 0 => {
+                        let v = eval_search(w, no, np, -EVAL_INF, EVAL_INF, depth - 1, &mut self.nodes);
+                        v * self.eval_weight / 32 + fastest
+                    }
+                    Some(w) => w.eval_raw(no, np) * self.eval_weight / 32 + fastest,
                     None => fastest,
                 }
             };
@@ -435,15 +580,20 @@ impl Solver<'_, $kernel> {
             return self.shallow(p, o, alpha, beta, passed);
         }
         self.nodes += 1;
-        if self.nodes > self.limit {
-            // Out of budget: unwind; the caller discards the whole result.
+        if self.nodes > self.limit
+            || (self.nodes & 4095 == 0 && self.stop.is_some_and(|s| s.load(Relaxed)))
+        {
+            // Out of budget (or a helper no longer needed): unwind; the
+            // caller discards the whole result.
             self.aborted = true;
             return 0;
         }
         let slot = self.slot(p, o);
         let mut tt_move = NO_MOVE;
-        let entry = self.table[slot];
-        if entry.player == p && entry.opponent == o {
+        let entry = self.probe(slot, p, o);
+        if entry.player == p && entry.opponent == o && entry.sel < self.sel {
+            tt_move = entry.best;
+        } else if entry.player == p && entry.opponent == o {
             let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
             if lower >= beta {
                 return lower;
@@ -466,6 +616,11 @@ impl Solver<'_, $kernel> {
             }
             beta = beta.min(bound.max(alpha + 1));
         }
+        if self.sel != EXACT && empty.count_ones() >= PROBCUT_EMPTIES {
+            if let Some(v) = self.probcut(p, o, alpha, beta) {
+                return v;
+            }
+        }
         let moves = legal_moves(p, o);
         if moves == 0 {
             if passed {
@@ -474,48 +629,39 @@ impl Solver<'_, $kernel> {
             return -self.search(o, p, -beta, -alpha, true);
         }
         let mut list = [(0i32, 0u8, 0u64); 32];
-        let n = Self::ordered_moves(p, o, moves, tt_move, self.eval.map(|w| (w, self.eval_empties, self.eval_weight)), &mut list);
+        let n = self.ordered_moves(p, o, moves, tt_move, &mut list);
         // Enhanced transposition cutoff: a child already known to refute.
         if empty.count_ones() >= ETC_EMPTIES {
             for &(_, sq, f) in &list[..n] {
                 let np = p | f | (1u64 << sq);
                 let no = o & !f;
-                let child = self.table[self.slot(no, np)];
-                if child.player == no && child.opponent == np && -i32::from(child.upper) >= beta {
+                let child = self.probe(self.slot(no, np), no, np);
+                if child.player == no
+                    && child.opponent == np
+                    && child.sel >= self.sel
+                    && -i32::from(child.upper) >= beta
+                {
                     return -i32::from(child.upper);
                 }
             }
         }
         let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_move = NO_MOVE;
-        for (i, &(_, sq, f)) in list[..n].iter().enumerate() {
-            let np = p | f | (1u64 << sq);
-            let no = o & !f;
-            let v = if i == 0 {
-                -self.search(no, np, -beta, -alpha, false)
-            } else {
-                let v = -self.search(no, np, -alpha - 1, -alpha, false);
-                if v > alpha && v < beta {
-                    -self.search(no, np, -beta, -alpha, false)
-                } else {
-                    v
-                }
-            };
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = sq;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let searched = pvs_loop(
+            p,
+            o,
+            &list[..n],
+            alpha,
+            beta,
+            -INF,
+            |p, o, alpha, beta| {
+                let v = self.search(p, o, alpha, beta, false);
+                (!self.aborted).then_some(v)
+            },
+            |_, _, _| {},
+        );
+        let Some((best, best_move)) = searched else {
+            return 0;
+        };
         let (mut lower, mut upper) = if best <= alpha0 {
             (-64, best)
         } else if best >= beta {
@@ -523,63 +669,160 @@ impl Solver<'_, $kernel> {
         } else {
             (best, best)
         };
-        let old = self.table[slot];
-        if old.player == p && old.opponent == o {
+        // Two-way buckets: the position's own entry, else the one of the
+        // pair holding fewer empties (less work lost).
+        let (e0, e1) = (self.table[slot].load(), self.table[slot ^ 1].load());
+        let (slot, old) = if e0.player == p && e0.opponent == o {
+            (slot, e0)
+        } else if e1.player == p && e1.opponent == o {
+            (slot ^ 1, e1)
+        } else if e1.empties < e0.empties {
+            (slot ^ 1, e1)
+        } else {
+            (slot, e0)
+        };
+        if old.player == p && old.opponent == o && old.sel == self.sel {
             lower = lower.max(i32::from(old.lower));
             upper = upper.min(i32::from(old.upper));
         }
-        self.table[slot] = Entry {
+        self.table[slot].store(&Entry {
             player: p,
             opponent: o,
             lower: lower.clamp(-64, 64) as i8,
             upper: upper.clamp(-64, 64) as i8,
             best: best_move,
-        };
+            empties: empty.count_ones() as u8,
+            sel: self.sel,
+        });
         best
     }
 
+    /// A probable cut (selective passes only): `Some(beta)` when a shallow
+    /// search on the evaluation says the score is above `beta` with the
+    /// pass's confidence, `Some(alpha)` when it is below `alpha`.
+    #[inline(never)]
+    fn probcut(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> Option<i32> {
+        let w = self.eval?;
+        let empties = (!(p | o)).count_ones();
+        let depth = probcut_depth(empties);
+        let margin = (SELECTIVITY[usize::from(self.sel)] * probcut_sigma(depth) + 5) / 10;
+        if beta + margin <= 64 {
+            let b = (beta + margin) * EVAL_SCALE;
+            if eval_search(w, p, o, b - 1, b, depth, &mut self.nodes) >= b {
+                return Some(beta);
+            }
+        }
+        if alpha - margin >= -64 {
+            let a = (alpha - margin) * EVAL_SCALE;
+            if eval_search(w, p, o, a, a + 1, depth, &mut self.nodes) <= a {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
+    /// The root: exact score and best move. With the evaluation and from
+    /// [`SELECTIVE_FROM`] empties on, selective passes with probable cuts
+    /// at rising confidence come first (Edax's iterative selectivity):
+    /// each leaves best moves in the table and a score around which the
+    /// next pass's window is centred; the last pass is exact, trusts only
+    /// exact bounds, and its score is the result.
     $(#[target_feature(enable = $features)])?
     fn root(&mut self, p: u64, o: u64) -> (i32, Option<Square>) {
+        let empties = (!(p | o)).count_ones();
+        if self.eval.is_none() || self.root_first != NO_MOVE || empties < SELECTIVE_FROM {
+            self.sel = EXACT;
+            return self.root_window(p, o, -INF, INF, self.root_first);
+        }
+        let mut guess = None;
+        let mut first = NO_MOVE;
+        for sel in (0..SELECTIVITY.len() as u8).chain([EXACT]) {
+            self.sel = sel;
+            let (v, m) = self.aspiration(p, o, guess, first);
+            if self.aborted || sel == EXACT {
+                return (v, m);
+            }
+            guess = Some(v);
+            first = m.map_or(NO_MOVE, |m| m.index() as u8);
+        }
+        unreachable!("the exact pass returns")
+    }
+
+    /// The root searched with a window around `guess` (±2 discs), widened
+    /// towards the side it fails on; a second failure gets the full window.
+    $(#[target_feature(enable = $features)])?
+    fn aspiration(&mut self, p: u64, o: u64, guess: Option<i32>, first: u8) -> (i32, Option<Square>) {
+        let Some(g) = guess else {
+            return self.root_window(p, o, -INF, INF, first);
+        };
+        let (mut lo, mut hi) = (g - 3, g + 3);
+        for tries in 0.. {
+            let (v, m) = self.root_window(p, o, lo, hi, first);
+            if self.aborted {
+                return (v, m);
+            }
+            if tries >= 1 && (v <= lo || v >= hi) {
+                // Failed on both sides (a selective pass's probable cuts
+                // can disagree between windows): the full window ends it.
+                (lo, hi) = (-INF, INF);
+            } else if v <= lo {
+                (lo, hi) = (-INF, v + 1);
+            } else if v >= hi {
+                (lo, hi) = (v - 1, INF);
+            } else {
+                return (v, m);
+            }
+        }
+        unreachable!("the full window always holds the value")
+    }
+
+    /// Principal-variation search of the root's moves in the window
+    /// `(alpha, beta)` (`first`, if legal, first; fail-soft).
+    $(#[target_feature(enable = $features)])?
+    fn root_window(&mut self, p: u64, o: u64, alpha: i32, beta: i32, first: u8) -> (i32, Option<Square>) {
         self.nodes += 1;
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
                 return (final_score(p, o), None);
             }
-            return (-self.search(o, p, -INF, INF, true), None);
+            return (-self.search(o, p, -beta, -alpha, true), None);
         }
         let mut list = [(0i32, 0u8, 0u64); 32];
-        let n = Self::ordered_moves(p, o, moves, NO_MOVE, self.eval.map(|w| (w, self.eval_empties, self.eval_weight)), &mut list);
-        if let Some(k) = list[..n].iter().position(|m| m.1 == self.root_first) {
+        let n = self.ordered_moves(p, o, moves, NO_MOVE, &mut list);
+        if let Some(k) = list[..n].iter().position(|m| m.1 == first) {
             list[..=k].rotate_right(1);
         }
-        let mut alpha = -INF;
-        let beta = INF;
-        let mut best = (-INF, None);
-        for (i, &(_, sq, f)) in list[..n].iter().enumerate() {
-            let np = p | f | (1u64 << sq);
-            let no = o & !f;
-            let v = if i == 0 {
-                -self.search(no, np, -beta, -alpha, false)
-            } else {
-                let v = -self.search(no, np, -alpha - 1, -alpha, false);
-                if v > alpha {
-                    -self.search(no, np, -beta, -alpha, false)
-                } else {
-                    v
-                }
-            };
-            if self.aborted {
-                break;
-            }
-            if i == 0 && sq == self.root_first {
-                self.first_value = Some(v);
-            }
-            if v > best.0 {
-                best = (v, Square::new(usize::from(sq)));
-                alpha = alpha.max(v);
-            }
+        if self.helper > 0 && n > 1 {
+            // A helper thread starts from another move, so that its table
+            // entries (exact values of the other moves) spare the main
+            // thread work rather than repeat it.
+            let k = self.helper % n;
+            list[..=k].rotate_right(1);
         }
+        let root_first = self.root_first;
+        let mut first_value = None;
+        let searched = pvs_loop(
+            p,
+            o,
+            &list[..n],
+            alpha,
+            beta,
+            -INF,
+            |p, o, alpha, beta| {
+                let v = self.search(p, o, alpha, beta, false);
+                (!self.aborted).then_some(v)
+            },
+            |i, sq, v| {
+                if i == 0 && sq == root_first {
+                    first_value = Some(v);
+                }
+            },
+        );
+        if first_value.is_some() {
+            self.first_value = first_value;
+        }
+        let best = searched.map_or((-INF, None), |(v, sq)| (v, Square::new(usize::from(sq))));
         best
     }
 }
@@ -604,65 +847,111 @@ pub(crate) fn x86_v3() -> bool {
 /// empties on, and key units per disc.
 type EvalOrder<'w> = Option<(&'w PatternWeights, u32, i32)>;
 
-/// Runs the solver on `pos` with a table of 2^`bits` entries and a node
-/// budget: the result and whether the budget ran out. `portable` forces the
-/// plain copy.
-fn run(
-    pos: &Position,
+/// What one solve runs with.
+#[derive(Clone, Copy)]
+struct Run<'w> {
     bits: u32,
     limit: u64,
     portable: bool,
-    eval: EvalOrder<'_>,
-) -> (SolveResult, bool) {
-    let (result, aborted, _) = run_first(pos, bits, limit, portable, eval, NO_MOVE);
-    (result, aborted)
+    eval: EvalOrder<'w>,
+    first: u8,
+    threads: usize,
 }
 
-/// [`run`] with `first` searched first at the root (full window), also
-/// returning that move's exact value (`None` if it is not a legal move or
-/// `first` is `NO_MOVE`).
-fn run_first(
-    pos: &Position,
-    bits: u32,
-    limit: u64,
-    portable: bool,
-    eval: EvalOrder<'_>,
-    first: u8,
-) -> (SolveResult, bool, Option<i32>) {
+/// Runs the solver on `pos`: the result (nodes of every thread), whether
+/// the budget ran out, and the value of `first` searched first at the
+/// root with a full window (`None` if it is not a legal move or is
+/// `NO_MOVE`). With several threads the helpers search the same root on
+/// the shared table (lazy SMP), each starting from another root move;
+/// the main thread's result is the answer (exact: every bound a helper
+/// stores is a true bound) and the helpers stop when it is known.
+fn run(pos: &Position, run: Run<'_>) -> (SolveResult, bool, Option<i32>) {
     let (p, o) = (pos.player().0, pos.opponent().0 & !pos.player().0);
-    fn configure<'w, K>(solver: &mut Solver<'w, K>, limit: u64, eval: EvalOrder<'w>, first: u8) {
-        solver.limit = limit;
-        solver.root_first = first;
-        if let Some((w, empties, weight)) = eval {
+    let table: Vec<Slot> = (0..1usize << run.bits).map(|_| Slot::default()).collect();
+    let stop = AtomicBool::new(false);
+    #[cfg(target_arch = "x86_64")]
+    if !run.portable && x86_v3() {
+        return run_threads::<X86V3>(&table, &stop, p, o, run, root_v3);
+    }
+    // Elsewhere there is only the portable copy to run.
+    let _ = run.portable;
+    run_threads::<Portable>(&table, &stop, p, o, run, Solver::<Portable>::root)
+}
+
+/// The x86-64-v3 copy of the root.
+#[cfg(target_arch = "x86_64")]
+fn root_v3(solver: &mut Solver<'_, X86V3>, p: u64, o: u64) -> (i32, Option<Square>) {
+    assert!(
+        x86_v3(),
+        "the x86-64-v3 solver needs a CPU with its features"
+    );
+    #[allow(unsafe_code)]
+    // SAFETY: `Solver<X86V3>`'s methods are compiled for popcnt, lzcnt,
+    // bmi1, bmi2 and avx2, and `x86_v3()` has just checked that this CPU
+    // has every one of them. No other unsafe operation is involved.
+    unsafe {
+        solver.root(p, o)
+    }
+}
+
+/// One kernel copy's root search.
+type RootFn<'w, K> = fn(&mut Solver<'w, K>, u64, u64) -> (i32, Option<Square>);
+
+fn run_threads<'w, K>(
+    table: &'w [Slot],
+    stop: &'w AtomicBool,
+    p: u64,
+    o: u64,
+    run: Run<'w>,
+    root: RootFn<'w, K>,
+) -> (SolveResult, bool, Option<i32>) {
+    let configure = |solver: &mut Solver<'w, K>| {
+        solver.limit = run.limit;
+        solver.root_first = run.first;
+        if let Some((w, empties, weight)) = run.eval {
             solver.eval = Some(w);
             solver.eval_empties = empties;
             solver.eval_weight = weight;
         }
-    }
-    #[cfg(target_arch = "x86_64")]
-    if !portable && x86_v3() {
-        let mut solver = Solver::<X86V3>::new(bits);
-        configure(&mut solver, limit, eval, first);
-        #[allow(unsafe_code)]
-        // SAFETY: `Solver<X86V3>`'s methods are compiled for popcnt, lzcnt,
-        // bmi1, bmi2 and avx2, and `x86_v3()` has just checked that this CPU
-        // has every one of them. No other unsafe operation is involved.
-        let (score, best_move) = unsafe { solver.root(p, o) };
-        let result = SolveResult {
-            score,
-            best_move,
-            nodes: solver.nodes,
-        };
-        return (result, solver.aborted, solver.first_value);
-    }
-    let _ = portable;
-    let mut solver = Solver::<Portable>::new(bits);
-    configure(&mut solver, limit, eval, first);
-    let (score, best_move) = solver.root(p, o);
+    };
+    let mut solver = Solver::<K>::new(table);
+    configure(&mut solver);
+    // wasm has no threads; a node budget is one thread's.
+    let threads = if cfg!(target_arch = "wasm32") || run.limit != u64::MAX {
+        1
+    } else {
+        run.threads.max(1)
+    };
+    let (score, best_move, helper_nodes) = if threads == 1 {
+        let (score, best_move) = root(&mut solver, p, o);
+        (score, best_move, 0)
+    } else {
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|helper| {
+                    scope.spawn(move || {
+                        let mut h = Solver::<K>::new(table);
+                        configure(&mut h);
+                        h.helper = helper;
+                        h.stop = Some(stop);
+                        root(&mut h, p, o);
+                        h.nodes
+                    })
+                })
+                .collect();
+            let (score, best_move) = root(&mut solver, p, o);
+            stop.store(true, Relaxed);
+            let helper_nodes: u64 = helpers
+                .into_iter()
+                .map(|h| h.join().expect("a solver thread panicked"))
+                .sum();
+            (score, best_move, helper_nodes)
+        })
+    };
     let result = SolveResult {
         score,
         best_move,
-        nodes: solver.nodes,
+        nodes: solver.nodes + helper_nodes,
     };
     (result, solver.aborted, solver.first_value)
 }
@@ -672,7 +961,7 @@ fn run_first(
 #[derive(Clone, Copy, Debug)]
 pub struct SolveOptions<'w> {
     /// The transposition table holds `2^table_bits` entries (clamped to
-    /// 10..=26; 24 bytes each). Smaller tables suit memory-tight targets.
+    /// 10..=26; 32 bytes each). Smaller tables suit memory-tight targets.
     pub table_bits: u32,
     /// Give up after this many visited positions (`None`: no budget). The
     /// search stops cleanly (no panic, no clock), so a server can solve any
@@ -693,6 +982,10 @@ pub struct SolveOptions<'w> {
     /// Run the portable copy even where the CPU could run the x86-64-v3
     /// one (the tests compare the two).
     pub portable: bool,
+    /// Threads searching at once on a shared table (lazy SMP; the score is
+    /// as exact, the node count is every thread's). 1 on wasm and with a
+    /// node budget.
+    pub threads: usize,
 }
 
 impl Default for SolveOptions<'_> {
@@ -705,6 +998,7 @@ impl Default for SolveOptions<'_> {
             eval_weight: EVAL_ORDER_WEIGHT,
             first: None,
             portable: false,
+            threads: 1,
         }
     }
 }
@@ -751,13 +1045,16 @@ pub fn solve_with(pos: &Position, options: SolveOptions<'_>) -> Option<Solved> {
         .first
         .and_then(|sq| u8::try_from(sq.index()).ok())
         .unwrap_or(NO_MOVE);
-    let (result, aborted, first_value) = run_first(
+    let (result, aborted, first_value) = run(
         pos,
-        options.table_bits.clamp(10, 26),
-        limit,
-        options.portable,
-        eval,
-        first,
+        Run {
+            bits: options.table_bits.clamp(10, 26),
+            limit,
+            portable: options.portable,
+            eval,
+            first,
+            threads: options.threads,
+        },
     );
     (!aborted && result.nodes <= limit).then_some(Solved {
         result,
@@ -770,5 +1067,16 @@ pub fn solve_with(pos: &Position, options: SolveOptions<'_>) -> Option<Solved> {
 /// ([`solve_with`] with the default [`SolveOptions`]).
 #[must_use]
 pub fn solve(pos: &Position) -> SolveResult {
-    run(pos, TT_BITS, u64::MAX, false, None).0
+    run(
+        pos,
+        Run {
+            bits: TT_BITS,
+            limit: u64::MAX,
+            portable: false,
+            eval: None,
+            first: NO_MOVE,
+            threads: 1,
+        },
+    )
+    .0
 }

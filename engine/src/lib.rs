@@ -27,6 +27,7 @@ mod notation;
 pub mod pattern;
 mod perft;
 mod position;
+mod pvs;
 pub mod reference;
 mod search;
 mod square;

@@ -23,7 +23,10 @@ use crate::bitboard::{flips, legal_moves};
 use crate::endgame::{solve_with, SolveOptions};
 use crate::pattern::{PatternWeights, EVAL_SCALE};
 use crate::position::Position;
+use crate::pvs::{pvs_loop, NO_MOVE};
 use crate::square::Square;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
 /// What limits a strong search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +42,12 @@ pub struct Limits {
     /// Wall-clock limit in milliseconds (native targets only; ignored on
     /// wasm).
     pub time_ms: Option<u64>,
+    /// Threads searching at once on a shared table (lazy SMP, native
+    /// only): helpers run the same iterative deepening, every other one a
+    /// ply deeper, and stop when the main thread is done. With more than
+    /// one the result may vary from run to run; `nodes` counts every
+    /// thread's.
+    pub threads: usize,
 }
 
 impl Limits {
@@ -50,6 +59,7 @@ impl Limits {
             max_nodes: u64::MAX,
             exact_from_empties: 20,
             time_ms: None,
+            threads: 1,
         }
     }
 
@@ -61,6 +71,7 @@ impl Limits {
             max_nodes: u64::MAX,
             exact_from_empties: 20,
             time_ms: Some(ms),
+            threads: 1,
         }
     }
 }
@@ -103,7 +114,6 @@ const INF: i32 = 1 << 20;
 const TT_BITS: u32 = 18;
 #[cfg(target_arch = "wasm32")]
 const TT_BITS: u32 = 16;
-const NO_MOVE: u8 = 64;
 /// Conservative solver speed used to turn a time limit into a node budget.
 const SOLVE_NODES_PER_MS: u64 = 10_000;
 
@@ -115,6 +125,43 @@ struct Entry {
     upper: i32,
     depth: u8,
     best: u8,
+}
+
+/// One table entry shared by the search's threads: four relaxed atomic
+/// words, the key words XORed with the two data words (lockless hashing:
+/// a torn entry reads back as another position). One thread pays nothing:
+/// relaxed loads and stores are plain ones.
+#[derive(Default)]
+#[repr(align(32))]
+struct Slot {
+    p: AtomicU64,
+    o: AtomicU64,
+    bounds: AtomicU64,
+    info: AtomicU64,
+}
+
+impl Slot {
+    fn load(&self) -> Entry {
+        let b = self.bounds.load(Relaxed);
+        let i = self.info.load(Relaxed);
+        Entry {
+            p: self.p.load(Relaxed) ^ b,
+            o: self.o.load(Relaxed) ^ i,
+            lower: b as u32 as i32,
+            upper: (b >> 32) as u32 as i32,
+            depth: i as u8,
+            best: (i >> 8) as u8,
+        }
+    }
+
+    fn store(&self, e: &Entry) {
+        let b = u64::from(e.lower as u32) | u64::from(e.upper as u32) << 32;
+        let i = u64::from(e.depth) | u64::from(e.best) << 8;
+        self.p.store(e.p ^ b, Relaxed);
+        self.o.store(e.o ^ i, Relaxed);
+        self.bounds.store(b, Relaxed);
+        self.info.store(i, Relaxed);
+    }
 }
 
 /// A clock that only exists on native targets.
@@ -153,7 +200,9 @@ impl Deadline {
 
 struct Searcher<'w> {
     w: &'w PatternWeights,
-    table: Vec<Entry>,
+    table: &'w [Slot],
+    /// Set when a helper thread is no longer needed.
+    stop: Option<&'w AtomicBool>,
     nodes: u64,
     max_nodes: u64,
     deadline: Deadline,
@@ -176,10 +225,16 @@ fn final_score(p: u64, o: u64) -> i32 {
 }
 
 impl<'w> Searcher<'w> {
-    fn new(w: &'w PatternWeights, limits: &Limits, deadline: Deadline) -> Searcher<'w> {
+    fn new(
+        w: &'w PatternWeights,
+        table: &'w [Slot],
+        limits: &Limits,
+        deadline: Deadline,
+    ) -> Searcher<'w> {
         Searcher {
             w,
-            table: vec![Entry::default(); 1 << TT_BITS],
+            table,
+            stop: None,
             nodes: 0,
             max_nodes: limits.max_nodes,
             deadline,
@@ -195,7 +250,10 @@ impl<'w> Searcher<'w> {
     }
 
     fn check_limits(&mut self) -> bool {
-        if self.nodes > self.max_nodes || (self.nodes & 1023 == 0 && self.deadline.passed()) {
+        if self.nodes > self.max_nodes
+            || (self.nodes & 1023 == 0
+                && (self.deadline.passed() || self.stop.is_some_and(|s| s.load(Relaxed))))
+        {
             self.aborted = true;
         }
         self.aborted
@@ -253,7 +311,7 @@ impl<'w> Searcher<'w> {
             return -self.search(o, p, -beta, -alpha, depth, true);
         }
         let slot = Self::slot(p, o);
-        let e = self.table[slot];
+        let e = self.table[slot].load();
         let mut tt_move = NO_MOVE;
         if e.p == p && e.o == o {
             tt_move = e.best;
@@ -273,35 +331,22 @@ impl<'w> Searcher<'w> {
         }
         let alpha0 = alpha;
         let list = self.order(p, o, moves, tt_move, depth);
-        let mut best = -INF;
-        let mut best_move = NO_MOVE;
-        for (i, &(_, sq, f)) in list.iter().enumerate() {
-            let np = p | f | (1u64 << sq);
-            let no = o & !f;
-            let v = if i == 0 {
-                -self.search(no, np, -beta, -alpha, depth - 1, false)
-            } else {
-                let v = -self.search(no, np, -alpha - 1, -alpha, depth - 1, false);
-                if v > alpha && v < beta && !self.aborted {
-                    -self.search(no, np, -beta, -alpha, depth - 1, false)
-                } else {
-                    v
-                }
-            };
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = sq;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let searched = pvs_loop(
+            p,
+            o,
+            &list,
+            alpha,
+            beta,
+            -INF,
+            |p, o, alpha, beta| {
+                let v = self.search(p, o, alpha, beta, depth - 1, false);
+                (!self.aborted).then_some(v)
+            },
+            |_, _, _| {},
+        );
+        let Some((best, best_move)) = searched else {
+            return 0;
+        };
         let (lower, upper) = if best <= alpha0 {
             (-INF, best)
         } else if best >= beta {
@@ -311,16 +356,16 @@ impl<'w> Searcher<'w> {
         };
         // Depth-preferred replacement (one search per table, so no aging):
         // the same position or a search at least as deep replaces.
-        let old = self.table[slot];
+        let old = self.table[slot].load();
         if (old.p == p && old.o == o) || depth + 1 >= u32::from(old.depth) {
-            self.table[slot] = Entry {
+            self.table[slot].store(&Entry {
                 p,
                 o,
                 lower,
                 upper,
                 depth: depth.min(255) as u8,
                 best: best_move,
-            };
+            });
         }
         best
     }
@@ -364,7 +409,7 @@ impl<'w> Searcher<'w> {
                 std::mem::swap(&mut p, &mut o);
                 continue;
             }
-            let e = self.table[Self::slot(p, o)];
+            let e = self.table[Self::slot(p, o)].load();
             if e.p != p || e.o != o || e.best == NO_MOVE || moves & (1u64 << e.best) == 0 {
                 break;
             }
@@ -404,6 +449,33 @@ fn try_exact(
     }
 }
 
+/// Iterative deepening from depth 1 + `skew` to `max_depth`: the value
+/// and depth of the last finished iteration (`None`: not even the first).
+fn deepen(s: &mut Searcher<'_>, p: u64, o: u64, max_depth: u32, skew: u32) -> Option<(i32, u32)> {
+    let mut result = None;
+    // Values of the finished iterations, by depth. The window of an
+    // iteration is centred on the value two plies shallower: values of odd
+    // and even depths can differ by a disc or two (a small side-to-move bias;
+    // about 6 discs in the opening with the weights trained before the
+    // two-parity labels, docs/ENGINE.md), so the previous iteration's value
+    // would make a ±2-disc window fail more often.
+    let mut values: Vec<i32> = Vec::new();
+    for depth in (1 + skew).min(max_depth)..=max_depth {
+        let guess = if values.len() >= 2 {
+            values.get(values.len() - 2).copied()
+        } else {
+            None
+        };
+        let v = s.aspiration(p, o, depth, guess);
+        if s.aborted {
+            break;
+        }
+        values.push(v);
+        result = Some((v, depth));
+    }
+    result
+}
+
 /// Evaluates `pos` for the side to move: the exact score when the solver
 /// can reach it (see [`Limits::exact_from_empties`]), else the value of an
 /// iterative-deepening search on the pattern evaluation.
@@ -432,30 +504,41 @@ pub fn evaluate_position(pos: &Position, weights: &PatternWeights, limits: Limit
             pv: best_move.into_iter().collect(),
         };
     }
-    let mut s = Searcher::new(weights, &limits, deadline);
+    let table: Vec<Slot> = (0..1usize << TT_BITS).map(|_| Slot::default()).collect();
+    let mut s = Searcher::new(weights, &table, &limits, deadline);
     s.nodes = used;
-    let mut result: Option<(i32, u32)> = None;
-    // Values of the finished iterations, by depth. The window of an
-    // iteration is centred on the value two plies shallower: values of odd
-    // and even depths can differ by a disc or two (a small side-to-move bias;
-    // about 6 discs in the opening with the weights trained before the
-    // two-parity labels, docs/ENGINE.md), so the previous iteration's value
-    // would make a ±2-disc window fail more often.
-    let mut values: Vec<i32> = Vec::new();
     let max_depth = limits.depth.max(1).min(pos.empty_count().max(1));
-    for depth in 1..=max_depth {
-        let guess = if values.len() >= 2 {
-            values.get(values.len() - 2).copied()
-        } else {
-            None
-        };
-        let v = s.aspiration(p, o, depth, guess);
-        if s.aborted {
-            break;
-        }
-        values.push(v);
-        result = Some((v, depth));
-    }
+    let threads = if cfg!(target_arch = "wasm32") {
+        1
+    } else {
+        limits.threads.max(1)
+    };
+    let result = if threads == 1 {
+        deepen(&mut s, p, o, max_depth, 0)
+    } else {
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|helper| {
+                    let (table, stop, limits) = (&table, &stop, &limits);
+                    scope.spawn(move || {
+                        let mut h = Searcher::new(weights, table, limits, deadline);
+                        h.stop = Some(stop);
+                        // Every other helper a ply deeper, so that the
+                        // threads fill the table ahead of the main one.
+                        deepen(&mut h, p, o, max_depth, (helper % 2) as u32);
+                        h.nodes
+                    })
+                })
+                .collect();
+            let result = deepen(&mut s, p, o, max_depth, 0);
+            stop.store(true, Relaxed);
+            for h in helpers {
+                s.nodes += h.join().expect("a search thread panicked");
+            }
+            result
+        })
+    };
     let Some((v, depth)) = result else {
         // Not even depth 1 finished: the static evaluation and the first
         // legal move.
@@ -525,7 +608,7 @@ pub fn score_all_moves(pos: &Position, weights: &PatternWeights, limits: Limits)
 /// the pattern evaluation; a finished game scores exactly. For labelling
 /// training positions (many small searches, no table to allocate).
 #[allow(clippy::too_many_arguments)]
-fn plain(
+pub(crate) fn plain(
     w: &PatternWeights,
     p: u64,
     o: u64,

@@ -69,6 +69,85 @@ fn ffo_40_to_44() {
 }
 
 #[test]
+fn ffo_40_to_44_with_the_evaluation_ordering() {
+    // The evaluation-ordered solver (shallow searches on the pattern
+    // evaluation order the moves from 12 empties on) stays exact.
+    let w = engine::default_weights();
+    for (n, line) in FFO.lines().take(5).enumerate() {
+        let pos = Position::from_obf(line).expect("FFO position parses");
+        let best = line
+            .split(';')
+            .skip(1)
+            .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
+            .max()
+            .expect("scores listed");
+        let r = solve_with(&pos, SolveOptions::with_eval(w))
+            .expect("no budget")
+            .result;
+        assert_eq!(r.score, best, "FFO #{}", 40 + n);
+        let m = r.best_move.expect("a move");
+        let after = pos.play(m).expect("legal").position;
+        assert_eq!(-solve(&after).score, best, "FFO #{}: {m}", 40 + n);
+    }
+}
+
+#[test]
+fn selective_passes_stay_within_the_budget() {
+    // FFO #40 (20 empties) with the evaluation runs the probable-cut passes
+    // before the exact one; a budget counts all of them.
+    let w = engine::default_weights();
+    let pos = Position::from_obf(FFO.lines().next().unwrap()).unwrap();
+    let full = solve_with(&pos, SolveOptions::with_eval(w))
+        .expect("no budget")
+        .result;
+    assert_eq!(full.score, 38);
+    let within = |n| solve_with(&pos, SolveOptions::with_eval(w).within(n)).map(|s| s.result);
+    assert_eq!(within(full.nodes), Some(full));
+    assert_eq!(within(full.nodes / 2), None);
+    // Asking for a move's value turns the selective passes off: still exact.
+    let first = SolveOptions {
+        first: full.best_move,
+        ..SolveOptions::with_eval(w)
+    };
+    let solved = solve_with(&pos, first).expect("no budget");
+    assert_eq!(solved.result.score, 38);
+    assert_eq!(solved.first_value, Some(38));
+}
+
+#[test]
+fn parallel_solves_give_the_serial_scores() {
+    // Lazy SMP: helpers share the table; the score stays exact and the
+    // move optimal, with and without the evaluation.
+    let w = engine::default_weights();
+    for (n, line) in FFO.lines().take(5).enumerate() {
+        let pos = Position::from_obf(line).expect("FFO position parses");
+        let serial = solve_with(&pos, SolveOptions::with_eval(w))
+            .expect("no budget")
+            .result;
+        let options = SolveOptions {
+            threads: 2,
+            ..SolveOptions::with_eval(w)
+        };
+        let r = solve_with(&pos, options).expect("no budget").result;
+        assert_eq!(r.score, serial.score, "FFO #{} on 2 threads", 40 + n);
+        let m = r.best_move.expect("a move");
+        let after = pos.play(m).expect("legal").position;
+        let after = solve_with(&after, SolveOptions::with_eval(w))
+            .expect("no budget")
+            .result;
+        assert_eq!(-after.score, serial.score, "FFO #{}: {m}", 40 + n);
+    }
+    for pos in common::positions(77, 16, 6) {
+        let options = SolveOptions {
+            threads: 3,
+            ..SolveOptions::default()
+        };
+        let r = solve_with(&pos, options).expect("no budget").result;
+        assert_eq!(r.score, solve(&pos).score, "\n{pos}");
+    }
+}
+
+#[test]
 fn solve_within_gives_up_on_a_small_budget_and_agrees_with_solve_on_a_big_one() {
     let line = FFO.lines().next().expect("FFO #40");
     let pos = Position::from_obf(line).expect("FFO position parses");

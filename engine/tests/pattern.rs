@@ -182,6 +182,37 @@ fn with_solving_off_a_search_to_the_end_gives_the_exact_score() {
 }
 
 #[test]
+fn the_strong_search_on_several_threads_stays_exact_to_the_end() {
+    // Lazy SMP: helpers share the table; a search that reaches every game
+    // end is exact whatever they stored, and a midgame search finishes its
+    // depth with a legal move.
+    let w = default_weights();
+    for (i, pos) in common::positions(812, 10, 8).into_iter().enumerate() {
+        let limits = Limits {
+            exact_from_empties: 0,
+            threads: 2 + i % 2,
+            ..Limits::depth(12)
+        };
+        let r = evaluate_position(&pos, w, limits);
+        assert!(!r.exact);
+        assert_eq!(r.value, solve(&pos).score as f32, "\n{pos}");
+        if let Some(m) = r.best_move {
+            assert!(pos.is_legal(m), "{m}\n{pos}");
+        }
+    }
+    for pos in common::positions(813, 40, 4) {
+        let limits = Limits {
+            threads: 2,
+            ..Limits::depth(7)
+        };
+        let r = evaluate_position(&pos, w, limits);
+        assert_eq!(r.depth, 7, "\n{pos}");
+        assert!(pos.is_legal(r.best_move.expect("a move")), "\n{pos}");
+        assert!(r.value.abs() <= 64.0);
+    }
+}
+
+#[test]
 fn score_all_moves_agrees_with_the_solver_at_low_empties() {
     let w = default_weights();
     for pos in common::positions(923, 11, 10) {

@@ -19,6 +19,7 @@ pub fn midgame_scores(before: &Position, depth: u32) -> Vec<(Square, i32)> {
         // The exact solver has its own range and budget.
         exact_from_empties: 0,
         time_ms: None,
+        threads: 1,
     };
     engine::strong::score_all_moves(before, engine::default_weights(), limits)
         .into_iter()
