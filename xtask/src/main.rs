@@ -281,9 +281,10 @@ fn site() -> Result {
         .generate(&pkg)
         .map_err(|e| format!("wasm-bindgen: {e}"))?;
 
-    step("wasm-opt -Oz (the main module and every chunk)");
+    step("wasm-opt -Oz (the main module and every chunk, one per core)");
     let bg = pkg.join("frontend_bg.wasm");
-    for file in std::iter::once(&bg).chain(&chunks) {
+    let files: Vec<&PathBuf> = std::iter::once(&bg).chain(&chunks).collect();
+    on_every_core(&files, |file| {
         let file = file.to_string_lossy().to_string();
         sh(
             &root.join("node_modules/.bin/wasm-opt").to_string_lossy(),
@@ -301,8 +302,8 @@ fn site() -> Result {
                 "-o",
                 &file,
             ],
-        )?;
-    }
+        )
+    })?;
 
     engine_worker(&root, &pkg)?;
     offline_puzzles(&root, &pkg)?;
@@ -334,11 +335,23 @@ fn site() -> Result {
     step("content-hashed names (site/manifest.json, site/hash.txt)");
     hash_names(&site, &pkg, &prefetch)?;
 
-    step("precompressing (gzip and brotli)");
-    let mut total = (0u64, 0u64, 0u64);
+    step("precompressing (gzip and brotli, one file per core)");
+    let mut files = Vec::new();
     for dir in [&pkg, &vendor, &style] {
-        gzip_tree(dir, &mut total)?;
+        files_under(dir, &mut files)?;
     }
+    let total = std::sync::Mutex::new((0u64, 0u64, 0u64));
+    on_every_core(&files, |file| {
+        let sizes = precompress(file)?;
+        let mut total = total.lock().map_err(|_| "a compressing thread failed")?;
+        total.0 += sizes.0;
+        total.1 += sizes.1;
+        total.2 += sizes.2;
+        Ok(())
+    })?;
+    let total = total
+        .into_inner()
+        .map_err(|_| "a compressing thread failed")?;
     let hashed = |name: &str| {
         let manifest = fs::read_to_string(site.join("manifest.json")).unwrap_or_default();
         let key = format!("\"/pkg/{name}\": \"/pkg/");
@@ -848,43 +861,79 @@ fn copy(from: &Path, to: &Path) -> Result {
         .map_err(|e| format!("copy {} -> {}: {e}", from.display(), to.display()))
 }
 
-/// Writes a `.gz` and a `.br` twin of every file under `dir`.
-fn gzip_tree(dir: &Path, total: &mut (u64, u64, u64)) -> Result {
+/// Runs `work` on every item, on as many threads as the machine has cores
+/// (each takes the next item when done: the largest, first in the list,
+/// does not hold the others up); the first failure is the answer.
+fn on_every_core<T: Sync>(items: &[T], work: impl Fn(&T) -> Result + Sync) -> Result {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(items.len()).max(1))
+            .map(|_| {
+                scope.spawn(|| -> Result {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else {
+                            return Ok(());
+                        };
+                        work(item)?;
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err("a worker thread panicked".into()))
+            })
+            .collect::<Result<Vec<()>>>()
+            .map(|_| ())
+    })
+}
+
+/// Every file under `dir` but the compressed twins, largest first (so the
+/// longest job starts first).
+fn files_under(dir: &Path, files: &mut Vec<PathBuf>) -> Result {
     for entry in fs::read_dir(dir).map_err(|e| e.to_string())? {
         let path = entry.map_err(|e| e.to_string())?.path();
         if path.is_dir() {
-            gzip_tree(&path, total)?;
-            continue;
+            files_under(&path, files)?;
+        } else if !matches!(path.extension().and_then(OsStr::to_str), Some("gz" | "br")) {
+            files.push(path);
         }
-        if path.extension() == Some(OsStr::new("gz")) || path.extension() == Some(OsStr::new("br"))
-        {
-            continue;
-        }
-        let data = fs::read(&path).map_err(|e| e.to_string())?;
-        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        encoder.write_all(&data).map_err(|e| e.to_string())?;
-        let compressed = encoder.finish().map_err(|e| e.to_string())?;
-        total.0 += data.len() as u64;
-        total.1 += compressed.len() as u64;
-        let mut gz = path.clone().into_os_string();
-        gz.push(".gz");
-        fs::write(PathBuf::from(gz), compressed).map_err(|e| e.to_string())?;
-        // Brotli at its best setting, for browsers that accept `br` (all
-        // current ones over HTTPS and on localhost): ~15–20 % under gzip.
-        let mut brotli = Vec::new();
-        let params = brotli::enc::BrotliEncoderParams {
-            quality: 11,
-            lgwin: 22,
-            ..Default::default()
-        };
-        brotli::BrotliCompress(&mut data.as_slice(), &mut brotli, &params)
-            .map_err(|e| e.to_string())?;
-        total.2 += brotli.len() as u64;
-        let mut br = path.clone().into_os_string();
-        br.push(".br");
-        fs::write(PathBuf::from(br), brotli).map_err(|e| e.to_string())?;
     }
+    files.sort_by_key(|f| std::cmp::Reverse(fs::metadata(f).map_or(0, |m| m.len())));
     Ok(())
+}
+
+/// Writes a `.gz` and a `.br` twin of `path`; its (raw, gzip, brotli) sizes.
+fn precompress(path: &Path) -> Result<(u64, u64, u64)> {
+    let data = fs::read(path).map_err(|e| e.to_string())?;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(&data).map_err(|e| e.to_string())?;
+    let compressed = encoder.finish().map_err(|e| e.to_string())?;
+    let mut gz = path.to_path_buf().into_os_string();
+    gz.push(".gz");
+    fs::write(PathBuf::from(gz), &compressed).map_err(|e| e.to_string())?;
+    // Brotli at its best setting, for browsers that accept `br` (all
+    // current ones over HTTPS and on localhost): ~15–20 % under gzip.
+    let mut brotli = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        lgwin: 22,
+        ..Default::default()
+    };
+    brotli::BrotliCompress(&mut data.as_slice(), &mut brotli, &params)
+        .map_err(|e| e.to_string())?;
+    let mut br = path.to_path_buf().into_os_string();
+    br.push(".br");
+    fs::write(PathBuf::from(br), &brotli).map_err(|e| e.to_string())?;
+    Ok((
+        data.len() as u64,
+        compressed.len() as u64,
+        brotli.len() as u64,
+    ))
 }
 
 fn build(release: bool) -> Result {

@@ -536,7 +536,7 @@ impl LabHub {
                 id,
                 ply,
                 ExplainState::Failed,
-                Outcome::Pending.stored(),
+                Outcome::Pending,
                 now,
                 Some(game.version as i64),
                 now + self.lease_ms(),
@@ -626,15 +626,7 @@ impl LabHub {
             let stored = hub
                 .inner
                 .store
-                .record_lab_explanation(
-                    &id,
-                    ply,
-                    ExplainState::Pending,
-                    outcome.stored(),
-                    now,
-                    None,
-                    0,
-                )
+                .record_lab_explanation(&id, ply, ExplainState::Pending, outcome, now, None, 0)
                 .await;
             match stored {
                 Ok(Some(version)) if game.version + 1 == version as u64 => {}

@@ -61,33 +61,44 @@ pub enum Outcome<'a> {
     Failed(&'a str),
 }
 
-/// An explanation's outcome as stored: state, explanation, lesson, provider,
-/// error (the SQLite and the PostgreSQL stores write the same columns).
-pub type StoredOutcome<'a> = (
-    ExplainState,
-    Option<&'a str>,
-    Option<&'a str>,
-    Option<&'a str>,
-    Option<&'a str>,
-);
+/// An explanation's outcome as stored: the columns of `lab_moves` it sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredOutcome<'a> {
+    pub state: ExplainState,
+    pub explanation: Option<&'a str>,
+    pub lesson: Option<&'a str>,
+    pub provider: Option<&'a str>,
+    pub error: Option<&'a str>,
+}
 
 impl<'a> Outcome<'a> {
     /// The stored columns.
     pub fn stored(&self) -> StoredOutcome<'a> {
+        let none = StoredOutcome {
+            state: ExplainState::Pending,
+            explanation: None,
+            lesson: None,
+            provider: None,
+            error: None,
+        };
         match *self {
-            Outcome::Pending => (ExplainState::Pending, None, None, None, None),
+            Outcome::Pending => none,
             Outcome::Ready {
                 explanation,
                 lesson,
                 provider,
-            } => (
-                ExplainState::Ready,
-                Some(explanation),
-                Some(lesson),
-                Some(provider),
-                None,
-            ),
-            Outcome::Failed(message) => (ExplainState::Failed, None, None, None, Some(message)),
+            } => StoredOutcome {
+                state: ExplainState::Ready,
+                explanation: Some(explanation),
+                lesson: Some(lesson),
+                provider: Some(provider),
+                ..none
+            },
+            Outcome::Failed(message) => StoredOutcome {
+                state: ExplainState::Failed,
+                error: Some(message),
+                ..none
+            },
         }
     }
 }
@@ -129,7 +140,7 @@ mod tests {
                     "g",
                     ply,
                     ExplainState::Pending,
-                    outcome.stored(),
+                    outcome,
                     3,
                     Some(version),
                     9,

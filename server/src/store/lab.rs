@@ -9,7 +9,7 @@
 //! it has run out (its writer stopped).
 
 use super::{on_db, Dialect, Store, StoreError};
-use crate::lab::store::{ExplainState, LabGameRow, LabMoveRow, StoredOutcome};
+use crate::lab::store::{ExplainState, LabGameRow, LabMoveRow, Outcome, StoredOutcome};
 
 impl Store {
     /// Creates a lab game at version 1.
@@ -220,7 +220,7 @@ impl Store {
         game_id: &str,
         ply: u32,
         from: ExplainState,
-        outcome: StoredOutcome<'_>,
+        outcome: Outcome<'_>,
         now: i64,
         expected: Option<i64>,
         claim_until: i64,
@@ -229,7 +229,13 @@ impl Store {
             "UPDATE lab_moves SET explain_state = $3, explanation = $4, lesson = $5, provider = $6,
                  explain_error = $7, explained_at = $8, claimed_until = $9
              WHERE game_id = $1 AND ply = $2 AND explain_state = $10";
-        let (state, explanation, lesson, provider, error) = outcome;
+        let StoredOutcome {
+            state,
+            explanation,
+            lesson,
+            provider,
+            error,
+        } = outcome.stored();
         Ok(on_db!(self.db(), |pool| {
             let mut tx = pool.begin().await?;
             let done = sqlx::query(&pool.sql(OUTCOME))
