@@ -19,6 +19,7 @@ pub mod protocol;
 pub mod puzzles;
 pub mod ratings;
 pub mod takeover;
+pub mod tournaments;
 pub mod voice;
 pub mod worker;
 
@@ -123,6 +124,8 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/@/:name") view={Lazy::<ProfileRoute>::new()} />
                 <Route path=path!("/players") view={Lazy::<PlayersRoute>::new()} />
                 <Route path=path!("/puzzles") view={Lazy::<PuzzlesRoute>::new()} />
+                <Route path=path!("/tournaments") view={Lazy::<TournamentsRoute>::new()} />
+                <Route path=path!("/tournaments/:id") view={Lazy::<TournamentRoute>::new()} />
             </Routes>
         </Router>
     }
@@ -252,6 +255,34 @@ impl LazyRoute for PuzzlesRoute {
     }
     fn view(_this: Self) -> AnyView {
         view! { <pages::puzzles::PuzzlesPage /> }.into_any()
+    }
+}
+
+/// `/tournaments`, loaded on demand.
+#[derive(Debug)]
+pub struct TournamentsRoute;
+
+#[lazy_route]
+impl LazyRoute for TournamentsRoute {
+    fn data() -> Self {
+        TournamentsRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::tournaments::TournamentsPage /> }.into_any()
+    }
+}
+
+/// `/tournaments/:id`, loaded on demand.
+#[derive(Debug)]
+pub struct TournamentRoute;
+
+#[lazy_route]
+impl LazyRoute for TournamentRoute {
+    fn data() -> Self {
+        TournamentRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::tournaments::TournamentPage /> }.into_any()
     }
 }
 

@@ -212,6 +212,10 @@ pub enum TableMode {
         /// change both players' Glicko-2 ratings for the control's speed.
         #[serde(default, skip_serializing_if = "is_false")]
         rated: bool,
+        /// A tournament's game: paired by the tournament, no rematch, never
+        /// aborted (a side that never moves loses on time).
+        #[serde(default, skip_serializing_if = "is_false")]
+        tournament: bool,
     },
 }
 
@@ -799,7 +803,8 @@ mod tests {
             TableMode::Online {
                 private: true,
                 time: None,
-                rated: false
+                rated: false,
+                tournament: false,
             },
             ai_turn,
             false

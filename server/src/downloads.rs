@@ -11,6 +11,22 @@ use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 
+/// `/tournaments/<id>/export.txt`: a tournament's standings and crosstable
+/// as text.
+pub async fn tournament_text(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> axum::response::Response {
+    match state.tournaments.export(&id).await {
+        Ok(text) => attachment(
+            format!("othello-tournament-{id}.txt"),
+            "text/plain; charset=utf-8",
+            text,
+        ),
+        Err(error) => ErrorResponse(error).into_response(),
+    }
+}
+
 /// `/game/<id>/export.txt`: an archived game as text, with its analysis
 /// once it has been analysed.
 pub async fn game_text(

@@ -468,6 +468,7 @@ mod timed_tests {
                 increment_s: 2,
             }),
             rated: false,
+            tournament: false,
         };
         let mut table = Table::new(mode);
         for (side, name) in [(Side::Black, "f5"), (Side::White, "f6")] {

@@ -36,6 +36,7 @@ pub mod session;
 pub mod store;
 pub mod table;
 pub mod telemetry;
+pub mod tournaments;
 pub mod ws;
 pub mod wthor;
 
@@ -74,6 +75,8 @@ pub struct AppParts {
     pub exports: exports::Exports,
     /// The puzzles the server ships, and their ratings.
     pub puzzles: puzzles::Puzzles,
+    /// Swiss tournaments, and their director.
+    pub tournaments: tournaments::Tournaments,
     pub guard: guard::SharedGuard,
     pub limits: Arc<limits::Limits>,
     pub secure_cookies: bool,
@@ -222,6 +225,7 @@ pub async fn prepare_with_clock(
     let accounts = accounts::Accounts::new(store.clone(), hub.clone(), clock.clone());
     accounts.use_fair_play(fair_play.clone());
     let puzzles = puzzles::Puzzles::new(store.clone(), clock.clone());
+    let tournaments = tournaments::Tournaments::new(store.clone(), hub.clone());
     let (assets, hash_file) = site_assets(&config.site_root)?;
     // With `hash_files`, Leptos' `HydrationScripts` names `frontend.<hash>.js`
     // and `frontend.<hash>.wasm` from `hash.txt` (an absolute path: Leptos
@@ -247,6 +251,7 @@ pub async fn prepare_with_clock(
         fair_play,
         exports: exports::Exports::default(),
         puzzles,
+        tournaments,
         guard: Arc::new(guard::Guard::new(guard::GuardConfig {
             listen: config.listen,
             public_url: config.public_url.clone(),
@@ -280,6 +285,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     spawn_sweeper(state.clone(), config.sweep_secs);
     spawn_lab_sweeper(state.lab.clone(), config.sweep_secs);
     spawn_presence_checker(state.hub.clone(), config.presence_check_ms);
+    spawn_tournament_director(state.tournaments.clone());
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|source| StartError::Listen {
@@ -383,6 +389,18 @@ fn spawn_lab_sweeper(lab: lab::LabHub, every_secs: u64) {
             if let Err(error) = lab.expire_idle().await {
                 tracing::error!("sweeping idle lab games failed: {error}");
             }
+        }
+    });
+}
+
+/// Ticks the tournaments' director every second: starts, scores, pairs and
+/// finishes tournaments (safe on every instance: see `tournaments`).
+fn spawn_tournament_director(tournaments: tournaments::Tournaments) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(std::time::Duration::from_secs(1));
+        loop {
+            ticker.tick().await;
+            tournaments.tick().await;
         }
     });
 }

@@ -265,6 +265,17 @@ impl Limits {
         })
     }
 
+    /// A place counted against nobody: a thing another capped thing made
+    /// (a tournament's game; the tournament itself is capped).
+    pub fn uncounted(&self, kind: Kind) -> Reservation {
+        Reservation {
+            counts: self.counts.clone(),
+            kind,
+            owners: Vec::new(),
+            kept: false,
+        }
+    }
+
     /// Reserves a place for `caller` to create one more of `kind`, checked
     /// and counted at once for their session and their address; `live`
     /// tells which of the ids they hold still count (the others are

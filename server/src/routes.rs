@@ -116,6 +116,8 @@ pub fn router(state: AppState) -> Router {
         }));
     let puzzle_backend =
         app::puzzles::backend::PuzzleBackendHandle(Arc::new(state.puzzles.clone()));
+    let tournament_backend =
+        app::tournaments::backend::TournamentBackendHandle(Arc::new(state.tournaments.clone()));
     let with_session = Router::new()
         .leptos_routes_with_context(
             &state,
@@ -128,6 +130,7 @@ pub fn router(state: AppState) -> Router {
                 provide_context(archive_backend.clone());
                 provide_context(ratings_backend.clone());
                 provide_context(puzzle_backend.clone());
+                provide_context(tournament_backend.clone());
             },
             move || {
                 provide_request_nonce();
@@ -150,6 +153,10 @@ pub fn router(state: AppState) -> Router {
             axum::routing::post(crate::accounts::forms::post),
         )
         .route("/lab/{id}/export.txt", get(lab_export_text))
+        .route(
+            "/tournaments/{id}/export.txt",
+            get(crate::downloads::tournament_text),
+        )
         .route("/lab/{id}/export.json", get(lab_export_json))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
             move |options: leptos::config::LeptosOptions| {

@@ -61,6 +61,16 @@ fn well_formed(name: &str) -> Option<(&'static str, u16)> {
         "puzzle" => (r#"{"choice":{"kind":"id","id":"nope"}}"#, 404),
         "puzzle_move" => (r#"{"id":"nope","moves":[37],"streak":false}"#, 404),
         "puzzle_history" => (r#"{}"#, 200),
+        "tournaments" => (r#"{}"#, 200),
+        "tournament" => (r#"{"id":"nope"}"#, 404),
+        "create_tournament" => (
+            r#"{"new":{"name":"x","control":{"base_s":180,"increment_s":2},"rated":false,"private":false,"rounds":3,"starts_in_minutes":5}}"#,
+            422,
+        ),
+        "join_tournament" => (r#"{"id":"nope"}"#, 422),
+        "leave_tournament" => (r#"{"id":"nope"}"#, 422),
+        "table_tournament" => (r#"{"table":"nope"}"#, 200),
+        "start_tournament" => (r#"{"id":"nope"}"#, 422),
         _ => return None,
     })
 }
@@ -452,6 +462,7 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
                     | "sign_out_everywhere"
                     | "my_ratings"
                     | "puzzle_history"
+                    | "tournaments"
             );
             if no_arguments && bad == "[]" {
                 // No arguments to read: an empty list is an empty argument
@@ -584,6 +595,24 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
         ),
         "puzzle_move" => status_of(client.puzzle_move("nope", &[37], false).await),
         "puzzle_history" => status_of(client.puzzle_history().await),
+        "tournaments" => status_of(client.tournaments().await),
+        "tournament" => status_of(client.tournament("nope").await),
+        "create_tournament" => status_of(
+            client
+                .create_tournament(&app::tournaments::NewTournament {
+                    name: "x".into(),
+                    control: app::protocol::TimeControl::PRESETS[0],
+                    rated: false,
+                    private: false,
+                    rounds: 3,
+                    starts_in_minutes: 5,
+                })
+                .await,
+        ),
+        "join_tournament" => status_of(client.join_tournament("nope").await),
+        "leave_tournament" => status_of(client.leave_tournament("nope").await),
+        "table_tournament" => status_of(client.table_tournament("nope").await),
+        "start_tournament" => status_of(client.start_tournament("nope").await),
         _ => return None,
     })
 }

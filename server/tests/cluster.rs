@@ -269,7 +269,8 @@ async fn quick_match_pairs_players_on_different_instances() {
         TableMode::Online {
             private: false,
             time: Some(control),
-            rated: false
+            rated: false,
+            tournament: false,
         }
     );
 }
@@ -732,6 +733,7 @@ async fn a_rated_game_on_two_instances_is_rated_once_and_seen_on_both() {
         private: true,
         time: Some(app::protocol::TimeControl::PRESETS[2]),
         rated: true,
+        tournament: false,
     };
     let table = on_a.create_table(rated).await.expect("rated table on a");
     let seated = on_b.take_seat(&table).await.expect("seat on b");

@@ -22,6 +22,7 @@ const RATED: TableMode = TableMode::Online {
     private: true,
     time: Some(TimeControl::PRESETS[0]),
     rated: true,
+    tournament: false,
 };
 
 fn refused<T: std::fmt::Debug>(answer: Result<T, Refusal>, status: u16, text: &str) {

@@ -195,6 +195,7 @@ const PRIVATE: TableMode = TableMode::Online {
     private: true,
     time: None,
     rated: false,
+    tournament: false,
 };
 
 /// Reads pushed states until one satisfies `check`; returns that view.
@@ -619,7 +620,8 @@ async fn quick_match_pairs_two_players_and_both_get_a_full_grace() {
         TableMode::Online {
             private: false,
             time: Some(C32),
-            rated: false
+            rated: false,
+            tournament: false,
         }
     );
     // Seated at pairing, not yet connected: both have a full grace from now.
@@ -1024,7 +1026,8 @@ async fn quick_match_pairs_only_players_who_asked_for_the_same_control() {
         TableMode::Online {
             private: false,
             time: Some(ten_five),
-            rated: false
+            rated: false,
+            tournament: false,
         }
     );
     assert_eq!(clock_ms(&view, Side::Black), 600_000);
@@ -1048,6 +1051,7 @@ async fn a_rematch_keeps_the_control_with_full_clocks() {
         private: true,
         time: Some(C32),
         rated: false,
+        tournament: false,
     };
     assert_eq!(view.mode, timed);
     assert_eq!(clock_ms(&view, Side::Black), 180_000);

@@ -16,6 +16,7 @@ const RATED: TableMode = TableMode::Online {
     private: true,
     time: Some(TimeControl::PRESETS[0]),
     rated: true,
+    tournament: false,
 };
 
 fn refused<T: std::fmt::Debug>(answer: Result<T, Refusal>, status: u16, text: &str) {
@@ -68,6 +69,7 @@ async fn only_signed_in_players_play_rated_and_only_timed() {
                 private: true,
                 time: None,
                 rated: true,
+                tournament: false,
             })
             .await,
         422,
@@ -247,6 +249,7 @@ async fn a_round_that_ends_before_both_moved_is_not_rated() {
             private: true,
             time: Some(TimeControl::PRESETS[0]),
             rated: false,
+            tournament: false,
         })
         .await
         .expect("casual");

@@ -365,6 +365,7 @@ impl Client {
             private: true,
             time,
             rated: false,
+            tournament: false,
         })
         .await
     }
@@ -533,6 +534,40 @@ impl Client {
         speed: app::protocol::Speed,
     ) -> Result<Vec<app::ratings::BoardLine>, Refusal> {
         self.call("leaderboard", json!({ "speed": speed })).await
+    }
+
+    // ----- tournaments -----
+
+    pub async fn tournaments(&self) -> Result<Vec<app::tournaments::TournamentSummary>, Refusal> {
+        self.call("tournaments", json!({})).await
+    }
+
+    pub async fn tournament(&self, id: &str) -> Result<app::tournaments::TournamentView, Refusal> {
+        self.call("tournament", json!({ "id": id })).await
+    }
+
+    pub async fn create_tournament(
+        &self,
+        new: &app::tournaments::NewTournament,
+    ) -> Result<String, Refusal> {
+        self.call("create_tournament", json!({ "new": new })).await
+    }
+
+    pub async fn join_tournament(&self, id: &str) -> Result<(), Refusal> {
+        self.call("join_tournament", json!({ "id": id })).await
+    }
+
+    pub async fn leave_tournament(&self, id: &str) -> Result<(), Refusal> {
+        self.call("leave_tournament", json!({ "id": id })).await
+    }
+
+    pub async fn start_tournament(&self, id: &str) -> Result<(), Refusal> {
+        self.call("start_tournament", json!({ "id": id })).await
+    }
+
+    pub async fn table_tournament(&self, table: &str) -> Result<Option<String>, Refusal> {
+        self.call("table_tournament", json!({ "table": table }))
+            .await
     }
 
     // ----- puzzles -----

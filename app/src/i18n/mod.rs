@@ -370,12 +370,15 @@ pub fn mode_text(lang: Lang, mode: &crate::protocol::TableMode) -> String {
             private,
             time,
             rated,
+            tournament,
         } => {
             let mut control = time.map_or_else(|| crate::t!(lang, "mode-untimed"), |t| t.label());
             if *rated {
                 control = crate::t!(lang, "mode-rated", control = control);
             }
-            if *private {
+            if *tournament {
+                crate::t!(lang, "mode-tournament", control = control)
+            } else if *private {
                 crate::t!(lang, "mode-online-private", control = control)
             } else {
                 crate::t!(lang, "mode-online-quick", control = control)

@@ -92,6 +92,11 @@ pub fn LobbyPage() -> impl IntoView {
                     <p>{t!(lang, "lobby-puzzles-text")}</p>
                     <a class="button" id="puzzle-of-the-day" href="/puzzles?daily">{t!(lang, "puzzles-daily")}</a>
                 </div>
+                <div class="card" id="lobby-tournaments">
+                    <h2>{t!(lang, "lobby-tournaments")}</h2>
+                    <p>{t!(lang, "lobby-tournaments-text")}</p>
+                    <a class="button" id="open-tournaments" href="/tournaments">{t!(lang, "lobby-tournaments-open")}</a>
+                </div>
                 <div class="card" id="ai-lab">
                     <h2>{t!(lang, "lobby-lab-title")}</h2>
                     <p>{t!(lang, "lobby-lab-text")}</p>
@@ -255,6 +260,7 @@ fn OnlineCard(
             private: true,
             time: TimeControl::parse(&control.get_untracked()),
             rated: rated.get_untracked(),
+            tournament: false,
         })
     };
     let rated_choice = match signed_in {

@@ -19,6 +19,7 @@ pub mod puzzles;
 pub mod report;
 pub mod rules;
 pub mod table;
+pub mod tournaments;
 
 use leptos::prelude::*;
 

@@ -284,7 +284,15 @@ fn archived(entry: &Entry, table: &Table, times: Vec<Option<i64>>) -> ArchivedGa
     let (black, white) = (player(Side::Black), player(Side::White));
     // Between two online players, a round in which a side never placed a
     // disc is aborted (lichess's rule): nobody's win, loss or draw.
+    let tournament = matches!(
+        mode,
+        TableMode::Online {
+            tournament: true,
+            ..
+        }
+    );
     let aborted = entry.seating.is_some()
+        && !tournament
         && black != white
         && !(moved(table, Color::Black) && moved(table, Color::White));
     ArchivedGame {

@@ -72,6 +72,59 @@ impl<S: TableStore> Hub<S> {
         opponent: Option<&Session>,
         start: Option<engine::Position>,
     ) -> Result<String, CommandError> {
+        self.create_planned(place, session, mode, opponent, start, None)
+            .await
+    }
+
+    /// A tournament's game: `black` and `white` seated at the table `id`
+    /// that the tournament chose (written with the round's pairings),
+    /// counted against nobody's cap (the tournament is capped itself).
+    pub async fn create_tournament_table(
+        &self,
+        id: &str,
+        black: &Session,
+        white: &Session,
+        control: TimeControl,
+        rated: bool,
+    ) -> Result<(), CommandError> {
+        let place = self.inner.limits.uncounted(Kind::Table);
+        let mode = TableMode::Online {
+            private: true,
+            time: Some(control),
+            rated,
+            tournament: true,
+        };
+        self.create_planned(
+            place,
+            black,
+            mode,
+            Some(white),
+            None,
+            Some((id.to_string(), Side::Black)),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// Whether fair play links two accounts (their games are unrated).
+    pub async fn linked(&self, a: i64, b: i64) -> bool {
+        match self.inner.fair_play.get() {
+            Some(fair_play) => fair_play.linked(a, b).await,
+            None => false,
+        }
+    }
+
+    /// Creates a table; `plan` fixes its id and the creator's side (else a
+    /// new id and a random side).
+    async fn create_planned(
+        &self,
+        place: Reservation,
+        session: &Session,
+        mode: TableMode,
+        opponent: Option<&Session>,
+        start: Option<engine::Position>,
+        plan: Option<(String, Side)>,
+    ) -> Result<String, CommandError> {
         if let TableMode::VsAi { depth, .. } = mode {
             if !app::protocol::AI_LEVELS.contains(&depth) {
                 return Err(CommandError::refused(app::msg!("srv-depth")));
@@ -81,6 +134,7 @@ impl<S: TableStore> Hub<S> {
             private,
             time,
             rated,
+            ..
         } = mode
         {
             self.check_control(private, time)?;
@@ -95,10 +149,10 @@ impl<S: TableStore> Hub<S> {
         let seating = match mode {
             TableMode::Online { .. } => {
                 let mut seating = Seating::new(self.inner.config.grace_ms);
-                let creator_side = if rand::thread_rng().gen_bool(0.5) {
-                    Side::Black
-                } else {
-                    Side::White
+                let creator_side = match &plan {
+                    Some((_, side)) => *side,
+                    None if rand::thread_rng().gen_bool(0.5) => Side::Black,
+                    None => Side::White,
                 };
                 let mut seat = |side: Side, who: &Session| {
                     seating
@@ -124,7 +178,7 @@ impl<S: TableStore> Hub<S> {
         if let Some(opponent) = opponent {
             self.remember_session(opponent).await?;
         }
-        let id = new_id(8);
+        let id = plan.map_or_else(|| new_id(8), |(id, _)| id);
         let mode_json = serde_json::to_string(&mode)
             .map_err(|e| CommandError::internal(format!("cannot encode the table mode: {e}")))?;
         let start_obf = start.map(|p| p.to_obf());
@@ -212,6 +266,7 @@ impl<S: TableStore> Hub<S> {
                         private: true,
                         time,
                         rated,
+                        tournament: false,
                     },
                     None,
                 ),

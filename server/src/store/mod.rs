@@ -26,6 +26,7 @@ pub mod ratings;
 pub mod sqlite;
 mod stats;
 mod table_store;
+pub mod tournaments;
 
 pub use pg::PgStore;
 pub use sqlite::{SqliteStore, MAX_BATCH};

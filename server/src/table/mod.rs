@@ -70,12 +70,16 @@ pub enum Event {
 /// one is a rules refusal (422, see [`crate::error`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableError {
-    NotYourTurn { to_move: Side },
+    NotYourTurn {
+        to_move: Side,
+    },
     GameOver,
     GameNotOver,
     Illegal(PlayError),
     NotASeat,
     RoundsSpent,
+    /// A tournament's game has no rematch.
+    NoRematch,
 }
 
 /// The most rounds one table plays: a rematch past it is refused ("start a
@@ -106,6 +110,7 @@ impl TableError {
             }
             TableError::NotASeat => msg!("srv-not-seated"),
             TableError::RoundsSpent => msg!("srv-rounds-spent", limit = MAX_ROUNDS),
+            TableError::NoRematch => msg!("srv-tournament-no-rematch"),
         }
     }
 }
@@ -444,6 +449,17 @@ impl Table {
         }
         if vote && self.round >= MAX_ROUNDS {
             return Err(TableError::RoundsSpent);
+        }
+        if vote
+            && matches!(
+                self.mode,
+                TableMode::Online {
+                    tournament: true,
+                    ..
+                }
+            )
+        {
+            return Err(TableError::NoRematch);
         }
         let mut events = vec![Event::Voted { side: voter, vote }];
         self.set_vote(voter, vote);

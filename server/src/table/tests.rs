@@ -177,6 +177,7 @@ fn a_forfeit_counts_once_and_an_abandoned_round_counts_for_nobody() {
         private: true,
         time: None,
         rated: false,
+        tournament: false,
     });
     table
         .apply(Command::Forfeit { side: Side::Black })

@@ -16,6 +16,7 @@ pub struct Live {
     pub hub: server::hub::Hub,
     pub store: server::store::Store,
     pub exports: server::exports::Exports,
+    pub tournaments: server::tournaments::Tournaments,
     pub task: tokio::task::JoinHandle<()>,
 }
 
@@ -46,6 +47,7 @@ impl Live {
         let hub = state.hub.clone();
         let store = state.store.clone();
         let exports = state.exports.clone();
+        let tournaments = state.tournaments.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -60,6 +62,7 @@ impl Live {
             hub,
             store,
             exports,
+            tournaments,
             task,
         }
     }

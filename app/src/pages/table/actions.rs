@@ -41,6 +41,9 @@ pub(super) fn ActionsCard(t: Table) -> impl IntoView {
         });
     };
     view! {
+        <Show when=move || t.view.with(state::is_tournament)>
+            <TournamentNote t />
+        </Show>
         <div class="card actions row">
             <ResignControl t />
             <RematchButtons t />
@@ -50,6 +53,30 @@ pub(super) fn ActionsCard(t: Table) -> impl IntoView {
                     {t!(lang, "table-new-table")}
                 </button>
             </Show>
+        </div>
+    }
+}
+
+/// At a tournament's game: what differs, and the way back to the
+/// tournament's page.
+#[component]
+fn TournamentNote(t: Table) -> impl IntoView {
+    let lang = t.lang;
+    let id = t.id.get_value();
+    let tournament = Resource::new(move || id.clone(), crate::tournaments::table_tournament);
+    view! {
+        <div class="card notice" id="tournament-note">
+            <p>{t!(lang, "tournament-table-note")}</p>
+            <Suspense fallback=|| ()>
+                {move || Suspend::new(async move {
+                    match crate::pages::settled(tournament).await {
+                        Some(Ok(Some(id))) => view! {
+                            <a class="button" id="back-to-tournament" href=format!("/tournaments/{id}")>{t!(lang, "tournament-back")}</a>
+                        }.into_any(),
+                        _ => ().into_any(),
+                    }
+                })}
+            </Suspense>
         </div>
     }
 }

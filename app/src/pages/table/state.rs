@@ -245,9 +245,10 @@ pub enum Rematch {
     Again,
 }
 
-/// The rematch buttons: only for the players of a finished round.
+/// The rematch buttons: only for the players of a finished round, never at
+/// a tournament's table (the tournament pairs the next round).
 pub fn rematch(v: &TableView) -> Option<Rematch> {
-    if !matches!(v.status, RoundStatus::Over { .. }) || v.you.is_empty() {
+    if !matches!(v.status, RoundStatus::Over { .. }) || v.you.is_empty() || is_tournament(v) {
         return None;
     }
     Some(match v.mode {
@@ -263,6 +264,17 @@ pub fn rematch(v: &TableView) -> Option<Rematch> {
         }
         TableMode::VsAi { .. } => Rematch::Again,
     })
+}
+
+/// A tournament's game.
+pub fn is_tournament(v: &TableView) -> bool {
+    matches!(
+        v.mode,
+        TableMode::Online {
+            tournament: true,
+            ..
+        }
+    )
 }
 
 /// A finished round with at least one disc placed (so there is a game to

@@ -37,6 +37,7 @@ fn online() -> TableMode {
         private: true,
         time: None,
         rated: false,
+        tournament: false,
     }
 }
 
@@ -342,6 +343,18 @@ fn the_rematch_buttons_follow_the_mode_and_the_votes() {
     let mut ai = table(vs_ai(Side::Black), &[Side::Black]);
     ai.status = over(Some(Side::Black), EndReason::Finished);
     assert_eq!(rematch(&ai), Some(Rematch::Again));
+    let mut game = table(
+        TableMode::Online {
+            private: true,
+            time: Some(crate::protocol::TimeControl::PRESETS[0]),
+            rated: true,
+            tournament: true,
+        },
+        &[Side::Black],
+    );
+    game.status = over(Some(Side::Black), EndReason::Time);
+    assert!(is_tournament(&game));
+    assert_eq!(rematch(&game), None, "a tournament pairs the next round");
 }
 
 #[test]

@@ -1,0 +1,366 @@
+//! `/tournaments` (the list and "create a Swiss") and `/tournaments/:id`
+//! (standings with the Brightwell quotient, the crosstable, every round's
+//! games, join and leave, the player's own game). A tournament's page looks
+//! again every two seconds while it is not over, and takes a player to
+//! their game when a round pairs them.
+
+use crate::i18n::Lang;
+use crate::protocol::TimeControl;
+use crate::tournaments::{
+    bq_text, create_tournament, join_tournament, leave_tournament, points_text, start_tournament,
+    tournament, tournaments, CrossCell, GameLine, NewTournament, StandingLine, Status,
+    TournamentSummary, TournamentView,
+};
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_params_map};
+
+/// A status as shown.
+fn status_text(lang: Lang, status: Status) -> String {
+    match status {
+        Status::Open => t!(lang, "tournament-open"),
+        Status::Running => t!(lang, "tournament-running"),
+        Status::Finished => t!(lang, "tournament-finished"),
+    }
+}
+
+/// When a tournament starts (UTC), as `YYYY-MM-DD HH:MM UTC`.
+pub fn start_text(ms: i64) -> String {
+    let minutes = ms.div_euclid(60_000).rem_euclid(24 * 60);
+    format!(
+        "{} {:02}:{:02} UTC",
+        super::profile::date_text(ms),
+        minutes / 60,
+        minutes % 60
+    )
+}
+
+/// The line under a tournament's name: control, rounds, rated, players.
+fn facts(lang: Lang, s: &TournamentSummary) -> String {
+    let rated = if s.rated {
+        t!(lang, "tournament-rated")
+    } else {
+        t!(lang, "tournament-casual")
+    };
+    t!(
+        lang,
+        "tournament-facts",
+        control = s.control.label(),
+        rounds = s.rounds,
+        rated = rated,
+        players = s.players
+    )
+}
+
+/// `/tournaments`.
+#[component]
+pub fn TournamentsPage() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let list = Resource::new(|| (), |_| tournaments());
+    view! {
+        <main class="page tournaments-page">
+            <header class="topbar">
+                <a href="/">{t!(lang, "back-to-lobby")}</a>
+                <crate::accounts::AccountLink />
+                <crate::i18n::LangSwitch />
+            </header>
+            <h1>{t!(lang, "tournaments-title")}</h1>
+            <p class="muted">{t!(lang, "tournaments-rule")}</p>
+            <Suspense fallback=move || view! { <p>{t!(lang, "table-loading")}</p> }>
+                {move || Suspend::new(async move {
+                    let Some(loaded) = super::settled(list).await else {
+                        return ().into_any();
+                    };
+                    match loaded {
+                        Ok(all) if all.is_empty() => view! { <p class="muted" id="no-tournaments">{t!(lang, "tournaments-none")}</p> }.into_any(),
+                        Ok(all) => view! {
+                            <ul class="tournament-list" id="tournament-list">
+                                {all.into_iter().map(|s| view! {
+                                    <li>
+                                        <a href=format!("/tournaments/{}", s.id)>{s.name.clone()}</a>
+                                        " · " {status_text(lang, s.status)} " · " {facts(lang, &s)}
+                                        " · " <span class="muted">{start_text(s.starts_at)}</span>
+                                    </li>
+                                }).collect_view()}
+                            </ul>
+                        }.into_any(),
+                        Err(error) => view! { <p class="error" role="alert">{error.text(lang)}</p> }.into_any(),
+                    }
+                })}
+            </Suspense>
+            <CreateForm />
+        </main>
+    }
+}
+
+/// "Create a Swiss", for signed-in players.
+#[component]
+fn CreateForm() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let navigate = use_navigate();
+    let (error, set_error) = signal(None::<String>);
+    let name = RwSignal::new(String::new());
+    let control = RwSignal::new(0usize);
+    let rounds = RwSignal::new(String::from("3"));
+    let starts = RwSignal::new(String::from("5"));
+    let rated = RwSignal::new(true);
+    let private = RwSignal::new(false);
+    let create = Action::new(move |new: &NewTournament| create_tournament(new.clone()));
+    Effect::new(move |_| match create.value().get() {
+        Some(Ok(id)) => navigate(&format!("/tournaments/{id}"), Default::default()),
+        Some(Err(e)) => set_error.set(Some(e.text(lang))),
+        None => {}
+    });
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let (Ok(rounds), Ok(starts)) = (
+            rounds.get_untracked().trim().parse::<u32>(),
+            starts.get_untracked().trim().parse::<u32>(),
+        ) else {
+            set_error.set(Some(t!(lang, "tournament-numbers")));
+            return;
+        };
+        create.dispatch(NewTournament {
+            name: name.get_untracked(),
+            control: TimeControl::PRESETS[control.get_untracked().min(2)],
+            rated: rated.get_untracked(),
+            private: private.get_untracked(),
+            rounds,
+            starts_in_minutes: starts,
+        });
+    };
+    let signed_in = crate::accounts::signed_in().is_some();
+    view! {
+        <section class="card" id="create-tournament">
+            <h2>{t!(lang, "tournament-create")}</h2>
+            {(!signed_in).then(|| view! { <p class="muted">{t!(lang, "tournament-sign-in")} " " <a href="/account">{t!(lang, "account-sign-in")}</a></p> })}
+            <form on:submit=submit class="tournament-form">
+                <label>{t!(lang, "tournament-name")} " " <input id="tournament-name" bind:value=name maxlength="40" required /></label>
+                <label>{t!(lang, "tournament-control")} " "
+                    <select id="tournament-control" on:change=move |ev| control.set(event_target_value(&ev).parse().unwrap_or(0))>
+                        {TimeControl::PRESETS.iter().enumerate().map(|(i, c)| view! { <option value=i.to_string()>{c.label()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>{t!(lang, "tournament-rounds")} " " <input id="tournament-rounds" type="number" min="1" max="11" bind:value=rounds /></label>
+                <label>{t!(lang, "tournament-starts-in")} " " <input id="tournament-starts" type="number" min="0" bind:value=starts /></label>
+                <label><input id="tournament-rated" type="checkbox" bind:checked=rated /> " " {t!(lang, "tournament-rated")}</label>
+                <label><input id="tournament-private" type="checkbox" bind:checked=private /> " " {t!(lang, "tournament-private")}</label>
+                <button type="submit" id="tournament-submit">{t!(lang, "tournament-create-button")}</button>
+            </form>
+            {move || error.get().map(|e| view! { <p class="error" role="alert" id="tournament-error">{e}</p> })}
+        </section>
+    }
+}
+
+/// `/tournaments/:id`.
+#[component]
+pub fn TournamentPage() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let params = use_params_map();
+    let id = move || params.read().get("id").unwrap_or_default();
+    let (tick, set_tick) = signal(0u32);
+    let page = Resource::new(move || (id(), tick.get()), |(id, _)| tournament(id));
+    let (error, set_error) = signal(None::<String>);
+    #[cfg(feature = "hydrate")]
+    {
+        if let Ok(handle) = set_interval_with_handle(
+            move || {
+                let over = page.with_untracked(
+                    |p| matches!(p, Some(Ok(v)) if v.summary.status == Status::Finished),
+                );
+                if !over {
+                    set_tick.update(|t| *t += 1);
+                }
+            },
+            std::time::Duration::from_secs(2),
+        ) {
+            on_cleanup(move || handle.clear());
+        }
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = set_tick;
+    // A round that pairs the player takes them to their game, once.
+    let navigate = use_navigate();
+    let seen = StoredValue::new(None::<Option<String>>);
+    Effect::new(move |_| {
+        let Some(Ok(view)) = page.get() else {
+            return;
+        };
+        let before = seen.get_value();
+        seen.set_value(Some(view.my_table.clone()));
+        if let (Some(before), Some(table)) = (before, view.my_table) {
+            if before.as_deref() != Some(table.as_str()) {
+                navigate(&format!("/table/{table}"), Default::default());
+            }
+        }
+    });
+    let act = Action::new(move |(what, id): &(Act, String)| {
+        let (what, id) = (*what, id.clone());
+        async move {
+            match what {
+                Act::Join => join_tournament(id).await,
+                Act::Leave => leave_tournament(id).await,
+                Act::Start => start_tournament(id).await,
+            }
+        }
+    });
+    Effect::new(move |_| match act.value().get() {
+        Some(Ok(())) => {
+            set_error.set(None);
+            set_tick.update(|t| *t += 1);
+        }
+        Some(Err(e)) => set_error.set(Some(e.text(lang))),
+        None => {}
+    });
+    view! {
+        <main class="page tournament-page">
+            <header class="topbar">
+                <a href="/tournaments">{t!(lang, "tournaments-title")}</a>
+                <crate::accounts::AccountLink />
+                <crate::i18n::LangSwitch />
+            </header>
+            <Transition fallback=move || view! { <p>{t!(lang, "table-loading")}</p> }>
+                {move || Suspend::new(async move {
+                    let Some(loaded) = super::settled(page).await else {
+                        return ().into_any();
+                    };
+                    match loaded {
+                        Ok(view) => view! { <Tournament view act /> }.into_any(),
+                        Err(error) => view! { <p class="error" role="alert">{error.text(lang)}</p> }.into_any(),
+                    }
+                })}
+            </Transition>
+            {move || error.get().map(|e| view! { <p class="error" role="alert" id="tournament-action-error">{e}</p> })}
+        </main>
+    }
+}
+
+/// What a player's button asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Act {
+    Join,
+    Leave,
+    Start,
+}
+
+/// A loaded tournament.
+#[component]
+fn Tournament(
+    view: TournamentView,
+    act: Action<(Act, String), Result<(), crate::api::CommandError>>,
+) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let s = view.summary.clone();
+    let id = s.id.clone();
+    let open = s.status == Status::Open;
+    let over = s.status == Status::Finished;
+    let button = match (view.signed_in, view.joined, over) {
+        (true, false, false) if open => {
+            Some(view! { <button id="tournament-join" on:click=move |_| { act.dispatch((Act::Join, id.clone())); }>{t!(lang, "tournament-join")}</button> }.into_any())
+        }
+        (true, true, false) => Some(view! { <button id="tournament-leave" class="secondary" on:click=move |_| { act.dispatch((Act::Leave, id.clone())); }>{if open { t!(lang, "tournament-leave") } else { t!(lang, "tournament-withdraw") }}</button> }.into_any()),
+        _ => None,
+    };
+    let start_id = s.id.clone();
+    let start = (view.mine && open).then(|| {
+        view! { <button id="tournament-start" on:click=move |_| { act.dispatch((Act::Start, start_id.clone())); }>{t!(lang, "tournament-start-now")}</button> }
+    });
+    let round_line = match s.status {
+        Status::Open => t!(lang, "tournament-starts", at = start_text(s.starts_at)),
+        Status::Running => t!(lang, "tournament-round", round = s.round, rounds = s.rounds),
+        Status::Finished => status_text(lang, s.status),
+    };
+    view! {
+        <h1 id="tournament-name">{s.name.clone()}</h1>
+        <p class="muted">{facts(lang, &s)}</p>
+        <p id="tournament-status" role="status">{round_line}</p>
+        {view.my_table.clone().map(|table| view! { <p class="notice"><a id="my-game" href=format!("/table/{table}")>{t!(lang, "tournament-your-game")}</a></p> })}
+        <p class="row">{button} {start}</p>
+        <Standings lines=view.standings.clone() multiplier=view.multiplier />
+        {view.rounds.iter().enumerate().rev().map(|(i, games)| view! { <Round number=i + 1 games=games.clone() /> }).collect_view()}
+        <p><a id="tournament-export" href=format!("/tournaments/{}/export.txt", s.id) rel="external">{t!(lang, "tournament-export")}</a></p>
+    }
+}
+
+/// A crosstable cell: `B3+ 40` (black against the 3rd, won, 40 discs).
+fn cell_text(c: &CrossCell) -> String {
+    let Some(opponent) = c.opponent else {
+        return "bye".to_string();
+    };
+    let colour = if c.black { "B" } else { "W" };
+    match (c.points, c.discs) {
+        (Some(p), Some(d)) => {
+            let mark = ["−", "=", "+"][p.min(2) as usize];
+            format!("{colour}{opponent}{mark} {d}")
+        }
+        _ => format!("{colour}{opponent}"),
+    }
+}
+
+/// The standings and crosstable.
+#[component]
+fn Standings(lines: Vec<StandingLine>, multiplier: u32) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let rounds = lines.iter().map(|l| l.results.len()).max().unwrap_or(0);
+    view! {
+        <section class="card" id="standings">
+            <h2>{t!(lang, "tournament-standings")}</h2>
+            <p class="muted">{t!(lang, "tournament-bq-rule", multiplier = multiplier)}</p>
+            <div class="table-scroll">
+                <table class="board-table crosstable">
+                    <thead><tr>
+                        <th scope="col">"#"</th>
+                        <th scope="col">{t!(lang, "account-name")}</th>
+                        <th scope="col">{t!(lang, "tournament-points")}</th>
+                        <th scope="col"><abbr title=t!(lang, "tournament-bq-title")>"BQ"</abbr></th>
+                        <th scope="col">{t!(lang, "tournament-discs")}</th>
+                        {(1..=rounds).map(|r| view! { <th scope="col">{t!(lang, "tournament-round-short", round = r)}</th> }).collect_view()}
+                    </tr></thead>
+                    <tbody>
+                        {lines.into_iter().map(|l| view! {
+                            <tr class:withdrawn=l.withdrawn>
+                                <td>{l.rank}</td>
+                                <td><a href=format!("/@/{}", l.name)>{l.name.clone()}</a></td>
+                                <td class="points">{points_text(l.points)}</td>
+                                <td class="bq">{bq_text(l.bq)}</td>
+                                <td class="discs">{l.discs}</td>
+                                {l.results.iter().map(|c| view! { <td class="cross">{cell_text(c)}</td> }).collect_view()}
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+/// One round's games.
+#[component]
+fn Round(number: usize, games: Vec<GameLine>) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    view! {
+        <section class="card round" id=format!("round-{number}")>
+            <h2>{t!(lang, "tournament-round-title", round = number as u32)}</h2>
+            <ul>
+                {games.into_iter().map(|g| {
+                    let result = match (g.black_discs, g.white_discs, &g.white) {
+                        (_, _, None) => t!(lang, "tournament-bye"),
+                        (Some(b), Some(w), _) => format!("{b}–{w}"),
+                        _ => t!(lang, "tournament-playing"),
+                    };
+                    let link = match (&g.game, &g.table) {
+                        (Some(game), _) => Some(view! { <a href=format!("/game/{game}")>{t!(lang, "tournament-replay")}</a> }.into_any()),
+                        (None, Some(table)) if g.white.is_some() => Some(view! { <a href=format!("/table/{table}")>{t!(lang, "tournament-watch")}</a> }.into_any()),
+                        _ => None,
+                    };
+                    view! {
+                        <li class="game-line">
+                            <span class="disc black" aria-hidden="true"></span> {g.black.clone()}
+                            {g.white.clone().map(|w| view! { " – " <span class="disc white" aria-hidden="true"></span> {w} })}
+                            " · " <span class="result">{result}</span> " " {link}
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,269 @@
+//! Tournaments as the pages see them: Swiss events of a fixed number of
+//! rounds between signed-in players, standings by points, then the
+//! Brightwell quotient, then discs (the rules in docs/PRODUCT.md,
+//! Tournaments; the pairing and scoring on the server,
+//! `server/src/tournaments/swiss.rs`).
+
+use crate::api::CommandError;
+use crate::protocol::TimeControl;
+use serde::{Deserialize, Serialize};
+use server_fn::codec::Json;
+
+/// The rounds a Swiss may have.
+pub const ROUNDS: std::ops::RangeInclusive<u32> = 1..=11;
+
+/// How far ahead a tournament may start (minutes).
+pub const MAX_START_MINUTES: u32 = 7 * 24 * 60;
+
+/// The longest name.
+pub const MAX_NAME_CHARS: usize = 40;
+
+/// Where a tournament is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Taking players until it starts.
+    Open,
+    /// Its rounds are being played.
+    Running,
+    /// Over: the standings are final.
+    Finished,
+}
+
+impl Status {
+    pub fn key(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Running => "running",
+            Status::Finished => "finished",
+        }
+    }
+
+    pub fn parse(key: &str) -> Option<Status> {
+        [Status::Open, Status::Running, Status::Finished]
+            .into_iter()
+            .find(|s| s.key() == key)
+    }
+}
+
+/// A tournament in a list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentSummary {
+    pub id: String,
+    pub name: String,
+    pub status: Status,
+    pub control: TimeControl,
+    pub rated: bool,
+    pub private: bool,
+    pub rounds: u32,
+    /// The round being played (0 before the start).
+    pub round: u32,
+    /// When it starts (ms since the epoch).
+    pub starts_at: i64,
+    pub players: u32,
+    /// Who made it (None: the site's schedule).
+    pub creator: Option<String>,
+}
+
+/// One line of the standings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StandingLine {
+    pub rank: u32,
+    pub name: String,
+    /// Points in halves (a win 2).
+    pub points: u32,
+    /// The Brightwell quotient.
+    pub bq: f64,
+    pub discs: u32,
+    pub games: u32,
+    pub withdrawn: bool,
+    /// Each round's game from this player's side, in round order.
+    pub results: Vec<CrossCell>,
+}
+
+/// One cell of the crosstable: a round from one player's side.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrossCell {
+    pub round: u32,
+    /// The opponent's rank (None: a bye).
+    pub opponent: Option<u32>,
+    /// Played black.
+    pub black: bool,
+    /// Points in halves, once over.
+    pub points: Option<u32>,
+    pub discs: Option<u32>,
+}
+
+/// One game of a round.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameLine {
+    pub black: String,
+    /// None: a bye.
+    pub white: Option<String>,
+    /// The live table (while it is played and after).
+    pub table: Option<String>,
+    /// The archived game, once over.
+    pub game: Option<String>,
+    /// Discs by the tournament's rule, once over.
+    pub black_discs: Option<u32>,
+    pub white_discs: Option<u32>,
+    /// Points in halves, once over.
+    pub black_points: Option<u32>,
+    pub white_points: Option<u32>,
+}
+
+/// A tournament's page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentView {
+    pub summary: TournamentSummary,
+    /// The BQ's multiplier of opponents' points.
+    pub multiplier: u32,
+    pub standings: Vec<StandingLine>,
+    /// Every round's games, first round first.
+    pub rounds: Vec<Vec<GameLine>>,
+    /// Whether the caller is in it (and not withdrawn).
+    pub joined: bool,
+    /// Whether the caller is signed in.
+    pub signed_in: bool,
+    /// Whether the caller created it (and may start it early).
+    pub mine: bool,
+    /// The caller's game being played now, if any: its table.
+    pub my_table: Option<String>,
+}
+
+/// A tournament to create.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NewTournament {
+    pub name: String,
+    pub control: TimeControl,
+    pub rated: bool,
+    pub private: bool,
+    pub rounds: u32,
+    /// Minutes from now until it starts.
+    pub starts_in_minutes: u32,
+}
+
+/// Points in halves as shown: `2`, `1½`, `½`, `0`.
+pub fn points_text(halves: u32) -> String {
+    match (halves / 2, halves % 2) {
+        (0, 1) => "½".to_string(),
+        (whole, 1) => format!("{whole}½"),
+        (whole, _) => whole.to_string(),
+    }
+}
+
+/// A BQ as shown: whole when it is, else one decimal.
+pub fn bq_text(bq: f64) -> String {
+    if bq.fract() == 0.0 {
+        format!("{bq:.0}")
+    } else {
+        format!("{bq:.1}")
+    }
+}
+
+/// Server-side glue: the trait the server implements.
+#[cfg(feature = "ssr")]
+pub mod backend {
+    use super::*;
+    use crate::api::backend::Caller;
+    use std::sync::Arc;
+
+    #[async_trait::async_trait]
+    pub trait TournamentBackend: Send + Sync {
+        async fn tournaments(&self) -> Result<Vec<TournamentSummary>, CommandError>;
+        async fn tournament(
+            &self,
+            caller: &Caller,
+            id: String,
+        ) -> Result<TournamentView, CommandError>;
+        async fn create_tournament(
+            &self,
+            caller: &Caller,
+            new: NewTournament,
+        ) -> Result<String, CommandError>;
+        async fn join_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
+        async fn leave_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
+        async fn table_tournament(&self, table: String) -> Result<Option<String>, CommandError>;
+        async fn start_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
+    }
+
+    /// The tournament backend, provided to server functions as context.
+    #[derive(Clone)]
+    pub struct TournamentBackendHandle(pub Arc<dyn TournamentBackend>);
+
+    pub fn context() -> Result<Arc<dyn TournamentBackend>, CommandError> {
+        leptos::prelude::use_context::<TournamentBackendHandle>()
+            .map(|handle| handle.0)
+            .ok_or_else(|| CommandError::unavailable(crate::msg!("srv-not-ready")))
+    }
+}
+
+/// The public tournaments: running, open, and recently finished.
+#[leptos::server(endpoint = "tournaments", input = Json)]
+pub async fn tournaments() -> Result<Vec<TournamentSummary>, CommandError> {
+    backend::context()?.tournaments().await
+}
+
+/// One tournament's page.
+#[leptos::server(endpoint = "tournament", input = Json)]
+pub async fn tournament(id: String) -> Result<TournamentView, CommandError> {
+    let caller = crate::api::backend::caller()?;
+    backend::context()?.tournament(&caller, id).await
+}
+
+/// Creates a Swiss (signed-in players; capped per account and address).
+#[leptos::server(endpoint = "create_tournament", input = Json)]
+pub async fn create_tournament(new: NewTournament) -> Result<String, CommandError> {
+    let caller = crate::api::backend::caller()?;
+    backend::context()?.create_tournament(&caller, new).await
+}
+
+/// Joins an open tournament.
+#[leptos::server(endpoint = "join_tournament", input = Json)]
+pub async fn join_tournament(id: String) -> Result<(), CommandError> {
+    let caller = crate::api::backend::caller()?;
+    backend::context()?.join_tournament(&caller, id).await
+}
+
+/// Leaves a tournament (withdraws once it runs).
+#[leptos::server(endpoint = "leave_tournament", input = Json)]
+pub async fn leave_tournament(id: String) -> Result<(), CommandError> {
+    let caller = crate::api::backend::caller()?;
+    backend::context()?.leave_tournament(&caller, id).await
+}
+
+/// Starts an open tournament now (its creator only, with two players in).
+#[leptos::server(endpoint = "start_tournament", input = Json)]
+pub async fn start_tournament(id: String) -> Result<(), CommandError> {
+    let caller = crate::api::backend::caller()?;
+    backend::context()?.start_tournament(&caller, id).await
+}
+
+/// The tournament a table's game belongs to, if any.
+#[leptos::server(endpoint = "table_tournament", input = Json)]
+pub async fn table_tournament(table: String) -> Result<Option<String>, CommandError> {
+    backend::context()?.table_tournament(table).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_are_shown_in_halves() {
+        assert_eq!(points_text(0), "0");
+        assert_eq!(points_text(1), "½");
+        assert_eq!(points_text(4), "2");
+        assert_eq!(points_text(5), "2½");
+        assert_eq!(bq_text(86.0), "86");
+        assert_eq!(bq_text(86.5), "86.5");
+    }
+
+    #[test]
+    fn statuses_read_back_from_their_keys() {
+        for s in [Status::Open, Status::Running, Status::Finished] {
+            assert_eq!(Status::parse(s.key()), Some(s));
+        }
+        assert_eq!(Status::parse("paused"), None);
+    }
+}

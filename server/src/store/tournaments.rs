@@ -1,0 +1,462 @@
+//! The store's tournament queries (`migrations/0020_tournaments.sql`, on
+//! PostgreSQL `migrations/postgres/0010_tournaments.sql`), written once with
+//! `$n` parameters for both databases.
+//!
+//! A round is paired once: its pairings are written in the transaction
+//! that moves the tournament from the round before to it, and that move is
+//! conditional on the round before (`WHERE round = $n`), so two instances
+//! pairing the same round at once write one round, the other's transaction
+//! changes nothing and is rolled back.
+
+use super::{on_db, Dialect, Store, StoreError};
+
+/// A tournament as stored.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct TournamentRow {
+    pub id: String,
+    pub kind: String,
+    pub name: String,
+    pub creator: Option<i64>,
+    pub creator_name: Option<String>,
+    pub base_ms: i64,
+    pub increment_ms: i64,
+    pub rated: i64,
+    pub private: i64,
+    pub rounds: i64,
+    pub multiplier: i64,
+    pub starts_at: i64,
+    pub status: String,
+    pub round: i64,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+    pub players: i64,
+}
+
+/// A new tournament.
+#[derive(Clone, Debug)]
+pub struct NewTournament<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub creator: Option<i64>,
+    pub address: Option<&'a str>,
+    pub base_ms: i64,
+    pub increment_ms: i64,
+    pub rated: bool,
+    pub private: bool,
+    pub rounds: i64,
+    pub multiplier: i64,
+    pub starts_at: i64,
+    pub now: i64,
+}
+
+/// A player of a tournament, with their account's name.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct EntrantRow {
+    pub account_id: i64,
+    pub name: String,
+    pub rating: f64,
+    pub withdrawn: i64,
+}
+
+/// One game (or bye) of a tournament.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct GameRow {
+    pub round: i64,
+    pub black: i64,
+    pub white: Option<i64>,
+    pub table_id: Option<String>,
+    pub black_points: Option<i64>,
+    pub white_points: Option<i64>,
+    pub black_discs: Option<i64>,
+    pub white_discs: Option<i64>,
+}
+
+/// An unscored game whose table's round has been archived: how it ended.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct EndedGame {
+    pub round: i64,
+    pub black: i64,
+    pub winner: Option<String>,
+    pub reason: String,
+    pub black_discs: i64,
+    pub white_discs: i64,
+    /// The archived game's id (for its page).
+    pub game_id: String,
+}
+
+/// A round's pairing to write: black, white (None: a bye) and its table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewGame {
+    pub black: i64,
+    pub white: Option<i64>,
+    pub table_id: Option<String>,
+}
+
+const SELECT: &str = "SELECT t.id, t.kind, t.name, t.creator, a.name AS creator_name, t.base_ms, \
+    t.increment_ms, t.rated, t.private, t.rounds, t.multiplier, t.starts_at, t.status, t.round, \
+    t.created_at, t.finished_at, \
+    (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id AND p.withdrawn = 0) AS players \
+    FROM tournaments t LEFT JOIN accounts a ON a.id = t.creator";
+
+impl Store {
+    /// Writes a new tournament.
+    pub async fn create_tournament(&self, new: &NewTournament<'_>) -> Result<(), StoreError> {
+        const INSERT: &str = "INSERT INTO tournaments (id, kind, name, creator, address, base_ms, \
+            increment_ms, rated, private, rounds, multiplier, starts_at, status, round, created_at) \
+            VALUES ($1, 'swiss', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', 0, $12)";
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(INSERT))
+                .bind(new.id)
+                .bind(new.name)
+                .bind(new.creator)
+                .bind(new.address)
+                .bind(new.base_ms)
+                .bind(new.increment_ms)
+                .bind(i64::from(new.rated))
+                .bind(i64::from(new.private))
+                .bind(new.rounds)
+                .bind(new.multiplier)
+                .bind(new.starts_at)
+                .bind(new.now)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// How many tournaments an account, and an address, created since `since`.
+    pub async fn tournaments_created(
+        &self,
+        creator: i64,
+        address: Option<&str>,
+        since: i64,
+    ) -> Result<(i64, i64), StoreError> {
+        const COUNT: &str = "SELECT \
+            (SELECT COUNT(*) FROM tournaments WHERE creator = $1 AND created_at >= $3), \
+            (SELECT COUNT(*) FROM tournaments WHERE address = $2 AND created_at >= $3)";
+        let counts = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, (i64, i64)>(&pool.sql(COUNT))
+                .bind(creator)
+                .bind(address)
+                .bind(since)
+                .fetch_one(pool)
+                .await?
+        });
+        Ok(counts)
+    }
+
+    /// A tournament by id.
+    pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
+        let query = format!("{SELECT} WHERE t.id = $1");
+        let row = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, TournamentRow>(&pool.sql(&query))
+                .bind(id)
+                .fetch_optional(pool)
+                .await?
+        });
+        Ok(row)
+    }
+
+    /// The public tournaments to list: every one not finished, and those
+    /// finished since `since`, soonest first.
+    pub async fn listed_tournaments(
+        &self,
+        since: i64,
+        limit: i64,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        let query = format!(
+            "{SELECT} WHERE t.private = 0 AND (t.status <> 'finished' OR t.finished_at >= $1) \
+             ORDER BY CASE t.status WHEN 'running' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, \
+             t.starts_at, t.id LIMIT $2"
+        );
+        let rows = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, TournamentRow>(&pool.sql(&query))
+                .bind(since)
+                .bind(limit)
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows)
+    }
+
+    /// The tournaments an account played (finished), latest first.
+    pub async fn tournaments_of(
+        &self,
+        account: i64,
+        limit: i64,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        let query = format!(
+            "{SELECT} WHERE t.status = 'finished' AND t.round > 0 AND EXISTS \
+             (SELECT 1 FROM tournament_players p WHERE p.tournament_id = t.id AND p.account_id = $1) \
+             ORDER BY t.finished_at DESC, t.id LIMIT $2"
+        );
+        let rows = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, TournamentRow>(&pool.sql(&query))
+                .bind(account)
+                .bind(limit)
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows)
+    }
+
+    /// The tournaments the director must look at: running ones, and open
+    /// ones whose start is due.
+    pub async fn active_tournaments(&self, now: i64) -> Result<Vec<TournamentRow>, StoreError> {
+        let query = format!(
+            "{SELECT} WHERE t.status = 'running' OR (t.status = 'open' AND t.starts_at <= $1) \
+             ORDER BY t.starts_at, t.id"
+        );
+        let rows = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, TournamentRow>(&pool.sql(&query))
+                .bind(now)
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows)
+    }
+
+    /// A tournament's players, withdrawn ones included, by join order.
+    pub async fn tournament_entrants(&self, id: &str) -> Result<Vec<EntrantRow>, StoreError> {
+        const QUERY: &str = "SELECT p.account_id, a.name, p.rating, p.withdrawn \
+            FROM tournament_players p JOIN accounts a ON a.id = p.account_id \
+            WHERE p.tournament_id = $1 ORDER BY p.joined_at, p.account_id";
+        let rows = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, EntrantRow>(&pool.sql(QUERY))
+                .bind(id)
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows)
+    }
+
+    /// A tournament's games and byes, by round.
+    pub async fn tournament_games(&self, id: &str) -> Result<Vec<GameRow>, StoreError> {
+        const QUERY: &str = "SELECT round, black, white, table_id, black_points, white_points, \
+            black_discs, white_discs FROM tournament_games WHERE tournament_id = $1 \
+            ORDER BY round, black";
+        let rows = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, GameRow>(&pool.sql(QUERY))
+                .bind(id)
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows)
+    }
+
+    /// Joins an open tournament (again, after leaving it); false when it
+    /// is not open.
+    pub async fn join_tournament(
+        &self,
+        id: &str,
+        account: i64,
+        rating: f64,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        const JOIN: &str = "INSERT INTO tournament_players (tournament_id, account_id, rating, withdrawn, joined_at) \
+            SELECT $1, $2, $3, 0, $4 WHERE EXISTS \
+            (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'open') \
+            ON CONFLICT (tournament_id, account_id) DO UPDATE SET withdrawn = 0, rating = $3";
+        let done = on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(JOIN))
+                .bind(id)
+                .bind(account)
+                .bind(rating)
+                .bind(now)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        Ok(done > 0)
+    }
+
+    /// Leaves a tournament: before it starts the entry is removed, once it
+    /// runs the player is withdrawn (their games stay). False when they
+    /// were not in it.
+    pub async fn leave_tournament(&self, id: &str, account: i64) -> Result<bool, StoreError> {
+        const REMOVE: &str = "DELETE FROM tournament_players WHERE tournament_id = $1 \
+            AND account_id = $2 AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'open')";
+        const WITHDRAW: &str = "UPDATE tournament_players SET withdrawn = 1 \
+            WHERE tournament_id = $1 AND account_id = $2 AND withdrawn = 0";
+        let done = on_db!(self.db(), |pool| {
+            let removed = sqlx::query(&pool.sql(REMOVE))
+                .bind(id)
+                .bind(account)
+                .execute(pool)
+                .await?
+                .rows_affected();
+            if removed > 0 {
+                removed
+            } else {
+                sqlx::query(&pool.sql(WITHDRAW))
+                    .bind(id)
+                    .bind(account)
+                    .execute(pool)
+                    .await?
+                    .rows_affected()
+            }
+        });
+        Ok(done > 0)
+    }
+
+    /// Moves a tournament from round `from` to `from + 1` with that round's
+    /// games (a bye scored at once); false, writing nothing, when it is no
+    /// longer at round `from` (paired meanwhile by another instance).
+    pub async fn pair_round(
+        &self,
+        id: &str,
+        from: i64,
+        games: &[NewGame],
+        bye: (i64, i64, i64, i64),
+    ) -> Result<bool, StoreError> {
+        const ADVANCE: &str = "UPDATE tournaments SET round = $2 + 1, status = 'running' \
+            WHERE id = $1 AND round = $2 AND status <> 'finished'";
+        const GAME: &str = "INSERT INTO tournament_games (tournament_id, round, black, white, table_id, \
+            black_points, white_points, black_discs, white_discs) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+        let paired = on_db!(self.db(), |pool| {
+            let mut tx = pool.begin().await?;
+            let moved = sqlx::query(&pool.sql(ADVANCE))
+                .bind(id)
+                .bind(from)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if moved == 1 {
+                for game in games {
+                    let scored = game.white.is_none();
+                    sqlx::query(&pool.sql(GAME))
+                        .bind(id)
+                        .bind(from + 1)
+                        .bind(game.black)
+                        .bind(game.white)
+                        .bind(game.table_id.as_deref())
+                        .bind(scored.then_some(bye.0))
+                        .bind(scored.then_some(bye.1))
+                        .bind(scored.then_some(bye.2))
+                        .bind(scored.then_some(bye.3))
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await?;
+                true
+            } else {
+                tx.rollback().await?;
+                false
+            }
+        });
+        Ok(paired)
+    }
+
+    /// The tournament's unscored games whose table has finished its first
+    /// round (the archive holds how it ended).
+    pub async fn ended_tournament_games(&self, id: &str) -> Result<Vec<EndedGame>, StoreError> {
+        const QUERY: &str =
+            "SELECT g.round, g.black, a.winner, a.reason, a.black_discs, a.white_discs, \
+            a.id AS game_id FROM tournament_games g \
+            JOIN archived_games a ON a.table_id = g.table_id AND a.round = 1 \
+            WHERE g.tournament_id = $1 AND g.black_points IS NULL";
+        let rows = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, EndedGame>(&pool.sql(QUERY))
+                .bind(id)
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows)
+    }
+
+    /// Scores one game (once: a scored game is never rescored).
+    pub async fn score_tournament_game(
+        &self,
+        id: &str,
+        round: i64,
+        black: i64,
+        score: (i64, i64, i64, i64),
+    ) -> Result<(), StoreError> {
+        const SCORE: &str = "UPDATE tournament_games SET black_points = $4, white_points = $5, \
+            black_discs = $6, white_discs = $7 \
+            WHERE tournament_id = $1 AND round = $2 AND black = $3 AND black_points IS NULL";
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(SCORE))
+                .bind(id)
+                .bind(round)
+                .bind(black)
+                .bind(score.0)
+                .bind(score.1)
+                .bind(score.2)
+                .bind(score.3)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Moves an open tournament's start to `at`.
+    pub async fn start_tournament_at(&self, id: &str, at: i64) -> Result<(), StoreError> {
+        const START: &str =
+            "UPDATE tournaments SET starts_at = $2 WHERE id = $1 AND status = 'open' AND starts_at > $2";
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(START))
+                .bind(id)
+                .bind(at)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Ends a tournament (once).
+    pub async fn finish_tournament(&self, id: &str, now: i64) -> Result<(), StoreError> {
+        const FINISH: &str = "UPDATE tournaments SET status = 'finished', finished_at = $2 \
+            WHERE id = $1 AND status <> 'finished'";
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(FINISH))
+                .bind(id)
+                .bind(now)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Whether the table `id` exists.
+    pub async fn table_exists(&self, id: &str) -> Result<bool, StoreError> {
+        const QUERY: &str = "SELECT COUNT(*) FROM tables WHERE id = $1";
+        let n = on_db!(self.db(), |pool| {
+            sqlx::query_scalar::<_, i64>(&pool.sql(QUERY))
+                .bind(id)
+                .fetch_one(pool)
+                .await?
+        });
+        Ok(n > 0)
+    }
+
+    /// Each game of a tournament whose table's round was archived: its
+    /// round and black player, and the archived game's id.
+    pub async fn archived_tournament_games(
+        &self,
+        id: &str,
+    ) -> Result<Vec<((i64, i64), String)>, StoreError> {
+        const QUERY: &str = "SELECT g.round, g.black, a.id FROM tournament_games g \
+            JOIN archived_games a ON a.table_id = g.table_id AND a.round = 1 \
+            WHERE g.tournament_id = $1";
+        let rows = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, (i64, i64, String)>(&pool.sql(QUERY))
+                .bind(id)
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows.into_iter().map(|(r, b, g)| ((r, b), g)).collect())
+    }
+
+    /// The tournament a table's game belongs to, if any.
+    pub async fn tournament_of_table(&self, table_id: &str) -> Result<Option<String>, StoreError> {
+        const QUERY: &str = "SELECT tournament_id FROM tournament_games WHERE table_id = $1";
+        let id = on_db!(self.db(), |pool| {
+            sqlx::query_scalar::<_, String>(&pool.sql(QUERY))
+                .bind(table_id)
+                .fetch_optional(pool)
+                .await?
+        });
+        Ok(id)
+    }
+}

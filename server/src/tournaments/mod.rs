@@ -1,0 +1,598 @@
+//! Tournaments: Swiss events between signed-in players (docs/PRODUCT.md,
+//! Tournaments), as the pages' [`TournamentBackend`] and a director that
+//! the server ticks every second ([`Tournaments::tick`]).
+//!
+//! Everything a tournament is lives in the store (`store/tournaments.rs`):
+//! the director holds no state of its own, so any instance may tick, and a
+//! round is paired once — its pairings are written in the transaction that
+//! moves the tournament to that round. Each game is an ordinary online
+//! table (`TableMode::Online { tournament: true, .. }`: never aborted, no
+//! rematch), created after its pairing is written (again by the next tick
+//! if the instance stopped in between); its result is read from the archive
+//! when its round ends and scored by the rule in [`swiss`].
+//!
+//! [`TournamentBackend`]: app::tournaments::backend::TournamentBackend
+
+pub mod swiss;
+
+use crate::hub::Hub;
+use crate::store::tournaments::{GameRow, NewGame, NewTournament as NewRow, TournamentRow};
+use crate::store::{Store, StoreError};
+use app::api::backend::Caller;
+use app::api::CommandError;
+use app::protocol::{EndReason, Session, Side, TimeControl};
+use app::tournaments::{
+    CrossCell, GameLine, NewTournament, StandingLine, Status, TournamentSummary, TournamentView,
+    MAX_NAME_CHARS, MAX_START_MINUTES, ROUNDS,
+};
+use std::collections::HashMap;
+use swiss::{Entrant, Pairing, Score};
+
+/// The Brightwell quotient's multiplier, as the WOC uses it.
+pub const BQ_MULTIPLIER: i64 = 6;
+
+/// How many tournaments one account may create a day, and one address.
+pub const PER_ACCOUNT_DAY: i64 = 5;
+pub const PER_ADDRESS_DAY: i64 = 10;
+
+/// How long a finished tournament stays listed (ms).
+const LISTED_AFTER_MS: i64 = 24 * 3_600_000;
+
+/// The tournaments: the store, and the hub that seats their games.
+#[derive(Clone)]
+pub struct Tournaments {
+    store: Store,
+    hub: Hub,
+}
+
+fn unavailable(error: StoreError) -> CommandError {
+    tracing::error!("tournament store: {error}");
+    CommandError::unavailable(app::msg!("srv-tournaments-unavailable"))
+}
+
+fn summary(row: &TournamentRow) -> TournamentSummary {
+    TournamentSummary {
+        id: row.id.clone(),
+        name: row.name.clone(),
+        status: Status::parse(&row.status).unwrap_or(Status::Finished),
+        control: TimeControl {
+            base_s: (row.base_ms / 1000).clamp(0, u32::MAX as i64) as u32,
+            increment_s: (row.increment_ms / 1000).clamp(0, u32::MAX as i64) as u32,
+        },
+        rated: row.rated != 0,
+        private: row.private != 0,
+        rounds: row.rounds.clamp(0, 100) as u32,
+        round: row.round.clamp(0, 100) as u32,
+        starts_at: row.starts_at,
+        players: row.players.clamp(0, u32::MAX as i64) as u32,
+        creator: row.creator_name.clone(),
+    }
+}
+
+fn score_of(row: &GameRow) -> Option<Score> {
+    Some(Score {
+        black_points: row.black_points?.clamp(0, 2) as u8,
+        white_points: row.white_points?.clamp(0, 2) as u8,
+        black_discs: row.black_discs?.clamp(0, 64) as u8,
+        white_discs: row.white_discs?.clamp(0, 64) as u8,
+    })
+}
+
+fn pairings(games: &[GameRow]) -> Vec<Pairing> {
+    games
+        .iter()
+        .map(|g| Pairing {
+            round: g.round.clamp(0, 1000) as u32,
+            black: g.black,
+            white: g.white,
+            result: score_of(g),
+        })
+        .collect()
+}
+
+/// A tournament's name as typed: trimmed, 1 to 40 characters, no control
+/// characters.
+fn clean_name(name: &str) -> Result<String, CommandError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
+        return Err(CommandError::refused(app::msg!(
+            "srv-tournament-name",
+            max = MAX_NAME_CHARS as i64
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(CommandError::refused(app::msg!(
+            "srv-tournament-name",
+            max = MAX_NAME_CHARS as i64
+        )));
+    }
+    Ok(name.to_string())
+}
+
+impl Tournaments {
+    pub fn new(store: Store, hub: Hub) -> Tournaments {
+        Tournaments { store, hub }
+    }
+
+    fn signed_in(caller: &Caller) -> Result<i64, CommandError> {
+        crate::identity::account_of(&caller.session)
+            .ok_or_else(|| CommandError::refused(app::msg!("srv-tournament-sign-in")))
+    }
+
+    async fn row(&self, id: &str) -> Result<TournamentRow, CommandError> {
+        self.store
+            .tournament(id)
+            .await
+            .map_err(unavailable)?
+            .ok_or_else(|| CommandError::not_found(app::msg!("srv-no-tournament")))
+    }
+
+    /// Creates a Swiss; its id.
+    pub async fn create(
+        &self,
+        caller: &Caller,
+        new: NewTournament,
+    ) -> Result<String, CommandError> {
+        let account = Self::signed_in(caller)?;
+        let name = clean_name(&new.name)?;
+        if !ROUNDS.contains(&new.rounds) {
+            return Err(CommandError::refused(app::msg!(
+                "srv-tournament-rounds",
+                min = *ROUNDS.start() as i64,
+                max = *ROUNDS.end() as i64
+            )));
+        }
+        if new.starts_in_minutes > MAX_START_MINUTES {
+            return Err(CommandError::refused(app::msg!(
+                "srv-tournament-start",
+                days = (MAX_START_MINUTES / 1440) as i64
+            )));
+        }
+        self.hub.check_control(false, Some(new.control))?;
+        let now = self.hub.now();
+        let address = caller.address.map(|a| a.to_string());
+        let (mine, here) = self
+            .store
+            .tournaments_created(account, address.as_deref(), now - 86_400_000)
+            .await
+            .map_err(unavailable)?;
+        if mine >= PER_ACCOUNT_DAY || (address.is_some() && here >= PER_ADDRESS_DAY) {
+            return Err(CommandError::limited(app::msg!(
+                "srv-tournament-cap",
+                count = PER_ACCOUNT_DAY
+            )));
+        }
+        let id = crate::hex::hex(&rand::random::<[u8; 6]>());
+        self.store
+            .create_tournament(&NewRow {
+                id: &id,
+                name: &name,
+                creator: Some(account),
+                address: address.as_deref(),
+                base_ms: i64::from(new.control.base_s) * 1000,
+                increment_ms: i64::from(new.control.increment_s) * 1000,
+                rated: new.rated,
+                private: new.private,
+                rounds: i64::from(new.rounds),
+                multiplier: BQ_MULTIPLIER,
+                starts_at: now + i64::from(new.starts_in_minutes) * 60_000,
+                now,
+            })
+            .await
+            .map_err(unavailable)?;
+        tracing::info!(tournament = %id, rounds = new.rounds, "tournament created");
+        Ok(id)
+    }
+
+    /// Joins an open tournament.
+    pub async fn join(&self, caller: &Caller, id: &str) -> Result<(), CommandError> {
+        let account = Self::signed_in(caller)?;
+        let row = self.row(id).await?;
+        if row.status != Status::Open.key() {
+            return Err(CommandError::conflict(app::msg!("srv-tournament-started")));
+        }
+        let control = summary(&row).control;
+        let now = self.hub.now();
+        let rating = self
+            .store
+            .rating_of(account, control.speed().key())
+            .await
+            .map_err(unavailable)?
+            .map_or(1500.0, |r| r.rating);
+        if !self
+            .store
+            .join_tournament(id, account, rating, now)
+            .await
+            .map_err(unavailable)?
+        {
+            return Err(CommandError::conflict(app::msg!("srv-tournament-started")));
+        }
+        Ok(())
+    }
+
+    /// Leaves (before the start) or withdraws from (after) a tournament.
+    pub async fn leave(&self, caller: &Caller, id: &str) -> Result<(), CommandError> {
+        let account = Self::signed_in(caller)?;
+        let row = self.row(id).await?;
+        if row.status == Status::Finished.key() {
+            return Err(CommandError::conflict(app::msg!("srv-tournament-over")));
+        }
+        if !self
+            .store
+            .leave_tournament(id, account)
+            .await
+            .map_err(unavailable)?
+        {
+            return Err(CommandError::refused(app::msg!("srv-tournament-not-in")));
+        }
+        Ok(())
+    }
+
+    /// Its creator starts an open tournament now (the next tick pairs
+    /// round 1): at least two players must be in.
+    pub async fn start_now(&self, caller: &Caller, id: &str) -> Result<(), CommandError> {
+        let account = Self::signed_in(caller)?;
+        let row = self.row(id).await?;
+        if row.creator != Some(account) {
+            return Err(CommandError::forbidden(app::msg!(
+                "srv-tournament-not-yours"
+            )));
+        }
+        if row.status != Status::Open.key() {
+            return Err(CommandError::conflict(app::msg!("srv-tournament-started")));
+        }
+        if row.players < 2 {
+            return Err(CommandError::refused(app::msg!("srv-tournament-too-few")));
+        }
+        self.store
+            .start_tournament_at(id, self.hub.now())
+            .await
+            .map_err(unavailable)?;
+        self.tick().await;
+        Ok(())
+    }
+
+    /// The public list.
+    pub async fn list(&self) -> Result<Vec<TournamentSummary>, CommandError> {
+        let rows = self
+            .store
+            .listed_tournaments(self.hub.now() - LISTED_AFTER_MS, 50)
+            .await
+            .map_err(unavailable)?;
+        Ok(rows.iter().map(summary).collect())
+    }
+
+    /// A tournament's page as `caller` sees it.
+    pub async fn view(&self, caller: &Caller, id: &str) -> Result<TournamentView, CommandError> {
+        let row = self.row(id).await?;
+        let entrants = self
+            .store
+            .tournament_entrants(id)
+            .await
+            .map_err(unavailable)?;
+        let games = self.store.tournament_games(id).await.map_err(unavailable)?;
+        let names: HashMap<i64, String> = entrants
+            .iter()
+            .map(|e| (e.account_id, e.name.clone()))
+            .collect();
+        let name = |id: i64| names.get(&id).cloned().unwrap_or_default();
+        let swiss_entrants: Vec<Entrant> = entrants
+            .iter()
+            .map(|e| Entrant {
+                id: e.account_id,
+                rating: e.rating,
+                withdrawn: e.withdrawn != 0,
+            })
+            .collect();
+        let played = pairings(&games);
+        let table = swiss::standings(&swiss_entrants, &played, row.multiplier as f64);
+        let rank: HashMap<i64, u32> = table
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.id, i as u32 + 1))
+            .collect();
+        let standings = table
+            .iter()
+            .enumerate()
+            .map(|(i, s)| StandingLine {
+                rank: i as u32 + 1,
+                name: name(s.id),
+                points: s.points,
+                bq: s.bq,
+                discs: s.discs,
+                games: s.games,
+                withdrawn: s.withdrawn,
+                results: games
+                    .iter()
+                    .filter(|g| g.black == s.id || g.white == Some(s.id))
+                    .map(|g| {
+                        let black = g.black == s.id;
+                        let opponent = if black { g.white } else { Some(g.black) };
+                        CrossCell {
+                            round: g.round.clamp(0, 1000) as u32,
+                            opponent: opponent.and_then(|o| rank.get(&o).copied()),
+                            black,
+                            points: if black {
+                                g.black_points
+                            } else {
+                                g.white_points
+                            }
+                            .map(|p| p.clamp(0, 2) as u32),
+                            discs: if black { g.black_discs } else { g.white_discs }
+                                .map(|d| d.clamp(0, 64) as u32),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        let ended: HashMap<(i64, i64), String> = self
+            .store
+            .archived_tournament_games(id)
+            .await
+            .map_err(unavailable)?
+            .into_iter()
+            .collect();
+        let mut rounds: Vec<Vec<GameLine>> = Vec::new();
+        for g in &games {
+            let index = (g.round.max(1) - 1) as usize;
+            if rounds.len() <= index {
+                rounds.resize(index + 1, Vec::new());
+            }
+            rounds[index].push(GameLine {
+                black: name(g.black),
+                white: g.white.map(name),
+                table: g.table_id.clone(),
+                game: ended.get(&(g.round, g.black)).cloned(),
+                black_discs: g.black_discs.map(|d| d.clamp(0, 64) as u32),
+                white_discs: g.white_discs.map(|d| d.clamp(0, 64) as u32),
+                black_points: g.black_points.map(|p| p.clamp(0, 2) as u32),
+                white_points: g.white_points.map(|p| p.clamp(0, 2) as u32),
+            });
+        }
+        let me = crate::identity::account_of(&caller.session);
+        let joined = me.is_some_and(|me| {
+            entrants
+                .iter()
+                .any(|e| e.account_id == me && e.withdrawn == 0)
+        });
+        let my_table = me.and_then(|me| {
+            games
+                .iter()
+                .filter(|g| g.round == row.round && g.black_points.is_none())
+                .find(|g| g.black == me || g.white == Some(me))
+                .and_then(|g| g.table_id.clone())
+        });
+        Ok(TournamentView {
+            summary: summary(&row),
+            multiplier: row.multiplier.clamp(0, 100) as u32,
+            standings,
+            rounds,
+            joined,
+            signed_in: me.is_some(),
+            mine: me.is_some() && row.creator == me,
+            my_table,
+        })
+    }
+
+    /// The crosstable as plain text (the export).
+    pub async fn export(&self, id: &str) -> Result<String, CommandError> {
+        let view = self
+            .view(&Caller::from(&Session(String::new())), id)
+            .await?;
+        let mut text = format!(
+            "{}\n{} · {} rounds · BQ multiplier {}\n\n",
+            view.summary.name,
+            view.summary.control.label(),
+            view.summary.rounds,
+            view.multiplier
+        );
+        text.push_str("#  Name                 Pts   BQ      Discs  Rounds\n");
+        for line in &view.standings {
+            let rounds: Vec<String> = line
+                .results
+                .iter()
+                .map(|c| match (c.opponent, c.points) {
+                    (None, _) => "bye".to_string(),
+                    (Some(o), Some(p)) => format!(
+                        "{}{}{}",
+                        if c.black { 'B' } else { 'W' },
+                        o,
+                        match p {
+                            2 => "+",
+                            1 => "=",
+                            _ => "-",
+                        }
+                    ),
+                    (Some(o), None) => format!("{}{}", if c.black { 'B' } else { 'W' }, o),
+                })
+                .collect();
+            text.push_str(&format!(
+                "{:<3}{:<21}{:<6}{:<8}{:<7}{}{}\n",
+                line.rank,
+                line.name,
+                app::tournaments::points_text(line.points),
+                app::tournaments::bq_text(line.bq),
+                line.discs,
+                rounds.join(" "),
+                if line.withdrawn { " (withdrew)" } else { "" }
+            ));
+        }
+        Ok(text)
+    }
+
+    /// The director's step: starts due tournaments, scores ended games,
+    /// seats games whose table is missing, pairs the next round when one
+    /// is over, finishes tournaments. Safe on any instance at any time.
+    pub async fn tick(&self) {
+        let now = self.hub.now();
+        let active = match self.store.active_tournaments(now).await {
+            Ok(rows) => rows,
+            Err(error) => {
+                tracing::warn!("tournaments: {error}");
+                return;
+            }
+        };
+        for row in active {
+            if let Err(error) = self.step(&row, now).await {
+                tracing::warn!(tournament = %row.id, "tournament step: {error}");
+            }
+        }
+    }
+
+    async fn step(&self, row: &TournamentRow, now: i64) -> Result<(), StoreError> {
+        // Score the games whose round ended.
+        for ended in self.store.ended_tournament_games(&row.id).await? {
+            let winner = ended.winner.as_deref().and_then(Side::parse);
+            let reason = EndReason::parse(&ended.reason).unwrap_or(EndReason::Finished);
+            let score = Score::of(
+                winner,
+                reason,
+                ended.black_discs.clamp(0, 64) as u8,
+                ended.white_discs.clamp(0, 64) as u8,
+            );
+            self.store
+                .score_tournament_game(
+                    &row.id,
+                    ended.round,
+                    ended.black,
+                    (
+                        i64::from(score.black_points),
+                        i64::from(score.white_points),
+                        i64::from(score.black_discs),
+                        i64::from(score.white_discs),
+                    ),
+                )
+                .await?;
+        }
+        let games = self.store.tournament_games(&row.id).await?;
+        let current: Vec<&GameRow> = games.iter().filter(|g| g.round == row.round).collect();
+        // Seat the round's games whose table is missing (the instance that
+        // paired them stopped before seating them).
+        for game in current.iter().filter(|g| g.black_points.is_none()) {
+            if let (Some(table), Some(white)) = (&game.table_id, game.white) {
+                if !self.store.table_exists(table).await? {
+                    self.seat(row, table, game.black, white).await;
+                }
+            }
+        }
+        if current.iter().any(|g| g.black_points.is_none()) {
+            return Ok(());
+        }
+        if row.round >= row.rounds {
+            self.store.finish_tournament(&row.id, now).await?;
+            tracing::info!(tournament = %row.id, "tournament finished");
+            return Ok(());
+        }
+        let entrants: Vec<Entrant> = self
+            .store
+            .tournament_entrants(&row.id)
+            .await?
+            .into_iter()
+            .map(|e| Entrant {
+                id: e.account_id,
+                rating: e.rating,
+                withdrawn: e.withdrawn != 0,
+            })
+            .collect();
+        let Some(next) = swiss::pair(&entrants, &pairings(&games), row.multiplier as f64) else {
+            // Fewer than two players left, or no pairing without a repeat.
+            self.store.finish_tournament(&row.id, now).await?;
+            tracing::info!(tournament = %row.id, "tournament ended: no more pairings");
+            return Ok(());
+        };
+        let new: Vec<NewGame> = next
+            .iter()
+            .map(|(black, white)| NewGame {
+                black: *black,
+                white: *white,
+                table_id: white.map(|_| crate::hex::hex(&rand::random::<[u8; 8]>())),
+            })
+            .collect();
+        let bye = Score::BYE;
+        if !self
+            .store
+            .pair_round(
+                &row.id,
+                row.round,
+                &new,
+                (
+                    i64::from(bye.black_points),
+                    i64::from(bye.white_points),
+                    i64::from(bye.black_discs),
+                    i64::from(bye.white_discs),
+                ),
+            )
+            .await?
+        {
+            return Ok(());
+        }
+        tracing::info!(tournament = %row.id, round = row.round + 1, "tournament round paired");
+        for game in &new {
+            if let (Some(table), Some(white)) = (&game.table_id, game.white) {
+                self.seat(row, table, game.black, white).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// Seats one game: black and white at the table the pairing named.
+    async fn seat(&self, row: &TournamentRow, table: &str, black: i64, white: i64) {
+        let control = summary(row).control;
+        let rated = row.rated != 0 && !self.hub.linked(black, white).await;
+        if let Err(error) = self
+            .hub
+            .create_tournament_table(
+                table,
+                &crate::identity::identity_of(black),
+                &crate::identity::identity_of(white),
+                control,
+                rated,
+            )
+            .await
+        {
+            tracing::error!(table, "cannot seat a tournament game: {}", error.message);
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl app::tournaments::backend::TournamentBackend for Tournaments {
+    async fn tournaments(&self) -> Result<Vec<TournamentSummary>, CommandError> {
+        self.list().await
+    }
+
+    async fn tournament(
+        &self,
+        caller: &Caller,
+        id: String,
+    ) -> Result<TournamentView, CommandError> {
+        self.view(caller, &id).await
+    }
+
+    async fn create_tournament(
+        &self,
+        caller: &Caller,
+        new: NewTournament,
+    ) -> Result<String, CommandError> {
+        self.create(caller, new).await
+    }
+
+    async fn join_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError> {
+        self.join(caller, &id).await
+    }
+
+    async fn leave_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError> {
+        self.leave(caller, &id).await
+    }
+
+    async fn start_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError> {
+        self.start_now(caller, &id).await
+    }
+
+    async fn table_tournament(&self, table: String) -> Result<Option<String>, CommandError> {
+        self.store
+            .tournament_of_table(&table)
+            .await
+            .map_err(unavailable)
+    }
+}

@@ -1,0 +1,404 @@
+//! Swiss tournaments end to end, with the server in process and a manual
+//! clock: who may create and join, five players over three rounds (a bye
+//! each round), games ended by resignation, on time and by moves, no
+//! rematch at a tournament table, withdrawal, and the standings and BQ
+//! checked against a computation of this test's own from the archived
+//! games.
+
+mod support;
+
+use app::protocol::{EndReason, Side, TimeControl};
+use app::tournaments::{NewTournament, Status, TournamentView};
+use serde_json::json;
+use server::clock::ManualClock;
+use std::collections::HashMap;
+use support::Live;
+use testclient::{Client, Refusal};
+
+const PASSWORD: &str = "violet kettle marches sideways";
+
+fn refused<T: std::fmt::Debug>(answer: Result<T, Refusal>, status: u16, text: &str) {
+    let refusal = answer.expect_err("refused");
+    assert_eq!(refusal.status, status, "{refusal}");
+    assert!(refusal.message.contains(text), "{refusal}");
+}
+
+fn swiss(name: &str, rounds: u32) -> NewTournament {
+    NewTournament {
+        name: name.into(),
+        control: TimeControl::PRESETS[0],
+        rated: true,
+        private: false,
+        rounds,
+        starts_in_minutes: 1,
+    }
+}
+
+async fn create(client: &Client, new: NewTournament) -> Result<String, Refusal> {
+    client
+        .call("create_tournament", json!({ "new": new }))
+        .await
+}
+
+async fn view(client: &Client, id: &str) -> TournamentView {
+    client
+        .call("tournament", json!({ "id": id }))
+        .await
+        .expect("tournament page")
+}
+
+/// The WOC's disc count, written again here as the test's oracle.
+fn discs(winner: Option<Side>, reason: EndReason, black: u32, white: u32) -> (u32, u32, u32, u32) {
+    let empty = 64 - black - white;
+    match (winner, reason) {
+        (_, EndReason::Abandoned) => (0, 0, black, white),
+        (None, _) => (1, 1, black + empty / 2, white + empty - empty / 2),
+        (Some(side), reason) => {
+            let (w, l) = if side == Side::Black {
+                (black, white)
+            } else {
+                (white, black)
+            };
+            let (w, l) = if reason == EndReason::Finished {
+                (w + empty, l)
+            } else {
+                let w = (w + empty).max(33);
+                (w, 64 - w)
+            };
+            if side == Side::Black {
+                (2, 0, w, l)
+            } else {
+                (0, 2, l, w)
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_swiss_of_five_pairs_scores_and_ranks_by_brightwell_quotient() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&dir.path().join("db.sqlite"), clock.clone()).await;
+
+    // Only signed-in players create; names and rounds are checked.
+    let anonymous = live.browser().await;
+    refused(
+        create(&anonymous, swiss("Evening", 3)).await,
+        422,
+        "signed-in",
+    );
+    let names = ["anna", "basil", "chloe", "dimitri", "eleni"];
+    let mut players: HashMap<&str, Client> = HashMap::new();
+    for name in names {
+        let client = live.browser().await;
+        client.sign_up(name, PASSWORD).await.expect("sign up");
+        players.insert(name, client);
+    }
+    let anna = &players["anna"];
+    refused(create(anna, swiss("   ", 3)).await, 422, "1 to 40");
+    refused(create(anna, swiss("Evening", 0)).await, 422, "1 to 11");
+    let mut bad_control = swiss("Evening", 3);
+    bad_control.control = TimeControl {
+        base_s: 7,
+        increment_s: 0,
+    };
+    refused(create(anna, bad_control).await, 422, "");
+    // Malformed JSON is a 400, never a 500.
+    let (status, _) = anna
+        .call_raw("create_tournament", &json!({ "new": { "name": 3 } }))
+        .await
+        .expect("answer");
+    assert_eq!(status, 400);
+    let id = create(anna, swiss("Evening", 3)).await.expect("created");
+    refused(
+        anonymous
+            .call::<()>("join_tournament", json!({ "id": id }))
+            .await,
+        422,
+        "signed-in",
+    );
+    refused(
+        anna.call::<()>("join_tournament", json!({ "id": "nope" }))
+            .await,
+        404,
+        "No such tournament",
+    );
+    for name in names {
+        players[name]
+            .call::<()>("join_tournament", json!({ "id": id }))
+            .await
+            .expect("join");
+    }
+    // Joining twice changes nothing; leaving before the start removes.
+    anna.call::<()>("join_tournament", json!({ "id": id }))
+        .await
+        .expect("join again");
+    let page = view(&anonymous, &id).await;
+    assert_eq!(page.summary.players, 5);
+    assert_eq!(page.summary.status, Status::Open);
+    assert!(!page.joined);
+    assert!(view(anna, &id).await.joined);
+    let list: Vec<app::tournaments::TournamentSummary> = anonymous
+        .call("tournaments", json!({}))
+        .await
+        .expect("list");
+    assert!(list.iter().any(|t| t.id == id));
+
+    // Not yet due: nothing happens.
+    live.tournaments.tick().await;
+    assert_eq!(view(anna, &id).await.summary.round, 0);
+    clock.advance(61_000);
+
+    for round in 1..=3u32 {
+        live.tournaments.tick().await;
+        let page = view(anna, &id).await;
+        assert_eq!(page.summary.status, Status::Running);
+        assert_eq!(page.summary.round, round);
+        let games = &page.rounds[round as usize - 1];
+        assert_eq!(games.len(), 3, "two games and a bye");
+        assert_eq!(games.iter().filter(|g| g.white.is_none()).count(), 1);
+        // A late joiner is refused.
+        let late = live.browser().await;
+        late.sign_up(&format!("late{round}"), PASSWORD)
+            .await
+            .expect("sign up");
+        refused(
+            late.call::<()>("join_tournament", json!({ "id": id }))
+                .await,
+            409,
+            "has started",
+        );
+        let mut ways = [EndReason::Resigned, EndReason::Time].into_iter();
+        for game in games.iter().filter(|g| g.white.is_some()) {
+            let table = game.table.clone().expect("a table");
+            let black = &players[game.black.as_str()];
+            let white = &players[game.white.as_deref().expect("white")];
+            // Each player finds their game on the tournament's page.
+            assert_eq!(
+                view(black, &id).await.my_table.as_deref(),
+                Some(table.as_str())
+            );
+            let seated = black.get_table(&table).await.expect("table");
+            assert_eq!(seated.you, vec![Side::Black]);
+            match ways.next().expect("two games") {
+                EndReason::Resigned => {
+                    // Two moves, then white resigns.
+                    let view = black.get_table(&table).await.expect("view");
+                    black
+                        .play_move(&table, view.board.legal[0])
+                        .await
+                        .expect("black moves");
+                    let view = white.get_table(&table).await.expect("view");
+                    white
+                        .play_move(&table, view.board.legal[0])
+                        .await
+                        .expect("white moves");
+                    white.resign(&table, None).await.expect("resign");
+                }
+                _ => {
+                    // Black never moves: their clock runs out; a
+                    // tournament game is lost, never aborted.
+                    clock.advance(181_000);
+                    live.hub.check_presence().await;
+                }
+            }
+            let over = white.get_table(&table).await.expect("view");
+            assert!(
+                matches!(over.status, app::protocol::RoundStatus::Over { .. }),
+                "{:?}",
+                over.status
+            );
+            // No rematch at a tournament table.
+            refused(
+                white.vote_rematch(&table, None, true).await,
+                422,
+                "no rematch",
+            );
+        }
+        live.tournaments.tick().await;
+        let page = view(anna, &id).await;
+        assert!(page.rounds[round as usize - 1]
+            .iter()
+            .all(|g| g.black_points.is_some()));
+        // The same step pairs the next round, once this one is scored.
+        let next = if round < 3 { round + 1 } else { round };
+        assert_eq!(page.summary.round, next);
+    }
+    live.tournaments.tick().await;
+    let page = view(&anonymous, &id).await;
+    assert_eq!(page.summary.status, Status::Finished);
+
+    // Nobody met twice; everybody had at most one bye.
+    let mut met = std::collections::HashSet::new();
+    let mut byes: HashMap<String, u32> = HashMap::new();
+    for games in &page.rounds {
+        for g in games {
+            match &g.white {
+                Some(w) => {
+                    let pair = if g.black < *w {
+                        (g.black.clone(), w.clone())
+                    } else {
+                        (w.clone(), g.black.clone())
+                    };
+                    assert!(met.insert(pair), "a repeat pairing");
+                }
+                None => *byes.entry(g.black.clone()).or_default() += 1,
+            }
+        }
+    }
+    assert!(byes.values().all(|n| *n == 1));
+
+    // The standings, recomputed from the archived games.
+    let mut points: HashMap<String, u32> = HashMap::new();
+    let mut disc_total: HashMap<String, u32> = HashMap::new();
+    let mut opponents: HashMap<String, Vec<Option<String>>> = HashMap::new();
+    for games in &page.rounds {
+        for g in games {
+            let Some(white) = g.white.clone() else {
+                *points.entry(g.black.clone()).or_default() += 2;
+                *disc_total.entry(g.black.clone()).or_default() += 32;
+                opponents.entry(g.black.clone()).or_default().push(None);
+                continue;
+            };
+            let archived = anonymous
+                .get_game(g.game.as_deref().expect("archived"))
+                .await
+                .expect("archived game");
+            assert_ne!(archived.reason, EndReason::Aborted);
+            let (bp, wp, bd, wd) = discs(
+                archived.winner,
+                archived.reason,
+                u32::from(archived.black_discs),
+                u32::from(archived.white_discs),
+            );
+            *points.entry(g.black.clone()).or_default() += bp;
+            *points.entry(white.clone()).or_default() += wp;
+            *disc_total.entry(g.black.clone()).or_default() += bd;
+            *disc_total.entry(white.clone()).or_default() += wd;
+            opponents
+                .entry(g.black.clone())
+                .or_default()
+                .push(Some(white.clone()));
+            opponents
+                .entry(white.clone())
+                .or_default()
+                .push(Some(g.black.clone()));
+        }
+    }
+    let mut expected: Vec<(String, u32, f64, u32)> = names
+        .iter()
+        .map(|n| {
+            let n = n.to_string();
+            let own = points[&n];
+            let opp: u32 = opponents[&n]
+                .iter()
+                .map(|o| o.as_ref().map_or(own, |o| points[o]))
+                .sum();
+            let bq = f64::from(disc_total[&n]) + 6.0 * f64::from(opp) / 2.0;
+            (n.clone(), own, bq, disc_total[&n])
+        })
+        .collect();
+    expected.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(b.3.cmp(&a.3)));
+    for (line, (name, points, bq, discs)) in page.standings.iter().zip(&expected) {
+        assert_eq!(line.points, *points, "{name}");
+        assert_eq!(line.bq, *bq, "{name}");
+        assert_eq!(line.discs, *discs, "{name}");
+    }
+    // Names in rank order, where ties are fully broken.
+    let shown: Vec<(u32, f64, u32)> = page
+        .standings
+        .iter()
+        .map(|l| (l.points, l.bq, l.discs))
+        .collect();
+    let wanted: Vec<(u32, f64, u32)> = expected.iter().map(|e| (e.1, e.2, e.3)).collect();
+    assert_eq!(shown, wanted);
+
+    // The text export lists every player.
+    let (status, text) = anonymous
+        .get(&format!("/tournaments/{id}/export.txt"))
+        .await
+        .expect("export");
+    assert_eq!(status, 200);
+    for name in names {
+        assert!(text.contains(name), "{text}");
+    }
+    let (status, _) = anonymous
+        .get("/tournaments/nope/export.txt")
+        .await
+        .expect("export");
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn a_player_who_withdraws_is_not_paired_again() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&dir.path().join("db.sqlite"), clock.clone()).await;
+    let mut players = Vec::new();
+    for name in ["fotis", "georgia", "haris", "ioanna"] {
+        let client = live.browser().await;
+        client.sign_up(name, PASSWORD).await.expect("sign up");
+        players.push(client);
+    }
+    let mut new = swiss("Withdrawals", 2);
+    new.starts_in_minutes = 60;
+    let id = create(&players[0], new).await.expect("created");
+    // Its creator may start it early, once two players are in.
+    refused(players[0].start_tournament(&id).await, 422, "at least two");
+    for p in &players {
+        p.call::<()>("join_tournament", json!({ "id": id }))
+            .await
+            .expect("join");
+    }
+    // Leaving before the start and joining again.
+    players[3]
+        .call::<()>("leave_tournament", json!({ "id": id }))
+        .await
+        .expect("leave");
+    assert_eq!(view(&players[0], &id).await.summary.players, 3);
+    players[3]
+        .call::<()>("join_tournament", json!({ "id": id }))
+        .await
+        .expect("join again");
+    refused(
+        players[1].start_tournament(&id).await,
+        403,
+        "Only the player",
+    );
+    players[0].start_tournament(&id).await.expect("started");
+    refused(players[0].start_tournament(&id).await, 409, "has started");
+    let page = view(&players[0], &id).await;
+    assert_eq!(page.summary.status, Status::Running);
+    assert_eq!(page.rounds[0].len(), 2);
+    // ioanna withdraws during round 1; then every game ends by resignation.
+    players[3]
+        .call::<()>("leave_tournament", json!({ "id": id }))
+        .await
+        .expect("withdraw");
+    refused(
+        players[3]
+            .call::<()>("leave_tournament", json!({ "id": id }))
+            .await,
+        422,
+        "not in",
+    );
+    for g in &view(&players[0], &id).await.rounds[0] {
+        let table = g.table.clone().expect("table");
+        for p in &players {
+            let _ = p.resign(&table, None).await;
+        }
+    }
+    live.tournaments.tick().await;
+    live.tournaments.tick().await;
+    let page = view(&players[0], &id).await;
+    assert_eq!(page.summary.round, 2);
+    let round2 = &page.rounds[1];
+    assert!(round2
+        .iter()
+        .all(|g| g.black != "ioanna" && g.white.as_deref() != Some("ioanna")));
+    assert_eq!(round2.iter().filter(|g| g.white.is_none()).count(), 1);
+    assert!(page
+        .standings
+        .iter()
+        .any(|l| l.name == "ioanna" && l.withdrawn));
+}
