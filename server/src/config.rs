@@ -42,6 +42,9 @@ pub mod defaults {
     pub const GRACE_SECS: u64 = 90;
     pub const PRESENCE_CHECK_MS: u64 = 1000;
     pub const TEST_TIME_CONTROLS: bool = false;
+    /// The recurring tournaments (`--tournament-schedule`): a daily 5+0
+    /// Swiss of five rounds at 19:00 UTC.
+    pub const TOURNAMENT_SCHEDULE: &str = "daily@19:00/5+0/5";
     pub const SWEEP_SECS: u64 = 60;
     pub const EXPLAINER: ExplainerKind = ExplainerKind::Auto;
     pub const RESPONSES_BASE_URL: &str = "https://api.openai.com";
@@ -228,6 +231,12 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_TEST_TIME_CONTROLS", default_value_t = defaults::TEST_TIME_CONTROLS)]
     pub test_time_controls: bool,
 
+    /// Recurring Swiss tournaments the server opens itself, comma-separated
+    /// (UTC): `daily@HH:MM/<m+s>/<rounds>` or `hourly@:MM/<m+s>/<rounds>`,
+    /// e.g. `daily@19:00/5+0/5,hourly@:30/3+2/3`; `none` for none.
+    #[arg(long, env = "OTHELLO_TOURNAMENT_SCHEDULE", default_value = defaults::TOURNAMENT_SCHEDULE, value_parser = crate::tournaments::schedule::Scheduled::parse_all)]
+    pub tournament_schedule: crate::tournaments::schedule::Schedule,
+
     /// FOR TESTS ONLY: milliseconds the AI waits before each search (so a
     /// test can kill an instance with an AI move pending). Never set this in
     /// production.
@@ -401,6 +410,7 @@ impl Config {
             grace_secs: defaults::GRACE_SECS,
             presence_check_ms: defaults::PRESENCE_CHECK_MS,
             test_time_controls: defaults::TEST_TIME_CONTROLS,
+            tournament_schedule: Default::default(),
             sweep_secs: defaults::SWEEP_SECS,
             explainer: ExplainerKind::Offline,
             responses_base_url: defaults::RESPONSES_BASE_URL.into(),

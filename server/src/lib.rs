@@ -225,7 +225,11 @@ pub async fn prepare_with_clock(
     let accounts = accounts::Accounts::new(store.clone(), hub.clone(), clock.clone());
     accounts.use_fair_play(fair_play.clone());
     let puzzles = puzzles::Puzzles::new(store.clone(), clock.clone());
-    let tournaments = tournaments::Tournaments::new(store.clone(), hub.clone());
+    let tournaments = tournaments::Tournaments::new(
+        store.clone(),
+        hub.clone(),
+        config.tournament_schedule.0.clone(),
+    );
     let (assets, hash_file) = site_assets(&config.site_root)?;
     // With `hash_files`, Leptos' `HydrationScripts` names `frontend.<hash>.js`
     // and `frontend.<hash>.wasm` from `hash.txt` (an absolute path: Leptos

@@ -402,3 +402,41 @@ async fn a_player_who_withdraws_is_not_paired_again() {
         .iter()
         .any(|l| l.name == "ioanna" && l.withdrawn));
 }
+
+#[tokio::test]
+async fn the_schedule_keeps_its_next_tournament_open_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = ManualClock::new(1_796_428_800_000); // 2026-12-05 00:00 UTC
+    let live = Live::start(&dir.path().join("db.sqlite"), clock.clone()).await;
+    let schedule = server::tournaments::schedule::Scheduled::parse_all("daily@19:00/5+0/5")
+        .expect("schedule")
+        .0;
+    // Two directors (two instances) tick at once: one tournament.
+    let a = server::tournaments::Tournaments::new(
+        live.store.clone(),
+        live.hub.clone(),
+        schedule.clone(),
+    );
+    let b = server::tournaments::Tournaments::new(live.store.clone(), live.hub.clone(), schedule);
+    tokio::join!(a.tick(), b.tick());
+    a.tick().await;
+    let visitor = live.browser().await;
+    let list = visitor.tournaments().await.expect("list");
+    let daily: Vec<_> = list.iter().filter(|t| t.name == "@daily").collect();
+    assert_eq!(daily.len(), 1, "{list:?}");
+    assert_eq!(daily[0].starts_at, 1_796_428_800_000 + 19 * 3_600_000);
+    assert_eq!(daily[0].rounds, 5);
+    assert_eq!(daily[0].creator, None);
+    // A player cannot take the schedule's names.
+    let player = live.browser().await;
+    player.sign_up("kostas", PASSWORD).await.expect("sign up");
+    refused(create(&player, swiss("@daily", 3)).await, 422, "1 to 40");
+    // Past its start with nobody in, it ends, and tomorrow's opens.
+    clock.advance(19 * 3_600_000 + 1_000);
+    a.tick().await;
+    a.tick().await;
+    let list = visitor.tournaments().await.expect("list");
+    let daily: Vec<_> = list.iter().filter(|t| t.name == "@daily").collect();
+    assert_eq!(daily.len(), 1, "{list:?}");
+    assert_eq!(daily[0].starts_at, 1_796_428_800_000 + 43 * 3_600_000);
+}

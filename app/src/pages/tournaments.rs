@@ -34,6 +34,15 @@ pub fn start_text(ms: i64) -> String {
     )
 }
 
+/// A tournament's name: a player's, or the schedule's by key.
+pub fn display_name(lang: Lang, s: &TournamentSummary) -> String {
+    match s.name.as_str() {
+        "@daily" => t!(lang, "tournament-daily", control = s.control.label()),
+        "@hourly" => t!(lang, "tournament-hourly", control = s.control.label()),
+        name => name.to_string(),
+    }
+}
+
 /// The line under a tournament's name: control, rounds, rated, players.
 fn facts(lang: Lang, s: &TournamentSummary) -> String {
     let rated = if s.rated {
@@ -76,7 +85,7 @@ pub fn TournamentsPage() -> impl IntoView {
                             <ul class="tournament-list" id="tournament-list">
                                 {all.into_iter().map(|s| view! {
                                     <li>
-                                        <a href=format!("/tournaments/{}", s.id)>{s.name.clone()}</a>
+                                        <a href=format!("/tournaments/{}", s.id)>{display_name(lang, &s)}</a>
                                         " · " {status_text(lang, s.status)} " · " {facts(lang, &s)}
                                         " · " <span class="muted">{start_text(s.starts_at)}</span>
                                     </li>
@@ -270,7 +279,7 @@ fn Tournament(
         Status::Finished => status_text(lang, s.status),
     };
     view! {
-        <h1 id="tournament-name">{s.name.clone()}</h1>
+        <h1 id="tournament-name">{display_name(lang, &s)}</h1>
         <p class="muted">{facts(lang, &s)}</p>
         <p id="tournament-status" role="status">{round_line}</p>
         {view.my_table.clone().map(|table| view! { <p class="notice"><a id="my-game" href=format!("/table/{table}")>{t!(lang, "tournament-your-game")}</a></p> })}

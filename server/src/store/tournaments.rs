@@ -165,7 +165,7 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<TournamentRow>, StoreError> {
         let query = format!(
-            "{SELECT} WHERE t.private = 0 AND (t.status <> 'finished' OR t.finished_at >= $1) \
+            "{SELECT} WHERE t.private = 0 AND (t.status <> 'finished' OR (t.finished_at >= $1 AND t.round > 0)) \
              ORDER BY CASE t.status WHEN 'running' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, \
              t.starts_at, t.id LIMIT $2"
         );

@@ -13,6 +13,7 @@
 //!
 //! [`TournamentBackend`]: app::tournaments::backend::TournamentBackend
 
+pub mod schedule;
 pub mod swiss;
 
 use crate::hub::Hub;
@@ -43,6 +44,7 @@ const LISTED_AFTER_MS: i64 = 24 * 3_600_000;
 pub struct Tournaments {
     store: Store,
     hub: Hub,
+    schedule: std::sync::Arc<Vec<schedule::Scheduled>>,
 }
 
 fn unavailable(error: StoreError) -> CommandError {
@@ -100,7 +102,8 @@ fn clean_name(name: &str) -> Result<String, CommandError> {
             max = MAX_NAME_CHARS as i64
         )));
     }
-    if name.chars().any(char::is_control) {
+    // A leading `@` names the schedule's tournaments.
+    if name.chars().any(char::is_control) || name.starts_with('@') {
         return Err(CommandError::refused(app::msg!(
             "srv-tournament-name",
             max = MAX_NAME_CHARS as i64
@@ -110,8 +113,49 @@ fn clean_name(name: &str) -> Result<String, CommandError> {
 }
 
 impl Tournaments {
-    pub fn new(store: Store, hub: Hub) -> Tournaments {
-        Tournaments { store, hub }
+    pub fn new(store: Store, hub: Hub, schedule: Vec<schedule::Scheduled>) -> Tournaments {
+        Tournaments {
+            store,
+            hub,
+            schedule: std::sync::Arc::new(schedule),
+        }
+    }
+
+    /// Keeps each recurring tournament's next occurrence open for joining.
+    async fn open_scheduled(&self, now: i64) {
+        for entry in self.schedule.iter() {
+            let start = entry.next_after(now);
+            let id = entry.id_at(start);
+            match self.store.tournament(&id).await {
+                Ok(Some(_)) => continue,
+                Ok(None) => {}
+                Err(error) => {
+                    tracing::warn!("tournament schedule: {error}");
+                    return;
+                }
+            }
+            let created = self
+                .store
+                .create_tournament(&NewRow {
+                    id: &id,
+                    name: entry.every.key(),
+                    creator: None,
+                    address: None,
+                    base_ms: i64::from(entry.control.base_s) * 1000,
+                    increment_ms: i64::from(entry.control.increment_s) * 1000,
+                    rated: true,
+                    private: false,
+                    rounds: i64::from(entry.rounds),
+                    multiplier: BQ_MULTIPLIER,
+                    starts_at: start,
+                    now,
+                })
+                .await;
+            // Another instance may have created it first: the same id.
+            if let Err(error) = created {
+                tracing::debug!(tournament = %id, "scheduled tournament not created: {error}");
+            }
+        }
     }
 
     fn signed_in(caller: &Caller) -> Result<i64, CommandError> {
@@ -379,9 +423,14 @@ impl Tournaments {
         let view = self
             .view(&Caller::from(&Session(String::new())), id)
             .await?;
+        let name = match view.summary.name.as_str() {
+            "@daily" => format!("Daily Swiss {}", view.summary.control.label()),
+            "@hourly" => format!("Hourly Swiss {}", view.summary.control.label()),
+            name => name.to_string(),
+        };
         let mut text = format!(
             "{}\n{} · {} rounds · BQ multiplier {}\n\n",
-            view.summary.name,
+            name,
             view.summary.control.label(),
             view.summary.rounds,
             view.multiplier
@@ -425,6 +474,7 @@ impl Tournaments {
     /// is over, finishes tournaments. Safe on any instance at any time.
     pub async fn tick(&self) {
         let now = self.hub.now();
+        self.open_scheduled(now).await;
         let active = match self.store.active_tournaments(now).await {
             Ok(rows) => rows,
             Err(error) => {

@@ -1,0 +1,230 @@
+// A Swiss tournament as four new players meet it, by clicks: one creates it
+// from /tournaments, all four join on its page, the creator starts it; each
+// round takes every player to their game, where two moves are played on the
+// 3D board and one side resigns; the "Back to the tournament" link leads on.
+// After three rounds the standings on the page (points, BQ, discs) equal a
+// computation of this test's own from the archived games; nobody met twice.
+// The pages are checked by axe in both languages and on a phone.
+import { Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { test, expect, screenshot } from './support/fixtures';
+import { status, clickSquare, waitForNewVersion } from './support/board';
+import { newPlayer } from './support/online';
+import { startServer, RunningServer } from './support/server';
+
+let server: RunningServer;
+test.beforeAll(async () => {
+  server = await startServer({ args: ['--client-ip-header', 'X-Real-IP'] });
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+const PASSWORD = 'violet kettle marches sideways';
+
+async function signUp(page: Page, name: string) {
+  await page.goto('/account');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await page.fill('#sign-up-name', name);
+  await page.fill('#sign-up-password', PASSWORD);
+  await page.click('#sign-up');
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.locator('#account-link')).toHaveText(name);
+}
+
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true', null, { timeout: 60_000 });
+}
+
+/** On the tournament's page: waits for the player's game, and goes to it. */
+async function toMyGame(page: Page) {
+  await expect(async () => {
+    if (!/\/table\//.test(page.url())) {
+      const link = page.locator('#my-game');
+      if (await link.isVisible()) await link.click();
+    }
+    expect(page.url()).toMatch(/\/table\//);
+  }).toPass({ timeout: 30_000 });
+  await hydrated(page);
+}
+
+/** The player whose board offers a move clicks the first one. */
+async function oneMove(players: Page[]) {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    for (const page of players) {
+      const s = await status(page);
+      if (s && s.legal.length > 0 && s.drawnVersion >= s.version && !s.animating) {
+        await clickSquare(page, s.legal[0]);
+        for (const p of players) await waitForNewVersion(p, s.version);
+        return;
+      }
+    }
+    await players[0].waitForTimeout(100);
+  }
+  throw new Error('nobody could move');
+}
+
+async function audit(page: Page, name: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${name}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+}
+
+interface Game {
+  black: string;
+  white: string | null;
+  game: string | null;
+}
+
+test('four players play a three-round Swiss by clicks; the standings and BQ match the archive', async ({ browser }, info) => {
+  test.setTimeout(420_000);
+  const errors: string[] = [];
+  const stamp = Date.now().toString(36).slice(-5);
+  const names = ['sa', 'sb', 'sc', 'sd'].map((n) => `${n}${stamp}`);
+  const players: Page[] = [];
+  for (let i = 0; i < 4; i++) {
+    const page = await newPlayer(browser, server.url, errors, `198.51.100.${40 + i}`);
+    await signUp(page, names[i]);
+    players.push(page);
+  }
+  const [host] = players;
+
+  // The lobby leads to the tournaments; the host creates a Swiss.
+  await host.click('#open-tournaments');
+  await host.waitForURL(/\/tournaments$/);
+  await hydrated(host);
+  await host.fill('#tournament-name', `Evening ${stamp}`);
+  await host.fill('#tournament-rounds', '3');
+  await host.fill('#tournament-starts', '60');
+  await host.click('#tournament-submit');
+  await host.waitForURL(/\/tournaments\/[0-9a-f]+$/);
+  const url = host.url();
+  const id = url.split('/').pop()!;
+  await hydrated(host);
+  await expect(host.locator('#tournament-name')).toHaveText(`Evening ${stamp}`);
+  // Starting early needs two players.
+  await host.click('#tournament-join');
+  await expect(host.locator('#tournament-leave')).toBeVisible();
+  for (const page of players.slice(1)) {
+    await page.goto(url);
+    await hydrated(page);
+    await page.click('#tournament-join');
+    await expect(page.locator('#tournament-leave')).toBeVisible();
+  }
+  await host.reload();
+  await hydrated(host);
+  await expect(host.locator('main')).toContainText('4 players');
+  await screenshot(host, info, 'tournament-open');
+  const findings = [...(await audit(host, 'tournament-open'))];
+  await host.click('#tournament-start');
+
+  for (let round = 1; round <= 3; round++) {
+    for (const page of players) await toMyGame(page);
+    // Group the players by table.
+    const tables = new Map<string, Page[]>();
+    for (const page of players) {
+      const table = new URL(page.url()).pathname;
+      tables.set(table, [...(tables.get(table) ?? []), page]);
+    }
+    expect(tables.size).toBe(2);
+    for (const pair of tables.values()) {
+      expect(pair.length).toBe(2);
+      await expect(pair[0].locator('#tournament-note')).toBeVisible();
+      await expect(pair[0].locator('#mode')).toContainText('tournament');
+      await oneMove(pair);
+      await oneMove(pair);
+      // One of them resigns (alternating who, round by round).
+      const resigner = pair[round % 2];
+      await resigner.click('#resign');
+      await resigner.click('#resign-yes');
+      for (const page of pair) {
+        await expect(page.locator('#back-to-tournament')).toBeVisible();
+        // No rematch at a tournament's table.
+        await expect(page.locator('#rematch')).toHaveCount(0);
+      }
+    }
+    if (round === 1) await screenshot(players[0], info, 'tournament-game-over');
+    for (const page of players) {
+      await page.click('#back-to-tournament');
+      await page.waitForURL(/\/tournaments\//);
+      await hydrated(page);
+    }
+  }
+  await expect(host.locator('#tournament-status')).toContainText('over', { timeout: 20_000 });
+  await screenshot(host, info, 'tournament-final');
+
+  // The standings shown equal a computation from the archived games.
+  const api = async (name: string, body: unknown) => {
+    const response = await host.request.post(`/api/${name}`, { data: body });
+    expect(response.status()).toBe(200);
+    return response.json();
+  };
+  const view = await api('tournament', { id });
+  const points = new Map<string, number>();
+  const discs = new Map<string, number>();
+  const opponents = new Map<string, string[]>();
+  const met = new Set<string>();
+  for (const games of view.rounds as Game[][]) {
+    expect(games.length).toBe(2);
+    for (const g of games) {
+      expect(g.white).not.toBeNull();
+      const white = g.white!;
+      const pair = [g.black, white].sort().join('|');
+      expect(met.has(pair)).toBe(false);
+      met.add(pair);
+      const archived = await api('get_game', { id: g.game });
+      const empty = 64 - archived.black_discs - archived.white_discs;
+      let [bp, wp, bd, wd] = [1, 1, archived.black_discs + empty / 2, archived.white_discs + empty / 2];
+      if (archived.winner) {
+        const won = (archived.winner === 'black' ? archived.black_discs : archived.white_discs) + empty;
+        const w = archived.reason === 'finished' ? won : Math.max(33, won);
+        const l = 64 - w;
+        [bp, wp, bd, wd] = archived.winner === 'black' ? [2, 0, w, l] : [0, 2, l, w];
+      }
+      for (const [name, p, d, o] of [[g.black, bp, bd, white], [white, wp, wd, g.black]] as [string, number, number, string][]) {
+        points.set(name, (points.get(name) ?? 0) + p);
+        discs.set(name, (discs.get(name) ?? 0) + d);
+        opponents.set(name, [...(opponents.get(name) ?? []), o]);
+      }
+    }
+  }
+  const expected = names
+    .map((name) => {
+      const opp = (opponents.get(name) ?? []).reduce((sum, o) => sum + points.get(o)!, 0);
+      return { name, points: points.get(name)!, bq: discs.get(name)! + (6 * opp) / 2, discs: discs.get(name)! };
+    })
+    .sort((a, b) => b.points - a.points || b.bq - a.bq || b.discs - a.discs);
+  const rows = host.locator('#standings tbody tr');
+  await expect(rows).toHaveCount(4);
+  for (let i = 0; i < 4; i++) {
+    const row = rows.nth(i);
+    const e = expected[i];
+    const shownPoints = (await row.locator('td.points').innerText()).replace('½', '.5');
+    expect(Number(shownPoints.startsWith('.') ? `0${shownPoints}` : shownPoints) * 2).toBe(e.points);
+    expect(Number(await row.locator('td.bq').innerText())).toBe(e.bq);
+    expect(Number(await row.locator('td.discs').innerText())).toBe(e.discs);
+  }
+  // The export names everyone.
+  const text = await (await host.request.get(`/tournaments/${id}/export.txt`)).text();
+  for (const name of names) expect(text).toContain(name);
+
+  // Both languages, a phone, axe.
+  findings.push(...(await audit(host, 'tournament-final')));
+  await host.goto('/tournaments');
+  await hydrated(host);
+  await expect(host.locator('#tournament-list')).toContainText(`Evening ${stamp}`);
+  findings.push(...(await audit(host, 'tournaments')));
+  await host.goto(`/lang/el?back=/tournaments/${id}`);
+  await hydrated(host);
+  await expect(host.locator('#standings h2')).toHaveText('Κατάταξη');
+  findings.push(...(await audit(host, 'tournament-el')));
+  await host.setViewportSize({ width: 390, height: 844 });
+  await host.reload();
+  await hydrated(host);
+  const sideways = await host.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(sideways).toBeLessThanOrEqual(1);
+  await screenshot(host, info, 'tournament-el-phone');
+  expect(findings).toEqual([]);
+  expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
+});
