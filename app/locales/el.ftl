@@ -1226,3 +1226,4 @@ srv-tournament-not-yours = Μόνο ο παίκτης που δημιούργη�
 srv-tournament-too-few = Ένα τουρνουά χρειάζεται τουλάχιστον δύο παίκτες για να ξεκινήσει.
 tournament-daily = Ημερήσιο ελβετικό { $control }
 tournament-hourly = Ωριαίο ελβετικό { $control }
+tournament-final = Τελείωσε: η κατάταξη είναι τελική.

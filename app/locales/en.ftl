@@ -1040,3 +1040,4 @@ srv-tournament-not-yours = Only the player who created this tournament may start
 srv-tournament-too-few = A tournament needs at least two players to start.
 tournament-daily = Daily Swiss { $control }
 tournament-hourly = Hourly Swiss { $control }
+tournament-final = Over: the standings are final.

@@ -847,3 +847,108 @@ async fn rated_players_on_two_instances_meet_the_closest_rating_then_anyone_as_t
     let view = Client::new(&a.url).get_table(&table).await.expect("table");
     assert!(matches!(view.mode, TableMode::Online { rated: true, .. }));
 }
+
+/// A Swiss on two instances: round 1 is paired by `a` (its creator starts
+/// it there), then `a` is killed; its players carry on on `b`, whose
+/// director scores the games and pairs rounds 2 and 3. No round is lost or
+/// paired twice, nobody meets twice, every game is scored once.
+#[tokio::test]
+async fn a_swiss_goes_on_on_the_other_instance_when_the_one_that_paired_it_is_killed() {
+    const PASSWORD: &str = "violet kettle marches sideways";
+    let pg = PgCluster::start();
+    let args = [
+        "--client-ip-header",
+        "X-Real-IP",
+        "--tournament-schedule",
+        "none",
+    ];
+    let a = instance(&pg, &args);
+    let b = instance(&pg, &args);
+    let mut players = Vec::new();
+    for (i, name) in ["swa", "swb", "swc", "swd"].into_iter().enumerate() {
+        let url = if i % 2 == 0 { &a.url } else { &b.url };
+        let client = Client::new(url).from_address(&format!("198.51.100.{}", 60 + i));
+        client.sign_up(name, PASSWORD).await.expect("sign up");
+        players.push((name, client));
+    }
+    let id = players[0]
+        .1
+        .create_tournament(&app::tournaments::NewTournament {
+            name: "Two instances".into(),
+            control: TimeControl::PRESETS[0],
+            rated: true,
+            private: false,
+            rounds: 3,
+            starts_in_minutes: 60,
+        })
+        .await
+        .expect("created on a");
+    for (_, client) in &players {
+        client.join_tournament(&id).await.expect("join");
+    }
+    players[0]
+        .1
+        .start_tournament(&id)
+        .await
+        .expect("started on a");
+    let first = players[0].1.tournament(&id).await.expect("page");
+    assert_eq!(first.summary.round, 1);
+    assert_eq!(first.rounds[0].len(), 2);
+    a.kill();
+    let players: Vec<(&str, Client)> = players
+        .into_iter()
+        .map(|(name, client)| (name, client.at(&b.url)))
+        .collect();
+    let by_name = |name: &str| &players.iter().find(|(n, _)| *n == name).expect("player").1;
+    let watcher = &players[1].1;
+    for round in 1..=3u32 {
+        let deadline = Instant::now() + PATIENCE;
+        let page = loop {
+            let page = watcher.tournament(&id).await.expect("page on b");
+            if page.summary.round == round && page.rounds.len() == round as usize {
+                break page;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "round {round} never paired: {page:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        for game in &page.rounds[round as usize - 1] {
+            let table = game.table.clone().expect("a table");
+            let white = game.white.as_deref().expect("four players: no bye");
+            let (black, white) = (by_name(&game.black), by_name(white));
+            for mover in [black, white] {
+                let square = first_legal(mover, &table).await.expect("legal");
+                mover.play_move(&table, square).await.expect("move on b");
+            }
+            white.resign(&table, None).await.expect("resign on b");
+        }
+    }
+    let deadline = Instant::now() + PATIENCE;
+    let last = loop {
+        let page = watcher.tournament(&id).await.expect("page");
+        if page.summary.status == app::tournaments::Status::Finished {
+            break page;
+        }
+        assert!(Instant::now() < deadline, "never finished: {page:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let mut met = std::collections::HashSet::new();
+    for games in &last.rounds {
+        assert_eq!(games.len(), 2);
+        for game in games {
+            assert!(game.black_points.is_some(), "scored: {game:?}");
+            let white = game.white.clone().expect("white");
+            let pair = if game.black < white {
+                (game.black.clone(), white)
+            } else {
+                (white, game.black.clone())
+            };
+            assert!(met.insert(pair), "a repeat pairing");
+        }
+    }
+    // Every resignation was white's: black won each game.
+    let total: u32 = last.standings.iter().map(|s| s.points).sum();
+    assert_eq!(total, 2 * 6, "six games, one win each");
+}

@@ -7,7 +7,7 @@
 // The pages are checked by axe in both languages and on a phone.
 import { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, screenshot } from './support/fixtures';
+import { test, expect, screenshot, waitForIsland } from './support/fixtures';
 import { status, clickSquare, waitForNewVersion } from './support/board';
 import { newPlayer } from './support/online';
 import { startServer, RunningServer } from './support/server';
@@ -46,6 +46,7 @@ async function toMyGame(page: Page) {
     expect(page.url()).toMatch(/\/table\//);
   }).toPass({ timeout: 30_000 });
   await hydrated(page);
+  await waitForIsland(page);
 }
 
 /** The player whose board offers a move clicks the first one. */
@@ -151,15 +152,24 @@ test('four players play a three-round Swiss by clicks; the standings and BQ matc
       await hydrated(page);
     }
   }
-  await expect(host.locator('#tournament-status')).toContainText('over', { timeout: 20_000 });
+  await expect(host.locator('#tournament-status')).toContainText('final', { timeout: 20_000 });
   await screenshot(host, info, 'tournament-final');
 
   // The standings shown equal a computation from the archived games.
-  const api = async (name: string, body: unknown) => {
-    const response = await host.request.post(`/api/${name}`, { data: body });
-    expect(response.status()).toBe(200);
-    return response.json();
-  };
+  // The page's own fetch (same origin, the player's cookie).
+  const api = (name: string, body: unknown) =>
+    host.evaluate(
+      async ({ name, body }) => {
+        const r = await fetch(`/api/${name}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (!r.ok) throw new Error(`${name}: ${r.status} ${await r.text()}`);
+        return r.json();
+      },
+      { name, body },
+    );
   const view = await api('tournament', { id });
   const points = new Map<string, number>();
   const discs = new Map<string, number>();

@@ -276,7 +276,7 @@ fn Tournament(
     let round_line = match s.status {
         Status::Open => t!(lang, "tournament-starts", at = start_text(s.starts_at)),
         Status::Running => t!(lang, "tournament-round", round = s.round, rounds = s.rounds),
-        Status::Finished => status_text(lang, s.status),
+        Status::Finished => t!(lang, "tournament-final"),
     };
     view! {
         <h1 id="tournament-name">{display_name(lang, &s)}</h1>
