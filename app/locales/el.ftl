@@ -1227,3 +1227,4 @@ srv-tournament-too-few = Ένα τουρνουά χρειάζεται τουλά
 tournament-daily = Ημερήσιο ελβετικό { $control }
 tournament-hourly = Ωριαίο ελβετικό { $control }
 tournament-final = Τελείωσε: η κατάταξη είναι τελική.
+tournament-place = { $rank }ος από { $players }, { $points } βαθμοί

@@ -1041,3 +1041,4 @@ srv-tournament-too-few = A tournament needs at least two players to start.
 tournament-daily = Daily Swiss { $control }
 tournament-hourly = Hourly Swiss { $control }
 tournament-final = Over: the standings are final.
+tournament-place = { $rank } of { $players }, { $points } points

@@ -111,6 +111,9 @@ pub struct ProfileView {
     /// Their ratings, one per pool they played rated games in.
     #[serde(default)]
     pub ratings: Vec<crate::ratings::PoolRating>,
+    /// The tournaments they finished, latest first.
+    #[serde(default)]
+    pub tournaments: Vec<crate::tournaments::TournamentResult>,
 }
 
 /// Server-side glue: the trait the server implements.

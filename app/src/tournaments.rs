@@ -131,6 +131,15 @@ pub struct TournamentView {
     pub my_table: Option<String>,
 }
 
+/// A player's place in a finished tournament (their profile lists these).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentResult {
+    pub summary: TournamentSummary,
+    pub rank: u32,
+    /// Points in halves.
+    pub points: u32,
+}
+
 /// A tournament to create.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NewTournament {

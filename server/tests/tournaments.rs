@@ -313,6 +313,18 @@ async fn a_swiss_of_five_pairs_scores_and_ranks_by_brightwell_quotient() {
     let wanted: Vec<(u32, f64, u32)> = expected.iter().map(|e| (e.1, e.2, e.3)).collect();
     assert_eq!(shown, wanted);
 
+    // Each player's profile shows their place.
+    for (rank, line) in page.standings.iter().enumerate() {
+        let profile = anonymous
+            .get_profile(&line.name, None)
+            .await
+            .expect("profile");
+        assert_eq!(profile.tournaments.len(), 1, "{}", line.name);
+        assert_eq!(profile.tournaments[0].rank, rank as u32 + 1);
+        assert_eq!(profile.tournaments[0].points, line.points);
+        assert_eq!(profile.tournaments[0].summary.id, id);
+    }
+
     // The text export lists every player.
     let (status, text) = anonymous
         .get(&format!("/tournaments/{id}/export.txt"))

@@ -219,6 +219,12 @@ test('four players play a three-round Swiss by clicks; the standings and BQ matc
   const text = await (await host.request.get(`/tournaments/${id}/export.txt`)).text();
   for (const name of names) expect(text).toContain(name);
 
+  // The winner's profile shows the tournament and their place.
+  await host.goto(`/@/${view.standings[0].name}`);
+  await hydrated(host);
+  await expect(host.locator('#profile-tournaments')).toContainText(`Evening ${stamp}`);
+  await expect(host.locator('#profile-tournaments')).toContainText('1 of 4');
+
   // Both languages, a phone, axe.
   findings.push(...(await audit(host, 'tournament-final')));
   await host.goto('/tournaments');

@@ -139,6 +139,7 @@ pub fn ProfilePage() -> impl IntoView {
                                     </p>
                                 </div>
                                 <crate::pages::players::ProfileRatings pools=profile.ratings />
+                                <crate::pages::tournaments::ProfileTournaments results=profile.tournaments />
                                 <p class="exports" id="profile-exports">
                                     <a id="export-ggf" href=format!("/@/{}/games.ggf", profile.name) download>{t!(lang, "profile-export-ggf")}</a>
                                     " · "

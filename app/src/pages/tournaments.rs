@@ -290,6 +290,27 @@ fn Tournament(
     }
 }
 
+/// A profile's tournaments: place, points, and a link to each.
+#[component]
+pub fn ProfileTournaments(results: Vec<crate::tournaments::TournamentResult>) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    (!results.is_empty()).then(|| {
+        view! {
+            <section class="card" id="profile-tournaments">
+                <h2>{t!(lang, "tournaments-title")}</h2>
+                <ul>
+                    {results.into_iter().map(|r| view! {
+                        <li>
+                            <a href=format!("/tournaments/{}", r.summary.id)>{display_name(lang, &r.summary)}</a>
+                            " · " {t!(lang, "tournament-place", rank = r.rank, players = r.summary.players, points = points_text(r.points))}
+                        </li>
+                    }).collect_view()}
+                </ul>
+            </section>
+        }
+    })
+}
+
 /// A crosstable cell: `B3+ 40` (black against the 3rd, won, 40 discs).
 fn cell_text(c: &CrossCell) -> String {
     let Some(opponent) = c.opponent else {

@@ -112,6 +112,41 @@ fn clean_name(name: &str) -> Result<String, CommandError> {
     Ok(name.to_string())
 }
 
+/// The tournaments `account` finished (the last 10), with their place.
+pub async fn results_of(
+    store: &Store,
+    account: i64,
+) -> Result<Vec<app::tournaments::TournamentResult>, CommandError> {
+    let rows = store
+        .tournaments_of(account, 10)
+        .await
+        .map_err(unavailable)?;
+    let mut results = Vec::new();
+    for row in rows {
+        let entrants: Vec<Entrant> = store
+            .tournament_entrants(&row.id)
+            .await
+            .map_err(unavailable)?
+            .into_iter()
+            .map(|e| Entrant {
+                id: e.account_id,
+                rating: e.rating,
+                withdrawn: e.withdrawn != 0,
+            })
+            .collect();
+        let games = store.tournament_games(&row.id).await.map_err(unavailable)?;
+        let table = swiss::standings(&entrants, &pairings(&games), row.multiplier as f64);
+        if let Some((i, line)) = table.iter().enumerate().find(|(_, s)| s.id == account) {
+            results.push(app::tournaments::TournamentResult {
+                summary: summary(&row),
+                rank: i as u32 + 1,
+                points: line.points,
+            });
+        }
+    }
+    Ok(results)
+}
+
 impl Tournaments {
     pub fn new(store: Store, hub: Hub, schedule: Vec<schedule::Scheduled>) -> Tournaments {
         Tournaments {
