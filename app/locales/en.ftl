@@ -1042,3 +1042,11 @@ tournament-daily = Daily Swiss { $control }
 tournament-hourly = Hourly Swiss { $control }
 tournament-final = Over: the standings are final.
 tournament-place = { $rank } of { $players }, { $points } points
+
+## Challenges
+srv-challenges-unavailable = Challenges are unavailable for a moment; try again.
+srv-challenge-sign-in = Challenges are for signed-in players: sign in (or create an account) first.
+srv-challenge-self = You cannot challenge yourself.
+srv-challenge-cap = You already have { $count } challenges waiting for an answer; wait for one or withdraw it.
+srv-no-challenge = No such challenge.
+srv-challenge-gone = This challenge is no longer open: it was answered, withdrawn, or it expired.

@@ -9,6 +9,7 @@ pub mod admin;
 pub mod ai;
 pub mod analysis;
 pub mod archive;
+pub mod challenges;
 pub mod clock;
 pub mod clock_control;
 pub mod config;
@@ -77,6 +78,8 @@ pub struct AppParts {
     pub puzzles: puzzles::Puzzles,
     /// Swiss tournaments, and their director.
     pub tournaments: tournaments::Tournaments,
+    /// Challenges between named players.
+    pub challenges: challenges::Challenges,
     pub guard: guard::SharedGuard,
     pub limits: Arc<limits::Limits>,
     pub secure_cookies: bool,
@@ -230,6 +233,7 @@ pub async fn prepare_with_clock(
         hub.clone(),
         config.tournament_schedule.0.clone(),
     );
+    let challenges = challenges::Challenges::new(store.clone(), hub.clone());
     let (assets, hash_file) = site_assets(&config.site_root)?;
     // With `hash_files`, Leptos' `HydrationScripts` names `frontend.<hash>.js`
     // and `frontend.<hash>.wasm` from `hash.txt` (an absolute path: Leptos
@@ -256,6 +260,7 @@ pub async fn prepare_with_clock(
         exports: exports::Exports::default(),
         puzzles,
         tournaments,
+        challenges,
         guard: Arc::new(guard::Guard::new(guard::GuardConfig {
             listen: config.listen,
             public_url: config.public_url.clone(),

@@ -116,6 +116,8 @@ pub fn router(state: AppState) -> Router {
         }));
     let puzzle_backend =
         app::puzzles::backend::PuzzleBackendHandle(Arc::new(state.puzzles.clone()));
+    let challenge_backend =
+        app::challenges::backend::ChallengeBackendHandle(Arc::new(state.challenges.clone()));
     let tournament_backend =
         app::tournaments::backend::TournamentBackendHandle(Arc::new(state.tournaments.clone()));
     let with_session = Router::new()
@@ -131,6 +133,7 @@ pub fn router(state: AppState) -> Router {
                 provide_context(ratings_backend.clone());
                 provide_context(puzzle_backend.clone());
                 provide_context(tournament_backend.clone());
+                provide_context(challenge_backend.clone());
             },
             move || {
                 provide_request_nonce();

@@ -62,6 +62,13 @@ fn well_formed(name: &str) -> Option<(&'static str, u16)> {
         "puzzle_move" => (r#"{"id":"nope","moves":[37],"streak":false}"#, 404),
         "puzzle_history" => (r#"{}"#, 200),
         "tournaments" => (r#"{}"#, 200),
+        "challenge" => (
+            r#"{"new":{"name":"nobody","control":{"base_s":180,"increment_s":2},"colour":"random","rated":false}}"#,
+            422,
+        ),
+        "my_challenges" => (r#"{}"#, 200),
+        "answer_challenge" => (r#"{"id":"nope","accept":true}"#, 422),
+        "cancel_challenge" => (r#"{"id":"nope"}"#, 422),
         "tournament" => (r#"{"id":"nope"}"#, 404),
         "create_tournament" => (
             r#"{"new":{"name":"x","control":{"base_s":180,"increment_s":2},"rated":false,"private":false,"rounds":3,"starts_in_minutes":5}}"#,
@@ -463,6 +470,7 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
                     | "my_ratings"
                     | "puzzle_history"
                     | "tournaments"
+                    | "my_challenges"
             );
             if no_arguments && bad == "[]" {
                 // No arguments to read: an empty list is an empty argument
@@ -596,6 +604,19 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
         "puzzle_move" => status_of(client.puzzle_move("nope", &[37], false).await),
         "puzzle_history" => status_of(client.puzzle_history().await),
         "tournaments" => status_of(client.tournaments().await),
+        "challenge" => status_of(
+            client
+                .challenge(&app::challenges::NewChallenge {
+                    name: "nobody".into(),
+                    control: app::protocol::TimeControl::PRESETS[0],
+                    colour: app::challenges::Colour::Random,
+                    rated: false,
+                })
+                .await,
+        ),
+        "my_challenges" => status_of(client.my_challenges().await),
+        "answer_challenge" => status_of(client.answer_challenge("nope", true).await),
+        "cancel_challenge" => status_of(client.cancel_challenge("nope").await),
         "tournament" => status_of(client.tournament("nope").await),
         "create_tournament" => status_of(
             client

@@ -536,6 +536,29 @@ impl Client {
         self.call("leaderboard", json!({ "speed": speed })).await
     }
 
+    // ----- challenges -----
+
+    pub async fn challenge(&self, new: &app::challenges::NewChallenge) -> Result<String, Refusal> {
+        self.call("challenge", json!({ "new": new })).await
+    }
+
+    pub async fn my_challenges(&self) -> Result<app::challenges::ChallengeLists, Refusal> {
+        self.call("my_challenges", json!({})).await
+    }
+
+    pub async fn answer_challenge(
+        &self,
+        id: &str,
+        accept: bool,
+    ) -> Result<Option<String>, Refusal> {
+        self.call("answer_challenge", json!({ "id": id, "accept": accept }))
+            .await
+    }
+
+    pub async fn cancel_challenge(&self, id: &str) -> Result<(), Refusal> {
+        self.call("cancel_challenge", json!({ "id": id })).await
+    }
+
     // ----- tournaments -----
 
     pub async fn tournaments(&self) -> Result<Vec<app::tournaments::TournamentSummary>, Refusal> {

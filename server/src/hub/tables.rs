@@ -76,23 +76,25 @@ impl<S: TableStore> Hub<S> {
             .await
     }
 
-    /// A tournament's game: `black` and `white` seated at the table `id`
-    /// that the tournament chose (written with the round's pairings),
-    /// counted against nobody's cap (the tournament is capped itself).
-    pub async fn create_tournament_table(
+    /// A table for two players paired by something else — a tournament's
+    /// round (`tournament`) or an accepted challenge: `black` and `white`
+    /// seated at the table `id` chosen (and written) before, counted against
+    /// nobody's cap (tournaments and challenges are capped themselves).
+    pub async fn create_paired_table(
         &self,
         id: &str,
         black: &Session,
         white: &Session,
         control: TimeControl,
         rated: bool,
+        tournament: bool,
     ) -> Result<(), CommandError> {
         let place = self.inner.limits.uncounted(Kind::Table);
         let mode = TableMode::Online {
             private: true,
             time: Some(control),
             rated,
-            tournament: true,
+            tournament,
         };
         self.create_planned(
             place,

@@ -17,6 +17,7 @@
 pub mod accounts;
 pub mod archive;
 pub mod bus;
+pub mod challenges;
 pub mod fair_play;
 mod lab;
 pub mod pg;

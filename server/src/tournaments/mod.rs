@@ -626,12 +626,13 @@ impl Tournaments {
         let rated = row.rated != 0 && !self.hub.linked(black, white).await;
         if let Err(error) = self
             .hub
-            .create_tournament_table(
+            .create_paired_table(
                 table,
                 &crate::identity::identity_of(black),
                 &crate::identity::identity_of(white),
                 control,
                 rated,
+                true,
             )
             .await
         {
