@@ -13,7 +13,7 @@ use crate::store::{Store, StoreError};
 use app::api::backend::Caller;
 use app::api::CommandError;
 use app::challenges::{
-    ChallengeStatus, ChallengeView, Colour, ChallengeLists, NewChallenge, EXPIRES_AFTER_MS,
+    ChallengeLists, ChallengeStatus, ChallengeView, Colour, NewChallenge, EXPIRES_AFTER_MS,
 };
 use app::protocol::TimeControl;
 use rand::Rng;

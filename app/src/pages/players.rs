@@ -300,6 +300,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                                                     <th scope="col">{t!(lang, "account-name")}</th>
                                                     <th scope="col">{t!(lang, "players-rating")}</th>
                                                     <th scope="col">{t!(lang, "players-games")}</th>
+                                                    <th scope="col"><span class="sr-only">{t!(lang, "challenge-send")}</span></th>
                                                 </tr>
                                             </thead>
                                             <tbody>
@@ -311,6 +312,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                                                             <td><a href=format!("/@/{}", line.name)>{line.name.clone()}</a></td>
                                                             <td>{line.rating}</td>
                                                             <td>{line.games}</td>
+                                                            <td><a class="challenge-link" href=format!("/@/{}#challenge", line.name) aria-label=t!(lang, "challenge-title", name = line.name.clone())>{t!(lang, "challenge-send")}</a></td>
                                                         </tr>
                                                     })
                                                     .collect_view()}

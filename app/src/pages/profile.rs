@@ -147,6 +147,9 @@ pub fn ProfilePage() -> impl IntoView {
                                     " · "
                                     <a id="export-jou" href=format!("/@/{}/players.jou", profile.name) download>{t!(lang, "profile-export-jou")}</a>
                                 </p>
+                                {(crate::accounts::signed_in().is_some() && crate::accounts::signed_in().as_deref() != Some(profile.name.as_str())).then(|| {
+                                    view! { <crate::pages::challenges::ChallengeForm name=profile.name.clone() /> }
+                                })}
                                 {(crate::accounts::signed_in().as_deref() != Some(profile.name.as_str())).then(|| {
                                     view! { <crate::pages::report::ReportPlayer name=profile.name.clone() /> }
                                 })}

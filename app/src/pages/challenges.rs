@@ -1,0 +1,217 @@
+//! Challenges in the pages: the form on a player's profile ("Challenge"),
+//! and the notifier every page's top bar mounts for a signed-in player —
+//! loaded as a chunk of its own after hydration ([`notifier_view`]), so the
+//! lobby a newcomer loads carries none of it. The notifier looks every
+//! three seconds: a challenge sent to the player shows with Accept and
+//! Decline; one they sent shows until it is answered, and an accepted one
+//! takes them to the table.
+
+use crate::challenges::{
+    answer_challenge, cancel_challenge, challenge, my_challenges, ChallengeLists, ChallengeStatus,
+    ChallengeView, Colour, NewChallenge,
+};
+use crate::i18n::Lang;
+use crate::protocol::TimeControl;
+use leptos::prelude::*;
+
+fn colour_text(lang: Lang, colour: Colour) -> String {
+    match colour {
+        Colour::Black => t!(lang, "challenge-colour-black"),
+        Colour::White => t!(lang, "challenge-colour-white"),
+        Colour::Random => t!(lang, "challenge-colour-random"),
+    }
+}
+
+/// "3+2, rated" / "3+2, casual".
+fn terms(lang: Lang, c: &ChallengeView) -> String {
+    let kind = if c.rated {
+        t!(lang, "tournament-rated")
+    } else {
+        t!(lang, "tournament-casual")
+    };
+    format!("{}, {}", c.control.label(), kind)
+}
+
+/// The colour the challenged player gets, as they read it.
+fn their_colour(colour: Colour) -> Colour {
+    match colour {
+        Colour::Black => Colour::White,
+        Colour::White => Colour::Black,
+        Colour::Random => Colour::Random,
+    }
+}
+
+/// "Challenge <name>" on a profile.
+#[component]
+pub fn ChallengeForm(name: String) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let control = RwSignal::new(0usize);
+    let colour = RwSignal::new(String::from("random"));
+    let rated = RwSignal::new(false);
+    let (note, set_note) = signal(None::<(bool, String)>);
+    let target = StoredValue::new(name.clone());
+    let send = Action::new(move |new: &NewChallenge| challenge(new.clone()));
+    Effect::new(move |_| match send.value().get() {
+        Some(Ok(_)) => set_note.set(Some((
+            false,
+            t!(lang, "challenge-sent", name = target.get_value()),
+        ))),
+        Some(Err(e)) => set_note.set(Some((true, e.text(lang)))),
+        None => {}
+    });
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        send.dispatch(NewChallenge {
+            name: target.get_value(),
+            control: TimeControl::PRESETS[control.get_untracked().min(2)],
+            colour: Colour::parse(&colour.get_untracked()).unwrap_or(Colour::Random),
+            rated: rated.get_untracked(),
+        });
+    };
+    view! {
+        <section class="card" id="challenge">
+            <h2>{t!(lang, "challenge-title", name = name.clone())}</h2>
+            <form class="tournament-form" on:submit=submit>
+                <label>{t!(lang, "tournament-control")} " "
+                    <select id="challenge-control" on:change=move |ev| control.set(event_target_value(&ev).parse().unwrap_or(0))>
+                        {TimeControl::PRESETS.iter().enumerate().map(|(i, c)| view! { <option value=i.to_string()>{c.label()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>{t!(lang, "challenge-colour")} " "
+                    <select id="challenge-colour" on:change=move |ev| colour.set(event_target_value(&ev))>
+                        {[Colour::Random, Colour::Black, Colour::White].into_iter().map(|c| view! { <option value=c.key()>{colour_text(lang, c)}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label><input id="challenge-rated" type="checkbox" bind:checked=rated /> " " {t!(lang, "tournament-rated")}</label>
+                <button type="submit" id="challenge-send">{t!(lang, "challenge-send")}</button>
+            </form>
+            {move || note.get().map(|(error, text)| if error {
+                view! { <p class="error" role="alert" id="challenge-note">{text}</p> }.into_any()
+            } else {
+                view! { <p role="status" id="challenge-note">{text}</p> }.into_any()
+            })}
+        </section>
+    }
+}
+
+/// The outgoing challenges to show: the open ones, and those answered or
+/// expired since this page saw them open (an accepted one leads away).
+fn shown_outgoing(lists: &ChallengeLists, seen: StoredValue<Vec<String>>) -> Vec<ChallengeView> {
+    lists
+        .outgoing
+        .iter()
+        .filter(|c| match c.status {
+            ChallengeStatus::Open => true,
+            ChallengeStatus::Accepted => false,
+            _ => seen.with_value(|s| s.contains(&c.id)),
+        })
+        .cloned()
+        .collect()
+}
+
+/// The notifier, as a chunk of its own (see the module's text).
+#[lazy]
+pub fn notifier_view() -> AnyView {
+    view! { <ChallengeNotifier /> }.into_any()
+}
+
+/// A signed-in player's challenges, looked at every three seconds.
+#[component]
+pub fn ChallengeNotifier() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let lists = RwSignal::new(ChallengeLists::default());
+    let (error, set_error) = signal(None::<String>);
+    // The outgoing challenges seen open on this page: one accepted since
+    // takes the player to its table.
+    let seen_open = StoredValue::new(Vec::<String>::new());
+    let navigate = leptos_router::hooks::use_navigate();
+    let refresh = move || {
+        let navigate = navigate.clone();
+        leptos::task::spawn_local(async move {
+            let Ok(now) = my_challenges().await else {
+                return;
+            };
+            let accepted = now.outgoing.iter().find(|c| {
+                c.status == ChallengeStatus::Accepted
+                    && seen_open.with_value(|seen| seen.contains(&c.id))
+            });
+            if let Some(table) = accepted.and_then(|c| c.table.clone()) {
+                navigate(&format!("/table/{table}"), Default::default());
+            }
+            seen_open.update_value(|seen| {
+                seen.extend(
+                    now.outgoing
+                        .iter()
+                        .filter(|c| c.status == ChallengeStatus::Open)
+                        .map(|c| c.id.clone()),
+                )
+            });
+            let _ = lists.try_set(now);
+        });
+    };
+    #[cfg(feature = "hydrate")]
+    {
+        refresh();
+        if let Ok(handle) = set_interval_with_handle(refresh, std::time::Duration::from_secs(3)) {
+            on_cleanup(move || handle.clear());
+        }
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = refresh;
+    let navigate = leptos_router::hooks::use_navigate();
+    let answer = move |id: String, accept: bool| {
+        let navigate = navigate.clone();
+        leptos::task::spawn_local(async move {
+            match answer_challenge(id.clone(), accept).await {
+                Ok(Some(table)) => navigate(&format!("/table/{table}"), Default::default()),
+                Ok(None) => lists.update(|l| l.incoming.retain(|c| c.id != id)),
+                Err(e) => set_error.set(Some(e.text(lang))),
+            }
+        });
+    };
+    let withdraw = move |id: String| {
+        leptos::task::spawn_local(async move {
+            match cancel_challenge(id.clone()).await {
+                Ok(()) => lists.update(|l| l.outgoing.retain(|c| c.id != id)),
+                Err(e) => set_error.set(Some(e.text(lang))),
+            }
+        });
+    };
+    view! {
+        <aside class="challenges" id="challenges" aria-live="polite" aria-label=t!(lang, "challenge-list")>
+            <For each=move || lists.get().incoming key=|c| c.id.clone() let:c>
+                {
+                    let (yes, no) = (c.id.clone(), c.id.clone());
+                    let answer_no = answer.clone();
+                    let answer_yes = answer.clone();
+                    view! {
+                        <div class="card challenge incoming">
+                            <p>{t!(lang, "challenge-incoming", name = c.other.clone(), terms = terms(lang, &c), colour = colour_text(lang, their_colour(c.colour)))}</p>
+                            <button class="challenge-accept" on:click=move |_| answer_yes(yes.clone(), true)>{t!(lang, "challenge-accept")}</button>
+                            " "
+                            <button class="secondary challenge-decline" on:click=move |_| answer_no(no.clone(), false)>{t!(lang, "challenge-decline")}</button>
+                        </div>
+                    }
+                }
+            </For>
+            <For each=move || shown_outgoing(&lists.get(), seen_open) key=|c| (c.id.clone(), c.status as u8) let:c>
+                {
+                    let id = c.id.clone();
+                    let text = match c.status {
+                        ChallengeStatus::Open => t!(lang, "challenge-waiting", name = c.other.clone(), terms = terms(lang, &c)),
+                        ChallengeStatus::Declined => t!(lang, "challenge-declined", name = c.other.clone()),
+                        _ => t!(lang, "challenge-expired", name = c.other.clone()),
+                    };
+                    let open = c.status == ChallengeStatus::Open;
+                    view! {
+                        <div class="card challenge outgoing">
+                            <p>{text}</p>
+                            {open.then(|| view! { <button class="secondary challenge-withdraw" on:click=move |_| withdraw(id.clone())>{t!(lang, "challenge-withdraw")}</button> })}
+                        </div>
+                    }
+                }
+            </For>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </aside>
+    }
+}
