@@ -1,5 +1,6 @@
 -- Tournaments (docs/PRODUCT.md, Tournaments): Swiss events of a fixed number
--- of rounds, created by a player or by the server's schedule. Every player is
+-- of rounds, and arenas of a fixed time (`ends_at`; their `round` counts
+-- the batches of pairings), created by a player or by the server's schedule. Every player is
 -- an account. A round's pairings are written in one transaction with the
 -- tournament's move to that round (`round`), so a round is paired once; each
 -- game is an ordinary online table (`table_id`), its result copied here from
@@ -17,6 +18,7 @@ CREATE TABLE tournaments (
     rounds       INTEGER NOT NULL,
     multiplier   INTEGER NOT NULL,
     starts_at    INTEGER NOT NULL,
+    ends_at      INTEGER,
     status       TEXT    NOT NULL CHECK (status IN ('open', 'running', 'finished')),
     round        INTEGER NOT NULL,
     created_at   INTEGER NOT NULL,

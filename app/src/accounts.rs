@@ -288,23 +288,12 @@ pub const ACCOUNT_META: &str = "othello-account";
 pub fn AccountLink() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     match signed_in() {
-        Some(name) => {
-            // The challenges notifier: a chunk of its own, loaded once the
-            // page is hydrated (never rendered on the server).
-            let mounted = RwSignal::new(false);
-            Effect::new(move |_| mounted.set(true));
-            view! {
-                <nav class="account-links">
-                    <a class="account-link" id="account-link" href="/account">{name}</a>
-                </nav>
-                <Show when=move || mounted.get()>
-                    <Suspense fallback=|| ()>
-                        {Suspend::new(crate::pages::challenges::notifier_view())}
-                    </Suspense>
-                </Show>
-            }
-            .into_any()
+        Some(name) => view! {
+            <nav class="account-links">
+                <a class="account-link" id="account-link" href="/account">{name}</a>
+            </nav>
         }
+        .into_any(),
         None => view! {
             <nav class="account-links">
                 <a class="account-link" id="account-link" href="/account">{t!(lang, "account-sign-in")}</a>

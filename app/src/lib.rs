@@ -114,6 +114,7 @@ pub fn App() -> impl IntoView {
     view! {
         <Title text=t!(lang, "site-title") />
         <Router>
+            <pages::challenges::ChallengeMount />
             <Routes fallback=|| view! { <pages::NotFound /> }>
                 <Route path=path!("/") view=pages::lobby::LobbyPage />
                 <Route path=path!("/table/:id") view={Lazy::<TableRoute>::new()} />

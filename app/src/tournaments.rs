@@ -18,6 +18,35 @@ pub const MAX_START_MINUTES: u32 = 7 * 24 * 60;
 /// The longest name.
 pub const MAX_NAME_CHARS: usize = 40;
 
+/// How long an arena may last (minutes).
+pub const ARENA_MINUTES: std::ops::RangeInclusive<u32> = 5..=180;
+
+/// A tournament's format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A fixed number of rounds; nobody meets twice; BQ breaks ties.
+    #[default]
+    Swiss,
+    /// A fixed time; free players are paired at once; streaks score double.
+    Arena,
+}
+
+impl Kind {
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::Swiss => "swiss",
+            Kind::Arena => "arena",
+        }
+    }
+
+    pub fn parse(key: &str) -> Option<Kind> {
+        [Kind::Swiss, Kind::Arena]
+            .into_iter()
+            .find(|k| k.key() == key)
+    }
+}
+
 /// Where a tournament is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -51,6 +80,11 @@ impl Status {
 pub struct TournamentSummary {
     pub id: String,
     pub name: String,
+    #[serde(default)]
+    pub kind: Kind,
+    /// An arena's end (ms since the epoch).
+    #[serde(default)]
+    pub ends_at: Option<i64>,
     pub status: Status,
     pub control: TimeControl,
     pub rated: bool,
@@ -77,6 +111,9 @@ pub struct StandingLine {
     pub discs: u32,
     pub games: u32,
     pub withdrawn: bool,
+    /// An arena player on a streak: their next result counts double.
+    #[serde(default)]
+    pub on_fire: bool,
     /// Each round's game from this player's side, in round order.
     pub results: Vec<CrossCell>,
 }
@@ -144,6 +181,11 @@ pub struct TournamentResult {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NewTournament {
     pub name: String,
+    #[serde(default)]
+    pub kind: Kind,
+    /// An arena's length in minutes.
+    #[serde(default)]
+    pub minutes: u32,
     pub control: TimeControl,
     pub rated: bool,
     pub private: bool,

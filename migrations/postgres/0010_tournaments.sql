@@ -17,6 +17,7 @@ CREATE TABLE tournaments (
     rounds       BIGINT NOT NULL,
     multiplier   BIGINT NOT NULL,
     starts_at    BIGINT NOT NULL,
+    ends_at      BIGINT,
     status       TEXT    NOT NULL CHECK (status IN ('open', 'running', 'finished')),
     round        BIGINT NOT NULL,
     created_at   BIGINT NOT NULL,

@@ -622,6 +622,8 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
             client
                 .create_tournament(&app::tournaments::NewTournament {
                     name: "x".into(),
+                    kind: Default::default(),
+                    minutes: 0,
                     control: app::protocol::TimeControl::PRESETS[0],
                     rated: false,
                     private: false,

@@ -875,6 +875,8 @@ async fn a_swiss_goes_on_on_the_other_instance_when_the_one_that_paired_it_is_ki
         .1
         .create_tournament(&app::tournaments::NewTournament {
             name: "Two instances".into(),
+            kind: Default::default(),
+            minutes: 0,
             control: TimeControl::PRESETS[0],
             rated: true,
             private: false,

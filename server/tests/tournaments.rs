@@ -26,6 +26,8 @@ fn refused<T: std::fmt::Debug>(answer: Result<T, Refusal>, status: u16, text: &s
 fn swiss(name: &str, rounds: u32) -> NewTournament {
     NewTournament {
         name: name.into(),
+        kind: Default::default(),
+        minutes: 0,
         control: TimeControl::PRESETS[0],
         rated: true,
         private: false,
@@ -451,4 +453,117 @@ async fn the_schedule_keeps_its_next_tournament_open_once() {
     let daily: Vec<_> = list.iter().filter(|t| t.name == "@daily").collect();
     assert_eq!(daily.len(), 1, "{list:?}");
     assert_eq!(daily[0].starts_at, 1_796_428_800_000 + 43 * 3_600_000);
+}
+
+#[tokio::test]
+async fn an_arena_pairs_free_players_at_once_doubles_streaks_and_ends_on_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&dir.path().join("db.sqlite"), clock.clone()).await;
+    let mut players = Vec::new();
+    for name in ["rhea", "sotiris", "tasos"] {
+        let client = live.browser().await;
+        client.sign_up(name, PASSWORD).await.expect("sign up");
+        players.push(client);
+    }
+    let mut new = swiss("Quick arena", 1);
+    new.kind = app::tournaments::Kind::Arena;
+    new.minutes = 2;
+    refused(create(&players[0], new.clone()).await, 422, "5 to 180");
+    new.minutes = 10;
+    new.starts_in_minutes = 0;
+    let id = create(&players[0], new).await.expect("arena");
+    // Two join; the arena begins and pairs them at once.
+    for p in &players[..2] {
+        p.join_tournament(&id).await.expect("join");
+    }
+    live.tournaments.tick().await;
+    let page = view(&players[0], &id).await;
+    assert_eq!(page.summary.status, Status::Running);
+    assert_eq!(page.summary.kind, app::tournaments::Kind::Arena);
+    let games: Vec<_> = page.rounds.iter().flatten().collect();
+    assert_eq!(games.len(), 1);
+    // A third joins while it runs and waits for someone free.
+    players[2]
+        .join_tournament(&id)
+        .await
+        .expect("join a running arena");
+    live.tournaments.tick().await;
+    assert_eq!(view(&players[2], &id).await.my_table, None);
+    // The game ends (white resigns): the winner and the waiting player are
+    // paired at once, the loser waits.
+    let finish = |page: &TournamentView| {
+        page.rounds
+            .iter()
+            .flatten()
+            .filter(|g| g.black_points.is_none())
+            .map(|g| {
+                (
+                    g.table.clone().expect("table"),
+                    g.black.clone(),
+                    g.white.clone().expect("white"),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let by_name = |name: &str| {
+        let i = ["rhea", "sotiris", "tasos"]
+            .iter()
+            .position(|n| *n == name)
+            .expect("player");
+        &players[i]
+    };
+    let mut wins: HashMap<String, u32> = HashMap::new();
+    for _ in 0..4 {
+        let page = view(&players[0], &id).await;
+        let open = finish(&page);
+        assert_eq!(open.len(), 1, "{:?}", page.rounds);
+        let (table, black, white) = &open[0];
+        let black_client = by_name(black);
+        let white_client = by_name(white);
+        let v = black_client.get_table(table).await.expect("view");
+        black_client
+            .play_move(table, v.board.legal[0])
+            .await
+            .expect("black");
+        let v = white_client.get_table(table).await.expect("view");
+        white_client
+            .play_move(table, v.board.legal[0])
+            .await
+            .expect("white");
+        white_client.resign(table, None).await.expect("resign");
+        *wins.entry(black.clone()).or_default() += 1;
+        live.tournaments.tick().await;
+    }
+    let page = view(&players[0], &id).await;
+    for line in &page.standings {
+        // Without a streak each win is 2; a third win in a row 4.
+        let won = wins.get(&line.name).copied().unwrap_or(0);
+        assert!(line.points >= 2 * won, "{line:?}");
+        assert_eq!(line.discs, won, "wins: {line:?}");
+    }
+    let total_games: u32 = page.standings.iter().map(|l| l.games).sum();
+    assert_eq!(total_games, 8, "four games, two players each");
+    // A player who pauses is not paired.
+    let playing = finish(&page);
+    assert_eq!(playing.len(), 1);
+    let idle = ["rhea", "sotiris", "tasos"]
+        .into_iter()
+        .find(|n| *n != playing[0].1 && *n != playing[0].2)
+        .expect("the one waiting");
+    by_name(idle).leave_tournament(&id).await.expect("pause");
+    // Time is up: nobody new is paired; the last game still counts, then
+    // the arena is over.
+    clock.advance(10 * 60_000);
+    let (table, _, white) = &playing[0];
+    // (Ten minutes later the clock has run out: the game ended on time.)
+    let _ = by_name(white).resign(table, None).await;
+    live.hub.check_presence().await;
+    live.tournaments.tick().await;
+    let page = view(&players[0], &id).await;
+    assert!(finish(&page).is_empty());
+    assert_eq!(page.summary.status, Status::Finished);
+    refused(players[2].join_tournament(&id).await, 409, "over");
+    let total_games: u32 = page.standings.iter().map(|l| l.games).sum();
+    assert_eq!(total_games, 10);
 }

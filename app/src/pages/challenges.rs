@@ -1,5 +1,5 @@
 //! Challenges in the pages: the form on a player's profile ("Challenge"),
-//! and the notifier every page's top bar mounts for a signed-in player —
+//! and the notifier the application mounts on every page for a signed-in player —
 //! loaded as a chunk of its own after hydration ([`notifier_view`]), so the
 //! lobby a newcomer loads carries none of it. The notifier looks every
 //! three seconds: a challenge sent to the player shows with Accept and
@@ -51,6 +51,9 @@ pub fn ChallengeForm(name: String) -> impl IntoView {
     let (note, set_note) = signal(None::<(bool, String)>);
     let target = StoredValue::new(name.clone());
     let send = Action::new(move |new: &NewChallenge| challenge(new.clone()));
+    // Set once the form is live in the browser (tests wait for it).
+    let live = RwSignal::new(false);
+    Effect::new(move |_| live.set(true));
     Effect::new(move |_| match send.value().get() {
         Some(Ok(_)) => set_note.set(Some((
             false,
@@ -71,7 +74,7 @@ pub fn ChallengeForm(name: String) -> impl IntoView {
     view! {
         <section class="card" id="challenge">
             <h2>{t!(lang, "challenge-title", name = name.clone())}</h2>
-            <form class="tournament-form" on:submit=submit>
+            <form class="tournament-form" on:submit=submit data-live=move || live.get().to_string()>
                 <label>{t!(lang, "tournament-control")} " "
                     <select id="challenge-control" on:change=move |ev| control.set(event_target_value(&ev).parse().unwrap_or(0))>
                         {TimeControl::PRESETS.iter().enumerate().map(|(i, c)| view! { <option value=i.to_string()>{c.label()}</option> }).collect_view()}
@@ -107,6 +110,24 @@ fn shown_outgoing(lists: &ChallengeLists, seen: StoredValue<Vec<String>>) -> Vec
         })
         .cloned()
         .collect()
+}
+
+/// Every page's notifier for a signed-in player: mounted once the page is
+/// hydrated (never rendered on the server), its code fetched then.
+#[component]
+pub fn ChallengeMount() -> impl IntoView {
+    let mounted = RwSignal::new(false);
+    Effect::new(move |_| mounted.set(true));
+    let location = leptos_router::hooks::use_location();
+    let signed_in = Memo::new(move |_| {
+        location.pathname.track();
+        mounted.get() && crate::accounts::signed_in().is_some()
+    });
+    view! {
+        <Show when=move || signed_in.get()>
+            <Suspense fallback=|| ()>{Suspend::new(notifier_view())}</Suspense>
+        </Show>
+    }
 }
 
 /// The notifier, as a chunk of its own (see the module's text).

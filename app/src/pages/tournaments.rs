@@ -8,7 +8,7 @@ use crate::i18n::Lang;
 use crate::protocol::TimeControl;
 use crate::tournaments::{
     bq_text, create_tournament, join_tournament, leave_tournament, points_text, start_tournament,
-    tournament, tournaments, CrossCell, GameLine, NewTournament, StandingLine, Status,
+    tournament, tournaments, CrossCell, GameLine, Kind, NewTournament, StandingLine, Status,
     TournamentSummary, TournamentView,
 };
 use leptos::prelude::*;
@@ -50,14 +50,24 @@ fn facts(lang: Lang, s: &TournamentSummary) -> String {
     } else {
         t!(lang, "tournament-casual")
     };
-    t!(
-        lang,
-        "tournament-facts",
-        control = s.control.label(),
-        rounds = s.rounds,
-        rated = rated,
-        players = s.players
-    )
+    match (s.kind, s.ends_at) {
+        (Kind::Arena, Some(end)) => t!(
+            lang,
+            "tournament-arena-facts",
+            control = s.control.label(),
+            minutes = (end - s.starts_at) / 60_000,
+            rated = rated,
+            players = s.players
+        ),
+        _ => t!(
+            lang,
+            "tournament-facts",
+            control = s.control.label(),
+            rounds = s.rounds,
+            rated = rated,
+            players = s.players
+        ),
+    }
 }
 
 /// `/tournaments`.
@@ -110,6 +120,8 @@ fn CreateForm() -> impl IntoView {
     let name = RwSignal::new(String::new());
     let control = RwSignal::new(0usize);
     let rounds = RwSignal::new(String::from("3"));
+    let arena = RwSignal::new(false);
+    let minutes = RwSignal::new(String::from("30"));
     let starts = RwSignal::new(String::from("5"));
     let rated = RwSignal::new(true);
     let private = RwSignal::new(false);
@@ -121,15 +133,22 @@ fn CreateForm() -> impl IntoView {
     });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let (Ok(rounds), Ok(starts)) = (
+        let (Ok(rounds), Ok(starts), Ok(minutes)) = (
             rounds.get_untracked().trim().parse::<u32>(),
             starts.get_untracked().trim().parse::<u32>(),
+            minutes.get_untracked().trim().parse::<u32>(),
         ) else {
             set_error.set(Some(t!(lang, "tournament-numbers")));
             return;
         };
         create.dispatch(NewTournament {
             name: name.get_untracked(),
+            kind: if arena.get_untracked() {
+                Kind::Arena
+            } else {
+                Kind::Swiss
+            },
+            minutes,
             control: TimeControl::PRESETS[control.get_untracked().min(2)],
             rated: rated.get_untracked(),
             private: private.get_untracked(),
@@ -141,6 +160,7 @@ fn CreateForm() -> impl IntoView {
     view! {
         <section class="card" id="create-tournament">
             <h2>{t!(lang, "tournament-create")}</h2>
+            <p class="muted">{t!(lang, "tournament-arena-rule")}</p>
             {(!signed_in).then(|| view! { <p class="muted">{t!(lang, "tournament-sign-in")} " " <a href="/account">{t!(lang, "account-sign-in")}</a></p> })}
             <form on:submit=submit class="tournament-form">
                 <label>{t!(lang, "tournament-name")} " " <input id="tournament-name" bind:value=name maxlength="40" required /></label>
@@ -149,7 +169,18 @@ fn CreateForm() -> impl IntoView {
                         {TimeControl::PRESETS.iter().enumerate().map(|(i, c)| view! { <option value=i.to_string()>{c.label()}</option> }).collect_view()}
                     </select>
                 </label>
-                <label>{t!(lang, "tournament-rounds")} " " <input id="tournament-rounds" type="number" min="1" max="11" bind:value=rounds /></label>
+                <label>{t!(lang, "tournament-kind")} " "
+                    <select id="tournament-kind" on:change=move |ev| arena.set(event_target_value(&ev) == "arena")>
+                        <option value="swiss">{t!(lang, "tournament-kind-swiss")}</option>
+                        <option value="arena">{t!(lang, "tournament-kind-arena")}</option>
+                    </select>
+                </label>
+                <Show when=move || !arena.get()>
+                    <label>{t!(lang, "tournament-rounds")} " " <input id="tournament-rounds" type="number" min="1" max="11" bind:value=rounds /></label>
+                </Show>
+                <Show when=move || arena.get()>
+                    <label>{t!(lang, "tournament-minutes")} " " <input id="tournament-minutes" type="number" min="5" max="180" bind:value=minutes /></label>
+                </Show>
                 <label>{t!(lang, "tournament-starts-in")} " " <input id="tournament-starts" type="number" min="0" bind:value=starts /></label>
                 <label><input id="tournament-rated" type="checkbox" bind:checked=rated /> " " {t!(lang, "tournament-rated")}</label>
                 <label><input id="tournament-private" type="checkbox" bind:checked=private /> " " {t!(lang, "tournament-private")}</label>
@@ -262,11 +293,18 @@ fn Tournament(
     let id = s.id.clone();
     let open = s.status == Status::Open;
     let over = s.status == Status::Finished;
+    let arena = s.kind == Kind::Arena;
+    let joinable = open || (arena && s.status == Status::Running);
+    let leave_text = match (open, arena) {
+        (true, _) => t!(lang, "tournament-leave"),
+        (false, true) => t!(lang, "tournament-pause"),
+        (false, false) => t!(lang, "tournament-withdraw"),
+    };
     let button = match (view.signed_in, view.joined, over) {
-        (true, false, false) if open => {
+        (true, false, false) if joinable => {
             Some(view! { <button id="tournament-join" on:click=move |_| { act.dispatch((Act::Join, id.clone())); }>{t!(lang, "tournament-join")}</button> }.into_any())
         }
-        (true, true, false) => Some(view! { <button id="tournament-leave" class="secondary" on:click=move |_| { act.dispatch((Act::Leave, id.clone())); }>{if open { t!(lang, "tournament-leave") } else { t!(lang, "tournament-withdraw") }}</button> }.into_any()),
+        (true, true, false) => Some(view! { <button id="tournament-leave" class="secondary" on:click=move |_| { act.dispatch((Act::Leave, id.clone())); }>{leave_text}</button> }.into_any()),
         _ => None,
     };
     let start_id = s.id.clone();
@@ -275,7 +313,10 @@ fn Tournament(
     });
     let round_line = match s.status {
         Status::Open => t!(lang, "tournament-starts", at = start_text(s.starts_at)),
-        Status::Running => t!(lang, "tournament-round", round = s.round, rounds = s.rounds),
+        Status::Running => match s.ends_at {
+            Some(end) if arena => t!(lang, "tournament-arena-ends", at = start_text(end)),
+            _ => t!(lang, "tournament-round", round = s.round, rounds = s.rounds),
+        },
         Status::Finished => t!(lang, "tournament-final"),
     };
     view! {
@@ -284,8 +325,13 @@ fn Tournament(
         <p id="tournament-status" role="status">{round_line}</p>
         {view.my_table.clone().map(|table| view! { <p class="notice"><a id="my-game" href=format!("/table/{table}")>{t!(lang, "tournament-your-game")}</a></p> })}
         <p class="row">{button} {start}</p>
-        <Standings lines=view.standings.clone() multiplier=view.multiplier />
-        {view.rounds.iter().enumerate().rev().map(|(i, games)| view! { <Round number=i + 1 games=games.clone() /> }).collect_view()}
+        <Standings lines=view.standings.clone() multiplier=view.multiplier arena />
+        {if arena {
+            let all: Vec<GameLine> = view.rounds.iter().rev().flatten().cloned().collect();
+            view! { <Round number=0 games=all /> }.into_any()
+        } else {
+            view.rounds.iter().enumerate().rev().map(|(i, games)| view! { <Round number=i + 1 games=games.clone() /> }).collect_view().into_any()
+        }}
         <p><a id="tournament-export" href=format!("/tournaments/{}/export.txt", s.id) rel="external">{t!(lang, "tournament-export")}</a></p>
     }
 }
@@ -302,7 +348,7 @@ pub fn ProfileTournaments(results: Vec<crate::tournaments::TournamentResult>) ->
                     {results.into_iter().map(|r| view! {
                         <li>
                             <a href=format!("/tournaments/{}", r.summary.id)>{display_name(lang, &r.summary)}</a>
-                            " · " {t!(lang, "tournament-place", rank = r.rank, players = r.summary.players, points = points_text(r.points))}
+                            " · " {t!(lang, "tournament-place", rank = r.rank, players = r.summary.players, points = if r.summary.kind == Kind::Arena { r.points.to_string() } else { points_text(r.points) })}
                         </li>
                     }).collect_view()}
                 </ul>
@@ -328,8 +374,11 @@ fn cell_text(c: &CrossCell) -> String {
 
 /// The standings and crosstable.
 #[component]
-fn Standings(lines: Vec<StandingLine>, multiplier: u32) -> impl IntoView {
+fn Standings(lines: Vec<StandingLine>, multiplier: u32, arena: bool) -> impl IntoView {
     let lang = crate::i18n::use_lang();
+    if arena {
+        return view! { <ArenaStandings lines /> }.into_any();
+    }
     let rounds = lines.iter().map(|l| l.results.len()).max().unwrap_or(0);
     view! {
         <section class="card" id="standings">
@@ -361,6 +410,38 @@ fn Standings(lines: Vec<StandingLine>, multiplier: u32) -> impl IntoView {
             </div>
         </section>
     }
+    .into_any()
+}
+
+/// An arena's standings: points (🔥 on a streak), wins, games.
+#[component]
+fn ArenaStandings(lines: Vec<StandingLine>) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    view! {
+        <section class="card" id="standings">
+            <h2>{t!(lang, "tournament-standings")}</h2>
+            <table class="board-table">
+                <thead><tr>
+                    <th scope="col">"#"</th>
+                    <th scope="col">{t!(lang, "account-name")}</th>
+                    <th scope="col">{t!(lang, "tournament-points")}</th>
+                    <th scope="col">{t!(lang, "tournament-wins")}</th>
+                    <th scope="col">{t!(lang, "players-games")}</th>
+                </tr></thead>
+                <tbody>
+                    {lines.into_iter().map(|l| view! {
+                        <tr class:withdrawn=l.withdrawn>
+                            <td>{l.rank}</td>
+                            <td><a href=format!("/@/{}", l.name)>{l.name.clone()}</a></td>
+                            <td class="points">{l.points}{l.on_fire.then(|| view! { " " <span class="on-fire" title=t!(lang, "tournament-on-fire") aria-label=t!(lang, "tournament-on-fire")>"🔥"</span> })}</td>
+                            <td class="wins">{l.discs}</td>
+                            <td class="games">{l.games}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+    }
 }
 
 /// One round's games.
@@ -369,7 +450,7 @@ fn Round(number: usize, games: Vec<GameLine>) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     view! {
         <section class="card round" id=format!("round-{number}")>
-            <h2>{t!(lang, "tournament-round-title", round = number as u32)}</h2>
+            <h2>{if number == 0 { t!(lang, "tournament-games") } else { t!(lang, "tournament-round-title", round = number as u32) }}</h2>
             <ul>
                 {games.into_iter().map(|g| {
                     let result = match (g.black_discs, g.white_discs, &g.white) {

@@ -25,6 +25,7 @@ pub struct TournamentRow {
     pub rounds: i64,
     pub multiplier: i64,
     pub starts_at: i64,
+    pub ends_at: Option<i64>,
     pub status: String,
     pub round: i64,
     pub created_at: i64,
@@ -36,6 +37,10 @@ pub struct TournamentRow {
 #[derive(Clone, Debug)]
 pub struct NewTournament<'a> {
     pub id: &'a str,
+    /// `swiss` or `arena`.
+    pub kind: &'a str,
+    /// An arena's end.
+    pub ends_at: Option<i64>,
     pub name: &'a str,
     pub creator: Option<i64>,
     pub address: Option<&'a str>,
@@ -93,7 +98,7 @@ pub struct NewGame {
 }
 
 const SELECT: &str = "SELECT t.id, t.kind, t.name, t.creator, a.name AS creator_name, t.base_ms, \
-    t.increment_ms, t.rated, t.private, t.rounds, t.multiplier, t.starts_at, t.status, t.round, \
+    t.increment_ms, t.rated, t.private, t.rounds, t.multiplier, t.starts_at, t.ends_at, t.status, t.round, \
     t.created_at, t.finished_at, \
     (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id AND p.withdrawn = 0) AS players \
     FROM tournaments t LEFT JOIN accounts a ON a.id = t.creator";
@@ -102,8 +107,9 @@ impl Store {
     /// Writes a new tournament.
     pub async fn create_tournament(&self, new: &NewTournament<'_>) -> Result<(), StoreError> {
         const INSERT: &str = "INSERT INTO tournaments (id, kind, name, creator, address, base_ms, \
-            increment_ms, rated, private, rounds, multiplier, starts_at, status, round, created_at) \
-            VALUES ($1, 'swiss', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', 0, $12)";
+            increment_ms, rated, private, rounds, multiplier, starts_at, status, round, created_at, \
+            ends_at) \
+            VALUES ($1, $13, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', 0, $12, $14)";
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(INSERT))
                 .bind(new.id)
@@ -118,6 +124,8 @@ impl Store {
                 .bind(new.multiplier)
                 .bind(new.starts_at)
                 .bind(new.now)
+                .bind(new.kind)
+                .bind(new.ends_at)
                 .execute(pool)
                 .await?;
         });
@@ -255,7 +263,8 @@ impl Store {
     ) -> Result<bool, StoreError> {
         const JOIN: &str = "INSERT INTO tournament_players (tournament_id, account_id, rating, withdrawn, joined_at) \
             SELECT $1, $2, $3, 0, $4 WHERE EXISTS \
-            (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'open') \
+            (SELECT 1 FROM tournaments WHERE id = $1 AND (status = 'open' \
+             OR (kind = 'arena' AND status = 'running' AND ends_at > $4))) \
             ON CONFLICT (tournament_id, account_id) DO UPDATE SET withdrawn = 0, rating = $3";
         let done = on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(JOIN))
@@ -386,6 +395,17 @@ impl Store {
                 .bind(score.3)
                 .execute(pool)
                 .await?;
+        });
+        Ok(())
+    }
+
+    /// An arena whose start is due begins (its pairings come batch by
+    /// batch).
+    pub async fn start_arena(&self, id: &str) -> Result<(), StoreError> {
+        const START: &str =
+            "UPDATE tournaments SET status = 'running' WHERE id = $1 AND status = 'open'";
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(START)).bind(id).execute(pool).await?;
         });
         Ok(())
     }

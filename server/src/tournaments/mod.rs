@@ -13,6 +13,7 @@
 //!
 //! [`TournamentBackend`]: app::tournaments::backend::TournamentBackend
 
+pub mod arena;
 pub mod schedule;
 pub mod swiss;
 
@@ -56,6 +57,8 @@ fn summary(row: &TournamentRow) -> TournamentSummary {
     TournamentSummary {
         id: row.id.clone(),
         name: row.name.clone(),
+        kind: app::tournaments::Kind::parse(&row.kind).unwrap_or_default(),
+        ends_at: row.ends_at,
         status: Status::parse(&row.status).unwrap_or(Status::Finished),
         control: TimeControl {
             base_s: (row.base_ms / 1000).clamp(0, u32::MAX as i64) as u32,
@@ -112,6 +115,62 @@ fn clean_name(name: &str) -> Result<String, CommandError> {
     Ok(name.to_string())
 }
 
+/// One player's line, whichever the format.
+struct Ranked {
+    id: i64,
+    points: u32,
+    bq: f64,
+    discs: u32,
+    games: u32,
+    withdrawn: bool,
+    on_fire: bool,
+}
+
+fn is_arena(row: &TournamentRow) -> bool {
+    row.kind == app::tournaments::Kind::Arena.key()
+}
+
+/// The standings of a tournament in rank order: the Swiss's or the arena's.
+fn ranked(row: &TournamentRow, entrants: &[Entrant], played: &[Pairing]) -> Vec<Ranked> {
+    if is_arena(row) {
+        arena::standings(entrants, played)
+            .into_iter()
+            .map(|l| Ranked {
+                id: l.id,
+                points: l.points,
+                bq: 0.0,
+                discs: l.wins,
+                games: l.games,
+                withdrawn: l.withdrawn,
+                on_fire: l.on_fire,
+            })
+            .collect()
+    } else {
+        swiss::standings(entrants, played, row.multiplier as f64)
+            .into_iter()
+            .map(|s| Ranked {
+                id: s.id,
+                points: s.points,
+                bq: s.bq,
+                discs: s.discs,
+                games: s.games,
+                withdrawn: s.withdrawn,
+                on_fire: false,
+            })
+            .collect()
+    }
+}
+
+fn entrants_of(rows: Vec<crate::store::tournaments::EntrantRow>) -> Vec<Entrant> {
+    rows.into_iter()
+        .map(|e| Entrant {
+            id: e.account_id,
+            rating: e.rating,
+            withdrawn: e.withdrawn != 0,
+        })
+        .collect()
+}
+
 /// The tournaments `account` finished (the last 10), with their place.
 pub async fn results_of(
     store: &Store,
@@ -123,19 +182,14 @@ pub async fn results_of(
         .map_err(unavailable)?;
     let mut results = Vec::new();
     for row in rows {
-        let entrants: Vec<Entrant> = store
-            .tournament_entrants(&row.id)
-            .await
-            .map_err(unavailable)?
-            .into_iter()
-            .map(|e| Entrant {
-                id: e.account_id,
-                rating: e.rating,
-                withdrawn: e.withdrawn != 0,
-            })
-            .collect();
+        let entrants = entrants_of(
+            store
+                .tournament_entrants(&row.id)
+                .await
+                .map_err(unavailable)?,
+        );
         let games = store.tournament_games(&row.id).await.map_err(unavailable)?;
-        let table = swiss::standings(&entrants, &pairings(&games), row.multiplier as f64);
+        let table = ranked(&row, &entrants, &pairings(&games));
         if let Some((i, line)) = table.iter().enumerate().find(|(_, s)| s.id == account) {
             results.push(app::tournaments::TournamentResult {
                 summary: summary(&row),
@@ -173,6 +227,8 @@ impl Tournaments {
                 .store
                 .create_tournament(&NewRow {
                     id: &id,
+                    kind: app::tournaments::Kind::Swiss.key(),
+                    ends_at: None,
                     name: entry.every.key(),
                     creator: None,
                     address: None,
@@ -214,7 +270,16 @@ impl Tournaments {
     ) -> Result<String, CommandError> {
         let account = Self::signed_in(caller)?;
         let name = clean_name(&new.name)?;
-        if !ROUNDS.contains(&new.rounds) {
+        let arena = new.kind == app::tournaments::Kind::Arena;
+        let minutes = app::tournaments::ARENA_MINUTES;
+        if arena && !minutes.contains(&new.minutes) {
+            return Err(CommandError::refused(app::msg!(
+                "srv-arena-minutes",
+                min = *minutes.start() as i64,
+                max = *minutes.end() as i64
+            )));
+        }
+        if !arena && !ROUNDS.contains(&new.rounds) {
             return Err(CommandError::refused(app::msg!(
                 "srv-tournament-rounds",
                 min = *ROUNDS.start() as i64,
@@ -245,6 +310,11 @@ impl Tournaments {
         self.store
             .create_tournament(&NewRow {
                 id: &id,
+                kind: new.kind.key(),
+                ends_at: arena.then(|| {
+                    now + i64::from(new.starts_in_minutes) * 60_000
+                        + i64::from(new.minutes) * 60_000
+                }),
                 name: &name,
                 creator: Some(account),
                 address: address.as_deref(),
@@ -252,7 +322,7 @@ impl Tournaments {
                 increment_ms: i64::from(new.control.increment_s) * 1000,
                 rated: new.rated,
                 private: new.private,
-                rounds: i64::from(new.rounds),
+                rounds: if arena { 0 } else { i64::from(new.rounds) },
                 multiplier: BQ_MULTIPLIER,
                 starts_at: now + i64::from(new.starts_in_minutes) * 60_000,
                 now,
@@ -267,8 +337,15 @@ impl Tournaments {
     pub async fn join(&self, caller: &Caller, id: &str) -> Result<(), CommandError> {
         let account = Self::signed_in(caller)?;
         let row = self.row(id).await?;
-        if row.status != Status::Open.key() {
-            return Err(CommandError::conflict(app::msg!("srv-tournament-started")));
+        let arena_on = is_arena(&row)
+            && row.status == Status::Running.key()
+            && row.ends_at.is_some_and(|end| end > self.hub.now());
+        if row.status != Status::Open.key() && !arena_on {
+            return Err(CommandError::conflict(if is_arena(&row) {
+                app::msg!("srv-tournament-over")
+            } else {
+                app::msg!("srv-tournament-started")
+            }));
         }
         let control = summary(&row).control;
         let now = self.hub.now();
@@ -355,16 +432,9 @@ impl Tournaments {
             .map(|e| (e.account_id, e.name.clone()))
             .collect();
         let name = |id: i64| names.get(&id).cloned().unwrap_or_default();
-        let swiss_entrants: Vec<Entrant> = entrants
-            .iter()
-            .map(|e| Entrant {
-                id: e.account_id,
-                rating: e.rating,
-                withdrawn: e.withdrawn != 0,
-            })
-            .collect();
+        let swiss_entrants = entrants_of(entrants.clone());
         let played = pairings(&games);
-        let table = swiss::standings(&swiss_entrants, &played, row.multiplier as f64);
+        let table = ranked(&row, &swiss_entrants, &played);
         let rank: HashMap<i64, u32> = table
             .iter()
             .enumerate()
@@ -381,9 +451,10 @@ impl Tournaments {
                 discs: s.discs,
                 games: s.games,
                 withdrawn: s.withdrawn,
+                on_fire: s.on_fire,
                 results: games
                     .iter()
-                    .filter(|g| g.black == s.id || g.white == Some(s.id))
+                    .filter(|g| !is_arena(&row) && (g.black == s.id || g.white == Some(s.id)))
                     .map(|g| {
                         let black = g.black == s.id;
                         let opponent = if black { g.white } else { Some(g.black) };
@@ -494,7 +565,11 @@ impl Tournaments {
                 "{:<3}{:<21}{:<6}{:<8}{:<7}{}{}\n",
                 line.rank,
                 line.name,
-                app::tournaments::points_text(line.points),
+                if view.summary.kind == app::tournaments::Kind::Arena {
+                    line.points.to_string()
+                } else {
+                    app::tournaments::points_text(line.points)
+                },
                 app::tournaments::bq_text(line.bq),
                 line.discs,
                 rounds.join(" "),
@@ -553,12 +628,15 @@ impl Tournaments {
         let current: Vec<&GameRow> = games.iter().filter(|g| g.round == row.round).collect();
         // Seat the round's games whose table is missing (the instance that
         // paired them stopped before seating them).
-        for game in current.iter().filter(|g| g.black_points.is_none()) {
+        for game in games.iter().filter(|g| g.black_points.is_none()) {
             if let (Some(table), Some(white)) = (&game.table_id, game.white) {
                 if !self.store.table_exists(table).await? {
                     self.seat(row, table, game.black, white).await;
                 }
             }
+        }
+        if is_arena(row) {
+            return self.arena_step(row, &games, now).await;
         }
         if current.iter().any(|g| g.black_points.is_none()) {
             return Ok(());
@@ -612,6 +690,58 @@ impl Tournaments {
             return Ok(());
         }
         tracing::info!(tournament = %row.id, round = row.round + 1, "tournament round paired");
+        for game in &new {
+            if let (Some(table), Some(white)) = (&game.table_id, game.white) {
+                self.seat(row, table, game.black, white).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// An arena's step (its games scored, its tables seated): begins when
+    /// due, pairs the free players at once, and once its time is up pairs
+    /// nobody and finishes when the last game has ended.
+    async fn arena_step(
+        &self,
+        row: &TournamentRow,
+        games: &[GameRow],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        if row.status == Status::Open.key() {
+            self.store.start_arena(&row.id).await?;
+        }
+        let playing = games.iter().any(|g| g.black_points.is_none());
+        if row.ends_at.is_none_or(|end| now >= end) {
+            if !playing {
+                self.store.finish_tournament(&row.id, now).await?;
+                tracing::info!(tournament = %row.id, "arena finished");
+            }
+            return Ok(());
+        }
+        let entrants = entrants_of(self.store.tournament_entrants(&row.id).await?);
+        let played = pairings(games);
+        let pairs = arena::pair_free(&entrants, &played);
+        if pairs.is_empty() {
+            return Ok(());
+        }
+        let new: Vec<NewGame> = pairs
+            .iter()
+            .map(|(a, b)| {
+                let (black, white) = arena::colours(*a, *b, &played);
+                NewGame {
+                    black,
+                    white: Some(white),
+                    table_id: Some(crate::hex::hex(&rand::random::<[u8; 8]>())),
+                }
+            })
+            .collect();
+        if !self
+            .store
+            .pair_round(&row.id, row.round, &new, (0, 0, 0, 0))
+            .await?
+        {
+            return Ok(());
+        }
         for game in &new {
             if let (Some(table), Some(white)) = (&game.table_id, game.white) {
                 self.seat(row, table, game.black, white).await;
