@@ -104,6 +104,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
+/// Set once the whole page is hydrated (in the browser; absent on the
+/// server): what views rendered only in the browser wait for.
+#[derive(Clone, Copy, Debug)]
+pub struct HydrationDone(pub RwSignal<bool>);
+
 /// The application: a router over the site's pages.
 #[component]
 pub fn App() -> impl IntoView {
@@ -305,13 +310,19 @@ pub fn hydrate(scene: board::SceneFactory, hydrated: fn()) {
         let body = leptos::prelude::document()
             .body()
             .expect("the page has a body");
+        let done = RwSignal::new(false);
         let owner = leptos::mount::hydrate_from_async(body, move || {
             provide_context(scene);
             provide_context(lang);
+            provide_context(HydrationDone(done));
             view! { <App /> }
         })
         .await;
         owner.forget();
+        // Views that appear only in the browser wait for this: mounted
+        // earlier (a lazy route's chunk still loading) they would be
+        // hydrated against server HTML that does not have them.
+        done.set(true);
         hydrated();
     });
 }

@@ -244,3 +244,92 @@ test('four players play a three-round Swiss by clicks; the standings and BQ matc
   expect(findings).toEqual([]);
   expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
 });
+
+test('four players play an arena by clicks; its points match the archive', async ({ browser }, info) => {
+  test.setTimeout(300_000);
+  const errors: string[] = [];
+  const stamp = Date.now().toString(36).slice(-5);
+  const names = ['aa', 'ab', 'ac', 'ad'].map((n) => `${n}${stamp}`);
+  const players: Page[] = [];
+  for (let i = 0; i < 4; i++) {
+    const page = await newPlayer(browser, server.url, errors, `198.51.100.${80 + i}`);
+    await signUp(page, names[i]);
+    players.push(page);
+  }
+  const [host] = players;
+  await host.goto('/tournaments');
+  await hydrated(host);
+  await host.fill('#tournament-name', `Arena ${stamp}`);
+  await host.selectOption('#tournament-kind', 'arena');
+  await host.fill('#tournament-minutes', '30');
+  await host.fill('#tournament-starts', '0');
+  await host.click('#tournament-submit');
+  await host.waitForURL(/\/tournaments\/[0-9a-f]+$/);
+  const url = host.url();
+  const id = url.split('/').pop()!;
+  // Everybody joins (the arena runs already); each is paired at once.
+  for (const page of players) {
+    if (page !== host) await page.goto(url);
+    await hydrated(page);
+    await page.click('#tournament-join');
+  }
+  await expect(host.locator('main')).toContainText('arena');
+  for (let wave = 1; wave <= 2; wave++) {
+    for (const page of players) await toMyGame(page);
+    const tables = new Map<string, Page[]>();
+    for (const page of players) {
+      const table = new URL(page.url()).pathname;
+      tables.set(table, [...(tables.get(table) ?? []), page]);
+    }
+    expect(tables.size).toBe(2);
+    for (const pair of tables.values()) {
+      await oneMove(pair);
+      await oneMove(pair);
+      const resigner = pair[wave % 2];
+      await resigner.click('#resign');
+      await resigner.click('#resign-yes');
+      for (const page of pair) await expect(page.locator('#back-to-tournament')).toBeVisible();
+    }
+    for (const page of players) {
+      await page.click('#back-to-tournament');
+      await page.waitForURL(/\/tournaments\//);
+      await hydrated(page);
+    }
+  }
+  await screenshot(host, info, 'arena-standings');
+  // Points from the archive: 2 a win, doubled after two wins in a row.
+  const view = await host.evaluate(async (id) => {
+    const r = await fetch('/api/tournament', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ id }),
+    });
+    return r.json();
+  }, id);
+  const finished = (view.rounds as Game[][]).flat().filter((g) => g.game);
+  expect(finished.length).toBeGreaterThanOrEqual(4);
+  const points = new Map<string, number>();
+  const history = new Map<string, number[]>();
+  for (const games of view.rounds as (Game & { black_points: number | null; white_points: number | null })[][]) {
+    for (const g of games) {
+      if (g.black_points === null) continue;
+      for (const [name, halves] of [[g.black, g.black_points], [g.white!, g.white_points!]] as [string, number][]) {
+        const h = history.get(name) ?? [];
+        const fire = h.length >= 2 && h.slice(-2).every((r) => r === 2);
+        points.set(name, (points.get(name) ?? 0) + (fire ? 2 * halves : halves));
+        history.set(name, [...h, halves]);
+      }
+    }
+  }
+  const rows = host.locator('#standings tbody tr');
+  await expect(rows).toHaveCount(4);
+  for (let i = 0; i < 4; i++) {
+    const row = rows.nth(i);
+    const name = await row.locator('td').nth(1).innerText();
+    const shown = parseInt(await row.locator('td.points').innerText(), 10);
+    expect(shown).toBe(points.get(name) ?? 0);
+  }
+  const audit1 = await audit(host, 'arena');
+  expect(audit1).toEqual([]);
+  expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
+});

@@ -112,16 +112,16 @@ fn shown_outgoing(lists: &ChallengeLists, seen: StoredValue<Vec<String>>) -> Vec
         .collect()
 }
 
-/// Every page's notifier for a signed-in player: mounted once the page is
-/// hydrated (never rendered on the server), its code fetched then.
+/// Every page's notifier for a signed-in player: mounted once the whole
+/// page is hydrated ([`crate::HydrationDone`]; never on the server), its
+/// code fetched then.
 #[component]
 pub fn ChallengeMount() -> impl IntoView {
-    let mounted = RwSignal::new(false);
-    Effect::new(move |_| mounted.set(true));
+    let done = use_context::<crate::HydrationDone>().map(|h| h.0);
     let location = leptos_router::hooks::use_location();
     let signed_in = Memo::new(move |_| {
         location.pathname.track();
-        mounted.get() && crate::accounts::signed_in().is_some()
+        done.is_some_and(|d| d.get()) && crate::accounts::signed_in().is_some()
     });
     view! {
         <Show when=move || signed_in.get()>

@@ -97,8 +97,9 @@ pub fn standings(entrants: &[Entrant], pairings: &[Pairing]) -> Vec<ArenaLine> {
 
 /// Pairs the players who are free now: in the arena, not withdrawn, not in
 /// a game. Ranked by points then rating, each meets the next free player
-/// who was not their last opponent (their last opponent only when nobody
-/// else is free). Returns (first, second) pairs; colours by [`colours`].
+/// who was not their last opponent; two who just played wait for someone
+/// else (a game elsewhere ends soon) unless nobody else is in the arena.
+/// Returns (first, second) pairs; colours by [`colours`].
 pub fn pair_free(entrants: &[Entrant], pairings: &[Pairing]) -> Vec<(PlayerId, PlayerId)> {
     let busy: HashSet<PlayerId> = pairings
         .iter()
@@ -125,6 +126,7 @@ pub fn pair_free(entrants: &[Entrant], pairings: &[Pairing]) -> Vec<(PlayerId, P
                 }
             })
     };
+    let active = table.iter().filter(|l| !l.withdrawn).count();
     let mut pairs = Vec::new();
     while free.len() >= 2 {
         let first = free.remove(0);
@@ -132,7 +134,7 @@ pub fn pair_free(entrants: &[Entrant], pairings: &[Pairing]) -> Vec<(PlayerId, P
         let index = free
             .iter()
             .position(|p| Some(*p) != last && last_opponent(*p) != Some(first))
-            .or_else(|| (free.len() == 1).then_some(0));
+            .or_else(|| (active == 2).then_some(0));
         match index {
             Some(i) => pairs.push((first, free.remove(i))),
             // Everyone free just played `first`: they wait for the next.
@@ -216,8 +218,10 @@ mod tests {
             white: Some(4),
             result: None,
         });
-        // Only 1 and 2 are free: they meet again rather than wait forever.
-        assert_eq!(pair_free(&entrants, &games).len(), 1);
+        // Only 1 and 2 are free: they wait for 3 and 4 rather than meet again…
+        assert_eq!(pair_free(&entrants, &games).len(), 0);
+        // … unless nobody else is in the arena.
+        assert_eq!(pair_free(&entrants[..2], &games[..1]).len(), 1);
         games[1].result = Some(Score::of(Some(Side::White), EndReason::Finished, 20, 44));
         let pairs = pair_free(&entrants, &games);
         assert_eq!(pairs.len(), 2);
