@@ -15,7 +15,8 @@ CREATE TABLE challenges (
     status       TEXT    NOT NULL CHECK (status IN ('open', 'accepted', 'declined', 'cancelled')),
     table_id     TEXT,
     created_at   INTEGER NOT NULL,
-    expires_at   INTEGER NOT NULL
+    expires_at   INTEGER NOT NULL,
+    answered_at  INTEGER
 );
 CREATE INDEX challenges_challenged ON challenges (challenged, status);
 CREATE INDEX challenges_challenger ON challenges (challenger, status);

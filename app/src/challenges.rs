@@ -66,6 +66,9 @@ pub struct ChallengeView {
     pub table: Option<String>,
     /// When it expires (ms since the epoch).
     pub expires_at: i64,
+    /// When it was answered (ms since the epoch, the server's clock).
+    #[serde(default)]
+    pub answered_at: Option<i64>,
 }
 
 /// The caller's challenges: those sent to them and those they sent.
@@ -73,6 +76,9 @@ pub struct ChallengeView {
 pub struct ChallengeLists {
     pub incoming: Vec<ChallengeView>,
     pub outgoing: Vec<ChallengeView>,
+    /// The server's time of this answer (ms since the epoch).
+    #[serde(default)]
+    pub now: i64,
 }
 
 /// A challenge to send.

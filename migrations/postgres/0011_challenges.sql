@@ -15,7 +15,8 @@ CREATE TABLE challenges (
     status       TEXT    NOT NULL CHECK (status IN ('open', 'accepted', 'declined', 'cancelled')),
     table_id     TEXT,
     created_at   BIGINT NOT NULL,
-    expires_at   BIGINT NOT NULL
+    expires_at   BIGINT NOT NULL,
+    answered_at  BIGINT
 );
 CREATE INDEX challenges_challenged ON challenges (challenged, status);
 CREATE INDEX challenges_challenger ON challenges (challenger, status);

@@ -76,6 +76,7 @@ impl Challenges {
             status,
             table: row.table_id.clone(),
             expires_at: row.expires_at,
+            answered_at: row.answered_at,
         }
     }
 
@@ -144,7 +145,10 @@ impl Challenges {
             .challenges_of(me, now - EXPIRES_AFTER_MS - SHOWN_AFTER_MS)
             .await
             .map_err(unavailable)?;
-        let mut mine = ChallengeLists::default();
+        let mut mine = ChallengeLists {
+            now,
+            ..Default::default()
+        };
         for row in &rows {
             let view = self.view(row, me, now).await;
             if row.challenged == me {

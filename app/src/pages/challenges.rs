@@ -97,6 +97,11 @@ pub fn ChallengeForm(name: String) -> impl IntoView {
     }
 }
 
+/// How long before a page first asked an accepted challenge may have been
+/// accepted and still take the challenger to its table (the page they sent
+/// it from may have just been left for another).
+const ACCEPTED_LEAD_MS: i64 = 15_000;
+
 /// The outgoing challenges to show: the open ones, and those answered or
 /// expired since this page saw them open (an accepted one leads away).
 fn shown_outgoing(lists: &ChallengeLists, seen: StoredValue<Vec<String>>) -> Vec<ChallengeView> {
@@ -112,28 +117,44 @@ fn shown_outgoing(lists: &ChallengeLists, seen: StoredValue<Vec<String>>) -> Vec
         .collect()
 }
 
-/// Every page's notifier for a signed-in player: mounted once the whole
-/// page is hydrated ([`crate::HydrationDone`]; never on the server), its
-/// code fetched then.
+/// Every page's notifier for a signed-in player: once the whole page is
+/// hydrated ([`crate::HydrationDone`]; never on the server), fetches the
+/// notifier's chunk and mounts it in a root of its own at the end of the
+/// body. The main module holds only this effect.
 #[component]
 pub fn ChallengeMount() -> impl IntoView {
     let done = use_context::<crate::HydrationDone>().map(|h| h.0);
-    let location = leptos_router::hooks::use_location();
-    let signed_in = Memo::new(move |_| {
-        location.pathname.track();
-        done.is_some_and(|d| d.get()) && crate::accounts::signed_in().is_some()
+    let lang = crate::i18n::use_lang();
+    let started = StoredValue::new(false);
+    Effect::new(move |_| {
+        if done.is_some_and(|d| d.get())
+            && !started.get_value()
+            && crate::accounts::signed_in().is_some()
+        {
+            started.set_value(true);
+            leptos::task::spawn_local(mount_notifier(lang));
+        }
     });
-    view! {
-        <Show when=move || signed_in.get()>
-            <Suspense fallback=|| ()>{Suspend::new(notifier_view())}</Suspense>
-        </Show>
-    }
 }
 
-/// The notifier, as a chunk of its own (see the module's text).
+/// Mounts [`ChallengeNotifier`] at the end of the body: a chunk of its own.
 #[lazy]
-pub fn notifier_view() -> AnyView {
-    view! { <ChallengeNotifier /> }.into_any()
+pub fn mount_notifier(lang: Lang) {
+    #[cfg(feature = "hydrate")]
+    leptos::mount::mount_to_body(move || {
+        provide_context(lang);
+        view! { <ChallengeNotifier /> }
+    });
+    #[cfg(not(feature = "hydrate"))]
+    let _ = lang;
+}
+
+/// Goes to a page (a full load: the notifier lives outside the router).
+fn go_to(path: &str) {
+    #[cfg(feature = "hydrate")]
+    let _ = window().location().set_href(path);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = path;
 }
 
 /// A signed-in player's challenges, looked at every three seconds.
@@ -142,22 +163,27 @@ pub fn ChallengeNotifier() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let lists = RwSignal::new(ChallengeLists::default());
     let (error, set_error) = signal(None::<String>);
-    // The outgoing challenges seen open on this page: one accepted since
-    // takes the player to its table.
+    // The outgoing challenges seen open on this page (an answer to one of
+    // them is shown), and when this page first asked (the server's clock):
+    // a challenge accepted since shortly before takes the player to its
+    // table, once.
     let seen_open = StoredValue::new(Vec::<String>::new());
-    let navigate = leptos_router::hooks::use_navigate();
+    let since = StoredValue::new(None::<i64>);
     let refresh = move || {
-        let navigate = navigate.clone();
         leptos::task::spawn_local(async move {
             let Ok(now) = my_challenges().await else {
                 return;
             };
+            let first = *since.get_value().get_or_insert(now.now);
+            since.set_value(Some(first));
             let accepted = now.outgoing.iter().find(|c| {
                 c.status == ChallengeStatus::Accepted
-                    && seen_open.with_value(|seen| seen.contains(&c.id))
+                    && c.answered_at
+                        .is_some_and(|at| at >= first - ACCEPTED_LEAD_MS)
             });
             if let Some(table) = accepted.and_then(|c| c.table.clone()) {
-                navigate(&format!("/table/{table}"), Default::default());
+                go_to(&format!("/table/{table}"));
+                return;
             }
             seen_open.update_value(|seen| {
                 seen.extend(
@@ -179,12 +205,10 @@ pub fn ChallengeNotifier() -> impl IntoView {
     }
     #[cfg(not(feature = "hydrate"))]
     let _ = refresh;
-    let navigate = leptos_router::hooks::use_navigate();
     let answer = move |id: String, accept: bool| {
-        let navigate = navigate.clone();
         leptos::task::spawn_local(async move {
             match answer_challenge(id.clone(), accept).await {
-                Ok(Some(table)) => navigate(&format!("/table/{table}"), Default::default()),
+                Ok(Some(table)) => go_to(&format!("/table/{table}")),
                 Ok(None) => lists.update(|l| l.incoming.retain(|c| c.id != id)),
                 Err(e) => set_error.set(Some(e.text(lang))),
             }
@@ -203,14 +227,12 @@ pub fn ChallengeNotifier() -> impl IntoView {
             <For each=move || lists.get().incoming key=|c| c.id.clone() let:c>
                 {
                     let (yes, no) = (c.id.clone(), c.id.clone());
-                    let answer_no = answer.clone();
-                    let answer_yes = answer.clone();
                     view! {
                         <div class="card challenge incoming">
                             <p>{t!(lang, "challenge-incoming", name = c.other.clone(), terms = terms(lang, &c), colour = colour_text(lang, their_colour(c.colour)))}</p>
-                            <button class="challenge-accept" on:click=move |_| answer_yes(yes.clone(), true)>{t!(lang, "challenge-accept")}</button>
+                            <button class="challenge-accept" on:click=move |_| answer(yes.clone(), true)>{t!(lang, "challenge-accept")}</button>
                             " "
-                            <button class="secondary challenge-decline" on:click=move |_| answer_no(no.clone(), false)>{t!(lang, "challenge-decline")}</button>
+                            <button class="secondary challenge-decline" on:click=move |_| answer(no.clone(), false)>{t!(lang, "challenge-decline")}</button>
                         </div>
                     }
                 }

@@ -21,6 +21,7 @@ pub struct ChallengeRow {
     pub table_id: Option<String>,
     pub created_at: i64,
     pub expires_at: i64,
+    pub answered_at: Option<i64>,
 }
 
 /// A challenge to write.
@@ -40,7 +41,7 @@ pub struct NewChallengeRow<'a> {
 
 const SELECT: &str = "SELECT c.id, c.challenger, a.name AS challenger_name, c.challenged, \
     b.name AS challenged_name, c.base_ms, c.increment_ms, c.colour, c.rated, c.status, c.table_id, \
-    c.created_at, c.expires_at FROM challenges c \
+    c.created_at, c.expires_at, c.answered_at FROM challenges c \
     JOIN accounts a ON a.id = c.challenger JOIN accounts b ON b.id = c.challenged";
 
 impl Store {
@@ -144,7 +145,7 @@ impl Store {
         table_id: Option<&str>,
         now: i64,
     ) -> Result<bool, StoreError> {
-        const ANSWER: &str = "UPDATE challenges SET status = $2, table_id = $3 \
+        const ANSWER: &str = "UPDATE challenges SET status = $2, table_id = $3, answered_at = $4 \
             WHERE id = $1 AND status = 'open' AND expires_at > $4";
         let done = on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(ANSWER))
