@@ -982,8 +982,6 @@ srv-changed-meanwhile = This changed meanwhile (in another tab, or by another pl
 srv-gone = This no longer exists: it was deleted meanwhile.
 
 ## Tournaments
-lobby-tournaments = Tournaments
-lobby-tournaments-text = Swiss tournaments between signed-in players: a fixed number of rounds, nobody meets twice, ties broken by the Brightwell quotient as at the World Othello Championship.
 lobby-tournaments-open = See the tournaments
 tournaments-title = Tournaments
 tournaments-rule = A Swiss: every round pairs players with the same score who have not met; with an odd number, one player sits out and scores a win. Standings: points, then the Brightwell quotient (BQ), then discs.

@@ -104,11 +104,6 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
-/// Set once the whole page is hydrated (in the browser; absent on the
-/// server): what views rendered only in the browser wait for.
-#[derive(Clone, Copy, Debug)]
-pub struct HydrationDone(pub RwSignal<bool>);
-
 /// The application: a router over the site's pages.
 #[component]
 pub fn App() -> impl IntoView {
@@ -119,7 +114,6 @@ pub fn App() -> impl IntoView {
     view! {
         <Title text=t!(lang, "site-title") />
         <Router>
-            <pages::challenges::ChallengeMount />
             <Routes fallback=|| view! { <pages::NotFound /> }>
                 <Route path=path!("/") view=pages::lobby::LobbyPage />
                 <Route path=path!("/table/:id") view={Lazy::<TableRoute>::new()} />
@@ -131,8 +125,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/@/:name") view={Lazy::<ProfileRoute>::new()} />
                 <Route path=path!("/players") view={Lazy::<PlayersRoute>::new()} />
                 <Route path=path!("/puzzles") view={Lazy::<PuzzlesRoute>::new()} />
-                <Route path=path!("/tournaments") view={Lazy::<TournamentsRoute>::new()} />
-                <Route path=path!("/tournaments/:id") view={Lazy::<TournamentRoute>::new()} />
+                <Route path=path!("/tournaments/:id?") view={Lazy::<TournamentsRoute>::new()} />
             </Routes>
         </Router>
     }
@@ -265,7 +258,8 @@ impl LazyRoute for PuzzlesRoute {
     }
 }
 
-/// `/tournaments`, loaded on demand.
+/// `/tournaments` and `/tournaments/:id`, loaded on demand: one route (each
+/// route costs the lobby's module bytes), the page chosen by the id.
 #[derive(Debug)]
 pub struct TournamentsRoute;
 
@@ -275,21 +269,7 @@ impl LazyRoute for TournamentsRoute {
         TournamentsRoute
     }
     fn view(_this: Self) -> AnyView {
-        view! { <pages::tournaments::TournamentsPage /> }.into_any()
-    }
-}
-
-/// `/tournaments/:id`, loaded on demand.
-#[derive(Debug)]
-pub struct TournamentRoute;
-
-#[lazy_route]
-impl LazyRoute for TournamentRoute {
-    fn data() -> Self {
-        TournamentRoute
-    }
-    fn view(_this: Self) -> AnyView {
-        view! { <pages::tournaments::TournamentPage /> }.into_any()
+        view! { <pages::tournaments::TournamentsOrOne /> }.into_any()
     }
 }
 
@@ -310,19 +290,20 @@ pub fn hydrate(scene: board::SceneFactory, hydrated: fn()) {
         let body = leptos::prelude::document()
             .body()
             .expect("the page has a body");
-        let done = RwSignal::new(false);
         let owner = leptos::mount::hydrate_from_async(body, move || {
             provide_context(scene);
             provide_context(lang);
-            provide_context(HydrationDone(done));
             view! { <App /> }
         })
         .await;
         owner.forget();
-        // Views that appear only in the browser wait for this: mounted
-        // earlier (a lazy route's chunk still loading) they would be
-        // hydrated against server HTML that does not have them.
-        done.set(true);
         hydrated();
+        // A signed-in player's challenges: a chunk of its own, mounted in a
+        // root of its own once the page is hydrated (earlier, during a lazy
+        // route's hydration, a new view would be hydrated against server
+        // HTML that does not have it).
+        if accounts::signed_in().is_some() {
+            pages::challenges::mount_notifier(lang).await;
+        }
     });
 }

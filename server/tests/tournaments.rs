@@ -521,6 +521,13 @@ async fn an_arena_pairs_free_players_at_once_doubles_streaks_and_ends_on_time() 
         let (table, black, white) = &open[0];
         let black_client = by_name(black);
         let white_client = by_name(white);
+        // Each finds their game on the page, whichever batch paired it.
+        for client in [black_client, white_client] {
+            assert_eq!(
+                view(client, &id).await.my_table.as_deref(),
+                Some(table.as_str())
+            );
+        }
         let v = black_client.get_table(table).await.expect("view");
         black_client
             .play_move(table, v.board.legal[0])

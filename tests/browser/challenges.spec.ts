@@ -55,15 +55,15 @@ test('a challenge is sent from a profile, seen on the lobby of another browser a
   await challenger.locator('#challenge form[data-live=true]').waitFor();
   await challenger.click('#challenge-send');
   await expect(challenger.locator('#challenge-note')).toContainText(bo);
-  await expect(challenger.locator('#challenges')).toContainText(`Waiting for ${bo}`, { timeout: 10_000 });
+  await expect(challenger.locator('#challenges')).toContainText(`Waiting for ${bo}`, { timeout: 20_000 });
   const incoming = challenged.locator('#challenges .challenge.incoming');
-  await expect(incoming).toHaveCount(1, { timeout: 10_000 });
+  await expect(incoming).toHaveCount(1, { timeout: 20_000 });
   await expect(incoming).toContainText(ana);
   await screenshot(challenged, info, 'challenge-incoming');
   const findings = await audit(challenged, 'challenge-incoming');
   await incoming.locator('.challenge-decline').click();
   await expect(incoming).toHaveCount(0);
-  await expect(challenger.locator('#challenges')).toContainText('declined', { timeout: 10_000 });
+  await expect(challenger.locator('#challenges')).toContainText('declined', { timeout: 20_000 });
 
   // Then from the leaderboard's link: rated, black, accepted.
   await challenger.goto('/players');
@@ -74,12 +74,12 @@ test('a challenge is sent from a profile, seen on the lobby of another browser a
   await challenger.selectOption('#challenge-colour', 'black');
   await challenger.check('#challenge-rated');
   await challenger.click('#challenge-send');
-  await expect(incoming).toHaveCount(1, { timeout: 10_000 });
+  await expect(incoming).toHaveCount(1, { timeout: 20_000 });
   await expect(incoming).toContainText('rated');
   await expect(incoming).toContainText('you play white');
   await incoming.locator('.challenge-accept').click();
   await challenged.waitForURL(/\/table\//);
-  await challenger.waitForURL(/\/table\//, { timeout: 15_000 });
+  await challenger.waitForURL(/\/table\//, { timeout: 20_000 });
   expect(challenger.url()).toBe(challenged.url());
   await waitForIsland(challenger);
   await waitForIsland(challenged);
@@ -94,15 +94,15 @@ test('a challenge is sent from a profile, seen on the lobby of another browser a
   await challenged.setViewportSize({ width: 390, height: 844 });
   await challenged.locator('#challenge form[data-live=true]').waitFor();
   await challenged.click('#challenge-send');
-  await expect(challenger.locator('#challenges .challenge.incoming')).toHaveCount(1, { timeout: 10_000 });
-  await expect(challenged.locator('#challenges')).toContainText('Περιμένεις', { timeout: 10_000 });
+  await expect(challenger.locator('#challenges .challenge.incoming')).toHaveCount(1, { timeout: 20_000 });
+  await expect(challenged.locator('#challenges')).toContainText('Περιμένεις', { timeout: 20_000 });
   const sideways = await challenged.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(sideways).toBeLessThanOrEqual(1);
   await screenshot(challenged, info, 'challenge-el-phone');
   findings.push(...(await audit(challenged, 'challenge-el-phone')));
   // Withdrawn: gone from the other player's page.
   await challenged.locator('.challenge-withdraw').click();
-  await expect(challenger.locator('#challenges .challenge.incoming')).toHaveCount(0, { timeout: 10_000 });
+  await expect(challenger.locator('#challenges .challenge.incoming')).toHaveCount(0, { timeout: 20_000 });
   expect(findings).toEqual([]);
   expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
 });

@@ -23,8 +23,12 @@ const BUDGET_BYTES = 1_000_000;
 // cost 23 KB). Then Three.js bundled from its sources with a renderer that
 // knows only the bound materials and lights (its own registers all of them:
 // -11.4 KB), and the wasm-bindgen glue and split loader minified (-2.5 KB):
-// 447,006 B, and the guard is the goal again.
-const LOBBY_BYTES = 450_000;
+// 447,006 B, and the guard is the goal again. Tournaments and challenges
+// (the lobby's link to them, a table mode's tournament flag, the route, and
+// the call that mounts the challenges notifier — its code is a chunk of its
+// own) then added ~3.8 KB (453,221 B): the 450 KB goal is open again
+// (BENCHMARKS), and this guard stops any further growth.
+const LOBBY_BYTES = 454_000;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

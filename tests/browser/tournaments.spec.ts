@@ -275,7 +275,22 @@ test('four players play an arena by clicks; its points match the archive', async
   }
   await expect(host.locator('main')).toContainText('arena');
   for (let wave = 1; wave <= 2; wave++) {
-    for (const page of players) await toMyGame(page);
+    for (const page of players) {
+      try {
+        await toMyGame(page);
+      } catch (e) {
+        // Where the page is and what it shows, to tell why.
+        const state = await page.evaluate(async (id) => {
+          const r = await fetch('/api/tournament', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify({ id }),
+          });
+          return r.text();
+        }, id);
+        throw new Error(`wave ${wave}: ${page.url()}\n${state.slice(0, 3000)}\n${e}`);
+      }
+    }
     const tables = new Map<string, Page[]>();
     for (const page of players) {
       const table = new URL(page.url()).pathname;
@@ -297,22 +312,25 @@ test('four players play an arena by clicks; its points match the archive', async
     }
   }
   await screenshot(host, info, 'arena-standings');
-  // Points from the archive: 2 a win, doubled after two wins in a row.
-  const view = await host.evaluate(async (id) => {
-    const r = await fetch('/api/tournament', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ id }),
-    });
-    return r.json();
-  }, id);
-  const finished = (view.rounds as Game[][]).flat().filter((g) => g.game);
-  expect(finished.length).toBeGreaterThanOrEqual(4);
-  const points = new Map<string, number>();
-  const history = new Map<string, number[]>();
-  for (const games of view.rounds as (Game & { black_points: number | null; white_points: number | null })[][]) {
-    for (const g of games) {
-      if (g.black_points === null) continue;
+  // Points from the archive: 2 a win, doubled after two wins in a row —
+  // once all four games of the two waves are scored, and the page (which
+  // looks again every two seconds) shows them.
+  const rows = host.locator('#standings tbody tr');
+  await expect(async () => {
+    const view = await host.evaluate(async (id) => {
+      const r = await fetch('/api/tournament', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ id }),
+      });
+      return r.json();
+    }, id);
+    type Scored = Game & { black_points: number | null; white_points: number | null };
+    const scored = (view.rounds as Scored[][]).flat().filter((g) => g.black_points !== null);
+    expect(scored.length).toBeGreaterThanOrEqual(4);
+    const points = new Map<string, number>();
+    const history = new Map<string, number[]>();
+    for (const g of scored) {
       for (const [name, halves] of [[g.black, g.black_points], [g.white!, g.white_points!]] as [string, number][]) {
         const h = history.get(name) ?? [];
         const fire = h.length >= 2 && h.slice(-2).every((r) => r === 2);
@@ -320,15 +338,14 @@ test('four players play an arena by clicks; its points match the archive', async
         history.set(name, [...h, halves]);
       }
     }
-  }
-  const rows = host.locator('#standings tbody tr');
-  await expect(rows).toHaveCount(4);
-  for (let i = 0; i < 4; i++) {
-    const row = rows.nth(i);
-    const name = await row.locator('td').nth(1).innerText();
-    const shown = parseInt(await row.locator('td.points').innerText(), 10);
-    expect(shown).toBe(points.get(name) ?? 0);
-  }
+    await expect(rows).toHaveCount(4);
+    for (let i = 0; i < 4; i++) {
+      const row = rows.nth(i);
+      const name = await row.locator('td').nth(1).innerText();
+      const shown = parseInt(await row.locator('td.points').innerText(), 10);
+      expect(shown, name).toBe(points.get(name) ?? 0);
+    }
+  }).toPass({ timeout: 20_000 });
   const audit1 = await audit(host, 'arena');
   expect(audit1).toEqual([]);
   expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);

@@ -1,5 +1,5 @@
 //! Challenges in the pages: the form on a player's profile ("Challenge"),
-//! and the notifier the application mounts on every page for a signed-in player —
+//! and the notifier `hydrate()` mounts on every page for a signed-in player —
 //! loaded as a chunk of its own after hydration ([`notifier_view`]), so the
 //! lobby a newcomer loads carries none of it. The notifier looks every
 //! three seconds: a challenge sent to the player shows with Accept and
@@ -115,26 +115,6 @@ fn shown_outgoing(lists: &ChallengeLists, seen: StoredValue<Vec<String>>) -> Vec
         })
         .cloned()
         .collect()
-}
-
-/// Every page's notifier for a signed-in player: once the whole page is
-/// hydrated ([`crate::HydrationDone`]; never on the server), fetches the
-/// notifier's chunk and mounts it in a root of its own at the end of the
-/// body. The main module holds only this effect.
-#[component]
-pub fn ChallengeMount() -> impl IntoView {
-    let done = use_context::<crate::HydrationDone>().map(|h| h.0);
-    let lang = crate::i18n::use_lang();
-    let started = StoredValue::new(false);
-    Effect::new(move |_| {
-        if done.is_some_and(|d| d.get())
-            && !started.get_value()
-            && crate::accounts::signed_in().is_some()
-        {
-            started.set_value(true);
-            leptos::task::spawn_local(mount_notifier(lang));
-        }
-    });
 }
 
 /// Mounts [`ChallengeNotifier`] at the end of the body: a chunk of its own.

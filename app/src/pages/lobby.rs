@@ -91,11 +91,8 @@ pub fn LobbyPage() -> impl IntoView {
                     <h2>{t!(lang, "lobby-puzzles")}</h2>
                     <p>{t!(lang, "lobby-puzzles-text")}</p>
                     <a class="button" id="puzzle-of-the-day" href="/puzzles?daily">{t!(lang, "puzzles-daily")}</a>
-                </div>
-                <div class="card" id="lobby-tournaments">
-                    <h2>{t!(lang, "lobby-tournaments")}</h2>
-                    <p>{t!(lang, "lobby-tournaments-text")}</p>
-                    <a class="button" id="open-tournaments" href="/tournaments">{t!(lang, "lobby-tournaments-open")}</a>
+                    " "
+                    <a class="button secondary" id="open-tournaments" href="/tournaments">{t!(lang, "lobby-tournaments-open")}</a>
                 </div>
                 <div class="card" id="ai-lab">
                     <h2>{t!(lang, "lobby-lab-title")}</h2>

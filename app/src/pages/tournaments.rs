@@ -70,6 +70,16 @@ fn facts(lang: Lang, s: &TournamentSummary) -> String {
     }
 }
 
+/// `/tournaments` (the list) or `/tournaments/:id` (one), by the address.
+#[component]
+pub fn TournamentsOrOne() -> impl IntoView {
+    let params = use_params_map();
+    move || match params.read().get("id") {
+        Some(_) => view! { <TournamentPage /> }.into_any(),
+        None => view! { <TournamentsPage /> }.into_any(),
+    }
+}
+
 /// `/tournaments`.
 #[component]
 pub fn TournamentsPage() -> impl IntoView {

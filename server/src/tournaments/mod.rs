@@ -508,7 +508,9 @@ impl Tournaments {
         let my_table = me.and_then(|me| {
             games
                 .iter()
-                .filter(|g| g.round == row.round && g.black_points.is_none())
+                // An arena's games run across its batches: any game not
+                // yet scored.
+                .filter(|g| (is_arena(&row) || g.round == row.round) && g.black_points.is_none())
                 .find(|g| g.black == me || g.white == Some(me))
                 .and_then(|g| g.table_id.clone())
         });
