@@ -311,13 +311,18 @@ test('four players play an arena by clicks; its points match the archive', async
       await hydrated(page);
     }
   }
-  await screenshot(host, info, 'arena-standings');
+  // A spectator's page (the players' own pages move on to their next game:
+  // the arena pairs them again at once).
+  const watcher = await newPlayer(browser, server.url, errors, '198.51.100.99');
+  await watcher.goto(url);
+  await hydrated(watcher);
+  await screenshot(watcher, info, 'arena-standings');
   // Points from the archive: 2 a win, doubled after two wins in a row —
   // once all four games of the two waves are scored, and the page (which
   // looks again every two seconds) shows them.
-  const rows = host.locator('#standings tbody tr');
+  const rows = watcher.locator('#standings tbody tr');
   await expect(async () => {
-    const view = await host.evaluate(async (id) => {
+    const view = await watcher.evaluate(async (id) => {
       const r = await fetch('/api/tournament', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -343,10 +348,10 @@ test('four players play an arena by clicks; its points match the archive', async
       const row = rows.nth(i);
       const name = await row.locator('td').nth(1).innerText();
       const shown = parseInt(await row.locator('td.points').innerText(), 10);
-      expect(shown, name).toBe(points.get(name) ?? 0);
+      expect(shown, `${name}: ${JSON.stringify(view.standings)} ${JSON.stringify(scored)}`).toBe(points.get(name) ?? 0);
     }
   }).toPass({ timeout: 20_000 });
-  const audit1 = await audit(host, 'arena');
+  const audit1 = await audit(watcher, 'arena');
   expect(audit1).toEqual([]);
   expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
 });
