@@ -1178,7 +1178,13 @@ tournament-finished = τελείωσε
 tournament-rated = με βαθμολογία
 tournament-casual = φιλικό
 tournament-private = ιδιωτικό (μόνο με σύνδεσμο)
-tournament-facts = { $control } · { $rounds } γύροι · { $rated } · { $players } παίκτες
+tournament-facts = { $control } · { $rounds ->
+    [one] 1 γύρος
+   *[other] { $rounds } γύροι
+} · { $rated } · { $players ->
+    [one] 1 παίκτης
+   *[other] { $players } παίκτες
+}
 tournament-create = Δημιούργησε ελβετικό τουρνουά
 tournament-sign-in = Τα τουρνουά είναι για συνδεδεμένους παίκτες.
 tournament-name = Όνομα
@@ -1210,9 +1216,15 @@ tournament-back = Πίσω στο τουρνουά
 srv-tournaments-unavailable = Τα τουρνουά δεν είναι διαθέσιμα για λίγο· δοκίμασε ξανά.
 srv-tournament-sign-in = Τα τουρνουά είναι για συνδεδεμένους παίκτες: συνδέσου (ή δημιούργησε λογαριασμό) πρώτα.
 srv-tournament-name = Το όνομα ενός τουρνουά έχει από 1 έως { $max } χαρακτήρες και δεν ξεκινά με @.
-srv-tournament-rounds = Ένα ελβετικό τουρνουά έχει από { $min } έως { $max } γύρους.
+srv-tournament-rounds = Ένα ελβετικό τουρνουά έχει από { $min } έως { $max ->
+    [one] 1 γύρο
+   *[other] { $max } γύρους
+}.
 srv-tournament-start = Ένα τουρνουά ξεκινά μέσα σε { $days } ημέρες.
-srv-tournament-cap = Δημιούργησες ήδη { $count } τουρνουά σήμερα· αυτό είναι το όριο της ημέρας.
+srv-tournament-cap = Δημιούργησες ήδη { $count ->
+    [one] 1 τουρνουά
+   *[other] { $count } τουρνουά
+} σήμερα· αυτό είναι το όριο της ημέρας.
 srv-no-tournament = Δεν υπάρχει τέτοιο τουρνουά.
 srv-tournament-started = Αυτό το τουρνουά έχει ξεκινήσει: δεν δέχεται άλλους παίκτες.
 srv-tournament-over = Αυτό το τουρνουά τελείωσε.
@@ -1231,7 +1243,10 @@ tournament-place = { $rank }ος από { $players }, { $points } βαθμοί
 srv-challenges-unavailable = Οι προκλήσεις δεν είναι διαθέσιμες για λίγο· δοκίμασε ξανά.
 srv-challenge-sign-in = Οι προκλήσεις είναι για συνδεδεμένους παίκτες: συνδέσου (ή δημιούργησε λογαριασμό) πρώτα.
 srv-challenge-self = Δεν μπορείς να προκαλέσεις τον εαυτό σου.
-srv-challenge-cap = Έχεις ήδη { $count } προκλήσεις που περιμένουν απάντηση· περίμενε μία ή απόσυρέ την.
+srv-challenge-cap = Έχεις ήδη { $count ->
+    [one] 1 πρόκληση
+   *[other] { $count } προκλήσεις
+} που περιμένουν απάντηση· περίμενε μία ή απόσυρέ την.
 srv-no-challenge = Δεν υπάρχει τέτοια πρόκληση.
 srv-challenge-gone = Αυτή η πρόκληση δεν είναι πια ανοιχτή: απαντήθηκε, αποσύρθηκε ή έληξε.
 challenge-title = Πρόκληση στον/στην { $name }
@@ -1254,10 +1269,19 @@ tournament-kind-swiss = Ελβετικό
 tournament-kind-arena = Αρένα
 tournament-minutes = Διάρκεια (λεπτά)
 tournament-arena-rule = Μια αρένα διαρκεί ορισμένο χρόνο: μπαίνεις ή βγαίνεις όποτε θέλεις και ζευγαρώνεσαι μόλις είσαι ελεύθερος. Η νίκη δίνει 2, η ισοπαλία 1· μετά από δύο νίκες στη σειρά παίρνεις φωτιά (🔥) και κάθε αποτέλεσμα μετρά διπλά ώσπου να μην κερδίσεις.
-tournament-arena-facts = αρένα · { $control } · { $minutes } λεπτά · { $rated } · { $players } παίκτες
+tournament-arena-facts = αρένα · { $control } · { $minutes ->
+    [one] 1 λεπτό
+   *[other] { $minutes } λεπτά
+} · { $rated } · { $players ->
+    [one] 1 παίκτης
+   *[other] { $players } παίκτες
+}
 tournament-arena-ends = Παίζεται ως { $at }· μπες όποτε θέλεις.
 tournament-games = Παρτίδες
 tournament-pause = Παύση (βγες από την αρένα)
 tournament-on-fire = σε φωτιά: τα αποτελέσματα μετρούν διπλά
 tournament-wins = Νίκες
-srv-arena-minutes = Μια αρένα διαρκεί από { $min } έως { $max } λεπτά.
+srv-arena-minutes = Μια αρένα διαρκεί από { $min } έως { $max ->
+    [one] 1 λεπτό
+   *[other] { $max } λεπτά
+}.

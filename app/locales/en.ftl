@@ -992,7 +992,13 @@ tournament-finished = over
 tournament-rated = rated
 tournament-casual = casual
 tournament-private = private (by link only)
-tournament-facts = { $control } · { $rounds } rounds · { $rated } · { $players } players
+tournament-facts = { $control } · { $rounds ->
+    [one] 1 round
+   *[other] { $rounds } rounds
+} · { $rated } · { $players ->
+    [one] 1 player
+   *[other] { $players } players
+}
 tournament-create = Create a Swiss
 tournament-sign-in = Tournaments are for signed-in players.
 tournament-name = Name
@@ -1024,9 +1030,15 @@ tournament-back = Back to the tournament
 srv-tournaments-unavailable = Tournaments are unavailable for a moment; try again.
 srv-tournament-sign-in = Tournaments are for signed-in players: sign in (or create an account) first.
 srv-tournament-name = A tournament's name is 1 to { $max } characters, not starting with @.
-srv-tournament-rounds = A Swiss has { $min } to { $max } rounds.
+srv-tournament-rounds = A Swiss has from { $min } to { $max ->
+    [one] 1 round
+   *[other] { $max } rounds
+}.
 srv-tournament-start = A tournament starts within { $days } days.
-srv-tournament-cap = You have created { $count } tournaments today; that is the most a day.
+srv-tournament-cap = You have created { $count ->
+    [one] 1 tournament
+   *[other] { $count } tournaments
+} today; that is the most a day.
 srv-no-tournament = No such tournament.
 srv-tournament-started = This tournament has started: it takes no more players.
 srv-tournament-over = This tournament is over.
@@ -1045,7 +1057,10 @@ tournament-place = { $rank } of { $players }, { $points } points
 srv-challenges-unavailable = Challenges are unavailable for a moment; try again.
 srv-challenge-sign-in = Challenges are for signed-in players: sign in (or create an account) first.
 srv-challenge-self = You cannot challenge yourself.
-srv-challenge-cap = You already have { $count } challenges waiting for an answer; wait for one or withdraw it.
+srv-challenge-cap = You already have { $count ->
+    [one] 1 challenge
+   *[other] { $count } challenges
+} waiting for an answer; wait for one or withdraw it.
 srv-no-challenge = No such challenge.
 srv-challenge-gone = This challenge is no longer open: it was answered, withdrawn, or it expired.
 challenge-title = Challenge { $name }
@@ -1056,7 +1071,7 @@ challenge-colour-random = either (drawn)
 challenge-send = Challenge
 challenge-sent = Challenge sent: { $name } sees it on any page they have open. It waits 5 minutes.
 challenge-list = Challenges
-challenge-incoming = { $name } challenges you: { $terms }, you play { $colour }.
+challenge-incoming = A challenge from { $name }: { $terms }, you play { $colour }.
 challenge-accept = Accept
 challenge-decline = Decline
 challenge-waiting = Waiting for { $name } to answer your challenge ({ $terms }).
@@ -1068,10 +1083,19 @@ tournament-kind-swiss = Swiss
 tournament-kind-arena = Arena
 tournament-minutes = Length (minutes)
 tournament-arena-rule = An arena lasts a fixed time: join or leave whenever you like, and you are paired as soon as you are free. A win scores 2, a draw 1; after two wins in a row you are on fire (🔥) and every result counts double until you fail to win.
-tournament-arena-facts = arena · { $control } · { $minutes } min · { $rated } · { $players } players
+tournament-arena-facts = arena · { $control } · { $minutes ->
+    [one] 1 minute
+   *[other] { $minutes } minutes
+} · { $rated } · { $players ->
+    [one] 1 player
+   *[other] { $players } players
+}
 tournament-arena-ends = Playing until { $at }; join whenever you like.
 tournament-games = Games
 tournament-pause = Pause (leave the arena)
 tournament-on-fire = on fire: results count double
 tournament-wins = Wins
-srv-arena-minutes = An arena lasts { $min } to { $max } minutes.
+srv-arena-minutes = An arena lasts from { $min } to { $max ->
+    [one] 1 minute
+   *[other] { $max } minutes
+}.

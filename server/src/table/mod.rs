@@ -4,6 +4,8 @@
 //! round, resignation, rematch votes and the tally — on top of the engine's
 //! [`Game`]. Persistence, broadcasting and the AI wrap it (see `hub`), and
 //! restart recovery replays stored commands through this same `apply`.
+//! (Over 600 lines: the whole state machine in one place; its tests are in
+//! `table/tests.rs`.)
 
 use app::i18n::Msg;
 use app::msg;

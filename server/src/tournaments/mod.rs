@@ -1,6 +1,10 @@
-//! Tournaments: Swiss events between signed-in players (docs/PRODUCT.md,
+//! Tournaments: Swiss events and arenas between signed-in players (docs/PRODUCT.md,
 //! Tournaments), as the pages' [`TournamentBackend`] and a director that
 //! the server ticks every second ([`Tournaments::tick`]).
+//! (Over 600 lines: the service — create, join, view, export — and the
+//! director that drives both formats, which share every query; the formats'
+//! rules are pure, in `swiss.rs` and `arena.rs`.)
+//!
 //!
 //! Everything a tournament is lives in the store (`store/tournaments.rs`):
 //! the director holds no state of its own, so any instance may tick, and a
