@@ -106,8 +106,9 @@ pub struct StandingLine {
     pub name: String,
     /// Points in halves (a win 2).
     pub points: u32,
-    /// The Brightwell quotient.
+    /// The Brightwell quotient (a Swiss; 0 in an arena).
     pub bq: f64,
+    /// A Swiss: discs by the tournament's rule; an arena: games won.
     pub discs: u32,
     pub games: u32,
     pub withdrawn: bool,
