@@ -1082,7 +1082,7 @@ tournament-kind = Format
 tournament-kind-swiss = Swiss
 tournament-kind-arena = Arena
 tournament-minutes = Length (minutes)
-tournament-arena-rule = An arena lasts a fixed time: join or leave whenever you like, and you are paired as soon as you are free. A win scores 2, a draw 1; after two wins in a row you are on fire (🔥) and every result counts double until you fail to win.
+tournament-arena-rule = An arena lasts a fixed time: join or leave whenever you like, and you are paired as soon as you are free. A win scores 2, a draw 1; after two wins in a row you are on a streak (×2) and every result counts double until you fail to win.
 tournament-arena-facts = arena · { $control } · { $minutes ->
     [one] 1 minute
    *[other] { $minutes } minutes
@@ -1093,7 +1093,7 @@ tournament-arena-facts = arena · { $control } · { $minutes ->
 tournament-arena-ends = Playing until { $at }; join whenever you like.
 tournament-games = Games
 tournament-pause = Pause (leave the arena)
-tournament-on-fire = on fire: results count double
+tournament-on-fire = on a streak: results count double
 tournament-wins = Wins
 srv-arena-minutes = An arena lasts from { $min } to { $max ->
     [one] 1 minute

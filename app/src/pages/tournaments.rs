@@ -436,14 +436,14 @@ fn ArenaStandings(lines: Vec<StandingLine>) -> impl IntoView {
                     <th scope="col">{t!(lang, "account-name")}</th>
                     <th scope="col">{t!(lang, "tournament-points")}</th>
                     <th scope="col">{t!(lang, "tournament-wins")}</th>
-                    <th scope="col">{t!(lang, "players-games")}</th>
+                    <th scope="col">{t!(lang, "tournament-games")}</th>
                 </tr></thead>
                 <tbody>
                     {lines.into_iter().map(|l| view! {
                         <tr class:withdrawn=l.withdrawn>
                             <td>{l.rank}</td>
                             <td><a href=format!("/@/{}", l.name)>{l.name.clone()}</a></td>
-                            <td class="points">{l.points}{l.on_fire.then(|| view! { " " <span class="on-fire" title=t!(lang, "tournament-on-fire") aria-label=t!(lang, "tournament-on-fire")>"🔥"</span> })}</td>
+                            <td class="points">{l.points}{l.on_fire.then(|| view! { " " <span class="on-fire" title=t!(lang, "tournament-on-fire") aria-label=t!(lang, "tournament-on-fire")>"×2"</span> })}</td>
                             <td class="wins">{l.discs}</td>
                             <td class="games">{l.games}</td>
                         </tr>
