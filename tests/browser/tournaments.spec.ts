@@ -9,7 +9,7 @@ import { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, screenshot, waitForIsland } from './support/fixtures';
 import { status, clickSquare, waitForNewVersion } from './support/board';
-import { newPlayer } from './support/online';
+import { newPlayer, signUp } from './support/online';
 import { startServer, RunningServer } from './support/server';
 
 let server: RunningServer;
@@ -19,18 +19,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.stop();
 });
-
-const PASSWORD = 'violet kettle marches sideways';
-
-async function signUp(page: Page, name: string) {
-  await page.goto('/account');
-  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
-  await page.fill('#sign-up-name', name);
-  await page.fill('#sign-up-password', PASSWORD);
-  await page.click('#sign-up');
-  await page.waitForURL((url) => url.pathname === '/');
-  await expect(page.locator('#account-link')).toHaveText(name);
-}
 
 async function hydrated(page: Page) {
   await page.waitForFunction(() => document.body.dataset.hydrated === 'true', null, { timeout: 60_000 });

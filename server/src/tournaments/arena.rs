@@ -147,13 +147,7 @@ pub fn pair_free(entrants: &[Entrant], pairings: &[Pairing]) -> Vec<(PlayerId, P
 /// Who of two arena players plays black: the one who has had black fewer
 /// times (the first named on a tie).
 pub fn colours(a: PlayerId, b: PlayerId, pairings: &[Pairing]) -> (PlayerId, PlayerId) {
-    let blacks = |id: PlayerId| {
-        pairings
-            .iter()
-            .filter(|p| p.black == id && p.white.is_some())
-            .count()
-    };
-    if blacks(b) < blacks(a) {
+    if super::swiss::blacks(b, pairings) < super::swiss::blacks(a, pairings) {
         (b, a)
     } else {
         (a, b)

@@ -5,7 +5,6 @@
 //! director that drives both formats, which share every query; the formats'
 //! rules are pure, in `swiss.rs` and `arena.rs`.)
 //!
-//!
 //! Everything a tournament is lives in the store (`store/tournaments.rs`):
 //! the director holds no state of its own, so any instance may tick, and a
 //! round is paired once — its pairings are written in the transaction that

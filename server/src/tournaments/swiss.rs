@@ -286,14 +286,17 @@ fn match_up(
     None
 }
 
+/// How many games (byes aside) `id` played black: what colours even out.
+pub(super) fn blacks(id: PlayerId, pairings: &[Pairing]) -> usize {
+    pairings
+        .iter()
+        .filter(|p| p.black == id && p.white.is_some())
+        .count()
+}
+
 /// Who of `higher` (the higher ranked) and `lower` plays black.
 fn colours(higher: PlayerId, lower: PlayerId, pairings: &[Pairing]) -> (PlayerId, PlayerId) {
-    let blacks = |id: PlayerId| {
-        pairings
-            .iter()
-            .filter(|p| p.black == id && p.white.is_some())
-            .count()
-    };
+    let blacks = |id: PlayerId| blacks(id, pairings);
     let last_was_white = |id: PlayerId| {
         pairings
             .iter()

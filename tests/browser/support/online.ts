@@ -61,3 +61,17 @@ export async function playWholeGame(players: Page[], watchers: Page[]) {
   }
   return WIPE_OUT.length;
 }
+
+/** The password the specs' new accounts use. */
+export const PASSWORD = 'violet kettle marches sideways';
+
+/** Signs a new account up from /account, the way a person does; lands on the lobby. */
+export async function signUp(page: Page, name: string) {
+  await page.goto('/account');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await page.fill('#sign-up-name', name);
+  await page.fill('#sign-up-password', PASSWORD);
+  await page.click('#sign-up');
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.locator('#account-link')).toHaveText(name);
+}
