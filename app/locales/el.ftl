@@ -1237,6 +1237,8 @@ srv-tournament-too-few = Ένα τουρνουά χρειάζεται τουλά
 tournament-daily = Ημερήσιο ελβετικό { $control }
 tournament-hourly = Ωριαίο ελβετικό { $control }
 tournament-final = Τελείωσε: η κατάταξη είναι τελική.
+tournament-podium = Βάθρο
+tournament-podium-points = Βαθμοί: { $points }
 tournament-place = { $rank }ος από { $players }, { $points } βαθμοί
 
 ## Προκλήσεις

@@ -1051,6 +1051,8 @@ srv-tournament-too-few = A tournament needs at least two players to start.
 tournament-daily = Daily Swiss { $control }
 tournament-hourly = Hourly Swiss { $control }
 tournament-final = Over: the standings are final.
+tournament-podium = Podium
+tournament-podium-points = Points: { $points }
 tournament-place = { $rank } of { $players }, { $points } points
 
 ## Challenges

@@ -169,6 +169,44 @@ pub struct TournamentView {
     pub my_table: Option<String>,
 }
 
+/// What a tournament's socket (`/ws/tournament/{id}`) pushes: the page as
+/// the player sees it, on connect and after every change (or a refusal, or
+/// the answer to a ping) — `{"type": …}` like the table's socket.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TournamentMessage {
+    /// The page, now.
+    #[serde(rename = "tournament")]
+    Page { view: Box<TournamentView> },
+    /// A message from the client was refused (by key).
+    Error { msg: crate::i18n::Msg },
+    /// Answer to a ping.
+    Pong,
+}
+
+impl TournamentMessage {
+    /// Reads a pushed message; `None` for a malformed one. A plain struct
+    /// rather than serde's tagged-enum support (smaller wasm).
+    pub fn parse(text: &str) -> Option<TournamentMessage> {
+        #[derive(Deserialize)]
+        struct Wire {
+            #[serde(rename = "type")]
+            kind: String,
+            #[serde(default)]
+            view: Option<Box<TournamentView>>,
+            #[serde(default)]
+            msg: Option<crate::i18n::Msg>,
+        }
+        let wire: Wire = serde_json::from_str(text).ok()?;
+        match (wire.kind.as_str(), wire.view, wire.msg) {
+            ("tournament", Some(view), _) => Some(TournamentMessage::Page { view }),
+            ("error", _, Some(msg)) => Some(TournamentMessage::Error { msg }),
+            ("pong", _, _) => Some(TournamentMessage::Pong),
+            _ => None,
+        }
+    }
+}
+
 /// A player's place in a finished tournament (their profile lists these).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TournamentResult {
@@ -317,5 +355,45 @@ mod tests {
             assert_eq!(Status::parse(s.key()), Some(s));
         }
         assert_eq!(Status::parse("paused"), None);
+    }
+
+    #[test]
+    fn a_pushed_page_reads_back() {
+        let view = TournamentView {
+            summary: TournamentSummary {
+                id: "t1".into(),
+                name: "Friday".into(),
+                kind: Kind::Arena,
+                ends_at: Some(60_000),
+                status: Status::Running,
+                control: TimeControl::PRESETS[0],
+                rated: false,
+                private: false,
+                rounds: 0,
+                round: 1,
+                starts_at: 0,
+                players: 2,
+                creator: None,
+            },
+            multiplier: 6,
+            standings: Vec::new(),
+            rounds: Vec::new(),
+            joined: true,
+            signed_in: true,
+            mine: false,
+            my_table: Some("abc".into()),
+        };
+        let pushed = TournamentMessage::Page {
+            view: Box::new(view),
+        };
+        let text = serde_json::to_string(&pushed).expect("encoded");
+        assert!(text.starts_with(r#"{"type":"tournament""#), "{text}");
+        assert_eq!(TournamentMessage::parse(&text), Some(pushed));
+        assert_eq!(
+            TournamentMessage::parse(r#"{"type":"pong"}"#),
+            Some(TournamentMessage::Pong)
+        );
+        assert_eq!(TournamentMessage::parse(r#"{"type":"tournament"}"#), None);
+        assert_eq!(TournamentMessage::parse("{not json"), None);
     }
 }

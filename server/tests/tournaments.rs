@@ -574,3 +574,81 @@ async fn an_arena_pairs_free_players_at_once_doubles_streaks_and_ends_on_time() 
     let total_games: u32 = page.standings.iter().map(|l| l.games).sum();
     assert_eq!(total_games, 10);
 }
+
+#[tokio::test]
+async fn a_tournament_socket_pushes_the_page_live_and_joins_race_safely() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&dir.path().join("db.sqlite"), clock.clone()).await;
+    let mut players = Vec::new();
+    for name in ["ursula", "vasia", "xenia"] {
+        let client = live.browser().await;
+        client.sign_up(name, PASSWORD).await.expect("sign up");
+        players.push(client);
+    }
+    let mut new = swiss("Live arena", 1);
+    new.kind = app::tournaments::Kind::Arena;
+    new.minutes = 10;
+    new.starts_in_minutes = 0;
+    let id = create(&players[0], new).await.expect("arena");
+    // An unknown tournament is refused before the upgrade; so is a
+    // foreign page.
+    let unknown = players[0].socket("/ws/tournament/nope").await;
+    assert_eq!(unknown.err().map(|r| r.status), Some(404));
+    let (mut socket, page) = players[0].tournament_socket(&id).await.expect("socket");
+    assert!(!page.joined && page.signed_in && page.mine);
+    let (mut watcher, anonymous) = live
+        .browser()
+        .await
+        .tournament_socket(&id)
+        .await
+        .expect("a spectator's socket");
+    assert!(!anonymous.signed_in && !anonymous.mine);
+    // 200 joins at once from three players: every answer a success, three
+    // players in, each once.
+    let joins = (0..200).map(|i| players[i % 3].join_tournament(&id));
+    let answers = futures_util::future::join_all(joins).await;
+    for answer in &answers {
+        assert!(answer.is_ok(), "{answer:?}");
+    }
+    // The socket pushes the change by itself (no call from this player).
+    let page = socket.next_tournament().await.expect("pushed");
+    assert!(page.joined, "{page:?}");
+    let mut page = page;
+    while page.summary.players != 3 {
+        page = socket.next_tournament().await.expect("pushed");
+    }
+    // The arena begins and pairs two: each socket shows its own game.
+    live.tournaments.tick().await;
+    let mine = loop {
+        let page = socket.next_tournament().await.expect("pushed");
+        if page.summary.status == Status::Running && !page.rounds.is_empty() {
+            break page;
+        }
+    };
+    let table = mine.rounds[0][0].table.clone().expect("a table");
+    let seated = [
+        &mine.rounds[0][0].black,
+        mine.rounds[0][0].white.as_ref().expect("white"),
+    ];
+    assert_eq!(
+        mine.my_table.is_some(),
+        seated.contains(&&"ursula".to_string()),
+        "{mine:?}"
+    );
+    let spectator = loop {
+        let page = watcher.next_tournament().await.expect("pushed");
+        if !page.rounds.is_empty() {
+            break page;
+        }
+    };
+    assert_eq!(spectator.my_table, None);
+    assert_eq!(spectator.standings, mine.standings);
+    assert_eq!(
+        spectator.rounds[0][0].table.as_deref(),
+        Some(table.as_str())
+    );
+    // The page over the server function is the same one.
+    let called = view(&players[0], &id).await;
+    assert_eq!(called, mine);
+}

@@ -89,6 +89,19 @@ pub struct EndedGame {
     pub game_id: String,
 }
 
+/// A tournament's state in a few numbers ([`Store::tournament_stamp`]).
+pub type TournamentStamp = (
+    String,
+    i64,
+    i64,
+    Option<i64>,
+    Option<i64>,
+    i64,
+    i64,
+    i64,
+    i64,
+);
+
 /// A round's pairing to write: black, white (None: a bye) and its table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewGame {
@@ -466,6 +479,26 @@ impl Store {
                 .await?
         });
         Ok(rows.into_iter().map(|(r, b, g)| ((r, b), g)).collect())
+    }
+
+    /// What a tournament's page is built from, in a few numbers: its
+    /// status, round, times, entrants (all, active), games and scored games.
+    /// Equal stamps mean an equal page (a rating moves only with a scored
+    /// game), so the page is rebuilt only when the stamp changes.
+    pub async fn tournament_stamp(&self, id: &str) -> Result<Option<TournamentStamp>, StoreError> {
+        const QUERY: &str = "SELECT t.status, t.round, t.starts_at, t.ends_at, t.finished_at, \
+            (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id), \
+            (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id AND p.withdrawn = 0), \
+            (SELECT COUNT(*) FROM tournament_games g WHERE g.tournament_id = t.id), \
+            (SELECT COUNT(g.black_points) FROM tournament_games g WHERE g.tournament_id = t.id) \
+            FROM tournaments t WHERE t.id = $1";
+        let stamp = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, TournamentStamp>(&pool.sql(QUERY))
+                .bind(id)
+                .fetch_optional(pool)
+                .await?
+        });
+        Ok(stamp)
     }
 
     /// The tournament a table's game belongs to, if any.
