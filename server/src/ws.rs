@@ -204,14 +204,7 @@ pub async fn tournament_socket(
 }
 
 fn tournament_message(page: &crate::tournaments::Shared, me: Option<i64>) -> Message {
-    let message = app::tournaments::TournamentMessage::Page {
-        view: Box::new(page.for_player(me)),
-    };
-    Message::Text(
-        serde_json::to_string(&message)
-            .unwrap_or_else(|_| r#"{"type":"error","message":"encoding failed"}"#.into())
-            .into(),
-    )
+    Message::Text(page.message_for(me).into())
 }
 
 async fn serve_tournament(

@@ -588,9 +588,16 @@ impl Client {
         self.call("start_tournament", json!({ "id": id })).await
     }
 
-    pub async fn table_tournament(&self, table: &str) -> Result<Option<String>, Refusal> {
+    pub async fn table_tournament(
+        &self,
+        table: &str,
+    ) -> Result<Option<app::tournaments::TournamentOfTable>, Refusal> {
         self.call("table_tournament", json!({ "table": table }))
             .await
+    }
+
+    pub async fn berserk(&self, table: &str) -> Result<TableView, Refusal> {
+        self.call("berserk", json!({ "table": table })).await
     }
 
     // ----- puzzles -----

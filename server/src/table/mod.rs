@@ -39,6 +39,12 @@ pub enum Command {
     Flag {
         side: Side,
     },
+    /// `side` goes berserk at an arena's table before its first move: half
+    /// its clock, no increment (the hub's clock), an extra point for a win
+    /// (the arena's standings).
+    Berserk {
+        side: Side,
+    },
 }
 
 /// What an accepted command changed, in order.
@@ -66,6 +72,9 @@ pub enum Event {
     RematchStarted {
         round: u32,
     },
+    Berserked {
+        side: Side,
+    },
 }
 
 /// Why a command was refused. Nothing changes when one is returned; every
@@ -82,6 +91,9 @@ pub enum TableError {
     RoundsSpent,
     /// A tournament's game has no rematch.
     NoRematch,
+    /// Berserk is for a timed tournament table's player before their first
+    /// move, once.
+    NoBerserk,
 }
 
 /// The most rounds one table plays: a rematch past it is refused ("start a
@@ -113,6 +125,7 @@ impl TableError {
             TableError::NotASeat => msg!("srv-not-seated"),
             TableError::RoundsSpent => msg!("srv-rounds-spent", limit = MAX_ROUNDS),
             TableError::NoRematch => msg!("srv-tournament-no-rematch"),
+            TableError::NoBerserk => msg!("srv-no-berserk"),
         }
     }
 }
@@ -227,6 +240,8 @@ pub struct Table {
     past: std::sync::Arc<Vec<PastRound>>,
     /// Grows with every accepted command (drives redraws in the browser).
     version: u64,
+    /// The sides that went berserk this round (black, white).
+    berserk: [bool; 2],
 }
 
 impl Table {
@@ -251,6 +266,7 @@ impl Table {
             pass_pending: None,
             past: Default::default(),
             version: 1,
+            berserk: [false; 2],
         };
         table.note_opening_pass();
         table
@@ -329,6 +345,11 @@ impl Table {
         }
     }
 
+    /// The sides that went berserk this round (black, white).
+    pub fn berserked(&self) -> [bool; 2] {
+        self.berserk
+    }
+
     /// The side the AI plays, at a table against the AI.
     pub fn ai_side(&self) -> Option<Side> {
         match self.mode {
@@ -366,6 +387,7 @@ impl Table {
                 }
                 vec![self.finish(Some(side.opponent()), EndReason::Time)]
             }
+            Command::Berserk { side } => self.go_berserk(side)?,
         };
         self.version += 1;
         Ok(events)
@@ -397,6 +419,29 @@ impl Table {
             events.push(self.finish(winner, EndReason::Finished));
         }
         Ok(events)
+    }
+
+    fn go_berserk(&mut self, side: Side) -> Result<Vec<Event>, TableError> {
+        let timed_tournament = matches!(
+            self.mode,
+            TableMode::Online {
+                time: Some(_),
+                tournament: true,
+                ..
+            }
+        );
+        let index = usize::from(side == Side::White);
+        let moved = self
+            .game
+            .events()
+            .iter()
+            .any(|e| matches!(e, GameEvent::Move { color: c, .. } if *c == color(side)));
+        if !timed_tournament || self.outcome.is_some() || moved || self.berserk[index] {
+            return Err(TableError::NoBerserk);
+        }
+        self.berserk[index] = true;
+        self.notice = Some(msg!("srv-berserk", side = side.name()));
+        Ok(vec![Event::Berserked { side }])
     }
 
     fn resign(&mut self, resigner: Side) -> Result<Vec<Event>, TableError> {
@@ -484,6 +529,7 @@ impl Table {
                 });
             }
             self.round += 1;
+            self.berserk = [false; 2];
             self.game = Game::from_position(self.start);
             self.outcome = None;
             self.votes = Votes::default();
@@ -598,6 +644,10 @@ impl Table {
             } else {
                 self.game.start().to_cells().to_vec()
             },
+            berserk: [Side::Black, Side::White]
+                .into_iter()
+                .filter(|s| self.berserk[usize::from(*s == Side::White)])
+                .collect(),
         }
     }
 }

@@ -90,6 +90,17 @@ fn score_of(row: &GameRow) -> Option<Score> {
     })
 }
 
+/// A side's berserk as stored with its score: 0 none, 1 went berserk, 2
+/// went berserk and won with at least [`swiss::BERSERK_MOVES`] moves (an
+/// extra point).
+fn berserk_mark(berserks: i64, won: bool, moves: i64) -> i64 {
+    match (berserks > 0, won && moves >= swiss::BERSERK_MOVES) {
+        (false, _) => 0,
+        (true, false) => 1,
+        (true, true) => 2,
+    }
+}
+
 fn pairings(games: &[GameRow]) -> Vec<Pairing> {
     games
         .iter()
@@ -98,6 +109,7 @@ fn pairings(games: &[GameRow]) -> Vec<Pairing> {
             black: g.black,
             white: g.white,
             result: score_of(g),
+            bonus: [g.black_berserk == 2, g.white_berserk == 2],
         })
         .collect()
 }
@@ -468,6 +480,18 @@ impl Tournaments {
                         i64::from(score.black_discs),
                         i64::from(score.white_discs),
                     ),
+                    (
+                        berserk_mark(
+                            ended.black_berserk,
+                            winner == Some(Side::Black),
+                            ended.black_moves,
+                        ),
+                        berserk_mark(
+                            ended.white_berserk,
+                            winner == Some(Side::White),
+                            ended.white_moves,
+                        ),
+                    ),
                 )
                 .await?;
         }
@@ -652,10 +676,48 @@ impl app::tournaments::backend::TournamentBackend for Tournaments {
         self.start_now(caller, &id).await
     }
 
-    async fn table_tournament(&self, table: String) -> Result<Option<String>, CommandError> {
-        self.store
+    async fn table_tournament(
+        &self,
+        table: String,
+    ) -> Result<Option<app::tournaments::TournamentOfTable>, CommandError> {
+        let Some(id) = self
+            .store
             .tournament_of_table(&table)
             .await
-            .map_err(unavailable)
+            .map_err(unavailable)?
+        else {
+            return Ok(None);
+        };
+        let row = self.row(&id).await?;
+        Ok(Some(app::tournaments::TournamentOfTable {
+            id,
+            kind: app::tournaments::Kind::parse(&row.kind).unwrap_or_default(),
+        }))
+    }
+
+    async fn berserk(
+        &self,
+        caller: &Caller,
+        table: String,
+    ) -> Result<app::protocol::TableView, CommandError> {
+        // Only at a running arena's table; the table's rules decide the rest
+        // (a seated player, timed, before their first move, once).
+        let refused = || CommandError::refused(app::msg!("srv-no-berserk"));
+        let id = self
+            .store
+            .tournament_of_table(&table)
+            .await
+            .map_err(unavailable)?
+            .ok_or_else(refused)?;
+        let row = self.row(&id).await?;
+        if !is_arena(&row) || row.status != Status::Running.key() {
+            return Err(refused());
+        }
+        self.hub
+            .execute(
+                &caller.session,
+                app::protocol::TableCommand::Berserk { table },
+            )
+            .await
     }
 }

@@ -28,6 +28,9 @@ const MAX_BUILT: usize = 512;
 
 /// A tournament's page as everyone sees it.
 pub struct Shared {
+    /// The page with its personal fields empty, as JSON: written once,
+    /// whoever many sockets send it.
+    json: std::sync::OnceLock<String>,
     stamp: TournamentStamp,
     /// The page with its personal fields empty.
     view: TournamentView,
@@ -42,16 +45,61 @@ impl Shared {
     /// The page as the player `me` (None: signed out) sees it.
     pub fn for_player(&self, me: Option<i64>) -> TournamentView {
         let mut view = self.view.clone();
-        view.signed_in = me.is_some();
-        view.joined = me.is_some_and(|me| self.active.contains(&me));
-        view.mine = me.is_some() && self.creator == me;
-        view.my_table = me.and_then(|me| self.playing.get(&me).cloned());
+        self.for_player_fields(me).apply(&mut view);
         view
+    }
+
+    /// The socket's message for the player `me`: the page everyone sees
+    /// (serialized once) and what is personal to `me` beside it.
+    pub fn message_for(&self, me: Option<i64>) -> String {
+        let json = self
+            .json
+            .get_or_init(|| serde_json::to_string(&self.view).unwrap_or_default());
+        let mine = self.for_player_fields(me);
+        let me = serde_json::to_string(&mine).unwrap_or_default();
+        format!(r#"{{"type":"tournament","me":{me},"view":{json}}}"#)
+    }
+
+    fn for_player_fields(&self, me: Option<i64>) -> app::tournaments::Personal {
+        app::tournaments::Personal {
+            signed_in: me.is_some(),
+            joined: me.is_some_and(|me| self.active.contains(&me)),
+            mine: me.is_some() && self.creator == me,
+            my_table: me.and_then(|me| self.playing.get(&me).cloned()),
+        }
     }
 
     /// Whether the tournament is over (its page will not change again).
     pub fn finished(&self) -> bool {
         self.view.summary.status == app::tournaments::Status::Finished
+    }
+}
+
+/// The finished games an arena's page lists (the latest; every game in
+/// progress is listed too). Its standings count every game.
+pub const ARENA_FINISHED_LINES: usize = 100;
+
+/// Drops the oldest finished games past the latest `keep` (a round's
+/// games stay in order; games in progress all stay).
+fn keep_recent(rounds: &mut [Vec<GameLine>], keep: usize) {
+    let finished = rounds
+        .iter()
+        .flatten()
+        .filter(|g| g.black_points.is_some())
+        .count();
+    let mut drop = finished.saturating_sub(keep);
+    for round in rounds.iter_mut() {
+        if drop == 0 {
+            break;
+        }
+        round.retain(|g| {
+            if drop > 0 && g.black_points.is_some() {
+                drop -= 1;
+                false
+            } else {
+                true
+            }
+        });
     }
 }
 
@@ -171,7 +219,11 @@ impl Tournaments {
             rounds[index].push(GameLine {
                 black: name(g.black),
                 white: g.white.map(name),
-                table: g.table_id.clone(),
+                // A game's table once it exists.
+                table: g
+                    .table_id
+                    .clone()
+                    .filter(|_| g.seated || g.black_points.is_some()),
                 game: ended.get(&(g.round, g.black)).cloned(),
                 black_discs: g.black_discs.map(|d| d.clamp(0, 64) as u32),
                 white_discs: g.white_discs.map(|d| d.clamp(0, 64) as u32),
@@ -180,14 +232,18 @@ impl Tournaments {
             });
             // An arena's games run across its batches: any game not yet
             // scored is being played.
-            if (arena || g.round == row.round) && g.black_points.is_none() {
+            if (arena || g.round == row.round) && g.black_points.is_none() && g.seated {
                 if let (Some(table), Some(white)) = (&g.table_id, g.white) {
                     playing.insert(g.black, table.clone());
                     playing.insert(white, table.clone());
                 }
             }
         }
+        if arena {
+            keep_recent(&mut rounds, ARENA_FINISHED_LINES);
+        }
         Ok(Shared {
+            json: std::sync::OnceLock::new(),
             stamp,
             view: TournamentView {
                 summary: summary(&row),
@@ -318,5 +374,39 @@ impl Tournaments {
             ));
         }
         Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(scored: bool) -> GameLine {
+        GameLine {
+            black: "a".into(),
+            white: Some("b".into()),
+            table: Some("t".into()),
+            game: None,
+            black_discs: None,
+            white_discs: None,
+            black_points: scored.then_some(2),
+            white_points: scored.then_some(0),
+        }
+    }
+
+    #[test]
+    fn an_arena_page_keeps_the_latest_finished_games_and_every_game_in_progress() {
+        let mut rounds = vec![
+            vec![line(true), line(true)],
+            vec![line(true), line(false)],
+            vec![line(true)],
+        ];
+        keep_recent(&mut rounds, 2);
+        let kept: Vec<usize> = rounds.iter().map(Vec::len).collect();
+        assert_eq!(kept, vec![0, 2, 1]);
+        assert!(rounds[1][1].black_points.is_none(), "in progress stays");
+        let mut few = vec![vec![line(true)]];
+        keep_recent(&mut few, 2);
+        assert_eq!(few[0].len(), 1);
     }
 }
