@@ -1248,6 +1248,10 @@ srv-tournament-too-few = Ένα τουρνουά χρειάζεται τουλά
 tournament-daily = Ημερήσιο ελβετικό { $control }
 tournament-hourly = Ωριαίο ελβετικό { $control }
 tournament-final = Τελείωσε: η κατάταξη είναι τελική.
+tournament-leaders = Οι πρώτοι { $shown } από { $players ->
+    [one] { $players } παίκτη
+   *[other] { $players } παίκτες
+}, και η δική σου γραμμή.
 tournament-podium = Βάθρο
 tournament-podium-points = Βαθμοί: { $points }
 tournament-place = { $rank }ος από { $players }, { $points } βαθμοί

@@ -1056,6 +1056,10 @@ srv-tournament-too-few = A tournament needs at least two players to start.
 tournament-daily = Daily Swiss { $control }
 tournament-hourly = Hourly Swiss { $control }
 tournament-final = Over: the standings are final.
+tournament-leaders = The first { $shown } of { $players ->
+    [one] { $players } player
+   *[other] { $players } players
+}, and your own line.
 tournament-podium = Podium
 tournament-podium-points = Points: { $points }
 tournament-place = { $rank } of { $players }, { $points } points

@@ -157,8 +157,9 @@ pub struct TournamentView {
     /// The BQ's multiplier of opponents' points.
     pub multiplier: u32,
     pub standings: Vec<StandingLine>,
-    /// Every round's games, first round first. An arena's list every game
-    /// in progress and the latest finished ones (its standings count all).
+    /// Every round's games, first round first. An arena's list the leaders'
+    /// games in progress and the latest finished ones, and its standings
+    /// the leaders (they count every game; `my_line` is the reader's own).
     pub rounds: Vec<Vec<GameLine>>,
     /// Whether the caller is in it (and not withdrawn).
     pub joined: bool,
@@ -168,6 +169,9 @@ pub struct TournamentView {
     pub mine: bool,
     /// The caller's game being played now, if any: its table.
     pub my_table: Option<String>,
+    /// The caller's own line of the standings, if they play in it.
+    #[serde(default)]
+    pub my_line: Option<StandingLine>,
 }
 
 /// What of a tournament's page is the reader's own (the socket sends it
@@ -178,6 +182,10 @@ pub struct Personal {
     pub signed_in: bool,
     pub mine: bool,
     pub my_table: Option<String>,
+    /// The reader's own line of the standings (a large arena's page lists
+    /// only its leaders).
+    #[serde(default)]
+    pub line: Option<StandingLine>,
 }
 
 impl Personal {
@@ -187,6 +195,7 @@ impl Personal {
         view.signed_in = self.signed_in;
         view.mine = self.mine;
         view.my_table = self.my_table;
+        view.my_line = self.line;
     }
 }
 
@@ -437,6 +446,7 @@ mod tests {
             signed_in: true,
             mine: false,
             my_table: Some("abc".into()),
+            my_line: None,
         };
         let pushed = TournamentMessage::Page {
             view: Box::new(view),
@@ -456,6 +466,7 @@ mod tests {
             signed_in: true,
             mine: false,
             my_table: Some("abc".into()),
+            line: None,
         };
         let text = format!(
             r#"{{"type":"tournament","me":{},"view":{}}}"#,

@@ -13,7 +13,7 @@
 //! by this tool to the results the players saw.
 
 use app::protocol::RoundStatus;
-use app::tournaments::{Kind, NewTournament, Status, TournamentView};
+use app::tournaments::{Kind, NewTournament, StandingLine, Status, TournamentView};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,8 +38,14 @@ struct Seen {
     /// Every table seen to end.
     tables: HashSet<String>,
     pairing_ms: Vec<u64>,
+    /// The longest waits: (ms, seconds into the arena, player).
+    longest: Vec<(u64, u64, String)>,
     move_us: Vec<u64>,
     failures: Vec<String>,
+    /// Each player's own line on their last page, as the server ranked them.
+    lines: HashMap<String, StandingLine>,
+    /// Tournament sockets opened again after the server closed one.
+    reconnects: u64,
 }
 
 /// A small xorshift: which legal move each simulated player picks.
@@ -192,6 +198,10 @@ pub async fn run(arena: Arena) -> bool {
         percentile(&seen.move_us, 50.0) as f64 / 1000.0,
         percentile(&seen.move_us, 99.0) as f64 / 1000.0
     );
+    for (ms, at, name) in &seen.longest {
+        println!("longest wait     {ms} ms, {at} s after joining ({name})");
+    }
+    println!("socket reopened  {}", seen.reconnects);
     println!("failures         {}", seen.failures.len());
     println!(
         "standings        {}",
@@ -215,11 +225,7 @@ pub async fn run(arena: Arena) -> bool {
 /// The arena's rule applied to what the players saw, against the page.
 fn check(page: &TournamentView, seen: &Seen) -> Vec<String> {
     let mut mismatches = Vec::new();
-    let lines: HashMap<&str, _> = page
-        .standings
-        .iter()
-        .map(|l| (l.name.as_str(), l))
-        .collect();
+    let lines = &seen.lines;
     let mut games = 0;
     for (name, results) in &seen.results {
         let mut points = 0;
@@ -229,7 +235,7 @@ fn check(page: &TournamentView, seen: &Seen) -> Vec<String> {
         }
         let wins = results.iter().filter(|r| **r == 2).count() as u32;
         games += results.len();
-        match lines.get(name.as_str()) {
+        match lines.get(name) {
             None => mismatches.push(format!("{name} is not in the standings")),
             Some(line) => {
                 let stored = (line.points, line.discs, line.games);
@@ -242,7 +248,14 @@ fn check(page: &TournamentView, seen: &Seen) -> Vec<String> {
             }
         }
     }
-    let counted: u32 = page.standings.iter().map(|l| l.games).sum();
+    let counted: u32 = lines.values().map(|l| l.games).sum();
+    if lines.len() != page.summary.players as usize {
+        mismatches.push(format!(
+            "{} players' own lines, {} players in the arena",
+            lines.len(),
+            page.summary.players
+        ));
+    }
     if counted as usize != games || games != 2 * seen.tables.len() {
         mismatches.push(format!(
             "games: {counted} counted in the standings, {games} seen by the players, {} tables",
@@ -262,7 +275,7 @@ async fn player(
     seen: &Mutex<Seen>,
 ) -> Result<(), String> {
     let mut dice = Dice(0x9e37_79b9_7f4a_7c15 ^ (seed + 1).wrapping_mul(0x2545_f491_4f6c_dd1d));
-    let (mut socket, first) = client
+    let (mut socket, _first) = client
         .tournament_socket(id)
         .await
         .map_err(|e| format!("tournament socket: {e}"))?;
@@ -270,53 +283,87 @@ async fn player(
         .join_tournament(id)
         .await
         .map_err(|e| format!("join: {e}"))?;
-    let mut free_since = Instant::now();
+    let began = Instant::now();
+    let mut free_since = began;
     // The socket read in the background: each new table, when it showed.
     let (tables, mut next_table) = mpsc::unbounded_channel::<(String, Instant)>();
-    let (over_tx, over) = tokio::sync::watch::channel(first.summary.status == Status::Finished);
-    let reader = tokio::spawn(async move {
-        let mut known = HashSet::new();
-        while let Ok(page) = socket.next_tournament().await {
-            if let Some(table) = page.my_table {
-                if known.insert(table.clone()) && tables.send((table, Instant::now())).is_err() {
-                    break;
+    let (over_tx, over) = tokio::sync::watch::channel(None::<Option<StandingLine>>);
+    let reader = {
+        let (client, id) = (client.clone(), id.to_string());
+        tokio::spawn(async move {
+            let mut known = HashSet::new();
+            let mut reconnects = 0u64;
+            loop {
+                let page = match socket.next_tournament().await {
+                    Ok(page) => page,
+                    // Closed (or quiet past the client's wait): open it
+                    // again, as the browser does.
+                    Err(_) => loop {
+                        reconnects += 1;
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                        if let Ok((again, page)) = client.tournament_socket(&id).await {
+                            socket = again;
+                            break page;
+                        }
+                    },
+                };
+                if let Some(table) = page.my_table {
+                    if known.insert(table.clone()) && tables.send((table, Instant::now())).is_err()
+                    {
+                        return reconnects;
+                    }
+                }
+                if page.summary.status == Status::Finished {
+                    let _ = over_tx.send(Some(page.my_line));
+                    return reconnects;
                 }
             }
-            if page.summary.status == Status::Finished {
-                let _ = over_tx.send(true);
-                break;
-            }
-        }
-    });
+        })
+    };
     let mut results = Vec::new();
     loop {
         let next = tokio::select! {
             next = next_table.recv() => next,
-            _ = async { let mut over = over.clone(); let _ = over.wait_for(|o| *o).await; } => None,
+            _ = async { let mut over = over.clone(); let _ = over.wait_for(Option::is_some).await; } => None,
         };
         let Some((table, shown)) = next else { break };
-        seen.lock()
-            .await
-            .pairing_ms
-            .push(shown.saturating_duration_since(free_since).as_millis() as u64);
-        let halves = play(client, &table, pace, &mut dice, seen).await?;
-        free_since = Instant::now();
+        let waited = shown.saturating_duration_since(free_since).as_millis() as u64;
+        {
+            let mut seen = seen.lock().await;
+            seen.pairing_ms.push(waited);
+            let at = shown.saturating_duration_since(began).as_secs();
+            seen.longest.push((waited, at, name.to_string()));
+            seen.longest.sort_unstable_by(|a, b| b.cmp(a));
+            seen.longest.truncate(5);
+        }
+        let (halves, ended) = play(client, &table, pace, &mut dice, seen).await?;
+        free_since = ended;
         results.push(halves);
         seen.lock().await.tables.insert(table);
     }
-    reader.abort();
-    seen.lock().await.results.insert(name.to_string(), results);
-    Ok(())
+    let reconnects = reader.await.unwrap_or(0);
+    let line = over.borrow().clone().flatten();
+    let mut seen = seen.lock().await;
+    seen.reconnects += reconnects;
+    seen.results.insert(name.to_string(), results);
+    match line {
+        Some(line) => {
+            seen.lines.insert(name.to_string(), line);
+            Ok(())
+        }
+        None => Err("the arena's last page had no line of mine".into()),
+    }
 }
 
-/// Plays one game to its end; the player's halves (2, 1, 0).
+/// Plays one game to its end; the player's halves (2, 1, 0) and when the
+/// end was seen.
 async fn play(
     client: &Client,
     table: &str,
     pace: Duration,
     dice: &mut Dice,
     seen: &Mutex<Seen>,
-) -> Result<u8, String> {
+) -> Result<(u8, Instant), String> {
     let (mut socket, mut view) = client
         .connect(table)
         .await
@@ -325,12 +372,14 @@ async fn play(
     loop {
         match view.status {
             RoundStatus::Over { winner, .. } => {
-                socket.close().await;
-                return Ok(match winner {
+                let ended = Instant::now();
+                tokio::spawn(socket.close());
+                let halves = match winner {
                     None => 1,
                     Some(side) if side == me => 2,
                     Some(_) => 0,
-                });
+                };
+                return Ok((halves, ended));
             }
             RoundStatus::Playing { to_move } if to_move == me && !view.board.legal.is_empty() => {
                 tokio::time::sleep(pace).await;

@@ -141,6 +141,15 @@ test('four players play a three-round Swiss by clicks; the standings and BQ matc
     }
   }
   await expect(host.locator('#tournament-status')).toContainText('final', { timeout: 20_000 });
+  // The podium: the first three of the standings, on their steps.
+  const podium = host.locator('#podium .step');
+  await expect(podium).toHaveCount(3);
+  const firstThree = await host.locator('#standings tbody tr td:nth-child(2)').evaluateAll((cells) =>
+    cells.slice(0, 3).map((c) => (c as HTMLElement).innerText.trim()),
+  );
+  for (let place = 1; place <= 3; place++) {
+    await expect(host.locator(`#podium .place-${place} a`)).toHaveText(firstThree[place - 1]);
+  }
   await screenshot(host, info, 'tournament-final');
 
   // The standings shown equal a computation from the archived games.
@@ -285,6 +294,16 @@ test('four players play an arena by clicks; its points match the archive', async
     }
     expect(tables.size).toBe(2);
     for (const pair of tables.values()) {
+      if (wave === 1) {
+        // One player goes berserk before their first move: half the clock
+        // (and no increment), once; both see it.
+        const berserker = pair[0];
+        await expect(berserker.locator('#berserk')).toBeVisible();
+        await berserker.click('#berserk');
+        await expect(berserker.locator('#berserk')).toHaveCount(0);
+        for (const page of pair) await expect(page.locator('#tournament-note .berserked')).toContainText('berserk');
+        await screenshot(berserker, info, 'arena-berserk');
+      }
       await oneMove(pair);
       await oneMove(pair);
       const resigner = pair[wave % 2];
@@ -304,6 +323,8 @@ test('four players play an arena by clicks; its points match the archive', async
   await watcher.goto(url);
   await hydrated(watcher);
   await expect(watcher.locator('main')).toContainText('arena');
+  // The standings come live over the tournament's socket.
+  await expect(watcher.locator('main.tournament-page')).toHaveAttribute('data-live', 'true');
   await screenshot(watcher, info, 'arena-standings');
   // Points from the archive: 2 a win, doubled after two wins in a row —
   // once all four games of the two waves are scored, and the page (which

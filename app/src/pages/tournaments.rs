@@ -442,7 +442,7 @@ fn Tournament(
         {view.my_table.clone().map(|table| view! { <p class="notice"><a id="my-game" href=format!("/table/{table}")>{t!(lang, "tournament-your-game")}</a></p> })}
         <p class="row">{button} {start}</p>
         {over.then(|| view! { <Podium lines=view.standings.clone() arena /> })}
-        <Standings lines=view.standings.clone() multiplier=view.multiplier arena />
+        <Standings lines=view.standings.clone() multiplier=view.multiplier arena mine=view.my_line.clone() players=s.players />
         {if arena {
             let all: Vec<GameLine> = view.rounds.iter().rev().flatten().cloned().collect();
             view! { <Round number=0 games=all /> }.into_any()
@@ -517,10 +517,16 @@ fn cell_text(c: &CrossCell) -> String {
 
 /// The standings and crosstable.
 #[component]
-fn Standings(lines: Vec<StandingLine>, multiplier: u32, arena: bool) -> impl IntoView {
+fn Standings(
+    lines: Vec<StandingLine>,
+    multiplier: u32,
+    arena: bool,
+    mine: Option<StandingLine>,
+    players: u32,
+) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     if arena {
-        return view! { <ArenaStandings lines /> }.into_any();
+        return view! { <ArenaStandings lines mine players /> }.into_any();
     }
     let rounds = lines.iter().map(|l| l.results.len()).max().unwrap_or(0);
     view! {
@@ -556,13 +562,27 @@ fn Standings(lines: Vec<StandingLine>, multiplier: u32, arena: bool) -> impl Int
     .into_any()
 }
 
-/// An arena's standings: points (🔥 on a streak), wins, games.
+/// An arena's standings: points (×2 on a streak), wins, games. A large
+/// arena's page lists its leaders, then the reader's own line.
 #[component]
-fn ArenaStandings(lines: Vec<StandingLine>) -> impl IntoView {
+fn ArenaStandings(
+    lines: Vec<StandingLine>,
+    mine: Option<StandingLine>,
+    players: u32,
+) -> impl IntoView {
     let lang = crate::i18n::use_lang();
+    let shown = lines.len();
+    let last = lines.last().map_or(0, |l| l.rank);
+    let own = mine.filter(|m| m.rank > last);
+    let lines: Vec<(StandingLine, bool)> = lines
+        .into_iter()
+        .map(|l| (l, false))
+        .chain(own.map(|l| (l, true)))
+        .collect();
     view! {
         <section class="card" id="standings">
             <h2>{t!(lang, "tournament-standings")}</h2>
+            {(shown < players as usize).then(|| view! { <p class="muted" id="standings-leaders">{t!(lang, "tournament-leaders", shown = shown as u32, players = players)}</p> })}
             <table class="board-table">
                 <thead><tr>
                     <th scope="col">"#"</th>
@@ -572,8 +592,8 @@ fn ArenaStandings(lines: Vec<StandingLine>) -> impl IntoView {
                     <th scope="col">{t!(lang, "tournament-games")}</th>
                 </tr></thead>
                 <tbody>
-                    {lines.into_iter().map(|l| view! {
-                        <tr class:withdrawn=l.withdrawn>
+                    {lines.into_iter().map(|(l, own)| view! {
+                        <tr class:withdrawn=l.withdrawn class:own-line=own>
                             <td>{l.rank}</td>
                             <td><a href=format!("/@/{}", l.name)>{l.name.clone()}</a></td>
                             <td class="points">{l.points}{l.on_fire.then(|| view! { " " <span class="on-fire" title=t!(lang, "tournament-on-fire") aria-label=t!(lang, "tournament-on-fire")>"×2"</span> })}</td>

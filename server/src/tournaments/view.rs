@@ -14,7 +14,6 @@ use super::{entrants_of, is_arena, pairings, ranked, summary, unavailable, Tourn
 use crate::store::tournaments::TournamentStamp;
 use app::api::backend::Caller;
 use app::api::CommandError;
-use app::protocol::Session;
 use app::tournaments::{CrossCell, GameLine, StandingLine, TournamentView};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -28,6 +27,10 @@ const MAX_BUILT: usize = 512;
 
 /// A tournament's page as everyone sees it.
 pub struct Shared {
+    /// Every player's line (the page may list only the leaders).
+    full: Vec<StandingLine>,
+    /// Where each player's line is in `full`.
+    line_of: HashMap<i64, usize>,
     /// The page with its personal fields empty, as JSON: written once,
     /// whoever many sockets send it.
     json: std::sync::OnceLock<String>,
@@ -66,7 +69,18 @@ impl Shared {
             joined: me.is_some_and(|me| self.active.contains(&me)),
             mine: me.is_some() && self.creator == me,
             my_table: me.and_then(|me| self.playing.get(&me).cloned()),
+            line: me
+                .and_then(|me| self.line_of.get(&me))
+                .and_then(|&i| self.full.get(i))
+                .cloned(),
         }
+    }
+
+    /// The page with every player's line (the export).
+    fn complete(&self) -> TournamentView {
+        let mut view = self.view.clone();
+        view.standings = self.full.clone();
+        view
     }
 
     /// Whether the tournament is over (its page will not change again).
@@ -75,9 +89,46 @@ impl Shared {
     }
 }
 
-/// The finished games an arena's page lists (the latest; every game in
-/// progress is listed too). Its standings count every game.
-pub const ARENA_FINISHED_LINES: usize = 100;
+/// The finished games an arena's page lists (the latest), the games being
+/// played it lists (the leaders'), and the lines of its standings (the
+/// leaders; each reader gets their own line beside). Its standings count
+/// every game; the export lists every player.
+pub const ARENA_FINISHED_LINES: usize = 50;
+pub const ARENA_PLAYING_LINES: usize = 50;
+pub const ARENA_STANDINGS_LINES: usize = 100;
+
+/// Keeps the `keep` games in progress whose better-ranked player ranks
+/// highest (finished games all stay).
+fn keep_leading_games(rounds: &mut [Vec<GameLine>], rank_of: &HashMap<String, u32>, keep: usize) {
+    let best = |g: &GameLine| {
+        let rank = |name: &str| rank_of.get(name).copied().unwrap_or(u32::MAX);
+        rank(&g.black).min(g.white.as_deref().map_or(u32::MAX, rank))
+    };
+    let mut playing: Vec<u32> = rounds
+        .iter()
+        .flatten()
+        .filter(|g| g.black_points.is_none())
+        .map(best)
+        .collect();
+    if playing.len() <= keep {
+        return;
+    }
+    playing.sort_unstable();
+    let cut = playing[keep - 1];
+    let mut room = keep;
+    for round in rounds.iter_mut() {
+        round.retain(|g| {
+            if g.black_points.is_some() {
+                return true;
+            }
+            let keep_it = best(g) <= cut && room > 0;
+            if keep_it {
+                room -= 1;
+            }
+            keep_it
+        });
+    }
+}
 
 /// Drops the oldest finished games past the latest `keep` (a round's
 /// games stay in order; games in progress all stay).
@@ -239,10 +290,27 @@ impl Tournaments {
                 }
             }
         }
+        // An arena's page lists its leaders and a selection of its games:
+        // the page goes to every player every second.
+        let mut rank_of: HashMap<String, u32> = HashMap::new();
+        let standings: Vec<StandingLine> = standings;
+        for line in &standings {
+            rank_of.insert(line.name.clone(), line.rank);
+        }
+        let full = standings;
+        let mut standings = full.clone();
+        let mut line_of = HashMap::new();
+        for (i, line) in table.iter().enumerate() {
+            line_of.insert(line.id, i);
+        }
         if arena {
+            standings.truncate(ARENA_STANDINGS_LINES);
             keep_recent(&mut rounds, ARENA_FINISHED_LINES);
+            keep_leading_games(&mut rounds, &rank_of, ARENA_PLAYING_LINES);
         }
         Ok(Shared {
+            full,
+            line_of,
             json: std::sync::OnceLock::new(),
             stamp,
             view: TournamentView {
@@ -254,6 +322,7 @@ impl Tournaments {
                 signed_in: false,
                 mine: false,
                 my_table: None,
+                my_line: None,
             },
             creator: row.creator,
             active,
@@ -321,11 +390,9 @@ impl Tournaments {
         }
     }
 
-    /// The crosstable as plain text (the export).
+    /// The crosstable as plain text (the export): every player.
     pub async fn export(&self, id: &str) -> Result<String, CommandError> {
-        let view = self
-            .view(&Caller::from(&Session(String::new())), id)
-            .await?;
+        let view = self.shared(id).await?.complete();
         let name = match view.summary.name.as_str() {
             "@daily" => format!("Daily Swiss {}", view.summary.control.label()),
             "@hourly" => format!("Hourly Swiss {}", view.summary.control.label()),
@@ -405,6 +472,21 @@ mod tests {
         let kept: Vec<usize> = rounds.iter().map(Vec::len).collect();
         assert_eq!(kept, vec![0, 2, 1]);
         assert!(rounds[1][1].black_points.is_none(), "in progress stays");
+        let ranks: HashMap<String, u32> = [("a".to_string(), 3), ("b".to_string(), 1)].into();
+        let mut playing = vec![
+            vec![line(false), line(false)],
+            vec![line(false), line(true)],
+        ];
+        playing[0][0].black = "c".into();
+        playing[0][0].white = Some("d".into());
+        keep_leading_games(&mut playing, &ranks, 2);
+        let kept: Vec<usize> = playing.iter().map(Vec::len).collect();
+        assert_eq!(
+            kept,
+            vec![1, 2],
+            "the unranked pair's game goes; finished stay"
+        );
+        assert_eq!(playing[0][0].black, "a");
         let mut few = vec![vec![line(true)]];
         keep_recent(&mut few, 2);
         assert_eq!(few[0].len(), 1);
