@@ -4,7 +4,6 @@
 
 use crate::error::ErrorResponse;
 use crate::exports::Kind;
-use crate::routes::attachment;
 use crate::AppState;
 use app::protocol::GameKind;
 use axum::extract::{Path, State};
@@ -146,4 +145,24 @@ pub async fn account_data(
         ),
         Err(error) => ErrorResponse(error).into_response(),
     }
+}
+
+/// A file the browser saves (`Content-Disposition: attachment`).
+pub(crate) fn attachment(
+    name: String,
+    content_type: &'static str,
+    body: String,
+) -> axum::response::Response {
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response()
 }

@@ -18,8 +18,7 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// How long a link between an account and an address or browser counts.
-pub const LINK_DAYS: i64 = 30;
+pub use crate::store::fair_play::LINK_DAYS;
 const DAY_MS: i64 = 86_400_000;
 /// A link already noted is written again at most this often.
 const NOTE_EVERY_MS: i64 = 3_600_000;

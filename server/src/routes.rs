@@ -4,6 +4,7 @@
 //! (Over 600 lines: every route, its backends' wiring and its small handlers,
 //! one map of the public surface.)
 
+use crate::downloads::attachment;
 use crate::error::ErrorResponse;
 use crate::AppState;
 use app::api::backend::BackendHandle;
@@ -499,25 +500,6 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
         )],
         body,
     )
-}
-
-pub(crate) fn attachment(
-    name: String,
-    content_type: &'static str,
-    body: String,
-) -> axum::response::Response {
-    (
-        StatusCode::OK,
-        [
-            (header::CONTENT_TYPE, content_type.to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{name}\""),
-            ),
-        ],
-        body,
-    )
-        .into_response()
 }
 
 async fn lab_export_text(

@@ -442,3 +442,16 @@ async fn the_hub_runs_on_any_table_store() {
     let view = hub.view(&player, &table).await.expect("restored");
     assert_eq!(view.history.len(), 2);
 }
+
+/// The hub's settings from the flags' defaults are the tests' defaults (the
+/// flags' side of this is in `config.rs`'s own tests).
+#[test]
+fn the_hub_reads_the_flags_defaults() {
+    use clap::Parser;
+    let flags = server::config::Config::parse_from(["othello-server"]);
+    assert_eq!(
+        server::hub::HubConfig::from(&flags),
+        server::hub::HubConfig::default()
+    );
+    assert_eq!(server::hub::HubConfig::default().grace_ms, 90_000);
+}

@@ -25,7 +25,8 @@ pub mod factcheck;
 pub mod facts;
 mod recovery;
 mod shared;
-pub mod store;
+/// The lab's stored rows, which the store's lab repository reads and writes.
+pub use crate::store::lab_rows as store;
 mod view;
 
 pub use recovery::explainer_from_config;

@@ -6,6 +6,10 @@
 
 use super::{on_db, Dialect, Store, StoreError};
 
+/// How long a link between an account and an address or browser counts
+/// (the rated-round check in `ratings.rs` and the fair-play service).
+pub const LINK_DAYS: i64 = 30;
+
 /// An open or closed report, as the operator lists it.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct ReportRow {

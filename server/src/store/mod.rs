@@ -20,6 +20,7 @@ pub mod bus;
 pub mod challenges;
 pub mod fair_play;
 mod lab;
+pub mod lab_rows;
 pub mod pg;
 pub mod puzzles;
 mod queries;

@@ -139,7 +139,7 @@ macro_rules! write_rating {
         }
         // Two accounts seen from one address or browser never change each
         // other's ratings (the players card said so before the first move).
-        let since = $now - crate::fair_play::LINK_DAYS * DAY_MS;
+        let since = $now - super::fair_play::LINK_DAYS * DAY_MS;
         let shared: i64 = sqlx::query_scalar(&$q(LINKED))
             .bind(rated.black)
             .bind(rated.white)

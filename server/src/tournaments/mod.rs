@@ -17,7 +17,9 @@
 //! [`TournamentBackend`]: app::tournaments::backend::TournamentBackend
 
 pub mod arena;
-pub mod schedule;
+/// The recurring tournaments' schedule (a module of its own, below the
+/// flags that parse it).
+pub use crate::schedule;
 pub mod swiss;
 
 use crate::hub::Hub;

@@ -306,7 +306,7 @@ impl PgStore {
         .bind(rating)
         .bind(now)
         .bind(since)
-        .bind(crate::accounts::account_of(&app::protocol::Session(
+        .bind(crate::identity::account_of(&app::protocol::Session(
             session.clone(),
         )))
         .bind(links_since)
@@ -344,5 +344,5 @@ const UNLINKED: &str = "AND ($6::bigint IS NULL OR NOT EXISTS (\
 /// The quick match's rating window ([`crate::hub::RATING_WINDOW`], the one
 /// definition) in SQL, for a wait of `waited` ms.
 fn rating_window_sql(waited: &str) -> String {
-    crate::hub::RATING_WINDOW.sql(waited)
+    crate::rating_window::RATING_WINDOW.sql(waited)
 }

@@ -140,7 +140,7 @@ impl PgStore {
             pool,
             writer,
             stats,
-            instance: Arc::from(crate::session::new_token().get(..16).unwrap_or("instance")),
+            instance: Arc::from(crate::hex::hex(&rand::random::<[u8; 8]>())),
         })
     }
 
