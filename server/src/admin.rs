@@ -110,7 +110,7 @@ pub async fn execute(
                 .log_admin("close", Some(account.id), &detail, now)
                 .await
                 .map_err(failed)?;
-            tracing::warn!(account = account.id, "{detail}");
+            tracing::warn!(account = %account.id, "{detail}");
             write(out, detail)?;
         }
         Action::MarkAbuser { name, undo } => {

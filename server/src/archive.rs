@@ -315,7 +315,7 @@ impl Archive {
             draws,
             games: self.filtered(&identity, before, &filter).await?,
             ratings: crate::ratings::pools(&self.store, account.id).await?,
-            tournaments: crate::tournaments::results_of(&self.store, account.id).await?,
+            tournaments: crate::tournaments::results_of(&self.store, account.id.get()).await?,
         })
     }
 }

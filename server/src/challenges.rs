@@ -15,7 +15,7 @@ use app::api::CommandError;
 use app::challenges::{
     ChallengeLists, ChallengeStatus, ChallengeView, Colour, NewChallenge, EXPIRES_AFTER_MS,
 };
-use app::protocol::TimeControl;
+use app::protocol::{AccountId, TimeControl};
 use rand::Rng;
 
 /// Open challenges one account may have sent at once, and one address.
@@ -36,7 +36,7 @@ fn unavailable(error: StoreError) -> CommandError {
     CommandError::unavailable(app::msg!("srv-challenges-unavailable"))
 }
 
-fn signed_in(caller: &Caller) -> Result<i64, CommandError> {
+fn signed_in(caller: &Caller) -> Result<AccountId, CommandError> {
     crate::identity::account_of(&caller.session)
         .ok_or_else(|| CommandError::refused(app::msg!("srv-challenge-sign-in")))
 }
@@ -53,7 +53,7 @@ impl Challenges {
         Challenges { store, hub }
     }
 
-    async fn view(&self, row: &ChallengeRow, me: i64, now: i64) -> ChallengeView {
+    async fn view(&self, row: &ChallengeRow, me: AccountId, now: i64) -> ChallengeView {
         let status = match row.status.as_str() {
             "open" if row.expires_at <= now => ChallengeStatus::Expired,
             "open" => ChallengeStatus::Open,

@@ -11,7 +11,7 @@ use crate::seating::{SeatEvent, Seating};
 use crate::store::TableStore;
 use crate::table::{Table, TableError};
 use app::api::CommandError;
-use app::protocol::{Session, Side, TableMode, TableView, TimeControl};
+use app::protocol::{AccountId, Session, Side, TableMode, TableView, TimeControl};
 use rand::Rng;
 use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
@@ -109,7 +109,7 @@ impl<S: TableStore> Hub<S> {
     }
 
     /// Whether fair play links two accounts (their games are unrated).
-    pub async fn linked(&self, a: i64, b: i64) -> bool {
+    pub async fn linked(&self, a: AccountId, b: AccountId) -> bool {
         match self.inner.fair_play.get() {
             Some(fair_play) => fair_play.linked(a, b).await,
             None => false,

@@ -27,7 +27,7 @@ use crate::store::tournaments::{GameRow, NewGame, NewTournament as NewRow, Tourn
 use crate::store::{Store, StoreError};
 use app::api::backend::Caller;
 use app::api::CommandError;
-use app::protocol::{EndReason, Session, Side, TimeControl};
+use app::protocol::{AccountId, EndReason, Session, Side, TimeControl};
 use app::tournaments::{
     CrossCell, GameLine, NewTournament, StandingLine, Status, TournamentSummary, TournamentView,
     MAX_NAME_CHARS, MAX_START_MINUTES, ROUNDS,
@@ -256,6 +256,7 @@ impl Tournaments {
 
     fn signed_in(caller: &Caller) -> Result<i64, CommandError> {
         crate::identity::account_of(&caller.session)
+            .map(AccountId::get)
             .ok_or_else(|| CommandError::refused(app::msg!("srv-tournament-sign-in")))
     }
 
@@ -356,7 +357,7 @@ impl Tournaments {
         let now = self.hub.now();
         let rating = self
             .store
-            .rating_of(account, control.speed().key())
+            .rating_of(AccountId::new(account), control.speed().key())
             .await
             .map_err(unavailable)?
             .map_or(1500.0, |r| r.rating);
@@ -504,7 +505,7 @@ impl Tournaments {
                 white_points: g.white_points.map(|p| p.clamp(0, 2) as u32),
             });
         }
-        let me = crate::identity::account_of(&caller.session);
+        let me = crate::identity::account_of(&caller.session).map(AccountId::get);
         let joined = me.is_some_and(|me| {
             entrants
                 .iter()
@@ -760,6 +761,7 @@ impl Tournaments {
     /// Seats one game: black and white at the table the pairing named.
     async fn seat(&self, row: &TournamentRow, table: &str, black: i64, white: i64) {
         let control = summary(row).control;
+        let (black, white) = (AccountId::new(black), AccountId::new(white));
         let rated = row.rated != 0 && !self.hub.linked(black, white).await;
         if let Err(error) = self
             .hub
