@@ -8,7 +8,7 @@
 use crate::glicko::PROVISIONAL_DEVIATION;
 use crate::store::Store;
 use app::api::CommandError;
-use app::protocol::{AccountId, Session, Speed, TableMode};
+use app::protocol::{AccountId, Session, Speed, TableId, TableMode};
 use app::ratings::{BoardLine, PlayersView, PoolRating, SeatTag, ShownRating};
 
 /// Lines on the leaderboard.
@@ -32,7 +32,7 @@ fn unavailable(error: crate::store::StoreError) -> CommandError {
 }
 
 impl Ratings {
-    async fn table_players(&self, table: &str) -> Result<PlayersView, CommandError> {
+    async fn table_players(&self, table: &TableId) -> Result<PlayersView, CommandError> {
         let (mode, holders) = self.hub.seat_holders(table).await?;
         let TableMode::Online { time, rated, .. } = mode else {
             return Ok(PlayersView::default());
@@ -153,7 +153,7 @@ pub async fn pools(store: &Store, account: AccountId) -> Result<Vec<PoolRating>,
 
 #[async_trait::async_trait]
 impl app::ratings::backend::RatingsBackend for Ratings {
-    async fn table_players(&self, table: &str) -> Result<PlayersView, CommandError> {
+    async fn table_players(&self, table: &TableId) -> Result<PlayersView, CommandError> {
         Ratings::table_players(self, table).await
     }
 

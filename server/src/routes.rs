@@ -9,7 +9,7 @@ use crate::error::ErrorResponse;
 use crate::AppState;
 use app::api::backend::BackendHandle;
 use app::api::CommandError;
-use app::protocol::GameKind;
+use app::protocol::{GameKind, TableId};
 use app::{shell, App};
 use axum::extract::Path;
 use axum::extract::State;
@@ -430,7 +430,7 @@ async fn ready(State(state): State<AppState>) -> impl IntoResponse {
 
 async fn export_text(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     headers: axum::http::HeaderMap,
 ) -> axum::response::Response {
     // The headings in the language of the page that links here.
@@ -458,7 +458,7 @@ async fn export_text(
 
 async fn export_ggf(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
 ) -> axum::response::Response {
     match state.hub.export_ggf(&id).await {
         Ok(text) => attachment(

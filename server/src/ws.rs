@@ -11,7 +11,7 @@
 use crate::error::ErrorResponse;
 use crate::AppState;
 use app::api::CommandError;
-use app::protocol::{ClientMessage, ServerMessage, Session, TableView};
+use app::protocol::{ClientMessage, ServerMessage, Session, TableId, TableView};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap};
@@ -142,7 +142,7 @@ fn bounded(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
 /// `GET /ws/table/{id}`.
 pub async fn table_socket(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     Extension(session): Extension<Session>,
     ip: Option<Extension<crate::guard::ClientIp>>,
     headers: HeaderMap,

@@ -313,7 +313,7 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
     )
     .await
     .expect("hub");
-    let view = hub.view(&owner, "old").await.expect("restored");
+    let view = hub.view(&owner, &"old".into()).await.expect("restored");
     assert_eq!(view.round, 4);
     assert_eq!(
         view.status,

@@ -11,7 +11,7 @@ use crate::store::TableStore;
 use crate::store::{ArchivedGame, MoveKind, MoveRow, Record, RoundEnd, StoreError};
 use crate::table::{Command, Event, Table, TableError};
 use app::api::CommandError;
-use app::protocol::{Session, Side, TableCommand, TableMode, TableView};
+use app::protocol::{Session, Side, TableCommand, TableId, TableMode, TableView};
 use engine::{Color, Square};
 use std::sync::atomic::Ordering;
 
@@ -347,7 +347,7 @@ fn rated_game(entry: &Entry, table: &Table) -> Option<RatedGame> {
 
 /// Builds what one accepted command writes.
 fn record_for(
-    table_id: &str,
+    table_id: &TableId,
     first_seq: i64,
     round_before: u32,
     command: Command,

@@ -10,7 +10,7 @@ use super::Hub;
 use crate::limits::{Caller, Kind};
 use crate::store::TableStore;
 use app::api::CommandError;
-use app::protocol::{Session, TableMode, TimeControl};
+use app::protocol::{Session, TableId, TableMode, TimeControl};
 
 /// A player waiting in the quick-match queue.
 pub(super) struct Waiting {
@@ -22,7 +22,7 @@ pub(super) struct Waiting {
     links: Vec<String>,
     /// When they started waiting (ms).
     since: i64,
-    matched: tokio::sync::oneshot::Sender<String>,
+    matched: tokio::sync::oneshot::Sender<TableId>,
 }
 
 /// The queue's lines: one per time control and casual/rated.
@@ -31,11 +31,11 @@ pub(super) type QueueKey = (TimeControl, bool);
 /// The answer to joining the quick-match queue.
 pub enum Queued {
     /// Paired at once: the table to go to.
-    Matched(String),
+    Matched(TableId),
     /// Waiting; the receiver yields the table when an opponent arrives.
     Waiting {
         ticket: u64,
-        matched: tokio::sync::oneshot::Receiver<String>,
+        matched: tokio::sync::oneshot::Receiver<TableId>,
     },
 }
 
@@ -307,7 +307,7 @@ mod tests {
         session: &str,
         rating: f64,
         since: i64,
-    ) -> (Waiting, tokio::sync::oneshot::Receiver<String>) {
+    ) -> (Waiting, tokio::sync::oneshot::Receiver<TableId>) {
         let (tx, rx) = tokio::sync::oneshot::channel();
         (
             Waiting {

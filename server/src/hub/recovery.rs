@@ -9,7 +9,7 @@ use crate::seating::{Seating, SeatingRecord};
 use crate::store::TableStore;
 use crate::store::{MoveKind, MoveRow, StoreError, StoredTable};
 use crate::table::{Command, Table};
-use app::protocol::{Side, TableMode};
+use app::protocol::{Side, TableId, TableMode};
 use engine::Square;
 use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
@@ -99,7 +99,7 @@ impl<S: TableStore> Hub<S> {
                 .limits
                 .restored(crate::limits::Kind::Table, &header.owner, &header.id);
             let entry = Entry {
-                id: header.id.clone(),
+                id: TableId::new(header.id.clone()),
                 table,
                 owner: header.owner,
                 seating,
@@ -116,7 +116,7 @@ impl<S: TableStore> Hub<S> {
             };
             let entry = Arc::new(AsyncMutex::new(entry));
             if let Ok(mut tables) = self.inner.tables.lock() {
-                tables.insert(header.id.clone(), entry.clone());
+                tables.insert(TableId::new(header.id.clone()), entry.clone());
             }
             // Resume the AI if it was to move when the server stopped.
             let mut guard = entry.lock().await;
@@ -153,7 +153,7 @@ pub(super) fn replay(header: &StoredTable, mode: TableMode, rows: &[MoveRow]) ->
         times: vec![Vec::new()],
         used_now: Vec::new(),
     };
-    replayed.apply(&header.id, rows)?;
+    replayed.apply(&TableId::new(header.id.clone()), rows)?;
     Some(replayed)
 }
 
@@ -201,7 +201,7 @@ impl Replayed {
     /// Applies stored rows after the ones already applied; None (logged) if
     /// a row no longer applies or cannot be read (the state is then
     /// unusable: replay the whole table).
-    pub(super) fn apply(&mut self, id: &str, rows: &[MoveRow]) -> Option<()> {
+    pub(super) fn apply(&mut self, id: &TableId, rows: &[MoveRow]) -> Option<()> {
         let Replayed {
             table,
             next_seq,

@@ -27,7 +27,7 @@ use crate::store::tournaments::{GameRow, NewGame, NewTournament as NewRow, Tourn
 use crate::store::{Store, StoreError};
 use app::api::backend::Caller;
 use app::api::CommandError;
-use app::protocol::{AccountId, EndReason, Session, Side, TimeControl};
+use app::protocol::{AccountId, EndReason, Session, Side, TableId, TimeControl};
 use app::tournaments::{
     CrossCell, GameLine, NewTournament, StandingLine, Status, TournamentSummary, TournamentView,
     MAX_NAME_CHARS, MAX_START_MINUTES, ROUNDS,
@@ -766,7 +766,7 @@ impl Tournaments {
         if let Err(error) = self
             .hub
             .create_paired_table(
-                table,
+                &TableId::new(table),
                 &crate::identity::identity_of(black),
                 &crate::identity::identity_of(white),
                 control,
