@@ -5,7 +5,7 @@
 use crate::error::ErrorResponse;
 use crate::exports::Kind;
 use crate::AppState;
-use app::protocol::GameKind;
+use app::protocol::{GameId, GameKind};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
@@ -30,7 +30,7 @@ pub async fn tournament_text(
 /// once it has been analysed.
 pub async fn game_text(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<GameId>,
     headers: axum::http::HeaderMap,
 ) -> axum::response::Response {
     let lang = app::i18n::lang_of_headers(&headers);

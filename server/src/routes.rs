@@ -9,7 +9,7 @@ use crate::error::ErrorResponse;
 use crate::AppState;
 use app::api::backend::BackendHandle;
 use app::api::CommandError;
-use app::protocol::{GameKind, TableId};
+use app::protocol::{GameId, GameKind, LabId, TableId};
 use app::{shell, App};
 use axum::extract::Path;
 use axum::extract::State;
@@ -472,7 +472,7 @@ async fn export_ggf(
 
 async fn game_ggf(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<GameId>,
 ) -> axum::response::Response {
     let archive = crate::archive::Archive {
         store: state.store.clone(),
@@ -504,7 +504,7 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
 
 async fn lab_export_text(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<LabId>,
     headers: axum::http::HeaderMap,
 ) -> axum::response::Response {
     match state.lab.export_text(&id).await {
@@ -531,7 +531,7 @@ async fn lab_export_text(
 
 async fn lab_export_json(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<LabId>,
 ) -> axum::response::Response {
     match state.lab.export_json(&id).await {
         Ok(mut value) => {

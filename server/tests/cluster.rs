@@ -14,7 +14,9 @@ mod common;
 #[path = "support/pg.rs"]
 mod pg;
 
-use app::protocol::{RoundStatus, ServerMessage, Side, TableId, TableMode, TableView, TimeControl};
+use app::protocol::{
+    LabId, RoundStatus, ServerMessage, Side, TableId, TableMode, TableView, TimeControl,
+};
 use common::Server;
 use pg::PgCluster;
 use std::path::Path;
@@ -411,7 +413,7 @@ async fn the_grace_of_a_killed_instances_player_ends_on_the_other_instance() {
 
 /// Waits (polling `client`) until the lab game's latest explanation is no
 /// longer being written.
-async fn until_explained(client: &Client, lab: &str) -> app::lab::LabView {
+async fn until_explained(client: &Client, lab: &LabId) -> app::lab::LabView {
     let started = Instant::now();
     loop {
         let view = client.lab_get(lab).await.expect("lab view");

@@ -7,7 +7,7 @@
 
 mod support;
 
-use app::protocol::{EndReason, Side, TableId, TimeControl};
+use app::protocol::{EndReason, GameId, Side, TableId, TimeControl};
 use app::tournaments::{NewTournament, Status, TournamentView};
 use serde_json::json;
 use server::clock::ManualClock;
@@ -263,7 +263,7 @@ async fn a_swiss_of_five_pairs_scores_and_ranks_by_brightwell_quotient() {
                 continue;
             };
             let archived = anonymous
-                .get_game(g.game.as_deref().expect("archived"))
+                .get_game(&GameId::new(g.game.clone().expect("archived")))
                 .await
                 .expect("archived game");
             assert_ne!(archived.reason, EndReason::Aborted);

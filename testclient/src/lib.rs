@@ -12,8 +12,8 @@
 use app::api::{CommandError, ErrorKind};
 use app::lab::{LabSummary, LabView, ProviderStatus};
 use app::protocol::{
-    AccountView, AnalysisView, ClientMessage, ServerMessage, Side, TableId, TableMode, TableView,
-    TimeControl, DEVICE_COOKIE, SESSION_COOKIE,
+    AccountView, AnalysisView, ClientMessage, GameId, LabId, ServerMessage, Side, TableId,
+    TableMode, TableView, TimeControl, DEVICE_COOKIE, SESSION_COOKIE,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::de::DeserializeOwned;
@@ -484,7 +484,7 @@ impl Client {
 
     // ----- archive -----
 
-    pub async fn get_game(&self, id: &str) -> Result<app::archive::GameView, Refusal> {
+    pub async fn get_game(&self, id: &GameId) -> Result<app::archive::GameView, Refusal> {
         self.call("get_game", json!({ "id": id })).await
     }
 
@@ -636,7 +636,7 @@ impl Client {
 
     // ----- the lab -----
 
-    pub async fn lab_create(&self, black_depth: u8, white_depth: u8) -> Result<String, Refusal> {
+    pub async fn lab_create(&self, black_depth: u8, white_depth: u8) -> Result<LabId, Refusal> {
         self.call(
             "lab_create",
             json!({ "black_depth": black_depth, "white_depth": white_depth }),
@@ -652,27 +652,27 @@ impl Client {
         self.call("lab_provider", json!({})).await
     }
 
-    pub async fn lab_get(&self, lab: &str) -> Result<LabView, Refusal> {
+    pub async fn lab_get(&self, lab: &LabId) -> Result<LabView, Refusal> {
         self.call("lab_get", json!({ "lab": lab })).await
     }
 
-    pub async fn lab_next_turn(&self, lab: &str) -> Result<LabView, Refusal> {
+    pub async fn lab_next_turn(&self, lab: &LabId) -> Result<LabView, Refusal> {
         self.call("lab_next_turn", json!({ "lab": lab })).await
     }
 
-    pub async fn lab_retry_explanation(&self, lab: &str) -> Result<LabView, Refusal> {
+    pub async fn lab_retry_explanation(&self, lab: &LabId) -> Result<LabView, Refusal> {
         self.call("lab_retry_explanation", json!({ "lab": lab }))
             .await
     }
 
-    pub async fn lab_wait(&self, lab: &str, since: u64) -> Result<LabView, Refusal> {
+    pub async fn lab_wait(&self, lab: &LabId, since: u64) -> Result<LabView, Refusal> {
         self.call("lab_wait", json!({ "lab": lab, "since": since }))
             .await
     }
 
     /// Copies the lab game `lab` (someone else's, typically) into a new one
     /// the caller owns; returns the copy's id.
-    pub async fn lab_copy(&self, lab: &str) -> Result<String, Refusal> {
+    pub async fn lab_copy(&self, lab: &LabId) -> Result<LabId, Refusal> {
         self.call("lab_copy", json!({ "lab": lab })).await
     }
 
