@@ -1,6 +1,8 @@
 //! The hub in process, with an injected clock: expiry, the AI's real depth.
 
-use app::protocol::{EndReason, RoundStatus, Session, Side, TableCommand, TableMode, Tally};
+use app::protocol::{
+    EndReason, RoundStatus, Session, Side, TableCommand, TableId, TableMode, Tally,
+};
 use server::clock::ManualClock;
 use server::hub::{Hub, HubConfig};
 use server::seating::SeatingRecord;
@@ -249,7 +251,7 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
         let store = Store::open(&path).await.expect("store");
         store
             .create_table(
-                "old",
+                &"old".into(),
                 r#"{"kind":"hot_seat"}"#,
                 &owner.0,
                 (None, None),
@@ -296,7 +298,7 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
     }
     let store = Store::open(&path).await.expect("store");
     let kinds: Vec<MoveKind> = store
-        .moves("old")
+        .moves(&"old".into())
         .await
         .expect("rows")
         .iter()
@@ -356,7 +358,7 @@ impl TableStore for Counting {
     }
     async fn create_table(
         &self,
-        id: &str,
+        id: &TableId,
         mode: &str,
         owner: &str,
         seats: (Option<&str>, Option<&str>),
@@ -366,7 +368,7 @@ impl TableStore for Counting {
     }
     async fn update_table_setup(
         &self,
-        id: &str,
+        id: &TableId,
         seating: &SeatingRecord,
         start_obf: Option<&str>,
     ) -> Result<(), StoreError> {
@@ -374,7 +376,7 @@ impl TableStore for Counting {
     }
     async fn update_seating(
         &self,
-        id: &str,
+        id: &TableId,
         seating: &SeatingRecord,
         touch: Option<i64>,
     ) -> Result<(), StoreError> {
@@ -389,13 +391,13 @@ impl TableStore for Counting {
     async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
         self.inner.tables().await
     }
-    async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
+    async fn moves(&self, table_id: &TableId) -> Result<Vec<MoveRow>, StoreError> {
         self.inner.moves(table_id).await
     }
-    async fn tally(&self, table_id: &str) -> Result<Option<(i64, i64, i64)>, StoreError> {
+    async fn tally(&self, table_id: &TableId) -> Result<Option<(i64, i64, i64)>, StoreError> {
         self.inner.tally(table_id).await
     }
-    async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
+    async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<TableId>, StoreError> {
         self.inner.delete_idle_tables(cutoff).await
     }
 }

@@ -313,7 +313,7 @@ impl<S: TableStore> Hub<S> {
             _ => None,
         };
         Ok(Entry {
-            id: TableId::new(header.id),
+            id: header.id,
             table: replayed.table,
             owner: header.owner,
             seating,
@@ -743,10 +743,10 @@ impl<S: TableStore> Coordination<S> for Cluster {
     }
 
     /// Other instances drop their copies (a negative version: deleted).
-    async fn deleted(&self, ids: &[String]) {
+    async fn deleted(&self, ids: &[TableId]) {
         for id in ids {
             let message = BusMessage::Table {
-                id: id.clone(),
+                id: id.to_string(),
                 version: -1,
                 change: None,
             };

@@ -296,7 +296,7 @@ fn archived(entry: &Entry, table: &Table, times: Vec<Option<i64>>) -> ArchivedGa
         && black != white
         && !(moved(table, Color::Black) && moved(table, Color::White));
     ArchivedGame {
-        id: crate::hex::hex(&bytes),
+        id: app::protocol::GameId::new(crate::hex::hex(&bytes)),
         mode: serde_json::to_string(&mode).unwrap_or_default(),
         black,
         white,
@@ -421,7 +421,7 @@ fn record_for(
     });
     let tally = after.tally();
     Record {
-        table_id: table_id.to_string(),
+        table_id: table_id.clone(),
         rows,
         round_end,
         new_round,

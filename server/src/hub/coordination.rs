@@ -98,7 +98,7 @@ pub(super) trait Coordination<S>: Send + Sync + 'static {
     async fn published(&self, hub: &Hub<S>, entry: &mut Entry, change: Option<Change>);
 
     /// Tables deleted (idle): the other instances drop their copies.
-    async fn deleted(&self, ids: &[String]);
+    async fn deleted(&self, ids: &[TableId]);
 
     /// A socket of `session` opened (`delta` 1) or closed (-1) on table `id`.
     async fn socket(&self, hub: &Hub<S>, id: &TableId, session: &Session, delta: i32);
@@ -196,7 +196,7 @@ impl<S: TableStore> Coordination<S> for Local {
 
     async fn published(&self, _hub: &Hub<S>, _entry: &mut Entry, _change: Option<Change>) {}
 
-    async fn deleted(&self, _ids: &[String]) {}
+    async fn deleted(&self, _ids: &[TableId]) {}
 
     async fn socket(&self, hub: &Hub<S>, id: &TableId, session: &Session, delta: i32) {
         hub.local_socket(id, session, delta).await;

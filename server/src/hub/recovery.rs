@@ -99,7 +99,7 @@ impl<S: TableStore> Hub<S> {
                 .limits
                 .restored(crate::limits::Kind::Table, &header.owner, &header.id);
             let entry = Entry {
-                id: TableId::new(header.id.clone()),
+                id: header.id.clone(),
                 table,
                 owner: header.owner,
                 seating,
@@ -116,7 +116,7 @@ impl<S: TableStore> Hub<S> {
             };
             let entry = Arc::new(AsyncMutex::new(entry));
             if let Ok(mut tables) = self.inner.tables.lock() {
-                tables.insert(TableId::new(header.id.clone()), entry.clone());
+                tables.insert(header.id.clone(), entry.clone());
             }
             // Resume the AI if it was to move when the server stopped.
             let mut guard = entry.lock().await;
@@ -153,7 +153,7 @@ pub(super) fn replay(header: &StoredTable, mode: TableMode, rows: &[MoveRow]) ->
         times: vec![Vec::new()],
         used_now: Vec::new(),
     };
-    replayed.apply(&TableId::new(header.id.clone()), rows)?;
+    replayed.apply(&header.id.clone(), rows)?;
     Some(replayed)
 }
 

@@ -112,7 +112,7 @@ impl super::Hub<crate::store::Store> {
         let mut ended = 0;
         for table in tables {
             let command = app::protocol::TableCommand::Resign {
-                table: TableId::new(table.clone()),
+                table: table.clone(),
                 side: None,
             };
             match self.execute(who, command).await {

@@ -4,7 +4,7 @@
 //! its account.
 
 use super::{on_db, Dialect, Store, StoreError};
-use app::protocol::AccountId;
+use app::protocol::{AccountId, TableId};
 
 /// A stored account as sign-in needs it.
 #[derive(Clone, Debug)]
@@ -184,17 +184,17 @@ impl Store {
     }
 
     /// The tables at which `who` holds a seat.
-    pub async fn tables_seating(&self, who: &str) -> Result<Vec<String>, StoreError> {
-        Ok(on_db!(self.db(), |pool| {
-            sqlx::query_scalar(
-                &pool.sql(
+    pub async fn tables_seating(&self, who: &str) -> Result<Vec<TableId>, StoreError> {
+        let ids: Vec<String> =
+            on_db!(self.db(), |pool| {
+                sqlx::query_scalar(&pool.sql(
                     "SELECT id FROM tables WHERE black_seat = $1 OR white_seat = $1 ORDER BY id",
-                ),
-            )
-            .bind(who)
-            .fetch_all(pool)
-            .await?
-        }))
+                ))
+                .bind(who)
+                .fetch_all(pool)
+                .await?
+            });
+        Ok(ids.into_iter().map(TableId::new).collect())
     }
 
     /// An account's name, if the account exists.

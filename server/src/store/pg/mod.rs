@@ -17,6 +17,7 @@ pub(super) mod writer;
 
 use super::{CommitStats, DatabaseStore, Db, MoveKind, MoveRow, Record, StoreError, StoredTable};
 use crate::seating::SeatingRecord;
+use app::protocol::TableId;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgPool, Row};
 use std::collections::HashMap;
@@ -82,7 +83,7 @@ const HEADER_COLUMNS: &str = "id, mode, owner, created_at, last_activity, black_
 
 fn header_of(row: &sqlx::postgres::PgRow) -> Result<StoredTable, sqlx::Error> {
     Ok(StoredTable {
-        id: row.try_get("id")?,
+        id: TableId::new(row.try_get::<String, _>("id")?),
         mode: row.try_get("mode")?,
         owner: row.try_get("owner")?,
         created_at: row.try_get("created_at")?,
