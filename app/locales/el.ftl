@@ -1230,6 +1230,17 @@ srv-tournament-started = Αυτό το τουρνουά έχει ξεκινήσ�
 srv-tournament-over = Αυτό το τουρνουά τελείωσε.
 srv-tournament-not-in = Δεν συμμετέχεις σε αυτό το τουρνουά.
 srv-tournament-no-rematch = Μια παρτίδα τουρνουά δεν έχει ρεβάνς: το τουρνουά ζευγαρώνει τον επόμενο γύρο.
+srv-berserk = { $side ->
+    [Black] Τα μαύρα πήγαν μπέρσερκ
+   *[White] Τα λευκά πήγαν μπέρσερκ
+}: μισός χρόνος, χωρίς προσθήκη ανά κίνηση, και ένας βαθμός παραπάνω αν κερδίσουν.
+srv-no-berserk = Το μπέρσερκ υπάρχει μόνο για παίκτη σε παρτίδα αρένας, πριν από την πρώτη του κίνηση, μία φορά.
+tournament-berserk = Μπέρσερκ
+tournament-berserk-hint = Μισός χρόνος και χωρίς προσθήκη ανά κίνηση, για έναν βαθμό παραπάνω αν κερδίσεις με τουλάχιστον 7 κινήσεις.
+table-berserked = { $side ->
+    [Black] Τα μαύρα πήγαν μπέρσερκ
+   *[White] Τα λευκά πήγαν μπέρσερκ
+}
 mode-tournament = παρτίδα τουρνουά, { $control }
 tournament-start-now = Ξεκίνα τώρα
 srv-tournament-not-yours = Μόνο ο παίκτης που δημιούργησε αυτό το τουρνουά μπορεί να το ξεκινήσει νωρίτερα.
@@ -1237,6 +1248,8 @@ srv-tournament-too-few = Ένα τουρνουά χρειάζεται τουλά
 tournament-daily = Ημερήσιο ελβετικό { $control }
 tournament-hourly = Ωριαίο ελβετικό { $control }
 tournament-final = Τελείωσε: η κατάταξη είναι τελική.
+tournament-podium = Βάθρο
+tournament-podium-points = Βαθμοί: { $points }
 tournament-place = { $rank }ος από { $players }, { $points } βαθμοί
 
 ## Προκλήσεις

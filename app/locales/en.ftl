@@ -1044,6 +1044,11 @@ srv-tournament-started = This tournament has started: it takes no more players.
 srv-tournament-over = This tournament is over.
 srv-tournament-not-in = You are not in this tournament.
 srv-tournament-no-rematch = A tournament game has no rematch: the tournament pairs the next round.
+srv-berserk = { $side } went berserk: half the clock, no increment, and an extra point for a win.
+srv-no-berserk = Berserk is for a player in an arena's game, before their first move, once.
+tournament-berserk = Berserk
+tournament-berserk-hint = Half your clock and no increment, for an extra point if you win with at least 7 moves.
+table-berserked = { $side } went berserk
 mode-tournament = tournament game, { $control }
 tournament-start-now = Start now
 srv-tournament-not-yours = Only the player who created this tournament may start it early.
@@ -1051,6 +1056,8 @@ srv-tournament-too-few = A tournament needs at least two players to start.
 tournament-daily = Daily Swiss { $control }
 tournament-hourly = Hourly Swiss { $control }
 tournament-final = Over: the standings are final.
+tournament-podium = Podium
+tournament-podium-points = Points: { $points }
 tournament-place = { $rank } of { $players }, { $points } points
 
 ## Challenges

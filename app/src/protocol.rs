@@ -443,6 +443,10 @@ pub struct TableView {
     /// Empty means the usual start.
     #[serde(default)]
     pub start: Vec<i8>,
+    /// The sides that went berserk this round (an arena's game: half the
+    /// clock, no increment, an extra point for a win).
+    #[serde(default)]
+    pub berserk: Vec<Side>,
 }
 
 /// The clocks of a timed online table at the moment the server built the
@@ -551,6 +555,10 @@ pub enum TableCommand {
         table: TableId,
         side: Option<Side>,
         vote: bool,
+    },
+    /// Berserk at an arena's table (the server checks the arena).
+    Berserk {
+        table: TableId,
     },
 }
 

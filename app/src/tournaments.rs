@@ -157,7 +157,8 @@ pub struct TournamentView {
     /// The BQ's multiplier of opponents' points.
     pub multiplier: u32,
     pub standings: Vec<StandingLine>,
-    /// Every round's games, first round first.
+    /// Every round's games, first round first. An arena's list every game
+    /// in progress and the latest finished ones (its standings count all).
     pub rounds: Vec<Vec<GameLine>>,
     /// Whether the caller is in it (and not withdrawn).
     pub joined: bool,
@@ -167,6 +168,81 @@ pub struct TournamentView {
     pub mine: bool,
     /// The caller's game being played now, if any: its table.
     pub my_table: Option<String>,
+}
+
+/// What of a tournament's page is the reader's own (the socket sends it
+/// beside the page everyone sees).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Personal {
+    pub joined: bool,
+    pub signed_in: bool,
+    pub mine: bool,
+    pub my_table: Option<String>,
+}
+
+impl Personal {
+    /// Puts these into `view`.
+    pub fn apply(self, view: &mut TournamentView) {
+        view.joined = self.joined;
+        view.signed_in = self.signed_in;
+        view.mine = self.mine;
+        view.my_table = self.my_table;
+    }
+}
+
+/// What a tournament's socket (`/ws/tournament/{id}`) pushes: the page as
+/// the player sees it, on connect and after every change (or a refusal, or
+/// the answer to a ping) — `{"type": …}` like the table's socket. On the
+/// wire the page everyone sees is `view` and the reader's own part `me`
+/// ([`Personal`]), so the server writes the page once for every reader.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TournamentMessage {
+    /// The page, now.
+    #[serde(rename = "tournament")]
+    Page { view: Box<TournamentView> },
+    /// A message from the client was refused (by key).
+    Error { msg: crate::i18n::Msg },
+    /// Answer to a ping.
+    Pong,
+}
+
+impl TournamentMessage {
+    /// Reads a pushed message; `None` for a malformed one. A plain struct
+    /// rather than serde's tagged-enum support (smaller wasm).
+    pub fn parse(text: &str) -> Option<TournamentMessage> {
+        #[derive(Deserialize)]
+        struct Wire {
+            #[serde(rename = "type")]
+            kind: String,
+            #[serde(default)]
+            view: Option<Box<TournamentView>>,
+            /// The reader's own part of the page, sent beside it.
+            #[serde(default)]
+            me: Option<Personal>,
+            #[serde(default)]
+            msg: Option<crate::i18n::Msg>,
+        }
+        let wire: Wire = serde_json::from_str(text).ok()?;
+        match (wire.kind.as_str(), wire.view, wire.msg) {
+            ("tournament", Some(mut view), _) => {
+                if let Some(me) = wire.me {
+                    me.apply(&mut view);
+                }
+                Some(TournamentMessage::Page { view })
+            }
+            ("error", _, Some(msg)) => Some(TournamentMessage::Error { msg }),
+            ("pong", _, _) => Some(TournamentMessage::Pong),
+            _ => None,
+        }
+    }
+}
+
+/// The tournament a table's game belongs to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentOfTable {
+    pub id: String,
+    pub kind: Kind,
 }
 
 /// A player's place in a finished tournament (their profile lists these).
@@ -235,7 +311,15 @@ pub mod backend {
         ) -> Result<String, CommandError>;
         async fn join_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
         async fn leave_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
-        async fn table_tournament(&self, table: String) -> Result<Option<String>, CommandError>;
+        async fn table_tournament(
+            &self,
+            table: String,
+        ) -> Result<Option<TournamentOfTable>, CommandError>;
+        async fn berserk(
+            &self,
+            caller: &Caller,
+            table: String,
+        ) -> Result<crate::protocol::TableView, CommandError>;
         async fn start_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
     }
 
@@ -293,8 +377,17 @@ pub async fn start_tournament(id: String) -> Result<(), CommandError> {
 
 /// The tournament a table's game belongs to, if any.
 #[leptos::server(endpoint = "table_tournament", input = Json)]
-pub async fn table_tournament(table: String) -> Result<Option<String>, CommandError> {
+pub async fn table_tournament(table: String) -> Result<Option<TournamentOfTable>, CommandError> {
     backend::context()?.table_tournament(table).await
+}
+
+/// Berserk at an arena's table, before the caller's first move: half their
+/// clock, no increment, an extra point if they win (with at least seven
+/// moves).
+#[leptos::server(endpoint = "berserk", input = Json)]
+pub async fn berserk(table: String) -> Result<crate::protocol::TableView, CommandError> {
+    let caller = crate::api::backend::caller()?;
+    backend::context()?.berserk(&caller, table).await
 }
 
 #[cfg(test)]
@@ -317,5 +410,67 @@ mod tests {
             assert_eq!(Status::parse(s.key()), Some(s));
         }
         assert_eq!(Status::parse("paused"), None);
+    }
+
+    #[test]
+    fn a_pushed_page_reads_back() {
+        let view = TournamentView {
+            summary: TournamentSummary {
+                id: "t1".into(),
+                name: "Friday".into(),
+                kind: Kind::Arena,
+                ends_at: Some(60_000),
+                status: Status::Running,
+                control: TimeControl::PRESETS[0],
+                rated: false,
+                private: false,
+                rounds: 0,
+                round: 1,
+                starts_at: 0,
+                players: 2,
+                creator: None,
+            },
+            multiplier: 6,
+            standings: Vec::new(),
+            rounds: Vec::new(),
+            joined: true,
+            signed_in: true,
+            mine: false,
+            my_table: Some("abc".into()),
+        };
+        let pushed = TournamentMessage::Page {
+            view: Box::new(view),
+        };
+        let text = serde_json::to_string(&pushed).expect("encoded");
+        assert!(text.starts_with(r#"{"type":"tournament""#), "{text}");
+        assert_eq!(TournamentMessage::parse(&text), Some(pushed.clone()));
+        // The server's form: the page everyone sees, the reader's own beside.
+        let TournamentMessage::Page { view } = pushed else {
+            unreachable!()
+        };
+        let mut shared = (*view).clone();
+        shared.joined = false;
+        shared.my_table = None;
+        let me = Personal {
+            joined: true,
+            signed_in: true,
+            mine: false,
+            my_table: Some("abc".into()),
+        };
+        let text = format!(
+            r#"{{"type":"tournament","me":{},"view":{}}}"#,
+            serde_json::to_string(&me).expect("me"),
+            serde_json::to_string(&shared).expect("view")
+        );
+        assert_eq!(
+            TournamentMessage::parse(&text),
+            Some(TournamentMessage::Page { view })
+        );
+        assert_eq!(
+            TournamentMessage::parse(r#"{"type":"pong"}"#),
+            Some(TournamentMessage::Pong)
+        );
+        assert_eq!(TournamentMessage::parse(r#"{"type":"tournament"}"#), None);
+        assert_eq!(TournamentMessage::parse("{not json"), None);
     }
 }

@@ -6,6 +6,7 @@
 //!
 //! ```text
 //! othello-load --url http://127.0.0.1:40085 --games 2000 --moves 20 --pace-ms 2000 --server-pid PID
+//! othello-load --arena-players 500 --arena-minutes 10 --pace-ms 1000
 //! ```
 //!
 //! Several `--url`s (repeated or comma-separated) spread the load over several
@@ -18,6 +19,8 @@
 //! process *i* mod *N*), started and merged by this one: each player holds a
 //! socket, and one process may not open more files than the system allows
 //! (`ulimit -n`), so large runs need several.
+
+mod arena;
 
 use app::protocol::{RoundStatus, Side};
 use clap::Parser;
@@ -59,6 +62,14 @@ struct Args {
     /// Processes to run the games in (each holds its games' sockets).
     #[arg(long, default_value_t = 1)]
     shards: usize,
+    /// Instead of games: an arena of this many simulated players, each
+    /// signed up with its own address (`src/arena.rs`). `--pace-ms` is
+    /// each player's pause before a move.
+    #[arg(long, default_value_t = 0)]
+    arena_players: usize,
+    /// The arena's length in minutes (5 to 180).
+    #[arg(long, default_value_t = 10)]
+    arena_minutes: u32,
     /// Internal: this process runs shard K of `--shards` for its parent.
     #[arg(long, hide = true)]
     shard: Option<usize>,
@@ -408,6 +419,23 @@ fn run_shards(args: &Args) -> Result<(Outcome, Held), String> {
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let args = Arc::new(Args::parse());
+    if args.arena_players > 0 {
+        let ok = arena::run(arena::Arena {
+            url: args.urls[0].clone(),
+            players: args.arena_players,
+            minutes: args.arena_minutes,
+            pace_ms: args.pace_ms,
+        })
+        .await;
+        if let Some(kib) = rss(&args.server_pid) {
+            println!("server memory    {} MiB at the end", kib / 1024);
+        }
+        return if ok {
+            std::process::ExitCode::SUCCESS
+        } else {
+            std::process::ExitCode::FAILURE
+        };
+    }
     let shards = args.shards.max(1);
     if let Some(k) = args.shard {
         // A shard: report readiness, wait for the parent's go, report back.

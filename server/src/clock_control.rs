@@ -35,6 +35,8 @@ pub struct GameClock {
     remaining: [i64; 2],
     /// The side whose clock runs and since when.
     running: Option<(Side, i64)>,
+    /// The sides that went berserk: half the base time, no increment.
+    berserk: [bool; 2],
 }
 
 impl GameClock {
@@ -45,6 +47,7 @@ impl GameClock {
             control,
             remaining: [base, base],
             running: None,
+            berserk: [false; 2],
         }
     }
 
@@ -68,7 +71,7 @@ impl GameClock {
         match self.running {
             Some((running, _)) if running == side => {
                 let used = self.stop(now).map(|(_, used)| used);
-                self.remaining[index(side)] += i64::from(self.control.increment_s) * 1000;
+                self.remaining[index(side)] += self.increment(side);
                 used
             }
             _ => None,
@@ -85,6 +88,25 @@ impl GameClock {
                 self.stop(now);
                 self.running = to_move.map(|side| (side, now));
             }
+        }
+    }
+
+    /// The increment `side` gets for a move (none after berserk).
+    fn increment(&self, side: Side) -> i64 {
+        if self.berserk[index(side)] {
+            0
+        } else {
+            i64::from(self.control.increment_s) * 1000
+        }
+    }
+
+    /// `side` goes berserk (before its first move): half the base time is
+    /// taken off its clock (whether or not it runs), and it gets no
+    /// increment from now on.
+    pub fn berserk(&mut self, side: Side) {
+        if !self.berserk[index(side)] {
+            self.berserk[index(side)] = true;
+            self.remaining[index(side)] -= i64::from(self.control.base_s) * 1000 / 2;
         }
     }
 
@@ -125,12 +147,18 @@ impl GameClock {
     pub fn restore(
         control: TimeControl,
         used: impl IntoIterator<Item = (Side, i64)>,
+        berserk: [bool; 2],
         to_move: Option<Side>,
         now: i64,
     ) -> Self {
         let mut clock = Self::new(control);
+        for side in [Side::Black, Side::White] {
+            if berserk[index(side)] {
+                clock.berserk(side);
+            }
+        }
         for (side, used) in used {
-            clock.remaining[index(side)] += i64::from(control.increment_s) * 1000 - used;
+            clock.remaining[index(side)] += clock.increment(side) - used;
         }
         clock.running = to_move.map(|side| (side, now));
         clock
@@ -226,9 +254,34 @@ mod tests {
             (Side::White, 7_000),
             (Side::Black, 1_000),
         ];
-        let c = GameClock::restore(C32, used, Some(Side::White), 1_000_000);
+        let c = GameClock::restore(C32, used, [false; 2], Some(Side::White), 1_000_000);
         assert_eq!(c.remaining(Side::Black, 1_000_000), 180_000 - 6_000 + 4_000);
         assert_eq!(c.remaining(Side::White, 1_000_000), 180_000 - 7_000 + 2_000);
         assert_eq!(c.deadline(), Some(1_000_000 + 175_000));
+    }
+
+    #[test]
+    fn berserk_halves_the_base_and_drops_the_increment_also_after_a_restart() {
+        let mut c = GameClock::new(C32);
+        c.turn_started(Some(Side::Black), 0);
+        // Black thinks 4 s, goes berserk, thinks 1 s more, moves.
+        c.berserk(Side::Black);
+        c.berserk(Side::Black);
+        assert_eq!(c.remaining(Side::Black, 4_000), 90_000 - 4_000);
+        assert_eq!(c.moved(Side::Black, 5_000), Some(5_000));
+        c.turn_started(Some(Side::White), 5_000);
+        assert_eq!(c.remaining(Side::Black, 5_000), 85_000, "no increment");
+        c.moved(Side::White, 8_000);
+        assert_eq!(c.remaining(Side::White, 8_000), 180_000 - 3_000 + 2_000);
+        // The same clocks rebuilt from the moves' times and the berserk.
+        let restored = GameClock::restore(
+            C32,
+            [(Side::Black, 5_000), (Side::White, 3_000)],
+            [true, false],
+            Some(Side::Black),
+            9_000,
+        );
+        assert_eq!(restored.remaining(Side::Black, 9_000), 85_000);
+        assert_eq!(restored.remaining(Side::White, 9_000), 179_000);
     }
 }

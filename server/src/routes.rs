@@ -148,6 +148,7 @@ pub fn router(state: AppState) -> Router {
         .route("/lang/{code}", get(set_lang))
         .route("/ws/table/{id}", get(crate::ws::table_socket))
         .route("/ws/queue", get(crate::ws::queue_socket))
+        .route("/ws/tournament/{id}", get(crate::ws::tournament_socket))
         .route("/table/{id}/export.txt", get(export_text))
         .route("/table/{id}/export.ggf", get(export_ggf))
         .route("/game/{id}/export.ggf", get(game_ggf))

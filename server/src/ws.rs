@@ -1,5 +1,7 @@
-//! The table WebSocket: pushes the table's state on connect and after every
-//! change. Only allowed origins may connect; malformed or oversized messages
+//! The WebSockets: a table's (pushes the table's state on connect and after
+//! every change), the quick-match queue's, and a tournament's live page.
+//! (Over 600 lines: the three sockets share their admission, limits and
+//! keep-alive here.) Only allowed origins may connect; malformed or oversized messages
 //! are answered with an error, never a panic.
 //!
 //! Each socket is bounded: frames and messages are capped, a session and an
@@ -11,7 +13,7 @@
 use crate::error::ErrorResponse;
 use crate::AppState;
 use app::api::CommandError;
-use app::protocol::{ClientMessage, ServerMessage, Session, TableId, TableView};
+use app::protocol::{AccountId, ClientMessage, ServerMessage, Session, TableId, TableView};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap};
@@ -167,6 +169,93 @@ pub async fn table_socket(
         hub.socket_closed(&id, &session).await;
         sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     })
+}
+
+/// `GET /ws/tournament/{id}`: a tournament's page, live. Sends the page as
+/// this player sees it on connect and after every change of its standings,
+/// games or status (`{"type":"tournament","view":…}`); an unknown
+/// tournament is refused with 404 before the upgrade.
+pub async fn tournament_socket(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Extension(session): Extension<Session>,
+    ip: Option<Extension<crate::guard::ClientIp>>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let permit = match admit(&state, &headers, &session, ip.map(|e| e.0)) {
+        Ok(permit) => permit,
+        Err(refusal) => return ErrorResponse(refusal).into_response(),
+    };
+    let pages = match state.tournaments.watch(&id).await {
+        Ok(pages) => pages,
+        Err(error) => return ErrorResponse(error).into_response(),
+    };
+    let me = crate::identity::account_of(&session).map(AccountId::get);
+    let hub = state.hub.clone();
+    let keep = KeepAlive::of(&state);
+    bounded(upgrade).on_upgrade(move |socket| async move {
+        let _permit = permit;
+        let sockets = &hub.metrics().open_sockets;
+        sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        serve_tournament(socket, pages, me, keep).await;
+        sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    })
+}
+
+fn tournament_message(page: &crate::tournaments::Shared, me: Option<i64>) -> Message {
+    Message::Text(page.message_for(me).into())
+}
+
+async fn serve_tournament(
+    mut socket: WebSocket,
+    mut pages: tokio::sync::watch::Receiver<std::sync::Arc<crate::tournaments::Shared>>,
+    me: Option<i64>,
+    keep: KeepAlive,
+) {
+    let first = tournament_message(&pages.borrow_and_update(), me);
+    if !send(&mut socket, first).await {
+        return;
+    }
+    let mut pings = tokio::time::interval_at(Instant::now() + keep.ping, keep.ping);
+    let mut heard = Instant::now();
+    let mut rate = MessageRate::new(keep.messages_per_sec);
+    loop {
+        tokio::select! {
+            changed = pages.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                let message = tournament_message(&pages.borrow_and_update(), me);
+                if !send(&mut socket, message).await {
+                    return;
+                }
+            }
+            _ = pings.tick() => {
+                if heard.elapsed() >= keep.silent
+                    || !send(&mut socket, Message::Ping(Default::default())).await
+                {
+                    return;
+                }
+            }
+            incoming = socket.recv() => {
+                heard = Instant::now();
+                if incoming.as_ref().is_some_and(|m| m.is_ok()) && !rate.take(heard) {
+                    send(&mut socket, encode(&rate.refusal())).await;
+                    return;
+                }
+                match read(incoming) {
+                    Incoming::Closed => return,
+                    Incoming::Reply(Some(reply)) => {
+                        if !send(&mut socket, encode(&reply)).await {
+                            return;
+                        }
+                    }
+                    Incoming::Reply(None) => {}
+                }
+            }
+        }
+    }
 }
 
 /// The time control asked for in `GET /ws/queue?base=180&inc=2` (seconds);

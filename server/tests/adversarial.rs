@@ -78,6 +78,7 @@ fn well_formed(name: &str) -> Option<(&'static str, u16)> {
         "leave_tournament" => (r#"{"id":"nope"}"#, 422),
         "table_tournament" => (r#"{"table":"nope"}"#, 200),
         "start_tournament" => (r#"{"id":"nope"}"#, 422),
+        "berserk" => (r#"{"table":"nope"}"#, 422),
         _ => return None,
     })
 }
@@ -638,6 +639,7 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
         "leave_tournament" => status_of(client.leave_tournament("nope").await),
         "table_tournament" => status_of(client.table_tournament("nope").await),
         "start_tournament" => status_of(client.start_tournament("nope").await),
+        "berserk" => status_of(client.berserk("nope").await),
         _ => return None,
     })
 }

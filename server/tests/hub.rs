@@ -304,7 +304,12 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
         .iter()
         .map(|row| row.kind)
         .collect();
-    for kind in MoveKind::ALL {
+    // (Berserk is newer than those releases, and replays only at an arena's
+    // table: tests/tournaments.rs restarts one.)
+    for kind in MoveKind::ALL
+        .into_iter()
+        .filter(|k| *k != MoveKind::Berserk)
+    {
         assert!(kinds.contains(&kind), "{kind:?} read back");
     }
     let hub = Hub::start(

@@ -574,3 +574,198 @@ async fn an_arena_pairs_free_players_at_once_doubles_streaks_and_ends_on_time() 
     let total_games: u32 = page.standings.iter().map(|l| l.games).sum();
     assert_eq!(total_games, 10);
 }
+
+#[tokio::test]
+async fn a_tournament_socket_pushes_the_page_live_and_joins_race_safely() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&dir.path().join("db.sqlite"), clock.clone()).await;
+    let mut players = Vec::new();
+    for name in ["ursula", "vasia", "xenia"] {
+        let client = live.browser().await;
+        client.sign_up(name, PASSWORD).await.expect("sign up");
+        players.push(client);
+    }
+    let mut new = swiss("Live arena", 1);
+    new.kind = app::tournaments::Kind::Arena;
+    new.minutes = 10;
+    new.starts_in_minutes = 0;
+    let id = create(&players[0], new).await.expect("arena");
+    // An unknown tournament is refused before the upgrade; so is a
+    // foreign page.
+    let unknown = players[0].socket("/ws/tournament/nope").await;
+    assert_eq!(unknown.err().map(|r| r.status), Some(404));
+    let (mut socket, page) = players[0].tournament_socket(&id).await.expect("socket");
+    assert!(!page.joined && page.signed_in && page.mine);
+    let (mut watcher, anonymous) = live
+        .browser()
+        .await
+        .tournament_socket(&id)
+        .await
+        .expect("a spectator's socket");
+    assert!(!anonymous.signed_in && !anonymous.mine);
+    // 200 joins at once from three players: every answer a success, three
+    // players in, each once.
+    let joins = (0..200).map(|i| players[i % 3].join_tournament(&id));
+    let answers = futures_util::future::join_all(joins).await;
+    for answer in &answers {
+        assert!(answer.is_ok(), "{answer:?}");
+    }
+    // The socket pushes the change by itself (no call from this player).
+    let page = socket.next_tournament().await.expect("pushed");
+    assert!(page.joined, "{page:?}");
+    let mut page = page;
+    while page.summary.players != 3 {
+        page = socket.next_tournament().await.expect("pushed");
+    }
+    // The arena begins and pairs two: each socket shows its own game.
+    live.tournaments.tick().await;
+    let mine = loop {
+        let page = socket.next_tournament().await.expect("pushed");
+        if page.summary.status == Status::Running && !page.rounds.is_empty() {
+            break page;
+        }
+    };
+    let table = mine.rounds[0][0].table.clone().expect("a table");
+    let seated = [
+        &mine.rounds[0][0].black,
+        mine.rounds[0][0].white.as_ref().expect("white"),
+    ];
+    assert_eq!(
+        mine.my_table.is_some(),
+        seated.contains(&&"ursula".to_string()),
+        "{mine:?}"
+    );
+    let spectator = loop {
+        let page = watcher.next_tournament().await.expect("pushed");
+        if !page.rounds.is_empty() {
+            break page;
+        }
+    };
+    assert_eq!(spectator.my_table, None);
+    assert_eq!(spectator.standings, mine.standings);
+    assert_eq!(
+        spectator.rounds[0][0].table.as_deref(),
+        Some(table.as_str())
+    );
+    // The page over the server function is the same one.
+    let called = view(&players[0], &id).await;
+    assert_eq!(called, mine);
+}
+
+#[tokio::test]
+async fn berserk_halves_a_clock_once_before_the_first_move_and_a_win_scores_a_point_more() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db.sqlite");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&path, clock.clone()).await;
+    let mut players = Vec::new();
+    for name in ["yannis", "zoe", "watcher"] {
+        let client = live.browser().await;
+        client.sign_up(name, PASSWORD).await.expect("sign up");
+        players.push(client);
+    }
+    // At a Swiss's table there is no berserk.
+    let mut swiss_new = swiss("No berserk here", 1);
+    swiss_new.starts_in_minutes = 0;
+    let swiss_id = create(&players[2], swiss_new).await.expect("swiss");
+    let mut new = swiss("Berserk arena", 1);
+    new.kind = app::tournaments::Kind::Arena;
+    new.minutes = 10;
+    new.starts_in_minutes = 0;
+    let id = create(&players[2], new).await.expect("arena");
+    for p in &players[..2] {
+        p.join_tournament(&id).await.expect("join");
+        p.join_tournament(&swiss_id).await.expect("join the Swiss");
+    }
+    live.tournaments.tick().await;
+    let page = view(&players[0], &id).await;
+    let table = TableId::new(page.my_table.clone().expect("paired"));
+    let swiss_table = view(&players[0], &swiss_id)
+        .await
+        .my_table
+        .expect("paired in the Swiss");
+    refused(players[0].berserk(&swiss_table).await, 422, "arena");
+    let found = players[0]
+        .table_tournament(&table)
+        .await
+        .expect("asked")
+        .expect("an arena's table");
+    assert_eq!(found.id, id);
+    assert_eq!(found.kind, app::tournaments::Kind::Arena);
+    let black_first = players[0].get_table(&table).await.expect("view");
+    let (black, white) = if black_first.you == [Side::Black] {
+        (&players[0], &players[1])
+    } else {
+        (&players[1], &players[0])
+    };
+    refused(players[2].berserk(&table).await, 422, "");
+    // Black goes berserk: half of 3 minutes, and no increment from now on.
+    let v = black.berserk(&table).await.expect("berserk");
+    assert_eq!(v.berserk, vec![Side::Black]);
+    let clocks = v.clocks.expect("clocks");
+    assert_eq!(clocks.black_ms, 90_000);
+    assert_eq!(clocks.white_ms, 180_000);
+    refused(black.berserk(&table).await, 422, "once");
+    // Seven moves each; White may not go berserk after its first.
+    for turn in 0..7 {
+        let v = black.get_table(&table).await.expect("view");
+        black
+            .play_move(&table, v.board.legal[0])
+            .await
+            .expect("black");
+        if turn == 0 {
+            let v = white.get_table(&table).await.expect("view");
+            assert!(v.berserk == vec![Side::Black]);
+        }
+        let v = white.get_table(&table).await.expect("view");
+        white
+            .play_move(&table, v.board.legal[0])
+            .await
+            .expect("white");
+        if turn == 0 {
+            refused(white.berserk(&table).await, 422, "first move");
+        }
+    }
+    let v = black.get_table(&table).await.expect("view");
+    let clocks = v.clocks.expect("clocks");
+    assert_eq!(clocks.black_ms, 90_000, "no increment after berserk");
+    assert_eq!(clocks.white_ms, 180_000 + 7 * 2_000);
+    // The clocks as a restarted server rebuilds them from the stored rows.
+    let restarted = server::hub::Hub::start(
+        server::store::Store::open(&path).await.expect("store"),
+        std::sync::Arc::new(ManualClock::new(1_000_000)),
+        server::hub::HubConfig::default(),
+        None,
+    )
+    .await
+    .expect("a second hub on the same file");
+    let seen = restarted
+        .view(&app::protocol::Session(String::new()), &table)
+        .await
+        .expect("restored");
+    let again = seen.clocks.expect("clocks");
+    assert_eq!((again.black_ms, again.white_ms), (90_000, 194_000));
+    assert_eq!(seen.berserk, vec![Side::Black]);
+    drop(restarted);
+    // White resigns: Black's win scores 2 + 1.
+    white.resign(&table, None).await.expect("resign");
+    live.tournaments.tick().await;
+    let page = view(&players[2], &id).await;
+    let name_of = |client: &Client| {
+        if std::ptr::eq(client, &players[0]) {
+            "yannis"
+        } else {
+            "zoe"
+        }
+    };
+    let line = |name: &str| {
+        page.standings
+            .iter()
+            .find(|l| l.name == name)
+            .cloned()
+            .expect("in the standings")
+    };
+    assert_eq!(line(name_of(black)).points, 3, "{:?}", page.standings);
+    assert_eq!(line(name_of(white)).points, 0);
+}

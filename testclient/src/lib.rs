@@ -591,9 +591,16 @@ impl Client {
         self.call("start_tournament", json!({ "id": id })).await
     }
 
-    pub async fn table_tournament(&self, table: &str) -> Result<Option<String>, Refusal> {
+    pub async fn table_tournament(
+        &self,
+        table: &str,
+    ) -> Result<Option<app::tournaments::TournamentOfTable>, Refusal> {
         self.call("table_tournament", json!({ "table": table }))
             .await
+    }
+
+    pub async fn berserk(&self, table: &str) -> Result<TableView, Refusal> {
+        self.call("berserk", json!({ "table": table })).await
     }
 
     // ----- puzzles -----
@@ -720,6 +727,16 @@ impl Client {
         }
     }
 
+    /// Opens a tournament's socket and reads the page it sends first.
+    pub async fn tournament_socket(
+        &self,
+        id: &str,
+    ) -> Result<(Socket, app::tournaments::TournamentView), Refusal> {
+        let mut socket = self.socket(&format!("/ws/tournament/{id}")).await?;
+        let page = socket.next_tournament().await?;
+        Ok((socket, page))
+    }
+
     /// Opens a table's socket and reads its first state: by then the server
     /// has counted the socket. Returns the socket and that state.
     pub async fn connect(&self, table: &TableId) -> Result<(Socket, TableView), Refusal> {
@@ -759,6 +776,34 @@ impl Socket {
                 }
                 Message::Close(_) => return Err(Refusal::transport("the socket closed")),
                 _ => continue,
+            }
+        }
+    }
+
+    /// The next text frame as it came (bounded by [`MESSAGE_WAIT`]).
+    pub async fn next_text(&mut self) -> Result<String, Refusal> {
+        loop {
+            let message = tokio::time::timeout(MESSAGE_WAIT, self.stream.next())
+                .await
+                .map_err(|_| Refusal::transport("no message in time"))?
+                .ok_or_else(|| Refusal::transport("the socket closed"))?
+                .map_err(Refusal::transport)?;
+            match message {
+                Message::Text(text) => return Ok(text.to_string()),
+                Message::Close(_) => return Err(Refusal::transport("the socket closed")),
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next page a tournament's socket pushes (other messages skipped).
+    pub async fn next_tournament(&mut self) -> Result<app::tournaments::TournamentView, Refusal> {
+        loop {
+            let text = self.next_text().await?;
+            if let Some(app::tournaments::TournamentMessage::Page { view }) =
+                app::tournaments::TournamentMessage::parse(&text)
+            {
+                return Ok(*view);
             }
         }
     }

@@ -146,6 +146,10 @@ fn start_server(database: &str) -> Result<(Child, String)> {
             "1000000",
             "--max-sockets-per-ip",
             "1000000",
+            // An arena's simulated players sign up from addresses of their
+            // own (`X-Real-IP`), as people would.
+            "--client-ip-header",
+            "x-real-ip",
         ])
         .args([
             "--listen",

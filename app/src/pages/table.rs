@@ -157,6 +157,16 @@ impl Table {
         });
     }
 
+    fn berserk(self) {
+        let table = self.id.get_value();
+        leptos::task::spawn_local(async move {
+            match crate::tournaments::berserk(table.into_string()).await {
+                Ok(view) => self.accept(view),
+                Err(error) => self.refused(error),
+            }
+        });
+    }
+
     fn vote(self, side: Option<Side>, vote: bool) {
         let table = self.id.get_value();
         leptos::task::spawn_local(async move {

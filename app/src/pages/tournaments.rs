@@ -1,7 +1,8 @@
 //! `/tournaments` (the list and "create a Swiss") and `/tournaments/:id`
 //! (standings with the Brightwell quotient, the crosstable, every round's
-//! games, join and leave, the player's own game). A tournament's page looks
-//! again every two seconds while it is not over, and takes a player to
+//! games, join and leave, the player's own game). A tournament's page is
+//! live: its socket pushes the page after every change (every two seconds
+//! it looks again itself while the socket is down), and it takes a player to
 //! their game when a round pairs them.
 
 use crate::i18n::Lang;
@@ -210,14 +211,19 @@ pub fn TournamentPage() -> impl IntoView {
     let (tick, set_tick) = signal(0u32);
     let page = Resource::new(move || (id(), tick.get()), |(id, _)| tournament(id));
     let (error, set_error) = signal(None::<String>);
+    // The page as the tournament's socket last pushed it (live standings);
+    // while the socket is down, the page looks again every two seconds.
+    let live = RwSignal::new(None::<TournamentView>);
+    let connected = RwSignal::new(false);
     #[cfg(feature = "hydrate")]
     {
+        Effect::new(move |_| socket::open(id(), live, connected));
         if let Ok(handle) = set_interval_with_handle(
             move || {
                 let over = page.with_untracked(
                     |p| matches!(p, Some(Ok(v)) if v.summary.status == Status::Finished),
                 );
-                if !over {
+                if !over && !connected.get_untracked() {
                     set_tick.update(|t| *t += 1);
                 }
             },
@@ -226,13 +232,20 @@ pub fn TournamentPage() -> impl IntoView {
             on_cleanup(move || handle.clear());
         }
     }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = set_tick;
+    // A page fetched after the socket's (after a button) is the newer one.
+    Effect::new(move |_| {
+        if let Some(Ok(view)) = page.get() {
+            if live.get_untracked().is_some() {
+                live.set(Some(view));
+            }
+        }
+    });
+    let current = move || live.get().or_else(|| page.get().and_then(Result::ok));
     // A round that pairs the player takes them to their game, once.
     let navigate = use_navigate();
     let seen = StoredValue::new(None::<Option<String>>);
     Effect::new(move |_| {
-        let Some(Ok(view)) = page.get() else {
+        let Some(view) = current() else {
             return;
         };
         let before = seen.get_value();
@@ -262,25 +275,118 @@ pub fn TournamentPage() -> impl IntoView {
         None => {}
     });
     view! {
-        <main class="page tournament-page">
+        <main class="page tournament-page" data-live=move || connected.get().to_string()>
             <header class="topbar">
                 <a href="/tournaments">{t!(lang, "tournaments-title")}</a>
                 <crate::accounts::AccountLink />
                 <crate::i18n::LangSwitch />
             </header>
-            <Transition fallback=move || view! { <p>{t!(lang, "table-loading")}</p> }>
-                {move || Suspend::new(async move {
-                    let Some(loaded) = super::settled(page).await else {
-                        return ().into_any();
-                    };
-                    match loaded {
-                        Ok(view) => view! { <Tournament view act /> }.into_any(),
-                        Err(error) => view! { <p class="error" role="alert">{error.text(lang)}</p> }.into_any(),
-                    }
-                })}
-            </Transition>
+            {move || match live.get() {
+                Some(view) => view! { <Tournament view act /> }.into_any(),
+                None => view! {
+                    <Transition fallback=move || view! { <p>{t!(lang, "table-loading")}</p> }>
+                        {move || Suspend::new(async move {
+                            let Some(loaded) = super::settled(page).await else {
+                                return ().into_any();
+                            };
+                            match loaded {
+                                Ok(view) => view! { <Tournament view act /> }.into_any(),
+                                Err(error) => view! { <p class="error" role="alert">{error.text(lang)}</p> }.into_any(),
+                            }
+                        })}
+                    </Transition>
+                }.into_any(),
+            }}
             {move || error.get().map(|e| view! { <p class="error" role="alert" id="tournament-action-error">{e}</p> })}
         </main>
+    }
+}
+
+/// The browser end of a tournament's socket.
+#[cfg(feature = "hydrate")]
+mod socket {
+    use crate::tournaments::{TournamentMessage, TournamentView};
+    use leptos::prelude::*;
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    /// Opens `/ws/tournament/{id}` and keeps `live` up to date with what it
+    /// pushes; reconnects after a drop (while the page is open).
+    pub fn open(id: String, live: RwSignal<Option<TournamentView>>, connected: RwSignal<bool>) {
+        let alive = Rc::new(Cell::new(true));
+        let slot: Rc<std::cell::RefCell<Option<web_sys::WebSocket>>> = Default::default();
+        connect(id, live, connected, alive.clone(), slot.clone(), 0);
+        let handles = StoredValue::new_local((alive, slot));
+        on_cleanup(move || {
+            handles.with_value(|(alive, slot)| {
+                alive.set(false);
+                if let Some(socket) = slot.borrow_mut().take() {
+                    let _ = socket.close();
+                }
+            });
+        });
+    }
+
+    fn connect(
+        id: String,
+        live: RwSignal<Option<TournamentView>>,
+        connected: RwSignal<bool>,
+        alive: Rc<Cell<bool>>,
+        slot: Rc<std::cell::RefCell<Option<web_sys::WebSocket>>>,
+        attempt: u32,
+    ) {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let location = window.location();
+        let scheme = if location.protocol().ok().as_deref() == Some("https:") {
+            "wss"
+        } else {
+            "ws"
+        };
+        let host = location.host().unwrap_or_default();
+        let Ok(socket) = web_sys::WebSocket::new(&format!("{scheme}://{host}/ws/tournament/{id}"))
+        else {
+            return;
+        };
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |event: web_sys::MessageEvent| {
+                let text = event.data().as_string().unwrap_or_default();
+                if let Some(TournamentMessage::Page { view }) = TournamentMessage::parse(&text) {
+                    live.try_set(Some(*view));
+                    connected.try_set(true);
+                }
+            },
+        );
+        socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        let on_close = {
+            let alive = alive.clone();
+            let slot = slot.clone();
+            Closure::<dyn FnMut()>::new(move || {
+                connected.try_set(false);
+                if !alive.get() {
+                    return;
+                }
+                let (id, alive, slot) = (id.clone(), alive.clone(), slot.clone());
+                let again = Closure::once_into_js(move || {
+                    if alive.get() {
+                        connect(id, live, connected, alive, slot, attempt + 1)
+                    }
+                });
+                if let Some(window) = web_sys::window() {
+                    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+                        again.unchecked_ref(),
+                        (1000 * 2u32.pow(attempt.min(4))) as i32,
+                    );
+                }
+            })
+        };
+        socket.set_onclose(Some(on_close.as_ref().unchecked_ref()));
+        on_close.forget();
+        *slot.borrow_mut() = Some(socket);
     }
 }
 
@@ -335,6 +441,7 @@ fn Tournament(
         <p id="tournament-status" role="status">{round_line}</p>
         {view.my_table.clone().map(|table| view! { <p class="notice"><a id="my-game" href=format!("/table/{table}")>{t!(lang, "tournament-your-game")}</a></p> })}
         <p class="row">{button} {start}</p>
+        {over.then(|| view! { <Podium lines=view.standings.clone() arena /> })}
         <Standings lines=view.standings.clone() multiplier=view.multiplier arena />
         {if arena {
             let all: Vec<GameLine> = view.rounds.iter().rev().flatten().cloned().collect();
@@ -344,6 +451,32 @@ fn Tournament(
         }}
         <p><a id="tournament-export" href=format!("/tournaments/{}/export.txt", s.id) rel="external">{t!(lang, "tournament-export")}</a></p>
     }
+}
+
+/// The first three of a finished tournament, on steps: second, first, third.
+#[component]
+fn Podium(lines: Vec<StandingLine>, arena: bool) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let places: Vec<StandingLine> = lines.into_iter().filter(|l| l.games > 0).take(3).collect();
+    (!places.is_empty()).then(|| {
+        view! {
+            <section class="card" id="podium">
+                <h2>{t!(lang, "tournament-podium")}</h2>
+                <ol class="podium">
+                    {places.into_iter().map(|l| {
+                        let points = if arena { l.points.to_string() } else { points_text(l.points) };
+                        view! {
+                            <li class=format!("step place-{}", l.rank)>
+                                <span class="place" aria-hidden="true">{l.rank}</span>
+                                <a href=format!("/@/{}", l.name)>{l.name.clone()}</a>
+                                <span class="muted">{t!(lang, "tournament-podium-points", points = points)}</span>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ol>
+            </section>
+        }
+    })
 }
 
 /// A profile's tournaments: place, points, and a link to each.

@@ -171,10 +171,15 @@ fn apply_change(entry: &mut Entry, change: &TableChange, version: i64) -> bool {
     } else {
         None
     };
-    entry.clock = entry
-        .clock
-        .as_ref()
-        .map(|clock| GameClock::restore(clock.control(), replayed.used_now, to_move, change.at));
+    entry.clock = entry.clock.as_ref().map(|clock| {
+        GameClock::restore(
+            clock.control(),
+            replayed.used_now,
+            replayed.table.berserked(),
+            to_move,
+            change.at,
+        )
+    });
     entry.table = replayed.table;
     entry.times = replayed.times;
     entry.next_seq = replayed.next_seq;
@@ -306,6 +311,7 @@ impl<S: TableStore> Hub<S> {
                 Some(GameClock::restore(
                     control,
                     replayed.used_now,
+                    replayed.table.berserked(),
                     to_move,
                     header.last_activity,
                 ))

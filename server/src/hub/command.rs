@@ -61,7 +61,8 @@ impl<S: TableStore> Hub<S> {
         let id = match &command {
             TableCommand::Place { table, .. }
             | TableCommand::Resign { table, .. }
-            | TableCommand::Vote { table, .. } => table.clone(),
+            | TableCommand::Vote { table, .. }
+            | TableCommand::Berserk { table } => table.clone(),
         };
         let entry = self.entry(&id).await?;
         let mut entry = entry.lock().await;
@@ -77,7 +78,7 @@ impl<S: TableStore> Hub<S> {
         }
         if entry.is_online() && !entry.both_seated() {
             match command {
-                TableCommand::Place { .. } => {
+                TableCommand::Place { .. } | TableCommand::Berserk { .. } => {
                     return Err(CommandError::refused(app::msg!("srv-waiting")))
                 }
                 // The round starts when both seats are taken: before that
@@ -122,6 +123,9 @@ impl<S: TableStore> Hub<S> {
                 side: pick_side(side)?,
                 vote,
             },
+            TableCommand::Berserk { .. } => Command::Berserk {
+                side: pick_side(None)?,
+            },
         };
         self.commit(&mut entry, command).await?;
         Ok(self.view_of(&entry, entry.seats(session)))
@@ -143,8 +147,10 @@ impl<S: TableStore> Hub<S> {
         let mut clock = entry.clock.clone();
         let mut used = None;
         if let Some(clock) = clock.as_mut() {
-            if let Command::Place { side, .. } = command {
-                used = clock.moved(side, now);
+            match command {
+                Command::Place { side, .. } => used = clock.moved(side, now),
+                Command::Berserk { side } => clock.berserk(side),
+                _ => {}
             }
             if events
                 .iter()
@@ -385,6 +391,7 @@ fn record_for(
         // The side column is required; an abandon names black by convention.
         Command::Abandon => push(MoveKind::Abandon, Side::Black, None),
         Command::Flag { side } => push(MoveKind::Flag, side, None),
+        Command::Berserk { side } => push(MoveKind::Berserk, side, None),
     }
     for event in events {
         if let Event::Passed { side } = event {

@@ -89,7 +89,13 @@ impl<S: TableStore> Hub<S> {
                     } else {
                         None
                     };
-                    Some(GameClock::restore(control, used_now, to_move, self.now()))
+                    Some(GameClock::restore(
+                        control,
+                        used_now,
+                        table.berserked(),
+                        to_move,
+                        self.now(),
+                    ))
                 }
                 _ => None,
             };
@@ -233,6 +239,7 @@ impl Replayed {
                 (MoveKind::Timeout, _) => Command::Forfeit { side },
                 (MoveKind::Abandon, _) => Command::Abandon,
                 (MoveKind::Flag, _) => Command::Flag { side },
+                (MoveKind::Berserk, _) => Command::Berserk { side },
                 (MoveKind::Vote, _) => Command::Vote { side, vote: true },
                 (MoveKind::Withdraw, _) => Command::Vote { side, vote: false },
             };

@@ -203,11 +203,13 @@ pub enum MoveKind {
     Abandon,
     /// The side to move ran out of time.
     Flag,
+    /// A player went berserk at an arena's table (migration 0022).
+    Berserk,
 }
 
 impl MoveKind {
     /// Every kind, in the order of the schema's CHECK list.
-    pub const ALL: [MoveKind; 8] = [
+    pub const ALL: [MoveKind; 9] = [
         MoveKind::Place,
         MoveKind::Pass,
         MoveKind::Resign,
@@ -216,6 +218,7 @@ impl MoveKind {
         MoveKind::Timeout,
         MoveKind::Abandon,
         MoveKind::Flag,
+        MoveKind::Berserk,
     ];
 }
 
@@ -473,8 +476,11 @@ mod tests {
         let stored: Vec<&str> = stored.iter().map(|(k,)| k.as_str()).collect();
         assert_eq!(
             stored,
-            ["place", "pass", "resign", "vote", "withdraw", "timeout", "abandon", "flag"],
-            "the strings of migration 0011's CHECK, as earlier releases wrote them"
+            [
+                "place", "pass", "resign", "vote", "withdraw", "timeout", "abandon", "flag",
+                "berserk"
+            ],
+            "the strings of migrations 0011 and 0022's CHECK, as earlier releases wrote them"
         );
         let read: Vec<MoveKind> = store
             .moves(&"t".into())

@@ -74,6 +74,13 @@ pub struct GameRow {
     pub white_points: Option<i64>,
     pub black_discs: Option<i64>,
     pub white_discs: Option<i64>,
+    /// An arena's berserk: 0 none, 1 went berserk, 2 went berserk and won
+    /// with enough moves (an extra point).
+    pub black_berserk: i64,
+    pub white_berserk: i64,
+    /// Whether its table exists (a pairing is written before its table is
+    /// made: a player is sent to it only once it exists).
+    pub seated: bool,
 }
 
 /// An unscored game whose table's round has been archived: how it ended.
@@ -87,7 +94,26 @@ pub struct EndedGame {
     pub white_discs: i64,
     /// The archived game's id (for its page).
     pub game_id: String,
+    /// Whether each side went berserk, and how many discs each placed.
+    pub black_berserk: i64,
+    pub white_berserk: i64,
+    pub black_moves: i64,
+    pub white_moves: i64,
 }
+
+/// A tournament's state in a few numbers ([`Store::tournament_stamp`]).
+pub type TournamentStamp = (
+    String,
+    i64,
+    i64,
+    Option<i64>,
+    Option<i64>,
+    i64,
+    i64,
+    i64,
+    i64,
+    i64,
+);
 
 /// A round's pairing to write: black, white (None: a bye) and its table.
 #[derive(Clone, Debug, PartialEq)]
@@ -241,7 +267,9 @@ impl Store {
     /// A tournament's games and byes, by round.
     pub async fn tournament_games(&self, id: &str) -> Result<Vec<GameRow>, StoreError> {
         const QUERY: &str = "SELECT round, black, white, table_id, black_points, white_points, \
-            black_discs, white_discs FROM tournament_games WHERE tournament_id = $1 \
+            black_discs, white_discs, black_berserk, white_berserk, \
+            EXISTS (SELECT 1 FROM tables s WHERE s.id = g.table_id) AS seated \
+            FROM tournament_games g WHERE tournament_id = $1 \
             ORDER BY round, black";
         let rows = on_db!(self.db(), |pool| {
             sqlx::query_as::<_, GameRow>(&pool.sql(QUERY))
@@ -361,7 +389,16 @@ impl Store {
     pub async fn ended_tournament_games(&self, id: &str) -> Result<Vec<EndedGame>, StoreError> {
         const QUERY: &str =
             "SELECT g.round, g.black, a.winner, a.reason, a.black_discs, a.white_discs, \
-            a.id AS game_id FROM tournament_games g \
+            a.id AS game_id, \
+            (SELECT COUNT(*) FROM moves m WHERE m.table_id = g.table_id AND m.kind = 'berserk' \
+             AND m.side = 'black') AS black_berserk, \
+            (SELECT COUNT(*) FROM moves m WHERE m.table_id = g.table_id AND m.kind = 'berserk' \
+             AND m.side = 'white') AS white_berserk, \
+            (SELECT COUNT(*) FROM moves m WHERE m.table_id = g.table_id AND m.kind = 'place' \
+             AND m.side = 'black') AS black_moves, \
+            (SELECT COUNT(*) FROM moves m WHERE m.table_id = g.table_id AND m.kind = 'place' \
+             AND m.side = 'white') AS white_moves \
+            FROM tournament_games g \
             JOIN archived_games a ON a.table_id = g.table_id AND a.round = 1 \
             WHERE g.tournament_id = $1 AND g.black_points IS NULL";
         let rows = on_db!(self.db(), |pool| {
@@ -380,9 +417,10 @@ impl Store {
         round: i64,
         black: i64,
         score: (i64, i64, i64, i64),
+        berserk: (i64, i64),
     ) -> Result<(), StoreError> {
         const SCORE: &str = "UPDATE tournament_games SET black_points = $4, white_points = $5, \
-            black_discs = $6, white_discs = $7 \
+            black_discs = $6, white_discs = $7, black_berserk = $8, white_berserk = $9 \
             WHERE tournament_id = $1 AND round = $2 AND black = $3 AND black_points IS NULL";
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(SCORE))
@@ -393,6 +431,8 @@ impl Store {
                 .bind(score.1)
                 .bind(score.2)
                 .bind(score.3)
+                .bind(berserk.0)
+                .bind(berserk.1)
                 .execute(pool)
                 .await?;
         });
@@ -466,6 +506,29 @@ impl Store {
                 .await?
         });
         Ok(rows.into_iter().map(|(r, b, g)| ((r, b), g)).collect())
+    }
+
+    /// What a tournament's page is built from, in a few numbers: its
+    /// status, round, times, entrants (all, active), games, scored games and
+    /// games whose table exists.
+    /// Equal stamps mean an equal page (a rating moves only with a scored
+    /// game), so the page is rebuilt only when the stamp changes.
+    pub async fn tournament_stamp(&self, id: &str) -> Result<Option<TournamentStamp>, StoreError> {
+        const QUERY: &str = "SELECT t.status, t.round, t.starts_at, t.ends_at, t.finished_at, \
+            (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id), \
+            (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id AND p.withdrawn = 0), \
+            (SELECT COUNT(*) FROM tournament_games g WHERE g.tournament_id = t.id), \
+            (SELECT COUNT(g.black_points) FROM tournament_games g WHERE g.tournament_id = t.id), \
+            (SELECT COUNT(*) FROM tournament_games g JOIN tables s ON s.id = g.table_id \
+             WHERE g.tournament_id = t.id) \
+            FROM tournaments t WHERE t.id = $1";
+        let stamp = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, TournamentStamp>(&pool.sql(QUERY))
+                .bind(id)
+                .fetch_optional(pool)
+                .await?
+        });
+        Ok(stamp)
     }
 
     /// The tournament a table's game belongs to, if any.

@@ -40,6 +40,12 @@ pub enum Command {
     Flag {
         side: Side,
     },
+    /// `side` goes berserk at an arena's table before its first move: half
+    /// its clock, no increment (the hub's clock), an extra point for a win
+    /// (the arena's standings).
+    Berserk {
+        side: Side,
+    },
 }
 
 /// What an accepted command changed, in order.
@@ -67,6 +73,9 @@ pub enum Event {
     RematchStarted {
         round: u32,
     },
+    Berserked {
+        side: Side,
+    },
 }
 
 /// Why a command was refused. Nothing changes when one is returned; every
@@ -83,6 +92,9 @@ pub enum TableError {
     RoundsSpent,
     /// A tournament's game has no rematch.
     NoRematch,
+    /// Berserk is for a timed tournament table's player before their first
+    /// move, once.
+    NoBerserk,
 }
 
 /// The most rounds one table plays: a rematch past it is refused ("start a
@@ -114,6 +126,7 @@ impl TableError {
             TableError::NotASeat => msg!("srv-not-seated"),
             TableError::RoundsSpent => msg!("srv-rounds-spent", limit = MAX_ROUNDS),
             TableError::NoRematch => msg!("srv-tournament-no-rematch"),
+            TableError::NoBerserk => msg!("srv-no-berserk"),
         }
     }
 }
@@ -228,6 +241,8 @@ pub struct Table {
     past: std::sync::Arc<Vec<PastRound>>,
     /// Grows with every accepted command (drives redraws in the browser).
     version: u64,
+    /// The sides that went berserk this round (black, white).
+    berserk: [bool; 2],
 }
 
 impl Table {
@@ -252,6 +267,7 @@ impl Table {
             pass_pending: None,
             past: Default::default(),
             version: 1,
+            berserk: [false; 2],
         };
         table.note_opening_pass();
         table
@@ -330,6 +346,11 @@ impl Table {
         }
     }
 
+    /// The sides that went berserk this round (black, white).
+    pub fn berserked(&self) -> [bool; 2] {
+        self.berserk
+    }
+
     /// The side the AI plays, at a table against the AI.
     pub fn ai_side(&self) -> Option<Side> {
         match self.mode {
@@ -367,6 +388,7 @@ impl Table {
                 }
                 vec![self.finish(Some(side.opponent()), EndReason::Time)]
             }
+            Command::Berserk { side } => self.go_berserk(side)?,
         };
         self.version += 1;
         Ok(events)
@@ -398,6 +420,29 @@ impl Table {
             events.push(self.finish(winner, EndReason::Finished));
         }
         Ok(events)
+    }
+
+    fn go_berserk(&mut self, side: Side) -> Result<Vec<Event>, TableError> {
+        let timed_tournament = matches!(
+            self.mode,
+            TableMode::Online {
+                time: Some(_),
+                tournament: true,
+                ..
+            }
+        );
+        let index = usize::from(side == Side::White);
+        let moved = self
+            .game
+            .events()
+            .iter()
+            .any(|e| matches!(e, GameEvent::Move { color: c, .. } if *c == color(side)));
+        if !timed_tournament || self.outcome.is_some() || moved || self.berserk[index] {
+            return Err(TableError::NoBerserk);
+        }
+        self.berserk[index] = true;
+        self.notice = Some(msg!("srv-berserk", side = side.name()));
+        Ok(vec![Event::Berserked { side }])
     }
 
     fn resign(&mut self, resigner: Side) -> Result<Vec<Event>, TableError> {
@@ -485,6 +530,7 @@ impl Table {
                 });
             }
             self.round += 1;
+            self.berserk = [false; 2];
             self.game = Game::from_position(self.start);
             self.outcome = None;
             self.votes = Votes::default();
@@ -599,6 +645,10 @@ impl Table {
             } else {
                 self.game.start().to_cells().to_vec()
             },
+            berserk: [Side::Black, Side::White]
+                .into_iter()
+                .filter(|s| self.berserk[usize::from(*s == Side::White)])
+                .collect(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Arenas (lichess's format), pure: for a fixed time, players who are free
 //! are paired at once; a win scores 2, a draw 1, a loss 0, and a player on
 //! a streak (their last two games won) scores double until they fail to
-//! win. Standings by points, then games won, then rating.
+//! win; a berserk win (half the clock, with at least seven moves) one more. Standings by points, then games won, then rating.
 
 use super::swiss::{Entrant, Pairing, PlayerId};
 use std::collections::{HashMap, HashSet};
@@ -47,10 +47,10 @@ pub fn standings(entrants: &[Entrant], pairings: &[Pairing]) -> Vec<ArenaLine> {
             continue;
         };
         let sides = [
-            (Some(pairing.black), score.black_points),
-            (pairing.white, score.white_points),
+            (Some(pairing.black), score.black_points, pairing.bonus[0]),
+            (pairing.white, score.white_points, pairing.bonus[1]),
         ];
-        for (player, halves) in sides {
+        for (player, halves, bonus) in sides {
             let Some(player) = player else {
                 continue;
             };
@@ -66,7 +66,7 @@ pub fn standings(entrants: &[Entrant], pairings: &[Pairing]) -> Vec<ArenaLine> {
                 withdrawn: false,
             });
             let points = u32::from(halves);
-            line.points += if on_fire { points * 2 } else { points };
+            line.points += if on_fire { points * 2 } else { points } + u32::from(bonus);
             line.games += 1;
             line.wins += u32::from(halves == 2);
             history.push(halves);
@@ -172,6 +172,7 @@ mod tests {
 
     fn game(round: u32, black: i64, white: i64, winner: Option<Side>) -> Pairing {
         Pairing {
+            bonus: [false; 2],
             round,
             black,
             white: Some(white),
@@ -207,6 +208,7 @@ mod tests {
         // 1 and 2 just played; 3 is in a game with 4.
         let mut games = vec![game(1, 1, 2, Some(Side::Black))];
         games.push(Pairing {
+            bonus: [false; 2],
             round: 2,
             black: 3,
             white: Some(4),

@@ -21,18 +21,20 @@ pub mod arena;
 /// flags that parse it).
 pub use crate::schedule;
 pub mod swiss;
+mod view;
+
+pub use view::Shared;
 
 use crate::hub::Hub;
 use crate::store::tournaments::{GameRow, NewGame, NewTournament as NewRow, TournamentRow};
 use crate::store::{Store, StoreError};
 use app::api::backend::Caller;
 use app::api::CommandError;
-use app::protocol::{AccountId, EndReason, Session, Side, TableId, TimeControl};
+use app::protocol::{AccountId, EndReason, Side, TableId, TimeControl};
 use app::tournaments::{
-    CrossCell, GameLine, NewTournament, StandingLine, Status, TournamentSummary, TournamentView,
-    MAX_NAME_CHARS, MAX_START_MINUTES, ROUNDS,
+    NewTournament, Status, TournamentSummary, TournamentView, MAX_NAME_CHARS, MAX_START_MINUTES,
+    ROUNDS,
 };
-use std::collections::HashMap;
 use swiss::{Entrant, Pairing, Score};
 
 /// The Brightwell quotient's multiplier, as the WOC uses it.
@@ -51,6 +53,8 @@ pub struct Tournaments {
     store: Store,
     hub: Hub,
     schedule: std::sync::Arc<Vec<schedule::Scheduled>>,
+    /// Each tournament's page as everyone sees it, and its watchers.
+    pages: std::sync::Arc<view::Pages>,
 }
 
 fn unavailable(error: StoreError) -> CommandError {
@@ -88,6 +92,17 @@ fn score_of(row: &GameRow) -> Option<Score> {
     })
 }
 
+/// A side's berserk as stored with its score: 0 none, 1 went berserk, 2
+/// went berserk and won with at least [`swiss::BERSERK_MOVES`] moves (an
+/// extra point).
+fn berserk_mark(berserks: i64, won: bool, moves: i64) -> i64 {
+    match (berserks > 0, won && moves >= swiss::BERSERK_MOVES) {
+        (false, _) => 0,
+        (true, false) => 1,
+        (true, true) => 2,
+    }
+}
+
 fn pairings(games: &[GameRow]) -> Vec<Pairing> {
     games
         .iter()
@@ -96,6 +111,7 @@ fn pairings(games: &[GameRow]) -> Vec<Pairing> {
             black: g.black,
             white: g.white,
             result: score_of(g),
+            bonus: [g.black_berserk == 2, g.white_berserk == 2],
         })
         .collect()
 }
@@ -212,6 +228,7 @@ impl Tournaments {
             store,
             hub,
             schedule: std::sync::Arc::new(schedule),
+            pages: Default::default(),
         }
     }
 
@@ -424,169 +441,6 @@ impl Tournaments {
         Ok(rows.iter().map(summary).collect())
     }
 
-    /// A tournament's page as `caller` sees it.
-    pub async fn view(&self, caller: &Caller, id: &str) -> Result<TournamentView, CommandError> {
-        let row = self.row(id).await?;
-        let entrants = self
-            .store
-            .tournament_entrants(id)
-            .await
-            .map_err(unavailable)?;
-        let games = self.store.tournament_games(id).await.map_err(unavailable)?;
-        let names: HashMap<i64, String> = entrants
-            .iter()
-            .map(|e| (e.account_id, e.name.clone()))
-            .collect();
-        let name = |id: i64| names.get(&id).cloned().unwrap_or_default();
-        let swiss_entrants = entrants_of(entrants.clone());
-        let played = pairings(&games);
-        let table = ranked(&row, &swiss_entrants, &played);
-        let rank: HashMap<i64, u32> = table
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.id, i as u32 + 1))
-            .collect();
-        let standings = table
-            .iter()
-            .enumerate()
-            .map(|(i, s)| StandingLine {
-                rank: i as u32 + 1,
-                name: name(s.id),
-                points: s.points,
-                bq: s.bq,
-                discs: s.discs,
-                games: s.games,
-                withdrawn: s.withdrawn,
-                on_fire: s.on_fire,
-                results: games
-                    .iter()
-                    .filter(|g| !is_arena(&row) && (g.black == s.id || g.white == Some(s.id)))
-                    .map(|g| {
-                        let black = g.black == s.id;
-                        let opponent = if black { g.white } else { Some(g.black) };
-                        CrossCell {
-                            round: g.round.clamp(0, 1000) as u32,
-                            opponent: opponent.and_then(|o| rank.get(&o).copied()),
-                            black,
-                            points: if black {
-                                g.black_points
-                            } else {
-                                g.white_points
-                            }
-                            .map(|p| p.clamp(0, 2) as u32),
-                            discs: if black { g.black_discs } else { g.white_discs }
-                                .map(|d| d.clamp(0, 64) as u32),
-                        }
-                    })
-                    .collect(),
-            })
-            .collect();
-        let ended: HashMap<(i64, i64), String> = self
-            .store
-            .archived_tournament_games(id)
-            .await
-            .map_err(unavailable)?
-            .into_iter()
-            .collect();
-        let mut rounds: Vec<Vec<GameLine>> = Vec::new();
-        for g in &games {
-            let index = (g.round.max(1) - 1) as usize;
-            if rounds.len() <= index {
-                rounds.resize(index + 1, Vec::new());
-            }
-            rounds[index].push(GameLine {
-                black: name(g.black),
-                white: g.white.map(name),
-                table: g.table_id.clone(),
-                game: ended.get(&(g.round, g.black)).cloned(),
-                black_discs: g.black_discs.map(|d| d.clamp(0, 64) as u32),
-                white_discs: g.white_discs.map(|d| d.clamp(0, 64) as u32),
-                black_points: g.black_points.map(|p| p.clamp(0, 2) as u32),
-                white_points: g.white_points.map(|p| p.clamp(0, 2) as u32),
-            });
-        }
-        let me = crate::identity::account_of(&caller.session).map(AccountId::get);
-        let joined = me.is_some_and(|me| {
-            entrants
-                .iter()
-                .any(|e| e.account_id == me && e.withdrawn == 0)
-        });
-        let my_table = me.and_then(|me| {
-            games
-                .iter()
-                // An arena's games run across its batches: any game not
-                // yet scored.
-                .filter(|g| (is_arena(&row) || g.round == row.round) && g.black_points.is_none())
-                .find(|g| g.black == me || g.white == Some(me))
-                .and_then(|g| g.table_id.clone())
-        });
-        Ok(TournamentView {
-            summary: summary(&row),
-            multiplier: row.multiplier.clamp(0, 100) as u32,
-            standings,
-            rounds,
-            joined,
-            signed_in: me.is_some(),
-            mine: me.is_some() && row.creator == me,
-            my_table,
-        })
-    }
-
-    /// The crosstable as plain text (the export).
-    pub async fn export(&self, id: &str) -> Result<String, CommandError> {
-        let view = self
-            .view(&Caller::from(&Session(String::new())), id)
-            .await?;
-        let name = match view.summary.name.as_str() {
-            "@daily" => format!("Daily Swiss {}", view.summary.control.label()),
-            "@hourly" => format!("Hourly Swiss {}", view.summary.control.label()),
-            name => name.to_string(),
-        };
-        let mut text = format!(
-            "{}\n{} · {} rounds · BQ multiplier {}\n\n",
-            name,
-            view.summary.control.label(),
-            view.summary.rounds,
-            view.multiplier
-        );
-        text.push_str("#  Name                 Pts   BQ      Discs  Rounds\n");
-        for line in &view.standings {
-            let rounds: Vec<String> = line
-                .results
-                .iter()
-                .map(|c| match (c.opponent, c.points) {
-                    (None, _) => "bye".to_string(),
-                    (Some(o), Some(p)) => format!(
-                        "{}{}{}",
-                        if c.black { 'B' } else { 'W' },
-                        o,
-                        match p {
-                            2 => "+",
-                            1 => "=",
-                            _ => "-",
-                        }
-                    ),
-                    (Some(o), None) => format!("{}{}", if c.black { 'B' } else { 'W' }, o),
-                })
-                .collect();
-            text.push_str(&format!(
-                "{:<3}{:<21}{:<6}{:<8}{:<7}{}{}\n",
-                line.rank,
-                line.name,
-                if view.summary.kind == app::tournaments::Kind::Arena {
-                    line.points.to_string()
-                } else {
-                    app::tournaments::points_text(line.points)
-                },
-                app::tournaments::bq_text(line.bq),
-                line.discs,
-                rounds.join(" "),
-                if line.withdrawn { " (withdrew)" } else { "" }
-            ));
-        }
-        Ok(text)
-    }
-
     /// The director's step: starts due tournaments, scores ended games,
     /// seats games whose table is missing, pairs the next round when one
     /// is over, finishes tournaments. Safe on any instance at any time.
@@ -628,6 +482,18 @@ impl Tournaments {
                         i64::from(score.white_points),
                         i64::from(score.black_discs),
                         i64::from(score.white_discs),
+                    ),
+                    (
+                        berserk_mark(
+                            ended.black_berserk,
+                            winner == Some(Side::Black),
+                            ended.black_moves,
+                        ),
+                        berserk_mark(
+                            ended.white_berserk,
+                            winner == Some(Side::White),
+                            ended.white_moves,
+                        ),
                     ),
                 )
                 .await?;
@@ -814,10 +680,50 @@ impl app::tournaments::backend::TournamentBackend for Tournaments {
         self.start_now(caller, &id).await
     }
 
-    async fn table_tournament(&self, table: String) -> Result<Option<String>, CommandError> {
-        self.store
+    async fn table_tournament(
+        &self,
+        table: String,
+    ) -> Result<Option<app::tournaments::TournamentOfTable>, CommandError> {
+        let Some(id) = self
+            .store
             .tournament_of_table(&table)
             .await
-            .map_err(unavailable)
+            .map_err(unavailable)?
+        else {
+            return Ok(None);
+        };
+        let row = self.row(&id).await?;
+        Ok(Some(app::tournaments::TournamentOfTable {
+            id,
+            kind: app::tournaments::Kind::parse(&row.kind).unwrap_or_default(),
+        }))
+    }
+
+    async fn berserk(
+        &self,
+        caller: &Caller,
+        table: String,
+    ) -> Result<app::protocol::TableView, CommandError> {
+        // Only at a running arena's table; the table's rules decide the rest
+        // (a seated player, timed, before their first move, once).
+        let refused = || CommandError::refused(app::msg!("srv-no-berserk"));
+        let id = self
+            .store
+            .tournament_of_table(&table)
+            .await
+            .map_err(unavailable)?
+            .ok_or_else(refused)?;
+        let row = self.row(&id).await?;
+        if !is_arena(&row) || row.status != Status::Running.key() {
+            return Err(refused());
+        }
+        self.hub
+            .execute(
+                &caller.session,
+                app::protocol::TableCommand::Berserk {
+                    table: table.into(),
+                },
+            )
+            .await
     }
 }

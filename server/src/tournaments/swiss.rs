@@ -44,7 +44,14 @@ pub struct Pairing {
     pub white: Option<PlayerId>,
     /// Its result, once the game is over.
     pub result: Option<Score>,
+    /// An arena's berserk that earned an extra point (black, white): the
+    /// berserk player won, with at least [`BERSERK_MOVES`] moves of theirs.
+    pub bonus: [bool; 2],
 }
+
+/// The moves a berserk winner must have made for the extra point (as on
+/// lichess: no point for a berserk win the opponent gave away at once).
+pub const BERSERK_MOVES: i64 = 7;
 
 /// A finished game's score for the tournament.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -377,6 +384,7 @@ mod tests {
 
     fn won(round: u32, black: i64, white: i64, black_discs: u8) -> Pairing {
         Pairing {
+            bonus: [false; 2],
             round,
             black,
             white: Some(white),
@@ -417,6 +425,7 @@ mod tests {
         // so the higher ranked plays black. 3 and 1 had white: same rule.
         for (black, white) in &round {
             games.push(Pairing {
+                bonus: [false; 2],
                 round: 2,
                 black: *black,
                 white: *white,
@@ -442,6 +451,7 @@ mod tests {
         // A fourth round would need a repeat: none.
         for (black, white) in &last {
             games.push(Pairing {
+                bonus: [false; 2],
                 round: 3,
                 black: *black,
                 white: *white,
@@ -489,6 +499,7 @@ mod tests {
         let games = vec![
             won(1, 3, 2, 40),
             Pairing {
+                bonus: [false; 2],
                 round: 1,
                 black: 1,
                 white: None,

@@ -64,15 +64,33 @@ fn TournamentNote(t: Table) -> impl IntoView {
     let lang = t.lang;
     let id = t.id.get_value().into_string();
     let tournament = Resource::new(move || id.clone(), crate::tournaments::table_tournament);
+    let berserked = move || {
+        t.view.with(|v| {
+            v.berserk
+                .iter()
+                .map(|side| t!(lang, "table-berserked", side = side.name()))
+                .collect::<Vec<_>>()
+        })
+    };
     view! {
         <div class="card notice" id="tournament-note">
             <p>{t!(lang, "tournament-table-note")}</p>
+            {move || berserked().into_iter().map(|line| view! { <p class="berserked">{line}</p> }).collect_view()}
             <Suspense fallback=|| ()>
                 {move || Suspend::new(async move {
                     match crate::pages::settled(tournament).await {
-                        Some(Ok(Some(id))) => view! {
-                            <a class="button" id="back-to-tournament" href=format!("/tournaments/{id}")>{t!(lang, "tournament-back")}</a>
-                        }.into_any(),
+                        Some(Ok(Some(found))) => {
+                            let arena = found.kind == crate::tournaments::Kind::Arena;
+                            view! {
+                                <Show when=move || arena && t.view.with(state::may_berserk)>
+                                    <p>
+                                        <button class="danger" id="berserk" aria-describedby="berserk-hint" on:click=move |_| t.berserk()>{t!(lang, "tournament-berserk")}</button>
+                                        " " <span class="muted" id="berserk-hint">{t!(lang, "tournament-berserk-hint")}</span>
+                                    </p>
+                                </Show>
+                                <a class="button" id="back-to-tournament" href=format!("/tournaments/{}", found.id)>{t!(lang, "tournament-back")}</a>
+                            }.into_any()
+                        }
                         _ => ().into_any(),
                     }
                 })}

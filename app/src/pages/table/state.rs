@@ -277,6 +277,24 @@ pub fn is_tournament(v: &TableView) -> bool {
     )
 }
 
+/// Whether the viewer may go berserk (an arena's game is checked by the
+/// caller): a timed tournament game being played, one seat, before their
+/// first disc, not yet berserk.
+pub fn may_berserk(v: &TableView) -> bool {
+    let [me] = v.you.as_slice() else {
+        return false;
+    };
+    is_tournament(v)
+        && v.clocks.is_some()
+        && matches!(v.status, RoundStatus::Playing { .. })
+        && !waiting_for_opponent(v)
+        && !v.berserk.contains(me)
+        && !v
+            .history
+            .iter()
+            .any(|h| h.side == *me && h.square.is_some())
+}
+
 /// A finished round with at least one disc placed (so there is a game to
 /// review and analyse).
 pub fn reviewable(v: &TableView) -> bool {

@@ -67,6 +67,7 @@ impl MoveKind {
             MoveKind::Timeout => "timeout",
             MoveKind::Abandon => "abandon",
             MoveKind::Flag => "flag",
+            MoveKind::Berserk => "berserk",
         }
     }
 

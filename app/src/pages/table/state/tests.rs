@@ -29,6 +29,7 @@ fn table(mode: TableMode, you: &[Side]) -> TableView {
         ai_search: None,
         clocks: None,
         start: Vec::new(),
+        berserk: Vec::new(),
     }
 }
 
@@ -388,4 +389,55 @@ fn the_announced_notices_are_not_heard_twice() {
         notice_heard(Lang::En, &v),
         Some(crate::msg!("srv-not-legal", square = "a1").text(Lang::En))
     );
+}
+
+#[test]
+fn berserk_is_offered_at_a_timed_tournament_game_before_the_first_disc_only() {
+    let control = crate::protocol::TimeControl::PRESETS[0];
+    let mut v = table(
+        TableMode::Online {
+            private: false,
+            time: Some(control),
+            rated: false,
+            tournament: true,
+        },
+        &[Side::White],
+    );
+    v.clocks = Some(crate::protocol::Clocks {
+        control,
+        black_ms: 180_000,
+        white_ms: 180_000,
+        running: Some(Side::Black),
+        server_ms: 0,
+    });
+    v.seats = Some(Seats {
+        black: seat(true, None),
+        white: seat(true, None),
+    });
+    assert!(may_berserk(&v));
+    // Black's first disc does not matter to White.
+    v.history.push(crate::protocol::HistoryEntry {
+        side: Side::Black,
+        square: Some("d3".into()),
+        flipped: 1,
+    });
+    assert!(may_berserk(&v));
+    let mut moved = v.clone();
+    moved.history.push(crate::protocol::HistoryEntry {
+        side: Side::White,
+        square: Some("c3".into()),
+        flipped: 1,
+    });
+    assert!(!may_berserk(&moved), "after White's first disc");
+    let mut done = v.clone();
+    done.berserk = vec![Side::White];
+    assert!(!may_berserk(&done), "once");
+    let mut watching = v.clone();
+    watching.you.clear();
+    assert!(!may_berserk(&watching), "a spectator");
+    let mut casual = v.clone();
+    casual.mode = online();
+    assert!(!may_berserk(&casual), "not a tournament game");
+    v.status = over(Some(Side::Black), EndReason::Resigned);
+    assert!(!may_berserk(&v), "over");
 }
