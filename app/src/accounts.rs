@@ -190,7 +190,7 @@ pub struct Report {
     /// The reported player's name.
     pub name: String,
     /// The online table it happened at, if any.
-    pub table: Option<String>,
+    pub table: Option<crate::protocol::TableId>,
     pub reason: ReportReason,
     /// What happened, in the reporter's words (at most 500 characters).
     pub text: String,

@@ -4,7 +4,7 @@
 use crate::i18n::Msg;
 #[cfg(feature = "ssr")]
 use crate::protocol::TableCommand;
-use crate::protocol::{Side, TableMode, TableView};
+use crate::protocol::{Side, TableId, TableMode, TableView};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use server_fn::codec::{Json, JsonEncoding};
@@ -219,7 +219,7 @@ impl FromServerFnError for CommandError {
 #[cfg(feature = "ssr")]
 pub mod backend {
     use super::CommandError;
-    use crate::protocol::{Session, TableCommand, TableMode, TableView};
+    use crate::protocol::{Session, TableCommand, TableId, TableMode, TableView};
     use std::sync::Arc;
 
     /// The client's address key (an IPv4 address, or an IPv6 address's
@@ -306,19 +306,24 @@ pub mod backend {
             &self,
             caller: &Caller,
             mode: TableMode,
-        ) -> Result<String, CommandError>;
-        async fn view(&self, session: &Session, table: &str) -> Result<TableView, CommandError>;
+        ) -> Result<TableId, CommandError>;
+        async fn view(&self, session: &Session, table: &TableId)
+            -> Result<TableView, CommandError>;
         async fn execute(
             &self,
             session: &Session,
             command: TableCommand,
         ) -> Result<TableView, CommandError>;
-        async fn new_table(&self, caller: &Caller, table: &str) -> Result<String, CommandError>;
+        async fn new_table(
+            &self,
+            caller: &Caller,
+            table: &TableId,
+        ) -> Result<TableId, CommandError>;
         /// Seats the caller in the free seat of an online table.
         async fn take_seat(
             &self,
             session: &Session,
-            table: &str,
+            table: &TableId,
         ) -> Result<TableView, CommandError>;
         /// Starts a vs-AI or hot-seat table from a position given in OBF.
         async fn create_table_from(
@@ -326,7 +331,7 @@ pub mod backend {
             caller: &Caller,
             mode: TableMode,
             obf: &str,
-        ) -> Result<String, CommandError>;
+        ) -> Result<TableId, CommandError>;
     }
 
     /// The backend, provided to server functions as context.
@@ -348,7 +353,7 @@ pub mod backend {
 
 /// Starts a table; returns its id.
 #[server(endpoint = "create_table", input = Json)]
-pub async fn create_table(mode: TableMode) -> Result<String, CommandError> {
+pub async fn create_table(mode: TableMode) -> Result<TableId, CommandError> {
     let (backend, _) = backend::context()?;
     let caller = backend::caller()?;
     backend.create_table(&caller, mode).await
@@ -356,14 +361,14 @@ pub async fn create_table(mode: TableMode) -> Result<String, CommandError> {
 
 /// The table as the caller sees it.
 #[server(endpoint = "get_table", input = Json)]
-pub async fn get_table(table: String) -> Result<TableView, CommandError> {
+pub async fn get_table(table: TableId) -> Result<TableView, CommandError> {
     let (backend, session) = backend::context()?;
     backend.view(&session, &table).await
 }
 
 /// Places a disc on `square` (0..64).
 #[server(endpoint = "play_move", input = Json)]
-pub async fn play_move(table: String, square: u8) -> Result<TableView, CommandError> {
+pub async fn play_move(table: TableId, square: u8) -> Result<TableView, CommandError> {
     let (backend, session) = backend::context()?;
     backend
         .execute(&session, TableCommand::Place { table, square })
@@ -372,7 +377,7 @@ pub async fn play_move(table: String, square: u8) -> Result<TableView, CommandEr
 
 /// Resigns the current round (`side` picks the side at a hot-seat table).
 #[server(endpoint = "resign", input = Json)]
-pub async fn resign(table: String, side: Option<Side>) -> Result<TableView, CommandError> {
+pub async fn resign(table: TableId, side: Option<Side>) -> Result<TableView, CommandError> {
     let (backend, session) = backend::context()?;
     backend
         .execute(&session, TableCommand::Resign { table, side })
@@ -382,7 +387,7 @@ pub async fn resign(table: String, side: Option<Side>) -> Result<TableView, Comm
 /// Votes for (or withdraws a vote for) a rematch.
 #[server(endpoint = "vote_rematch", input = Json)]
 pub async fn vote_rematch(
-    table: String,
+    table: TableId,
     side: Option<Side>,
     vote: bool,
 ) -> Result<TableView, CommandError> {
@@ -394,7 +399,7 @@ pub async fn vote_rematch(
 
 /// A new table with the same settings (and a fresh tally); returns its id.
 #[server(endpoint = "new_table", input = Json)]
-pub async fn new_table(table: String) -> Result<String, CommandError> {
+pub async fn new_table(table: TableId) -> Result<TableId, CommandError> {
     let (backend, _) = backend::context()?;
     let caller = backend::caller()?;
     backend.new_table(&caller, &table).await
@@ -403,7 +408,7 @@ pub async fn new_table(table: String) -> Result<String, CommandError> {
 /// Takes the free seat of an online table (the only way a visitor sits:
 /// loading the page or `get_table` never does).
 #[server(endpoint = "take_seat", input = Json)]
-pub async fn take_seat(table: String) -> Result<TableView, CommandError> {
+pub async fn take_seat(table: TableId) -> Result<TableView, CommandError> {
     let (backend, session) = backend::context()?;
     backend.take_seat(&session, &table).await
 }
@@ -411,7 +416,7 @@ pub async fn take_seat(table: String) -> Result<TableView, CommandError> {
 /// Starts a vs-AI or hot-seat table from a position in OBF (64 cells `X`,
 /// `O` or `-` from a1 to h8, a space, `X` or `O` to move); returns its id.
 #[server(endpoint = "create_table_from", input = Json)]
-pub async fn create_table_from(mode: TableMode, obf: String) -> Result<String, CommandError> {
+pub async fn create_table_from(mode: TableMode, obf: String) -> Result<TableId, CommandError> {
     let (backend, _) = backend::context()?;
     let caller = backend::caller()?;
     backend.create_table_from(&caller, mode, &obf).await

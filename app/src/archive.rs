@@ -3,7 +3,7 @@
 //! with its link (as a lichess game URL is); "my games" lists the caller's.
 
 use crate::api::CommandError;
-use crate::protocol::{EndReason, Side, TableMode};
+use crate::protocol::{EndReason, GameId, Side, TableMode};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use server_fn::codec::Json;
@@ -37,7 +37,7 @@ pub struct GamePly {
 /// An archived game, whole.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameView {
-    pub id: String,
+    pub id: GameId,
     pub mode: TableMode,
     pub black: PlayerView,
     pub white: PlayerView,
@@ -60,7 +60,7 @@ pub struct GameView {
 /// A line of a games list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameSummary {
-    pub id: String,
+    pub id: GameId,
     pub mode: TableMode,
     pub black: PlayerView,
     pub white: PlayerView,
@@ -119,7 +119,7 @@ pub struct ProfileView {
 /// Server-side glue: the trait the server implements.
 #[cfg(feature = "ssr")]
 pub mod backend {
-    use super::{GameSummary, GameView};
+    use super::{GameId, GameSummary, GameView};
     use crate::api::CommandError;
     use crate::protocol::Session;
     use std::sync::Arc;
@@ -133,7 +133,7 @@ pub mod backend {
             before: Option<i64>,
             filter: super::GameFilter,
         ) -> Result<super::ProfileView, CommandError>;
-        async fn game(&self, session: &Session, id: &str) -> Result<GameView, CommandError>;
+        async fn game(&self, session: &Session, id: &GameId) -> Result<GameView, CommandError>;
         async fn games_of(
             &self,
             session: &Session,
@@ -154,7 +154,7 @@ pub mod backend {
 
 /// An archived game by id.
 #[server(endpoint = "get_game", input = Json)]
-pub async fn get_game(id: String) -> Result<GameView, CommandError> {
+pub async fn get_game(id: GameId) -> Result<GameView, CommandError> {
     let archive = backend::context()?;
     let (_, session) = crate::api::backend::context()?;
     archive.game(&session, &id).await

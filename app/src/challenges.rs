@@ -5,7 +5,7 @@
 //! with both players seated (rated only where fair play allows).
 
 use crate::api::CommandError;
-use crate::protocol::TimeControl;
+use crate::protocol::{TableId, TimeControl};
 use serde::{Deserialize, Serialize};
 use server_fn::codec::Json;
 
@@ -63,7 +63,7 @@ pub struct ChallengeView {
     pub linked: bool,
     pub status: ChallengeStatus,
     /// The table, once accepted.
-    pub table: Option<String>,
+    pub table: Option<TableId>,
     /// When it expires (ms since the epoch).
     pub expires_at: i64,
     /// When it was answered (ms since the epoch, the server's clock).
@@ -111,7 +111,7 @@ pub mod backend {
             caller: &Caller,
             id: String,
             accept: bool,
-        ) -> Result<Option<String>, CommandError>;
+        ) -> Result<Option<TableId>, CommandError>;
         async fn cancel_challenge(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
     }
 
@@ -142,7 +142,7 @@ pub async fn my_challenges() -> Result<ChallengeLists, CommandError> {
 
 /// Accepts (the new table's id) or declines a challenge sent to the caller.
 #[leptos::server(endpoint = "answer_challenge", input = Json)]
-pub async fn answer_challenge(id: String, accept: bool) -> Result<Option<String>, CommandError> {
+pub async fn answer_challenge(id: String, accept: bool) -> Result<Option<TableId>, CommandError> {
     let caller = crate::api::backend::caller()?;
     backend::context()?
         .answer_challenge(&caller, id, accept)

@@ -7,7 +7,7 @@
 pub mod autoplay;
 
 use crate::api::CommandError;
-use crate::protocol::{BoardSnapshot, Side};
+use crate::protocol::{BoardSnapshot, LabId, Side};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use server_fn::codec::Json;
@@ -154,7 +154,7 @@ pub struct ProviderStatus {
 /// Everything the lab page shows about a lab game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LabView {
-    pub id: String,
+    pub id: LabId,
     pub black_depth: u8,
     pub white_depth: u8,
     /// The current board.
@@ -201,7 +201,7 @@ impl LabView {
 /// A line of the lab home's list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LabSummary {
-    pub id: String,
+    pub id: LabId,
     pub black_depth: u8,
     pub white_depth: u8,
     pub plies: u32,
@@ -219,7 +219,7 @@ pub struct LabSummary {
 /// Server-side glue: the trait the server's lab hub implements.
 #[cfg(feature = "ssr")]
 pub mod backend {
-    use super::{LabSummary, LabView, ProviderStatus};
+    use super::{LabId, LabSummary, LabView, ProviderStatus};
     pub use crate::api::backend::Caller;
     use crate::api::CommandError;
     pub use crate::protocol::Session;
@@ -236,28 +236,28 @@ pub mod backend {
             black_depth: u8,
             white_depth: u8,
             lang: crate::i18n::Lang,
-        ) -> Result<String, CommandError>;
+        ) -> Result<LabId, CommandError>;
         /// The lab list as `session` sees it: their own games (`mine`) and
         /// the most recently changed others'.
         async fn list(&self, session: Option<&Session>) -> Result<Vec<LabSummary>, CommandError>;
-        async fn view(&self, lab: &str) -> Result<LabView, CommandError>;
+        async fn view(&self, lab: &LabId) -> Result<LabView, CommandError>;
         /// Searches for the side to move, places its disc, stores it and starts
         /// the explanation; answers once the disc is stored. Only the game's
         /// owner may.
-        async fn next_turn(&self, caller: &Caller, lab: &str) -> Result<LabView, CommandError>;
+        async fn next_turn(&self, caller: &Caller, lab: &LabId) -> Result<LabView, CommandError>;
         /// Asks again for the latest move's failed explanation (no new disc).
         /// Only the game's owner may.
-        async fn retry(&self, caller: &Caller, lab: &str) -> Result<LabView, CommandError>;
+        async fn retry(&self, caller: &Caller, lab: &LabId) -> Result<LabView, CommandError>;
         /// Waits (bounded) until the lab game's version exceeds `since`.
-        async fn wait(&self, lab: &str, since: u64) -> Result<LabView, CommandError>;
+        async fn wait(&self, lab: &LabId, since: u64) -> Result<LabView, CommandError>;
         fn provider(&self) -> ProviderStatus;
         /// Whether `session` started the lab game.
-        async fn is_owner(&self, lab: &str, session: &Session) -> Result<bool, CommandError>;
+        async fn is_owner(&self, lab: &LabId, session: &Session) -> Result<bool, CommandError>;
         /// The lab games `session` started.
-        async fn owned_by(&self, session: &Session) -> Result<Vec<String>, CommandError>;
+        async fn owned_by(&self, session: &Session) -> Result<Vec<LabId>, CommandError>;
         /// A new lab game with `lab`'s engine settings and moves (and their
         /// explanations), owned by the caller; returns its id.
-        async fn copy(&self, caller: &Caller, lab: &str) -> Result<String, CommandError>;
+        async fn copy(&self, caller: &Caller, lab: &LabId) -> Result<LabId, CommandError>;
     }
 
     /// The lab backend, provided to server functions as context.
@@ -291,7 +291,7 @@ pub mod backend {
 
 /// Starts a lab game, explained in the page's language; returns its id.
 #[server(endpoint = "lab_create", input = Json)]
-pub async fn lab_create(black_depth: u8, white_depth: u8) -> Result<String, CommandError> {
+pub async fn lab_create(black_depth: u8, white_depth: u8) -> Result<LabId, CommandError> {
     let lab = backend::context()?;
     let caller = crate::api::backend::caller()?;
     let lang = crate::i18n::request_lang();
@@ -315,7 +315,7 @@ pub async fn lab_provider() -> Result<ProviderStatus, CommandError> {
 
 /// A lab game.
 #[server(endpoint = "lab_get", input = Json)]
-pub async fn lab_get(lab: String) -> Result<LabView, CommandError> {
+pub async fn lab_get(lab: LabId) -> Result<LabView, CommandError> {
     let backend = backend::context()?;
     let view = backend.view(&lab).await?;
     backend::mark_yours(backend.as_ref(), view).await
@@ -324,7 +324,7 @@ pub async fn lab_get(lab: String) -> Result<LabView, CommandError> {
 /// Plays the next turn: the side to move searches at its depth and places a
 /// disc; the explanation follows (see [`lab_wait`]).
 #[server(endpoint = "lab_next_turn", input = Json)]
-pub async fn lab_next_turn(lab: String) -> Result<LabView, CommandError> {
+pub async fn lab_next_turn(lab: LabId) -> Result<LabView, CommandError> {
     let backend = backend::context()?;
     let caller = crate::api::backend::caller()?;
     let view = backend.next_turn(&caller, &lab).await?;
@@ -333,7 +333,7 @@ pub async fn lab_next_turn(lab: String) -> Result<LabView, CommandError> {
 
 /// Asks again for the latest move's explanation, without placing a disc.
 #[server(endpoint = "lab_retry_explanation", input = Json)]
-pub async fn lab_retry_explanation(lab: String) -> Result<LabView, CommandError> {
+pub async fn lab_retry_explanation(lab: LabId) -> Result<LabView, CommandError> {
     let backend = backend::context()?;
     let caller = crate::api::backend::caller()?;
     let view = backend.retry(&caller, &lab).await?;
@@ -342,7 +342,7 @@ pub async fn lab_retry_explanation(lab: String) -> Result<LabView, CommandError>
 
 /// Waits up to ~20 s for a change after `since`, then answers the lab game.
 #[server(endpoint = "lab_wait", input = Json)]
-pub async fn lab_wait(lab: String, since: u64) -> Result<LabView, CommandError> {
+pub async fn lab_wait(lab: LabId, since: u64) -> Result<LabView, CommandError> {
     let backend = backend::context()?;
     let view = backend.wait(&lab, since).await?;
     backend::mark_yours(backend.as_ref(), view).await
@@ -352,7 +352,7 @@ pub async fn lab_wait(lab: String, since: u64) -> Result<LabView, CommandError> 
 /// lab game that the caller owns and may step; returns the new id. For a
 /// visitor watching someone else's game.
 #[server(endpoint = "lab_copy", input = Json)]
-pub async fn lab_copy(lab: String) -> Result<String, CommandError> {
+pub async fn lab_copy(lab: LabId) -> Result<LabId, CommandError> {
     let backend = backend::context()?;
     let caller = crate::api::backend::caller()?;
     backend.copy(&caller, &lab).await

@@ -11,6 +11,7 @@ pub mod archive;
 pub mod assets;
 pub mod board;
 pub mod challenges;
+pub mod ids;
 pub mod lab;
 #[cfg(feature = "hydrate")]
 mod live;

@@ -9,7 +9,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Opens `/ws/table/{id}` and feeds every pushed state to `on_state`.
-pub fn connect(id: String, on_state: Callback<TableView>, connected: WriteSignal<bool>) {
+pub fn connect(
+    id: crate::protocol::TableId,
+    on_state: Callback<TableView>,
+    connected: WriteSignal<bool>,
+) {
     let alive = Rc::new(RefCell::new(true));
     let socket_slot: Rc<RefCell<Option<web_sys::WebSocket>>> = Rc::new(RefCell::new(None));
     open(
@@ -32,7 +36,7 @@ pub fn connect(id: String, on_state: Callback<TableView>, connected: WriteSignal
 }
 
 fn open(
-    id: String,
+    id: crate::protocol::TableId,
     on_state: Callback<TableView>,
     connected: WriteSignal<bool>,
     alive: Rc<RefCell<bool>>,
@@ -102,7 +106,7 @@ fn open(
 pub fn join_queue(
     control: crate::protocol::TimeControl,
     rated: bool,
-    on_matched: Callback<String>,
+    on_matched: Callback<crate::protocol::TableId>,
     on_error: Callback<crate::i18n::Msg>,
 ) -> Option<web_sys::WebSocket> {
     let window = web_sys::window()?;

@@ -4,6 +4,7 @@
 //! (Over 600 lines: the whole wire protocol and its tests, one definition both ends read.)
 //!
 
+pub use crate::ids::{AccountId, GameId, LabId, TableId};
 use serde::{Deserialize, Serialize};
 
 /// Number of squares on the board.
@@ -411,7 +412,7 @@ pub struct HistoryEntry {
 /// Everything a browser shows about a table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableView {
-    pub id: String,
+    pub id: TableId,
     pub mode: TableMode,
     /// 1 for the first game at this table, then one more per rematch.
     pub round: u32,
@@ -543,21 +544,21 @@ pub fn ai_refused(mode: TableMode, status: RoundStatus, ai_thinking: bool) -> bo
 #[serde(tag = "command", rename_all = "snake_case")]
 pub enum TableCommand {
     Place {
-        table: String,
+        table: TableId,
         square: u8,
     },
     Resign {
-        table: String,
+        table: TableId,
         side: Option<Side>,
     },
     Vote {
-        table: String,
+        table: TableId,
         side: Option<Side>,
         vote: bool,
     },
     /// Berserk at an arena's table (the server checks the arena).
     Berserk {
-        table: String,
+        table: TableId,
     },
 }
 
@@ -579,7 +580,7 @@ pub enum ServerMessage {
     /// Quick match: waiting for an opponent.
     Queued,
     /// Quick match: paired; go to this table.
-    Matched { table: String },
+    Matched { table: TableId },
 }
 
 impl ServerMessage {
@@ -605,7 +606,7 @@ pub enum QueueMessage {
     /// Waiting for an opponent.
     Queued,
     /// Paired; go to this table.
-    Matched { table: String },
+    Matched { table: TableId },
 }
 
 impl QueueMessage {
@@ -618,7 +619,7 @@ impl QueueMessage {
             #[serde(rename = "type")]
             kind: String,
             #[serde(default)]
-            table: Option<String>,
+            table: Option<TableId>,
             #[serde(default)]
             msg: Option<crate::i18n::Msg>,
         }

@@ -3,7 +3,7 @@
 //! leaderboard. Glicko-2 itself lives on the server (`server/src/glicko.rs`).
 
 use crate::api::CommandError;
-use crate::protocol::Speed;
+use crate::protocol::{Speed, TableId};
 use serde::{Deserialize, Serialize};
 use server_fn::codec::Json;
 
@@ -97,13 +97,13 @@ pub struct BoardLine {
 pub mod backend {
     use super::{BoardLine, PlayersView, PoolRating};
     use crate::api::CommandError;
-    use crate::protocol::{Session, Speed};
+    use crate::protocol::{Session, Speed, TableId};
     use std::sync::Arc;
 
     #[async_trait::async_trait]
 
     pub trait RatingsBackend: Send + Sync + 'static {
-        async fn table_players(&self, table: &str) -> Result<PlayersView, CommandError>;
+        async fn table_players(&self, table: &TableId) -> Result<PlayersView, CommandError>;
         async fn ratings_of(&self, session: &Session) -> Result<Vec<PoolRating>, CommandError>;
         async fn leaderboard(&self, speed: Speed) -> Result<Vec<BoardLine>, CommandError>;
     }
@@ -121,7 +121,7 @@ pub mod backend {
 
 /// The players of a table, their ratings and the last rated change.
 #[leptos::server(endpoint = "table_players", input = Json)]
-pub async fn table_players(table: String) -> Result<PlayersView, CommandError> {
+pub async fn table_players(table: TableId) -> Result<PlayersView, CommandError> {
     backend::context()?.table_players(&table).await
 }
 

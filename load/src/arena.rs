@@ -12,7 +12,7 @@
 //! arena's rule (2 a win, 1 a draw, double after two wins in a row) applied
 //! by this tool to the results the players saw.
 
-use app::protocol::RoundStatus;
+use app::protocol::{RoundStatus, TableId};
 use app::tournaments::{Kind, NewTournament, StandingLine, Status, TournamentView};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -336,7 +336,7 @@ async fn player(
             seen.longest.sort_unstable_by(|a, b| b.cmp(a));
             seen.longest.truncate(5);
         }
-        let (halves, ended) = play(client, &table, pace, &mut dice, seen).await?;
+        let (halves, ended) = play(client, &TableId::new(table.clone()), pace, &mut dice, seen).await?;
         free_since = ended;
         results.push(halves);
         seen.lock().await.tables.insert(table);
@@ -359,7 +359,7 @@ async fn player(
 /// end was seen.
 async fn play(
     client: &Client,
-    table: &str,
+    table: &TableId,
     pace: Duration,
     dice: &mut Dice,
     seen: &Mutex<Seen>,

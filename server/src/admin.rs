@@ -17,38 +17,7 @@
 use crate::config::Config;
 use crate::store::Store;
 
-/// The server's subcommands.
-#[derive(Clone, Debug, clap::Subcommand)]
-pub enum Command {
-    /// An operator's action on the database (the site may be running).
-    #[command(subcommand)]
-    Admin(Action),
-}
-
-/// What an operator can do.
-#[derive(Clone, Debug, clap::Subcommand)]
-pub enum Action {
-    /// Lists reports, oldest first (open ones unless --all).
-    Reports {
-        #[arg(long)]
-        all: bool,
-    },
-    /// Closes an account: it can no longer sign in, its name stays reserved.
-    Close {
-        name: String,
-        /// Why (kept in the operator's log).
-        #[arg(long)]
-        reason: String,
-    },
-    /// Marks an account as a rating abuser (or, with --undo, clears it).
-    MarkAbuser {
-        name: String,
-        #[arg(long)]
-        undo: bool,
-    },
-    /// Prints the operator's log.
-    Log,
-}
+pub use crate::config::{Action, Command};
 
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -141,7 +110,7 @@ pub async fn execute(
                 .log_admin("close", Some(account.id), &detail, now)
                 .await
                 .map_err(failed)?;
-            tracing::warn!(account = account.id, "{detail}");
+            tracing::warn!(account = %account.id, "{detail}");
             write(out, detail)?;
         }
         Action::MarkAbuser { name, undo } => {

@@ -25,7 +25,7 @@ use std::time::Instant;
 /// A search request.
 #[derive(Clone, Debug)]
 pub struct Job {
-    pub table_id: String,
+    pub table_id: app::protocol::TableId,
     /// Who the search is for (the table owner's session): the per-session
     /// cap on waiting searches counts it.
     pub owner: String,

@@ -16,7 +16,9 @@ use crate::lab::exact::{solve_moves, ExactLimits};
 use crate::store::{on_db, Dialect, Store, StoreError};
 use app::api::analysis_backend::AnalysisBackend;
 use app::api::CommandError;
-use app::protocol::{AnalysisView, GameAnalysis, GameKind, MoveAnalysis, Severity, Side};
+use app::protocol::{
+    AnalysisView, GameAnalysis, GameKind, LabId, MoveAnalysis, Severity, Side, TableId,
+};
 use engine::{Color, Game, GameEvent, Position, Square};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -373,7 +375,7 @@ impl Analyses {
         }
         match kind {
             GameKind::Table => {
-                let (round, game, over) = self.inner.hub.round_game(id).await?;
+                let (round, game, over) = self.inner.hub.round_game(&TableId::new(id)).await?;
                 Ok(Target {
                     key: format!("table:{id}:{round}"),
                     game,
@@ -381,7 +383,7 @@ impl Analyses {
                 })
             }
             GameKind::Lab => {
-                let (game, over) = self.inner.lab.game_of(id).await?;
+                let (game, over) = self.inner.lab.game_of(&LabId::new(id)).await?;
                 Ok(Target {
                     key: format!("lab:{id}"),
                     game,

@@ -9,7 +9,7 @@ use crate::store::archive::ArchivedRow;
 use crate::store::Store;
 use app::api::CommandError;
 use app::archive::{GameFilter, GamePly, GameSummary, GameView, PlayerView};
-use app::protocol::{EndReason, Session, Side, TableMode};
+use app::protocol::{EndReason, GameId, Session, Side, TableMode};
 use engine::{Color, Position};
 
 /// Games per page of a games list.
@@ -121,7 +121,7 @@ impl Archive {
         session: &Session,
     ) -> Result<GameSummary, CommandError> {
         Ok(GameSummary {
-            id: row.id.clone(),
+            id: GameId::new(row.id.clone()),
             mode: serde_json::from_str(&row.mode).unwrap_or(TableMode::HotSeat),
             black: self.player(&row.black).await?,
             white: self.player(&row.white).await?,
@@ -136,7 +136,7 @@ impl Archive {
     }
 
     /// A stored game by id (404 for an unknown or malformed one).
-    async fn row(&self, id: &str) -> Result<ArchivedRow, CommandError> {
+    async fn row(&self, id: &GameId) -> Result<ArchivedRow, CommandError> {
         let missing = || CommandError::not_found(app::msg!("srv-no-game"));
         if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(missing());
@@ -149,7 +149,7 @@ impl Archive {
     }
 
     /// An archived game by id, replayed.
-    pub async fn game(&self, session: &Session, id: &str) -> Result<GameView, CommandError> {
+    pub async fn game(&self, session: &Session, id: &GameId) -> Result<GameView, CommandError> {
         let row = self.row(id).await?;
         let times: Vec<Option<i64>> = serde_json::from_str(&row.times).unwrap_or_default();
         let (start, plies) = replay(&row.start_obf, &row.moves, &times)
@@ -230,14 +230,14 @@ impl Archive {
 impl Archive {
     /// An archived game as one GGF record (the format Othello programs
     /// read); names as shown on its page.
-    pub async fn ggf(&self, id: &str) -> Result<String, CommandError> {
+    pub async fn ggf(&self, id: &GameId) -> Result<String, CommandError> {
         let row = self.row(id).await?;
         self.ggf_of(&row).await
     }
 
     /// An archived game as text (`/game/<id>/export.txt`), in `lang`, with
     /// its GGF record at the end.
-    pub async fn text(&self, id: &str, lang: app::i18n::Lang) -> Result<String, CommandError> {
+    pub async fn text(&self, id: &GameId, lang: app::i18n::Lang) -> Result<String, CommandError> {
         let row = self.row(id).await?;
         let summary = self.summary(&row, &Session(String::new())).await?;
         let broken = |e: String| CommandError::internal(format!("archived game {id}: {e}"));
@@ -315,7 +315,7 @@ impl Archive {
             draws,
             games: self.filtered(&identity, before, &filter).await?,
             ratings: crate::ratings::pools(&self.store, account.id).await?,
-            tournaments: crate::tournaments::results_of(&self.store, account.id).await?,
+            tournaments: crate::tournaments::results_of(&self.store, account.id.get()).await?,
         })
     }
 }
@@ -483,7 +483,7 @@ impl app::archive::backend::ArchiveBackend for Archive {
         Archive::profile(self, name, before, filter).await
     }
 
-    async fn game(&self, session: &Session, id: &str) -> Result<GameView, CommandError> {
+    async fn game(&self, session: &Session, id: &GameId) -> Result<GameView, CommandError> {
         Archive::game(self, session, id).await
     }
 

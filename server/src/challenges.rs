@@ -15,7 +15,7 @@ use app::api::CommandError;
 use app::challenges::{
     ChallengeLists, ChallengeStatus, ChallengeView, Colour, NewChallenge, EXPIRES_AFTER_MS,
 };
-use app::protocol::TimeControl;
+use app::protocol::{AccountId, TableId, TimeControl};
 use rand::Rng;
 
 /// Open challenges one account may have sent at once, and one address.
@@ -36,7 +36,7 @@ fn unavailable(error: StoreError) -> CommandError {
     CommandError::unavailable(app::msg!("srv-challenges-unavailable"))
 }
 
-fn signed_in(caller: &Caller) -> Result<i64, CommandError> {
+fn signed_in(caller: &Caller) -> Result<AccountId, CommandError> {
     crate::identity::account_of(&caller.session)
         .ok_or_else(|| CommandError::refused(app::msg!("srv-challenge-sign-in")))
 }
@@ -53,7 +53,7 @@ impl Challenges {
         Challenges { store, hub }
     }
 
-    async fn view(&self, row: &ChallengeRow, me: i64, now: i64) -> ChallengeView {
+    async fn view(&self, row: &ChallengeRow, me: AccountId, now: i64) -> ChallengeView {
         let status = match row.status.as_str() {
             "open" if row.expires_at <= now => ChallengeStatus::Expired,
             "open" => ChallengeStatus::Open,
@@ -74,7 +74,7 @@ impl Challenges {
             rated: row.rated != 0 && !linked,
             linked,
             status,
-            table: row.table_id.clone(),
+            table: row.table_id.clone().map(TableId::new),
             expires_at: row.expires_at,
             answered_at: row.answered_at,
         }
@@ -179,7 +179,7 @@ impl Challenges {
         caller: &Caller,
         id: &str,
         accept: bool,
-    ) -> Result<Option<String>, CommandError> {
+    ) -> Result<Option<TableId>, CommandError> {
         let me = signed_in(caller)?;
         let row = self.row_for(id).await?;
         if row.challenged != me {
@@ -198,10 +198,10 @@ impl Challenges {
                 Err(CommandError::conflict(app::msg!("srv-challenge-gone")))
             };
         }
-        let table = crate::hex::hex(&rand::random::<[u8; 8]>());
+        let table = TableId::new(crate::hex::hex(&rand::random::<[u8; 8]>()));
         if !self
             .store
-            .answer_challenge(id, "accepted", Some(&table), now)
+            .answer_challenge(id, "accepted", Some(table.as_str()), now)
             .await
             .map_err(unavailable)?
         {
@@ -273,7 +273,7 @@ impl app::challenges::backend::ChallengeBackend for Challenges {
         caller: &Caller,
         id: String,
         accept: bool,
-    ) -> Result<Option<String>, CommandError> {
+    ) -> Result<Option<TableId>, CommandError> {
         self.answer(caller, &id, accept).await
     }
 

@@ -58,13 +58,46 @@ pub mod defaults {
     pub const EXPLAIN_DAILY_PER_IP: u32 = 120;
 }
 
+/// The server's subcommands.
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum Command {
+    /// An operator's action on the database (the site may be running).
+    #[command(subcommand)]
+    Admin(Action),
+}
+
+/// What an operator can do.
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum Action {
+    /// Lists reports, oldest first (open ones unless --all).
+    Reports {
+        #[arg(long)]
+        all: bool,
+    },
+    /// Closes an account: it can no longer sign in, its name stays reserved.
+    Close {
+        name: String,
+        /// Why (kept in the operator's log).
+        #[arg(long)]
+        reason: String,
+    },
+    /// Marks an account as a rating abuser (or, with --undo, clears it).
+    MarkAbuser {
+        name: String,
+        #[arg(long)]
+        undo: bool,
+    },
+    /// Prints the operator's log.
+    Log,
+}
+
 /// Othello 3D web server.
 #[derive(Clone, Debug, Parser)]
 #[command(name = "othello-server", version, about)]
 pub struct Config {
     /// An operator's command instead of serving (`othello-server admin …`).
     #[command(subcommand)]
-    pub command: Option<crate::admin::Command>,
+    pub command: Option<Command>,
     /// Address to listen on.
     #[arg(long, env = "OTHELLO_LISTEN", default_value = defaults::LISTEN)]
     pub listen: SocketAddr,
@@ -234,8 +267,8 @@ pub struct Config {
     /// Recurring Swiss tournaments the server opens itself, comma-separated
     /// (UTC): `daily@HH:MM/<m+s>/<rounds>` or `hourly@:MM/<m+s>/<rounds>`,
     /// e.g. `daily@19:00/5+0/5,hourly@:30/3+2/3`; `none` for none.
-    #[arg(long, env = "OTHELLO_TOURNAMENT_SCHEDULE", default_value = defaults::TOURNAMENT_SCHEDULE, value_parser = crate::tournaments::schedule::Scheduled::parse_all)]
-    pub tournament_schedule: crate::tournaments::schedule::Schedule,
+    #[arg(long, env = "OTHELLO_TOURNAMENT_SCHEDULE", default_value = defaults::TOURNAMENT_SCHEDULE, value_parser = crate::schedule::Scheduled::parse_all)]
+    pub tournament_schedule: crate::schedule::Schedule,
 
     /// FOR TESTS ONLY: milliseconds the AI waits before each search (so a
     /// test can kill an instance with an AI move pending). Never set this in
@@ -426,6 +459,18 @@ impl Config {
     }
 }
 
+/// The origin (`scheme://host[:port]`) of a URL, lower-case, or `None` when it
+/// is not a web URL.
+pub fn origin_of(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url.trim()).ok()?;
+    match parsed.scheme() {
+        "http" | "https" => {}
+        _ => return None,
+    }
+    parsed.host_str()?;
+    Some(parsed.origin().ascii_serialization())
+}
+
 impl Config {
     /// Origins allowed for WebSockets besides the request's own host.
     pub fn origins(&self) -> Vec<String> {
@@ -433,10 +478,7 @@ impl Config {
         if let Some(url) = &self.public_url {
             // Keep scheme://host[:port], drop any path (the `url` crate's
             // origin); a value that is not a web URL is kept as written.
-            origins.push(
-                crate::guard::origin_of(url)
-                    .unwrap_or_else(|| url.trim_end_matches('/').to_string()),
-            );
+            origins.push(origin_of(url).unwrap_or_else(|| url.trim_end_matches('/').to_string()));
         }
         origins
     }
@@ -450,11 +492,6 @@ mod tests {
     fn the_flags_the_tests_and_the_hub_share_one_set_of_defaults() {
         let flags = Config::parse_from(["othello-server"]);
         let tests = Config::for_tests(PathBuf::from("t.db"));
-        assert_eq!(
-            crate::hub::HubConfig::from(&flags),
-            crate::hub::HubConfig::default()
-        );
-        assert_eq!(crate::hub::HubConfig::default().grace_ms, 90_000);
         assert_eq!(flags.listen.to_string(), defaults::LISTEN);
         assert_eq!(flags.max_body_bytes, tests.max_body_bytes);
         assert_eq!(flags.session_expiry_secs, tests.session_expiry_secs);

@@ -4,9 +4,8 @@
 
 use crate::error::ErrorResponse;
 use crate::exports::Kind;
-use crate::routes::attachment;
 use crate::AppState;
-use app::protocol::GameKind;
+use app::protocol::{GameId, GameKind};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
@@ -31,7 +30,7 @@ pub async fn tournament_text(
 /// once it has been analysed.
 pub async fn game_text(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<GameId>,
     headers: axum::http::HeaderMap,
 ) -> axum::response::Response {
     let lang = app::i18n::lang_of_headers(&headers);
@@ -146,4 +145,24 @@ pub async fn account_data(
         ),
         Err(error) => ErrorResponse(error).into_response(),
     }
+}
+
+/// A file the browser saves (`Content-Disposition: attachment`).
+pub(crate) fn attachment(
+    name: String,
+    content_type: &'static str,
+    body: String,
+) -> axum::response::Response {
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response()
 }

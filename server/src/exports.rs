@@ -11,6 +11,7 @@
 
 use crate::archive::Archive;
 use app::api::CommandError;
+use app::protocol::AccountId;
 use axum::body::Bytes;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -47,7 +48,7 @@ struct Cached {
 
 #[derive(Default)]
 struct State {
-    cache: HashMap<i64, Cached>,
+    cache: HashMap<AccountId, Cached>,
     bytes: usize,
     in_flight: HashMap<IpAddr, usize>,
     tick: u64,
@@ -177,7 +178,7 @@ impl Exports {
         Ok(built)
     }
 
-    fn cached(&self, account: i64, marker: (i64, i64), kind: Kind) -> Option<Built> {
+    fn cached(&self, account: AccountId, marker: (i64, i64), kind: Kind) -> Option<Built> {
         let mut state = self.state.lock().ok()?;
         state.tick += 1;
         let tick = state.tick;
@@ -189,7 +190,7 @@ impl Exports {
         entry.files.get(&kind).cloned()
     }
 
-    fn keep(&self, account: i64, marker: (i64, i64), files: HashMap<Kind, Built>) {
+    fn keep(&self, account: AccountId, marker: (i64, i64), files: HashMap<Kind, Built>) {
         let Ok(mut state) = self.state.lock() else {
             return;
         };

@@ -14,12 +14,12 @@
 use crate::clock::Clock;
 use crate::store::{Store, StoreError};
 use app::api::backend::Caller;
+use app::protocol::AccountId;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// How long a link between an account and an address or browser counts.
-pub const LINK_DAYS: i64 = 30;
+pub use crate::store::fair_play::LINK_DAYS;
 const DAY_MS: i64 = 86_400_000;
 /// A link already noted is written again at most this often.
 const NOTE_EVERY_MS: i64 = 3_600_000;
@@ -36,7 +36,7 @@ struct Inner {
     clock: Arc<dyn Clock>,
     key: String,
     /// (account, link) → when last written.
-    noted: Mutex<HashMap<(i64, String), i64>>,
+    noted: Mutex<HashMap<(AccountId, String), i64>>,
 }
 
 impl FairPlay {
@@ -150,7 +150,7 @@ impl FairPlay {
 
     /// Whether two accounts are linked (a read failure counts as linked:
     /// the game is then casual, never wrongly rated).
-    pub async fn linked(&self, a: i64, b: i64) -> bool {
+    pub async fn linked(&self, a: AccountId, b: AccountId) -> bool {
         self.inner
             .store
             .linked(a, b, self.since())
@@ -159,7 +159,7 @@ impl FairPlay {
     }
 
     /// Forgets what was noted of an account (deleted or closed).
-    pub fn forget(&self, account: i64) {
+    pub fn forget(&self, account: AccountId) {
         if let Ok(mut noted) = self.inner.noted.lock() {
             noted.retain(|(a, _), _| *a != account);
         }

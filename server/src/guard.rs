@@ -58,17 +58,7 @@ pub struct GuardConfig {
     pub client_ip_header: Option<String>,
 }
 
-/// The origin (`scheme://host[:port]`) of a URL, lower-case, or `None` when it
-/// is not a web URL.
-pub fn origin_of(url: &str) -> Option<String> {
-    let parsed = url::Url::parse(url.trim()).ok()?;
-    match parsed.scheme() {
-        "http" | "https" => {}
-        _ => return None,
-    }
-    parsed.host_str()?;
-    Some(parsed.origin().ascii_serialization())
-}
+pub use crate::config::origin_of;
 
 /// The host name (no port) of a `Host` header value, lower-case.
 pub fn host_name(host: &str) -> Option<String> {

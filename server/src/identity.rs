@@ -10,13 +10,13 @@
 //! A module of its own, below the hub and the accounts, so that neither
 //! depends on the other to read an identity.
 
-use app::protocol::Session;
+use app::protocol::{AccountId, Session};
 
 /// An identity, parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Identity {
     /// A signed-in player's account.
-    Account(i64),
+    Account(AccountId),
     /// The computer, at a search depth.
     Ai(u8),
     /// An anonymous browser (its session).
@@ -26,7 +26,10 @@ pub enum Identity {
 impl Identity {
     /// Reads a stored identity.
     pub fn parse(text: &str) -> Self {
-        if let Some(id) = text.strip_prefix("account:").and_then(|id| id.parse().ok()) {
+        if let Some(id) = text
+            .strip_prefix("account:")
+            .and_then(|id| id.parse::<AccountId>().ok())
+        {
             return Identity::Account(id);
         }
         if let Some(depth) = text.strip_prefix("ai:").and_then(|d| d.parse().ok()) {
@@ -46,12 +49,12 @@ impl Identity {
 }
 
 /// The identity of a browser signed in to `account`.
-pub fn identity_of(account: i64) -> Session {
+pub fn identity_of(account: AccountId) -> Session {
     Session(Identity::Account(account).stored())
 }
 
 /// The account an identity stands for, if it is an account's.
-pub fn account_of(session: &Session) -> Option<i64> {
+pub fn account_of(session: &Session) -> Option<AccountId> {
     match Identity::parse(&session.0) {
         Identity::Account(id) => Some(id),
         _ => None,
@@ -65,13 +68,14 @@ mod tests {
     #[test]
     fn identities_read_back_as_stored() {
         for identity in [
-            Identity::Account(42),
+            Identity::Account(AccountId::new(42)),
             Identity::Ai(6),
             Identity::Browser("3f9a".into()),
         ] {
             assert_eq!(Identity::parse(&identity.stored()), identity);
         }
-        assert_eq!(account_of(&identity_of(7)), Some(7));
+        let seven = AccountId::new(7);
+        assert_eq!(account_of(&identity_of(seven)), Some(seven));
         assert_eq!(account_of(&Session("ai:3".into())), None);
         // A malformed prefix is a browser's text, never an account.
         assert_eq!(

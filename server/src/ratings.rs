@@ -8,7 +8,7 @@
 use crate::glicko::PROVISIONAL_DEVIATION;
 use crate::store::Store;
 use app::api::CommandError;
-use app::protocol::{Session, Speed, TableMode};
+use app::protocol::{AccountId, Session, Speed, TableId, TableMode};
 use app::ratings::{BoardLine, PlayersView, PoolRating, SeatTag, ShownRating};
 
 /// Lines on the leaderboard.
@@ -32,7 +32,7 @@ fn unavailable(error: crate::store::StoreError) -> CommandError {
 }
 
 impl Ratings {
-    async fn table_players(&self, table: &str) -> Result<PlayersView, CommandError> {
+    async fn table_players(&self, table: &TableId) -> Result<PlayersView, CommandError> {
         let (mode, holders) = self.hub.seat_holders(table).await?;
         let TableMode::Online { time, rated, .. } = mode else {
             return Ok(PlayersView::default());
@@ -46,7 +46,7 @@ impl Ratings {
         } else {
             None
         };
-        let accounts: Vec<Option<i64>> = holders
+        let accounts: Vec<Option<AccountId>> = holders
             .iter()
             .map(|h| {
                 h.as_ref()
@@ -127,7 +127,7 @@ impl Ratings {
 }
 
 /// An account's ratings, one per pool played, with their histories.
-pub async fn pools(store: &Store, account: i64) -> Result<Vec<PoolRating>, CommandError> {
+pub async fn pools(store: &Store, account: AccountId) -> Result<Vec<PoolRating>, CommandError> {
     let rows = store.ratings_of(account).await.map_err(unavailable)?;
     let mut pools = Vec::new();
     for row in rows {
@@ -153,7 +153,7 @@ pub async fn pools(store: &Store, account: i64) -> Result<Vec<PoolRating>, Comma
 
 #[async_trait::async_trait]
 impl app::ratings::backend::RatingsBackend for Ratings {
-    async fn table_players(&self, table: &str) -> Result<PlayersView, CommandError> {
+    async fn table_players(&self, table: &TableId) -> Result<PlayersView, CommandError> {
         Ratings::table_players(self, table).await
     }
 

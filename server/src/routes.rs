@@ -4,11 +4,12 @@
 //! (Over 600 lines: every route, its backends' wiring and its small handlers,
 //! one map of the public surface.)
 
+use crate::downloads::attachment;
 use crate::error::ErrorResponse;
 use crate::AppState;
 use app::api::backend::BackendHandle;
 use app::api::CommandError;
-use app::protocol::GameKind;
+use app::protocol::{GameId, GameKind, LabId, TableId};
 use app::{shell, App};
 use axum::extract::Path;
 use axum::extract::State;
@@ -430,7 +431,7 @@ async fn ready(State(state): State<AppState>) -> impl IntoResponse {
 
 async fn export_text(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     headers: axum::http::HeaderMap,
 ) -> axum::response::Response {
     // The headings in the language of the page that links here.
@@ -458,7 +459,7 @@ async fn export_text(
 
 async fn export_ggf(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
 ) -> axum::response::Response {
     match state.hub.export_ggf(&id).await {
         Ok(text) => attachment(
@@ -472,7 +473,7 @@ async fn export_ggf(
 
 async fn game_ggf(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<GameId>,
 ) -> axum::response::Response {
     let archive = crate::archive::Archive {
         store: state.store.clone(),
@@ -502,28 +503,9 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     )
 }
 
-pub(crate) fn attachment(
-    name: String,
-    content_type: &'static str,
-    body: String,
-) -> axum::response::Response {
-    (
-        StatusCode::OK,
-        [
-            (header::CONTENT_TYPE, content_type.to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{name}\""),
-            ),
-        ],
-        body,
-    )
-        .into_response()
-}
-
 async fn lab_export_text(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<LabId>,
     headers: axum::http::HeaderMap,
 ) -> axum::response::Response {
     match state.lab.export_text(&id).await {
@@ -550,7 +532,7 @@ async fn lab_export_text(
 
 async fn lab_export_json(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<LabId>,
 ) -> axum::response::Response {
     match state.lab.export_json(&id).await {
         Ok(mut value) => {

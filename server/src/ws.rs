@@ -13,7 +13,7 @@
 use crate::error::ErrorResponse;
 use crate::AppState;
 use app::api::CommandError;
-use app::protocol::{ClientMessage, ServerMessage, Session, TableView};
+use app::protocol::{AccountId, ClientMessage, ServerMessage, Session, TableId, TableView};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap};
@@ -144,7 +144,7 @@ fn bounded(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
 /// `GET /ws/table/{id}`.
 pub async fn table_socket(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<TableId>,
     Extension(session): Extension<Session>,
     ip: Option<Extension<crate::guard::ClientIp>>,
     headers: HeaderMap,
@@ -191,7 +191,7 @@ pub async fn tournament_socket(
         Ok(pages) => pages,
         Err(error) => return ErrorResponse(error).into_response(),
     };
-    let me = crate::identity::account_of(&session);
+    let me = crate::identity::account_of(&session).map(AccountId::get);
     let hub = state.hub.clone();
     let keep = KeepAlive::of(&state);
     bounded(upgrade).on_upgrade(move |socket| async move {

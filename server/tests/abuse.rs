@@ -517,7 +517,7 @@ async fn lab_games_and_copies_are_capped_per_address() {
         .lab_games_of(&server::session::session_of(owner.token().as_deref().expect("token")).0)
         .await
         .expect("owned")
-        .contains(&lab));
+        .contains(&lab.to_string()));
 }
 
 #[tokio::test]
@@ -671,7 +671,7 @@ async fn paid_lab(database: &std::path::Path, clock: &ManualClock) -> server::la
 async fn step(
     lab: &server::lab::LabHub,
     caller: &server::limits::Caller,
-    id: &str,
+    id: &app::protocol::LabId,
 ) -> Result<(), app::api::CommandError> {
     let mut view = lab.next_turn_for(caller, id).await?;
     while view

@@ -8,7 +8,7 @@
 
 mod common;
 
-use app::protocol::{Speed, TableMode};
+use app::protocol::{Speed, TableId, TableMode};
 use common::{client, visitor, InProcess, Server};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -199,7 +199,7 @@ async fn get_cookie(http: &reqwest::Client, url: &str) {
 }
 
 /// A hot-seat table made by the browser `http` (its cookie jar): the id.
-async fn hot_seat(http: &reqwest::Client, url: &str) -> String {
+async fn hot_seat(http: &reqwest::Client, url: &str) -> TableId {
     Client::with_http(http.clone(), url)
         .create_table(TableMode::HotSeat)
         .await
@@ -425,7 +425,7 @@ async fn every_response_carries_the_security_headers() {
         &[("content-type", "application/json"), ("origin", &url)],
     )
     .await;
-    assert!(text.contains(&table));
+    assert!(text.contains(table.as_str()));
     let api = http
         .post(format!("{url}/api/lab_provider"))
         .header("content-type", "application/json")
@@ -566,30 +566,30 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
     Some(match name {
         "create_table" => status_of(client.create_table(TableMode::HotSeat).await),
         "create_table_from" => status_of(client.create_table_from(TableMode::HotSeat, OBF).await),
-        "get_table" => status_of(client.get_table("nope").await),
-        "play_move" => status_of(client.play_move("nope", 37).await),
-        "resign" => status_of(client.resign("nope", None).await),
-        "vote_rematch" => status_of(client.vote_rematch("nope", None, true).await),
-        "new_table" => status_of(client.new_table("nope").await),
-        "take_seat" => status_of(client.take_seat("nope").await),
+        "get_table" => status_of(client.get_table(&"nope".into()).await),
+        "play_move" => status_of(client.play_move(&"nope".into(), 37).await),
+        "resign" => status_of(client.resign(&"nope".into(), None).await),
+        "vote_rematch" => status_of(client.vote_rematch(&"nope".into(), None, true).await),
+        "new_table" => status_of(client.new_table(&"nope".into()).await),
+        "take_seat" => status_of(client.take_seat(&"nope".into()).await),
         "analysis_start" => status_of(client.analysis_start("table", "nope").await),
         "analysis_get" => status_of(client.analysis_get("lab", "nope").await),
         "lab_create" => status_of(client.lab_create(1, 1).await),
         "lab_list" => status_of(client.lab_list().await),
         "lab_provider" => status_of(client.lab_provider().await),
-        "lab_get" => status_of(client.lab_get("nope").await),
-        "lab_next_turn" => status_of(client.lab_next_turn("nope").await),
-        "lab_retry_explanation" => status_of(client.lab_retry_explanation("nope").await),
-        "lab_wait" => status_of(client.lab_wait("nope", 0).await),
-        "lab_copy" => status_of(client.lab_copy("nope").await),
-        "get_game" => status_of(client.get_game("nope").await),
+        "lab_get" => status_of(client.lab_get(&"nope".into()).await),
+        "lab_next_turn" => status_of(client.lab_next_turn(&"nope".into()).await),
+        "lab_retry_explanation" => status_of(client.lab_retry_explanation(&"nope".into()).await),
+        "lab_wait" => status_of(client.lab_wait(&"nope".into(), 0).await),
+        "lab_copy" => status_of(client.lab_copy(&"nope".into()).await),
+        "get_game" => status_of(client.get_game(&"nope".into()).await),
         "my_games" => status_of(client.my_games(None).await),
         "get_profile" => status_of(client.get_profile("nobody", None).await),
         "sign_up" => status_of(client.sign_up("ab", "x").await),
         "sign_in" => status_of(client.sign_in("nobody", "not it at all").await),
         "sign_out" => status_of(client.sign_out().await),
         "sign_out_everywhere" => status_of(client.sign_out_everywhere().await),
-        "table_players" => status_of(client.table_players("nope").await),
+        "table_players" => status_of(client.table_players(&"nope".into()).await),
         "change_password" => status_of(client.change_password("x", "y").await),
         "delete_account" => status_of(client.delete_account("x").await),
         "my_ratings" => status_of(client.my_ratings().await),
@@ -1284,7 +1284,7 @@ async fn a_greedy_sessions_ai_searches_do_not_delay_a_players_reply() {
         position
     };
     let job = |owner: &str, table: String, line: usize| Job {
-        table_id: table,
+        table_id: TableId::new(table),
         owner: owner.to_string(),
         key: owner.to_string(),
         version: 1,

@@ -2,7 +2,9 @@
 //! hot-seat game analysed on the AI pool (progress, stored result, export),
 //! bad requests refused, and idle lab games deleted after 24 h.
 
-use app::protocol::{AnalysisView, GameKind, Session, Severity, TableCommand, TableMode};
+use app::protocol::{
+    AnalysisView, GameKind, LabId, Session, Severity, TableCommand, TableId, TableMode,
+};
 use engine::{Game, Position};
 use server::analysis::{Analyses, AnalysisSettings};
 use server::clock::ManualClock;
@@ -73,7 +75,7 @@ async fn world() -> World {
 }
 
 /// Plays a whole hot-seat game (first legal move each turn); returns the table.
-async fn finished_hot_seat(hub: &Hub, player: &Session) -> String {
+async fn finished_hot_seat(hub: &Hub, player: &Session) -> TableId {
     let table = hub.create(player, TableMode::HotSeat).await.expect("table");
     let mut position = Position::initial();
     let mut game = Game::new();
@@ -307,7 +309,7 @@ async fn lab_games_idle_for_24_hours_are_deleted_on_the_injected_clock() {
         .await
         .expect("the active lab game stays");
     let store = w.hub.store();
-    let stored = |id: String| async move { store.lab_game(&id).await.expect("read") };
+    let stored = |id: LabId| async move { store.lab_game(&id).await.expect("read") };
     assert!(
         stored(idle.clone()).await.is_none(),
         "deleted from the database too"

@@ -6,7 +6,7 @@
 mod support;
 
 use app::challenges::{ChallengeStatus, Colour, NewChallenge};
-use app::protocol::{Side, TableMode, TimeControl};
+use app::protocol::{Side, TableId, TableMode, TimeControl};
 use server::clock::ManualClock;
 use support::Live;
 use testclient::Refusal;
@@ -99,7 +99,7 @@ async fn a_challenge_is_seen_accepted_once_and_seats_both_players() {
         mario.answer_challenge(&id, true),
         mario.answer_challenge(&id, true)
     );
-    let tables: Vec<String> = [a, b]
+    let tables: Vec<TableId> = [a, b]
         .into_iter()
         .filter_map(|r| r.ok().flatten())
         .collect();

@@ -14,7 +14,9 @@ mod common;
 #[path = "support/pg.rs"]
 mod pg;
 
-use app::protocol::{RoundStatus, ServerMessage, Side, TableMode, TableView, TimeControl};
+use app::protocol::{
+    LabId, RoundStatus, ServerMessage, Side, TableId, TableMode, TableView, TimeControl,
+};
 use common::Server;
 use pg::PgCluster;
 use std::path::Path;
@@ -51,7 +53,7 @@ async fn until_discs(socket: &mut Socket, n: u32) -> TableView {
 }
 
 /// Alice (on `a`) creates a private table, Bob (on `b`) takes the free seat.
-async fn seated_pair(a: &Server, b: &Server) -> (String, Client, Side, Client, Side) {
+async fn seated_pair(a: &Server, b: &Server) -> (TableId, Client, Side, Client, Side) {
     let alice = Client::new(&a.url);
     let bob = Client::new(&b.url);
     let table = alice.create_private(None).await.expect("created");
@@ -64,7 +66,7 @@ async fn seated_pair(a: &Server, b: &Server) -> (String, Client, Side, Client, S
 }
 
 /// The first legal square for whoever is to move, from their own view.
-async fn first_legal(client: &Client, table: &str) -> Option<u8> {
+async fn first_legal(client: &Client, table: &TableId) -> Option<u8> {
     let view = client.get_table(table).await.expect("view");
     view.board.legal.first().copied()
 }
@@ -411,7 +413,7 @@ async fn the_grace_of_a_killed_instances_player_ends_on_the_other_instance() {
 
 /// Waits (polling `client`) until the lab game's latest explanation is no
 /// longer being written.
-async fn until_explained(client: &Client, lab: &str) -> app::lab::LabView {
+async fn until_explained(client: &Client, lab: &LabId) -> app::lab::LabView {
     let started = Instant::now();
     loop {
         let view = client.lab_get(lab).await.expect("lab view");
@@ -917,7 +919,7 @@ async fn a_swiss_goes_on_on_the_other_instance_when_the_one_that_paired_it_is_ki
             tokio::time::sleep(Duration::from_millis(200)).await;
         };
         for game in &page.rounds[round as usize - 1] {
-            let table = game.table.clone().expect("a table");
+            let table = TableId::new(game.table.clone().expect("a table"));
             let white = game.white.as_deref().expect("four players: no bye");
             let (black, white) = (by_name(&game.black), by_name(white));
             for mover in [black, white] {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use app::protocol::TableMode;
+use app::protocol::{TableId, TableMode};
 use common::Server;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -13,7 +13,7 @@ use testclient::Client;
 const TABLES: usize = 24;
 
 /// Per table: its id and the squares acknowledged so far, in order.
-type Acknowledged = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
+type Acknowledged = Arc<Mutex<Vec<(TableId, Vec<u8>)>>>;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_acknowledged_move_is_lost_when_the_server_is_killed_mid_batch() {

@@ -11,7 +11,7 @@ mod common;
 mod pg;
 mod support;
 
-use app::protocol::{EndReason, RoundStatus, Side, TableMode, TableView, TimeControl};
+use app::protocol::{EndReason, RoundStatus, Side, TableId, TableMode, TableView, TimeControl};
 use server::clock::ManualClock;
 use support::Live;
 use testclient::{Client, Refusal};
@@ -32,7 +32,7 @@ fn refused<T: std::fmt::Debug>(answer: Result<T, Refusal>, status: u16, text: &s
 }
 
 /// `first` makes a rated table and `second` sits: (black, white, table).
-async fn seat_rated(first: Client, second: Client) -> (Client, Client, String) {
+async fn seat_rated(first: Client, second: Client) -> (Client, Client, TableId) {
     let table = first.create_table(RATED).await.expect("rated table");
     let seated = second.take_seat(&table).await.expect("seat");
     if seated.you == vec![Side::Black] {
@@ -42,7 +42,7 @@ async fn seat_rated(first: Client, second: Client) -> (Client, Client, String) {
     }
 }
 
-async fn play_one(client: &Client, table: &str) -> TableView {
+async fn play_one(client: &Client, table: &TableId) -> TableView {
     let view = client.get_table(table).await.expect("view");
     let square = *view.board.legal.first().expect("a legal move");
     client.play_move(table, square).await.expect("move")

@@ -1,6 +1,8 @@
 //! The hub in process, with an injected clock: expiry, the AI's real depth.
 
-use app::protocol::{EndReason, RoundStatus, Session, Side, TableCommand, TableMode, Tally};
+use app::protocol::{
+    EndReason, RoundStatus, Session, Side, TableCommand, TableId, TableMode, Tally,
+};
 use server::clock::ManualClock;
 use server::hub::{Hub, HubConfig};
 use server::seating::SeatingRecord;
@@ -249,7 +251,7 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
         let store = Store::open(&path).await.expect("store");
         store
             .create_table(
-                "old",
+                &"old".into(),
                 r#"{"kind":"hot_seat"}"#,
                 &owner.0,
                 (None, None),
@@ -296,7 +298,7 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
     }
     let store = Store::open(&path).await.expect("store");
     let kinds: Vec<MoveKind> = store
-        .moves("old")
+        .moves(&"old".into())
         .await
         .expect("rows")
         .iter()
@@ -318,7 +320,7 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
     )
     .await
     .expect("hub");
-    let view = hub.view(&owner, "old").await.expect("restored");
+    let view = hub.view(&owner, &"old".into()).await.expect("restored");
     assert_eq!(view.round, 4);
     assert_eq!(
         view.status,
@@ -361,7 +363,7 @@ impl TableStore for Counting {
     }
     async fn create_table(
         &self,
-        id: &str,
+        id: &TableId,
         mode: &str,
         owner: &str,
         seats: (Option<&str>, Option<&str>),
@@ -371,7 +373,7 @@ impl TableStore for Counting {
     }
     async fn update_table_setup(
         &self,
-        id: &str,
+        id: &TableId,
         seating: &SeatingRecord,
         start_obf: Option<&str>,
     ) -> Result<(), StoreError> {
@@ -379,7 +381,7 @@ impl TableStore for Counting {
     }
     async fn update_seating(
         &self,
-        id: &str,
+        id: &TableId,
         seating: &SeatingRecord,
         touch: Option<i64>,
     ) -> Result<(), StoreError> {
@@ -394,13 +396,13 @@ impl TableStore for Counting {
     async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
         self.inner.tables().await
     }
-    async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
+    async fn moves(&self, table_id: &TableId) -> Result<Vec<MoveRow>, StoreError> {
         self.inner.moves(table_id).await
     }
-    async fn tally(&self, table_id: &str) -> Result<Option<(i64, i64, i64)>, StoreError> {
+    async fn tally(&self, table_id: &TableId) -> Result<Option<(i64, i64, i64)>, StoreError> {
         self.inner.tally(table_id).await
     }
-    async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
+    async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<TableId>, StoreError> {
         self.inner.delete_idle_tables(cutoff).await
     }
 }
@@ -446,4 +448,17 @@ async fn the_hub_runs_on_any_table_store() {
         .expect("hub");
     let view = hub.view(&player, &table).await.expect("restored");
     assert_eq!(view.history.len(), 2);
+}
+
+/// The hub's settings from the flags' defaults are the tests' defaults (the
+/// flags' side of this is in `config.rs`'s own tests).
+#[test]
+fn the_hub_reads_the_flags_defaults() {
+    use clap::Parser;
+    let flags = server::config::Config::parse_from(["othello-server"]);
+    assert_eq!(
+        server::hub::HubConfig::from(&flags),
+        server::hub::HubConfig::default()
+    );
+    assert_eq!(server::hub::HubConfig::default().grace_ms, 90_000);
 }

@@ -8,7 +8,7 @@
 mod common;
 
 use app::lab::{ExplanationView, LabMoveView, LabStatus, LabView, ProviderStatus};
-use app::protocol::Side;
+use app::protocol::{LabId, Side};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -276,19 +276,19 @@ impl Observer {
         }
     }
 
-    async fn create(&self, url: &str, black: u8, white: u8) -> String {
+    async fn create(&self, url: &str, black: u8, white: u8) -> LabId {
         self.at(url)
             .lab_create(black, white)
             .await
             .expect("lab_create")
     }
 
-    async fn get_lab(&self, url: &str, lab: &str) -> LabView {
+    async fn get_lab(&self, url: &str, lab: &LabId) -> LabView {
         self.at(url).lab_get(lab).await.expect("lab_get")
     }
 
     /// Waits until the latest explanation is no longer pending.
-    async fn settle(&self, url: &str, lab: &str, mut view: LabView) -> LabView {
+    async fn settle(&self, url: &str, lab: &LabId, mut view: LabView) -> LabView {
         for _ in 0..20 {
             if !view.explaining() {
                 return view;
@@ -303,7 +303,7 @@ impl Observer {
     }
 
     /// One Next turn and its explanation.
-    async fn step(&self, url: &str, lab: &str) -> LabView {
+    async fn step(&self, url: &str, lab: &LabId) -> LabView {
         let view = self
             .at(url)
             .lab_next_turn(lab)
@@ -774,7 +774,7 @@ async fn a_lab_game_survives_sigkill_and_a_new_lab_game_starts_afresh() {
     assert_eq!(refused.status, 422, "{refused}");
     let refused = observer
         .at(&url)
-        .lab_get("nope")
+        .lab_get(&"nope".into())
         .await
         .expect_err("no such game");
     assert_eq!(refused.status, 404, "an unknown lab game is not found");

@@ -7,12 +7,13 @@
 mod common;
 
 use app::lab::{ExplanationView, LabSummary, LabView};
+use app::protocol::LabId;
 use common::{visitor, InProcess, Server};
 use serde_json::json;
 use testclient::Client;
 
 /// Steps `lab` once and waits until the move's explanation is written.
-async fn step_explained(client: &Client, lab: &str) -> LabView {
+async fn step_explained(client: &Client, lab: &LabId) -> LabView {
     let mut view = client.lab_next_turn(lab).await.expect("lab_next_turn");
     for _ in 0..100 {
         if !view.explaining() {
@@ -64,7 +65,10 @@ async fn a_watcher_copies_a_lab_game_and_steps_the_copy() {
 
     // Bad ids: 4xx with a message, never 5xx.
     for bad in ["nope", ""] {
-        let refused = watcher.lab_copy(bad).await.expect_err("no such game");
+        let refused = watcher
+            .lab_copy(&LabId::new(bad))
+            .await
+            .expect_err("no such game");
         assert_eq!(refused.status, 404, "{bad}: {refused:?}");
         assert_eq!(refused.message, "No such lab game.", "{refused:?}");
     }

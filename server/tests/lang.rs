@@ -6,7 +6,7 @@
 mod common;
 
 use app::lab::{ExplanationView, LabMoveView, LabView};
-use app::protocol::TableMode;
+use app::protocol::{LabId, TableMode};
 use common::{InProcess, Server};
 use reqwest::header::{ACCEPT_LANGUAGE, COOKIE, LOCATION, SET_COOKIE};
 use serde_json::Value;
@@ -177,7 +177,7 @@ async fn the_table_export_has_headings_in_the_pages_language() {
 }
 
 /// The lab game's latest move, once explained.
-async fn explained(client: &Client, lab: &str, view: LabView) -> LabMoveView {
+async fn explained(client: &Client, lab: &LabId, view: LabView) -> LabMoveView {
     let mut view = view;
     for _ in 0..20 {
         if let Some(m) = view.last_move().filter(|m| !m.explanation.is_pending()) {

@@ -10,7 +10,8 @@
 //! the in-process server and the typed player helpers.)
 
 use app::protocol::{
-    EndReason, RoundStatus, SeatView, ServerMessage, Side, TableMode, TableView, Tally, TimeControl,
+    EndReason, RoundStatus, SeatView, ServerMessage, Side, TableId, TableMode, TableView, Tally,
+    TimeControl,
 };
 use serde_json::json;
 use server::clock::ManualClock;
@@ -102,29 +103,29 @@ impl Player {
         self.client.get(path).await.expect("request")
     }
 
-    async fn view(&self, table: &str) -> TableView {
+    async fn view(&self, table: &TableId) -> TableView {
         self.client.get_table(table).await.expect("get_table")
     }
 
-    async fn take_seat(&self, table: &str) -> Result<TableView, Refusal> {
+    async fn take_seat(&self, table: &TableId) -> Result<TableView, Refusal> {
         self.client.take_seat(table).await
     }
 
-    async fn play(&self, table: &str, square: u8) -> Result<TableView, Refusal> {
+    async fn play(&self, table: &TableId, square: u8) -> Result<TableView, Refusal> {
         self.client.play_move(table, square).await
     }
 
-    async fn vote(&self, table: &str, vote: bool) -> Result<TableView, Refusal> {
+    async fn vote(&self, table: &TableId, vote: bool) -> Result<TableView, Refusal> {
         self.client.vote_rematch(table, None, vote).await
     }
 
-    async fn resign(&self, table: &str) -> Result<TableView, Refusal> {
+    async fn resign(&self, table: &TableId) -> Result<TableView, Refusal> {
         self.client.resign(table, None).await
     }
 
     /// Opens a socket and waits for its first state: by then the server has
     /// counted the socket.
-    async fn connect(&self, table: &str) -> Socket {
+    async fn connect(&self, table: &TableId) -> Socket {
         self.client.connect(table).await.expect("socket opens").0
     }
 
@@ -215,7 +216,7 @@ async fn leave(socket: Socket, observer: &mut Socket, side: Side) {
 
 /// A private table: the creator is seated, nobody else. Returns the id, the
 /// creator and the creator's side.
-async fn private_table(live: &Live) -> (String, Player, Side) {
+async fn private_table(live: &Live) -> (TableId, Player, Side) {
     let creator = Player::new(live).await;
     let table = creator
         .client
@@ -229,7 +230,7 @@ async fn private_table(live: &Live) -> (String, Player, Side) {
 
 /// A private table with both players seated (the guest by the button) and
 /// connected: (id, black, white, black's socket, white's socket).
-async fn seated_table(live: &Live) -> (String, Player, Player, Socket, Socket) {
+async fn seated_table(live: &Live) -> (TableId, Player, Player, Socket, Socket) {
     let (table, creator, creator_side) = private_table(live).await;
     let creator_socket = creator.connect(&table).await;
     let guest = Player::new(live).await;
@@ -349,7 +350,7 @@ async fn a_visitor_sits_only_by_the_button_and_later_ones_watch() {
     assert_eq!(view.you, [Side::Black], "colours carry over");
 
     // The bad inputs of the seat button: an unknown table, a hot-seat table.
-    assert_refused(guest.take_seat("nope").await, 404, "No such table");
+    assert_refused(guest.take_seat(&"nope".into()).await, 404, "No such table");
     let hot = guest
         .client
         .create_table(TableMode::HotSeat)
@@ -571,7 +572,7 @@ async fn next_message(socket: &mut Socket) -> ServerMessage {
 }
 
 /// The table a `matched` message names.
-fn matched(message: ServerMessage) -> String {
+fn matched(message: ServerMessage) -> TableId {
     match message {
         ServerMessage::Matched { table } => table,
         other => panic!("expected matched, got {other:?}"),
@@ -789,7 +790,7 @@ const C32: TimeControl = TimeControl {
 
 /// A timed private table with both players seated and connected:
 /// (id, black, white, black's socket, white's socket).
-async fn timed_table(live: &Live, time: TimeControl) -> (String, Player, Player, Socket, Socket) {
+async fn timed_table(live: &Live, time: TimeControl) -> (TableId, Player, Player, Socket, Socket) {
     let creator = Player::new(live).await;
     let table = creator
         .client

@@ -10,6 +10,7 @@
 #[path = "support/pg.rs"]
 mod pg;
 
+use app::protocol::TableId;
 use pg::PgCluster;
 use server::store::{
     DatabaseStore, MoveKind, MoveRow, PgStore, Record, Store, StoreError, TableStore,
@@ -52,7 +53,7 @@ async fn version(store: &PgStore, id: &str) -> i64 {
 async fn many_tables_moves_at_once_are_each_written_once_and_a_stale_or_gone_one_changes_nothing() {
     let cluster = PgCluster::start();
     let store = open(&cluster).await;
-    let ids: Vec<String> = (0..120).map(|n| format!("t{n:03}")).collect();
+    let ids: Vec<TableId> = (0..120).map(|n| TableId::new(format!("t{n:03}"))).collect();
     for id in &ids {
         Store::Postgres(store.clone())
             .create_table(id, "{}", "owner", (None, None), 1)
@@ -131,7 +132,7 @@ async fn a_table_read_since_a_row_has_its_header_version_and_only_the_later_rows
     let cluster = PgCluster::start();
     let store = open(&cluster).await;
     Store::Postgres(store.clone())
-        .create_table("t", "{\"mode\":1}", "owner", (Some("b"), None), 5)
+        .create_table(&"t".into(), "{\"mode\":1}", "owner", (Some("b"), None), 5)
         .await
         .expect("create");
     let start = version(&store, "t").await;
@@ -169,7 +170,7 @@ async fn a_records_bus_message_is_sent_by_its_commit_and_never_for_a_refused_rec
     let bus = PgBus::start(store.pool().clone()).await.expect("listen");
     let mut heard = bus.subscribe();
     Store::Postgres(store.clone())
-        .create_table("t", "{}", "owner", (None, None), 1)
+        .create_table(&"t".into(), "{}", "owner", (None, None), 1)
         .await
         .expect("create");
     let start = version(&store, "t").await;
@@ -210,7 +211,7 @@ async fn while_the_database_is_down_a_write_fails_cleanly_and_the_writer_works_a
     let cluster = PgCluster::start();
     let store = open(&cluster).await;
     Store::Postgres(store.clone())
-        .create_table("t", "{}", "owner", (None, None), 1)
+        .create_table(&"t".into(), "{}", "owner", (None, None), 1)
         .await
         .expect("create");
     let start = version(&store, "t").await;

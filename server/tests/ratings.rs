@@ -5,7 +5,7 @@
 
 mod support;
 
-use app::protocol::{RoundStatus, Side, Speed, TableMode, TableView, TimeControl};
+use app::protocol::{RoundStatus, Side, Speed, TableId, TableMode, TableView, TimeControl};
 use server::clock::{Clock, ManualClock};
 use support::Live;
 use testclient::{Client, Refusal};
@@ -30,7 +30,7 @@ fn side_of(view: &TableView) -> Side {
 }
 
 /// Two signed-in players seated at a new rated table: (black, white, table).
-async fn rated_table(live: &Live, a: &str, b: &str) -> (Client, Client, String) {
+async fn rated_table(live: &Live, a: &str, b: &str) -> (Client, Client, TableId) {
     let first = live.browser().await;
     first.sign_up(a, PASSWORD).await.expect("sign up");
     let second = live.browser().await;
@@ -45,7 +45,7 @@ async fn rated_table(live: &Live, a: &str, b: &str) -> (Client, Client, String) 
     (black, white, table)
 }
 
-async fn play_one(client: &Client, table: &str) -> TableView {
+async fn play_one(client: &Client, table: &TableId) -> TableView {
     let view = client.get_table(table).await.expect("view");
     let square = *view.board.legal.first().expect("a legal move");
     client.play_move(table, square).await.expect("move")

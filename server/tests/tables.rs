@@ -3,12 +3,12 @@
 
 mod common;
 
-use app::protocol::{RoundStatus, Side, TableMode, TableView};
+use app::protocol::{RoundStatus, Side, TableId, TableMode, TableView};
 use common::{client, visitor, InProcess, Server};
 use serde_json::json;
 use testclient::{Client, Refusal};
 
-async fn play(player: &Client, table: &str, square: u8) -> TableView {
+async fn play(player: &Client, table: &TableId, square: u8) -> TableView {
     player
         .play_move(table, square)
         .await
@@ -96,7 +96,16 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
 
     // Out-of-range square, unknown table, malformed JSON: clear errors.
     assert_refused(owner.play_move(&table, 64).await, 422, "not on the board");
-    assert_refused(owner.play_move("nope", 37).await, 404, "No such table");
+    assert_refused(
+        owner.play_move(&"nope".into(), 37).await,
+        404,
+        "No such table",
+    );
+    // An id no table could have (typed ids are checked where they arrive).
+    for malformed in ["", "a b", "../x", "\u{e9}", &"f".repeat(65)] {
+        let id = TableId::new(malformed);
+        assert_refused(owner.get_table(&id).await, 404, "No such table");
+    }
     let malformed = client()
         .post(format!("{url}/api/play_move"))
         .header("content-type", "application/json")

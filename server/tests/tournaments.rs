@@ -7,7 +7,7 @@
 
 mod support;
 
-use app::protocol::{EndReason, Side, TimeControl};
+use app::protocol::{EndReason, GameId, Side, TableId, TimeControl};
 use app::tournaments::{NewTournament, Status, TournamentView};
 use serde_json::json;
 use server::clock::ManualClock;
@@ -172,7 +172,7 @@ async fn a_swiss_of_five_pairs_scores_and_ranks_by_brightwell_quotient() {
         );
         let mut ways = [EndReason::Resigned, EndReason::Time].into_iter();
         for game in games.iter().filter(|g| g.white.is_some()) {
-            let table = game.table.clone().expect("a table");
+            let table = TableId::new(game.table.clone().expect("a table"));
             let black = &players[game.black.as_str()];
             let white = &players[game.white.as_deref().expect("white")];
             // Each player finds their game on the tournament's page.
@@ -263,7 +263,7 @@ async fn a_swiss_of_five_pairs_scores_and_ranks_by_brightwell_quotient() {
                 continue;
             };
             let archived = anonymous
-                .get_game(g.game.as_deref().expect("archived"))
+                .get_game(&GameId::new(g.game.clone().expect("archived")))
                 .await
                 .expect("archived game");
             assert_ne!(archived.reason, EndReason::Aborted);
@@ -397,7 +397,7 @@ async fn a_player_who_withdraws_is_not_paired_again() {
         "not in",
     );
     for g in &view(&players[0], &id).await.rounds[0] {
-        let table = g.table.clone().expect("table");
+        let table = TableId::new(g.table.clone().expect("table"));
         for p in &players {
             let _ = p.resign(&table, None).await;
         }
@@ -499,7 +499,7 @@ async fn an_arena_pairs_free_players_at_once_doubles_streaks_and_ends_on_time() 
             .filter(|g| g.black_points.is_none())
             .map(|g| {
                 (
-                    g.table.clone().expect("table"),
+                    TableId::new(g.table.clone().expect("table")),
                     g.black.clone(),
                     g.white.clone().expect("white"),
                 )
@@ -680,7 +680,7 @@ async fn berserk_halves_a_clock_once_before_the_first_move_and_a_win_scores_a_po
     }
     live.tournaments.tick().await;
     let page = view(&players[0], &id).await;
-    let table = page.my_table.clone().expect("paired");
+    let table = TableId::new(page.my_table.clone().expect("paired"));
     let swiss_table = view(&players[0], &swiss_id)
         .await
         .my_table

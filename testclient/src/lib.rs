@@ -12,8 +12,8 @@
 use app::api::{CommandError, ErrorKind};
 use app::lab::{LabSummary, LabView, ProviderStatus};
 use app::protocol::{
-    AccountView, AnalysisView, ClientMessage, ServerMessage, Side, TableMode, TableView,
-    TimeControl, DEVICE_COOKIE, SESSION_COOKIE,
+    AccountView, AnalysisView, ClientMessage, GameId, LabId, ServerMessage, Side, TableId,
+    TableMode, TableView, TimeControl, DEVICE_COOKIE, SESSION_COOKIE,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::de::DeserializeOwned;
@@ -355,12 +355,12 @@ impl Client {
 
     // ----- tables -----
 
-    pub async fn create_table(&self, mode: TableMode) -> Result<String, Refusal> {
+    pub async fn create_table(&self, mode: TableMode) -> Result<TableId, Refusal> {
         self.call("create_table", json!({ "mode": mode })).await
     }
 
     /// A private online table (untimed unless `time` is given).
-    pub async fn create_private(&self, time: Option<TimeControl>) -> Result<String, Refusal> {
+    pub async fn create_private(&self, time: Option<TimeControl>) -> Result<TableId, Refusal> {
         self.create_table(TableMode::Online {
             private: true,
             time,
@@ -370,32 +370,32 @@ impl Client {
         .await
     }
 
-    pub async fn create_table_from(&self, mode: TableMode, obf: &str) -> Result<String, Refusal> {
+    pub async fn create_table_from(&self, mode: TableMode, obf: &str) -> Result<TableId, Refusal> {
         self.call("create_table_from", json!({ "mode": mode, "obf": obf }))
             .await
     }
 
-    pub async fn get_table(&self, table: &str) -> Result<TableView, Refusal> {
+    pub async fn get_table(&self, table: &TableId) -> Result<TableView, Refusal> {
         self.call("get_table", json!({ "table": table })).await
     }
 
-    pub async fn take_seat(&self, table: &str) -> Result<TableView, Refusal> {
+    pub async fn take_seat(&self, table: &TableId) -> Result<TableView, Refusal> {
         self.call("take_seat", json!({ "table": table })).await
     }
 
-    pub async fn play_move(&self, table: &str, square: u8) -> Result<TableView, Refusal> {
+    pub async fn play_move(&self, table: &TableId, square: u8) -> Result<TableView, Refusal> {
         self.call("play_move", json!({ "table": table, "square": square }))
             .await
     }
 
-    pub async fn resign(&self, table: &str, side: Option<Side>) -> Result<TableView, Refusal> {
+    pub async fn resign(&self, table: &TableId, side: Option<Side>) -> Result<TableView, Refusal> {
         self.call("resign", json!({ "table": table, "side": side }))
             .await
     }
 
     pub async fn vote_rematch(
         &self,
-        table: &str,
+        table: &TableId,
         side: Option<Side>,
         vote: bool,
     ) -> Result<TableView, Refusal> {
@@ -406,7 +406,7 @@ impl Client {
         .await
     }
 
-    pub async fn new_table(&self, table: &str) -> Result<String, Refusal> {
+    pub async fn new_table(&self, table: &TableId) -> Result<TableId, Refusal> {
         self.call("new_table", json!({ "table": table })).await
     }
 
@@ -456,13 +456,13 @@ impl Client {
     pub async fn report_player(
         &self,
         name: &str,
-        table: Option<&str>,
+        table: Option<&TableId>,
         reason: app::accounts::ReportReason,
         text: &str,
     ) -> Result<(), Refusal> {
         let report = app::accounts::Report {
             name: name.to_string(),
-            table: table.map(str::to_string),
+            table: table.cloned(),
             reason,
             text: text.to_string(),
         };
@@ -484,7 +484,7 @@ impl Client {
 
     // ----- archive -----
 
-    pub async fn get_game(&self, id: &str) -> Result<app::archive::GameView, Refusal> {
+    pub async fn get_game(&self, id: &GameId) -> Result<app::archive::GameView, Refusal> {
         self.call("get_game", json!({ "id": id })).await
     }
 
@@ -521,7 +521,10 @@ impl Client {
 
     // ----- ratings -----
 
-    pub async fn table_players(&self, table: &str) -> Result<app::ratings::PlayersView, Refusal> {
+    pub async fn table_players(
+        &self,
+        table: &TableId,
+    ) -> Result<app::ratings::PlayersView, Refusal> {
         self.call("table_players", json!({ "table": table })).await
     }
 
@@ -550,7 +553,7 @@ impl Client {
         &self,
         id: &str,
         accept: bool,
-    ) -> Result<Option<String>, Refusal> {
+    ) -> Result<Option<TableId>, Refusal> {
         self.call("answer_challenge", json!({ "id": id, "accept": accept }))
             .await
     }
@@ -640,7 +643,7 @@ impl Client {
 
     // ----- the lab -----
 
-    pub async fn lab_create(&self, black_depth: u8, white_depth: u8) -> Result<String, Refusal> {
+    pub async fn lab_create(&self, black_depth: u8, white_depth: u8) -> Result<LabId, Refusal> {
         self.call(
             "lab_create",
             json!({ "black_depth": black_depth, "white_depth": white_depth }),
@@ -656,27 +659,27 @@ impl Client {
         self.call("lab_provider", json!({})).await
     }
 
-    pub async fn lab_get(&self, lab: &str) -> Result<LabView, Refusal> {
+    pub async fn lab_get(&self, lab: &LabId) -> Result<LabView, Refusal> {
         self.call("lab_get", json!({ "lab": lab })).await
     }
 
-    pub async fn lab_next_turn(&self, lab: &str) -> Result<LabView, Refusal> {
+    pub async fn lab_next_turn(&self, lab: &LabId) -> Result<LabView, Refusal> {
         self.call("lab_next_turn", json!({ "lab": lab })).await
     }
 
-    pub async fn lab_retry_explanation(&self, lab: &str) -> Result<LabView, Refusal> {
+    pub async fn lab_retry_explanation(&self, lab: &LabId) -> Result<LabView, Refusal> {
         self.call("lab_retry_explanation", json!({ "lab": lab }))
             .await
     }
 
-    pub async fn lab_wait(&self, lab: &str, since: u64) -> Result<LabView, Refusal> {
+    pub async fn lab_wait(&self, lab: &LabId, since: u64) -> Result<LabView, Refusal> {
         self.call("lab_wait", json!({ "lab": lab, "since": since }))
             .await
     }
 
     /// Copies the lab game `lab` (someone else's, typically) into a new one
     /// the caller owns; returns the copy's id.
-    pub async fn lab_copy(&self, lab: &str) -> Result<String, Refusal> {
+    pub async fn lab_copy(&self, lab: &LabId) -> Result<LabId, Refusal> {
         self.call("lab_copy", json!({ "lab": lab })).await
     }
 
@@ -736,7 +739,7 @@ impl Client {
 
     /// Opens a table's socket and reads its first state: by then the server
     /// has counted the socket. Returns the socket and that state.
-    pub async fn connect(&self, table: &str) -> Result<(Socket, TableView), Refusal> {
+    pub async fn connect(&self, table: &TableId) -> Result<(Socket, TableView), Refusal> {
         let mut socket = self.socket(&format!("/ws/table/{table}")).await?;
         match socket.next_message().await? {
             ServerMessage::State { table } => Ok((socket, *table)),

@@ -124,7 +124,7 @@ pub fn GameLine(game: GameSummary) -> impl IntoView {
     );
     let mode = mode_name(lang, &game.mode);
     view! {
-        <li class="game-line" data-game=game.id.clone()>
+        <li class="game-line" data-game=game.id.to_string()>
             <a href=href>{players}</a>
             <span class="game-result">{result}</span>
             <span class="game-mode">{mode} " · " {t!(lang, "game-moves", count = game.moves)}</span>
@@ -136,7 +136,7 @@ pub fn GameLine(game: GameSummary) -> impl IntoView {
 pub fn GamePage() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let params = use_params_map();
-    let id = move || params.read().get("id").unwrap_or_default();
+    let id = move || crate::protocol::GameId::new(params.read().get("id").unwrap_or_default());
     let loaded = Resource::new(id, get_game);
     view! {
         <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "table-loading")}</p></main> }>
@@ -231,7 +231,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                 <ReplayCard game shown go=Callback::new(go) />
                 <crate::pages::analysis::AnalysisPanel
                     kind=crate::protocol::GameKind::Game
-                    id=game.with_value(|g| g.id.clone())
+                    id=game.with_value(|g| g.id.to_string())
                     over=Signal::derive(move || total > 0)
                     on_pick=Callback::new(move |number: u32| go(number as usize))
                     yours=Signal::derive(move || game.with_value(|g| g.you.clone()))

@@ -27,7 +27,7 @@ use std::time::Duration;
 pub fn LabPage() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let params = use_params_map();
-    let id = move || params.read().get("id").unwrap_or_default();
+    let id = move || crate::protocol::LabId::new(params.read().get("id").unwrap_or_default());
     let loaded = Resource::new(id, lab_get);
     view! {
         <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "lab-loading")}</p></main> }>
@@ -55,7 +55,7 @@ pub fn LabPage() -> impl IntoView {
 /// [`Controller`]'s; this carries out its effects.
 #[derive(Clone, Copy)]
 struct Ctl {
-    id: StoredValue<String>,
+    id: StoredValue<crate::protocol::LabId>,
     view: RwSignal<LabView>,
     machine: RwSignal<Controller>,
     reading: RwSignal<f64>,
@@ -350,7 +350,7 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                     {move || view_state.with(|v| eval_graph(&v.moves, selected.get()))}
                     <p class="graph-legend">{t!(lang, "lab-graph-legend")}</p>
                 </div>
-                <crate::pages::analysis::AnalysisPanel kind=crate::protocol::GameKind::Lab id=lab_id.clone() over=Signal::derive(move || view_state.with(|v| v.is_over())) />
+                <crate::pages::analysis::AnalysisPanel kind=crate::protocol::GameKind::Lab id=lab_id.to_string() over=Signal::derive(move || view_state.with(|v| v.is_over())) />
                 <LabExports ctl />
                 <div class="card">
                     <h2>{t!(lang, "lab-another")}</h2>

@@ -338,7 +338,7 @@ fn QuickMatch(
         StoredValue::new_local(None);
     // Created here, owned by the page (not by the button, which unmounts).
     let navigate_matched = use_navigate();
-    let on_matched = Callback::new(move |table: String| {
+    let on_matched = Callback::new(move |table: crate::protocol::TableId| {
         let _ = queued.try_set(false);
         navigate_matched(&format!("/table/{table}"), Default::default());
     });

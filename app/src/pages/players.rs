@@ -52,7 +52,7 @@ fn seat_line(lang: crate::i18n::Lang, side: Side, tag: SeatTag, over: bool) -> i
 /// a round ends.
 #[component]
 pub fn PlayersCard(
-    table: String,
+    table: crate::protocol::TableId,
     view: RwSignal<TableView>,
     /// Where the card leaves its last answer (the result line reads the
     /// player's new rating there).

@@ -16,7 +16,10 @@ fn reason_label(lang: crate::i18n::Lang, reason: ReportReason) -> String {
 
 /// A folded "Report <name>" form; `table`: the online table it concerns.
 #[component]
-pub fn ReportPlayer(name: String, #[prop(default = None)] table: Option<String>) -> impl IntoView {
+pub fn ReportPlayer(
+    name: String,
+    #[prop(default = None)] table: Option<crate::protocol::TableId>,
+) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let (reason, set_reason) = signal(ReportReason::Cheating);
     let (text, set_text) = signal(String::new());

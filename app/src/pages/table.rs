@@ -24,7 +24,7 @@ use leptos_router::hooks::use_params_map;
 pub fn TablePage() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let params = use_params_map();
-    let id = move || params.read().get("id").unwrap_or_default();
+    let id = move || crate::protocol::TableId::new(params.read().get("id").unwrap_or_default());
     let loaded = Resource::new(id, get_table);
     view! {
         <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "table-loading")}</p></main> }>
@@ -94,7 +94,7 @@ fn focus_board_if_idle() {
 /// functions can use them.
 #[derive(Clone, Copy)]
 struct Table {
-    id: StoredValue<String>,
+    id: StoredValue<crate::protocol::TableId>,
     view: RwSignal<TableView>,
     /// The page's last refusal, in the page's language.
     message: RwSignal<Option<String>>,
@@ -160,7 +160,7 @@ impl Table {
     fn berserk(self) {
         let table = self.id.get_value();
         leptos::task::spawn_local(async move {
-            match crate::tournaments::berserk(table).await {
+            match crate::tournaments::berserk(table.into_string()).await {
                 Ok(view) => self.accept(view),
                 Err(error) => self.refused(error),
             }
@@ -261,7 +261,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                 <ActionsCard t />
                 <crate::pages::analysis::AnalysisPanel
                     kind=crate::protocol::GameKind::Table
-                    id=table_id.clone()
+                    id=table_id.to_string()
                     over=Signal::derive(move || view_state.with(state::reviewable))
                     numbers=Signal::derive(move || view_state.with(|v| state::placement_numbers(&v.history)))
                     on_pick=Callback::new(move |number: u32| review.set(Some(number as usize)))

@@ -23,7 +23,7 @@ use crate::hub::Hub;
 use crate::store::Store;
 use app::api::backend::Caller;
 use app::api::CommandError;
-use app::protocol::{AccountView, Session};
+use app::protocol::{AccountId, AccountView, Session};
 use argon2::Params;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
@@ -55,7 +55,7 @@ const IDENTITY_CACHE_MS: i64 = 5_000;
 const ANONYMOUS_CACHE_MS: i64 = 600_000;
 
 /// How long a remembered lookup (`account`, `None` for anonymous) stays good.
-fn cache_life(account: &Option<(i64, String)>) -> i64 {
+fn cache_life(account: &Option<(AccountId, String)>) -> i64 {
     if account.is_some() {
         IDENTITY_CACHE_MS
     } else {
@@ -84,7 +84,7 @@ pub struct Signed {
 }
 
 /// A browser's account (id and name; none: anonymous) and when it was read.
-type Cached = (Option<(i64, String)>, i64);
+type Cached = (Option<(AccountId, String)>, i64);
 
 /// The account service, shared by every request.
 #[derive(Clone)]
@@ -184,7 +184,7 @@ impl Accounts {
         }
     }
 
-    fn remember(&self, token: &str, account: Option<(i64, String)>, now: i64) {
+    fn remember(&self, token: &str, account: Option<(AccountId, String)>, now: i64) {
         if let Ok(mut cache) = self.inner.cache.lock() {
             if cache.len() >= IDENTITY_CACHE_MAX {
                 cache.retain(|_, (account, at)| now - *at < cache_life(account));
@@ -254,7 +254,7 @@ impl Accounts {
             .await
             .map_err(store_failed)?
             .ok_or_else(taken)?;
-        tracing::info!(account = id, "account created");
+        tracing::info!(account = %id, "account created");
         self.start(caller, id, name.to_string()).await
     }
 
@@ -324,7 +324,7 @@ impl Accounts {
 
     /// Whether the caller's browser signed in to `account` before (its
     /// device cookie is among the account's links).
-    async fn trusted_device(&self, caller: &Caller, account: i64) -> bool {
+    async fn trusted_device(&self, caller: &Caller, account: AccountId) -> bool {
         let Some(fair_play) = self.inner.fair_play.get() else {
             return false;
         };
@@ -344,7 +344,7 @@ impl Accounts {
     async fn start(
         &self,
         caller: &Caller,
-        account: i64,
+        account: AccountId,
         name: String,
     ) -> Result<Signed, CommandError> {
         let token = crate::session::new_token();
@@ -421,7 +421,7 @@ impl Accounts {
             .await
             .map_err(store_failed)?;
         self.forget(|_, a| a == Some(account));
-        tracing::info!(account, count, "signed out everywhere");
+        tracing::info!(%account, count, "signed out everywhere");
         Ok(Signed {
             token: crate::session::new_token(),
             account: None,
@@ -487,7 +487,7 @@ impl Accounts {
             .await
             .map_err(store_failed)?;
         self.forget(|_, a| a == Some(stored.id));
-        tracing::info!(account = stored.id, "password changed");
+        tracing::info!(account = %stored.id, "password changed");
         self.start(caller, stored.id, stored.name).await
     }
 
@@ -520,14 +520,14 @@ impl Accounts {
         if let Some(fair_play) = self.inner.fair_play.get() {
             fair_play.forget(stored.id);
         }
-        tracing::info!(account = stored.id, rounds_ended = ended, "account deleted");
+        tracing::info!(account = %stored.id, rounds_ended = ended, "account deleted");
         Ok(Signed {
             token: crate::session::new_token(),
             account: None,
         })
     }
 
-    fn forget(&self, gone: impl Fn(&str, Option<i64>) -> bool) {
+    fn forget(&self, gone: impl Fn(&str, Option<AccountId>) -> bool) {
         if let Ok(mut cache) = self.inner.cache.lock() {
             cache.retain(|token, (account, _)| !gone(token, account.as_ref().map(|a| a.0)));
         }
@@ -552,7 +552,8 @@ mod tests {
 
     #[test]
     fn identities_of_accounts_never_look_like_token_hashes() {
-        assert_eq!(account_of(&identity_of(42)), Some(42));
+        let id = AccountId::new(42);
+        assert_eq!(account_of(&identity_of(id)), Some(id));
         assert_eq!(account_of(&Session("ab".repeat(32))), None);
         assert_eq!(account_of(&Session("account:x".into())), None);
     }

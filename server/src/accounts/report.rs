@@ -62,7 +62,7 @@ impl Accounts {
             .map_err(store_failed)?;
         tracing::info!(
             report = id,
-            account = account.id,
+            account = %account.id,
             reason = report.reason.key(),
             "player reported"
         );

@@ -6,15 +6,19 @@ use crate::store::TableStore;
 use app::api::backend::Backend;
 use app::api::backend::Caller;
 use app::api::CommandError;
-use app::protocol::{Session, TableCommand, TableMode, TableView};
+use app::protocol::{Session, TableCommand, TableId, TableMode, TableView};
 
 #[async_trait::async_trait]
 impl<S: TableStore> Backend for Hub<S> {
-    async fn create_table(&self, caller: &Caller, mode: TableMode) -> Result<String, CommandError> {
+    async fn create_table(
+        &self,
+        caller: &Caller,
+        mode: TableMode,
+    ) -> Result<TableId, CommandError> {
         self.create(caller, mode).await
     }
 
-    async fn view(&self, session: &Session, table: &str) -> Result<TableView, CommandError> {
+    async fn view(&self, session: &Session, table: &TableId) -> Result<TableView, CommandError> {
         Hub::view(self, session, table).await
     }
 
@@ -26,11 +30,15 @@ impl<S: TableStore> Backend for Hub<S> {
         Hub::execute(self, session, command).await
     }
 
-    async fn new_table(&self, caller: &Caller, table: &str) -> Result<String, CommandError> {
+    async fn new_table(&self, caller: &Caller, table: &TableId) -> Result<TableId, CommandError> {
         self.new_table_like(caller, table).await
     }
 
-    async fn take_seat(&self, session: &Session, table: &str) -> Result<TableView, CommandError> {
+    async fn take_seat(
+        &self,
+        session: &Session,
+        table: &TableId,
+    ) -> Result<TableView, CommandError> {
         Hub::take_seat(self, session, table).await
     }
 
@@ -39,7 +47,7 @@ impl<S: TableStore> Backend for Hub<S> {
         caller: &Caller,
         mode: TableMode,
         obf: &str,
-    ) -> Result<String, CommandError> {
+    ) -> Result<TableId, CommandError> {
         self.create_from_position(caller, mode, obf).await
     }
 }

@@ -30,7 +30,7 @@ use crate::store::bus::{Bus, BusMessage, TableChange};
 use crate::store::pg::VersionedTable;
 use crate::store::{PgStore, Record, StoreError, StoredTable, TableStore};
 use app::api::CommandError;
-use app::protocol::{Session, Side, TableMode, TimeControl};
+use app::protocol::{Session, Side, TableId, TableMode, TimeControl};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, oneshot, Mutex as AsyncMutex};
@@ -56,9 +56,9 @@ pub(super) struct Waiters(Mutex<Waiting>);
 
 #[derive(Default)]
 struct Waiting {
-    by_ticket: HashMap<i64, oneshot::Sender<String>>,
+    by_ticket: HashMap<i64, oneshot::Sender<TableId>>,
     /// Pairings heard before their ticket was registered here.
-    early: HashMap<i64, String>,
+    early: HashMap<i64, TableId>,
 }
 
 impl Cluster {
@@ -75,7 +75,7 @@ impl Cluster {
 impl Waiters {
     /// Registers the player waiting with `ticket`; answers the table at
     /// once if the pairing was heard already.
-    pub(super) fn wait(&self, ticket: i64, matched: oneshot::Sender<String>) {
+    pub(super) fn wait(&self, ticket: i64, matched: oneshot::Sender<TableId>) {
         if let Ok(mut waiting) = self.0.lock() {
             match waiting.early.remove(&ticket) {
                 Some(table) => {
@@ -100,7 +100,7 @@ impl Waiters {
         })
     }
 
-    pub(super) fn matched(&self, ticket: i64, table: String) {
+    pub(super) fn matched(&self, ticket: i64, table: TableId) {
         if let Ok(mut waiting) = self.0.lock() {
             match waiting.by_ticket.remove(&ticket) {
                 Some(matched) => {
@@ -233,7 +233,11 @@ impl<S: TableStore> Hub<S> {
     /// Loads a table from the shared store: its rows replayed, its seats as
     /// stored with the sockets of every live instance, its clocks from the
     /// last commit. None: no such table (or one that cannot be replayed).
-    async fn load_shared(&self, cluster: &Cluster, id: &str) -> Result<Option<Entry>, StoreError> {
+    async fn load_shared(
+        &self,
+        cluster: &Cluster,
+        id: &TableId,
+    ) -> Result<Option<Entry>, StoreError> {
         let Some(stored) = cluster.pg.table_since(id, 1).await? else {
             return Ok(None);
         };
@@ -376,7 +380,7 @@ impl<S: TableStore> Hub<S> {
         Ok(())
     }
 
-    fn forget(&self, id: &str) {
+    fn forget(&self, id: &TableId) {
         if let Ok(mut tables) = self.inner.tables.lock() {
             tables.remove(id);
         }
@@ -437,7 +441,7 @@ impl<S: TableStore> Hub<S> {
         if let Err(error) = cluster
             .bus
             .publish(BusMessage::Table {
-                id: entry.id.clone(),
+                id: entry.id.to_string(),
                 version: entry.version,
                 change,
             })
@@ -474,7 +478,7 @@ impl<S: TableStore> Hub<S> {
 
     /// A socket opened or closed on this instance: its count changes, then
     /// the table's seats are brought in line with every live instance's.
-    async fn shared_presence(&self, cluster: &Cluster, id: &str, session: &str, delta: i32) {
+    async fn shared_presence(&self, cluster: &Cluster, id: &TableId, session: &str, delta: i32) {
         if let Err(error) = cluster.pg.add_presence(id, session, delta).await {
             tracing::error!(table = %id, "cannot count the socket: {error}");
             return;
@@ -484,7 +488,7 @@ impl<S: TableStore> Hub<S> {
 
     /// Recounts a table's presence over the live instances and stores the
     /// seats if someone came or went (retried when another write came first).
-    async fn recount(&self, cluster: &Cluster, id: &str) {
+    async fn recount(&self, cluster: &Cluster, id: &TableId) {
         let Ok(entry) = self.entry(id).await else {
             return;
         };
@@ -536,7 +540,7 @@ impl<S: TableStore> Hub<S> {
         match cluster.pg.leave().await {
             Ok(tables) => {
                 for id in tables {
-                    self.recount(cluster, &id).await;
+                    self.recount(cluster, &TableId::new(id)).await;
                 }
             }
             Err(error) => tracing::error!("cannot leave the cluster cleanly: {error}"),
@@ -558,12 +562,15 @@ impl<S: TableStore> Hub<S> {
                 Err(broadcast::error::RecvError::Closed) => return,
             };
             match message {
-                BusMessage::Table { id, version, .. } if version < 0 => self.forget(&id),
+                BusMessage::Table { id, version, .. } if version < 0 => {
+                    self.forget(&TableId::new(id))
+                }
                 BusMessage::Table {
                     id,
                     version,
                     change,
                 } => {
+                    let id = TableId::new(id);
                     let Some(entry) = self.cached(&id) else {
                         continue;
                     };
@@ -580,7 +587,9 @@ impl<S: TableStore> Hub<S> {
                         self.broadcast(&entry);
                     }
                 }
-                BusMessage::Matched { ticket, table } => waiting.matched(ticket, table),
+                BusMessage::Matched { ticket, table } => {
+                    waiting.matched(ticket, TableId::new(table))
+                }
                 // The lab hears its own messages (crate::lab::shared).
                 BusMessage::Lab { .. } => {}
             }
@@ -598,7 +607,7 @@ impl<S: TableStore> Hub<S> {
         match cluster.pg.reap_dead(self.alive_since(cluster)).await {
             Ok(tables) => {
                 for id in tables {
-                    self.recount(cluster, &id).await;
+                    self.recount(cluster, &TableId::new(id)).await;
                 }
             }
             Err(error) => tracing::error!("cannot reap dead instances: {error}"),
@@ -610,7 +619,7 @@ impl<S: TableStore> Hub<S> {
         {
             Ok(jobs) => {
                 for job in jobs {
-                    self.run_job(cluster, &job.table_id).await;
+                    self.run_job(cluster, &TableId::new(job.table_id)).await;
                 }
             }
             Err(error) => tracing::error!("cannot take jobs: {error}"),
@@ -620,7 +629,7 @@ impl<S: TableStore> Hub<S> {
 
     /// Runs a table's jobs taken from the shared queue: what its timers ask
     /// for, and the AI's search if it is to move; then stores its jobs again.
-    async fn run_job(&self, cluster: &Cluster, id: &str) {
+    async fn run_job(&self, cluster: &Cluster, id: &TableId) {
         let Ok(entry) = self.entry(id).await else {
             return;
         };
@@ -642,7 +651,7 @@ impl<S: TableStore> Hub<S> {
     /// this instance hearing of it (a lost notification), and drops cached
     /// tables nobody here watches.
     async fn catch_up(&self, cluster: &Cluster) {
-        let entries: Vec<(String, Arc<AsyncMutex<Entry>>)> = self
+        let entries: Vec<(TableId, Arc<AsyncMutex<Entry>>)> = self
             .inner
             .tables
             .lock()
@@ -663,12 +672,12 @@ impl<S: TableStore> Hub<S> {
         if watched.is_empty() {
             return;
         }
-        let ids: Vec<String> = watched.iter().map(|(id, _, _)| id.clone()).collect();
+        let ids: Vec<String> = watched.iter().map(|(id, _, _)| id.to_string()).collect();
         let Ok(versions) = cluster.pg.versions(&ids).await else {
             return;
         };
         for (id, version, entry) in watched {
-            if versions.get(&id) == Some(&version) {
+            if versions.get(id.as_str()) == Some(&version) {
                 continue;
             }
             let mut entry = entry.lock().await;
@@ -691,7 +700,7 @@ impl<S: TableStore> Coordination<S> for Cluster {
         Ok(())
     }
 
-    async fn load(&self, hub: &Hub<S>, id: &str) -> Result<Option<Entry>, StoreError> {
+    async fn load(&self, hub: &Hub<S>, id: &TableId) -> Result<Option<Entry>, StoreError> {
         hub.load_shared(self, id).await
     }
 
@@ -740,10 +749,10 @@ impl<S: TableStore> Coordination<S> for Cluster {
     }
 
     /// Other instances drop their copies (a negative version: deleted).
-    async fn deleted(&self, ids: &[String]) {
+    async fn deleted(&self, ids: &[TableId]) {
         for id in ids {
             let message = BusMessage::Table {
-                id: id.clone(),
+                id: id.to_string(),
                 version: -1,
                 change: None,
             };
@@ -753,14 +762,14 @@ impl<S: TableStore> Coordination<S> for Cluster {
         }
     }
 
-    async fn socket(&self, hub: &Hub<S>, id: &str, session: &Session, delta: i32) {
+    async fn socket(&self, hub: &Hub<S>, id: &TableId, session: &Session, delta: i32) {
         hub.shared_presence(self, id, &session.0, delta).await;
     }
 
     async fn sockets(
         &self,
         hub: &Hub<S>,
-        id: &str,
+        id: &TableId,
     ) -> Result<Option<HashMap<String, u32>>, StoreError> {
         Ok(Some(self.pg.presence(id, hub.alive_since(self)).await?))
     }

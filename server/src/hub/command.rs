@@ -11,7 +11,7 @@ use crate::store::TableStore;
 use crate::store::{ArchivedGame, MoveKind, MoveRow, Record, RoundEnd, StoreError};
 use crate::table::{Command, Event, Table, TableError};
 use app::api::CommandError;
-use app::protocol::{Session, Side, TableCommand, TableMode, TableView};
+use app::protocol::{Session, Side, TableCommand, TableId, TableMode, TableView};
 use engine::{Color, Square};
 use std::sync::atomic::Ordering;
 
@@ -302,7 +302,7 @@ fn archived(entry: &Entry, table: &Table, times: Vec<Option<i64>>) -> ArchivedGa
         && black != white
         && !(moved(table, Color::Black) && moved(table, Color::White));
     ArchivedGame {
-        id: crate::hex::hex(&bytes),
+        id: app::protocol::GameId::new(crate::hex::hex(&bytes)),
         mode: serde_json::to_string(&mode).unwrap_or_default(),
         black,
         white,
@@ -353,7 +353,7 @@ fn rated_game(entry: &Entry, table: &Table) -> Option<RatedGame> {
 
 /// Builds what one accepted command writes.
 fn record_for(
-    table_id: &str,
+    table_id: &TableId,
     first_seq: i64,
     round_before: u32,
     command: Command,
@@ -428,7 +428,7 @@ fn record_for(
     });
     let tally = after.tally();
     Record {
-        table_id: table_id.to_string(),
+        table_id: table_id.clone(),
         rows,
         round_end,
         new_round,

@@ -24,7 +24,7 @@ use crate::seating::SeatingRecord;
 use crate::store::bus::TableChange;
 use crate::store::{Record, StoreError, TableStore};
 use app::api::CommandError;
-use app::protocol::{Session, TimeControl};
+use app::protocol::{Session, TableId, TimeControl};
 use async_trait::async_trait;
 use std::collections::HashMap;
 
@@ -51,7 +51,7 @@ pub(super) struct Change {
 
 impl Change {
     /// The bus message's text.
-    pub(super) fn encoded(&self, id: &str) -> String {
+    pub(super) fn encoded(&self, id: &TableId) -> String {
         crate::store::bus::table_message(id, self.version, Some(&self.rows))
     }
 }
@@ -70,7 +70,7 @@ pub(super) trait Coordination<S>: Send + Sync + 'static {
     /// A table the hub does not hold in memory: loaded from the shared
     /// store; None when there is no such table (alone: never, every table
     /// is in memory).
-    async fn load(&self, hub: &Hub<S>, id: &str) -> Result<Option<Entry>, StoreError>;
+    async fn load(&self, hub: &Hub<S>, id: &TableId) -> Result<Option<Entry>, StoreError>;
 
     /// Brings a table in memory up to its stored version (alone: it is).
     async fn sync(&self, hub: &Hub<S>, entry: &mut Entry) -> Result<(), CommandError>;
@@ -98,17 +98,17 @@ pub(super) trait Coordination<S>: Send + Sync + 'static {
     async fn published(&self, hub: &Hub<S>, entry: &mut Entry, change: Option<Change>);
 
     /// Tables deleted (idle): the other instances drop their copies.
-    async fn deleted(&self, ids: &[String]);
+    async fn deleted(&self, ids: &[TableId]);
 
     /// A socket of `session` opened (`delta` 1) or closed (-1) on table `id`.
-    async fn socket(&self, hub: &Hub<S>, id: &str, session: &Session, delta: i32);
+    async fn socket(&self, hub: &Hub<S>, id: &TableId, session: &Session, delta: i32);
 
     /// The sockets on a table counted over every instance, when a seat
     /// taken here must know them (alone: the table's own count stands).
     async fn sockets(
         &self,
         hub: &Hub<S>,
-        id: &str,
+        id: &TableId,
     ) -> Result<Option<HashMap<String, u32>>, StoreError>;
 
     /// The periodic work: timers that fell due, and (shared) heartbeats,
@@ -162,7 +162,7 @@ impl<S: TableStore> Coordination<S> for Local {
         hub.restore_all().await
     }
 
-    async fn load(&self, _hub: &Hub<S>, _id: &str) -> Result<Option<Entry>, StoreError> {
+    async fn load(&self, _hub: &Hub<S>, _id: &TableId) -> Result<Option<Entry>, StoreError> {
         Ok(None)
     }
 
@@ -196,16 +196,16 @@ impl<S: TableStore> Coordination<S> for Local {
 
     async fn published(&self, _hub: &Hub<S>, _entry: &mut Entry, _change: Option<Change>) {}
 
-    async fn deleted(&self, _ids: &[String]) {}
+    async fn deleted(&self, _ids: &[TableId]) {}
 
-    async fn socket(&self, hub: &Hub<S>, id: &str, session: &Session, delta: i32) {
+    async fn socket(&self, hub: &Hub<S>, id: &TableId, session: &Session, delta: i32) {
         hub.local_socket(id, session, delta).await;
     }
 
     async fn sockets(
         &self,
         _hub: &Hub<S>,
-        _id: &str,
+        _id: &TableId,
     ) -> Result<Option<HashMap<String, u32>>, StoreError> {
         Ok(None)
     }

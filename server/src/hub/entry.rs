@@ -6,14 +6,14 @@
 use crate::clock_control::GameClock;
 use crate::seating::{SeatCommand, SeatEvent, Seating};
 use crate::table::{Command, Table};
-use app::protocol::{Session, Side, TableMode};
+use app::protocol::{Session, Side, TableId, TableMode};
 use tokio::sync::broadcast;
 
 use super::Update;
 
 /// A live table and everything the hub keeps beside its rules.
 pub(super) struct Entry {
-    pub(super) id: String,
+    pub(super) id: TableId,
     pub(super) table: Table,
     pub(super) owner: String,
     /// Whose turn the AI's searches wait for (the AI pool is fair per

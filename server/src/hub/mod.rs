@@ -37,7 +37,7 @@ use crate::clock::Clock;
 use crate::store::TableStore;
 use crate::store::{Store, StoreError};
 use app::api::CommandError;
-use app::protocol::{Session, Side, TableView};
+use app::protocol::{Session, Side, TableId, TableView};
 use entry::Entry;
 use queue::Waiting;
 use rand::Rng;
@@ -113,7 +113,7 @@ struct Inner<S> {
     store: S,
     clock: Arc<dyn Clock>,
     config: HubConfig,
-    tables: Mutex<HashMap<String, Arc<AsyncMutex<Entry>>>>,
+    tables: Mutex<HashMap<TableId, Arc<AsyncMutex<Entry>>>>,
     /// Stored sessions (token hashes) and when this process last marked
     /// each used: a cache that saves a write per command. Filled lazily,
     /// never loaded whole; an entry lasts [`SESSION_CACHE_MS`] and there are
@@ -179,11 +179,13 @@ impl Shared {
     }
 }
 
-fn new_id(bytes: usize) -> String {
+fn new_id(bytes: usize) -> TableId {
     let mut rng = rand::thread_rng();
-    (0..bytes)
-        .map(|_| format!("{:02x}", rng.gen::<u8>()))
-        .collect()
+    TableId::new(
+        (0..bytes)
+            .map(|_| format!("{:02x}", rng.gen::<u8>()))
+            .collect::<String>(),
+    )
 }
 
 impl<S: TableStore> Hub<S> {
@@ -356,7 +358,7 @@ impl<S: TableStore> Hub<S> {
     /// Subscribes to a table's updates; also returns the current view.
     pub async fn subscribe(
         &self,
-        id: &str,
+        id: &TableId,
         session: &Session,
     ) -> Result<(TableView, broadcast::Receiver<Update>, Vec<Side>), CommandError> {
         let entry = self.entry(id).await?;
@@ -371,7 +373,7 @@ impl<S: TableStore> Hub<S> {
 
     /// The view of a table for a session. Viewing never takes a seat (see
     /// [`Hub::take_seat`]).
-    pub async fn view(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
+    pub async fn view(&self, session: &Session, id: &TableId) -> Result<TableView, CommandError> {
         let entry = self.entry(id).await?;
         let mut entry = entry.lock().await;
         self.sync(&mut entry).await?;
@@ -398,7 +400,11 @@ impl<S: TableStore> Hub<S> {
     /// The export file of a table (docs/PRODUCT.md, Exports): every round in
     /// order with every move, the board after each placement, every pass and
     /// the result, then the tally and the GGF of every round.
-    pub async fn export(&self, id: &str, lang: app::i18n::Lang) -> Result<String, CommandError> {
+    pub async fn export(
+        &self,
+        id: &TableId,
+        lang: app::i18n::Lang,
+    ) -> Result<String, CommandError> {
         let entry = self.entry(id).await?;
         let mut entry = entry.lock().await;
         self.sync(&mut entry).await?;
@@ -412,7 +418,10 @@ impl<S: TableStore> Hub<S> {
 
     /// A table's current round for analysis: its number, the game and
     /// whether the round is over.
-    pub async fn round_game(&self, id: &str) -> Result<(u32, engine::Game, bool), CommandError> {
+    pub async fn round_game(
+        &self,
+        id: &TableId,
+    ) -> Result<(u32, engine::Game, bool), CommandError> {
         let entry = self.entry(id).await?;
         let mut entry = entry.lock().await;
         self.sync(&mut entry).await?;
@@ -424,7 +433,7 @@ impl<S: TableStore> Hub<S> {
     }
 
     /// The GGF records of a table: one game per round, in order.
-    pub async fn export_ggf(&self, id: &str) -> Result<String, CommandError> {
+    pub async fn export_ggf(&self, id: &TableId) -> Result<String, CommandError> {
         let entry = self.entry(id).await?;
         let mut entry = entry.lock().await;
         self.sync(&mut entry).await?;

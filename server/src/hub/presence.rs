@@ -8,22 +8,22 @@ use super::Hub;
 use crate::seating::{SeatCommand, SeatEvent};
 use crate::store::TableStore;
 use crate::table::Event;
-use app::protocol::Session;
+use app::protocol::{Session, TableId};
 
 impl<S: TableStore> Hub<S> {
     /// A socket of `session` opened on table `id` (seat holder or not).
-    pub async fn socket_opened(&self, id: &str, session: &Session) {
+    pub async fn socket_opened(&self, id: &TableId, session: &Session) {
         self.inner.coordination.socket(self, id, session, 1).await;
     }
 
     /// A socket of `session` on table `id` closed.
-    pub async fn socket_closed(&self, id: &str, session: &Session) {
+    pub async fn socket_closed(&self, id: &TableId, session: &Session) {
         self.inner.coordination.socket(self, id, session, -1).await;
     }
 
     /// A socket opened (`delta` 1) or closed on this instance, which alone
     /// holds the table: its seating hears it.
-    pub(super) async fn local_socket(&self, id: &str, session: &Session, delta: i32) {
+    pub(super) async fn local_socket(&self, id: &TableId, session: &Session, delta: i32) {
         let session = session.0.clone();
         let event = if delta > 0 {
             SeatEvent::SocketOpened { session }
@@ -35,7 +35,7 @@ impl<S: TableStore> Hub<S> {
 
     /// Feeds a presence event to a table's seating, stores what changed,
     /// broadcasts, and runs the command the seating answers.
-    pub(super) async fn seat_event(&self, id: &str, event: SeatEvent) {
+    pub(super) async fn seat_event(&self, id: &TableId, event: SeatEvent) {
         let Ok(entry) = self.entry(id).await else {
             return;
         };

@@ -10,7 +10,7 @@ use super::Hub;
 use crate::limits::{Caller, Kind};
 use crate::store::TableStore;
 use app::api::CommandError;
-use app::protocol::{Session, TableMode, TimeControl};
+use app::protocol::{Session, TableId, TableMode, TimeControl};
 
 /// A player waiting in the quick-match queue.
 pub(super) struct Waiting {
@@ -22,7 +22,7 @@ pub(super) struct Waiting {
     links: Vec<String>,
     /// When they started waiting (ms).
     since: i64,
-    matched: tokio::sync::oneshot::Sender<String>,
+    matched: tokio::sync::oneshot::Sender<TableId>,
 }
 
 /// The queue's lines: one per time control and casual/rated.
@@ -31,62 +31,15 @@ pub(super) type QueueKey = (TimeControl, bool);
 /// The answer to joining the quick-match queue.
 pub enum Queued {
     /// Paired at once: the table to go to.
-    Matched(String),
+    Matched(TableId),
     /// Waiting; the receiver yields the table when an opponent arrives.
     Waiting {
         ticket: u64,
-        matched: tokio::sync::oneshot::Receiver<String>,
+        matched: tokio::sync::oneshot::Receiver<TableId>,
     },
 }
 
-/// How far apart two rated players' ratings may be, by how long the longer
-/// waiting of them has waited: written once, read by the in-memory queue
-/// ([`RatingWindow::at`]) and by the shared queue's SQL
-/// ([`RatingWindow::sql`]).
-#[derive(Clone, Copy, Debug)]
-pub struct RatingWindow {
-    /// The window at first: ± this many rating points.
-    pub base: i64,
-    /// It widens by this much …
-    pub step: i64,
-    /// … every this many milliseconds of waiting …
-    pub every_ms: i64,
-    /// … and anyone is in it after this long.
-    pub anyone_after_ms: i64,
-}
-
-/// The quick match's window: ±100, 100 wider every 5 seconds, anyone after
-/// 30 seconds.
-pub const RATING_WINDOW: RatingWindow = RatingWindow {
-    base: 100,
-    step: 100,
-    every_ms: 5_000,
-    anyone_after_ms: 30_000,
-};
-
-impl RatingWindow {
-    /// The window after a wait of `waited_ms`.
-    pub fn at(&self, waited_ms: i64) -> f64 {
-        if waited_ms >= self.anyone_after_ms {
-            f64::INFINITY
-        } else {
-            (self.base + self.step * (waited_ms.max(0) / self.every_ms)) as f64
-        }
-    }
-
-    /// The same window as an SQL expression (PostgreSQL), for a wait given
-    /// by the SQL expression `waited` (milliseconds, an integer).
-    pub fn sql(&self, waited: &str) -> String {
-        format!(
-            "(CASE WHEN ({waited}) >= {anyone} THEN 'Infinity'::float8 \
-              ELSE ({base} + {step} * (({waited}) / {every}))::float8 END)",
-            anyone = self.anyone_after_ms,
-            base = self.base,
-            step = self.step,
-            every = self.every_ms,
-        )
-    }
-}
+pub use crate::rating_window::{RatingWindow, RATING_WINDOW};
 
 /// [`RATING_WINDOW`] after a wait of `waited_ms`.
 pub fn rating_window(waited_ms: i64) -> f64 {
@@ -354,7 +307,7 @@ mod tests {
         session: &str,
         rating: f64,
         since: i64,
-    ) -> (Waiting, tokio::sync::oneshot::Receiver<String>) {
+    ) -> (Waiting, tokio::sync::oneshot::Receiver<TableId>) {
         let (tx, rx) = tokio::sync::oneshot::channel();
         (
             Waiting {

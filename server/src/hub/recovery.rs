@@ -9,7 +9,7 @@ use crate::seating::{Seating, SeatingRecord};
 use crate::store::TableStore;
 use crate::store::{MoveKind, MoveRow, StoreError, StoredTable};
 use crate::table::{Command, Table};
-use app::protocol::{Side, TableMode};
+use app::protocol::{Side, TableId, TableMode};
 use engine::Square;
 use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
@@ -159,7 +159,7 @@ pub(super) fn replay(header: &StoredTable, mode: TableMode, rows: &[MoveRow]) ->
         times: vec![Vec::new()],
         used_now: Vec::new(),
     };
-    replayed.apply(&header.id, rows)?;
+    replayed.apply(&header.id.clone(), rows)?;
     Some(replayed)
 }
 
@@ -207,7 +207,7 @@ impl Replayed {
     /// Applies stored rows after the ones already applied; None (logged) if
     /// a row no longer applies or cannot be read (the state is then
     /// unusable: replay the whole table).
-    pub(super) fn apply(&mut self, id: &str, rows: &[MoveRow]) -> Option<()> {
+    pub(super) fn apply(&mut self, id: &TableId, rows: &[MoveRow]) -> Option<()> {
         let Replayed {
             table,
             next_seq,

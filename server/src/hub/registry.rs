@@ -6,6 +6,7 @@ use super::Hub;
 use crate::store::StoreError;
 use crate::store::TableStore;
 use app::api::CommandError;
+use app::protocol::TableId;
 use std::sync::Arc;
 use tokio::sync::Mutex as AsyncMutex;
 
@@ -28,7 +29,7 @@ impl<S: TableStore> Hub<S> {
     /// played in one browser), for labelling its players.
     pub async fn seat_holders(
         &self,
-        id: &str,
+        id: &TableId,
     ) -> Result<(app::protocol::TableMode, [Option<String>; 2]), CommandError> {
         use app::protocol::Side;
         let entry = self.entry(id).await?;
@@ -48,7 +49,7 @@ impl<S: TableStore> Hub<S> {
     }
 
     /// The table in memory, if it is.
-    pub(super) fn cached(&self, id: &str) -> Option<Arc<AsyncMutex<Entry>>> {
+    pub(super) fn cached(&self, id: &TableId) -> Option<Arc<AsyncMutex<Entry>>> {
         self.inner
             .tables
             .lock()
@@ -59,8 +60,12 @@ impl<S: TableStore> Hub<S> {
     /// A table by id: from memory, or (shared tables) loaded from the
     /// store. A cached copy may be behind the store:
     /// callers that decide on it [`Hub::sync`] it first.
-    pub(super) async fn entry(&self, id: &str) -> Result<Arc<AsyncMutex<Entry>>, CommandError> {
+    pub(super) async fn entry(&self, id: &TableId) -> Result<Arc<AsyncMutex<Entry>>, CommandError> {
         let missing = || CommandError::not_found(app::msg!("srv-no-table"));
+        // An id from a request that no table could have: not looked up.
+        if !id.is_well_formed() {
+            return Err(missing());
+        }
         if let Some(entry) = self.cached(id) {
             return Ok(entry);
         }
@@ -73,7 +78,7 @@ impl<S: TableStore> Hub<S> {
             .tables
             .lock()
             .map_err(|_| CommandError::unavailable(app::msg!("srv-tables-unavailable")))?;
-        Ok(tables.entry(id.to_string()).or_insert(loaded).clone())
+        Ok(tables.entry(id.clone()).or_insert(loaded).clone())
     }
 
     /// Deletes tables with no activity for the configured expiry; returns how many.
@@ -82,7 +87,7 @@ impl<S: TableStore> Hub<S> {
         let deleted = self.inner.store.delete_idle_tables(cutoff).await?;
         if let Ok(mut tables) = self.inner.tables.lock() {
             for id in &deleted {
-                tables.remove(id);
+                tables.remove(id.as_str());
             }
         }
         self.inner.coordination.deleted(&deleted).await;

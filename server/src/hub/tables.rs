@@ -11,7 +11,7 @@ use crate::seating::{SeatEvent, Seating};
 use crate::store::TableStore;
 use crate::table::{Table, TableError};
 use app::api::CommandError;
-use app::protocol::{Session, Side, TableMode, TableView, TimeControl};
+use app::protocol::{AccountId, Session, Side, TableId, TableMode, TableView, TimeControl};
 use rand::Rng;
 use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
@@ -24,7 +24,7 @@ impl<S: TableStore> Hub<S> {
         &self,
         who: impl Into<Caller>,
         mode: TableMode,
-    ) -> Result<String, CommandError> {
+    ) -> Result<TableId, CommandError> {
         let who = who.into();
         let place = self.reserve_table(&who)?;
         self.create_seated(place, &who.session, mode, None, None)
@@ -51,7 +51,7 @@ impl<S: TableStore> Hub<S> {
         who: impl Into<Caller>,
         mode: TableMode,
         obf: &str,
-    ) -> Result<String, CommandError> {
+    ) -> Result<TableId, CommandError> {
         let who = who.into();
         if matches!(mode, TableMode::Online { .. }) {
             return Err(CommandError::refused(app::msg!("srv-online-from")));
@@ -71,7 +71,7 @@ impl<S: TableStore> Hub<S> {
         mode: TableMode,
         opponent: Option<&Session>,
         start: Option<engine::Position>,
-    ) -> Result<String, CommandError> {
+    ) -> Result<TableId, CommandError> {
         self.create_planned(place, session, mode, opponent, start, None)
             .await
     }
@@ -82,7 +82,7 @@ impl<S: TableStore> Hub<S> {
     /// nobody's cap (tournaments and challenges are capped themselves).
     pub async fn create_paired_table(
         &self,
-        id: &str,
+        id: &TableId,
         black: &Session,
         white: &Session,
         control: TimeControl,
@@ -102,14 +102,14 @@ impl<S: TableStore> Hub<S> {
             mode,
             Some(white),
             None,
-            Some((id.to_string(), Side::Black)),
+            Some((id.clone(), Side::Black)),
         )
         .await
         .map(|_| ())
     }
 
     /// Whether fair play links two accounts (their games are unrated).
-    pub async fn linked(&self, a: i64, b: i64) -> bool {
+    pub async fn linked(&self, a: AccountId, b: AccountId) -> bool {
         match self.inner.fair_play.get() {
             Some(fair_play) => fair_play.linked(a, b).await,
             None => false,
@@ -125,8 +125,8 @@ impl<S: TableStore> Hub<S> {
         mode: TableMode,
         opponent: Option<&Session>,
         start: Option<engine::Position>,
-        plan: Option<(String, Side)>,
-    ) -> Result<String, CommandError> {
+        plan: Option<(TableId, Side)>,
+    ) -> Result<TableId, CommandError> {
         if let TableMode::VsAi { depth, .. } = mode {
             if !app::protocol::AI_LEVELS.contains(&depth) {
                 return Err(CommandError::refused(app::msg!("srv-depth")));
@@ -249,8 +249,8 @@ impl<S: TableStore> Hub<S> {
     pub async fn new_table_like(
         &self,
         who: impl Into<Caller>,
-        id: &str,
-    ) -> Result<String, CommandError> {
+        id: &TableId,
+    ) -> Result<TableId, CommandError> {
         let who = who.into();
         let session = &who.session;
         let (mode, start) = {
@@ -283,7 +283,11 @@ impl<S: TableStore> Hub<S> {
     /// Seats `session` in the free seat of an online table, by their explicit
     /// action. Refused (nothing changes) at other tables, for a session that
     /// already holds a seat, and when both seats are taken.
-    pub async fn take_seat(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
+    pub async fn take_seat(
+        &self,
+        session: &Session,
+        id: &TableId,
+    ) -> Result<TableView, CommandError> {
         let mut result = self.take_seat_once(session, id).await;
         // Another instance wrote the table first: decided again.
         for _ in 1..super::coordination::TRIES {
@@ -295,7 +299,11 @@ impl<S: TableStore> Hub<S> {
         result
     }
 
-    async fn take_seat_once(&self, session: &Session, id: &str) -> Result<TableView, CommandError> {
+    async fn take_seat_once(
+        &self,
+        session: &Session,
+        id: &TableId,
+    ) -> Result<TableView, CommandError> {
         let entry = self.entry(id).await?;
         let mut entry = entry.lock().await;
         self.sync(&mut entry).await?;

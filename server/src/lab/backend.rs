@@ -4,6 +4,7 @@ use super::LabHub;
 use app::api::CommandError;
 use app::lab::backend::{Caller, LabBackend};
 use app::lab::{LabSummary, LabView, ProviderStatus};
+use app::protocol::LabId;
 
 #[async_trait::async_trait]
 impl LabBackend for LabHub {
@@ -13,7 +14,7 @@ impl LabBackend for LabHub {
         black_depth: u8,
         white_depth: u8,
         lang: app::i18n::Lang,
-    ) -> Result<String, CommandError> {
+    ) -> Result<LabId, CommandError> {
         LabHub::create_for(self, caller, black_depth, white_depth, lang).await
     }
 
@@ -24,19 +25,19 @@ impl LabBackend for LabHub {
         LabHub::list(self, session.map(|s| s.0.as_str())).await
     }
 
-    async fn view(&self, lab: &str) -> Result<LabView, CommandError> {
+    async fn view(&self, lab: &LabId) -> Result<LabView, CommandError> {
         LabHub::view(self, lab).await
     }
 
-    async fn next_turn(&self, caller: &Caller, lab: &str) -> Result<LabView, CommandError> {
+    async fn next_turn(&self, caller: &Caller, lab: &LabId) -> Result<LabView, CommandError> {
         LabHub::next_turn_for(self, caller, lab).await
     }
 
-    async fn retry(&self, caller: &Caller, lab: &str) -> Result<LabView, CommandError> {
+    async fn retry(&self, caller: &Caller, lab: &LabId) -> Result<LabView, CommandError> {
         LabHub::retry_for(self, caller, lab).await
     }
 
-    async fn wait(&self, lab: &str, since: u64) -> Result<LabView, CommandError> {
+    async fn wait(&self, lab: &LabId, since: u64) -> Result<LabView, CommandError> {
         LabHub::wait(self, lab, since).await
     }
 
@@ -46,20 +47,18 @@ impl LabBackend for LabHub {
 
     async fn is_owner(
         &self,
-        lab: &str,
+        lab: &LabId,
         session: &app::protocol::Session,
     ) -> Result<bool, CommandError> {
         LabHub::is_owner(self, lab, &session.0).await
     }
 
-    async fn owned_by(
-        &self,
-        session: &app::protocol::Session,
-    ) -> Result<Vec<String>, CommandError> {
-        Ok(self.inner.store.lab_games_of(&session.0).await?)
+    async fn owned_by(&self, session: &app::protocol::Session) -> Result<Vec<LabId>, CommandError> {
+        let ids = self.inner.store.lab_games_of(&session.0).await?;
+        Ok(ids.into_iter().map(LabId::new).collect())
     }
 
-    async fn copy(&self, caller: &Caller, lab: &str) -> Result<String, CommandError> {
+    async fn copy(&self, caller: &Caller, lab: &LabId) -> Result<LabId, CommandError> {
         LabHub::copy_for(self, caller, lab).await
     }
 }

@@ -9,6 +9,7 @@ use super::{new_id, Explained, LabGame, LabHub};
 use crate::limits::{Caller, Kind, Limits, Reservation};
 use crate::store::{on_db, Dialect, TableStore};
 use app::api::CommandError;
+use app::protocol::LabId;
 use std::sync::Arc;
 use tokio::sync::Mutex as AsyncMutex;
 
@@ -67,7 +68,7 @@ impl LabHub {
     }
 
     /// Stores the caller as the owner of the new lab game `id`.
-    async fn own(&self, caller: &Caller, id: &str) -> Result<(), CommandError> {
+    async fn own(&self, caller: &Caller, id: &LabId) -> Result<(), CommandError> {
         TableStore::remember_session(&self.inner.store, &caller.session.0, self.now()).await?;
         self.inner
             .store
@@ -84,7 +85,7 @@ impl LabHub {
         black_depth: u8,
         white_depth: u8,
         lang: app::i18n::Lang,
-    ) -> Result<String, CommandError> {
+    ) -> Result<LabId, CommandError> {
         let place = self.reserve_game(caller).await?;
         let id = self.create_in(black_depth, white_depth, lang).await?;
         self.own(caller, &id).await?;
@@ -93,7 +94,7 @@ impl LabHub {
     }
 
     /// `lab_copy`: a copy of `id` owned by the caller, counted like a new game.
-    pub async fn copy_for(&self, caller: &Caller, id: &str) -> Result<String, CommandError> {
+    pub async fn copy_for(&self, caller: &Caller, id: &LabId) -> Result<LabId, CommandError> {
         let place = self.reserve_game(caller).await?;
         let copy = self.copy(id).await?;
         self.own(caller, &copy).await?;
@@ -103,7 +104,7 @@ impl LabHub {
 
     /// Refuses anyone but the owner of lab game `id` (403); a game that does
     /// not exist is the lab's to say (404).
-    async fn owned_by(&self, caller: &Caller, id: &str) -> Result<(), CommandError> {
+    async fn owned_by(&self, caller: &Caller, id: &LabId) -> Result<(), CommandError> {
         self.entry(id).await?;
         match self.inner.store.lab_owner(id).await? {
             Some(owner) if owner == caller.session.0 => Ok(()),
@@ -135,7 +136,7 @@ impl LabHub {
     pub async fn next_turn_for(
         &self,
         caller: &Caller,
-        id: &str,
+        id: &LabId,
     ) -> Result<app::lab::LabView, CommandError> {
         self.owned_by(caller, id).await?;
         self.budget_room(caller).await?;
@@ -147,7 +148,7 @@ impl LabHub {
     pub async fn retry_for(
         &self,
         caller: &Caller,
-        id: &str,
+        id: &LabId,
     ) -> Result<app::lab::LabView, CommandError> {
         self.owned_by(caller, id).await?;
         self.budget_room(caller).await?;
@@ -160,7 +161,7 @@ impl LabHub {
     /// and never asks the explainer for a move it copied: while the
     /// original's last explanation is still being written the copy is
     /// refused ("wait"), and a failed one is copied as failed.
-    pub async fn copy(&self, id: &str) -> Result<String, CommandError> {
+    pub async fn copy(&self, id: &LabId) -> Result<LabId, CommandError> {
         let entry = self.entry(id).await?;
         // Held while copying, so the stored and the in-memory copy agree.
         let source = entry.lock().await;
@@ -199,7 +200,7 @@ impl LabHub {
     /// Marks lab game `id`'s next turn as being played until the guard is
     /// dropped; a second step meanwhile is refused (its search would be
     /// wasted).
-    pub(super) fn turn_of(&self, id: &str) -> Result<TurnGuard, CommandError> {
+    pub(super) fn turn_of(&self, id: &LabId) -> Result<TurnGuard, CommandError> {
         let mut turns = self
             .inner
             .turns
@@ -239,7 +240,7 @@ impl LabHub {
     }
 
     /// Whether `session` started lab game `id`.
-    pub async fn is_owner(&self, id: &str, session: &str) -> Result<bool, CommandError> {
+    pub async fn is_owner(&self, id: &LabId, session: &str) -> Result<bool, CommandError> {
         let owner = self.inner.store.lab_owner(id).await?;
         Ok(owner.as_deref() == Some(session))
     }

@@ -18,7 +18,11 @@ fn capitalised(color: Color) -> &'static str {
 pub fn text(game: &LabGame) -> String {
     let lang = game.lang;
     let mut out = String::new();
-    let _ = writeln!(out, "{}", t!(lang, "export-lab-title", id = &game.id));
+    let _ = writeln!(
+        out,
+        "{}",
+        t!(lang, "export-lab-title", id = game.id.as_str())
+    );
     let _ = writeln!(
         out,
         "{}\n",

@@ -25,7 +25,8 @@ pub mod factcheck;
 pub mod facts;
 mod recovery;
 mod shared;
-pub mod store;
+/// The lab's stored rows, which the store's lab repository reads and writes.
+pub use crate::store::lab_rows as store;
 mod view;
 
 pub use recovery::explainer_from_config;
@@ -36,6 +37,7 @@ use crate::clock::Clock;
 use crate::store::{Store, StoreError};
 use app::api::CommandError;
 use app::lab::{LabSummary, LabView, ProviderStatus, LAB_DEPTHS};
+use app::protocol::LabId;
 use engine::{Bitboard, Color, Game, GameResult, Position, Square};
 use explain::{Explainer, Explanation};
 use facts::FactSheet;
@@ -90,7 +92,7 @@ pub struct LabMove {
 
 /// A lab game in memory.
 pub struct LabGame {
-    pub id: String,
+    pub id: LabId,
     /// The language its explanations are written in.
     pub lang: app::i18n::Lang,
     pub black_depth: u8,
@@ -103,7 +105,7 @@ pub struct LabGame {
 }
 
 impl LabGame {
-    fn new(id: String, black_depth: u8, white_depth: u8, now: i64) -> Self {
+    fn new(id: LabId, black_depth: u8, white_depth: u8, now: i64) -> Self {
         LabGame {
             id,
             lang: app::i18n::Lang::En,
@@ -189,7 +191,7 @@ struct Inner {
     config: LabConfig,
     /// The bus between instances, or this process's own when it is alone.
     bus: Arc<dyn crate::store::bus::Bus>,
-    games: Mutex<HashMap<String, Arc<AsyncMutex<LabGame>>>>,
+    games: Mutex<HashMap<LabId, Arc<AsyncMutex<LabGame>>>>,
     /// The paid explanations' daily budgets and concurrency cap, in the
     /// database (shared by every instance, kept across restarts).
     budget: budget::SharedBudget,
@@ -206,10 +208,14 @@ pub struct LabHub {
     inner: Arc<Inner>,
 }
 
-fn new_id() -> String {
+fn new_id() -> LabId {
     use rand::Rng;
     let mut rng = rand::thread_rng();
-    (0..8).map(|_| format!("{:02x}", rng.gen::<u8>())).collect()
+    LabId::new(
+        (0..8)
+            .map(|_| format!("{:02x}", rng.gen::<u8>()))
+            .collect::<String>(),
+    )
 }
 
 impl LabHub {
@@ -277,7 +283,7 @@ impl LabHub {
     }
 
     /// Creates a lab game; returns its id.
-    pub async fn create(&self, black_depth: u8, white_depth: u8) -> Result<String, CommandError> {
+    pub async fn create(&self, black_depth: u8, white_depth: u8) -> Result<LabId, CommandError> {
         self.create_in(black_depth, white_depth, app::i18n::Lang::En)
             .await
     }
@@ -288,7 +294,7 @@ impl LabHub {
         black_depth: u8,
         white_depth: u8,
         lang: app::i18n::Lang,
-    ) -> Result<String, CommandError> {
+    ) -> Result<LabId, CommandError> {
         if !LAB_DEPTHS.contains(&black_depth) || !LAB_DEPTHS.contains(&white_depth) {
             return Err(CommandError::refused(app::msg!("srv-lab-depth")));
         }
@@ -346,7 +352,7 @@ impl LabHub {
                 white_count: position.count(Color::White) as u8,
                 over: game.game.is_over(),
                 updated_at: game.updated_at,
-                mine: own.contains(&game.id),
+                mine: own.contains(game.id.as_str()),
             });
         }
         out.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(a.id.cmp(&b.id)));
@@ -354,7 +360,7 @@ impl LabHub {
     }
 
     /// The view of a lab game.
-    pub async fn view(&self, id: &str) -> Result<LabView, CommandError> {
+    pub async fn view(&self, id: &LabId) -> Result<LabView, CommandError> {
         let entry = self.entry(id).await?;
         let game = entry.lock().await;
         Ok(view(&game, self.visitor_provider_status()))
@@ -364,7 +370,7 @@ impl LabHub {
     /// On PostgreSQL the bus wakes it when another instance changes the
     /// game; every few seconds it also checks the stored version, in case a
     /// message was missed.
-    pub async fn wait(&self, id: &str, since: u64) -> Result<LabView, CommandError> {
+    pub async fn wait(&self, id: &LabId, since: u64) -> Result<LabView, CommandError> {
         let entry = self.entry(id).await?;
         let mut changes = entry.lock().await.changes.subscribe();
         let deadline = tokio::time::Instant::now() + WAIT_LIMIT;
@@ -386,7 +392,7 @@ impl LabHub {
     }
 
     /// Plays the next turn: search, place, commit; the explanation follows.
-    pub async fn next_turn(&self, id: &str) -> Result<LabView, CommandError> {
+    pub async fn next_turn(&self, id: &LabId) -> Result<LabView, CommandError> {
         let entry = self.entry(id).await?;
         // One turn at a time per game; the game's lock is not held while the
         // search waits for and runs on the pool (watchers and the list go on).
@@ -514,7 +520,7 @@ impl LabHub {
     }
 
     /// Asks again for the latest move's failed explanation; no disc is placed.
-    pub async fn retry(&self, id: &str) -> Result<LabView, CommandError> {
+    pub async fn retry(&self, id: &LabId) -> Result<LabView, CommandError> {
         let entry = self.entry(id).await?;
         let mut game = entry.lock().await;
         let ply = game.moves.len() as u32;
@@ -678,21 +684,21 @@ impl LabHub {
     }
 
     /// A lab game's moves and whether it is over (game analysis).
-    pub async fn game_of(&self, id: &str) -> Result<(Game, bool), CommandError> {
+    pub async fn game_of(&self, id: &LabId) -> Result<(Game, bool), CommandError> {
         let entry = self.entry(id).await?;
         let game = entry.lock().await;
         Ok((game.game.clone(), game.game.is_over()))
     }
 
     /// The text export of a lab game.
-    pub async fn export_text(&self, id: &str) -> Result<String, CommandError> {
+    pub async fn export_text(&self, id: &LabId) -> Result<String, CommandError> {
         let entry = self.entry(id).await?;
         let game = entry.lock().await;
         Ok(export::text(&game))
     }
 
     /// The JSON export of a lab game.
-    pub async fn export_json(&self, id: &str) -> Result<serde_json::Value, CommandError> {
+    pub async fn export_json(&self, id: &LabId) -> Result<serde_json::Value, CommandError> {
         let entry = self.entry(id).await?;
         let game = entry.lock().await;
         Ok(export::json(&game))

@@ -21,7 +21,12 @@ pub(super) fn rebuild(
     else {
         return Err("bad engine depths".into());
     };
-    let mut game = LabGame::new(row.id.clone(), black_depth, white_depth, row.updated_at);
+    let mut game = LabGame::new(
+        app::protocol::LabId::new(row.id.clone()),
+        black_depth,
+        white_depth,
+        row.updated_at,
+    );
     game.lang = app::i18n::Lang::parse(&row.lang).unwrap_or_default();
     let mut pending = Vec::new();
     for (i, m) in stored.iter().enumerate() {

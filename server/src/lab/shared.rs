@@ -15,6 +15,7 @@ use super::{recovery, Explained, LabGame, LabHub};
 use crate::store::bus::{Bus, BusMessage};
 use crate::store::StoreError;
 use app::api::CommandError;
+use app::protocol::LabId;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
@@ -90,6 +91,10 @@ impl LabHub {
 
     /// Lab game `id`, first brought up to its stored version.
     pub(super) async fn entry(&self, id: &str) -> Result<Arc<AsyncMutex<LabGame>>, CommandError> {
+        // An id from a request that no lab game could have: not looked up.
+        if !app::ids::well_formed(id) {
+            return Err(not_found());
+        }
         let Some(version) = self.inner.store.lab_version(id).await? else {
             self.forget(id);
             return Err(not_found());
@@ -128,7 +133,7 @@ impl LabHub {
                     .lock()
                     .map_err(|_| CommandError::unavailable(app::msg!("srv-lab-unavailable")))?;
                 Ok(games
-                    .entry(id.to_string())
+                    .entry(LabId::new(id))
                     .or_insert_with(|| Arc::new(AsyncMutex::new(loaded)))
                     .clone())
             }

@@ -4,11 +4,12 @@
 //! its account.
 
 use super::{on_db, Dialect, Store, StoreError};
+use app::protocol::{AccountId, TableId};
 
 /// A stored account as sign-in needs it.
 #[derive(Clone, Debug)]
 pub struct StoredAccount {
-    pub id: i64,
+    pub id: AccountId,
     pub name: String,
     pub password_hash: String,
     /// When it was created (ms).
@@ -20,7 +21,7 @@ pub struct StoredAccount {
 enum AccountKey<'a> {
     /// By its lower-case name.
     Name(&'a str),
-    Id(i64),
+    Id(AccountId),
 }
 
 fn unique_violation(error: &sqlx::Error) -> bool {
@@ -35,7 +36,7 @@ impl Store {
         name_key: &str,
         password_hash: &str,
         now: i64,
-    ) -> Result<Option<i64>, StoreError> {
+    ) -> Result<Option<AccountId>, StoreError> {
         const INSERT: &str = "INSERT INTO accounts (name, name_key, password_hash, created_at) \
                               VALUES ($1, $2, $3, $4) RETURNING id";
         let created = on_db!(self.db(), |pool| {
@@ -48,7 +49,7 @@ impl Store {
                 .await
         });
         match created {
-            Ok(id) => Ok(Some(id)),
+            Ok(id) => Ok(Some(AccountId::new(id))),
             Err(error) if unique_violation(&error) => Ok(None),
             Err(error) => Err(error.into()),
         }
@@ -63,7 +64,7 @@ impl Store {
     }
 
     /// The account with id `id`, if any.
-    pub async fn account_by_id(&self, id: i64) -> Result<Option<StoredAccount>, StoreError> {
+    pub async fn account_by_id(&self, id: AccountId) -> Result<Option<StoredAccount>, StoreError> {
         self.account_where(AccountKey::Id(id)).await
     }
 
@@ -84,14 +85,14 @@ impl Store {
             let select = sqlx::query_as(&text);
             match key {
                 AccountKey::Name(name) => select.bind(name),
-                AccountKey::Id(id) => select.bind(id),
+                AccountKey::Id(id) => select.bind(id.get()),
             }
             .fetch_optional(pool)
             .await?
         });
         Ok(
             row.map(|(id, name, password_hash, created_at)| StoredAccount {
-                id,
+                id: AccountId::new(id),
                 name,
                 password_hash,
                 created_at,
@@ -101,7 +102,8 @@ impl Store {
 
     /// Replaces an account's password hash and ends every browser signed in
     /// to it, in one transaction.
-    pub async fn set_password(&self, id: i64, password_hash: &str) -> Result<(), StoreError> {
+    pub async fn set_password(&self, id: AccountId, password_hash: &str) -> Result<(), StoreError> {
+        let id = id.get();
         on_db!(self.db(), |pool| {
             let mut tx = pool.begin().await?;
             sqlx::query(&pool.sql("UPDATE accounts SET password_hash = $1 WHERE id = $2"))
@@ -126,11 +128,12 @@ impl Store {
     /// account.
     pub async fn delete_account(
         &self,
-        id: i64,
+        id: AccountId,
         name_hash: &str,
         reason: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
+        let id = id.get();
         const STEPS: [&str; 6] = [
             "DELETE FROM account_sessions WHERE account_id = $1",
             "DELETE FROM rating_history WHERE account_id = $1",
@@ -181,21 +184,22 @@ impl Store {
     }
 
     /// The tables at which `who` holds a seat.
-    pub async fn tables_seating(&self, who: &str) -> Result<Vec<String>, StoreError> {
-        Ok(on_db!(self.db(), |pool| {
-            sqlx::query_scalar(
-                &pool.sql(
+    pub async fn tables_seating(&self, who: &str) -> Result<Vec<TableId>, StoreError> {
+        let ids: Vec<String> =
+            on_db!(self.db(), |pool| {
+                sqlx::query_scalar(&pool.sql(
                     "SELECT id FROM tables WHERE black_seat = $1 OR white_seat = $1 ORDER BY id",
-                ),
-            )
-            .bind(who)
-            .fetch_all(pool)
-            .await?
-        }))
+                ))
+                .bind(who)
+                .fetch_all(pool)
+                .await?
+            });
+        Ok(ids.into_iter().map(TableId::new).collect())
     }
 
     /// An account's name, if the account exists.
-    pub async fn account_name(&self, id: i64) -> Result<Option<String>, StoreError> {
+    pub async fn account_name(&self, id: AccountId) -> Result<Option<String>, StoreError> {
+        let id = id.get();
         Ok(on_db!(self.db(), |pool| {
             sqlx::query_scalar(&pool.sql("SELECT name FROM accounts WHERE id = $1"))
                 .bind(id)
@@ -208,9 +212,10 @@ impl Store {
     pub async fn add_account_session(
         &self,
         token: &str,
-        account: i64,
+        account: AccountId,
         now: i64,
     ) -> Result<(), StoreError> {
+        let account = account.get();
         const INSERT: &str =
             "INSERT INTO account_sessions (token, account_id, created_at, last_seen) \
              VALUES ($1, $2, $3, $3) ON CONFLICT (token) DO UPDATE \
@@ -228,15 +233,19 @@ impl Store {
 
     /// The account (id and name) a browser — the hash of its token — is
     /// signed in to.
-    pub async fn account_of_token(&self, token: &str) -> Result<Option<(i64, String)>, StoreError> {
+    pub async fn account_of_token(
+        &self,
+        token: &str,
+    ) -> Result<Option<(AccountId, String)>, StoreError> {
         const SELECT: &str = "SELECT a.id, a.name FROM account_sessions s \
              JOIN accounts a ON a.id = s.account_id WHERE s.token = $1";
-        Ok(on_db!(self.db(), |pool| {
+        let row: Option<(i64, String)> = on_db!(self.db(), |pool| {
             sqlx::query_as(&pool.sql(SELECT))
                 .bind(token)
                 .fetch_optional(pool)
                 .await?
-        }))
+        });
+        Ok(row.map(|(id, name)| (AccountId::new(id), name)))
     }
 
     /// Signs one browser out.
@@ -251,7 +260,8 @@ impl Store {
     }
 
     /// Signs every browser of an account out; returns how many.
-    pub async fn remove_account_sessions(&self, account: i64) -> Result<u64, StoreError> {
+    pub async fn remove_account_sessions(&self, account: AccountId) -> Result<u64, StoreError> {
+        let account = account.get();
         Ok(on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql("DELETE FROM account_sessions WHERE account_id = $1"))
                 .bind(account)

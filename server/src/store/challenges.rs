@@ -4,14 +4,17 @@
 //! expired, so a challenge is accepted once, by one answer, on any instance.
 
 use super::{on_db, Dialect, Store, StoreError};
+use app::protocol::AccountId;
 
 /// A challenge as stored, with both players' names.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct ChallengeRow {
     pub id: String,
-    pub challenger: i64,
+    #[sqlx(try_from = "i64")]
+    pub challenger: AccountId,
     pub challenger_name: String,
-    pub challenged: i64,
+    #[sqlx(try_from = "i64")]
+    pub challenged: AccountId,
     pub challenged_name: String,
     pub base_ms: i64,
     pub increment_ms: i64,
@@ -28,8 +31,8 @@ pub struct ChallengeRow {
 #[derive(Clone, Debug)]
 pub struct NewChallengeRow<'a> {
     pub id: &'a str,
-    pub challenger: i64,
-    pub challenged: i64,
+    pub challenger: AccountId,
+    pub challenged: AccountId,
     pub address: Option<&'a str>,
     pub base_ms: i64,
     pub increment_ms: i64,
@@ -54,8 +57,8 @@ impl Store {
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(INSERT))
                 .bind(new.id)
-                .bind(new.challenger)
-                .bind(new.challenged)
+                .bind(new.challenger.get())
+                .bind(new.challenged.get())
                 .bind(new.address)
                 .bind(new.base_ms)
                 .bind(new.increment_ms)
@@ -72,10 +75,11 @@ impl Store {
     /// Open, unexpired challenges sent by an account, and from an address.
     pub async fn open_challenges_from(
         &self,
-        challenger: i64,
+        challenger: AccountId,
         address: Option<&str>,
         now: i64,
     ) -> Result<(i64, i64), StoreError> {
+        let challenger = challenger.get();
         const COUNT: &str = "SELECT \
             (SELECT COUNT(*) FROM challenges WHERE challenger = $1 AND status = 'open' AND expires_at > $3), \
             (SELECT COUNT(*) FROM challenges WHERE address = $2 AND status = 'open' AND expires_at > $3)";
@@ -106,9 +110,10 @@ impl Store {
     /// newest first.
     pub async fn challenges_of(
         &self,
-        account: i64,
+        account: AccountId,
         since: i64,
     ) -> Result<Vec<ChallengeRow>, StoreError> {
+        let account = account.get();
         let query = format!(
             "{SELECT} WHERE (c.challenger = $1 OR c.challenged = $1) AND c.created_at >= $2 \
              ORDER BY c.created_at DESC, c.id LIMIT 40"

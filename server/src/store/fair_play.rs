@@ -5,12 +5,18 @@
 //! secrets. Written once with `$n` parameters.
 
 use super::{on_db, Dialect, Store, StoreError};
+use app::protocol::AccountId;
+
+/// How long a link between an account and an address or browser counts
+/// (the rated-round check in `ratings.rs` and the fair-play service).
+pub const LINK_DAYS: i64 = 30;
 
 /// An open or closed report, as the operator lists it.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct ReportRow {
     pub id: i64,
-    pub account_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub account_id: AccountId,
     pub reporter: String,
     pub table_id: Option<String>,
     pub reason: String,
@@ -41,10 +47,11 @@ impl Store {
     /// Notes that `account` was seen through each of `links` at `now`.
     pub async fn note_links(
         &self,
-        account: i64,
+        account: AccountId,
         links: &[String],
         now: i64,
     ) -> Result<(), StoreError> {
+        let account = account.get();
         const UPSERT: &str = "INSERT INTO account_links (account_id, link, seen_at) \
              SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM accounts WHERE id = $1) \
              ON CONFLICT (account_id, link) DO UPDATE SET seen_at = excluded.seen_at";
@@ -73,7 +80,12 @@ impl Store {
     }
 
     /// The links `account` was seen through since `since`.
-    pub async fn links_of(&self, account: i64, since: i64) -> Result<Vec<String>, StoreError> {
+    pub async fn links_of(
+        &self,
+        account: AccountId,
+        since: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let account = account.get();
         Ok(on_db!(self.db(), |pool| {
             sqlx::query_scalar(&pool.sql(
                 "SELECT link FROM account_links WHERE account_id = $1 AND seen_at >= $2 ORDER BY link",
@@ -87,7 +99,9 @@ impl Store {
 
     /// Whether two accounts were seen through one address or device since
     /// `since`.
-    pub async fn linked(&self, a: i64, b: i64, since: i64) -> Result<bool, StoreError> {
+    pub async fn linked(&self, a: AccountId, b: AccountId, since: i64) -> Result<bool, StoreError> {
+        let a = a.get();
+        let b = b.get();
         let count: i64 = on_db!(self.db(), |pool| {
             sqlx::query_scalar(&pool.sql(super::ratings::LINKED))
                 .bind(a)
@@ -100,7 +114,8 @@ impl Store {
     }
 
     /// Whether `account` is marked as a rating abuser.
-    pub async fn is_abuser(&self, account: i64) -> Result<bool, StoreError> {
+    pub async fn is_abuser(&self, account: AccountId) -> Result<bool, StoreError> {
+        let account = account.get();
         let marked: Option<Option<i64>> = on_db!(self.db(), |pool| {
             sqlx::query_scalar(&pool.sql("SELECT abuser_at FROM accounts WHERE id = $1"))
                 .bind(account)
@@ -112,7 +127,12 @@ impl Store {
 
     /// Marks (or unmarks) an account as a rating abuser; false when there
     /// is no such account.
-    pub async fn mark_abuser(&self, account: i64, at: Option<i64>) -> Result<bool, StoreError> {
+    pub async fn mark_abuser(
+        &self,
+        account: AccountId,
+        at: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        let account = account.get();
         Ok(on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql("UPDATE accounts SET abuser_at = $1 WHERE id = $2"))
                 .bind(at)
@@ -141,7 +161,7 @@ impl Store {
     #[allow(clippy::too_many_arguments)]
     pub async fn add_report(
         &self,
-        account: i64,
+        account: AccountId,
         reporter: &str,
         address: Option<&str>,
         table: Option<&str>,
@@ -149,6 +169,7 @@ impl Store {
         body: &str,
         now: i64,
     ) -> Result<i64, StoreError> {
+        let account = account.get();
         const INSERT: &str = "INSERT INTO reports (account_id, reporter, address, table_id, reason, body, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id";
         Ok(on_db!(self.db(), |pool| {
@@ -197,7 +218,8 @@ impl Store {
     }
 
     /// Closes the open reports of `account`; returns how many.
-    pub async fn close_reports(&self, account: i64, now: i64) -> Result<u64, StoreError> {
+    pub async fn close_reports(&self, account: AccountId, now: i64) -> Result<u64, StoreError> {
+        let account = account.get();
         Ok(on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(
                 "UPDATE reports SET closed_at = $1 WHERE account_id = $2 AND closed_at IS NULL",
@@ -214,10 +236,11 @@ impl Store {
     pub async fn log_admin(
         &self,
         action: &str,
-        account: Option<i64>,
+        account: Option<AccountId>,
         detail: &str,
         now: i64,
     ) -> Result<(), StoreError> {
+        let account = account.map(AccountId::get);
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(
                 "INSERT INTO admin_log (at, action, account_id, detail) VALUES ($1, $2, $3, $4)",

@@ -8,8 +8,8 @@
 //! (`claimed_until`): its writer holds it, and another takes it over once
 //! it has run out (its writer stopped).
 
+use super::lab_rows::{ExplainState, LabGameRow, LabMoveRow, Outcome, StoredOutcome};
 use super::{on_db, Dialect, Store, StoreError};
-use crate::lab::store::{ExplainState, LabGameRow, LabMoveRow, Outcome, StoredOutcome};
 
 impl Store {
     /// Creates a lab game at version 1.

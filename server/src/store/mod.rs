@@ -20,6 +20,7 @@ pub mod bus;
 pub mod challenges;
 pub mod fair_play;
 mod lab;
+pub mod lab_rows;
 pub mod pg;
 pub mod puzzles;
 mod queries;
@@ -34,6 +35,7 @@ pub use sqlite::{SqliteStore, MAX_BATCH};
 pub use stats::CommitStats;
 pub use table_store::TableStore;
 
+use app::protocol::{GameId, TableId};
 use sqlx::sqlite::SqliteSynchronous;
 use sqlx::SqlitePool;
 use std::path::Path;
@@ -164,7 +166,8 @@ impl Store {
 /// A stored table header.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct StoredTable {
-    pub id: String,
+    #[sqlx(try_from = "String")]
+    pub id: TableId,
     pub mode: String,
     pub owner: String,
     pub created_at: i64,
@@ -245,7 +248,7 @@ pub struct RoundEnd {
 /// result, time — comes from its [`Record`] and [`RoundEnd`]).
 #[derive(Clone, Debug)]
 pub struct ArchivedGame {
-    pub id: String,
+    pub id: GameId,
     /// The table's mode, as JSON.
     pub mode: String,
     /// Who played each side: an identity, or `ai:<depth>`.
@@ -341,7 +344,7 @@ macro_rules! write_round_parts {
             .bind(end.black)
             .bind(end.white)
             .bind(record.now)
-            .bind(&record.table_id)
+            .bind(record.table_id.as_str())
             .bind(end.round)
             .execute(&mut **tx)
             .await?;
@@ -350,8 +353,8 @@ macro_rules! write_round_parts {
             sqlx::query(&$q("INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, \
                  moves, times, winner, reason, black_discs, white_discs, ended_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"))
-            .bind(&game.id)
-            .bind(&record.table_id)
+            .bind(game.id.as_str())
+            .bind(record.table_id.as_str())
             .bind(end.round)
             .bind(&game.mode)
             .bind(&game.black)
@@ -374,7 +377,7 @@ macro_rules! write_round_parts {
             for (side, vote) in [("black", black), ("white", white)] {
                 sqlx::query(&$q("INSERT INTO votes (table_id, round, side, vote) VALUES ($1, $2, $3, $4) \
                      ON CONFLICT (table_id, round, side) DO UPDATE SET vote = excluded.vote"))
-                .bind(&record.table_id)
+                .bind(record.table_id.as_str())
                 .bind(round)
                 .bind(side)
                 .bind(vote)
@@ -384,7 +387,7 @@ macro_rules! write_round_parts {
         }
         if let Some(round) = record.new_round {
             sqlx::query(&$q("INSERT INTO rounds (table_id, round, started_at) VALUES ($1, $2, $3)"))
-                .bind(&record.table_id)
+                .bind(record.table_id.as_str())
                 .bind(round)
                 .bind(record.now)
                 .execute(&mut **tx)
@@ -407,7 +410,7 @@ pub(crate) const ORPHANED_GAMES: &str = "DELETE FROM archived_games
 /// Everything one accepted command writes, in one transaction.
 #[derive(Clone, Debug)]
 pub struct Record {
-    pub table_id: String,
+    pub table_id: TableId,
     pub rows: Vec<MoveRow>,
     pub round_end: Option<RoundEnd>,
     pub new_round: Option<i64>,
@@ -440,7 +443,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(&dir.path().join("t.db")).await.expect("open");
         store
-            .create_table("t", "{}", "owner", (None, None), 1)
+            .create_table(&"t".into(), "{}", "owner", (None, None), 1)
             .await
             .expect("create");
         let rows = MoveKind::ALL
@@ -480,7 +483,7 @@ mod tests {
             "the strings of migrations 0011 and 0022's CHECK, as earlier releases wrote them"
         );
         let read: Vec<MoveKind> = store
-            .moves("t")
+            .moves(&"t".into())
             .await
             .expect("rows")
             .iter()

@@ -11,7 +11,7 @@
 
 use super::{on_db, sqlite, Dialect, Store, StoreError};
 use crate::glicko::{self, Rating};
-use app::protocol::Side;
+use app::protocol::{AccountId, Side};
 
 /// A day, in ms: a player's RD grows for each whole one without a rated game.
 pub const DAY_MS: i64 = 86_400_000;
@@ -20,8 +20,8 @@ pub const DAY_MS: i64 = 86_400_000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RatedGame {
     pub speed: &'static str,
-    pub black: i64,
-    pub white: i64,
+    pub black: AccountId,
+    pub white: AccountId,
 }
 
 /// One account's rating in one pool, as stored.
@@ -128,21 +128,22 @@ macro_rules! write_rating {
     ($tx:expr, $game:expr, $rated:expr, $winner:expr, $now:expr, $q:expr, $read:expr, $exists:expr) => {{
         let tx = $tx;
         let rated: &RatedGame = $rated;
+        let (black, white) = (rated.black.get(), rated.white.get());
         let present: Vec<i64> = sqlx::query_scalar(&$q(&$exists))
-            .bind(rated.black)
-            .bind(rated.white)
+            .bind(black)
+            .bind(white)
             .fetch_all(&mut **tx)
             .await?;
-        if !(present.contains(&rated.black) && present.contains(&rated.white)) {
+        if !(present.contains(&black) && present.contains(&white)) {
             tracing::warn!(game = %$game, "a rated game's player no longer exists or is marked: not rated");
             return Ok(());
         }
         // Two accounts seen from one address or browser never change each
         // other's ratings (the players card said so before the first move).
-        let since = $now - crate::fair_play::LINK_DAYS * DAY_MS;
+        let since = $now - super::fair_play::LINK_DAYS * DAY_MS;
         let shared: i64 = sqlx::query_scalar(&$q(LINKED))
-            .bind(rated.black)
-            .bind(rated.white)
+            .bind(black)
+            .bind(white)
             .bind(since)
             .fetch_one(&mut **tx)
             .await?;
@@ -153,7 +154,7 @@ macro_rules! write_rating {
         let mut rows = [None, None];
         // Locked in account order (PostgreSQL), so two games sharing a
         // player cannot deadlock.
-        let mut order = [(0usize, rated.black), (1usize, rated.white)];
+        let mut order = [(0usize, black), (1usize, white)];
         order.sort_by_key(|(_, account)| *account);
         for (slot, account) in order {
             rows[slot] = sqlx::query_as::<_, RatingRow>(&$q(&$read))
@@ -163,7 +164,7 @@ macro_rules! write_rating {
                 .await?;
         }
         let result = rate(rows[0], rows[1], $winner, $now);
-        for (account, rating) in [(rated.black, result.black), (rated.white, result.white)] {
+        for (account, rating) in [(black, result.black), (white, result.white)] {
             sqlx::query(&$q(UPSERT))
                 .bind(account)
                 .bind(rated.speed)
@@ -268,15 +269,17 @@ impl Store {
     /// An account's rating in one pool (None: never rated there).
     pub async fn rating_of(
         &self,
-        account: i64,
+        account: AccountId,
         speed: &str,
     ) -> Result<Option<RatingRow>, StoreError> {
+        let account = account.get();
         let rows: Vec<RatingRow> = read!(self, READ, |q| q.bind(account).bind(speed));
         Ok(rows.into_iter().next())
     }
 
     /// An account's ratings in every pool it has played.
-    pub async fn ratings_of(&self, account: i64) -> Result<Vec<PoolRow>, StoreError> {
+    pub async fn ratings_of(&self, account: AccountId) -> Result<Vec<PoolRow>, StoreError> {
+        let account = account.get();
         let rows: Vec<PoolRow> = read!(
             self,
             "SELECT speed, rating, deviation, volatility, games, rated_at FROM ratings WHERE account_id = $1 ORDER BY speed",
@@ -289,10 +292,11 @@ impl Store {
     /// (the newest `limit`).
     pub async fn rating_history(
         &self,
-        account: i64,
+        account: AccountId,
         speed: &str,
         limit: i64,
     ) -> Result<Vec<HistoryRow>, StoreError> {
+        let account = account.get();
         let mut rows: Vec<HistoryRow> = read!(
             self,
             "SELECT at, rating FROM rating_history WHERE account_id = $1 AND speed = $2 ORDER BY at DESC LIMIT $3",

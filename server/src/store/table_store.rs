@@ -15,6 +15,7 @@ use super::{
     on_db, DatabaseStore, Dialect, MoveRow, Record, Store, StoreError, StoredTable, ORPHANED_GAMES,
 };
 use crate::seating::SeatingRecord;
+use app::protocol::TableId;
 use std::future::Future;
 
 /// A stored tally: (black wins, white wins, draws).
@@ -36,7 +37,7 @@ pub trait TableStore: Clone + Send + Sync + 'static {
     /// the black and white seat holders of an online table.
     fn create_table(
         &self,
-        id: &str,
+        id: &TableId,
         mode: &str,
         owner: &str,
         seats: (Option<&str>, Option<&str>),
@@ -46,7 +47,7 @@ pub trait TableStore: Clone + Send + Sync + 'static {
     /// Stores an online table's seats and, if given, its start position.
     fn update_table_setup(
         &self,
-        id: &str,
+        id: &TableId,
         seating: &SeatingRecord,
         start_obf: Option<&str>,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
@@ -55,7 +56,7 @@ pub trait TableStore: Clone + Send + Sync + 'static {
     /// table active.
     fn update_seating(
         &self,
-        id: &str,
+        id: &TableId,
         seating: &SeatingRecord,
         touch: Option<i64>,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
@@ -70,20 +71,20 @@ pub trait TableStore: Clone + Send + Sync + 'static {
     /// A table's rows (commands and passes), in order.
     fn moves(
         &self,
-        table_id: &str,
+        table_id: &TableId,
     ) -> impl Future<Output = Result<Vec<MoveRow>, StoreError>> + Send;
 
     /// The stored tally of a table: (black wins, white wins, draws).
     fn tally(
         &self,
-        table_id: &str,
+        table_id: &TableId,
     ) -> impl Future<Output = Result<Option<(i64, i64, i64)>, StoreError>> + Send;
 
     /// Deletes tables idle since before `cutoff` (ms); returns their ids.
     fn delete_idle_tables(
         &self,
         cutoff: i64,
-    ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+    ) -> impl Future<Output = Result<Vec<TableId>, StoreError>> + Send;
 
     /// Whether other instances may share this database: a hub on it must
     /// be given their coordination (`hub::Shared`), or it refuses to start.
@@ -128,12 +129,13 @@ impl TableStore for Store {
 
     async fn create_table(
         &self,
-        id: &str,
+        id: &TableId,
         mode: &str,
         owner: &str,
         seats: (Option<&str>, Option<&str>),
         now: i64,
     ) -> Result<(), StoreError> {
+        let id = id.as_str();
         const TABLE: &str = "INSERT INTO tables (id, mode, owner, created_at, last_activity, black_seat, white_seat) \
              VALUES ($1, $2, $3, $4, $4, $5, $6)";
         on_db!(self.db(), |pool| {
@@ -167,10 +169,11 @@ impl TableStore for Store {
     /// knows the table yet).
     async fn update_table_setup(
         &self,
-        id: &str,
+        id: &TableId,
         seating: &SeatingRecord,
         start_obf: Option<&str>,
     ) -> Result<(), StoreError> {
+        let id = id.as_str();
         const SETUP: &str =
             "UPDATE tables SET black_seat = $1, white_seat = $2, black_gone_since = $3, \
              white_gone_since = $4, running_since = $5, start_obf = $6 WHERE id = $7";
@@ -188,10 +191,11 @@ impl TableStore for Store {
     /// (the hub on PostgreSQL writes with `PgStore::update_seating_at`).
     async fn update_seating(
         &self,
-        id: &str,
+        id: &TableId,
         seating: &SeatingRecord,
         touch: Option<i64>,
     ) -> Result<(), StoreError> {
+        let id = id.as_str();
         on_db!(self.db(), |pool| {
             bind_seats(sqlx::query(&pool.sql(SEATING)), seating)
                 .bind(touch)
@@ -218,7 +222,8 @@ impl TableStore for Store {
         }))
     }
 
-    async fn moves(&self, table_id: &str) -> Result<Vec<MoveRow>, StoreError> {
+    async fn moves(&self, table_id: &TableId) -> Result<Vec<MoveRow>, StoreError> {
+        let table_id = table_id.as_str();
         match self {
             Store::Sqlite(sqlite) => Ok(sqlx::query_as(
                 "SELECT seq, round, kind, side, square, time_ms FROM moves WHERE table_id = ? ORDER BY seq",
@@ -231,7 +236,8 @@ impl TableStore for Store {
         }
     }
 
-    async fn tally(&self, table_id: &str) -> Result<Option<Tally>, StoreError> {
+    async fn tally(&self, table_id: &TableId) -> Result<Option<Tally>, StoreError> {
+        let table_id = table_id.as_str();
         const TALLY: &str = "SELECT black_wins, white_wins, draws FROM tallies WHERE table_id = $1";
         Ok(on_db!(self.db(), |pool| {
             sqlx::query_as(&pool.sql(TALLY))
@@ -243,11 +249,11 @@ impl TableStore for Store {
 
     /// On PostgreSQL skipping rows another instance holds locked (a command
     /// in progress).
-    async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<String>, StoreError> {
+    async fn delete_idle_tables(&self, cutoff: i64) -> Result<Vec<TableId>, StoreError> {
         const IDLE: &str = "DELETE FROM tables WHERE last_activity < $1 RETURNING id";
         const IDLE_UNLOCKED: &str = "DELETE FROM tables WHERE id IN \
              (SELECT id FROM tables WHERE last_activity < $1 FOR UPDATE SKIP LOCKED) RETURNING id";
-        Ok(on_db!(self.db(), |pool| {
+        let ids: Vec<String> = on_db!(self.db(), |pool| {
             let query = if pool.is_postgres() {
                 IDLE_UNLOCKED
             } else {
@@ -257,7 +263,8 @@ impl TableStore for Store {
                 .bind(cutoff)
                 .fetch_all(pool)
                 .await?
-        }))
+        });
+        Ok(ids.into_iter().map(TableId::new).collect())
     }
 }
 

@@ -10,7 +10,8 @@
 use app::i18n::Msg;
 use app::msg;
 use app::protocol::{
-    BoardSnapshot, EndReason, HistoryEntry, RoundStatus, Side, TableMode, TableView, Tally, Votes,
+    BoardSnapshot, EndReason, HistoryEntry, RoundStatus, Side, TableId, TableMode, TableView,
+    Tally, Votes,
 };
 use engine::{Bitboard, Color, Game, GameEvent, PlayError, Position, Square};
 
@@ -557,7 +558,7 @@ impl Table {
     }
 
     /// The browser's view of this table; `you` are the viewer's sides.
-    pub fn view(&self, id: &str, you: Vec<Side>, ai_thinking: bool) -> TableView {
+    pub fn view(&self, id: &TableId, you: Vec<Side>, ai_thinking: bool) -> TableView {
         let position = self.game.position();
         let (last_move, flipped) = self
             .game
@@ -613,7 +614,7 @@ impl Table {
             },
         };
         TableView {
-            id: id.to_string(),
+            id: id.clone(),
             mode: self.mode,
             round: self.round,
             board: BoardSnapshot {

@@ -17,7 +17,9 @@
 //! [`TournamentBackend`]: app::tournaments::backend::TournamentBackend
 
 pub mod arena;
-pub mod schedule;
+/// The recurring tournaments' schedule (a module of its own, below the
+/// flags that parse it).
+pub use crate::schedule;
 pub mod swiss;
 mod view;
 
@@ -28,7 +30,7 @@ use crate::store::tournaments::{GameRow, NewGame, NewTournament as NewRow, Tourn
 use crate::store::{Store, StoreError};
 use app::api::backend::Caller;
 use app::api::CommandError;
-use app::protocol::{EndReason, Side, TimeControl};
+use app::protocol::{AccountId, EndReason, Side, TableId, TimeControl};
 use app::tournaments::{
     NewTournament, Status, TournamentSummary, TournamentView, MAX_NAME_CHARS, MAX_START_MINUTES,
     ROUNDS,
@@ -271,6 +273,7 @@ impl Tournaments {
 
     fn signed_in(caller: &Caller) -> Result<i64, CommandError> {
         crate::identity::account_of(&caller.session)
+            .map(AccountId::get)
             .ok_or_else(|| CommandError::refused(app::msg!("srv-tournament-sign-in")))
     }
 
@@ -371,7 +374,7 @@ impl Tournaments {
         let now = self.hub.now();
         let rating = self
             .store
-            .rating_of(account, control.speed().key())
+            .rating_of(AccountId::new(account), control.speed().key())
             .await
             .map_err(unavailable)?
             .map_or(1500.0, |r| r.rating);
@@ -624,11 +627,12 @@ impl Tournaments {
     /// Seats one game: black and white at the table the pairing named.
     async fn seat(&self, row: &TournamentRow, table: &str, black: i64, white: i64) {
         let control = summary(row).control;
+        let (black, white) = (AccountId::new(black), AccountId::new(white));
         let rated = row.rated != 0 && !self.hub.linked(black, white).await;
         if let Err(error) = self
             .hub
             .create_paired_table(
-                table,
+                &TableId::new(table),
                 &crate::identity::identity_of(black),
                 &crate::identity::identity_of(white),
                 control,
@@ -716,7 +720,9 @@ impl app::tournaments::backend::TournamentBackend for Tournaments {
         self.hub
             .execute(
                 &caller.session,
-                app::protocol::TableCommand::Berserk { table },
+                app::protocol::TableCommand::Berserk {
+                    table: table.into(),
+                },
             )
             .await
     }

@@ -332,7 +332,7 @@ impl Tournaments {
 
     /// A tournament's page as `caller` sees it.
     pub async fn view(&self, caller: &Caller, id: &str) -> Result<TournamentView, CommandError> {
-        let me = crate::identity::account_of(&caller.session);
+        let me = crate::identity::account_of(&caller.session).map(app::protocol::AccountId::get);
         Ok(self.shared(id).await?.for_player(me))
     }
 

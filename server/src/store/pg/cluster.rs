@@ -5,6 +5,7 @@
 use super::writer::{JobsWrite, PgWrite};
 use super::{Job, PgStore};
 use crate::store::StoreError;
+use app::protocol::AccountId;
 use std::collections::HashMap;
 
 impl PgStore {
@@ -210,7 +211,7 @@ impl PgStore {
         now: i64,
         alive_since: i64,
         rating: Option<f64>,
-        unlinked: Option<(i64, i64)>,
+        unlinked: Option<(AccountId, i64)>,
     ) -> Result<Result<i64, (i64, String)>, StoreError> {
         let mut tx = self.pool.begin().await?;
         // One pairing at a time per control: without it two players joining
@@ -234,7 +235,7 @@ impl PgStore {
         .bind(alive_since)
         .bind(rating)
         .bind(now)
-        .bind(unlinked.map(|u| u.0))
+        .bind(unlinked.map(|u| u.0.get()))
         .bind(unlinked.map(|u| u.1))
         .fetch_optional(&mut *tx)
         .await?;
@@ -306,9 +307,10 @@ impl PgStore {
         .bind(rating)
         .bind(now)
         .bind(since)
-        .bind(crate::accounts::account_of(&app::protocol::Session(
-            session.clone(),
-        )))
+        .bind(
+            crate::identity::account_of(&app::protocol::Session(session.clone()))
+                .map(AccountId::get),
+        )
         .bind(links_since)
         .fetch_optional(&mut *tx)
         .await?;
@@ -344,5 +346,5 @@ const UNLINKED: &str = "AND ($6::bigint IS NULL OR NOT EXISTS (\
 /// The quick match's rating window ([`crate::hub::RATING_WINDOW`], the one
 /// definition) in SQL, for a wait of `waited` ms.
 fn rating_window_sql(waited: &str) -> String {
-    crate::hub::RATING_WINDOW.sql(waited)
+    crate::rating_window::RATING_WINDOW.sql(waited)
 }

@@ -17,6 +17,7 @@ pub(super) mod writer;
 
 use super::{CommitStats, DatabaseStore, Db, MoveKind, MoveRow, Record, StoreError, StoredTable};
 use crate::seating::SeatingRecord;
+use app::protocol::TableId;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgPool, Row};
 use std::collections::HashMap;
@@ -83,7 +84,7 @@ const HEADER_COLUMNS: &str = "id, mode, owner, created_at, last_activity, black_
 
 fn header_of(row: &sqlx::postgres::PgRow) -> Result<StoredTable, sqlx::Error> {
     Ok(StoredTable {
-        id: row.try_get("id")?,
+        id: TableId::new(row.try_get::<String, _>("id")?),
         mode: row.try_get("mode")?,
         owner: row.try_get("owner")?,
         created_at: row.try_get("created_at")?,
@@ -141,7 +142,7 @@ impl PgStore {
             pool,
             writer,
             stats,
-            instance: Arc::from(crate::session::new_token().get(..16).unwrap_or("instance")),
+            instance: Arc::from(crate::hex::hex(&rand::random::<[u8; 8]>())),
         })
     }
 

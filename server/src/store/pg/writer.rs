@@ -167,7 +167,7 @@ async fn write_batch(
                 version,
                 notify,
                 ..
-            } => match current.get_mut(&record.table_id) {
+            } => match current.get_mut(record.table_id.as_str()) {
                 None => Err(StoreError::Gone),
                 Some(now_at) if *now_at != *version => Err(StoreError::Stale),
                 Some(now_at) => {

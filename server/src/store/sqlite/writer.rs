@@ -233,7 +233,7 @@ mod tests {
         let store = Store::open(&dir.path().join("t.db")).await.expect("open");
         for id in ["a", "b", "c"] {
             store
-                .create_table(id, "{}", "owner", (None, None), 1)
+                .create_table(&id.into(), "{}", "owner", (None, None), 1)
                 .await
                 .expect("create");
         }
@@ -249,7 +249,7 @@ mod tests {
 
     async fn squares(store: &Store, table: &str) -> Vec<Option<i64>> {
         store
-            .moves(table)
+            .moves(&table.into())
             .await
             .expect("moves")
             .into_iter()
@@ -295,14 +295,17 @@ mod tests {
         assert!(stats.largest_batch() >= 14, "{}", stats.largest_batch());
         for table in ["a", "b", "c"] {
             let seqs: Vec<i64> = store
-                .moves(table)
+                .moves(&table.into())
                 .await
                 .expect("moves")
                 .iter()
                 .map(|r| r.seq)
                 .collect();
             assert_eq!(seqs, vec![0, 1, 2, 3, 4], "table {table}");
-            assert_eq!(store.tally(table).await.expect("tally"), Some((4, 0, 0)));
+            assert_eq!(
+                store.tally(&table.into()).await.expect("tally"),
+                Some((4, 0, 0))
+            );
         }
     }
 
