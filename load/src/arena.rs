@@ -336,7 +336,8 @@ async fn player(
             seen.longest.sort_unstable_by(|a, b| b.cmp(a));
             seen.longest.truncate(5);
         }
-        let (halves, ended) = play(client, &TableId::new(table.clone()), pace, &mut dice, seen).await?;
+        let (halves, ended) =
+            play(client, &TableId::new(table.clone()), pace, &mut dice, seen).await?;
         free_since = ended;
         results.push(halves);
         seen.lock().await.tables.insert(table);
