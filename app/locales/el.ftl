@@ -1247,6 +1247,8 @@ srv-tournament-not-yours = Μόνο ο παίκτης που δημιούργη�
 srv-tournament-too-few = Ένα τουρνουά χρειάζεται τουλάχιστον δύο παίκτες για να ξεκινήσει.
 tournament-daily = Ημερήσιο ελβετικό { $control }
 tournament-hourly = Ωριαίο ελβετικό { $control }
+tournament-daily-arena = Ημερήσια αρένα { $control }
+tournament-hourly-arena = Ωριαία αρένα { $control }
 tournament-final = Τελείωσε: η κατάταξη είναι τελική.
 tournament-leaders = Οι πρώτοι { $shown } από { $players ->
     [one] { $players } παίκτη

@@ -1055,6 +1055,8 @@ srv-tournament-not-yours = Only the player who created this tournament may start
 srv-tournament-too-few = A tournament needs at least two players to start.
 tournament-daily = Daily Swiss { $control }
 tournament-hourly = Hourly Swiss { $control }
+tournament-daily-arena = Daily arena { $control }
+tournament-hourly-arena = Hourly arena { $control }
 tournament-final = Over: the standings are final.
 tournament-leaders = The first { $shown } of { $players ->
     [one] { $players } player

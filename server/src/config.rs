@@ -44,7 +44,7 @@ pub mod defaults {
     pub const TEST_TIME_CONTROLS: bool = false;
     /// The recurring tournaments (`--tournament-schedule`): a daily 5+0
     /// Swiss of five rounds at 19:00 UTC.
-    pub const TOURNAMENT_SCHEDULE: &str = "daily@19:00/5+0/5";
+    pub const TOURNAMENT_SCHEDULE: &str = "daily@19:00/5+0/5,hourly@:00/3+2/arena45";
     pub const SWEEP_SECS: u64 = 60;
     pub const EXPLAINER: ExplainerKind = ExplainerKind::Auto;
     pub const RESPONSES_BASE_URL: &str = "https://api.openai.com";
@@ -264,9 +264,11 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_TEST_TIME_CONTROLS", default_value_t = defaults::TEST_TIME_CONTROLS)]
     pub test_time_controls: bool,
 
-    /// Recurring Swiss tournaments the server opens itself, comma-separated
-    /// (UTC): `daily@HH:MM/<m+s>/<rounds>` or `hourly@:MM/<m+s>/<rounds>`,
-    /// e.g. `daily@19:00/5+0/5,hourly@:30/3+2/3`; `none` for none.
+    /// Recurring tournaments the server opens itself, comma-separated
+    /// (UTC): `daily@HH:MM/<m+s>/<rounds>` or `hourly@:MM/<m+s>/<rounds>`
+    /// for a Swiss, `arena<minutes>` in place of the rounds for an arena,
+    /// e.g. `daily@19:00/5+0/5,hourly@:00/3+2/arena45` (the default);
+    /// `none` for none.
     #[arg(long, env = "OTHELLO_TOURNAMENT_SCHEDULE", default_value = defaults::TOURNAMENT_SCHEDULE, value_parser = crate::schedule::Scheduled::parse_all)]
     pub tournament_schedule: crate::schedule::Schedule,
 

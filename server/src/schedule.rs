@@ -1,6 +1,7 @@
 //! The server's recurring tournaments (`--tournament-schedule`): each entry
 //! is `daily@HH:MM/<control>/<rounds>` or `hourly@:MM/<control>/<rounds>`
-//! (UTC), e.g. `daily@19:00/5+0/5,hourly@:30/3+2/3`; `none` schedules
+//! (UTC) for a Swiss, with `arena<minutes>` in place of the rounds for an
+//! arena, e.g. `daily@19:00/5+0/5,hourly@:00/3+2/arena45`; `none` schedules
 //! nothing. The director keeps the next occurrence of each entry open for
 //! joining (created a day or an hour ahead), under an id derived from the
 //! entry and its start, so instances that create it at once create one.
@@ -42,14 +43,17 @@ pub struct Scheduled {
     /// The start's offset in its hour or day (ms).
     pub at_ms: i64,
     pub control: TimeControl,
+    /// A Swiss's rounds (0 for an arena).
     pub rounds: u32,
+    /// An arena's length in minutes (None: a Swiss).
+    pub arena_minutes: Option<u32>,
 }
 
 impl Scheduled {
     /// Reads one entry.
     pub fn parse(text: &str) -> Result<Scheduled, String> {
         let bad = || {
-            format!("a schedule entry is daily@HH:MM/<m+s>/<rounds> or hourly@:MM/<m+s>/<rounds>, not {text:?}")
+            format!("a schedule entry is daily@HH:MM/<m+s>/<rounds> or hourly@:MM/<m+s>/<rounds> (arena<minutes> for an arena), not {text:?}")
         };
         let mut parts = text.trim().split('/');
         let (when, control, rounds) = match (parts.next(), parts.next(), parts.next(), parts.next())
@@ -71,15 +75,28 @@ impl Scheduled {
         let control = TimeControl::parse(control)
             .filter(TimeControl::is_preset)
             .ok_or_else(bad)?;
-        let rounds: u32 = rounds.parse().map_err(|_| bad())?;
-        if !app::tournaments::ROUNDS.contains(&rounds) {
-            return Err(bad());
-        }
+        let (rounds, arena_minutes) = match rounds.strip_prefix("arena") {
+            Some(length) => {
+                let length: u32 = length.parse().map_err(|_| bad())?;
+                if !app::tournaments::ARENA_MINUTES.contains(&length) {
+                    return Err(bad());
+                }
+                (0, Some(length))
+            }
+            None => {
+                let rounds: u32 = rounds.parse().map_err(|_| bad())?;
+                if !app::tournaments::ROUNDS.contains(&rounds) {
+                    return Err(bad());
+                }
+                (rounds, None)
+            }
+        };
         Ok(Scheduled {
             every,
             at_ms: (hours * 60 + minutes) * 60_000,
             control,
             rounds,
+            arena_minutes,
         })
     }
 
@@ -112,12 +129,15 @@ impl Scheduled {
             Every::Hour => 'h',
             Every::Day => 'd',
         };
+        let format = match self.arena_minutes {
+            Some(minutes) => format!("a{minutes}"),
+            None => format!("r{}", self.rounds),
+        };
         format!(
-            "{every}{:x}{}x{}r{}",
+            "{every}{:x}{}x{}{format}",
             start / 60_000,
             self.control.base_s,
             self.control.increment_s,
-            self.rounds
         )
     }
 }
@@ -148,7 +168,13 @@ mod tests {
                 .len(),
             2
         );
+        let arena = Scheduled::parse("hourly@:00/3+2/arena45").unwrap();
+        assert_eq!(arena.arena_minutes, Some(45));
+        assert_ne!(arena.id_at(day), hourly.id_at(day));
+        assert_eq!(daily.arena_minutes, None);
         for bad in [
+            "hourly@:00/3+2/arena2",
+            "hourly@:00/3+2/arena",
             "daily@25:00/5+0/5",
             "hourly@3:30/3+2/3",
             "daily@19:00/7+0/5",

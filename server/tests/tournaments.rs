@@ -3,7 +3,8 @@
 //! each round), games ended by resignation, on time and by moves, no
 //! rematch at a tournament table, withdrawal, and the standings and BQ
 //! checked against a computation of this test's own from the archived
-//! games.
+//! games. (Over 600 lines: one scenario per test — a Swiss, withdrawal,
+//! the schedule, an arena, the live page, berserk — each a whole tournament.)
 
 mod support;
 

@@ -249,8 +249,13 @@ impl Tournaments {
                 .store
                 .create_tournament(&NewRow {
                     id: &id,
-                    kind: app::tournaments::Kind::Swiss.key(),
-                    ends_at: None,
+                    kind: match entry.arena_minutes {
+                        Some(_) => app::tournaments::Kind::Arena.key(),
+                        None => app::tournaments::Kind::Swiss.key(),
+                    },
+                    ends_at: entry
+                        .arena_minutes
+                        .map(|minutes| start + i64::from(minutes) * 60_000),
                     name: entry.every.key(),
                     creator: None,
                     address: None,

@@ -394,8 +394,20 @@ impl Tournaments {
     pub async fn export(&self, id: &str) -> Result<String, CommandError> {
         let view = self.shared(id).await?.complete();
         let name = match view.summary.name.as_str() {
-            "@daily" => format!("Daily Swiss {}", view.summary.control.label()),
-            "@hourly" => format!("Hourly Swiss {}", view.summary.control.label()),
+            "@daily" | "@hourly" => format!(
+                "{} {} {}",
+                if view.summary.name == "@daily" {
+                    "Daily"
+                } else {
+                    "Hourly"
+                },
+                if view.summary.kind == app::tournaments::Kind::Arena {
+                    "arena"
+                } else {
+                    "Swiss"
+                },
+                view.summary.control.label()
+            ),
             name => name.to_string(),
         };
         let mut text = format!(
