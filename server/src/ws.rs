@@ -1,6 +1,7 @@
 //! The WebSockets: a table's (pushes the table's state on connect and after
-//! every change), the quick-match queue's, and a tournament's live page,
-//! sharing their admission, limits and keep-alive. Only allowed origins may connect; malformed or oversized messages
+//! every change), the quick-match queue's, and a tournament's live page.
+//! (Over 600 lines: the three sockets share their admission, limits and
+//! keep-alive here.) Only allowed origins may connect; malformed or oversized messages
 //! are answered with an error, never a panic.
 //!
 //! Each socket is bounded: frames and messages are capped, a session and an
@@ -164,9 +165,7 @@ pub async fn table_socket(
         let sockets = &hub.metrics().open_sockets;
         sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         hub.socket_opened(&id, &session).await;
-        let (view, updates, you) = subscription;
-        let first = state_message(&view, &you);
-        serve(socket, first, Pushes::Table { updates, you }, keep).await;
+        serve(socket, subscription, keep).await;
         hub.socket_closed(&id, &session).await;
         sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     })
@@ -188,7 +187,7 @@ pub async fn tournament_socket(
         Ok(permit) => permit,
         Err(refusal) => return ErrorResponse(refusal).into_response(),
     };
-    let mut pages = match state.tournaments.watch(&id).await {
+    let pages = match state.tournaments.watch(&id).await {
         Ok(pages) => pages,
         Err(error) => return ErrorResponse(error).into_response(),
     };
@@ -199,14 +198,64 @@ pub async fn tournament_socket(
         let _permit = permit;
         let sockets = &hub.metrics().open_sockets;
         sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let first = tournament_message(&pages.borrow_and_update(), me);
-        serve(socket, first, Pushes::Tournament { pages, me }, keep).await;
+        serve_tournament(socket, pages, me, keep).await;
         sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     })
 }
 
 fn tournament_message(page: &crate::tournaments::Shared, me: Option<i64>) -> Message {
     Message::Text(page.message_for(me).into())
+}
+
+async fn serve_tournament(
+    mut socket: WebSocket,
+    mut pages: tokio::sync::watch::Receiver<std::sync::Arc<crate::tournaments::Shared>>,
+    me: Option<i64>,
+    keep: KeepAlive,
+) {
+    let first = tournament_message(&pages.borrow_and_update(), me);
+    if !send(&mut socket, first).await {
+        return;
+    }
+    let mut pings = tokio::time::interval_at(Instant::now() + keep.ping, keep.ping);
+    let mut heard = Instant::now();
+    let mut rate = MessageRate::new(keep.messages_per_sec);
+    loop {
+        tokio::select! {
+            changed = pages.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                let message = tournament_message(&pages.borrow_and_update(), me);
+                if !send(&mut socket, message).await {
+                    return;
+                }
+            }
+            _ = pings.tick() => {
+                if heard.elapsed() >= keep.silent
+                    || !send(&mut socket, Message::Ping(Default::default())).await
+                {
+                    return;
+                }
+            }
+            incoming = socket.recv() => {
+                heard = Instant::now();
+                if incoming.as_ref().is_some_and(|m| m.is_ok()) && !rate.take(heard) {
+                    send(&mut socket, encode(&rate.refusal())).await;
+                    return;
+                }
+                match read(incoming) {
+                    Incoming::Closed => return,
+                    Incoming::Reply(Some(reply)) => {
+                        if !send(&mut socket, encode(&reply)).await {
+                            return;
+                        }
+                    }
+                    Incoming::Reply(None) => {}
+                }
+            }
+        }
+    }
 }
 
 /// The time control asked for in `GET /ws/queue?base=180&inc=2` (seconds);
@@ -398,44 +447,16 @@ fn state_message(view: &TableView, you: &[app::protocol::Side]) -> Message {
     })
 }
 
-/// What a socket pushes after its first message: a table's states (each
-/// with the reader's sides) or a tournament's pages (each with the reader's
-/// own part).
-enum Pushes {
-    Table {
-        updates: tokio::sync::broadcast::Receiver<crate::hub::Update>,
-        you: Vec<app::protocol::Side>,
-    },
-    Tournament {
-        pages: tokio::sync::watch::Receiver<std::sync::Arc<crate::tournaments::Shared>>,
-        me: Option<i64>,
-    },
-}
-
-impl Pushes {
-    /// The next message to push; None when its source is gone. (Both
-    /// receivers are cancel-safe: `serve` may drop this future.)
-    async fn next(&mut self) -> Option<Message> {
-        match self {
-            Pushes::Table { updates, you } => loop {
-                match updates.recv().await {
-                    Ok(update) => return Some(state_message(&update.view, you)),
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
-                }
-            },
-            Pushes::Tournament { pages, me } => {
-                pages.changed().await.ok()?;
-                Some(tournament_message(&pages.borrow_and_update(), *me))
-            }
-        }
-    }
-}
-
-/// Serves a table's or a tournament's socket: `first`, then every push,
-/// with pings, the silence limit and the client's message rate.
-async fn serve(mut socket: WebSocket, first: Message, mut pushes: Pushes, keep: KeepAlive) {
-    if !send(&mut socket, first).await {
+async fn serve(
+    mut socket: WebSocket,
+    (view, mut updates, you): (
+        TableView,
+        tokio::sync::broadcast::Receiver<crate::hub::Update>,
+        Vec<app::protocol::Side>,
+    ),
+    keep: KeepAlive,
+) {
+    if !send(&mut socket, state_message(&view, &you)).await {
         return;
     }
     let mut pings = tokio::time::interval_at(Instant::now() + keep.ping, keep.ping);
@@ -443,13 +464,14 @@ async fn serve(mut socket: WebSocket, first: Message, mut pushes: Pushes, keep: 
     let mut rate = MessageRate::new(keep.messages_per_sec);
     loop {
         tokio::select! {
-            pushed = pushes.next() => match pushed {
-                Some(message) => {
-                    if !send(&mut socket, message).await {
+            update = updates.recv() => match update {
+                Ok(update) => {
+                    if !send(&mut socket, state_message(&update.view, &you)).await {
                         return;
                     }
                 }
-                None => return,
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
             },
             _ = pings.tick() => {
                 if heard.elapsed() >= keep.silent {

@@ -762,9 +762,22 @@ impl Socket {
     /// The next message (bounded by [`MESSAGE_WAIT`]); pings and other
     /// frames are skipped, text that is no [`ServerMessage`] is an error.
     pub async fn next_message(&mut self) -> Result<ServerMessage, Refusal> {
-        let text = self.next_text().await?;
-        serde_json::from_str(&text)
-            .map_err(|e| Refusal::transport(format!("not a server message ({e}): {text}")))
+        loop {
+            let message = tokio::time::timeout(MESSAGE_WAIT, self.stream.next())
+                .await
+                .map_err(|_| Refusal::transport("no message in time"))?
+                .ok_or_else(|| Refusal::transport("the socket closed"))?
+                .map_err(Refusal::transport)?;
+            match message {
+                Message::Text(text) => {
+                    return serde_json::from_str(&text).map_err(|e| {
+                        Refusal::transport(format!("not a server message ({e}): {text}"))
+                    })
+                }
+                Message::Close(_) => return Err(Refusal::transport("the socket closed")),
+                _ => continue,
+            }
+        }
     }
 
     /// The next text frame as it came (bounded by [`MESSAGE_WAIT`]).
