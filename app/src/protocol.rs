@@ -250,6 +250,15 @@ impl Speed {
     }
 }
 
+/// A stored pool's name read back (the store's rows decode through it).
+impl TryFrom<String> for Speed {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Speed, String> {
+        Speed::parse(&text).ok_or_else(|| format!("no such rating pool: {text}"))
+    }
+}
+
 /// A time control: minutes (in seconds) for the whole round plus an increment
 /// after each move, e.g. 3+2 = 180 s + 2 s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -47,7 +47,13 @@ async fn run(writers: usize, per_writer: i64, sync: SqliteSynchronous, path: Pat
         .expect("open");
     for w in 0..writers {
         store
-            .create_table(&format!("t{w}").into(), "{}", "owner", (None, None), 0)
+            .create_table(
+                &format!("t{w}").into(),
+                app::protocol::TableMode::HotSeat,
+                "owner",
+                (None, None),
+                0,
+            )
             .await
             .expect("table");
     }

@@ -122,7 +122,7 @@ impl Archive {
     ) -> Result<GameSummary, CommandError> {
         Ok(GameSummary {
             id: GameId::new(row.id.clone()),
-            mode: serde_json::from_str(&row.mode).unwrap_or(TableMode::HotSeat),
+            mode: row.mode.mode().unwrap_or(TableMode::HotSeat),
             black: self.player(&row.black).await?,
             white: self.player(&row.white).await?,
             winner: winner(row.winner.as_deref()),
@@ -196,7 +196,10 @@ impl Archive {
                 &session.0,
                 before.unwrap_or(i64::MAX),
                 PAGE,
-                filter.mode.as_deref(),
+                filter
+                    .mode
+                    .as_deref()
+                    .and_then(crate::store::mode::ModeKind::from_name),
                 filter.result.as_deref(),
             )
             .await
@@ -292,7 +295,7 @@ impl Archive {
         if filter
             .mode
             .as_deref()
-            .is_some_and(|m| !GameFilter::MODES.contains(&m))
+            .is_some_and(|m| crate::store::mode::ModeKind::from_name(m).is_none())
             || filter
                 .result
                 .as_deref()
@@ -439,7 +442,7 @@ impl Archive {
             let white = shown_name(&self.player(&row.white).await?);
             games.push(serde_json::json!({
                 "id": row.id,
-                "mode": serde_json::from_str::<serde_json::Value>(&row.mode).unwrap_or_default(),
+                "mode": row.mode.mode().map(|mode| serde_json::to_value(mode).unwrap_or_default()),
                 "black": black,
                 "white": white,
                 "you": Archive::you(&row, session),

@@ -37,7 +37,7 @@ impl Ratings {
         let TableMode::Online { time, rated, .. } = mode else {
             return Ok(PlayersView::default());
         };
-        let speed = time.map(|t| t.speed().key());
+        let speed = time.map(|t| t.speed());
         let change = if rated {
             self.store
                 .last_rating_change(table)
@@ -110,7 +110,7 @@ impl Ratings {
         let since = self.hub.now() - BOARD_DAYS * crate::store::ratings::DAY_MS;
         let rows = self
             .store
-            .leaderboard(speed.key(), PROVISIONAL_DEVIATION, since, BOARD_SIZE)
+            .leaderboard(speed, PROVISIONAL_DEVIATION, since, BOARD_SIZE)
             .await
             .map_err(unavailable)?;
         Ok(rows
@@ -131,11 +131,9 @@ pub async fn pools(store: &Store, account: AccountId) -> Result<Vec<PoolRating>,
     let rows = store.ratings_of(account).await.map_err(unavailable)?;
     let mut pools = Vec::new();
     for row in rows {
-        let Some(speed) = Speed::parse(&row.speed) else {
-            continue;
-        };
+        let speed = row.speed;
         let history = store
-            .rating_history(account, &row.speed, HISTORY_POINTS)
+            .rating_history(account, speed, HISTORY_POINTS)
             .await
             .map_err(unavailable)?
             .into_iter()

@@ -307,7 +307,7 @@ pub async fn queue_socket(
                 return ErrorResponse(CommandError::bad_request(app::msg!("srv-rated-sign-in")))
                     .into_response();
             };
-            match state.store.rating_of(account, control.speed().key()).await {
+            match state.store.rating_of(account, control.speed()).await {
                 Ok(row) => Some(row.map_or(crate::glicko::START_RATING, |r| r.rating)),
                 Err(error) => return ErrorResponse(CommandError::from(error)).into_response(),
             }

@@ -252,7 +252,7 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
         store
             .create_table(
                 &"old".into(),
-                r#"{"kind":"hot_seat"}"#,
+                TableMode::HotSeat,
                 &owner.0,
                 (None, None),
                 1_000,
@@ -364,7 +364,7 @@ impl TableStore for Counting {
     async fn create_table(
         &self,
         id: &TableId,
-        mode: &str,
+        mode: TableMode,
         owner: &str,
         seats: (Option<&str>, Option<&str>),
         now: i64,

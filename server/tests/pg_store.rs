@@ -10,7 +10,13 @@
 #[path = "support/pg.rs"]
 mod pg;
 
-use app::protocol::TableId;
+use app::protocol::{Side, TableId, TableMode};
+
+/// A mode with every column the AI uses.
+const AI_TABLE: TableMode = TableMode::VsAi {
+    depth: 4,
+    human: Side::Black,
+};
 use pg::PgCluster;
 use server::store::{
     DatabaseStore, MoveKind, MoveRow, PgStore, Record, Store, StoreError, TableStore,
@@ -56,7 +62,7 @@ async fn many_tables_moves_at_once_are_each_written_once_and_a_stale_or_gone_one
     let ids: Vec<TableId> = (0..120).map(|n| TableId::new(format!("t{n:03}"))).collect();
     for id in &ids {
         Store::Postgres(store.clone())
-            .create_table(id, "{}", "owner", (None, None), 1)
+            .create_table(id, TableMode::HotSeat, "owner", (None, None), 1)
             .await
             .expect("create");
     }
@@ -132,7 +138,7 @@ async fn a_table_read_since_a_row_has_its_header_version_and_only_the_later_rows
     let cluster = PgCluster::start();
     let store = open(&cluster).await;
     Store::Postgres(store.clone())
-        .create_table(&"t".into(), "{\"mode\":1}", "owner", (Some("b"), None), 5)
+        .create_table(&"t".into(), AI_TABLE, "owner", (Some("b"), None), 5)
         .await
         .expect("create");
     let start = version(&store, "t").await;
@@ -144,7 +150,7 @@ async fn a_table_read_since_a_row_has_its_header_version_and_only_the_later_rows
     }
     let all = store.table_since("t", 1).await.expect("read").expect("t");
     assert_eq!(all.version, start + 4);
-    assert_eq!(all.header.mode, "{\"mode\":1}");
+    assert_eq!(all.header.mode.mode(), Some(AI_TABLE));
     assert_eq!(all.header.black_seat.as_deref(), Some("b"));
     assert_eq!(all.header.last_activity, 14);
     assert_eq!(
@@ -170,7 +176,7 @@ async fn a_records_bus_message_is_sent_by_its_commit_and_never_for_a_refused_rec
     let bus = PgBus::start(store.pool().clone()).await.expect("listen");
     let mut heard = bus.subscribe();
     Store::Postgres(store.clone())
-        .create_table(&"t".into(), "{}", "owner", (None, None), 1)
+        .create_table(&"t".into(), TableMode::HotSeat, "owner", (None, None), 1)
         .await
         .expect("create");
     let start = version(&store, "t").await;
@@ -211,7 +217,7 @@ async fn while_the_database_is_down_a_write_fails_cleanly_and_the_writer_works_a
     let cluster = PgCluster::start();
     let store = open(&cluster).await;
     Store::Postgres(store.clone())
-        .create_table(&"t".into(), "{}", "owner", (None, None), 1)
+        .create_table(&"t".into(), TableMode::HotSeat, "owner", (None, None), 1)
         .await
         .expect("create");
     let start = version(&store, "t").await;
@@ -264,5 +270,77 @@ async fn the_rating_windows_sql_agrees_with_the_queues() {
             .await
             .expect("window");
         assert_eq!(in_sql, window.at(waited), "after {waited} ms");
+    }
+}
+
+/// A shared database written before the typed mode columns (mode as JSON)
+/// keeps every table's and archived game's mode.
+#[tokio::test]
+async fn the_json_modes_of_an_older_shared_database_become_columns() {
+    let cluster = PgCluster::start();
+    let pool = sqlx::PgPool::connect(&cluster.url())
+        .await
+        .expect("connect");
+    let mut migrator = sqlx::migrate!("../migrations/postgres");
+    migrator.migrations = std::borrow::Cow::Owned(
+        migrator
+            .iter()
+            .filter(|m| m.version < 13)
+            .cloned()
+            .collect(),
+    );
+    migrator.run(&pool).await.expect("migrations up to 0012");
+    let old = [
+        (
+            "ai",
+            r#"{"kind":"vs_ai","depth":4,"human":"black"}"#,
+            AI_TABLE,
+        ),
+        (
+            "rated",
+            r#"{"kind":"online","private":false,"time":{"base_s":180,"increment_s":2},"rated":true}"#,
+            TableMode::Online {
+                private: false,
+                time: app::protocol::TimeControl::parse("3+2"),
+                rated: true,
+                tournament: false,
+            },
+        ),
+    ];
+    for (i, (id, json, _)) in old.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO tables (id, mode, owner, created_at, last_activity) VALUES ($1, $2, 'o', $3, 0)",
+        )
+        .bind(id)
+        .bind(json)
+        .bind(i as i64)
+        .execute(&pool)
+        .await
+        .expect("old table");
+        sqlx::query(
+            "INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, moves, \
+             times, winner, reason, black_discs, white_discs, ended_at) \
+             VALUES ($1, $2, 1, $3, 'b', 'w', '', '', '[]', NULL, 'finished', 32, 32, 1)",
+        )
+        .bind(format!("g{id}"))
+        .bind(id)
+        .bind(json)
+        .execute(&pool)
+        .await
+        .expect("old game");
+    }
+    pool.close().await;
+    let store = Store::Postgres(open(&cluster).await);
+    let tables = store.tables().await.expect("tables");
+    assert_eq!(tables.len(), old.len());
+    for ((id, _, mode), table) in old.iter().zip(&tables) {
+        assert_eq!(table.id.as_str(), *id);
+        assert_eq!(table.mode.mode(), Some(*mode), "table {id}");
+        let game = store
+            .archived_game(&format!("g{id}"))
+            .await
+            .expect("read")
+            .expect("kept");
+        assert_eq!(game.mode.mode(), Some(*mode), "game of {id}");
     }
 }

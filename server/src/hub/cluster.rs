@@ -119,9 +119,9 @@ impl Waiters {
 
 /// A stored table's mode; None (logged) when unreadable.
 fn mode_of(header: &StoredTable) -> Option<TableMode> {
-    match serde_json::from_str::<TableMode>(&header.mode) {
-        Ok(mode) => Some(mode),
-        Err(_) => {
+    match header.mode.mode() {
+        Some(mode) => Some(mode),
+        None => {
             tracing::error!(table = %header.id, "unreadable table mode");
             None
         }

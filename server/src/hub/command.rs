@@ -303,7 +303,7 @@ fn archived(entry: &Entry, table: &Table, times: Vec<Option<i64>>) -> ArchivedGa
         && !(moved(table, Color::Black) && moved(table, Color::White));
     ArchivedGame {
         id: app::protocol::GameId::new(crate::hex::hex(&bytes)),
-        mode: serde_json::to_string(&mode).unwrap_or_default(),
+        mode,
         black,
         white,
         start_obf: table.start().to_obf(),
@@ -345,7 +345,7 @@ fn rated_game(entry: &Entry, table: &Table) -> Option<RatedGame> {
     let (black, white) = (account(Side::Black)?, account(Side::White)?);
     let moved = |color: Color| moved(table, color);
     (black != white && moved(Color::Black) && moved(Color::White)).then(|| RatedGame {
-        speed: control.speed().key(),
+        speed: control.speed(),
         black,
         white,
     })

@@ -21,7 +21,7 @@ impl<S: TableStore> Hub<S> {
         let stored = self.inner.store.tables().await?;
         let mut restored = 0;
         for header in stored {
-            let Ok(mode) = serde_json::from_str::<TableMode>(&header.mode) else {
+            let Some(mode) = header.mode.mode() else {
                 tracing::error!(table = %header.id, "unreadable table mode; skipped");
                 continue;
             };
@@ -323,7 +323,7 @@ mod tests {
     fn a_table_at_the_round_cap_is_replayed_quickly() {
         let header = StoredTable {
             id: "full".into(),
-            mode: String::new(),
+            mode: crate::store::mode::ModeColumns::of(TableMode::HotSeat),
             owner: "someone".into(),
             created_at: 0,
             last_activity: 0,

@@ -181,14 +181,12 @@ impl<S: TableStore> Hub<S> {
             self.remember_session(opponent).await?;
         }
         let id = plan.map_or_else(|| new_id(8), |(id, _)| id);
-        let mode_json = serde_json::to_string(&mode)
-            .map_err(|e| CommandError::internal(format!("cannot encode the table mode: {e}")))?;
         let start_obf = start.map(|p| p.to_obf());
         self.inner
             .store
             .create_table(
                 &id,
-                &mode_json,
+                mode,
                 &session.0,
                 (record.holders[0].as_deref(), record.holders[1].as_deref()),
                 now,

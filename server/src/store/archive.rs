@@ -2,13 +2,15 @@
 //! `migrations/postgres/0005_archive.sql`). Archived games are written by
 //! the group commit with the round's result (see `sqlite/writer.rs`, `pg/writer.rs`).
 
+use super::mode::{mode_columns, ModeColumns, ModeKind};
 use super::{on_db, Dialect, Store, StoreError};
 
 /// An archived game as stored.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct ArchivedRow {
     pub id: String,
-    pub mode: String,
+    #[sqlx(flatten)]
+    pub mode: ModeColumns,
     pub black: String,
     pub white: String,
     pub start_obf: String,
@@ -26,7 +28,7 @@ pub struct ArchivedRow {
     pub white_after: Option<f64>,
 }
 
-const COLUMNS: &str = "id, mode, black, white, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at, black_before, black_after, white_before, white_after";
+const COLUMNS: &str = concat!("id, ", mode_columns!(), ", black, white, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at, black_before, black_after, white_before, white_after");
 
 impl Store {
     /// An archived game by id.
@@ -49,14 +51,14 @@ impl Store {
         player: &str,
         before: i64,
         limit: i64,
-        mode: Option<&str>,
+        mode: Option<ModeKind>,
         result: Option<&str>,
     ) -> Result<Vec<ArchivedRow>, StoreError> {
         let mut sql = format!(
             "SELECT {COLUMNS} FROM archived_games WHERE (black = $1 OR white = $1) AND ended_at < $2"
         );
         if mode.is_some() {
-            sql.push_str(" AND mode LIKE $4");
+            sql.push_str(" AND mode_kind = $4");
         }
         sql.push_str(match result {
             Some("won") => {
@@ -69,13 +71,12 @@ impl Store {
             _ => "",
         });
         sql.push_str(" ORDER BY ended_at DESC, id LIMIT $3");
-        // The mode is stored as JSON with its tag first: `{"kind":"online",…`.
-        let pattern = mode.map(|m| format!("{{\"kind\":\"{m}\"%"));
+        let kind = mode.map(ModeKind::name);
         Ok(on_db!(self.db(), |pool| {
             let sql = pool.sql(&sql);
             let mut query = sqlx::query_as(&sql).bind(player).bind(before).bind(limit);
-            if let Some(pattern) = &pattern {
-                query = query.bind(pattern);
+            if let Some(kind) = kind {
+                query = query.bind(kind);
             }
             query.fetch_all(pool).await?
         }))

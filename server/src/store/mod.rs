@@ -21,6 +21,7 @@ pub mod challenges;
 pub mod fair_play;
 mod lab;
 pub mod lab_rows;
+pub mod mode;
 pub mod pg;
 pub mod puzzles;
 mod queries;
@@ -168,7 +169,8 @@ impl Store {
 pub struct StoredTable {
     #[sqlx(try_from = "String")]
     pub id: TableId,
-    pub mode: String,
+    #[sqlx(flatten)]
+    pub mode: mode::ModeColumns,
     pub owner: String,
     pub created_at: i64,
     pub last_activity: i64,
@@ -249,8 +251,8 @@ pub struct RoundEnd {
 #[derive(Clone, Debug)]
 pub struct ArchivedGame {
     pub id: GameId,
-    /// The table's mode, as JSON.
-    pub mode: String,
+    /// The table's mode.
+    pub mode: app::protocol::TableMode,
     /// Who played each side: an identity, or `ai:<depth>`.
     pub black: String,
     pub white: String,
@@ -350,13 +352,13 @@ macro_rules! write_round_parts {
             .await?;
         }
         if let (Some(end), Some(game)) = (&record.round_end, &record.archive) {
-            sqlx::query(&$q("INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, \
-                 moves, times, winner, reason, black_discs, white_discs, ended_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"))
+            let sql = $q(concat!("INSERT INTO archived_games (id, table_id, round, black, white, start_obf, \
+                 moves, times, winner, reason, black_discs, white_discs, ended_at, ", $crate::store::mode::mode_columns!(), ") \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)"));
+            let query = sqlx::query(&sql)
             .bind(game.id.as_str())
             .bind(record.table_id.as_str())
             .bind(end.round)
-            .bind(&game.mode)
             .bind(&game.black)
             .bind(&game.white)
             .bind(&game.start_obf)
@@ -366,9 +368,10 @@ macro_rules! write_round_parts {
             .bind(if game.aborted { app::protocol::EndReason::Aborted } else { end.reason }.key())
             .bind(end.black)
             .bind(end.white)
-            .bind(record.now)
-            .execute(&mut **tx)
-            .await?;
+            .bind(record.now);
+            $crate::store::mode::bind_mode!(query, &$crate::store::mode::ModeColumns::of(game.mode))
+                .execute(&mut **tx)
+                .await?;
             if let Some(rated) = &game.rated {
                 $rate(tx, &game.id, rated, end.winner, record.now).await?;
             }
@@ -443,7 +446,13 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(&dir.path().join("t.db")).await.expect("open");
         store
-            .create_table(&"t".into(), "{}", "owner", (None, None), 1)
+            .create_table(
+                &"t".into(),
+                app::protocol::TableMode::HotSeat,
+                "owner",
+                (None, None),
+                1,
+            )
             .await
             .expect("create");
         let rows = MoveKind::ALL
@@ -490,5 +499,67 @@ mod tests {
             .map(|r| r.kind)
             .collect();
         assert_eq!(read, MoveKind::ALL);
+    }
+
+    /// The schema takes exactly the keys of `Side`, `EndReason` and `Speed`
+    /// for a result and a pool (migration 0024), and refuses any other.
+    #[tokio::test]
+    async fn results_and_pools_are_the_keys_the_code_writes() {
+        use app::protocol::{EndReason, Speed};
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&dir.path().join("t.db")).await.expect("open");
+        store
+            .create_table(
+                &"t".into(),
+                app::protocol::TableMode::HotSeat,
+                "owner",
+                (None, None),
+                1,
+            )
+            .await
+            .expect("create");
+        let pool = store.sqlite().expect("SQLite").pool().clone();
+        let set = |column: &'static str, value: &str| {
+            let pool = pool.clone();
+            let value = value.to_string();
+            async move {
+                sqlx::query(&format!(
+                    "UPDATE rounds SET {column} = ? WHERE table_id = 't'"
+                ))
+                .bind(value)
+                .execute(&pool)
+                .await
+                .is_ok()
+            }
+        };
+        for reason in EndReason::ALL {
+            assert!(set("reason", reason.key()).await, "{reason:?}");
+        }
+        for side in [app::protocol::Side::Black, app::protocol::Side::White] {
+            assert!(set("winner", side.key()).await, "{side:?}");
+        }
+        assert!(!set("reason", "left").await, "an unknown reason is refused");
+        assert!(!set("winner", "draw").await, "an unknown winner is refused");
+        sqlx::query("INSERT INTO accounts (id, name, name_key, password_hash, created_at) VALUES (1, 'a', 'a', 'x', 0)")
+            .execute(&pool)
+            .await
+            .expect("an account");
+        let rate = |speed: String| {
+            let pool = pool.clone();
+            async move {
+                sqlx::query(
+                    "INSERT INTO ratings (account_id, speed, rating, deviation, volatility, games, rated_at) \
+                     VALUES (1, ?, 1500, 350, 0.06, 0, 0)",
+                )
+                .bind(speed)
+                .execute(&pool)
+                .await
+                .is_ok()
+            }
+        };
+        for speed in Speed::ALL {
+            assert!(rate(speed.key().to_string()).await, "{speed:?}");
+        }
+        assert!(!rate("bullet".into()).await, "an unknown pool is refused");
     }
 }

@@ -11,7 +11,7 @@
 
 use super::{on_db, sqlite, Dialect, Store, StoreError};
 use crate::glicko::{self, Rating};
-use app::protocol::{AccountId, Side};
+use app::protocol::{AccountId, Side, Speed};
 
 /// A day, in ms: a player's RD grows for each whole one without a rated game.
 pub const DAY_MS: i64 = 86_400_000;
@@ -19,7 +19,7 @@ pub const DAY_MS: i64 = 86_400_000;
 /// A round that changes ratings: both players' accounts and the pool.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RatedGame {
-    pub speed: &'static str,
+    pub speed: Speed,
     pub black: AccountId,
     pub white: AccountId,
 }
@@ -159,7 +159,7 @@ macro_rules! write_rating {
         for (slot, account) in order {
             rows[slot] = sqlx::query_as::<_, RatingRow>(&$q(&$read))
                 .bind(account)
-                .bind(rated.speed)
+                .bind(rated.speed.key())
                 .fetch_optional(&mut **tx)
                 .await?;
         }
@@ -167,7 +167,7 @@ macro_rules! write_rating {
         for (account, rating) in [(black, result.black), (white, result.white)] {
             sqlx::query(&$q(UPSERT))
                 .bind(account)
-                .bind(rated.speed)
+                .bind(rated.speed.key())
                 .bind(rating.rating)
                 .bind(rating.deviation)
                 .bind(rating.volatility)
@@ -176,7 +176,7 @@ macro_rules! write_rating {
                 .await?;
             sqlx::query(&$q(HISTORY))
                 .bind(account)
-                .bind(rated.speed)
+                .bind(rated.speed.key())
                 .bind($now)
                 .bind(rating.rating)
                 .bind(rating.deviation)
@@ -246,7 +246,8 @@ pub struct HistoryRow {
 /// An account's rating in one pool, with the pool's name.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct PoolRow {
-    pub speed: String,
+    #[sqlx(try_from = "String")]
+    pub speed: Speed,
     pub rating: f64,
     pub deviation: f64,
     pub volatility: f64,
@@ -270,10 +271,10 @@ impl Store {
     pub async fn rating_of(
         &self,
         account: AccountId,
-        speed: &str,
+        speed: Speed,
     ) -> Result<Option<RatingRow>, StoreError> {
         let account = account.get();
-        let rows: Vec<RatingRow> = read!(self, READ, |q| q.bind(account).bind(speed));
+        let rows: Vec<RatingRow> = read!(self, READ, |q| q.bind(account).bind(speed.key()));
         Ok(rows.into_iter().next())
     }
 
@@ -293,14 +294,14 @@ impl Store {
     pub async fn rating_history(
         &self,
         account: AccountId,
-        speed: &str,
+        speed: Speed,
         limit: i64,
     ) -> Result<Vec<HistoryRow>, StoreError> {
         let account = account.get();
         let mut rows: Vec<HistoryRow> = read!(
             self,
             "SELECT at, rating FROM rating_history WHERE account_id = $1 AND speed = $2 ORDER BY at DESC LIMIT $3",
-            |q| q.bind(account).bind(speed).bind(limit)
+            |q| q.bind(account).bind(speed.key()).bind(limit)
         );
         rows.reverse();
         Ok(rows)
@@ -310,18 +311,19 @@ impl Store {
     /// `max_deviation` and who played a rated game since `since` (ms).
     pub async fn leaderboard(
         &self,
-        speed: &str,
+        speed: Speed,
         max_deviation: f64,
         since: i64,
         limit: i64,
     ) -> Result<Vec<BoardRow>, StoreError> {
-        let rows: Vec<BoardRow> = read!(
+        let rows: Vec<BoardRow> =
+            read!(
             self,
             "SELECT a.name AS name, r.rating AS rating, r.deviation AS deviation, r.games AS games
              FROM ratings r JOIN accounts a ON a.id = r.account_id
              WHERE r.speed = $1 AND r.deviation <= $2 AND r.rated_at >= $3 AND a.abuser_at IS NULL
              ORDER BY r.rating DESC, a.name_key LIMIT $4",
-            |q| q.bind(speed).bind(max_deviation).bind(since).bind(limit)
+            |q| q.bind(speed.key()).bind(max_deviation).bind(since).bind(limit)
         );
         Ok(rows)
     }

@@ -11,11 +11,12 @@
 //! tables as caches and writes through the version-checked methods of
 //! [`super::PgStore`] (`record_notifying`, `update_seating_at`).
 
+use super::mode::{bind_mode, mode_columns, ModeColumns};
 use super::{
     on_db, DatabaseStore, Dialect, MoveRow, Record, Store, StoreError, StoredTable, ORPHANED_GAMES,
 };
 use crate::seating::SeatingRecord;
-use app::protocol::TableId;
+use app::protocol::{TableId, TableMode};
 use std::future::Future;
 
 /// A stored tally: (black wins, white wins, draws).
@@ -38,7 +39,7 @@ pub trait TableStore: Clone + Send + Sync + 'static {
     fn create_table(
         &self,
         id: &TableId,
-        mode: &str,
+        mode: TableMode,
         owner: &str,
         seats: (Option<&str>, Option<&str>),
         now: i64,
@@ -130,25 +131,28 @@ impl TableStore for Store {
     async fn create_table(
         &self,
         id: &TableId,
-        mode: &str,
+        mode: TableMode,
         owner: &str,
         seats: (Option<&str>, Option<&str>),
         now: i64,
     ) -> Result<(), StoreError> {
         let id = id.as_str();
-        const TABLE: &str = "INSERT INTO tables (id, mode, owner, created_at, last_activity, black_seat, white_seat) \
-             VALUES ($1, $2, $3, $4, $4, $5, $6)";
+        const TABLE: &str = concat!(
+            "INSERT INTO tables (id, owner, created_at, last_activity, black_seat, white_seat, ",
+            mode_columns!(),
+            ") VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+        );
+        let columns = ModeColumns::of(mode);
         on_db!(self.db(), |pool| {
             let mut tx = pool.begin().await?;
-            sqlx::query(&pool.sql(TABLE))
+            let sql = pool.sql(TABLE);
+            let query = sqlx::query(&sql)
                 .bind(id)
-                .bind(mode)
                 .bind(owner)
                 .bind(now)
                 .bind(seats.0)
-                .bind(seats.1)
-                .execute(&mut *tx)
-                .await?;
+                .bind(seats.1);
+            bind_mode!(query, &columns).execute(&mut *tx).await?;
             sqlx::query(
                 &pool.sql("INSERT INTO rounds (table_id, round, started_at) VALUES ($1, 1, $2)"),
             )
@@ -215,8 +219,12 @@ impl TableStore for Store {
     }
 
     async fn tables(&self) -> Result<Vec<StoredTable>, StoreError> {
-        const TABLES: &str = "SELECT id, mode, owner, created_at, last_activity, black_seat, white_seat, \
-             black_gone_since, white_gone_since, running_since, start_obf FROM tables ORDER BY created_at";
+        const TABLES: &str = concat!(
+            "SELECT id, owner, created_at, last_activity, black_seat, white_seat, \
+             black_gone_since, white_gone_since, running_since, start_obf, ",
+            mode_columns!(),
+            " FROM tables ORDER BY created_at"
+        );
         Ok(on_db!(self.db(), |pool| {
             sqlx::query_as(TABLES).fetch_all(pool).await?
         }))

@@ -379,7 +379,7 @@ impl Tournaments {
         let now = self.hub.now();
         let rating = self
             .store
-            .rating_of(AccountId::new(account), control.speed().key())
+            .rating_of(AccountId::new(account), control.speed())
             .await
             .map_err(unavailable)?
             .map_or(1500.0, |r| r.rating);

@@ -80,12 +80,15 @@ impl MoveKind {
 /// A `moves` row as read: seq, round, kind, side, square, time used.
 type RawMove = (i64, i64, String, String, Option<i64>, Option<i64>);
 
-const HEADER_COLUMNS: &str = "id, mode, owner, created_at, last_activity, black_seat, white_seat, black_gone_since, white_gone_since, running_since, start_obf";
+const HEADER_COLUMNS: &str = concat!(
+    "id, owner, created_at, last_activity, black_seat, white_seat, black_gone_since, white_gone_since, running_since, start_obf, ",
+    crate::store::mode::mode_columns!()
+);
 
 fn header_of(row: &sqlx::postgres::PgRow) -> Result<StoredTable, sqlx::Error> {
     Ok(StoredTable {
         id: TableId::new(row.try_get::<String, _>("id")?),
-        mode: row.try_get("mode")?,
+        mode: <crate::store::mode::ModeColumns as sqlx::FromRow<_>>::from_row(row)?,
         owner: row.try_get("owner")?,
         created_at: row.try_get("created_at")?,
         last_activity: row.try_get("last_activity")?,

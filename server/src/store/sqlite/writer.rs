@@ -233,7 +233,13 @@ mod tests {
         let store = Store::open(&dir.path().join("t.db")).await.expect("open");
         for id in ["a", "b", "c"] {
             store
-                .create_table(&id.into(), "{}", "owner", (None, None), 1)
+                .create_table(
+                    &id.into(),
+                    app::protocol::TableMode::HotSeat,
+                    "owner",
+                    (None, None),
+                    1,
+                )
                 .await
                 .expect("create");
         }
