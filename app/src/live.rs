@@ -8,6 +8,18 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// A WebSocket to `path` (`/ws/…`) on the page's own host, `wss` when the
+/// page came over HTTPS; None outside a browser or when the address is bad.
+pub fn open_socket(path: &str) -> Option<web_sys::WebSocket> {
+    let location = web_sys::window()?.location();
+    let scheme = if location.protocol().ok().as_deref() == Some("https:") {
+        "wss"
+    } else {
+        "ws"
+    };
+    let host = location.host().ok()?;
+    web_sys::WebSocket::new(&format!("{scheme}://{host}{path}")).ok()
+}
 /// Opens `/ws/table/{id}` and feeds every pushed state to `on_state`.
 pub fn connect(
     id: crate::protocol::TableId,
@@ -43,17 +55,7 @@ fn open(
     slot: Rc<RefCell<Option<web_sys::WebSocket>>>,
     attempt: u32,
 ) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let location = window.location();
-    let scheme = if location.protocol().ok().as_deref() == Some("https:") {
-        "wss"
-    } else {
-        "ws"
-    };
-    let host = location.host().unwrap_or_default();
-    let Ok(socket) = web_sys::WebSocket::new(&format!("{scheme}://{host}/ws/table/{id}")) else {
+    let Some(socket) = open_socket(&format!("/ws/table/{id}")) else {
         return;
     };
     let on_message =
@@ -109,21 +111,12 @@ pub fn join_queue(
     on_matched: Callback<crate::protocol::TableId>,
     on_error: Callback<crate::i18n::Msg>,
 ) -> Option<web_sys::WebSocket> {
-    let window = web_sys::window()?;
-    let location = window.location();
-    let scheme = if location.protocol().ok().as_deref() == Some("https:") {
-        "wss"
-    } else {
-        "ws"
-    };
-    let host = location.host().ok()?;
-    let socket = web_sys::WebSocket::new(&format!(
-        "{scheme}://{host}/ws/queue?base={}&inc={}{}",
+    let socket = open_socket(&format!(
+        "/ws/queue?base={}&inc={}{}",
         control.base_s,
         control.increment_s,
         if rated { "&rated=1" } else { "" }
-    ))
-    .ok()?;
+    ))?;
     let on_message =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             let Some(text) = event.data().as_string() else {

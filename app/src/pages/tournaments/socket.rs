@@ -33,18 +33,7 @@ fn connect(
     slot: Rc<std::cell::RefCell<Option<web_sys::WebSocket>>>,
     attempt: u32,
 ) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let location = window.location();
-    let scheme = if location.protocol().ok().as_deref() == Some("https:") {
-        "wss"
-    } else {
-        "ws"
-    };
-    let host = location.host().unwrap_or_default();
-    let Ok(socket) = web_sys::WebSocket::new(&format!("{scheme}://{host}/ws/tournament/{id}"))
-    else {
+    let Some(socket) = crate::live::open_socket(&format!("/ws/tournament/{id}")) else {
         return;
     };
     let on_message =
