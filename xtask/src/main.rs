@@ -957,6 +957,47 @@ fn build_for_tests() -> Result {
     )
 }
 
+/// What serving needs of [`build_for_tests`]: the server's binary, built in
+/// the same profile and with the same features (every native crate of the
+/// workspace selected, dev-dependencies included), by building one of its
+/// integration tests, which links the binary. The other test binaries wait.
+fn build_server_for_tests() -> Result {
+    sh(
+        &cargo(),
+        &[
+            "test",
+            "--workspace",
+            "--exclude",
+            "frontend",
+            "--no-run",
+            "--test",
+            "static_files",
+        ],
+    )
+}
+
+/// [`build_for_tests`] started at the lowest priority, its output in
+/// `target/run-test-build.log`; None when it cannot start (the tests then
+/// build on `cargo xtask test`, as before).
+fn build_tests_in_background() -> Option<std::process::Child> {
+    let log_path = target_dir().join("run-test-build.log");
+    let log = fs::File::create(&log_path).ok()?;
+    let err = log.try_clone().ok()?;
+    let child = command("nice")
+        .args(["-n", "19", &cargo()])
+        .args(["test", "--workspace", "--exclude", "frontend", "--no-run"])
+        .current_dir(root())
+        .stdout(log)
+        .stderr(err)
+        .spawn()
+        .ok()?;
+    eprintln!(
+        "    the test binaries build meanwhile at low priority (log: {})",
+        log_path.display()
+    );
+    Some(child)
+}
+
 fn run(args: &[String]) -> Result {
     let (ours, server_args) = match args.iter().position(|a| a == "--") {
         Some(split) => (&args[..split], &args[split + 1..]),
@@ -969,16 +1010,25 @@ fn run(args: &[String]) -> Result {
     } else {
         site()?;
         step("building the server (the test command's build, shared with `cargo xtask test`)");
-        build_for_tests()?;
+        build_server_for_tests()?;
         target_dir().join("debug/othello-server")
     };
+    // The test binaries compile while the site is served, at the lowest
+    // priority, so that a `cargo xtask test` after this `run` finds them
+    // built; stopped with the server (cargo keeps what it finished).
+    let mut rest = (!release).then(build_tests_in_background).flatten();
     let args: Vec<&str> = server_args.iter().map(String::as_str).collect();
     step("starting the server (Ctrl-C stops it)");
     let status = Command::new(&binary)
         .args(&args)
         .current_dir(root())
         .status()
-        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+        .map_err(|e| format!("cannot start {}: {e}", binary.display()));
+    if let Some(rest) = rest.as_mut() {
+        let _ = rest.kill();
+        let _ = rest.wait();
+    }
+    let status = status?;
     if status.success() {
         Ok(())
     } else {
