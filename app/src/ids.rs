@@ -163,6 +163,11 @@ text_id! {
     GameId
 }
 
+text_id! {
+    /// A tournament's id (`/tournaments/<id>`, `/ws/tournament/<id>`).
+    TournamentId
+}
+
 /// An account's id (the `accounts.id` integer; an identity's
 /// `account:<id>`). Never shown to players, who are known by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -4,7 +4,7 @@
 //! (Over 600 lines: the whole wire protocol and its tests, one definition both ends read.)
 //!
 
-pub use crate::ids::{AccountId, GameId, LabId, TableId};
+pub use crate::ids::{AccountId, GameId, LabId, TableId, TournamentId};
 use serde::{Deserialize, Serialize};
 
 /// Number of squares on the board.

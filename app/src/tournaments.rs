@@ -5,7 +5,7 @@
 //! `server/src/tournaments/swiss.rs`).
 
 use crate::api::CommandError;
-use crate::protocol::TimeControl;
+use crate::protocol::{GameId, TableId, TimeControl, TournamentId};
 use serde::{Deserialize, Serialize};
 use server_fn::codec::Json;
 
@@ -78,7 +78,7 @@ impl Status {
 /// A tournament in a list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TournamentSummary {
-    pub id: String,
+    pub id: TournamentId,
     pub name: String,
     #[serde(default)]
     pub kind: Kind,
@@ -139,9 +139,9 @@ pub struct GameLine {
     /// None: a bye.
     pub white: Option<String>,
     /// The live table (while it is played and after).
-    pub table: Option<String>,
+    pub table: Option<TableId>,
     /// The archived game, once over.
-    pub game: Option<String>,
+    pub game: Option<GameId>,
     /// Discs by the tournament's rule, once over.
     pub black_discs: Option<u32>,
     pub white_discs: Option<u32>,
@@ -168,7 +168,7 @@ pub struct TournamentView {
     /// Whether the caller created it (and may start it early).
     pub mine: bool,
     /// The caller's game being played now, if any: its table.
-    pub my_table: Option<String>,
+    pub my_table: Option<TableId>,
     /// The caller's own line of the standings, if they play in it.
     #[serde(default)]
     pub my_line: Option<StandingLine>,
@@ -181,7 +181,7 @@ pub struct Personal {
     pub joined: bool,
     pub signed_in: bool,
     pub mine: bool,
-    pub my_table: Option<String>,
+    pub my_table: Option<TableId>,
     /// The reader's own line of the standings (a large arena's page lists
     /// only its leaders).
     #[serde(default)]
@@ -250,7 +250,7 @@ impl TournamentMessage {
 /// The tournament a table's game belongs to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TournamentOfTable {
-    pub id: String,
+    pub id: TournamentId,
     pub kind: Kind,
 }
 
@@ -311,25 +311,37 @@ pub mod backend {
         async fn tournament(
             &self,
             caller: &Caller,
-            id: String,
+            id: TournamentId,
         ) -> Result<TournamentView, CommandError>;
         async fn create_tournament(
             &self,
             caller: &Caller,
             new: NewTournament,
-        ) -> Result<String, CommandError>;
-        async fn join_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
-        async fn leave_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
+        ) -> Result<TournamentId, CommandError>;
+        async fn join_tournament(
+            &self,
+            caller: &Caller,
+            id: TournamentId,
+        ) -> Result<(), CommandError>;
+        async fn leave_tournament(
+            &self,
+            caller: &Caller,
+            id: TournamentId,
+        ) -> Result<(), CommandError>;
         async fn table_tournament(
             &self,
-            table: String,
+            table: TableId,
         ) -> Result<Option<TournamentOfTable>, CommandError>;
         async fn berserk(
             &self,
             caller: &Caller,
-            table: String,
+            table: TableId,
         ) -> Result<crate::protocol::TableView, CommandError>;
-        async fn start_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
+        async fn start_tournament(
+            &self,
+            caller: &Caller,
+            id: TournamentId,
+        ) -> Result<(), CommandError>;
     }
 
     /// The tournament backend, provided to server functions as context.
@@ -351,42 +363,42 @@ pub async fn tournaments() -> Result<Vec<TournamentSummary>, CommandError> {
 
 /// One tournament's page.
 #[leptos::server(endpoint = "tournament", input = Json)]
-pub async fn tournament(id: String) -> Result<TournamentView, CommandError> {
+pub async fn tournament(id: TournamentId) -> Result<TournamentView, CommandError> {
     let caller = crate::api::backend::caller()?;
     backend::context()?.tournament(&caller, id).await
 }
 
 /// Creates a Swiss (signed-in players; capped per account and address).
 #[leptos::server(endpoint = "create_tournament", input = Json)]
-pub async fn create_tournament(new: NewTournament) -> Result<String, CommandError> {
+pub async fn create_tournament(new: NewTournament) -> Result<TournamentId, CommandError> {
     let caller = crate::api::backend::caller()?;
     backend::context()?.create_tournament(&caller, new).await
 }
 
 /// Joins an open tournament.
 #[leptos::server(endpoint = "join_tournament", input = Json)]
-pub async fn join_tournament(id: String) -> Result<(), CommandError> {
+pub async fn join_tournament(id: TournamentId) -> Result<(), CommandError> {
     let caller = crate::api::backend::caller()?;
     backend::context()?.join_tournament(&caller, id).await
 }
 
 /// Leaves a tournament (withdraws once it runs).
 #[leptos::server(endpoint = "leave_tournament", input = Json)]
-pub async fn leave_tournament(id: String) -> Result<(), CommandError> {
+pub async fn leave_tournament(id: TournamentId) -> Result<(), CommandError> {
     let caller = crate::api::backend::caller()?;
     backend::context()?.leave_tournament(&caller, id).await
 }
 
 /// Starts an open tournament now (its creator only, with two players in).
 #[leptos::server(endpoint = "start_tournament", input = Json)]
-pub async fn start_tournament(id: String) -> Result<(), CommandError> {
+pub async fn start_tournament(id: TournamentId) -> Result<(), CommandError> {
     let caller = crate::api::backend::caller()?;
     backend::context()?.start_tournament(&caller, id).await
 }
 
 /// The tournament a table's game belongs to, if any.
 #[leptos::server(endpoint = "table_tournament", input = Json)]
-pub async fn table_tournament(table: String) -> Result<Option<TournamentOfTable>, CommandError> {
+pub async fn table_tournament(table: TableId) -> Result<Option<TournamentOfTable>, CommandError> {
     backend::context()?.table_tournament(table).await
 }
 
@@ -394,7 +406,7 @@ pub async fn table_tournament(table: String) -> Result<Option<TournamentOfTable>
 /// clock, no increment, an extra point if they win (with at least seven
 /// moves).
 #[leptos::server(endpoint = "berserk", input = Json)]
-pub async fn berserk(table: String) -> Result<crate::protocol::TableView, CommandError> {
+pub async fn berserk(table: TableId) -> Result<crate::protocol::TableView, CommandError> {
     let caller = crate::api::backend::caller()?;
     backend::context()?.berserk(&caller, table).await
 }

@@ -36,7 +36,7 @@ struct Seen {
     /// Each player's results in the order played: halves (2, 1, 0).
     results: HashMap<String, Vec<u8>>,
     /// Every table seen to end.
-    tables: HashSet<String>,
+    tables: HashSet<app::protocol::TableId>,
     pairing_ms: Vec<u64>,
     /// The longest waits: (ms, seconds into the arena, player).
     longest: Vec<(u64, u64, String)>,
@@ -286,7 +286,7 @@ async fn player(
     let began = Instant::now();
     let mut free_since = began;
     // The socket read in the background: each new table, when it showed.
-    let (tables, mut next_table) = mpsc::unbounded_channel::<(String, Instant)>();
+    let (tables, mut next_table) = mpsc::unbounded_channel::<(app::protocol::TableId, Instant)>();
     let (over_tx, over) = tokio::sync::watch::channel(None::<Option<StandingLine>>);
     let reader = {
         let (client, id) = (client.clone(), id.to_string());

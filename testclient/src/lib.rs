@@ -575,7 +575,7 @@ impl Client {
     pub async fn create_tournament(
         &self,
         new: &app::tournaments::NewTournament,
-    ) -> Result<String, Refusal> {
+    ) -> Result<app::protocol::TournamentId, Refusal> {
         self.call("create_tournament", json!({ "new": new })).await
     }
 

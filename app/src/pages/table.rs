@@ -160,7 +160,7 @@ impl Table {
     fn berserk(self) {
         let table = self.id.get_value();
         leptos::task::spawn_local(async move {
-            match crate::tournaments::berserk(table.into_string()).await {
+            match crate::tournaments::berserk(table).await {
                 Ok(view) => self.accept(view),
                 Err(error) => self.refused(error),
             }

@@ -6,7 +6,7 @@
 //! their game when a round pairs them.
 
 use crate::i18n::Lang;
-use crate::protocol::TimeControl;
+use crate::protocol::{TableId, TimeControl, TournamentId};
 use crate::tournaments::{
     bq_text, create_tournament, join_tournament, leave_tournament, points_text, start_tournament,
     tournament, tournaments, CrossCell, GameLine, Kind, NewTournament, StandingLine, Status,
@@ -213,7 +213,7 @@ fn CreateForm() -> impl IntoView {
 pub fn TournamentPage() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let params = use_params_map();
-    let id = move || params.read().get("id").unwrap_or_default();
+    let id = move || TournamentId::new(params.read().get("id").unwrap_or_default());
     let (tick, set_tick) = signal(0u32);
     let page = Resource::new(move || (id(), tick.get()), |(id, _)| tournament(id));
     let (error, set_error) = signal(None::<String>);
@@ -249,7 +249,7 @@ pub fn TournamentPage() -> impl IntoView {
     let current = move || live.get().or_else(|| page.get().and_then(Result::ok));
     // A round that pairs the player takes them to their game, once.
     let navigate = use_navigate();
-    let seen = StoredValue::new(None::<Option<String>>);
+    let seen = StoredValue::new(None::<Option<TableId>>);
     Effect::new(move |_| {
         let Some(view) = current() else {
             return;
@@ -257,12 +257,12 @@ pub fn TournamentPage() -> impl IntoView {
         let before = seen.get_value();
         seen.set_value(Some(view.my_table.clone()));
         if let (Some(before), Some(table)) = (before, view.my_table) {
-            if before.as_deref() != Some(table.as_str()) {
+            if before.as_ref() != Some(&table) {
                 navigate(&format!("/table/{table}"), Default::default());
             }
         }
     });
-    let act = Action::new(move |(what, id): &(Act, String)| {
+    let act = Action::new(move |(what, id): &(Act, TournamentId)| {
         let (what, id) = (*what, id.clone());
         async move {
             match what {
@@ -324,7 +324,7 @@ enum Act {
 #[component]
 fn Tournament(
     view: TournamentView,
-    act: Action<(Act, String), Result<(), crate::api::CommandError>>,
+    act: Action<(Act, TournamentId), Result<(), crate::api::CommandError>>,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let s = view.summary.clone();

@@ -30,7 +30,7 @@ use crate::store::tournaments::{GameRow, NewGame, NewTournament as NewRow, Tourn
 use crate::store::{Store, StoreError};
 use app::api::backend::Caller;
 use app::api::CommandError;
-use app::protocol::{AccountId, EndReason, Side, TableId, TimeControl};
+use app::protocol::{AccountId, EndReason, Side, TableId, TimeControl, TournamentId};
 use app::tournaments::{
     NewTournament, Status, TournamentSummary, TournamentView, MAX_NAME_CHARS, MAX_START_MINUTES,
     ROUNDS,
@@ -64,7 +64,7 @@ fn unavailable(error: StoreError) -> CommandError {
 
 fn summary(row: &TournamentRow) -> TournamentSummary {
     TournamentSummary {
-        id: row.id.clone(),
+        id: TournamentId::new(row.id.clone()),
         name: row.name.clone(),
         kind: app::tournaments::Kind::parse(&row.kind).unwrap_or_default(),
         ends_at: row.ends_at,
@@ -283,6 +283,10 @@ impl Tournaments {
     }
 
     async fn row(&self, id: &str) -> Result<TournamentRow, CommandError> {
+        // A malformed id names nothing: refused before any query.
+        if !app::ids::well_formed(id) {
+            return Err(CommandError::not_found(app::msg!("srv-no-tournament")));
+        }
         self.store
             .tournament(id)
             .await
@@ -660,7 +664,7 @@ impl app::tournaments::backend::TournamentBackend for Tournaments {
     async fn tournament(
         &self,
         caller: &Caller,
-        id: String,
+        id: TournamentId,
     ) -> Result<TournamentView, CommandError> {
         self.view(caller, &id).await
     }
@@ -669,25 +673,33 @@ impl app::tournaments::backend::TournamentBackend for Tournaments {
         &self,
         caller: &Caller,
         new: NewTournament,
-    ) -> Result<String, CommandError> {
-        self.create(caller, new).await
+    ) -> Result<TournamentId, CommandError> {
+        self.create(caller, new).await.map(TournamentId::new)
     }
 
-    async fn join_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError> {
+    async fn join_tournament(&self, caller: &Caller, id: TournamentId) -> Result<(), CommandError> {
         self.join(caller, &id).await
     }
 
-    async fn leave_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError> {
+    async fn leave_tournament(
+        &self,
+        caller: &Caller,
+        id: TournamentId,
+    ) -> Result<(), CommandError> {
         self.leave(caller, &id).await
     }
 
-    async fn start_tournament(&self, caller: &Caller, id: String) -> Result<(), CommandError> {
+    async fn start_tournament(
+        &self,
+        caller: &Caller,
+        id: TournamentId,
+    ) -> Result<(), CommandError> {
         self.start_now(caller, &id).await
     }
 
     async fn table_tournament(
         &self,
-        table: String,
+        table: TableId,
     ) -> Result<Option<app::tournaments::TournamentOfTable>, CommandError> {
         let Some(id) = self
             .store
@@ -699,7 +711,7 @@ impl app::tournaments::backend::TournamentBackend for Tournaments {
         };
         let row = self.row(&id).await?;
         Ok(Some(app::tournaments::TournamentOfTable {
-            id,
+            id: TournamentId::new(id),
             kind: app::tournaments::Kind::parse(&row.kind).unwrap_or_default(),
         }))
     }
@@ -707,7 +719,7 @@ impl app::tournaments::backend::TournamentBackend for Tournaments {
     async fn berserk(
         &self,
         caller: &Caller,
-        table: String,
+        table: TableId,
     ) -> Result<app::protocol::TableView, CommandError> {
         // Only at a running arena's table; the table's rules decide the rest
         // (a seated player, timed, before their first move, once).
@@ -725,9 +737,7 @@ impl app::tournaments::backend::TournamentBackend for Tournaments {
         self.hub
             .execute(
                 &caller.session,
-                app::protocol::TableCommand::Berserk {
-                    table: table.into(),
-                },
+                app::protocol::TableCommand::Berserk { table },
             )
             .await
     }

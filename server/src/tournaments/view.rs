@@ -14,6 +14,7 @@ use super::{entrants_of, is_arena, pairings, ranked, summary, unavailable, Tourn
 use crate::store::tournaments::TournamentStamp;
 use app::api::backend::Caller;
 use app::api::CommandError;
+use app::protocol::{GameId, TableId};
 use app::tournaments::{CrossCell, GameLine, StandingLine, TournamentView};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -68,7 +69,7 @@ impl Shared {
             signed_in: me.is_some(),
             joined: me.is_some_and(|me| self.active.contains(&me)),
             mine: me.is_some() && self.creator == me,
-            my_table: me.and_then(|me| self.playing.get(&me).cloned()),
+            my_table: me.and_then(|me| self.playing.get(&me).cloned().map(TableId::new)),
             line: me
                 .and_then(|me| self.line_of.get(&me))
                 .and_then(|&i| self.full.get(i))
@@ -274,8 +275,9 @@ impl Tournaments {
                 table: g
                     .table_id
                     .clone()
-                    .filter(|_| g.seated || g.black_points.is_some()),
-                game: ended.get(&(g.round, g.black)).cloned(),
+                    .filter(|_| g.seated || g.black_points.is_some())
+                    .map(TableId::new),
+                game: ended.get(&(g.round, g.black)).cloned().map(GameId::new),
                 black_discs: g.black_discs.map(|d| d.clamp(0, 64) as u32),
                 white_discs: g.white_discs.map(|d| d.clamp(0, 64) as u32),
                 black_points: g.black_points.map(|p| p.clamp(0, 2) as u32),

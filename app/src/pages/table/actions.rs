@@ -62,7 +62,7 @@ pub(super) fn ActionsCard(t: Table) -> impl IntoView {
 #[component]
 fn TournamentNote(t: Table) -> impl IntoView {
     let lang = t.lang;
-    let id = t.id.get_value().into_string();
+    let id = t.id.get_value();
     let tournament = Resource::new(move || id.clone(), crate::tournaments::table_tournament);
     let berserked = move || {
         t.view.with(|v| {

@@ -10,7 +10,11 @@ use wasm_bindgen::JsCast;
 
 /// Opens `/ws/tournament/{id}` and keeps `live` up to date with what it
 /// pushes; reconnects after a drop (while the page is open).
-pub fn open(id: String, live: RwSignal<Option<TournamentView>>, connected: RwSignal<bool>) {
+pub fn open(
+    id: crate::protocol::TournamentId,
+    live: RwSignal<Option<TournamentView>>,
+    connected: RwSignal<bool>,
+) {
     let alive = Rc::new(Cell::new(true));
     let slot: Rc<std::cell::RefCell<Option<web_sys::WebSocket>>> = Default::default();
     connect(id, live, connected, alive.clone(), slot.clone(), 0);
@@ -26,7 +30,7 @@ pub fn open(id: String, live: RwSignal<Option<TournamentView>>, connected: RwSig
 }
 
 fn connect(
-    id: String,
+    id: crate::protocol::TournamentId,
     live: RwSignal<Option<TournamentView>>,
     connected: RwSignal<bool>,
     alive: Rc<Cell<bool>>,
