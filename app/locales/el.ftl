@@ -1185,7 +1185,7 @@ tournament-facts = { $control } · { $rounds ->
     [one] 1 παίκτης
    *[other] { $players } παίκτες
 }
-tournament-create = Δημιούργησε ελβετικό τουρνουά
+tournament-create = Δημιούργησε τουρνουά
 tournament-sign-in = Τα τουρνουά είναι για συνδεδεμένους παίκτες.
 tournament-name = Όνομα
 tournament-control = Χρόνος

@@ -999,7 +999,7 @@ tournament-facts = { $control } · { $rounds ->
     [one] 1 player
    *[other] { $players } players
 }
-tournament-create = Create a Swiss
+tournament-create = Create a tournament
 tournament-sign-in = Tournaments are for signed-in players.
 tournament-name = Name
 tournament-control = Time control

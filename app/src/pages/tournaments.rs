@@ -128,7 +128,7 @@ pub fn TournamentsPage() -> impl IntoView {
     }
 }
 
-/// "Create a Swiss", for signed-in players.
+/// "Create a tournament" (a Swiss or an arena), for signed-in players.
 #[component]
 fn CreateForm() -> impl IntoView {
     let lang = crate::i18n::use_lang();
