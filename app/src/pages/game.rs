@@ -236,6 +236,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                     on_pick=Callback::new(move |number: u32| go(number as usize))
                     yours=Signal::derive(move || game.with_value(|g| g.you.clone()))
                 />
+                <crate::pages::analysis_board::OpenInAnalysis href=Signal::derive(move || game.with_value(analysis_link)) />
             </aside>
         </main>
     }
@@ -380,4 +381,18 @@ mod tests {
             "Κέρδισαν τα λευκά με παραίτηση (4–4 στο ταμπλό)."
         );
     }
+}
+
+/// The analysis board's link to the game: its start and its moves.
+fn analysis_link(g: &GameView) -> String {
+    let first = g
+        .plies
+        .first()
+        .map_or(crate::protocol::Side::Black, |p| p.side);
+    let squares: Vec<String> = g
+        .plies
+        .iter()
+        .map(|p| crate::protocol::square_name(p.square))
+        .collect();
+    crate::pages::analysis_board::state::game_link(&g.start, first, &squares)
 }
