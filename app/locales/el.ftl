@@ -1340,4 +1340,5 @@ analysis-board-error-illegal = Η κίνηση { $ply } ({ $square }) δεν ε�
 analysis-board-error-ggf = Σε αυτή την παρτίδα GGF δεν διαβάζεται ούτε ταμπλό ούτε κινήσεις.
 analysis-board-link = Σύνδεσμος σε αυτή τη θέση
 analysis-board-link-text = Άνοιξε αυτή τη θέση και τη γραμμή
+analysis-board-lab-link = Μελέτησε όποια θέση θέλεις στο ταμπλό ανάλυσης
 analysis-board-open = Άνοιξέ την στο ταμπλό ανάλυσης

@@ -1148,4 +1148,5 @@ analysis-board-error-illegal = Move { $ply } ({ $square }) is not legal there.
 analysis-board-error-ggf = That GGF game has no board or moves that can be read.
 analysis-board-link = Link to this position
 analysis-board-link-text = Open this position and line
+analysis-board-lab-link = Study any position on the analysis board
 analysis-board-open = Open in the analysis board

@@ -299,6 +299,7 @@ pub fn AnalysisBoardPage() -> impl IntoView {
             </aside>
         </main>
     }
+    .into_any()
 }
 
 /// "Open in the analysis board": the link to a game's start and moves

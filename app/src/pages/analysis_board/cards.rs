@@ -57,6 +57,7 @@ pub(super) fn TurnCard(ctx: Ctx) -> impl IntoView {
             {error}
         </div>
     }
+    .into_any()
 }
 
 fn kind_text(lang: crate::i18n::Lang, value: &MoveValue) -> String {
@@ -125,6 +126,7 @@ pub(super) fn ValuesCard(ctx: Ctx) -> impl IntoView {
             </div>
         </Show>
     }
+    .into_any()
 }
 
 /// The line's moves (each one goes there), the buttons to step through it,
@@ -198,6 +200,7 @@ pub(super) fn MovesCard(ctx: Ctx) -> impl IntoView {
             {variations}
         </div>
     }
+    .into_any()
 }
 
 /// The graph of Black's value along the line (the positions whose values
@@ -257,6 +260,7 @@ pub(super) fn GraphCard(ctx: Ctx) -> impl IntoView {
             <p class="graph-legend">{t!(lang, "analysis-board-graph-legend")}</p>
         </div>
     }
+    .into_any()
 }
 
 /// Editing the board, and pasting a position, a transcript or a game.
@@ -319,6 +323,7 @@ pub(super) fn SetupCard(ctx: Ctx) -> impl IntoView {
             <button type="button" class="secondary" id="analysis-load" on:click=load>{t!(lang, "analysis-board-paste-load")}</button>
         </div>
     }
+    .into_any()
 }
 
 /// The link that reopens the start and the line to here.
@@ -337,6 +342,7 @@ pub(super) fn LinkCard(ctx: Ctx) -> impl IntoView {
                 } />
         </div>
     }
+    .into_any()
 }
 
 /// The page's origin (`https://host`), in the browser; empty on the server.
