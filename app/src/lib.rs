@@ -119,7 +119,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/") view=pages::lobby::LobbyPage />
                 <Route path=path!("/table/:id") view={Lazy::<TableRoute>::new()} />
                 <Route path=path!("/lab") view={Lazy::<LabHomeRoute>::new()} />
-                <Route path=path!("/analysis") view={Lazy::<LabHomeRoute>::new()} />
+                <Route path=path!("/analysis") view={Lazy::<TableRoute>::new()} />
                 <Route path=path!("/lab/:id") view={Lazy::<LabRoute>::new()} />
                 <Route path=path!("/offline") view={Lazy::<OfflineRoute>::new()} />
                 <Route path=path!("/account") view={Lazy::<AccountRoute>::new()} />
@@ -138,7 +138,11 @@ pub fn App() -> impl IntoView {
 // analysis or offline code; a page's chunk is fetched when it is first shown
 // (the server names it in a `modulepreload` when it renders that page).
 
-/// `/table/:id`, loaded on demand.
+/// `/table/:id` and the analysis board, `/analysis`, loaded on demand: one
+/// lazy route, the page chosen by the path. The analysis board uses what
+/// the table's chunk has (the engine's rules, the Hint's values, the
+/// worker); in a chunk of its own, or in another page's, that code is shared
+/// between chunks, which cost the lobby's main module ~1.5 KB.
 #[derive(Debug)]
 pub struct TableRoute;
 
@@ -148,7 +152,14 @@ impl LazyRoute for TableRoute {
         TableRoute
     }
     fn view(_this: Self) -> AnyView {
-        view! { <pages::table::TablePage /> }.into_any()
+        let path = leptos_router::hooks::use_location()
+            .pathname
+            .get_untracked();
+        if path.starts_with(pages::analysis_board::state::PATH) {
+            view! { <pages::analysis_board::AnalysisBoardPage /> }.into_any()
+        } else {
+            view! { <pages::table::TablePage /> }.into_any()
+        }
     }
 }
 

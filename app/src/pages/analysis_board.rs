@@ -148,45 +148,87 @@ pub(crate) fn error_text(lang: Lang, error: &LoadError) -> String {
     }
 }
 
-/// Asks the worker for the current position's values (and then its best
-/// line) unless they are known, the board is being edited, or it is busy;
-/// asks again, when done, for wherever the player went meanwhile.
+/// The worker's next task: the current position's values, then its best
+/// line, then the values of the line's other positions (for the graph).
+#[derive(Clone, Copy)]
+enum Job {
+    Values(usize, engine::Position),
+    Line(usize, engine::Position, u8),
+}
+
+fn next_job(ctx: Ctx) -> Option<Job> {
+    if ctx.setup.with_untracked(Option::is_some) {
+        return None;
+    }
+    let known = move |n: usize| ctx.values.with_untracked(|v| v.contains_key(&n));
+    ctx.explorer.with_untracked(|e| {
+        let here = e.current();
+        let position = e.position();
+        if !position.is_game_over() {
+            if !known(here) {
+                return Some(Job::Values(here, position));
+            }
+            let best = ctx
+                .values
+                .with_untracked(|v| v.get(&here).and_then(|m| m.moves.first().map(|m| m.square)));
+            if let (Some(best), false) = (
+                best,
+                ctx.best_line.with_untracked(|l| l.contains_key(&here)),
+            ) {
+                return Some(Job::Line(here, position, best));
+            }
+        }
+        std::iter::once(0).chain(e.line()).find_map(|n| {
+            let position = e.node(n)?.position;
+            (!position.is_game_over() && !known(n)).then_some(Job::Values(n, position))
+        })
+    })
+}
+
+/// Gives the worker its next task unless it is busy; asks again when the
+/// task is done (for wherever the player went meanwhile). Results of a tree
+/// that was replaced meanwhile are dropped.
 #[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
 fn pump(ctx: Ctx) {
-    if ctx.busy.get_untracked() || ctx.setup.with_untracked(Option::is_some) {
+    if ctx.busy.get_untracked() {
         return;
     }
+    let Some(job) = next_job(ctx) else {
+        return;
+    };
     let tree = ctx.tree.get_untracked();
-    let (node, position) = ctx.explorer.with_untracked(|e| (e.current(), e.position()));
-    if position.is_game_over() || ctx.values.with_untracked(|v| v.contains_key(&node)) {
-        return;
-    }
     ctx.busy.set(true);
     ctx.engine_error.set(None);
     leptos::task::spawn_local(async move {
-        let cells = position.to_cells().to_vec();
-        let side = position.side_to_move.cell_value();
-        let hint = crate::pages::hint::HINT_DEPTH;
-        let result =
-            crate::worker::hint_all(cells, side, hint, crate::pages::hint::HINT_NODES).await;
         let same_tree = move || ctx.tree.try_get_untracked() == Some(tree);
-        match result {
-            Ok(timed) if same_tree() => {
-                let best = timed.result.moves.first().map(|m| m.square);
-                let _ = ctx.values.try_update(|v| v.insert(node, timed.result));
-                if let Some(best) = best {
-                    let line = best_line(ctx, position, best, tree, node).await;
-                    if same_tree() {
-                        let _ = ctx.best_line.try_update(|l| l.insert(node, line));
+        match job {
+            Job::Values(node, position) => {
+                let cells = position.to_cells().to_vec();
+                let side = position.side_to_move.cell_value();
+                let (depth, nodes) = (
+                    crate::pages::hint::HINT_DEPTH,
+                    crate::pages::hint::HINT_NODES,
+                );
+                match crate::worker::hint_all(cells, side, depth, nodes).await {
+                    Ok(timed) if same_tree() => {
+                        let _ = ctx.values.try_update(|v| v.insert(node, timed.result));
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        let _ = ctx.engine_error.try_set(Some(e));
                     }
                 }
             }
-            Ok(_) => {}
-            Err(e) => {
-                let _ = ctx.engine_error.try_set(Some(e));
+            Job::Line(node, position, best) => {
+                let line = best_line(ctx, position, best, tree, node).await;
+                if same_tree() && ctx.explorer.try_with_untracked(Explorer::current) == Some(node) {
+                    let _ = ctx.best_line.try_update(|l| l.insert(node, line));
+                }
             }
         }
-        if ctx.busy.try_set(false).is_none() {
+        // An error stops the pump until the player moves (no retry loop).
+        let failed = ctx.engine_error.try_with_untracked(Option::is_some) == Some(true);
+        if ctx.busy.try_set(false).is_none() && !failed {
             pump(ctx);
         }
     });
@@ -300,17 +342,4 @@ pub fn AnalysisBoardPage() -> impl IntoView {
         </main>
     }
     .into_any()
-}
-
-/// "Open in the analysis board": the link to a game's start and moves
-/// (`start`: its cells, empty for the usual start; `first`: who moves first;
-/// `moves`: its square names, passes left out).
-#[component]
-pub fn OpenInAnalysis(#[prop(into)] href: Signal<String>) -> impl IntoView {
-    let lang = crate::i18n::use_lang();
-    view! {
-        <p class="open-analysis">
-            <a id="open-analysis" href=move || href.get()>{t!(lang, "analysis-board-open")}</a>
-        </p>
-    }
 }

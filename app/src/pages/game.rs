@@ -236,7 +236,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                     on_pick=Callback::new(move |number: u32| go(number as usize))
                     yours=Signal::derive(move || game.with_value(|g| g.you.clone()))
                 />
-                <crate::pages::analysis_board::OpenInAnalysis href=Signal::derive(move || game.with_value(analysis_link)) />
+                <p class="open-analysis"><a id="open-analysis" href=game.with_value(analysis_link)>{t!(lang, "analysis-board-open")}</a></p>
             </aside>
         </main>
     }

@@ -268,7 +268,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     yours=Signal::derive(move || view_state.with(|v| v.you.clone()))
                 />
                 <Show when=move || view_state.with(state::reviewable)>
-                    <crate::pages::analysis_board::OpenInAnalysis href=Signal::derive(move || view_state.with(analysis_link)) />
+                    <p class="open-analysis"><a id="open-analysis" href=move || view_state.with(analysis_link)>{t!(lang, "analysis-board-open")}</a></p>
                 </Show>
                 <HistoryCard t />
                 <p class="connection" data-connected=move || connected.get().to_string()>

@@ -288,20 +288,45 @@ pub fn from_query(pos: Option<&str>, line: Option<&str>) -> Result<Explorer, Loa
     Ok(explorer)
 }
 
+/// Whether `cells` are the usual start's.
+fn is_initial(cells: &[i8]) -> bool {
+    cells.iter().enumerate().all(|(i, &c)| {
+        c == match i {
+            27 | 36 => -1,
+            28 | 35 => 1,
+            _ => 0,
+        }
+    })
+}
+
 /// The link to a game in the analysis board: its start cells (empty for the
-/// usual start), the side that moved first, and its squares' names (passes,
-/// and anything that is not a square, left out).
+/// usual start), the side that moved first, and its squares' names (passes
+/// left out). Plain text work, inlined into each page that links here: a
+/// call into the engine from the table, game and lab chunks would make this
+/// code shared between chunks, which costs the lobby's module bytes.
+#[inline(always)]
 pub fn game_link(start: &[i8], first: crate::protocol::Side, squares: &[String]) -> String {
-    let first = match first {
-        crate::protocol::Side::Black => Color::Black,
-        crate::protocol::Side::White => Color::White,
-    };
-    let start = match start.len() {
-        64 => Position::from_cells(start, first).unwrap_or_else(|_| Position::initial()),
-        _ => Position::initial(),
-    };
-    let moves: Vec<Square> = squares.iter().filter_map(|s| s.parse().ok()).collect();
-    link(&start, &moves)
+    let black_first = first == crate::protocol::Side::Black;
+    let mut query = Vec::new();
+    if start.len() == 64 && !(black_first && is_initial(start)) {
+        let mut pos: String = start
+            .iter()
+            .map(|&c| match c {
+                1 => 'X',
+                -1 => 'O',
+                _ => '-',
+            })
+            .collect();
+        pos.push(if black_first { 'X' } else { 'O' });
+        query.push(format!("pos={pos}"));
+    }
+    if !squares.is_empty() {
+        query.push(format!("line={}", squares.concat()));
+    }
+    match query.is_empty() {
+        true => PATH.to_string(),
+        false => format!("{PATH}?{}", query.join("&")),
+    }
 }
 
 /// A transcript's squares (`f5d6c3`, spaces allowed).
