@@ -358,6 +358,20 @@ fn ReplayCard(
     }
 }
 
+/// The analysis board's link to the game: its start and its moves.
+fn analysis_link(g: &GameView) -> String {
+    let first = g
+        .plies
+        .first()
+        .map_or(crate::protocol::Side::Black, |p| p.side);
+    let squares: Vec<String> = g
+        .plies
+        .iter()
+        .map(|p| crate::protocol::square_name(p.square))
+        .collect();
+    crate::pages::analysis_board::state::game_link(&g.start, first, &squares)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,18 +395,4 @@ mod tests {
             "Κέρδισαν τα λευκά με παραίτηση (4–4 στο ταμπλό)."
         );
     }
-}
-
-/// The analysis board's link to the game: its start and its moves.
-fn analysis_link(g: &GameView) -> String {
-    let first = g
-        .plies
-        .first()
-        .map_or(crate::protocol::Side::Black, |p| p.side);
-    let squares: Vec<String> = g
-        .plies
-        .iter()
-        .map(|p| crate::protocol::square_name(p.square))
-        .collect();
-    crate::pages::analysis_board::state::game_link(&g.start, first, &squares)
 }
