@@ -112,3 +112,51 @@ test('a position pasted as OBF and as a transcript; bad pastes and links say why
   await expect(page.locator('#analysis-error')).toHaveText('Move 2 (a1) is not legal there.');
   expect(consoleErrors).toEqual([]);
 });
+
+test('a finished table opens in the analysis board with its moves', async ({ page, consoleErrors }) => {
+  test.setTimeout(180_000);
+  await page.goto('/');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await page.click('#start-hot-seat');
+  await page.waitForURL(/\/table\//);
+  await waitForIsland(page);
+  await expect(page.locator('#open-analysis')).toHaveCount(0);
+  const table = page.url().split('/table/')[1];
+  // The whole game through the server functions (first legal move each time).
+  const played = await page.evaluate(async (id) => {
+    const call = async (name: string, body: unknown) => {
+      const r = await fetch(`/api/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!r.ok) throw new Error(`${name}: ${r.status} ${await r.text()}`);
+      return r.json();
+    };
+    let view = await call('get_table', { table: id });
+    let n = 0;
+    while (view.status.state === 'playing' && n < 80) {
+      view = await call('play_move', { table: id, square: view.board.legal[0] });
+      n++;
+    }
+    return { n, black: view.black_count, white: view.white_count };
+  }, table);
+  const link = page.locator('#open-analysis');
+  await expect(link).toHaveAttribute('href', /^\/analysis\?line=([a-h][1-8])+$/);
+  await link.click();
+  await page.waitForURL(/\/analysis\?line=/);
+  await waitForIsland(page);
+  await expect(page.locator('#analysis-line li')).toHaveCount(played.n);
+  await page.waitForFunction(
+    ([b, w]) => {
+      const s = (window as any).othello3d.status();
+      return s.black === b && s.white === w;
+    },
+    [played.black, played.white],
+  );
+  await expect(page.locator('#analysis-turn')).toContainText('Game over');
+  // Back along the game: every earlier position gets its values.
+  await page.click('#analysis-back');
+  await valuesShown(page);
+  expect(consoleErrors).toEqual([]);
+});
