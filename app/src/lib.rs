@@ -141,8 +141,8 @@ pub fn App() -> impl IntoView {
 /// `/table/:id` and the analysis board, `/analysis`, loaded on demand: one
 /// lazy route, the page chosen by the path. The analysis board uses what
 /// the table's chunk has (the engine's rules, the Hint's values, the
-/// worker); in a chunk of its own, or in another page's, that code is shared
-/// between chunks, which cost the lobby's main module ~1.5 KB.
+/// worker); in the lab home's chunk that code became shared between chunks,
+/// which cost the lobby ~1.5 KB (here ~1.2 KB; docs/BENCHMARKS.md).
 #[derive(Debug)]
 pub struct TableRoute;
 
