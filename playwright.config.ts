@@ -62,7 +62,8 @@ export default defineConfig({
       // on the WebGPU project: running them twice doubled the suite's time
       // and tested nothing the fallback could change (docs/BENCHMARKS.md,
       // The test command's time).
-      testMatch: /(board|pipeline|hint|table|first_visit|perf|installable|offline)\.spec\.ts/,
+      // (Matched on the file's whole name: analysis_board.spec.ts is not board.spec.ts.)
+      testMatch: /(^|\/)(board|pipeline|hint|table|first_visit|perf|installable|offline)\.spec\.ts$/,
       use: {
         launchOptions: {
           executablePath: '/usr/bin/chromium',

@@ -1304,3 +1304,41 @@ srv-arena-minutes = Μια αρένα διαρκεί από { $min } έως { $m
     [one] 1 λεπτό
    *[other] { $max } λεπτά
 }.
+
+## The analysis board (/analysis)
+analysis-board-title = Ταμπλό ανάλυσης
+analysis-board-turn = Παίζουν τα { $side }.
+analysis-board-editing = Στήνεις τη θέση: μετά παίζουν τα { $side }.
+analysis-board-over = Τέλος παρτίδας: μαύρα { $black }, λευκά { $white }.
+analysis-board-passed = Τα { $side } δεν είχαν κίνηση και πήγαν πάσο.
+analysis-board-tag-book = βιβλίο
+analysis-board-values = Η αξία κάθε κίνησης
+analysis-board-thinking = Η μηχανή στο πρόγραμμα περιήγησής σου βαθμολογεί κάθε κίνηση…
+analysis-board-best-line = Καλύτερη συνέχεια:
+analysis-board-moves = Κινήσεις
+analysis-board-first = Αρχή
+analysis-board-back = Πίσω
+analysis-board-forward = Μπροστά
+analysis-board-no-moves = Καμία κίνηση ακόμη: κάνε κλικ σε ένα έγκυρο τετράγωνο του ταμπλό.
+analysis-board-variations = Οι γραμμές που εξερεύνησες
+analysis-board-graph = Αξιολόγηση της γραμμής
+analysis-board-graph-label = Το πλεονέκτημα των μαύρων σε πούλια κατά μήκος της γραμμής
+analysis-board-graph-legend = Το πλεονέκτημα των μαύρων σε πούλια σε κάθε θέση της γραμμής με γνωστή αξία (πάνω από τη μέση είναι καλύτερα τα μαύρα)· ο κύκλος είναι η θέση που βλέπεις.
+analysis-board-setup = Στήσε μια θέση
+analysis-board-edit = Άλλαξε το ταμπλό
+analysis-board-edit-help = Κάνε κλικ σε ένα τετράγωνο για να το αλλάξεις: κενό, μετά μαύρο, μετά λευκό. Αν παίξεις από τη θέση που έστησες, ξεκινά νέα ανάλυση.
+analysis-board-to-move = Ποιος παίζει
+analysis-board-clear = Άδειασε το ταμπλό
+analysis-board-initial = Αρχική θέση
+analysis-board-edit-done = Έτοιμο
+analysis-board-paste-label = Επικόλλησε μια θέση (OBF), μια καταγραφή (f5d6c3…) ή μια παρτίδα GGF
+analysis-board-paste-load = Φόρτωσε
+analysis-board-error-empty = Δεν υπάρχει τίποτα να φορτωθεί: επικόλλησε μια θέση, μια καταγραφή ή μια παρτίδα.
+analysis-board-error-position = Αυτό δεν είναι θέση: γράψε 64 τετράγωνα (X μαύρο, O λευκό, - κενό) και μετά ποιος παίζει (X ή O).
+analysis-board-error-syntax = Το «{ $found }» στον χαρακτήρα { $column } δεν είναι τετράγωνο: γράψε κινήσεις όπως f5d6c3.
+analysis-board-error-illegal = Η κίνηση { $ply } ({ $square }) δεν είναι έγκυρη εκεί.
+analysis-board-error-ggf = Σε αυτή την παρτίδα GGF δεν διαβάζεται ούτε ταμπλό ούτε κινήσεις.
+analysis-board-link = Σύνδεσμος σε αυτή τη θέση
+analysis-board-link-text = Άνοιξε αυτή τη θέση και τη γραμμή
+analysis-board-lab-link = Μελέτησε όποια θέση θέλεις στο ταμπλό ανάλυσης
+analysis-board-open = Άνοιξέ την στο ταμπλό ανάλυσης

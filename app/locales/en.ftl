@@ -1112,3 +1112,41 @@ srv-arena-minutes = An arena lasts from { $min } to { $max ->
     [one] 1 minute
    *[other] { $max } minutes
 }.
+
+## The analysis board (/analysis)
+analysis-board-title = Analysis board
+analysis-board-turn = { $side } to move.
+analysis-board-editing = Setting up the position: { $side } to move next.
+analysis-board-over = Game over: Black { $black }, White { $white }.
+analysis-board-passed = { $side } had no move and passed.
+analysis-board-tag-book = book
+analysis-board-values = Every move's value
+analysis-board-thinking = The engine in your browser is scoring every move…
+analysis-board-best-line = Best line:
+analysis-board-moves = Moves
+analysis-board-first = Start
+analysis-board-back = Back
+analysis-board-forward = Forward
+analysis-board-no-moves = No moves yet: click a legal square on the board.
+analysis-board-variations = Lines explored
+analysis-board-graph = Evaluation of the line
+analysis-board-graph-label = Black's advantage in discs along the line
+analysis-board-graph-legend = Black's advantage in discs at each position of the line whose value is known (above the middle Black is better); the ring is the position shown.
+analysis-board-setup = Set up a position
+analysis-board-edit = Edit the board
+analysis-board-edit-help = Click a square to change it: empty, then Black, then White. Playing from the position you set up starts a new analysis.
+analysis-board-to-move = Side to move
+analysis-board-clear = Clear the board
+analysis-board-initial = Start position
+analysis-board-edit-done = Done
+analysis-board-paste-label = Paste a position (OBF), a transcript (f5d6c3…) or a GGF game
+analysis-board-paste-load = Load
+analysis-board-error-empty = There is nothing to load: paste a position, a transcript or a game.
+analysis-board-error-position = That is not a position: write 64 squares (X black, O white, - empty), then the side to move (X or O).
+analysis-board-error-syntax = “{ $found }” at character { $column } is not a square: write moves like f5d6c3.
+analysis-board-error-illegal = Move { $ply } ({ $square }) is not legal there.
+analysis-board-error-ggf = That GGF game has no board or moves that can be read.
+analysis-board-link = Link to this position
+analysis-board-link-text = Open this position and line
+analysis-board-lab-link = Study any position on the analysis board
+analysis-board-open = Open in the analysis board

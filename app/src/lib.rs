@@ -119,6 +119,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/") view=pages::lobby::LobbyPage />
                 <Route path=path!("/table/:id") view={Lazy::<TableRoute>::new()} />
                 <Route path=path!("/lab") view={Lazy::<LabHomeRoute>::new()} />
+                <Route path=path!("/analysis") view={Lazy::<TableRoute>::new()} />
                 <Route path=path!("/lab/:id") view={Lazy::<LabRoute>::new()} />
                 <Route path=path!("/offline") view={Lazy::<OfflineRoute>::new()} />
                 <Route path=path!("/account") view={Lazy::<AccountRoute>::new()} />
@@ -137,7 +138,11 @@ pub fn App() -> impl IntoView {
 // analysis or offline code; a page's chunk is fetched when it is first shown
 // (the server names it in a `modulepreload` when it renders that page).
 
-/// `/table/:id`, loaded on demand.
+/// `/table/:id` and the analysis board, `/analysis`, loaded on demand: one
+/// lazy route, the page chosen by the path. The analysis board uses what
+/// the table's chunk has (the engine's rules, the Hint's values, the
+/// worker); in the lab home's chunk that code became shared between chunks,
+/// which cost the lobby ~1.5 KB (here ~1.2 KB; docs/BENCHMARKS.md).
 #[derive(Debug)]
 pub struct TableRoute;
 
@@ -147,11 +152,20 @@ impl LazyRoute for TableRoute {
         TableRoute
     }
     fn view(_this: Self) -> AnyView {
-        view! { <pages::table::TablePage /> }.into_any()
+        let path = leptos_router::hooks::use_location()
+            .pathname
+            .get_untracked();
+        if path.starts_with(pages::analysis_board::state::PATH) {
+            view! { <pages::analysis_board::AnalysisBoardPage /> }.into_any()
+        } else {
+            view! { <pages::table::TablePage /> }.into_any()
+        }
     }
 }
 
-/// `/lab`, loaded on demand.
+/// `/lab` and the analysis board, `/analysis`, loaded on demand: one lazy
+/// route for both (each lazy route costs the lobby's module bytes, and the
+/// lobby has under 400 B left before its guard), the page chosen by the path.
 #[derive(Debug)]
 pub struct LabHomeRoute;
 
@@ -161,7 +175,14 @@ impl LazyRoute for LabHomeRoute {
         LabHomeRoute
     }
     fn view(_this: Self) -> AnyView {
-        view! { <pages::lab::LabHomePage /> }.into_any()
+        let path = leptos_router::hooks::use_location()
+            .pathname
+            .get_untracked();
+        if path.starts_with(pages::analysis_board::state::PATH) {
+            view! { <pages::analysis_board::AnalysisBoardPage /> }.into_any()
+        } else {
+            view! { <pages::lab::LabHomePage /> }.into_any()
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 // Accessibility, checked by axe-core (npm @axe-core/playwright) on every kind
 // of page in both languages: the lobby, a table against the AI with the rules
 // open, an online table waiting for a friend, a finished game with its
-// analysis, the lab, the leaderboard, the account page and the offline page.
+// analysis, the lab, the leaderboard, the account page, the offline page and
+// the analysis board.
 // No finding may be "serious" or "critical".
 import { test, expect, screenshot } from './support/fixtures';
 import { startServer, RunningServer } from './support/server';
@@ -107,6 +108,7 @@ for (const lang of ['en', 'el'] as const) {
       ['/players', 'leaderboard'],
       ['/account', 'account'],
       ['/offline', 'offline'],
+      ['/analysis?line=f5d6c3', 'analysis-board'],
       ['/puzzles?daily', 'puzzles'],
     ]) {
       await visit(path);
@@ -122,7 +124,7 @@ for (const lang of ['en', 'el'] as const) {
     found.push(...(await audit(page, info, `puzzle-played-${lang}`)));
     // 320 px wide (what 1280 px at 400 % zoom leaves): nothing scrolls sideways.
     await page.setViewportSize({ width: 320, height: 640 });
-    for (const path of ['/', aiTable, '/offline', '/lab', '/puzzles']) {
+    for (const path of ['/', aiTable, '/offline', '/lab', '/analysis', '/puzzles']) {
       await visit(path);
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(wide, `${path} at 320 px`).toBeLessThanOrEqual(320);

@@ -27,8 +27,12 @@ const BUDGET_BYTES = 1_000_000;
 // (the lobby's link to them, a table mode's tournament flag, the route, and
 // the call that mounts the challenges notifier — its code is a chunk of its
 // own) then added ~3.8 KB (453,221 B): the 450 KB goal is open again
-// (BENCHMARKS), and this guard stops any further growth.
-const LOBBY_BYTES = 454_000;
+// (BENCHMARKS), and this guard stops any further growth. The analysis board
+// (a lazy page in the table's chunk) then added ~1.2 KB (454,869 B): no code
+// the lobby runs, but its code shares functions with other chunks, and each
+// new shared chunk costs the split loader and the main module bytes
+// (BENCHMARKS, The lobby after the analysis board).
+const LOBBY_BYTES = 455_000;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

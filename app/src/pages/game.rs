@@ -236,6 +236,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                     on_pick=Callback::new(move |number: u32| go(number as usize))
                     yours=Signal::derive(move || game.with_value(|g| g.you.clone()))
                 />
+                <p class="open-analysis"><a id="open-analysis" href=game.with_value(analysis_link)>{t!(lang, "analysis-board-open")}</a></p>
             </aside>
         </main>
     }
@@ -355,6 +356,20 @@ fn ReplayCard(
             <ol class="plies" id="game-moves">{moves}</ol>
         </div>
     }
+}
+
+/// The analysis board's link to the game: its start and its moves.
+fn analysis_link(g: &GameView) -> String {
+    let first = g
+        .plies
+        .first()
+        .map_or(crate::protocol::Side::Black, |p| p.side);
+    let squares: Vec<String> = g
+        .plies
+        .iter()
+        .map(|p| crate::protocol::square_name(p.square))
+        .collect();
+    crate::pages::analysis_board::state::game_link(&g.start, first, &squares)
 }
 
 #[cfg(test)]

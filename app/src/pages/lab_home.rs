@@ -130,6 +130,7 @@ pub fn LabHomePage() -> impl IntoView {
                 <h2>{t!(lang, "lobby-lab-title")}</h2>
                 <p>{t!(lang, "lab-intro")}</p>
                 <NewLabForm />
+                <p><a id="open-analysis-board" href="/analysis">{t!(lang, "analysis-board-lab-link")}</a></p>
             </div>
             <Suspense fallback=|| ()>
                 {move || Suspend::new(async move {

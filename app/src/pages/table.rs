@@ -267,6 +267,9 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     on_pick=Callback::new(move |number: u32| review.set(Some(number as usize)))
                     yours=Signal::derive(move || view_state.with(|v| v.you.clone()))
                 />
+                <Show when=move || view_state.with(state::reviewable)>
+                    <p class="open-analysis"><a id="open-analysis" href=move || view_state.with(analysis_link)>{t!(lang, "analysis-board-open")}</a></p>
+                </Show>
                 <HistoryCard t />
                 <p class="connection" data-connected=move || connected.get().to_string()>
                     {move || if connected.get() { t!(lang, "table-live") } else { t!(lang, "table-connecting") }}
@@ -564,4 +567,11 @@ fn HistoryCard(t: Table) -> impl IntoView {
             </ol>
         </details>
     }
+}
+
+/// The analysis board's link to the round: its start and its moves.
+fn analysis_link(v: &TableView) -> String {
+    let first = v.history.first().map_or(Side::Black, |h| h.side);
+    let squares: Vec<String> = v.history.iter().filter_map(|h| h.square.clone()).collect();
+    crate::pages::analysis_board::state::game_link(&v.start, first, &squares)
 }

@@ -1,0 +1,345 @@
+//! The analysis board at `/analysis`: set up any position (edit the board,
+//! paste an OBF position, a transcript or a GGF game, or come from a
+//! finished table, an archived game or a lab game by its "Open in the
+//! analysis board" link), play moves freely with take-backs and variations,
+//! and see every legal move's value (exact or an estimate of the trained
+//! evaluation), the best line, the graph of the line's values, and a link
+//! that reopens the same position and line. The values come from the
+//! engine's Web Worker in the browser (`crate::worker`); nothing is sent to
+//! the server. The state and its tests are in `analysis_board/state.rs`;
+//! the cards around the board in `analysis_board/cards.rs`.
+
+mod cards;
+pub mod state;
+
+use crate::i18n::Lang;
+use crate::protocol::BoardSnapshot;
+use crate::worker::MoveValues;
+use leptos::prelude::*;
+use state::{Explorer, LoadError, Setup};
+use std::collections::HashMap;
+
+/// Plies of the best line shown after a position's best move.
+const LINE_PLIES: usize = 8;
+/// The search of each ply of the best line after the first (small: the
+/// move values come from the full search).
+const LINE_DEPTH: u32 = 4;
+const LINE_NODES: u64 = 150_000;
+
+/// The page's moving parts, all `Copy`.
+#[derive(Clone, Copy)]
+pub(crate) struct Ctx {
+    explorer: RwSignal<Explorer>,
+    /// The board being edited, while it is.
+    setup: RwSignal<Option<Setup>>,
+    /// Every legal move's value, by node of the current tree.
+    values: RwSignal<HashMap<usize, MoveValues>>,
+    /// The best line (squares) from each node, once found.
+    best_line: RwSignal<HashMap<usize, Vec<u8>>>,
+    error: RwSignal<Option<LoadError>>,
+    engine_error: RwSignal<Option<String>>,
+    /// Grows with every change of the board shown.
+    version: RwSignal<u64>,
+    /// Grows when a new tree replaces the old (values of the old are dropped).
+    tree: RwSignal<u64>,
+    busy: RwSignal<bool>,
+    lang: Lang,
+}
+
+impl Ctx {
+    fn changed(self) {
+        self.version.update(|v| *v += 1);
+    }
+
+    /// A new start (a paste, an edit): the old tree and its values go.
+    fn replace(self, explorer: Explorer) {
+        self.explorer.set(explorer);
+        self.values.set(HashMap::new());
+        self.best_line.set(HashMap::new());
+        self.setup.set(None);
+        self.error.set(None);
+        self.tree.update(|t| *t += 1);
+        self.changed();
+    }
+
+    fn click(self, square: u8) {
+        if self.setup.with_untracked(Option::is_some) {
+            self.setup.update(|s| {
+                if let Some(s) = s {
+                    s.cycle(square);
+                }
+            });
+            self.changed();
+            return;
+        }
+        let Some(square) = engine::Square::new(usize::from(square)) else {
+            return;
+        };
+        let mut played = false;
+        self.explorer.update(|e| played = e.play(square).is_ok());
+        if played {
+            self.changed();
+        }
+    }
+
+    fn step(self, f: impl FnOnce(&mut Explorer)) {
+        self.explorer.update(f);
+        self.changed();
+    }
+
+    /// The board shown: the setup while editing, else the current position.
+    fn snapshot(self) -> BoardSnapshot {
+        let version = self.version.get();
+        if let Some(setup) = self.setup.get() {
+            return BoardSnapshot {
+                cells: setup.cells.to_vec(),
+                version,
+                ..BoardSnapshot::empty()
+            };
+        }
+        self.explorer.with(|e| {
+            let node = e.node(e.current());
+            let position = e.position();
+            BoardSnapshot {
+                cells: position.to_cells().to_vec(),
+                legal: position
+                    .legal_moves()
+                    .iter()
+                    .map(|s| s.index() as u8)
+                    .collect(),
+                last_move: node.and_then(|n| n.square).map(|s| s.index() as u8),
+                version,
+                ..BoardSnapshot::empty()
+            }
+        })
+    }
+
+    /// The values of the current position, if found.
+    fn current_values(self) -> Option<MoveValues> {
+        let node = self.explorer.with(Explorer::current);
+        self.values.with(|v| v.get(&node).cloned())
+    }
+
+    /// The link that reopens the start and the line to the current position.
+    fn link(self) -> String {
+        self.explorer
+            .with(|e| state::link(&e.start(), &e.moves_to(e.current())))
+    }
+}
+
+/// A load error in words.
+pub(crate) fn error_text(lang: Lang, error: &LoadError) -> String {
+    match error {
+        LoadError::Empty => t!(lang, "analysis-board-error-empty"),
+        LoadError::Position => t!(lang, "analysis-board-error-position"),
+        LoadError::Syntax { column, found } => t!(
+            lang,
+            "analysis-board-error-syntax",
+            column = *column,
+            found = found.clone()
+        ),
+        LoadError::Illegal { ply, square } => t!(
+            lang,
+            "analysis-board-error-illegal",
+            ply = *ply,
+            square = square.clone()
+        ),
+        LoadError::Ggf => t!(lang, "analysis-board-error-ggf"),
+    }
+}
+
+/// The worker's next task: the current position's values, then its best
+/// line, then the values of the line's other positions (for the graph).
+#[derive(Clone, Copy)]
+enum Job {
+    Values(usize, engine::Position),
+    Line(usize, engine::Position, u8),
+}
+
+fn next_job(ctx: Ctx) -> Option<Job> {
+    if ctx.setup.with_untracked(Option::is_some) {
+        return None;
+    }
+    let known = move |n: usize| ctx.values.with_untracked(|v| v.contains_key(&n));
+    ctx.explorer.with_untracked(|e| {
+        let here = e.current();
+        let position = e.position();
+        if !position.is_game_over() {
+            if !known(here) {
+                return Some(Job::Values(here, position));
+            }
+            let best = ctx
+                .values
+                .with_untracked(|v| v.get(&here).and_then(|m| m.moves.first().map(|m| m.square)));
+            if let (Some(best), false) = (
+                best,
+                ctx.best_line.with_untracked(|l| l.contains_key(&here)),
+            ) {
+                return Some(Job::Line(here, position, best));
+            }
+        }
+        std::iter::once(0).chain(e.line()).find_map(|n| {
+            let position = e.node(n)?.position;
+            (!position.is_game_over() && !known(n)).then_some(Job::Values(n, position))
+        })
+    })
+}
+
+/// Gives the worker its next task unless it is busy; asks again when the
+/// task is done (for wherever the player went meanwhile). Results of a tree
+/// that was replaced meanwhile are dropped.
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
+fn pump(ctx: Ctx) {
+    if ctx.busy.get_untracked() {
+        return;
+    }
+    let Some(job) = next_job(ctx) else {
+        return;
+    };
+    let tree = ctx.tree.get_untracked();
+    ctx.busy.set(true);
+    ctx.engine_error.set(None);
+    leptos::task::spawn_local(async move {
+        let same_tree = move || ctx.tree.try_get_untracked() == Some(tree);
+        match job {
+            Job::Values(node, position) => {
+                let cells = position.to_cells().to_vec();
+                let side = position.side_to_move.cell_value();
+                let (depth, nodes) = (
+                    crate::pages::hint::HINT_DEPTH,
+                    crate::pages::hint::HINT_NODES,
+                );
+                match crate::worker::hint_all(cells, side, depth, nodes).await {
+                    Ok(timed) if same_tree() => {
+                        let _ = ctx.values.try_update(|v| v.insert(node, timed.result));
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        let _ = ctx.engine_error.try_set(Some(e));
+                    }
+                }
+            }
+            Job::Line(node, position, best) => {
+                let line = best_line(ctx, position, best, tree, node).await;
+                if same_tree() && ctx.explorer.try_with_untracked(Explorer::current) == Some(node) {
+                    let _ = ctx.best_line.try_update(|l| l.insert(node, line));
+                }
+            }
+        }
+        // An error stops the pump until the player moves (no retry loop).
+        let failed = ctx.engine_error.try_with_untracked(Option::is_some) == Some(true);
+        if ctx.busy.try_set(false).is_none() && !failed {
+            pump(ctx);
+        }
+    });
+}
+
+/// The best line from `position`, its first move `first`: the engine's best
+/// reply at each ply, with a small search. Stops at the game's end, on an
+/// error, or when the player leaves the node.
+async fn best_line(
+    ctx: Ctx,
+    position: engine::Position,
+    first: u8,
+    tree: u64,
+    node: usize,
+) -> Vec<u8> {
+    let mut line = vec![first];
+    let mut position = position;
+    let mut next = first;
+    while line.len() < LINE_PLIES {
+        let Some(square) = engine::Square::new(usize::from(next)) else {
+            break;
+        };
+        let Ok(outcome) = position.play(square) else {
+            break;
+        };
+        position = outcome.position;
+        if position.must_pass() {
+            position = position.pass().unwrap_or(position);
+        }
+        let here = ctx.explorer.try_with_untracked(Explorer::current);
+        if position.is_game_over()
+            || here != Some(node)
+            || ctx.tree.try_get_untracked() != Some(tree)
+        {
+            break;
+        }
+        let cells = position.to_cells().to_vec();
+        let side = position.side_to_move.cell_value();
+        let Ok(t) = crate::worker::hint_all(cells, side, LINE_DEPTH, LINE_NODES).await else {
+            break;
+        };
+        let Some(best) = t.result.moves.first() else {
+            break;
+        };
+        next = best.square;
+        line.push(next);
+    }
+    line
+}
+
+/// The page's start: the link's position and line, or the usual start (and
+/// the link's error).
+fn opening(pos: Option<String>, line: Option<String>) -> (Explorer, Option<LoadError>) {
+    match state::from_query(pos.as_deref(), line.as_deref()) {
+        Ok(explorer) => (explorer, None),
+        Err(e) => (Explorer::new(engine::Position::initial()), Some(e)),
+    }
+}
+
+/// `/analysis`.
+#[component]
+pub fn AnalysisBoardPage() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let query = leptos_router::hooks::use_query_map();
+    let (explorer, error) = query.with_untracked(|q| opening(q.get("pos"), q.get("line")));
+    let ctx = Ctx {
+        explorer: RwSignal::new(explorer),
+        setup: RwSignal::new(None),
+        values: RwSignal::new(HashMap::new()),
+        best_line: RwSignal::new(HashMap::new()),
+        error: RwSignal::new(error),
+        engine_error: RwSignal::new(None),
+        version: RwSignal::new(1),
+        tree: RwSignal::new(0),
+        busy: RwSignal::new(false),
+        lang,
+    };
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        ctx.explorer.track();
+        ctx.setup.track();
+        ctx.tree.track();
+        pump(ctx);
+    });
+    let snapshot = Signal::derive(move || ctx.snapshot());
+    let labels = Signal::derive(move || {
+        let editing = ctx.setup.with(Option::is_some);
+        match ctx.current_values() {
+            Some(v) if !editing => crate::pages::hint::board_labels(&v.moves),
+            _ => Vec::new(),
+        }
+    });
+    view! {
+        <main class="table-page analysis-board-page">
+            <header class="topbar">
+                <h1><a href="/">{t!(lang, "site-title")}</a></h1>
+                <span class="mode">{t!(lang, "analysis-board-title")}</span>
+                <crate::i18n::LangSwitch />
+            </header>
+            <section class="table-board">
+                <crate::board::Board3D snapshot on_square=Callback::new(move |s| ctx.click(s)) labels voice=crate::voice::VOICE />
+            </section>
+            <aside class="hud">
+                <cards::TurnCard ctx />
+                <cards::ValuesCard ctx />
+                <cards::MovesCard ctx />
+                <cards::GraphCard ctx />
+                <cards::SetupCard ctx />
+                <cards::LinkCard ctx />
+            </aside>
+        </main>
+    }
+    .into_any()
+}
