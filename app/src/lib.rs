@@ -163,9 +163,7 @@ impl LazyRoute for TableRoute {
     }
 }
 
-/// `/lab` and the analysis board, `/analysis`, loaded on demand: one lazy
-/// route for both (each lazy route costs the lobby's module bytes, and the
-/// lobby has under 400 B left before its guard), the page chosen by the path.
+/// `/lab`, loaded on demand.
 #[derive(Debug)]
 pub struct LabHomeRoute;
 
@@ -175,14 +173,7 @@ impl LazyRoute for LabHomeRoute {
         LabHomeRoute
     }
     fn view(_this: Self) -> AnyView {
-        let path = leptos_router::hooks::use_location()
-            .pathname
-            .get_untracked();
-        if path.starts_with(pages::analysis_board::state::PATH) {
-            view! { <pages::analysis_board::AnalysisBoardPage /> }.into_any()
-        } else {
-            view! { <pages::lab::LabHomePage /> }.into_any()
-        }
+        view! { <pages::lab::LabHomePage /> }.into_any()
     }
 }
 
