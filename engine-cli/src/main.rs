@@ -14,6 +14,7 @@
 //! othello nboard                                       NBoard protocol on stdin/stdout
 //! othello puzzles --seed S --count N --out FILE ...    puzzle generator (docs/ENGINE.md)
 //! othello puzzles-stats FILE                           distribution of a puzzle file
+//! othello book build|show|stats ...                    the opening book (docs/ENGINE.md)
 //! ```
 
 use engine::{
@@ -77,6 +78,17 @@ const USAGE: &str = "usage:
                                     (and first from the transcripts of --games FILE, one per line);
                                     resumes from FILE.progress; docs/ENGINE.md, \"Puzzles\"
   othello puzzles-stats FILE        themes, ratings, empties, exact/midgame of a puzzle file
+  othello book build [--out FILE] [--depth D] [--plies P] [--window A-B] [--ply-cost C]
+                     [--positions N] [--minutes M] [--save-every K]
+                                    build or grow the opening book (default book/book.bin): the
+                                    positions reached by good play to P plies (default 12), each
+                                    valued by a depth-D strong search (default 10), moves within
+                                    A discs of the best followed at the start narrowing to B
+                                    (default 4-1); resumes from FILE.progress; stops after N
+                                    positions expanded in all or M minutes of this run
+  othello book show [--book FILE] \"<OBF>\"|MOVES
+                                    the book value of a position and of its moves
+  othello book stats [--book FILE]  size, positions by ply, the start's value
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
 
 /// Fixed midgame positions for the search figures (transcripts from the start).
@@ -102,6 +114,7 @@ enum Command {
     NBoard(Option<PathBuf>),
     Puzzles(puzzles::Config),
     PuzzleStats(PathBuf),
+    Book(engine_cli::book_cli::BookCommand),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -164,6 +177,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         [cmd, rest @ ..] if cmd == "puzzles" => puzzles::parse_args(rest).map(Command::Puzzles),
         [cmd, file] if cmd == "puzzles-stats" => Ok(Command::PuzzleStats(PathBuf::from(file))),
+        [cmd, rest @ ..] if cmd == "book" => engine_cli::book_cli::parse(rest).map(Command::Book),
         [] => Err("missing command".into()),
         _ => Err(format!("unrecognised arguments: {}", args.join(" "))),
     }
@@ -354,6 +368,12 @@ fn main() -> ExitCode {
                     eprintln!("othello: {message}");
                     return ExitCode::FAILURE;
                 }
+            }
+        }
+        Command::Book(book) => {
+            if let Err(message) = engine_cli::book_cli::run(&book, &mut |line| println!("{line}")) {
+                eprintln!("othello: {message}");
+                return ExitCode::FAILURE;
             }
         }
         Command::Report(dir) => {
