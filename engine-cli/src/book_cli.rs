@@ -47,6 +47,9 @@ pub struct BuildConfig {
     pub minutes: Option<f64>,
     /// Save every this many expansions.
     pub save_every: u64,
+    /// Lines to hold whatever their values (`moves | name` lines, `#`
+    /// comments: the named openings' file), queued first in a fresh build.
+    pub lines: Option<PathBuf>,
 }
 
 /// Parses the words after `othello book`.
@@ -93,6 +96,7 @@ fn parse_build(args: &[String]) -> Result<BuildConfig, String> {
             "--positions",
             "--minutes",
             "--save-every",
+            "--lines",
         ],
     )?;
     if !rest.is_empty() {
@@ -107,6 +111,7 @@ fn parse_build(args: &[String]) -> Result<BuildConfig, String> {
         positions: None,
         minutes: None,
         save_every: 50,
+        lines: None,
     };
     for (k, v) in pairs {
         match k {
@@ -126,6 +131,7 @@ fn parse_build(args: &[String]) -> Result<BuildConfig, String> {
             "--positions" => c.positions = Some(number("book positions", v, 1u64, 100_000_000)?),
             "--minutes" => c.minutes = Some(number("book minutes", v, 0.0, 100_000.0)?),
             "--save-every" => c.save_every = number("book save-every", v, 1u64, 1_000_000)?,
+            "--lines" => c.lines = Some(PathBuf::from(v)),
             _ => {}
         }
     }
@@ -188,6 +194,9 @@ fn build(c: &BuildConfig, say: &mut dyn FnMut(&str)) -> Result<(), String> {
                 describe(&p)
             ));
         }
+        if c.lines.is_some() {
+            say("book: --lines only counts in a fresh build; ignored when resuming");
+        }
         say(&format!(
             "book: resuming {} at {} expanded, {} positions, {} queued",
             progress.display(),
@@ -206,7 +215,21 @@ fn build(c: &BuildConfig, say: &mut dyn FnMut(&str)) -> Result<(), String> {
             ply_cost: c.ply_cost.unwrap_or(d.ply_cost),
         };
         say(&format!("book: new build, {}", describe(&p)));
-        Builder::new(p, weights)
+        let mut b = Builder::new(p, weights);
+        if let Some(path) = &c.lines {
+            let lines = read_lines(path)?;
+            for (n, line) in lines.iter().enumerate() {
+                b.add_line(line, weights)
+                    .map_err(|e| format!("{} line {}: {e}", path.display(), n + 1))?;
+            }
+            say(&format!(
+                "book: {} lines from {} queued first ({} positions)",
+                lines.len(),
+                path.display(),
+                b.queued()
+            ));
+        }
+        b
     };
     if let Some(dir) = c.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
@@ -256,6 +279,19 @@ fn build(c: &BuildConfig, say: &mut dyn FnMut(&str)) -> Result<(), String> {
         progress.display()
     ));
     Ok(())
+}
+
+/// The move lists of a `moves | name` file (`#` comments, blank lines
+/// skipped; the name is optional).
+fn read_lines(path: &Path) -> Result<Vec<Vec<engine::Square>>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .map(|(n, l)| (n, l.split('|').next().unwrap_or("").trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .map(|(n, l)| parse_moves(l).map_err(|e| format!("{} line {}: {e}", path.display(), n + 1)))
+        .collect()
 }
 
 fn describe(p: &BuildParams) -> String {

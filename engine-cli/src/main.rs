@@ -81,13 +81,15 @@ const USAGE: &str = "usage:
                                     resumes from FILE.progress; docs/ENGINE.md, \"Puzzles\"
   othello puzzles-stats FILE        themes, ratings, empties, exact/midgame of a puzzle file
   othello book build [--out FILE] [--depth D] [--plies P] [--window A-B] [--ply-cost C]
-                     [--positions N] [--minutes M] [--save-every K]
+                     [--positions N] [--minutes M] [--save-every K] [--lines FILE]
                                     build or grow the opening book (default book/book.bin): the
                                     positions reached by good play to P plies (default 12), each
                                     valued by a depth-D strong search (default 10), moves within
                                     A discs of the best followed at the start narrowing to B
                                     (default 4-1); resumes from FILE.progress; stops after N
-                                    positions expanded in all or M minutes of this run
+                                    positions expanded in all or M minutes of this run; --lines:
+                                    every line of FILE (moves | name, e.g. app/data/openings.txt)
+                                    is expanded first, whatever its values
   othello book show [--book FILE] \"<OBF>\"|MOVES
                                     the book value of a position and of its moves
   othello book stats [--book FILE]  size, positions by ply, the start's value

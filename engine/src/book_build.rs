@@ -148,6 +148,39 @@ impl Builder {
         b
     }
 
+    /// Queues every position of `line` (moves from the start, a forced
+    /// pass played where due) before the last ply, at priority 0: they are expanded first,
+    /// so the book holds the line whatever its values (the named openings).
+    /// Positions already queued or expanded are left as they are. `Err`
+    /// names the first illegal move.
+    pub fn add_line(
+        &mut self,
+        line: &[crate::Square],
+        weights: &PatternWeights,
+    ) -> Result<(), String> {
+        let mut pos = Position::initial();
+        for &sq in line {
+            if ply_of((pos.black.0, pos.white.0)) >= self.params.plies {
+                break;
+            }
+            if pos.must_pass() {
+                pos = pos.pass().map_err(|e| e.to_string())?;
+            }
+            pos = pos.play(sq).map_err(|e| format!("{sq}: {e}"))?.position;
+            if let Lookup::Key(key, _) = lookup_key(&pos) {
+                self.ensure(key, weights);
+                let fresh = self
+                    .nodes
+                    .get(&key)
+                    .is_some_and(|n| !n.queued && !n.expanded);
+                if fresh && ply_of(key) < self.params.plies {
+                    self.enqueue(key, 0);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The parameters it runs with.
     #[must_use]
     pub fn params(&self) -> BuildParams {
@@ -544,6 +577,26 @@ mod tests {
             .entries()
             .iter()
             .all(|e| ply_of((e.player, e.opponent)) <= params().plies));
+    }
+
+    #[test]
+    fn a_line_added_is_expanded_first_and_kept() {
+        let w = default_weights();
+        let mut b = Builder::new(params(), w);
+        // Any line, whether or not the windows would follow it.
+        let line = parse_moves("f5f4e3f6d3").unwrap();
+        b.add_line(&line, w).unwrap();
+        assert!(b.add_line(&parse_moves("a1").unwrap(), w).is_err());
+        for _ in 0..5 {
+            b.step(w);
+        }
+        let book = b.book();
+        let mut pos = Position::initial();
+        for (i, &sq) in line.iter().enumerate() {
+            assert!(book.is_expanded(&pos), "ply {i}");
+            pos = pos.play(sq).unwrap().position;
+            assert!(book.value(&pos).is_some(), "ply {}", i + 1);
+        }
     }
 
     #[test]
