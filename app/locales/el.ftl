@@ -484,6 +484,12 @@ analysis-legend = Το πλεονέκτημα των μαύρων σε πούλ�
 analysis-legend-exact = Δεξιά από τη διακεκομμένη γραμμή οι τιμές είναι ακριβείς.
 analysis-worst = Χειρότερες κινήσεις
 analysis-show-position = Δείξε αυτή τη θέση στο ταμπλό
+analysis-book = { $plies ->
+    [one] Η πρώτη κίνηση ήταν από το βιβλίο ανοιγμάτων.
+   *[other] Οι πρώτες { $plies } κινήσεις ήταν από το βιβλίο ανοιγμάτων.
+}
+analysis-book-mark = βιβλίο
+analysis-book-mark-title = Κίνηση από το βιβλίο ανοιγμάτων
 analysis-axis-black = Μπροστά τα μαύρα
 analysis-axis-even = Ισορροπία
 analysis-axis-white = Μπροστά τα λευκά

@@ -418,6 +418,12 @@ analysis-legend = Black's advantage in discs after each move (above the line Bla
 analysis-legend-exact = Right of the dashed line the values are exact.
 analysis-worst = Worst moves
 analysis-show-position = Show this position on the board
+analysis-book = { $plies ->
+    [one] The first move came from the opening book.
+   *[other] The first { $plies } moves came from the opening book.
+}
+analysis-book-mark = book
+analysis-book-mark-title = A move of the opening book
 analysis-axis-black = Black ahead
 analysis-axis-even = Even
 analysis-axis-white = White ahead

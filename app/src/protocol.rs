@@ -719,6 +719,10 @@ pub struct MoveAnalysis {
     /// The played move's value from black's side (the graph's point).
     pub value_black: i32,
     pub severity: Severity,
+    /// A move of the server's opening book (one it plays: within a disc of
+    /// its best move); analyses stored before the book lack it.
+    #[serde(default)]
+    pub book: bool,
 }
 
 /// The analysis of a whole game.

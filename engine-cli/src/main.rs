@@ -14,7 +14,7 @@
 //! othello nboard                                       NBoard protocol on stdin/stdout
 //! othello puzzles --seed S --count N --out FILE ...    puzzle generator (docs/ENGINE.md)
 //! othello puzzles-stats FILE                           distribution of a puzzle file
-//! othello book build|show|stats ...                    the opening book (docs/ENGINE.md)
+//! othello book build|show|stats ...                    the opening book (docs/ARCHITECTURE.md)
 //! ```
 
 use engine::{

@@ -47,12 +47,15 @@ pub struct PlyValues {
     pub best_value: i32,
     pub played_value: i32,
     pub exact: bool,
+    /// The played move is one the opening book plays.
+    pub book: bool,
 }
 
 /// Analyses `played` in `before`: the exact solver when `before` has at most
 /// `settings.exact.empties` empties and the budget suffices, else a search at
 /// `settings.depth`. Values are from the mover's side.
 pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings) -> PlyValues {
+    let book = crate::book::is_book_move(crate::book::book(), before, played);
     if before.empty_count() <= settings.exact.empties {
         if let (Some(moves), _) = solve_moves(before, settings.exact.max_nodes) {
             let played_value = moves
@@ -65,6 +68,7 @@ pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings
                     best_value,
                     played_value,
                     exact: true,
+                    book,
                 };
             }
         }
@@ -80,6 +84,7 @@ pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings
         best_value: best_value.max(played_value),
         played_value,
         exact: false,
+        book,
     }
 }
 
@@ -157,6 +162,7 @@ pub fn move_analysis(ply: u32, before: &Position, square: Square, v: PlyValues) 
             -v.played_value
         },
         severity: severity(loss, v.exact),
+        book: v.book,
     }
 }
 
