@@ -236,6 +236,7 @@ table-ai-search = AI looked { $depth ->
     [one] 1 position
    *[other] { $nodes } positions
 }.
+table-ai-book = The AI played a move from its opening book.
 table-share-title = Waiting for an opponent
 table-share-label = Link to this table
 table-share-text = Send this link to a friend: they take the free seat with the button on the page. The game and its grace timers start when both seats are taken.

@@ -482,6 +482,9 @@ pub struct AiSearch {
     pub depth: u8,
     pub nodes: u64,
     pub value: i32,
+    /// The move came from the server's opening book (no search).
+    #[serde(default)]
+    pub book: bool,
 }
 
 /// One seat of an online table.

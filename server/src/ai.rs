@@ -42,36 +42,46 @@ pub struct Job {
 pub const STRONGEST_MS: u64 = 300;
 
 /// The "Strongest" level's move: from the opening book while the game is in
-/// it (a move within [`crate::book::BOOK_WINDOW`] of the best book move, at
-/// random), else the strong search on the trained pattern evaluation for
-/// [`STRONGEST_MS`], exact from 20 empties; reported as the play AI's
-/// reports are (its value in discs, the depth it finished).
+/// it ([`book_move`]), else [`strongest_search`].
 pub fn strongest(position: &engine::Position) -> engine::SearchReport {
     strongest_from(position, crate::book::book(), rand::random())
 }
 
-/// [`strongest`] with the book given and the random draw `pick` (which of
-/// the book's near-best moves, modulo their number).
+/// [`strongest`] with the book given and the random draw `pick`.
 pub fn strongest_from(
     position: &engine::Position,
     book: Option<&engine::Book>,
     pick: u64,
 ) -> engine::SearchReport {
-    let chosen = book.and_then(|b| {
-        let moves = crate::book::book_moves(b, position);
-        let n = moves.len() as u64;
-        (n > 0).then(|| moves[(pick % n) as usize])
-    });
-    if let Some(m) = chosen {
-        return engine::SearchReport {
-            best_move: Some(m.square),
-            value: m.value.discs().round() as i32,
-            nodes: 0,
-            principal_variation: vec![m.square],
-            root_moves: Vec::new(),
-            depth: u32::from(m.value.depth),
-        };
-    }
+    book_move(position, book, pick).unwrap_or_else(|| strongest_search(position))
+}
+
+/// The book's move at `position` when the book expanded it: one of the
+/// moves within [`crate::book::BOOK_WINDOW`] of the best book move, number
+/// `pick` modulo their number (the caller draws `pick` at random: varied but
+/// sound play), reported with its book value and no search (0 nodes).
+pub fn book_move(
+    position: &engine::Position,
+    book: Option<&engine::Book>,
+    pick: u64,
+) -> Option<engine::SearchReport> {
+    let moves = crate::book::book_moves(book?, position);
+    let n = moves.len() as u64;
+    let m = moves.get((pick % n.max(1)) as usize)?;
+    Some(engine::SearchReport {
+        best_move: Some(m.square),
+        value: m.value.discs().round() as i32,
+        nodes: 0,
+        principal_variation: vec![m.square],
+        root_moves: Vec::new(),
+        depth: u32::from(m.value.depth),
+    })
+}
+
+/// The strong search on the trained pattern evaluation for
+/// [`STRONGEST_MS`], exact from 20 empties, reported as the play AI's
+/// reports are (its value in discs, the depth it finished).
+pub fn strongest_search(position: &engine::Position) -> engine::SearchReport {
     let report = engine::evaluate_position(
         position,
         engine::default_weights(),
@@ -101,6 +111,8 @@ pub fn strongest_from(
 pub struct Reply {
     pub job: Job,
     pub report: SearchReport,
+    /// The move came from the opening book (no search).
+    pub book: bool,
 }
 
 /// The queue is full (overall or for this owner); nothing was queued.
@@ -376,12 +388,15 @@ impl AiPool {
             &key,
             &owner,
             Box::new(move || {
-                let report = if job.depth == u32::from(app::protocol::STRONGEST) {
-                    strongest(&job.position)
+                let (report, book) = if job.depth == u32::from(app::protocol::STRONGEST) {
+                    match book_move(&job.position, crate::book::book(), rand::random()) {
+                        Some(report) => (report, true),
+                        None => (strongest_search(&job.position), false),
+                    }
                 } else {
-                    engine::search(&job.position, job.depth)
+                    (engine::search(&job.position, job.depth), false)
                 };
-                let _ = replies.send(Reply { job, report });
+                let _ = replies.send(Reply { job, report, book });
             }),
         )
     }
@@ -521,6 +536,7 @@ mod tests {
             assert_eq!(reply.report.best_move, expected.best_move, "level {depth}");
             assert_eq!(reply.report.value, expected.value, "level {depth}");
             assert_eq!(reply.report.nodes, expected.nodes, "level {depth}");
+            assert!(!reply.book);
         }
     }
 
