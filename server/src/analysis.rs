@@ -714,6 +714,38 @@ mod tests {
     }
 
     #[test]
+    fn book_moves_are_marked() {
+        let book = crate::book::book().expect("the shipped book reads");
+        // The strongest level's own line: every placement a book move while
+        // the game is in the book, and marked so.
+        let mut game = Game::new();
+        for pick in 0..6u64 {
+            let position = *game.position();
+            let moves = crate::book::book_moves(book, &position);
+            let Some(m) = moves.get(pick as usize % moves.len().max(1)).copied() else {
+                break;
+            };
+            game.play(m.square).expect("legal");
+        }
+        let plies = game.moves().len();
+        assert!(plies >= 2);
+        let analysis = analyse_game(&game, settings(0));
+        assert!(analysis.moves.iter().all(|m| m.book), "{analysis:?}");
+        // A move the book does not play (worst by its values) is not marked.
+        let start = Position::initial()
+            .play(Square::new(37).expect("f5"))
+            .expect("legal")
+            .position;
+        let worst = book.moves(&start).last().copied().expect("moves");
+        let best = book.moves(&start).first().copied().expect("moves");
+        let v = analyse_ply(&start, worst.square, settings(0));
+        assert_eq!(
+            v.book,
+            best.value.centi - worst.value.centi <= crate::book::BOOK_WINDOW
+        );
+    }
+
+    #[test]
     fn a_known_blunder_is_marked() {
         // The same position, the best move against a move that gives up the
         // most discs, solved exactly.
