@@ -1,7 +1,8 @@
 //! The opening book: positions reached by good play in the first plies,
 //! each with its value, built by the engine itself ([`crate::book_build`],
 //! the `othello book build` command) and looked up by the strongest level,
-//! the hints, the analysis and NBoard.
+//! the analysis and NBoard. (Over 600 lines: the format, the lookup and their
+//! tests, ~280 lines, belong together.)
 //!
 //! * **Keys.** A position is stored once for its 8 symmetric images: under
 //!   its canonical form, the smallest `(player, opponent)` pair of bitboards

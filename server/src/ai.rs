@@ -1,5 +1,6 @@
 //! The AI worker pool: dedicated OS threads run engine searches so the network
-//! loop never does.
+//! loop never does. (Over 600 lines: the pool, the strongest level's book and
+//! search moves, and their tests, ~250 lines.)
 //!
 //! Two lanes, each with its own threads and queue: **play** (the AI's replies
 //! at vs-AI tables, `--ai-threads`) and **heavy** (the lab's searches and
