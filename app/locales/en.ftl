@@ -236,6 +236,7 @@ table-ai-search = AI looked { $depth ->
     [one] 1 position
    *[other] { $nodes } positions
 }.
+table-ai-book = The AI played a move from its opening book.
 table-share-title = Waiting for an opponent
 table-share-label = Link to this table
 table-share-text = Send this link to a friend: they take the free seat with the button on the page. The game and its grace timers start when both seats are taken.
@@ -418,6 +419,12 @@ analysis-legend = Black's advantage in discs after each move (above the line Bla
 analysis-legend-exact = Right of the dashed line the values are exact.
 analysis-worst = Worst moves
 analysis-show-position = Show this position on the board
+analysis-book = { $plies ->
+    [one] The first move came from the opening book.
+   *[other] The first { $plies } moves came from the opening book.
+}
+analysis-book-mark = book
+analysis-book-mark-title = A move of the opening book
 analysis-axis-black = Black ahead
 analysis-axis-even = Even
 analysis-axis-white = White ahead

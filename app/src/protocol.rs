@@ -491,6 +491,9 @@ pub struct AiSearch {
     pub depth: u8,
     pub nodes: u64,
     pub value: i32,
+    /// The move came from the server's opening book (no search).
+    #[serde(default)]
+    pub book: bool,
 }
 
 /// One seat of an online table.
@@ -728,6 +731,10 @@ pub struct MoveAnalysis {
     /// The played move's value from black's side (the graph's point).
     pub value_black: i32,
     pub severity: Severity,
+    /// A move of the server's opening book (one it plays: within a disc of
+    /// its best move); analyses stored before the book lack it.
+    #[serde(default)]
+    pub book: bool,
 }
 
 /// The analysis of a whole game.

@@ -4,6 +4,7 @@
 //! line needs.
 
 pub mod bias;
+pub mod book_cli;
 pub mod nboard;
 pub mod puzzles;
 pub mod report;

@@ -14,6 +14,7 @@
 //! othello nboard                                       NBoard protocol on stdin/stdout
 //! othello puzzles --seed S --count N --out FILE ...    puzzle generator (docs/ENGINE.md)
 //! othello puzzles-stats FILE                           distribution of a puzzle file
+//! othello book build|show|stats ...                    the opening book (docs/ARCHITECTURE.md)
 //! ```
 
 use engine::{
@@ -66,8 +67,10 @@ const USAGE: &str = "usage:
                                     evaluate --depth D on N self-play positions with A..B empties
                                     against the exact solver: mean abs error, exactly-best moves
                                     (each logged as it finishes; --skip K leaves out the first K)
-  othello nboard [--weights FILE]    speak the NBoard protocol (version 2) on stdin/stdout, for the
-                                    NBoard GUI (docs/ENGINE.md)
+  othello nboard [--weights FILE] [--book FILE]
+                                    speak the NBoard protocol (version 2) on stdin/stdout, for the
+                                    NBoard GUI (docs/ENGINE.md); answers from the opening book
+                                    (default book/book.bin when present) where it can
   othello label-bias [--seed S] [--positions N] [--empties A-B] [--max-depth D] [--threads T]
                      [--weights FILE] [--no-exact]
                                     mean value of the static evaluation and of 1..D-ply searches
@@ -77,6 +80,19 @@ const USAGE: &str = "usage:
                                     (and first from the transcripts of --games FILE, one per line);
                                     resumes from FILE.progress; docs/ENGINE.md, \"Puzzles\"
   othello puzzles-stats FILE        themes, ratings, empties, exact/midgame of a puzzle file
+  othello book build [--out FILE] [--depth D] [--plies P] [--window A-B] [--ply-cost C]
+                     [--positions N] [--minutes M] [--save-every K] [--lines FILE]
+                                    build or grow the opening book (default book/book.bin): the
+                                    positions reached by good play to P plies (default 12), each
+                                    valued by a depth-D strong search (default 10), moves within
+                                    A discs of the best followed at the start narrowing to B
+                                    (default 4-1); resumes from FILE.progress; stops after N
+                                    positions expanded in all or M minutes of this run; --lines:
+                                    every line of FILE (moves | name, e.g. app/data/openings.txt)
+                                    is expanded first, whatever its values
+  othello book show [--book FILE] \"<OBF>\"|MOVES
+                                    the book value of a position and of its moves
+  othello book stats [--book FILE]  size, positions by ply, the start's value
 OBF: 64 cells a1..h8 (X black, O white, - empty), a space, X or O to move.";
 
 /// Fixed midgame positions for the search figures (transcripts from the start).
@@ -99,9 +115,10 @@ enum Command {
     Accuracy(strong_cli::AccuracyConfig),
     CompareSolvers(PathBuf),
     LabelBias(engine_cli::bias::BiasConfig, Option<PathBuf>),
-    NBoard(Option<PathBuf>),
+    NBoard(Option<PathBuf>, Option<PathBuf>),
     Puzzles(puzzles::Config),
     PuzzleStats(PathBuf),
+    Book(engine_cli::book_cli::BookCommand),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -158,12 +175,10 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         [cmd, rest @ ..] if cmd == "label-bias" => {
             engine_cli::bias::parse_bias(rest).map(|(c, w)| Command::LabelBias(c, w))
         }
-        [cmd] if cmd == "nboard" => Ok(Command::NBoard(None)),
-        [cmd, flag, file] if cmd == "nboard" && flag == "--weights" => {
-            Ok(Command::NBoard(Some(PathBuf::from(file))))
-        }
+        [cmd, rest @ ..] if cmd == "nboard" => parse_nboard(rest),
         [cmd, rest @ ..] if cmd == "puzzles" => puzzles::parse_args(rest).map(Command::Puzzles),
         [cmd, file] if cmd == "puzzles-stats" => Ok(Command::PuzzleStats(PathBuf::from(file))),
+        [cmd, rest @ ..] if cmd == "book" => engine_cli::book_cli::parse(rest).map(Command::Book),
         [] => Err("missing command".into()),
         _ => Err(format!("unrecognised arguments: {}", args.join(" "))),
     }
@@ -306,7 +321,7 @@ fn main() -> ExitCode {
             };
             engine_cli::bias::label_bias(&config, &weights, &mut |line| println!("{line}"));
         }
-        Command::NBoard(weights_file) => {
+        Command::NBoard(weights_file, book_file) => {
             let weights = match load_weights(weights_file.as_deref()) {
                 Ok(w) => w,
                 Err(message) => {
@@ -314,12 +329,27 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            // The book named, else the default one when it is there.
+            let book = match book_file {
+                Some(path) => match engine_cli::book_cli::load(&path) {
+                    Ok(b) => Some(b),
+                    Err(message) => {
+                        eprintln!("othello: {message}");
+                        return ExitCode::from(2);
+                    }
+                },
+                None => engine_cli::book_cli::load(std::path::Path::new(
+                    engine_cli::book_cli::DEFAULT_BOOK,
+                ))
+                .ok(),
+            };
             let stdin = std::io::stdin();
-            let result = engine_cli::nboard::run(
+            let result = engine_cli::nboard::run_with_book(
                 &mut stdin.lock(),
                 &mut std::io::stdout(),
                 &mut std::io::stderr(),
                 &weights,
+                book.as_ref(),
             );
             if let Err(e) = result {
                 eprintln!("othello: nboard: {e}");
@@ -356,6 +386,12 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Book(book) => {
+            if let Err(message) = engine_cli::book_cli::run(&book, &mut |line| println!("{line}")) {
+                eprintln!("othello: {message}");
+                return ExitCode::FAILURE;
+            }
+        }
         Command::Report(dir) => {
             if let Err(message) = report(&dir) {
                 eprintln!("othello: {message}");
@@ -364,6 +400,25 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `othello nboard [--weights FILE] [--book FILE]`.
+fn parse_nboard(mut args: &[String]) -> Result<Command, String> {
+    let (mut weights, mut book) = (None, None);
+    loop {
+        match args {
+            [] => return Ok(Command::NBoard(weights, book)),
+            [flag, file, rest @ ..] if flag == "--weights" && weights.is_none() => {
+                weights = Some(PathBuf::from(file));
+                args = rest;
+            }
+            [flag, file, rest @ ..] if flag == "--book" && book.is_none() => {
+                book = Some(PathBuf::from(file));
+                args = rest;
+            }
+            [other, ..] => return Err(format!("nboard: unexpected '{other}'")),
+        }
+    }
 }
 
 /// The weights from `file`, or the shipped ones.

@@ -13,19 +13,27 @@
 //! | `nboard 2` | `set myname Othello3D` |
 //! | `set depth N` | (midgame depth of `go`/`hint`, 1–60) |
 //! | `set game <GGF>` | (the position at the end of the game) |
-//! | `set contempt N` | (stored; there is no opening book for it to act on) |
+//! | `set contempt N` | (stored; not used) |
 //! | `move <sq>[/eval[/time]]`, `move PA` | (plays it) |
 //! | `go` | `status thinking`, `nodestats N secs`, `=== <sq>/<eval>/<secs>`, `status` |
-//! | `hint N` | `status thinking`, N × `search <sq> <eval> 0 <depth>`, `status` |
+//! | `hint N` | `status thinking`, N × `book <sq> <eval> 0 <depth>` or `search <sq> <eval> 0 <depth>`, `status` |
 //! | `analyze` | `status analysing`, per position from the last back `analysis <n> <eval>`, `status` |
-//! | `learn` | `learned` (no book to learn into) |
+//! | `learn` | `learned` (the book is built offline, `othello book build`) |
 //! | `ping N` | `pong N` |
 //! | `quit` | (stops) |
 //!
 //! Evaluations are in discs for the side to move at the position searched;
 //! the depth of a hint is `100%` when the value is the exact score.
+//!
+//! With an opening book ([`NBoard::with_book`]), a position the book
+//! expanded is answered from it at once: `hint N` gives its N best moves
+//! as `book` lines (NBoard's `book <pv> <eval> <games> <depth>`; the
+//! games count is 0, the depth the book's search depth) and `go` plays its
+//! best book move. Elsewhere the search answers with `search` lines.
 
-use engine::{evaluate_position, score_all_moves, Color, Limits, PatternWeights, Position, Square};
+use engine::{
+    evaluate_position, score_all_moves, Book, Color, Limits, PatternWeights, Position, Square,
+};
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
@@ -42,6 +50,7 @@ pub const ANALYZE_BUDGET: u64 = 400_000;
 /// The protocol state: the game so far and the settings.
 pub struct NBoard<'w> {
     weights: &'w PatternWeights,
+    book: Option<&'w Book>,
     /// Positions from the start of the game to the current one.
     positions: Vec<Position>,
     depth: u32,
@@ -154,11 +163,25 @@ impl<'w> NBoard<'w> {
     pub fn new(weights: &'w PatternWeights) -> NBoard<'w> {
         NBoard {
             weights,
+            book: None,
             positions: vec![Position::initial()],
             depth: 10,
             contempt: 0,
             node_budget: NODE_BUDGET,
         }
+    }
+
+    /// The same session answering from `book` where it can.
+    #[must_use]
+    pub fn with_book(mut self, book: Option<&'w Book>) -> NBoard<'w> {
+        self.book = book;
+        self
+    }
+
+    /// The book's moves of `pos`, best first, when the book expanded it.
+    fn book_moves(&self, pos: &Position) -> Option<Vec<engine::BookMove>> {
+        let book = self.book?;
+        book.is_expanded(pos).then(|| book.moves(pos))
     }
 
     /// The current position.
@@ -238,6 +261,19 @@ impl<'w> NBoard<'w> {
                 out.flush()?;
                 let t = Instant::now();
                 let pos = self.position();
+                if let Some(best) = self.book_moves(&pos).and_then(|m| m.first().copied()) {
+                    let secs = t.elapsed().as_secs_f64();
+                    writeln!(out, "nodestats 0 {secs:.2}")?;
+                    writeln!(
+                        out,
+                        "=== {}/{:.2}/{secs:.2}",
+                        best.square.to_upper(),
+                        best.value.discs()
+                    )?;
+                    writeln!(out, "status")?;
+                    out.flush()?;
+                    return Ok(true);
+                }
                 let r = evaluate_position(&pos, self.weights, self.limits());
                 let secs = t.elapsed().as_secs_f64();
                 writeln!(out, "nodestats {} {secs:.2}", r.nodes)?;
@@ -256,6 +292,16 @@ impl<'w> NBoard<'w> {
                 let pos = self.position();
                 if pos.is_game_over() {
                     // Nothing to hint.
+                } else if let Some(moves) = self.book_moves(&pos) {
+                    for m in moves.iter().take(n) {
+                        writeln!(
+                            out,
+                            "book {} {:.2} 0 {}",
+                            m.square.to_upper(),
+                            m.value.discs(),
+                            m.value.depth
+                        )?;
+                    }
                 } else if let (true, Ok(after)) = (pos.must_pass(), pos.pass()) {
                     let r = evaluate_position(&after, self.weights, self.limits());
                     let depth = if r.exact {
@@ -340,7 +386,18 @@ pub fn run(
     err: &mut dyn Write,
     weights: &PatternWeights,
 ) -> std::io::Result<()> {
-    let mut session = NBoard::new(weights);
+    run_with_book(input, out, err, weights, None)
+}
+
+/// [`run`] answering from an opening book where it can.
+pub fn run_with_book(
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    weights: &PatternWeights,
+    book: Option<&Book>,
+) -> std::io::Result<()> {
+    let mut session = NBoard::new(weights).with_book(book);
     let mut line = String::new();
     loop {
         line.clear();

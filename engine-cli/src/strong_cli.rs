@@ -124,11 +124,11 @@ pub struct MatchConfig {
 }
 
 /// `--flag value` pairs and the positional arguments.
-type Parsed<'a> = (Vec<(&'a str, &'a str)>, Vec<&'a str>);
+pub(crate) type Parsed<'a> = (Vec<(&'a str, &'a str)>, Vec<&'a str>);
 
 /// Reads `--flag value` pairs; `Err` on an unknown flag or a missing value.
 /// Returns the pairs and the remaining positional arguments.
-fn flags<'a>(args: &'a [String], known: &[&str]) -> Result<Parsed<'a>, String> {
+pub(crate) fn flags<'a>(args: &'a [String], known: &[&str]) -> Result<Parsed<'a>, String> {
     let mut pairs = Vec::new();
     let mut rest = Vec::new();
     let mut i = 0;
@@ -156,7 +156,7 @@ fn flags<'a>(args: &'a [String], known: &[&str]) -> Result<Parsed<'a>, String> {
     Ok((pairs, rest))
 }
 
-fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
+pub(crate) fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
     name: &str,
     v: &str,
     lo: T,

@@ -129,3 +129,83 @@ fn help_prints_the_usage_and_succeeds() {
         assert!(text.contains("othello perft N"), "{flag}: {text}");
     }
 }
+
+fn othello(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_book_builds_resumes_to_the_same_bytes_and_shows() {
+    let dir = std::env::temp_dir().join(format!("othello-book-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (once, twice) = (dir.join("once.bin"), dir.join("twice.bin"));
+    let build = |out: &std::path::Path, positions: &str| {
+        let out = out.to_str().unwrap();
+        let r = othello(&[
+            "book",
+            "build",
+            "--out",
+            out,
+            "--depth",
+            "2",
+            "--plies",
+            "6",
+            "--positions",
+            positions,
+            "--save-every",
+            "4",
+        ]);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        String::from_utf8(r.stdout).unwrap()
+    };
+    build(&once, "12");
+    build(&twice, "5");
+    let resumed = build(&twice, "12");
+    assert!(resumed.contains("resuming"), "{resumed}");
+    let bytes = std::fs::read(&once).unwrap();
+    assert_eq!(std::fs::read(&twice).unwrap(), bytes);
+    let progress =
+        |p: &std::path::Path| std::fs::read(format!("{}.progress", p.display())).unwrap();
+    assert_eq!(progress(&twice), progress(&once));
+    // Other parameters on a resume are refused.
+    let r = othello(&[
+        "book",
+        "build",
+        "--out",
+        twice.to_str().unwrap(),
+        "--depth",
+        "3",
+    ]);
+    assert!(!r.status.success());
+    // show: the start's four moves, all from the book; stats: the figures.
+    let r = othello(&["book", "show", "--book", once.to_str().unwrap(), "f5"]);
+    assert!(r.status.success());
+    let text = String::from_utf8(r.stdout).unwrap();
+    assert!(text.contains("every move in the book"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with(['d', 'f'])).count(),
+        3,
+        "{text}"
+    );
+    let r = othello(&["book", "stats", "--book", once.to_str().unwrap()]);
+    let text = String::from_utf8(r.stdout).unwrap();
+    assert!(text.contains("12 expanded"), "{text}");
+    assert!(text.contains(&format!("{} bytes", bytes.len())), "{text}");
+    // A damaged book is a clear error, not a panic.
+    let mut damaged = bytes.clone();
+    damaged[30] ^= 1;
+    std::fs::write(dir.join("bad.bin"), damaged).unwrap();
+    let r = othello(&[
+        "book",
+        "stats",
+        "--book",
+        dir.join("bad.bin").to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("checksum"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

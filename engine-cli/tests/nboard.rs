@@ -180,3 +180,86 @@ fn the_binary_speaks_nboard_on_stdin_and_stdout() {
     assert_eq!(*lines.last().unwrap(), "pong 6");
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown command"));
 }
+
+/// A small book built for the test: the start and the main lines a few
+/// plies deep, valued by depth-2 searches.
+fn small_book() -> engine::Book {
+    use engine::book_build::{BuildParams, Builder};
+    let params = BuildParams {
+        depth: 2,
+        plies: 4,
+        window_first: 300,
+        window_last: 200,
+        ply_cost: 30,
+    };
+    let w = default_weights();
+    let mut b = Builder::new(params, w);
+    for _ in 0..8 {
+        b.step(w);
+    }
+    b.book()
+}
+
+fn book_session(book: &engine::Book, lines: &[&str]) -> Vec<String> {
+    let input = lines.join("\n") + "\n";
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    engine_cli::nboard::run_with_book(
+        &mut Cursor::new(input.into_bytes()),
+        &mut out,
+        &mut err,
+        default_weights(),
+        Some(book),
+    )
+    .unwrap();
+    assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn hint_answers_several_lines_and_marks_book_moves() {
+    let book = small_book();
+    let start = Position::initial();
+    // At the start (expanded in the book): N book lines, best first, from
+    // the book's values; `go` plays the best book move.
+    let out = book_session(&book, &["nboard 2", "set depth 4", "hint 3", "go"]);
+    let lines: Vec<&String> = out.iter().filter(|l| l.starts_with("book ")).collect();
+    assert_eq!(lines.len(), 3, "{out:?}");
+    assert!(!out.iter().any(|l| l.starts_with("search ")), "{out:?}");
+    let expected = book.moves(&start);
+    for (line, m) in lines.iter().zip(&expected) {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f.len(), 5, "{line}");
+        assert_eq!(square_of(f[1]), m.square);
+        assert_eq!(f[2].parse::<f32>().unwrap(), m.value.discs());
+        assert_eq!(f[3], "0");
+        assert!(f[4].parse::<u32>().unwrap() >= 2, "{line}");
+    }
+    let go = out.iter().find(|l| l.starts_with("=== ")).expect("a move");
+    assert_eq!(square_of(&go[4..]), expected[0].square);
+    // Out of the book: N search lines, best first, all different.
+    let deep = "f5d6c3d3c4f4f6f3e6e7";
+    let pos = after(deep);
+    assert!(!book.is_expanded(&pos));
+    let mut lines = vec!["nboard 2".to_string(), "set depth 3".to_string()];
+    for m in parse_moves(deep).unwrap() {
+        lines.push(format!("move {m}"));
+    }
+    lines.push("hint 4".into());
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let out = book_session(&book, &refs);
+    let hints: Vec<&String> = out.iter().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(hints.len(), 4.min(pos.legal_moves().count() as usize));
+    assert!(!out.iter().any(|l| l.starts_with("book ")));
+    let squares: std::collections::HashSet<Square> =
+        hints.iter().map(|h| square_of(&h[7..])).collect();
+    assert_eq!(squares.len(), hints.len());
+    let values: Vec<f32> = hints
+        .iter()
+        .map(|h| h.split(' ').nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+}

@@ -17,6 +17,8 @@
 //! ```
 
 mod bitboard;
+pub mod book;
+pub mod book_build;
 mod color;
 mod endgame;
 mod error;
@@ -34,6 +36,7 @@ mod square;
 pub mod strong;
 
 pub use bitboard::{Bitboard, BitboardIter};
+pub use book::{Book, BookError, BookMove, BookValue};
 pub use color::Color;
 pub use endgame::{solve, solve_with, SolveOptions, SolveResult, Solved};
 pub use error::{ParseError, PlayError};

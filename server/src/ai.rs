@@ -1,5 +1,6 @@
 //! The AI worker pool: dedicated OS threads run engine searches so the network
-//! loop never does.
+//! loop never does. (Over 600 lines: the pool, the strongest level's book and
+//! search moves, and their tests, ~250 lines.)
 //!
 //! Two lanes, each with its own threads and queue: **play** (the AI's replies
 //! at vs-AI tables, `--ai-threads`) and **heavy** (the lab's searches and
@@ -41,10 +42,47 @@ pub struct Job {
 /// Time the "Strongest" level thinks per move.
 pub const STRONGEST_MS: u64 = 300;
 
-/// The "Strongest" level's move: the strong search on the trained pattern
-/// evaluation for [`STRONGEST_MS`], exact from 20 empties, reported as the
-/// play AI's reports are (its value in discs, the depth it finished).
+/// The "Strongest" level's move: from the opening book while the game is in
+/// it ([`book_move`]), else [`strongest_search`].
 pub fn strongest(position: &engine::Position) -> engine::SearchReport {
+    strongest_from(position, crate::book::book(), rand::random())
+}
+
+/// [`strongest`] with the book given and the random draw `pick`.
+pub fn strongest_from(
+    position: &engine::Position,
+    book: Option<&engine::Book>,
+    pick: u64,
+) -> engine::SearchReport {
+    book_move(position, book, pick).unwrap_or_else(|| strongest_search(position))
+}
+
+/// The book's move at `position` when the book expanded it: one of the
+/// moves within [`crate::book::BOOK_WINDOW`] of the best book move, number
+/// `pick` modulo their number (the caller draws `pick` at random: varied but
+/// sound play), reported with its book value and no search (0 nodes).
+pub fn book_move(
+    position: &engine::Position,
+    book: Option<&engine::Book>,
+    pick: u64,
+) -> Option<engine::SearchReport> {
+    let moves = crate::book::book_moves(book?, position);
+    let n = moves.len() as u64;
+    let m = moves.get((pick % n.max(1)) as usize)?;
+    Some(engine::SearchReport {
+        best_move: Some(m.square),
+        value: m.value.discs().round() as i32,
+        nodes: 0,
+        principal_variation: vec![m.square],
+        root_moves: Vec::new(),
+        depth: u32::from(m.value.depth),
+    })
+}
+
+/// The strong search on the trained pattern evaluation for
+/// [`STRONGEST_MS`], exact from 20 empties, reported as the play AI's
+/// reports are (its value in discs, the depth it finished).
+pub fn strongest_search(position: &engine::Position) -> engine::SearchReport {
     let report = engine::evaluate_position(
         position,
         engine::default_weights(),
@@ -74,6 +112,8 @@ pub fn strongest(position: &engine::Position) -> engine::SearchReport {
 pub struct Reply {
     pub job: Job,
     pub report: SearchReport,
+    /// The move came from the opening book (no search).
+    pub book: bool,
 }
 
 /// The queue is full (overall or for this owner); nothing was queued.
@@ -349,12 +389,15 @@ impl AiPool {
             &key,
             &owner,
             Box::new(move || {
-                let report = if job.depth == u32::from(app::protocol::STRONGEST) {
-                    strongest(&job.position)
+                let (report, book) = if job.depth == u32::from(app::protocol::STRONGEST) {
+                    match book_move(&job.position, crate::book::book(), rand::random()) {
+                        Some(report) => (report, true),
+                        None => (strongest_search(&job.position), false),
+                    }
                 } else {
-                    engine::search(&job.position, job.depth)
+                    (engine::search(&job.position, job.depth), false)
                 };
-                let _ = replies.send(Reply { job, report });
+                let _ = replies.send(Reply { job, report, book });
             }),
         )
     }
@@ -398,7 +441,12 @@ mod tests {
         let report = strongest(&start);
         let best = report.best_move.expect("a move at the start");
         assert!(start.legal_moves().contains(best));
-        assert!(report.nodes > 0);
+        // Without the book (it answers the start) it searches.
+        let searched = strongest_from(&start, None, 0);
+        assert!(start
+            .legal_moves()
+            .contains(searched.best_move.expect("a move")));
+        assert!(searched.nodes > 0);
         // With few empties it plays an exactly best move and says so.
         let endgame = engine::Position::from_obf(
             "XXXXXXXXXXXXXXXXOOOOOOOOXXXXXXXXOOOOOOXXXXXXXX--OOOOOO----XXXXX- X",
@@ -412,6 +460,85 @@ mod tests {
             .expect("legal")
             .position;
         assert_eq!(-engine::solve(&after).score, solved.score);
+    }
+
+    #[test]
+    fn the_strongest_level_plays_from_the_book_and_varies() {
+        let book = crate::book::book().expect("the shipped book reads");
+        let start = engine::Position::initial();
+        // Each draw picks one of the book's near-best moves: at the start
+        // all four (one position under the symmetries) are.
+        let picks: std::collections::BTreeSet<engine::Square> = (0..4)
+            .map(|pick| {
+                let r = strongest_from(&start, Some(book), pick);
+                assert_eq!(r.nodes, 0, "from the book, no search");
+                r.best_move.expect("a move")
+            })
+            .collect();
+        assert_eq!(picks.len(), 4);
+        for &sq in &picks {
+            assert!(crate::book::is_book_move(Some(book), &start, sq));
+        }
+        // With the random draw, 40 games cannot all open alike but by a
+        // chance of 4 × 4^-40.
+        let openings: std::collections::BTreeSet<engine::Square> = (0..40)
+            .filter_map(|_| strongest(&start).best_move)
+            .collect();
+        assert!(openings.len() > 1, "{openings:?}");
+        // Games between two strongest players follow different book lines
+        // with different draws, every move a book move while in the book.
+        let line = |seed: u64| {
+            let mut pos = start;
+            let mut moves = Vec::new();
+            for ply in 0..8u64 {
+                if !book.is_expanded(&pos) {
+                    break;
+                }
+                let r = strongest_from(&pos, Some(book), seed.wrapping_mul(7).wrapping_add(ply));
+                let sq = r.best_move.expect("a move");
+                assert!(crate::book::is_book_move(Some(book), &pos, sq));
+                moves.push(sq);
+                pos = pos.play(sq).expect("legal").position;
+            }
+            moves
+        };
+        let lines: std::collections::BTreeSet<Vec<engine::Square>> = (0..8).map(line).collect();
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|l| l.len() >= 2), "{lines:?}");
+        // Without a book it searches.
+        let r = strongest_from(&start, None, 0);
+        assert!(r.nodes > 0);
+    }
+
+    #[tokio::test]
+    async fn the_play_levels_one_to_six_are_the_plain_search() {
+        let (replies_tx, mut replies) = tokio::sync::mpsc::unbounded_channel();
+        let metrics = Arc::new(crate::metrics::Metrics::default());
+        let pool = AiPool::start(1, 100, 100, replies_tx, metrics);
+        let pos = engine::Position::initial()
+            .play("f5".parse().expect("f5"))
+            .expect("legal")
+            .position;
+        for depth in 1..=6u32 {
+            pool.submit(Job {
+                table_id: "t".into(),
+                owner: "player".into(),
+                key: "ip:192.0.2.1".into(),
+                version: u64::from(depth),
+                position: pos,
+                depth,
+            })
+            .expect("room");
+            let reply = tokio::time::timeout(std::time::Duration::from_secs(60), replies.recv())
+                .await
+                .expect("a reply in time")
+                .expect("a reply");
+            let expected = engine::search(&pos, depth);
+            assert_eq!(reply.report.best_move, expected.best_move, "level {depth}");
+            assert_eq!(reply.report.value, expected.value, "level {depth}");
+            assert_eq!(reply.report.nodes, expected.nodes, "level {depth}");
+            assert!(!reply.book);
+        }
     }
 
     fn run_next(queue: &Shared, seconds: f64) {

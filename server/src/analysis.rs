@@ -47,12 +47,15 @@ pub struct PlyValues {
     pub best_value: i32,
     pub played_value: i32,
     pub exact: bool,
+    /// The played move is one the opening book plays.
+    pub book: bool,
 }
 
 /// Analyses `played` in `before`: the exact solver when `before` has at most
 /// `settings.exact.empties` empties and the budget suffices, else a search at
 /// `settings.depth`. Values are from the mover's side.
 pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings) -> PlyValues {
+    let book = crate::book::is_book_move(crate::book::book(), before, played);
     if before.empty_count() <= settings.exact.empties {
         if let (Some(moves), _) = solve_moves(before, settings.exact.max_nodes) {
             let played_value = moves
@@ -65,6 +68,7 @@ pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings
                     best_value,
                     played_value,
                     exact: true,
+                    book,
                 };
             }
         }
@@ -80,6 +84,7 @@ pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings
         best_value: best_value.max(played_value),
         played_value,
         exact: false,
+        book,
     }
 }
 
@@ -157,6 +162,7 @@ pub fn move_analysis(ply: u32, before: &Position, square: Square, v: PlyValues) 
             -v.played_value
         },
         severity: severity(loss, v.exact),
+        book: v.book,
     }
 }
 
@@ -704,6 +710,38 @@ mod tests {
         assert!(
             text.contains(&format!("1. Black {} — loss", analysis.moves[0].square)),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn book_moves_are_marked() {
+        let book = crate::book::book().expect("the shipped book reads");
+        // The strongest level's own line: every placement a book move while
+        // the game is in the book, and marked so.
+        let mut game = Game::new();
+        for pick in 0..6u64 {
+            let position = *game.position();
+            let moves = crate::book::book_moves(book, &position);
+            let Some(m) = moves.get(pick as usize % moves.len().max(1)).copied() else {
+                break;
+            };
+            game.play(m.square).expect("legal");
+        }
+        let plies = game.moves().len();
+        assert!(plies >= 2);
+        let analysis = analyse_game(&game, settings(0));
+        assert!(analysis.moves.iter().all(|m| m.book), "{analysis:?}");
+        // A move the book does not play (worst by its values) is not marked.
+        let start = Position::initial()
+            .play(Square::new(37).expect("f5"))
+            .expect("legal")
+            .position;
+        let worst = book.moves(&start).last().copied().expect("moves");
+        let best = book.moves(&start).first().copied().expect("moves");
+        let v = analyse_ply(&start, worst.square, settings(0));
+        assert_eq!(
+            v.book,
+            best.value.centi - worst.value.centi <= crate::book::BOOK_WINDOW
         );
     }
 

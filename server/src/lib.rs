@@ -9,6 +9,7 @@ pub mod admin;
 pub mod ai;
 pub mod analysis;
 pub mod archive;
+pub mod book;
 pub mod challenges;
 pub mod clock;
 pub mod clock_control;
@@ -326,6 +327,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
             }
         });
     }
+    book::announce();
     // A plain line on stdout that scripts and tests wait for (every
     // listener is bound by then).
     println!("listening on http://{address}");

@@ -254,9 +254,13 @@ fn ready_view(
                     .into_any(),
                     None => view! { <span class="what">{what}</span> }.into_any(),
                 };
+                let book = m.book.then(|| {
+                    view! { <span class="book-mark" title=t!(lang, "analysis-book-mark-title")>{t!(lang, "analysis-book-mark")}</span> }
+                });
                 view! {
                     <li class=format!("mistake-row {} {}", m.side.key(), m.severity.label()) data-ply=m.ply.to_string() data-number=number.to_string() data-mark=m.square.clone()>
                         {what}
+                        {book}
                         <span class="severity">{severity_text(lang, m.severity)}</span>
                         <span class="loss">{loss_text(lang, &m)}{best}</span>
                     </li>
@@ -274,10 +278,31 @@ fn ready_view(
             {analysis.moves.iter().any(|m| m.exact).then(|| format!(" {}", t!(lang, "analysis-legend-exact")))}
         </p>
         {loss_graph(lang, &analysis)}
+        {book_line(lang, &analysis.moves)}
         <h3>{t!(lang, "analysis-worst")}</h3>
         <ol id="mistakes" class="mistakes">{mistakes}</ol>
         <p class="muted">{summary}</p>
     }
+}
+
+/// How many of the first moves the server's opening book plays.
+pub fn book_plies(moves: &[MoveAnalysis]) -> usize {
+    moves.iter().take_while(|m| m.book).count()
+}
+
+/// "The first 9 moves came from the opening book." (nothing when none did),
+/// with a small book mark.
+fn book_line(lang: crate::i18n::Lang, moves: &[MoveAnalysis]) -> Option<impl IntoView> {
+    let plies = book_plies(moves);
+    (plies > 0).then(|| {
+        view! {
+            <p class="analysis-book" id="analysis-book" data-plies=plies.to_string()>
+                <span class="book-mark">{t!(lang, "analysis-book-mark")}</span>
+                " "
+                {t!(lang, "analysis-book", plies = plies)}
+            </p>
+        }
+    })
 }
 
 /// The evaluation graph: black's value in discs after each move (estimates
@@ -467,7 +492,19 @@ pub(crate) mod tests {
             exact: false,
             value_black: 0,
             severity: Severity::Best,
+            book: false,
         }
+    }
+
+    #[test]
+    fn the_book_line_counts_the_leading_book_moves() {
+        let mut moves: Vec<MoveAnalysis> = (1..=5).map(|p| entry(p, Side::Black, 0)).collect();
+        assert_eq!(book_plies(&moves), 0);
+        for m in moves.iter_mut().take(3) {
+            m.book = true;
+        }
+        moves[4].book = true;
+        assert_eq!(book_plies(&moves), 3);
     }
 
     #[test]

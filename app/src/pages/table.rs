@@ -352,7 +352,11 @@ fn ScoreCard(
                     view_state
                         .with(|v| v.ai_search)
                         .map(|s| {
-                            t!(lang, "table-ai-search", depth = s.depth, nodes = s.nodes)
+                            if s.book {
+                                t!(lang, "table-ai-book")
+                            } else {
+                                t!(lang, "table-ai-search", depth = s.depth, nodes = s.nodes)
+                            }
                         })
                 }}
             </p>

@@ -86,6 +86,7 @@ impl<S: TableStore> Hub<S> {
                 depth: reply.report.depth as u8,
                 nodes: reply.report.nodes,
                 value: reply.report.value,
+                book: reply.book,
             });
             if let Err(error) = self
                 .commit(&mut entry, Command::Place { side, square })
