@@ -1,6 +1,7 @@
 //! Building the opening book ([`crate::book`]) with the strong search:
-//! best-first expansion of the positions reached by good play. (Over 600
-//! lines: the build, its progress format and their tests stay together.)
+//! best-first expansion of the positions reached by good play.
+//! (Over 600 lines: the build, its progress format and their tests stay
+//! together.)
 //!
 //! * Every position met is valued once by the strong search at a fixed
 //!   depth ([`BuildParams::depth`]); that search value (the *leaf* value)
