@@ -84,7 +84,6 @@ pub struct GameFilter {
 }
 
 impl GameFilter {
-    pub const MODES: [&'static str; 3] = ["online", "vs_ai", "hot_seat"];
     pub const RESULTS: [&'static str; 3] = ["won", "lost", "drawn"];
 
     /// A filter from a page's query (`all` and empty: no filter).

@@ -6,6 +6,7 @@
 //! [`ArchiveBackend`]: app::archive::backend::ArchiveBackend
 
 use crate::store::archive::ArchivedRow;
+use crate::store::mode::ModeKind;
 use crate::store::Store;
 use app::api::CommandError;
 use app::archive::{GameFilter, GamePly, GameSummary, GameView, PlayerView};
@@ -188,20 +189,12 @@ impl Archive {
         &self,
         session: &Session,
         before: Option<i64>,
-        filter: &GameFilter,
+        mode: Option<ModeKind>,
+        result: Option<&str>,
     ) -> Result<Vec<GameSummary>, CommandError> {
         let rows = self
             .store
-            .archived_games_filtered(
-                &session.0,
-                before.unwrap_or(i64::MAX),
-                PAGE,
-                filter
-                    .mode
-                    .as_deref()
-                    .and_then(crate::store::mode::ModeKind::from_name),
-                filter.result.as_deref(),
-            )
+            .archived_games_filtered(&session.0, before.unwrap_or(i64::MAX), PAGE, mode, result)
             .await
             .map_err(unavailable)?;
         let mut games = Vec::with_capacity(rows.len());
@@ -292,16 +285,14 @@ impl Archive {
         before: Option<i64>,
         filter: GameFilter,
     ) -> Result<app::archive::ProfileView, CommandError> {
-        if filter
-            .mode
-            .as_deref()
-            .is_some_and(|m| crate::store::mode::ModeKind::from_name(m).is_none())
-            || filter
-                .result
-                .as_deref()
-                .is_some_and(|r| !GameFilter::RESULTS.contains(&r))
-        {
-            return Err(CommandError::refused(app::msg!("srv-archive-filter")));
+        let refused = || CommandError::refused(app::msg!("srv-archive-filter"));
+        let mode = match filter.mode.as_deref() {
+            Some(name) => Some(ModeKind::from_name(name).ok_or_else(refused)?),
+            None => None,
+        };
+        let result = filter.result.as_deref();
+        if result.is_some_and(|r| !GameFilter::RESULTS.contains(&r)) {
+            return Err(refused());
         }
         let account = self.player_named(name).await?;
         let identity = crate::accounts::identity_of(account.id);
@@ -316,7 +307,7 @@ impl Archive {
             wins,
             losses,
             draws,
-            games: self.filtered(&identity, before, &filter).await?,
+            games: self.filtered(&identity, before, mode, result).await?,
             ratings: crate::ratings::pools(&self.store, account.id).await?,
             tournaments: crate::tournaments::results_of(&self.store, account.id.get()).await?,
         })

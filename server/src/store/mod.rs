@@ -441,8 +441,9 @@ mod tests {
         assert_eq!(sync, 2, "synchronous=FULL is 2");
     }
 
-    #[tokio::test]
-    async fn every_kind_is_stored_as_the_string_the_schema_lists() {
+    /// A fresh SQLite store (in a folder kept while the guard lives) with
+    /// one hot-seat table `t`.
+    async fn store_with_table() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(&dir.path().join("t.db")).await.expect("open");
         store
@@ -455,6 +456,12 @@ mod tests {
             )
             .await
             .expect("create");
+        (dir, store)
+    }
+
+    #[tokio::test]
+    async fn every_kind_is_stored_as_the_string_the_schema_lists() {
+        let (_dir, store) = store_with_table().await;
         let rows = MoveKind::ALL
             .iter()
             .enumerate()
@@ -506,18 +513,7 @@ mod tests {
     #[tokio::test]
     async fn results_and_pools_are_the_keys_the_code_writes() {
         use app::protocol::{EndReason, Speed};
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(&dir.path().join("t.db")).await.expect("open");
-        store
-            .create_table(
-                &"t".into(),
-                app::protocol::TableMode::HotSeat,
-                "owner",
-                (None, None),
-                1,
-            )
-            .await
-            .expect("create");
+        let (_dir, store) = store_with_table().await;
         let pool = store.sqlite().expect("SQLite").pool().clone();
         let set = |column: &'static str, value: &str| {
             let pool = pool.clone();
