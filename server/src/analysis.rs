@@ -449,10 +449,15 @@ impl Analyses {
     /// Where the analysis of a game stands.
     pub async fn get(&self, kind: GameKind, id: &str) -> Result<AnalysisView, CommandError> {
         let target = self.target(kind, id).await?;
+        // The progress before the stored result: a run saves its result and
+        // only then leaves `running`, so one that ends between the two reads
+        // is found stored. (The other way round, a run ending between them
+        // was in neither place: "none", and the page stopped polling.)
+        let progress = self.progress(&target.key);
         if let Some(analysis) = self.stored(&target).await? {
             return Ok(AnalysisView::Ready { analysis });
         }
-        Ok(match self.progress(&target.key) {
+        Ok(match progress {
             Some(Progress::Running { done, total }) => AnalysisView::Running { done, total },
             Some(Progress::Failed(message)) => AnalysisView::Failed { message },
             None => AnalysisView::None {

@@ -352,7 +352,7 @@ async fn an_archived_game_is_analysed_like_its_table() {
     let games = w
         .hub
         .store()
-        .archived_games_of(&player.0, i64::MAX, 10)
+        .archived_games_of(&server::identity::Identity::of(&player), i64::MAX, 10)
         .await
         .expect("archive");
     assert_eq!(games.len(), 1);
@@ -380,4 +380,42 @@ async fn an_archived_game_is_analysed_like_its_table() {
         .await
         .expect_err("refused");
     assert_eq!(missing.status_code().as_u16(), 404, "{}", missing.message);
+}
+
+/// A poll at the moment a run ends never answers "none" (the page stops
+/// polling on it): several pollers ask without pause from the start to the
+/// stored result, on a few games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_poll_as_the_run_ends_never_answers_none() {
+    let w = world().await;
+    for _ in 0..3 {
+        let player = w.hub.new_session().await.expect("session");
+        let table = finished_hot_seat(&w.hub, &player).await;
+        let started = w
+            .analyses
+            .start(GameKind::Table, &table)
+            .await
+            .expect("start");
+        assert!(
+            matches!(started, AnalysisView::Running { .. }),
+            "{started:?}"
+        );
+        let pollers: Vec<_> = (0..4)
+            .map(|_| {
+                let (analyses, table) = (w.analyses.clone(), table.clone());
+                tokio::spawn(async move {
+                    loop {
+                        match analyses.get(GameKind::Table, &table).await.expect("get") {
+                            AnalysisView::Ready { .. } => return,
+                            AnalysisView::Running { .. } => tokio::task::yield_now().await,
+                            other => panic!("a poll answered {other:?} as the run ended"),
+                        }
+                    }
+                })
+            })
+            .collect();
+        for poller in pollers {
+            poller.await.expect("poller");
+        }
+    }
 }
