@@ -5,6 +5,7 @@
 //!
 //! [`ArchiveBackend`]: app::archive::backend::ArchiveBackend
 
+use crate::identity::Identity;
 use crate::store::archive::ArchivedRow;
 use crate::store::mode::ModeKind;
 use crate::store::Store;
@@ -85,32 +86,36 @@ pub fn replay(
 }
 
 impl Archive {
-    async fn player(&self, identity: &str) -> Result<PlayerView, CommandError> {
-        if let Some(depth) = identity.strip_prefix("ai:") {
-            return Ok(PlayerView {
+    async fn player(&self, identity: &Identity) -> Result<PlayerView, CommandError> {
+        Ok(match identity {
+            Identity::Ai(depth) => PlayerView {
                 name: None,
-                ai_depth: depth.parse().ok(),
+                ai_depth: Some(*depth),
                 deleted: false,
-            });
-        }
-        let account = crate::accounts::account_of(&Session(identity.to_string()));
-        let name = match account {
-            Some(id) => self.store.account_name(id).await.map_err(unavailable)?,
-            None => None,
-        };
-        Ok(PlayerView {
-            deleted: account.is_some() && name.is_none(),
-            name,
-            ai_depth: None,
+            },
+            Identity::Account(id) => {
+                let name = self.store.account_name(*id).await.map_err(unavailable)?;
+                PlayerView {
+                    deleted: name.is_none(),
+                    name,
+                    ai_depth: None,
+                }
+            }
+            Identity::Browser(_) => PlayerView {
+                name: None,
+                ai_depth: None,
+                deleted: false,
+            },
         })
     }
 
     fn you(row: &ArchivedRow, session: &Session) -> Vec<Side> {
+        let me = Identity::of(session);
         let mut you = Vec::new();
-        if row.black == session.0 {
+        if row.black() == me {
             you.push(Side::Black);
         }
-        if row.white == session.0 {
+        if row.white() == me {
             you.push(Side::White);
         }
         you
@@ -124,8 +129,8 @@ impl Archive {
         Ok(GameSummary {
             id: GameId::new(row.id.clone()),
             mode: row.mode.mode().unwrap_or(TableMode::HotSeat),
-            black: self.player(&row.black).await?,
-            white: self.player(&row.white).await?,
+            black: self.player(&row.black()).await?,
+            white: self.player(&row.white()).await?,
             winner: winner(row.winner.as_deref()),
             reason: reason(&row.reason),
             black_discs: u8::try_from(row.black_discs).unwrap_or(0),
@@ -194,7 +199,13 @@ impl Archive {
     ) -> Result<Vec<GameSummary>, CommandError> {
         let rows = self
             .store
-            .archived_games_filtered(&session.0, before.unwrap_or(i64::MAX), PAGE, mode, result)
+            .archived_games_filtered(
+                &Identity::of(session),
+                before.unwrap_or(i64::MAX),
+                PAGE,
+                mode,
+                result,
+            )
             .await
             .map_err(unavailable)?;
         let mut games = Vec::with_capacity(rows.len());
@@ -212,7 +223,7 @@ impl Archive {
     ) -> Result<Vec<GameSummary>, CommandError> {
         let rows = self
             .store
-            .archived_games_of(&session.0, before.unwrap_or(i64::MAX), PAGE)
+            .archived_games_of(&Identity::of(session), before.unwrap_or(i64::MAX), PAGE)
             .await
             .map_err(unavailable)?;
         let mut games = Vec::with_capacity(rows.len());
@@ -298,7 +309,7 @@ impl Archive {
         let identity = crate::accounts::identity_of(account.id);
         let (wins, losses, draws) = self
             .store
-            .results_of(&identity.0)
+            .results_of(&Identity::Account(account.id))
             .await
             .map_err(unavailable)?;
         Ok(app::archive::ProfileView {
@@ -319,7 +330,7 @@ pub const EXPORT_MAX: usize = 10_000;
 
 impl Archive {
     /// Every game `identity` played, newest first (at most [`EXPORT_MAX`]).
-    async fn all_rows(&self, identity: &str) -> Result<Vec<ArchivedRow>, CommandError> {
+    async fn all_rows(&self, identity: &Identity) -> Result<Vec<ArchivedRow>, CommandError> {
         let mut rows: Vec<ArchivedRow> = Vec::new();
         let mut before = i64::MAX;
         loop {
@@ -359,9 +370,9 @@ impl Archive {
     /// Every game of a player as one GGF file, oldest first.
     pub async fn ggf_of_player(&self, name: &str) -> Result<(String, String), CommandError> {
         let account = self.player_named(name).await?;
-        let (identity, name) = (crate::accounts::identity_of(account.id), account.name);
+        let (identity, name) = (Identity::Account(account.id), account.name);
         let mut text = String::new();
-        for row in self.all_rows(&identity.0).await?.iter().rev() {
+        for row in self.all_rows(&identity).await?.iter().rev() {
             text.push_str(&self.ggf_of(row).await?);
             text.push('\n');
         }
@@ -377,12 +388,12 @@ impl Archive {
         now: i64,
     ) -> Result<(String, Vec<u8>, Vec<u8>), CommandError> {
         let account = self.player_named(name).await?;
-        let (identity, name) = (crate::accounts::identity_of(account.id), account.name);
+        let (identity, name) = (Identity::Account(account.id), account.name);
         let initial = Position::initial().to_obf();
         let mut names: Vec<String> = Vec::new();
         let mut numbers: std::collections::HashMap<String, u16> = Default::default();
         let mut games = Vec::new();
-        for row in self.all_rows(&identity.0).await?.iter().rev() {
+        for row in self.all_rows(&identity).await?.iter().rev() {
             if row.start_obf != initial {
                 continue;
             }
@@ -397,8 +408,8 @@ impl Archive {
                     next
                 })
             };
-            let black = self.player(&row.black).await?;
-            let white = self.player(&row.white).await?;
+            let black = self.player(&row.black()).await?;
+            let white = self.player(&row.white()).await?;
             games.push(crate::wthor::WthorGame {
                 black: number(&black),
                 white: number(&white),
@@ -428,9 +439,9 @@ impl Archive {
             .ok_or_else(|| CommandError::refused(app::msg!("srv-not-signed-in")))?;
         let ratings = crate::ratings::pools(&self.store, account).await?;
         let mut games = Vec::new();
-        for row in self.all_rows(&session.0).await? {
-            let black = shown_name(&self.player(&row.black).await?);
-            let white = shown_name(&self.player(&row.white).await?);
+        for row in self.all_rows(&Identity::of(session)).await? {
+            let black = shown_name(&self.player(&row.black()).await?);
+            let white = shown_name(&self.player(&row.white()).await?);
             games.push(serde_json::json!({
                 "id": row.id,
                 "mode": row.mode.mode().map(|mode| serde_json::to_value(mode).unwrap_or_default()),

@@ -122,10 +122,9 @@ impl Exports {
         now: i64,
     ) -> Result<Built, CommandError> {
         let account = archive.player_named(name).await?;
-        let identity = crate::accounts::identity_of(account.id);
         let marker = archive
             .store
-            .archive_marker(&identity.0)
+            .archive_marker(&crate::identity::Identity::Account(account.id))
             .await
             .map_err(CommandError::from)?;
         if let Some(built) = self.cached(account.id, marker, kind) {

@@ -1,6 +1,9 @@
 //! Who a seat holder, a table's owner or an archived game's player is: an
-//! identity, stored as text in the identity columns (`tables.owner`,
-//! `black_seat`, `archived_games.black`, …) and parsed here, once:
+//! identity. A live table's owner and seats, a lab game's owner and a
+//! puzzle solver hold the identity of whoever is at a browser (a
+//! [`Session`]: compared, never taken apart in SQL); an archived game keeps
+//! each side's identity in typed columns (`black_account`, `black_ai`,
+//! `black_browser`, … — `store::archive`). The text form, parsed here once:
 //!
 //! - `account:<id>` — a signed-in player (every browser signed in to the
 //!   account has this identity);
@@ -38,7 +41,12 @@ impl Identity {
         Identity::Browser(text.to_string())
     }
 
-    /// The text stored in identity columns.
+    /// The identity of whoever is at a browser.
+    pub fn of(session: &Session) -> Self {
+        Self::parse(&session.0)
+    }
+
+    /// The text form (a [`Session`]'s).
     pub fn stored(&self) -> String {
         match self {
             Identity::Account(id) => format!("account:{id}"),

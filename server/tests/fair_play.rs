@@ -203,8 +203,12 @@ async fn accounts_from_one_address_play_unrated_and_are_never_paired_rated() {
     let players = honest.table_players(&honest_table).await.expect("players");
     assert!(players.rated && !players.linked, "{players:?}");
 
-    // Rated quick match: the two linked accounts wait side by side unpaired;
-    // a third account from elsewhere is paired with one of them.
+    linked_accounts_are_never_paired_rated(&live, &booster, &alt).await;
+}
+
+/// Rated quick match: the two linked accounts wait side by side unpaired;
+/// a third account from elsewhere is paired with one of them.
+async fn linked_accounts_are_never_paired_rated(live: &Live, booster: &Client, alt: &Client) {
     let mut first = booster
         .socket("/ws/queue?base=180&inc=2&rated=1")
         .await
@@ -221,7 +225,7 @@ async fn accounts_from_one_address_play_unrated_and_are_never_paired_rated() {
         second.next_message().await.expect("message"),
         app::protocol::ServerMessage::Queued
     ));
-    let stranger = signed_up(&live, "stranger").await;
+    let stranger = signed_up(live, "stranger").await;
     let mut third = stranger
         .socket("/ws/queue?base=180&inc=2&rated=1")
         .await
@@ -230,6 +234,21 @@ async fn accounts_from_one_address_play_unrated_and_are_never_paired_rated() {
         third.next_message().await.expect("message"),
         app::protocol::ServerMessage::Matched { .. }
     ));
+}
+
+/// The shared queue (several instances on PostgreSQL) keeps linked accounts
+/// apart too: its look compares the waiting player's account with the
+/// links in SQL.
+#[tokio::test]
+async fn accounts_from_one_address_are_never_paired_rated_in_the_shared_queue() {
+    let pg = pg::PgCluster::start();
+    let live = Live::start_postgres(&pg.url(), ManualClock::new(1_000_000)).await;
+    let booster = live.browser_at("203.0.113.5").await;
+    booster.sign_up("booster", PASSWORD).await.expect("up");
+    let alt = booster.sibling();
+    alt.get("/").await.expect("lobby");
+    alt.sign_up("booster_alt", PASSWORD).await.expect("up");
+    linked_accounts_are_never_paired_rated(&live, &booster, &alt).await;
 }
 
 #[tokio::test]

@@ -273,6 +273,23 @@ async fn the_rating_windows_sql_agrees_with_the_queues() {
     }
 }
 
+/// Players as an older database stored them (one text) and the identity
+/// each reads as in the typed columns: a malformed or out-of-range text is
+/// a browser's, as `Identity::parse` reads it.
+fn old_players() -> Vec<(&'static str, server::identity::Identity)> {
+    use server::identity::Identity;
+    vec![
+        (
+            "account:12",
+            Identity::Account(app::protocol::AccountId::new(12)),
+        ),
+        ("ai:6", Identity::Ai(6)),
+        ("3f9a0c", Identity::Browser("3f9a0c".into())),
+        ("account:x", Identity::Browser("account:x".into())),
+        ("ai:300", Identity::Browser("ai:300".into())),
+    ]
+}
+
 /// A shared database written before the typed mode columns (mode as JSON)
 /// keeps every table's and archived game's mode.
 #[tokio::test]
@@ -281,6 +298,7 @@ async fn the_json_modes_of_an_older_shared_database_become_columns() {
     let pool = sqlx::PgPool::connect(&cluster.url())
         .await
         .expect("connect");
+    let players = old_players();
     let mut migrator = sqlx::migrate!("../migrations/postgres");
     migrator.migrations = std::borrow::Cow::Owned(
         migrator
@@ -320,11 +338,13 @@ async fn the_json_modes_of_an_older_shared_database_become_columns() {
         sqlx::query(
             "INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, moves, \
              times, winner, reason, black_discs, white_discs, ended_at) \
-             VALUES ($1, $2, 1, $3, 'b', 'w', '', '', '[]', NULL, 'finished', 32, 32, 1)",
+             VALUES ($1, $2, 1, $3, $4, $5, '', '', '[]', NULL, 'finished', 32, 32, 1)",
         )
         .bind(format!("g{id}"))
         .bind(id)
         .bind(json)
+        .bind(players[i % players.len()].0)
+        .bind(players[(i + 1) % players.len()].0)
         .execute(&pool)
         .await
         .expect("old game");
@@ -342,5 +362,18 @@ async fn the_json_modes_of_an_older_shared_database_become_columns() {
             .expect("read")
             .expect("kept");
         assert_eq!(game.mode.mode(), Some(*mode), "game of {id}");
+    }
+    for (i, (id, _, _)) in old.iter().enumerate() {
+        let game = store
+            .archived_game(&format!("g{id}"))
+            .await
+            .expect("read")
+            .expect("kept");
+        let player = |k: usize| players[k % players.len()].1.clone();
+        assert_eq!(
+            (game.black(), game.white()),
+            (player(i), player(i + 1)),
+            "players of {id}"
+        );
     }
 }

@@ -441,7 +441,7 @@ impl<S: TableStore> Hub<S> {
         if let Err(error) = cluster
             .bus
             .publish(BusMessage::Table {
-                id: entry.id.to_string(),
+                id: entry.id.clone(),
                 version: entry.version,
                 change,
             })
@@ -562,15 +562,12 @@ impl<S: TableStore> Hub<S> {
                 Err(broadcast::error::RecvError::Closed) => return,
             };
             match message {
-                BusMessage::Table { id, version, .. } if version < 0 => {
-                    self.forget(&TableId::new(id))
-                }
+                BusMessage::Table { id, version, .. } if version < 0 => self.forget(&id),
                 BusMessage::Table {
                     id,
                     version,
                     change,
                 } => {
-                    let id = TableId::new(id);
                     let Some(entry) = self.cached(&id) else {
                         continue;
                     };
@@ -587,9 +584,7 @@ impl<S: TableStore> Hub<S> {
                         self.broadcast(&entry);
                     }
                 }
-                BusMessage::Matched { ticket, table } => {
-                    waiting.matched(ticket, TableId::new(table))
-                }
+                BusMessage::Matched { ticket, table } => waiting.matched(ticket, table),
                 // The lab hears its own messages (crate::lab::shared).
                 BusMessage::Lab { .. } => {}
             }
@@ -752,7 +747,7 @@ impl<S: TableStore> Coordination<S> for Cluster {
     async fn deleted(&self, ids: &[TableId]) {
         for id in ids {
             let message = BusMessage::Table {
-                id: id.to_string(),
+                id: id.clone(),
                 version: -1,
                 change: None,
             };

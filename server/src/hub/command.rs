@@ -6,6 +6,7 @@
 use super::coordination::Change;
 use super::entry::Entry;
 use super::Hub;
+use crate::identity::Identity;
 use crate::store::ratings::RatedGame;
 use crate::store::TableStore;
 use crate::store::{ArchivedGame, MoveKind, MoveRow, Record, RoundEnd, StoreError};
@@ -278,11 +279,11 @@ impl<S: TableStore> Hub<S> {
 /// The round `table` just finished, as the archive keeps it.
 fn archived(entry: &Entry, table: &Table, times: Vec<Option<i64>>) -> ArchivedGame {
     let mode = table.mode();
-    let player = |side: Side| -> String {
+    let player = |side: Side| -> Identity {
         match (&entry.seating, mode) {
-            (Some(seating), _) => seating.holder(side).unwrap_or_default().to_string(),
-            (None, TableMode::VsAi { depth, human }) if side != human => format!("ai:{depth}"),
-            (None, _) => entry.owner.clone(),
+            (Some(seating), _) => Identity::parse(seating.holder(side).unwrap_or_default()),
+            (None, TableMode::VsAi { depth, human }) if side != human => Identity::Ai(depth),
+            (None, _) => Identity::parse(&entry.owner),
         }
     };
     let bytes: [u8; 9] = rand::random();

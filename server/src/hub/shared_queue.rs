@@ -67,7 +67,7 @@ impl<S: TableStore> Hub<S> {
             Ok(id) => {
                 let message = crate::store::bus::BusMessage::Matched {
                     ticket: partner_ticket,
-                    table: id.to_string(),
+                    table: id.clone(),
                 };
                 if let Err(error) = cluster.bus.publish(message).await {
                     tracing::error!(table = %id, "cannot tell the waiting player: {error}");
@@ -129,7 +129,7 @@ impl<S: TableStore> Hub<S> {
                     .await?;
                 let message = crate::store::bus::BusMessage::Matched {
                     ticket,
-                    table: id.to_string(),
+                    table: id.clone(),
                 };
                 if let Err(error) = cluster.bus.publish(message).await {
                     tracing::error!(table = %id, "cannot tell the waiting player: {error}");

@@ -240,11 +240,9 @@ impl LabHub {
         if config.shared.is_none() && crate::store::TableStore::shared_database(&store) {
             return Err(StoreError::NotShared);
         }
-        // Alone, every explanation left pending was this process's before
-        // it stopped: taken over at once, whatever its lease says.
-        let (bus, alone): (Arc<dyn crate::store::bus::Bus>, bool) = match &config.shared {
-            Some(shared) => (shared.bus.clone(), false),
-            None => (Arc::new(crate::store::bus::LocalBus::new()), true),
+        let bus: Arc<dyn crate::store::bus::Bus> = match &config.shared {
+            Some(shared) => shared.bus.clone(),
+            None => Arc::new(crate::store::bus::LocalBus::new()),
         };
         let hub = LabHub {
             inner: Arc::new(Inner {
@@ -259,7 +257,7 @@ impl LabHub {
                 turns: Default::default(),
             }),
         };
-        hub.start_listening(alone).await?;
+        hub.start_listening().await?;
         Ok(hub)
     }
 

@@ -156,7 +156,7 @@ impl LabHub {
     /// (below 0: deleted).
     pub(super) async fn publish(&self, id: &str, version: i64) {
         let message = BusMessage::Lab {
-            id: id.to_string(),
+            id: LabId::new(id),
             version,
         };
         if let Err(error) = self.inner.bus.publish(message).await {
@@ -169,19 +169,23 @@ impl LabHub {
     /// Listens to the bus and takes over orphaned explanations. `alone`:
     /// this process is the only writer, so every explanation left pending
     /// is its own from before it stopped — taken over now, leases or not.
-    pub(super) async fn start_listening(&self, alone: bool) -> Result<(), StoreError> {
+    pub(super) async fn start_listening(&self) -> Result<(), StoreError> {
         tokio::spawn(self.clone().hear(self.inner.bus.subscribe()));
-        if alone {
-            // One pass (each taken explanation's lease is renewed, so a
-            // second pass would take them again).
-            let now = self.now();
-            let taken = self
-                .inner
-                .store
-                .take_orphaned_explanations(i64::MAX, now + self.lease_ms(), i64::from(u32::MAX))
-                .await?;
-            self.adopt(taken).await;
-        }
+        // The explanations left pending whose leases are free now (alone:
+        // all of them, they were this process's before it stopped — the
+        // bus knows which). One pass: each taken explanation's lease is
+        // renewed, so a second pass would take them again.
+        let now = self.now();
+        let taken = self
+            .inner
+            .store
+            .take_orphaned_explanations(
+                self.inner.bus.leases_free_before(now),
+                now + self.lease_ms(),
+                i64::from(u32::MAX),
+            )
+            .await?;
+        self.adopt(taken).await;
         let hub = self.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(ORPHAN_CHECK);

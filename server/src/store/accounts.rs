@@ -4,6 +4,7 @@
 //! its account.
 
 use super::{on_db, Dialect, Store, StoreError};
+use crate::identity::Identity;
 use app::protocol::{AccountId, TableId};
 
 /// A stored account as sign-in needs it.
@@ -133,15 +134,18 @@ impl Store {
         reason: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
+        let identity = Identity::Account(id).stored();
         let id = id.get();
-        const STEPS: [&str; 6] = [
+        const STEPS: [&str; 4] = [
             "DELETE FROM account_sessions WHERE account_id = $1",
             "DELETE FROM rating_history WHERE account_id = $1",
             "DELETE FROM ratings WHERE account_id = $1",
             "DELETE FROM account_links WHERE account_id = $1",
-            // Its puzzle rating and tries (keyed by its identity).
-            "DELETE FROM puzzle_attempts WHERE solver = 'account:' || CAST($1 AS TEXT)",
-            "DELETE FROM puzzle_solvers WHERE solver = 'account:' || CAST($1 AS TEXT)",
+        ];
+        // Its puzzle rating and tries (a solver is the identity at a browser).
+        const SOLVER_STEPS: [&str; 2] = [
+            "DELETE FROM puzzle_attempts WHERE solver = $1",
+            "DELETE FROM puzzle_solvers WHERE solver = $1",
         ];
         const TOMBSTONE: &str = "INSERT INTO account_tombstones (id, name_hash, reason, at) \
              VALUES ($1, $2, $3, $4) ON CONFLICT (name_hash) DO NOTHING";
@@ -160,6 +164,12 @@ impl Store {
             for step in STEPS {
                 sqlx::query(&pool.sql(step))
                     .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            for step in SOLVER_STEPS {
+                sqlx::query(&pool.sql(step))
+                    .bind(&identity)
                     .execute(&mut *tx)
                     .await?;
             }
@@ -298,7 +308,7 @@ impl Store {
     /// archived games) to `to`, in one transaction. Each changed table's
     /// version grows, so every instance (on PostgreSQL) reloads its copy.
     pub async fn transfer_identity(&self, from: &str, to: &str) -> Result<(), StoreError> {
-        const STEPS: [&str; 4] = [
+        const SESSIONS: [&str; 2] = [
             "UPDATE tables SET \
              owner = CASE WHEN owner = $1 THEN $2 ELSE owner END, \
              black_seat = CASE WHEN black_seat = $1 THEN $2 ELSE black_seat END, \
@@ -306,15 +316,33 @@ impl Store {
              version = version + 1 \
              WHERE owner = $1 OR black_seat = $1 OR white_seat = $1",
             "UPDATE lab_owners SET owner = $2 WHERE owner = $1",
-            "UPDATE archived_games SET black = $2 WHERE black = $1",
-            "UPDATE archived_games SET white = $2 WHERE white = $1",
         ];
+        // An archived game's sides are typed columns (store::archive).
+        const ARCHIVE: [&str; 2] = [
+            "UPDATE archived_games SET black_account = $4, black_ai = $5, black_browser = $6 \
+             WHERE black_account = $1 OR black_ai = $2 OR black_browser = $3",
+            "UPDATE archived_games SET white_account = $4, white_ai = $5, white_browser = $6 \
+             WHERE white_account = $1 OR white_ai = $2 OR white_browser = $3",
+        ];
+        let columns = |text: &str| super::archive::PlayerColumns::of(&Identity::parse(text));
+        let (old, new) = (columns(from), columns(to));
         on_db!(self.db(), |pool| {
             let mut tx = pool.begin().await?;
-            for step in STEPS {
+            for step in SESSIONS {
                 sqlx::query(&pool.sql(step))
                     .bind(from)
                     .bind(to)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            for step in ARCHIVE {
+                sqlx::query(&pool.sql(step))
+                    .bind(old.account)
+                    .bind(old.ai)
+                    .bind(old.browser.clone())
+                    .bind(new.account)
+                    .bind(new.ai)
+                    .bind(new.browser.clone())
                     .execute(&mut *tx)
                     .await?;
             }

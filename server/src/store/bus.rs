@@ -9,6 +9,7 @@
 //! notifications near the measured rate (docs/ARCHITECTURE.md, docs/BENCHMARKS.md).
 
 use super::{MoveKind, MoveRow, StoreError};
+use app::protocol::{LabId, TableId};
 use futures_util::future::BoxFuture;
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
@@ -23,14 +24,14 @@ pub enum BusMessage {
     /// A table was written; it is now at `version` (below 0: deleted).
     /// `change`: what a command wrote to get there from `version - 1`.
     Table {
-        id: String,
+        id: TableId,
         version: i64,
         change: Option<TableChange>,
     },
     /// The quick-match player waiting with `ticket` was paired at `table`.
-    Matched { ticket: i64, table: String },
+    Matched { ticket: i64, table: TableId },
     /// A lab game was written; it is now at `version` (below 0: deleted).
-    Lab { id: String, version: i64 },
+    Lab { id: LabId, version: i64 },
 }
 
 /// The rows one command wrote and its time (the table's last activity).
@@ -99,7 +100,7 @@ impl TableChange {
 }
 
 /// The text of [`BusMessage::Table`], from borrowed parts.
-pub fn table_message(id: &str, version: i64, change: Option<&TableChange>) -> String {
+pub fn table_message(id: &TableId, version: i64, change: Option<&TableChange>) -> String {
     match change {
         None => format!("t {id} {version}"),
         Some(change) => format!("t {id} {version} {}", change.encode()),
@@ -121,12 +122,13 @@ impl BusMessage {
         }
     }
 
-    /// Reads the text form; anything else is `None`.
+    /// Reads the text form; anything else (a malformed id included) is
+    /// `None`.
     pub fn decode(text: &str) -> Option<BusMessage> {
         let mut parts = text.split(' ');
         let message = match (parts.next()?, parts.next()?, parts.next()?) {
             ("t", id, version) => BusMessage::Table {
-                id: id.to_string(),
+                id: TableId::parse(id).ok()?,
                 version: version.parse().ok()?,
                 change: match (parts.next(), parts.next()) {
                     (None, _) => None,
@@ -136,10 +138,10 @@ impl BusMessage {
             },
             ("m", ticket, table) => BusMessage::Matched {
                 ticket: ticket.parse().ok()?,
-                table: table.to_string(),
+                table: TableId::parse(table).ok()?,
             },
             ("l", id, version) => BusMessage::Lab {
-                id: id.to_string(),
+                id: LabId::parse(id).ok()?,
                 version: version.parse().ok()?,
             },
             _ => return None,
@@ -160,6 +162,13 @@ pub trait Bus: Send + Sync + 'static {
     /// rollback). Only the bus that is PostgreSQL's own can.
     fn sent_at_commit(&self) -> bool {
         false
+    }
+    /// At start, the lease expiry (ms) before which a lease left in the
+    /// store (a lab explanation being written) is nobody's and may be taken
+    /// over: `now` among several instances (a running lease may be
+    /// another's); for an instance alone every lease (see [`LocalBus`]).
+    fn leases_free_before(&self, now: i64) -> i64 {
+        now
     }
 }
 
@@ -193,6 +202,12 @@ impl Bus for LocalBus {
 
     fn subscribe(&self) -> broadcast::Receiver<BusMessage> {
         self.heard.subscribe()
+    }
+
+    /// Alone, every lease left in the store was this process's own before
+    /// it stopped: all are free at once, whatever their expiry says.
+    fn leases_free_before(&self, _now: i64) -> i64 {
+        i64::MAX
     }
 }
 
@@ -318,6 +333,10 @@ mod tests {
             "m x t",
             "l a",
             "l a x",
+            // Ids the site never makes.
+            "t a/b 1",
+            "m 3 ../t",
+            "l a.b 1",
         ] {
             assert_eq!(BusMessage::decode(bad), None, "{bad:?}");
         }

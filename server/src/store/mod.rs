@@ -253,9 +253,9 @@ pub struct ArchivedGame {
     pub id: GameId,
     /// The table's mode.
     pub mode: app::protocol::TableMode,
-    /// Who played each side: an identity, or `ai:<depth>`.
-    pub black: String,
-    pub white: String,
+    /// Who played each side.
+    pub black: crate::identity::Identity,
+    pub white: crate::identity::Identity,
     pub start_obf: String,
     /// The placements, as a transcript (`f5d6c3…`).
     pub moves: String,
@@ -352,15 +352,23 @@ macro_rules! write_round_parts {
             .await?;
         }
         if let (Some(end), Some(game)) = (&record.round_end, &record.archive) {
-            let sql = $q(concat!("INSERT INTO archived_games (id, table_id, round, black, white, start_obf, \
+            let sql = $q(concat!("INSERT INTO archived_games (id, table_id, round, black_account, black_ai, \
+                 black_browser, white_account, white_ai, white_browser, start_obf, \
                  moves, times, winner, reason, black_discs, white_discs, ended_at, ", $crate::store::mode::mode_columns!(), ") \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)"));
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, \
+                 $22, $23, $24, $25)"));
+            let black = $crate::store::archive::PlayerColumns::of(&game.black);
+            let white = $crate::store::archive::PlayerColumns::of(&game.white);
             let query = sqlx::query(&sql)
             .bind(game.id.as_str())
             .bind(record.table_id.as_str())
             .bind(end.round)
-            .bind(&game.black)
-            .bind(&game.white)
+            .bind(black.account)
+            .bind(black.ai)
+            .bind(black.browser)
+            .bind(white.account)
+            .bind(white.ai)
+            .bind(white.browser)
             .bind(&game.start_obf)
             .bind(&game.moves)
             .bind(&game.times)
@@ -406,9 +414,9 @@ pub(crate) use write_round_parts;
 /// session (the AI counts for nobody), the game goes. A game with an
 /// account on either side stays for that account.
 pub(crate) const ORPHANED_GAMES: &str = "DELETE FROM archived_games
-     WHERE black NOT LIKE 'account:%' AND white NOT LIKE 'account:%'
-       AND (black LIKE 'ai:%' OR black NOT IN (SELECT token FROM sessions))
-       AND (white LIKE 'ai:%' OR white NOT IN (SELECT token FROM sessions))";
+     WHERE black_account IS NULL AND white_account IS NULL
+       AND (black_browser IS NULL OR black_browser NOT IN (SELECT token FROM sessions))
+       AND (white_browser IS NULL OR white_browser NOT IN (SELECT token FROM sessions))";
 
 /// Everything one accepted command writes, in one transaction.
 #[derive(Clone, Debug)]

@@ -214,6 +214,23 @@ mod tests {
         assert_eq!(columns.mode(), None);
     }
 
+    /// Players as an older database stored them (one text) and the identity
+    /// each reads as in the typed columns: a malformed or out-of-range text is
+    /// a browser's, as `Identity::parse` reads it.
+    fn old_players() -> Vec<(&'static str, crate::identity::Identity)> {
+        use crate::identity::Identity;
+        vec![
+            (
+                "account:12",
+                Identity::Account(app::protocol::AccountId::new(12)),
+            ),
+            ("ai:6", Identity::Ai(6)),
+            ("3f9a0c", Identity::Browser("3f9a0c".into())),
+            ("account:x", Identity::Browser("account:x".into())),
+            ("ai:300", Identity::Browser("ai:300".into())),
+        ]
+    }
+
     /// A database written before the typed columns (mode as JSON) opens
     /// with every table's and archived game's mode intact.
     #[tokio::test]
@@ -223,6 +240,7 @@ mod tests {
         let path = dir.path().join("old.db");
         let url = format!("sqlite://{}?mode=rwc", path.display());
         let pool = sqlx::SqlitePool::connect(&url).await.expect("connect");
+        let players = old_players();
         let mut migrator = sqlx::migrate!("../migrations");
         migrator.migrations = std::borrow::Cow::Owned(
             migrator
@@ -279,11 +297,13 @@ mod tests {
             sqlx::query(
                 "INSERT INTO archived_games (id, table_id, round, mode, black, white, start_obf, moves, \
                  times, winner, reason, black_discs, white_discs, ended_at) \
-                 VALUES (?, ?, 1, ?, 'b', 'w', '', '', '[]', NULL, 'finished', 32, 32, 1)",
+                 VALUES (?, ?, 1, ?, ?, ?, '', '', '[]', NULL, 'finished', 32, 32, 1)",
             )
             .bind(format!("g{id}"))
             .bind(id)
             .bind(json)
+            .bind(players[i % players.len()].0)
+            .bind(players[(i + 1) % players.len()].0)
             .execute(&pool)
             .await
             .expect("old game");
@@ -305,6 +325,19 @@ mod tests {
                 .expect("read")
                 .expect("kept");
             assert_eq!(game.mode.mode(), Some(*mode), "game of {id}");
+        }
+        for (i, (id, _, _)) in modes.iter().enumerate() {
+            let game = store
+                .archived_game(&format!("g{id}"))
+                .await
+                .expect("read")
+                .expect("kept");
+            let player = |k: usize| players[k % players.len()].1.clone();
+            assert_eq!(
+                (game.black(), game.white()),
+                (player(i), player(i + 1)),
+                "players of {id}"
+            );
         }
     }
 }

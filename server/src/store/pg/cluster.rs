@@ -249,13 +249,18 @@ impl PgStore {
             }
             None => {
                 let (ticket,): (i64,) = sqlx::query_as(
-                    "INSERT INTO queue (control, session, instance, created_at, rating) VALUES ($1, $2, $3, $4, $5) RETURNING ticket",
+                    "INSERT INTO queue (control, session, instance, created_at, rating, account_id) \
+                     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ticket",
                 )
                 .bind(control)
                 .bind(session)
                 .bind(&*self.instance)
                 .bind(now)
                 .bind(rating)
+                .bind(
+                    crate::identity::account_of(&app::protocol::Session(session.to_string()))
+                        .map(AccountId::get),
+                )
                 .fetch_one(&mut *tx)
                 .await?;
                 Ok(ticket)
@@ -340,7 +345,7 @@ impl PgStore {
 /// browser link with account `$6` seen since `$7` (NULL `$6`: casual).
 const UNLINKED: &str = "AND ($6::bigint IS NULL OR NOT EXISTS (\
      SELECT 1 FROM account_links x JOIN account_links y ON y.link = x.link \
-     WHERE x.account_id = $6 AND 'account:' || y.account_id::text = q.session \
+     WHERE x.account_id = $6 AND y.account_id = q.account_id \
      AND x.seen_at >= $7 AND y.seen_at >= $7))";
 
 /// The quick match's rating window ([`crate::hub::RATING_WINDOW`], the one

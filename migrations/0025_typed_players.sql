@@ -1,0 +1,72 @@
+-- Who played each side of an archived game, in typed columns instead of one
+-- prefixed text (`account:<id>`, `ai:<depth>`, a browser's session hash):
+-- `<side>_account` (an account's id), `<side>_ai` (the computer's depth) or
+-- `<side>_browser` (an anonymous browser's session hash) — exactly one set,
+-- as the database checks (server::identity::Identity, store::archive).
+-- SQLite cannot add a table CHECK, so archived_games is rebuilt (no table
+-- refers to it). A stored text is read as the code read it: `account:` and
+-- digits an account, `ai:` and one or two digits the computer, anything
+-- else a browser. PostgreSQL's twin is migrations/postgres/0015_typed_players.sql.
+CREATE TABLE archived_games_new (
+    id             TEXT    PRIMARY KEY NOT NULL,
+    table_id       TEXT    NOT NULL,
+    round          INTEGER NOT NULL,
+    mode_kind      TEXT    NOT NULL CHECK (mode_kind IN ('vs_ai', 'hot_seat', 'online')),
+    ai_depth       INTEGER CHECK (ai_depth BETWEEN 1 AND 255),
+    ai_human       TEXT    CHECK (ai_human IN ('black', 'white')),
+    private_link   INTEGER NOT NULL CHECK (private_link IN (0, 1)),
+    base_s         INTEGER CHECK (base_s >= 0),
+    increment_s    INTEGER CHECK (increment_s >= 0),
+    rated          INTEGER NOT NULL CHECK (rated IN (0, 1)),
+    tournament     INTEGER NOT NULL CHECK (tournament IN (0, 1)),
+    black_account  INTEGER,
+    black_ai       INTEGER CHECK (black_ai BETWEEN 0 AND 255),
+    black_browser  TEXT,
+    white_account  INTEGER,
+    white_ai       INTEGER CHECK (white_ai BETWEEN 0 AND 255),
+    white_browser  TEXT,
+    start_obf      TEXT    NOT NULL,
+    moves          TEXT    NOT NULL,
+    times          TEXT    NOT NULL,
+    winner         TEXT    CHECK (winner IN ('black', 'white')),
+    reason         TEXT    NOT NULL CHECK (reason IN ('finished', 'resigned', 'timeout', 'abandoned', 'time', 'aborted')),
+    black_discs    INTEGER NOT NULL,
+    white_discs    INTEGER NOT NULL,
+    ended_at       INTEGER NOT NULL,
+    black_before   REAL,
+    black_after    REAL,
+    white_before   REAL,
+    white_after    REAL,
+    CHECK ((black_account IS NOT NULL) + (black_ai IS NOT NULL) + (black_browser IS NOT NULL) = 1),
+    CHECK ((white_account IS NOT NULL) + (white_ai IS NOT NULL) + (white_browser IS NOT NULL) = 1)
+);
+INSERT INTO archived_games_new (id, table_id, round, mode_kind, ai_depth, ai_human, private_link,
+    base_s, increment_s, rated, tournament, black_account, black_ai, black_browser,
+    white_account, white_ai, white_browser, start_obf, moves, times, winner, reason,
+    black_discs, white_discs, ended_at, black_before, black_after, white_before, white_after)
+SELECT id, table_id, round, mode_kind, ai_depth, ai_human, private_link,
+    base_s, increment_s, rated, tournament,
+    b_account, b_ai, CASE WHEN b_account IS NULL AND b_ai IS NULL THEN black END,
+    w_account, w_ai, CASE WHEN w_account IS NULL AND w_ai IS NULL THEN white END,
+    start_obf, moves, times, winner, reason,
+    black_discs, white_discs, ended_at, black_before, black_after, white_before, white_after
+FROM (SELECT *,
+    CASE WHEN black GLOB 'account:[0-9]*' AND length(black) <= 26
+              AND NOT substr(black, 9) GLOB '*[^0-9]*'
+         THEN CAST(substr(black, 9) AS INTEGER) END AS b_account,
+    CASE WHEN black GLOB 'ai:[0-9]' OR black GLOB 'ai:[0-9][0-9]'
+         THEN CAST(substr(black, 4) AS INTEGER) END AS b_ai,
+    CASE WHEN white GLOB 'account:[0-9]*' AND length(white) <= 26
+              AND NOT substr(white, 9) GLOB '*[^0-9]*'
+         THEN CAST(substr(white, 9) AS INTEGER) END AS w_account,
+    CASE WHEN white GLOB 'ai:[0-9]' OR white GLOB 'ai:[0-9][0-9]'
+         THEN CAST(substr(white, 4) AS INTEGER) END AS w_ai
+    FROM archived_games);
+DROP TABLE archived_games;
+ALTER TABLE archived_games_new RENAME TO archived_games;
+CREATE INDEX archived_games_black_account ON archived_games (black_account, ended_at);
+CREATE INDEX archived_games_white_account ON archived_games (white_account, ended_at);
+CREATE INDEX archived_games_black_browser ON archived_games (black_browser, ended_at);
+CREATE INDEX archived_games_white_browser ON archived_games (white_browser, ended_at);
+CREATE UNIQUE INDEX archived_games_round ON archived_games (table_id, round);
+CREATE INDEX archived_games_kind ON archived_games (mode_kind, ended_at);
