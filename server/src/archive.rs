@@ -320,7 +320,7 @@ impl Archive {
             draws,
             games: self.filtered(&identity, before, mode, result).await?,
             ratings: crate::ratings::pools(&self.store, account.id).await?,
-            tournaments: crate::tournaments::results_of(&self.store, account.id.get()).await?,
+            tournaments: crate::tournaments::results_of(&self.store, account.id).await?,
         })
     }
 }

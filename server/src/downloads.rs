@@ -14,7 +14,7 @@ use axum::response::IntoResponse;
 /// as text.
 pub async fn tournament_text(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<app::protocol::TournamentId>,
 ) -> axum::response::Response {
     match state.tournaments.export(&id).await {
         Ok(text) => attachment(

@@ -177,7 +177,7 @@ pub async fn table_socket(
 /// tournament is refused with 404 before the upgrade.
 pub async fn tournament_socket(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(id): Path<app::protocol::TournamentId>,
     Extension(session): Extension<Session>,
     ip: Option<Extension<crate::guard::ClientIp>>,
     headers: HeaderMap,
@@ -191,7 +191,7 @@ pub async fn tournament_socket(
         Ok(pages) => pages,
         Err(error) => return ErrorResponse(error).into_response(),
     };
-    let me = crate::identity::account_of(&session).map(AccountId::get);
+    let me = crate::identity::account_of(&session);
     let hub = state.hub.clone();
     let keep = KeepAlive::of(&state);
     bounded(upgrade).on_upgrade(move |socket| async move {
@@ -203,14 +203,14 @@ pub async fn tournament_socket(
     })
 }
 
-fn tournament_message(page: &crate::tournaments::Shared, me: Option<i64>) -> Message {
+fn tournament_message(page: &crate::tournaments::Shared, me: Option<AccountId>) -> Message {
     Message::Text(page.message_for(me).into())
 }
 
 async fn serve_tournament(
     mut socket: WebSocket,
     mut pages: tokio::sync::watch::Receiver<std::sync::Arc<crate::tournaments::Shared>>,
-    me: Option<i64>,
+    me: Option<AccountId>,
     keep: KeepAlive,
 ) {
     let first = tournament_message(&pages.borrow_and_update(), me);

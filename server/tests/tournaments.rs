@@ -346,11 +346,15 @@ async fn a_swiss_of_five_pairs_scores_and_ranks_by_brightwell_quotient() {
     for name in names {
         assert!(text.contains(name), "{text}");
     }
-    let (status, _) = anonymous
-        .get("/tournaments/nope/export.txt")
-        .await
-        .expect("export");
-    assert_eq!(status, 404);
+    // Unknown, and malformed (refused before any query).
+    for path in [
+        "/tournaments/nope/export.txt",
+        "/tournaments/a%20b/export.txt",
+        "/tournaments/..%2Fx/export.txt",
+    ] {
+        let (status, _) = anonymous.get(path).await.expect("export");
+        assert_eq!(status, 404, "{path}");
+    }
 }
 
 #[tokio::test]
@@ -603,8 +607,10 @@ async fn a_tournament_socket_pushes_the_page_live_and_joins_race_safely() {
     let id = create(&players[0], new).await.expect("arena");
     // An unknown tournament is refused before the upgrade; so is a
     // foreign page.
-    let unknown = players[0].socket("/ws/tournament/nope").await;
-    assert_eq!(unknown.err().map(|r| r.status), Some(404));
+    for path in ["/ws/tournament/nope", "/ws/tournament/a%20b"] {
+        let unknown = players[0].socket(path).await;
+        assert_eq!(unknown.err().map(|r| r.status), Some(404), "{path}");
+    }
     let (mut socket, page) = players[0].tournament_socket(&id).await.expect("socket");
     assert!(!page.joined && page.signed_in && page.mine);
     let (mut watcher, anonymous) = live

@@ -9,40 +9,92 @@
 //! changes nothing and is rolled back.
 
 use super::{on_db, Dialect, Store, StoreError};
+use app::protocol::{AccountId, EndReason, GameId, Side, TableId, TournamentId};
+use app::tournaments::{Kind, Status};
 
-/// A tournament as stored.
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+/// A tournament as stored, typed (its kind and status are checked by the
+/// database; an id read back is the one written).
+#[derive(Clone, Debug, PartialEq)]
 pub struct TournamentRow {
-    pub id: String,
-    pub kind: String,
+    pub id: TournamentId,
+    pub kind: Kind,
     pub name: String,
-    pub creator: Option<i64>,
+    pub creator: Option<AccountId>,
     pub creator_name: Option<String>,
     pub base_ms: i64,
     pub increment_ms: i64,
-    pub rated: i64,
-    pub private: i64,
+    pub rated: bool,
+    pub private: bool,
     pub rounds: i64,
     pub multiplier: i64,
     pub starts_at: i64,
     pub ends_at: Option<i64>,
-    pub status: String,
+    pub status: Status,
     pub round: i64,
     pub created_at: i64,
     pub finished_at: Option<i64>,
     pub players: i64,
 }
 
+/// A tournament's row as the database answers it (the store's own; typed
+/// into [`TournamentRow`]).
+#[derive(sqlx::FromRow)]
+struct RawTournament {
+    id: String,
+    kind: String,
+    name: String,
+    creator: Option<i64>,
+    creator_name: Option<String>,
+    base_ms: i64,
+    increment_ms: i64,
+    rated: i64,
+    private: i64,
+    rounds: i64,
+    multiplier: i64,
+    starts_at: i64,
+    ends_at: Option<i64>,
+    status: String,
+    round: i64,
+    created_at: i64,
+    finished_at: Option<i64>,
+    players: i64,
+}
+
+impl From<RawTournament> for TournamentRow {
+    fn from(raw: RawTournament) -> Self {
+        TournamentRow {
+            id: TournamentId::new(raw.id),
+            // The CHECKs of migration 0020 allow no other values.
+            kind: Kind::parse(&raw.kind).unwrap_or_default(),
+            name: raw.name,
+            creator: raw.creator.map(AccountId::new),
+            creator_name: raw.creator_name,
+            base_ms: raw.base_ms,
+            increment_ms: raw.increment_ms,
+            rated: raw.rated != 0,
+            private: raw.private != 0,
+            rounds: raw.rounds,
+            multiplier: raw.multiplier,
+            starts_at: raw.starts_at,
+            ends_at: raw.ends_at,
+            status: Status::parse(&raw.status).unwrap_or(Status::Finished),
+            round: raw.round,
+            created_at: raw.created_at,
+            finished_at: raw.finished_at,
+            players: raw.players,
+        }
+    }
+}
+
 /// A new tournament.
 #[derive(Clone, Debug)]
 pub struct NewTournament<'a> {
-    pub id: &'a str,
-    /// `swiss` or `arena`.
-    pub kind: &'a str,
+    pub id: &'a TournamentId,
+    pub kind: Kind,
     /// An arena's end.
     pub ends_at: Option<i64>,
     pub name: &'a str,
-    pub creator: Option<i64>,
+    pub creator: Option<AccountId>,
     pub address: Option<&'a str>,
     pub base_ms: i64,
     pub increment_ms: i64,
@@ -57,19 +109,20 @@ pub struct NewTournament<'a> {
 /// A player of a tournament, with their account's name.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct EntrantRow {
-    pub account_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub account_id: AccountId,
     pub name: String,
     pub rating: f64,
     pub withdrawn: i64,
 }
 
 /// One game (or bye) of a tournament.
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
     pub round: i64,
-    pub black: i64,
-    pub white: Option<i64>,
-    pub table_id: Option<String>,
+    pub black: AccountId,
+    pub white: Option<AccountId>,
+    pub table_id: Option<TableId>,
     pub black_points: Option<i64>,
     pub white_points: Option<i64>,
     pub black_discs: Option<i64>,
@@ -83,22 +136,89 @@ pub struct GameRow {
     pub seated: bool,
 }
 
+#[derive(sqlx::FromRow)]
+struct RawGame {
+    round: i64,
+    black: i64,
+    white: Option<i64>,
+    table_id: Option<String>,
+    black_points: Option<i64>,
+    white_points: Option<i64>,
+    black_discs: Option<i64>,
+    white_discs: Option<i64>,
+    black_berserk: i64,
+    white_berserk: i64,
+    seated: bool,
+}
+
+impl From<RawGame> for GameRow {
+    fn from(raw: RawGame) -> Self {
+        GameRow {
+            round: raw.round,
+            black: AccountId::new(raw.black),
+            white: raw.white.map(AccountId::new),
+            table_id: raw.table_id.map(TableId::new),
+            black_points: raw.black_points,
+            white_points: raw.white_points,
+            black_discs: raw.black_discs,
+            white_discs: raw.white_discs,
+            black_berserk: raw.black_berserk,
+            white_berserk: raw.white_berserk,
+            seated: raw.seated,
+        }
+    }
+}
+
 /// An unscored game whose table's round has been archived: how it ended.
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EndedGame {
     pub round: i64,
-    pub black: i64,
-    pub winner: Option<String>,
-    pub reason: String,
+    pub black: AccountId,
+    pub winner: Option<Side>,
+    pub reason: EndReason,
     pub black_discs: i64,
     pub white_discs: i64,
     /// The archived game's id (for its page).
-    pub game_id: String,
+    pub game_id: GameId,
     /// Whether each side went berserk, and how many discs each placed.
     pub black_berserk: i64,
     pub white_berserk: i64,
     pub black_moves: i64,
     pub white_moves: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct RawEnded {
+    round: i64,
+    black: i64,
+    winner: Option<String>,
+    reason: String,
+    black_discs: i64,
+    white_discs: i64,
+    game_id: String,
+    black_berserk: i64,
+    white_berserk: i64,
+    black_moves: i64,
+    white_moves: i64,
+}
+
+impl From<RawEnded> for EndedGame {
+    fn from(raw: RawEnded) -> Self {
+        EndedGame {
+            round: raw.round,
+            black: AccountId::new(raw.black),
+            // The CHECKs of migration 0024 allow no other values.
+            winner: raw.winner.as_deref().and_then(Side::parse),
+            reason: EndReason::parse(&raw.reason).unwrap_or(EndReason::Finished),
+            black_discs: raw.black_discs,
+            white_discs: raw.white_discs,
+            game_id: GameId::new(raw.game_id),
+            black_berserk: raw.black_berserk,
+            white_berserk: raw.white_berserk,
+            black_moves: raw.black_moves,
+            white_moves: raw.white_moves,
+        }
+    }
 }
 
 /// A tournament's state in a few numbers ([`Store::tournament_stamp`]).
@@ -118,9 +238,9 @@ pub type TournamentStamp = (
 /// A round's pairing to write: black, white (None: a bye) and its table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewGame {
-    pub black: i64,
-    pub white: Option<i64>,
-    pub table_id: Option<String>,
+    pub black: AccountId,
+    pub white: Option<AccountId>,
+    pub table_id: Option<TableId>,
 }
 
 const SELECT: &str = "SELECT t.id, t.kind, t.name, t.creator, a.name AS creator_name, t.base_ms, \
@@ -138,9 +258,9 @@ impl Store {
             VALUES ($1, $13, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', 0, $12, $14)";
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(INSERT))
-                .bind(new.id)
+                .bind(new.id.as_str())
                 .bind(new.name)
-                .bind(new.creator)
+                .bind(new.creator.map(AccountId::get))
                 .bind(new.address)
                 .bind(new.base_ms)
                 .bind(new.increment_ms)
@@ -150,7 +270,7 @@ impl Store {
                 .bind(new.multiplier)
                 .bind(new.starts_at)
                 .bind(new.now)
-                .bind(new.kind)
+                .bind(new.kind.key())
                 .bind(new.ends_at)
                 .execute(pool)
                 .await?;
@@ -161,7 +281,7 @@ impl Store {
     /// How many tournaments an account, and an address, created since `since`.
     pub async fn tournaments_created(
         &self,
-        creator: i64,
+        creator: AccountId,
         address: Option<&str>,
         since: i64,
     ) -> Result<(i64, i64), StoreError> {
@@ -170,7 +290,7 @@ impl Store {
             (SELECT COUNT(*) FROM tournaments WHERE address = $2 AND created_at >= $3)";
         let counts = on_db!(self.db(), |pool| {
             sqlx::query_as::<_, (i64, i64)>(&pool.sql(COUNT))
-                .bind(creator)
+                .bind(creator.get())
                 .bind(address)
                 .bind(since)
                 .fetch_one(pool)
@@ -180,15 +300,15 @@ impl Store {
     }
 
     /// A tournament by id.
-    pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
+    pub async fn tournament(&self, id: &TournamentId) -> Result<Option<TournamentRow>, StoreError> {
         let query = format!("{SELECT} WHERE t.id = $1");
         let row = on_db!(self.db(), |pool| {
-            sqlx::query_as::<_, TournamentRow>(&pool.sql(&query))
-                .bind(id)
+            sqlx::query_as::<_, RawTournament>(&pool.sql(&query))
+                .bind(id.as_str())
                 .fetch_optional(pool)
                 .await?
         });
-        Ok(row)
+        Ok(row.map(TournamentRow::from))
     }
 
     /// The public tournaments to list: every one not finished, and those
@@ -204,19 +324,19 @@ impl Store {
              t.starts_at, t.id LIMIT $2"
         );
         let rows = on_db!(self.db(), |pool| {
-            sqlx::query_as::<_, TournamentRow>(&pool.sql(&query))
+            sqlx::query_as::<_, RawTournament>(&pool.sql(&query))
                 .bind(since)
                 .bind(limit)
                 .fetch_all(pool)
                 .await?
         });
-        Ok(rows)
+        Ok(rows.into_iter().map(TournamentRow::from).collect())
     }
 
     /// The tournaments an account played (finished), latest first.
     pub async fn tournaments_of(
         &self,
-        account: i64,
+        account: AccountId,
         limit: i64,
     ) -> Result<Vec<TournamentRow>, StoreError> {
         let query = format!(
@@ -225,13 +345,13 @@ impl Store {
              ORDER BY t.finished_at DESC, t.id LIMIT $2"
         );
         let rows = on_db!(self.db(), |pool| {
-            sqlx::query_as::<_, TournamentRow>(&pool.sql(&query))
-                .bind(account)
+            sqlx::query_as::<_, RawTournament>(&pool.sql(&query))
+                .bind(account.get())
                 .bind(limit)
                 .fetch_all(pool)
                 .await?
         });
-        Ok(rows)
+        Ok(rows.into_iter().map(TournamentRow::from).collect())
     }
 
     /// The tournaments the director must look at: running ones, and open
@@ -242,22 +362,25 @@ impl Store {
              ORDER BY t.starts_at, t.id"
         );
         let rows = on_db!(self.db(), |pool| {
-            sqlx::query_as::<_, TournamentRow>(&pool.sql(&query))
+            sqlx::query_as::<_, RawTournament>(&pool.sql(&query))
                 .bind(now)
                 .fetch_all(pool)
                 .await?
         });
-        Ok(rows)
+        Ok(rows.into_iter().map(TournamentRow::from).collect())
     }
 
     /// A tournament's players, withdrawn ones included, by join order.
-    pub async fn tournament_entrants(&self, id: &str) -> Result<Vec<EntrantRow>, StoreError> {
+    pub async fn tournament_entrants(
+        &self,
+        id: &TournamentId,
+    ) -> Result<Vec<EntrantRow>, StoreError> {
         const QUERY: &str = "SELECT p.account_id, a.name, p.rating, p.withdrawn \
             FROM tournament_players p JOIN accounts a ON a.id = p.account_id \
             WHERE p.tournament_id = $1 ORDER BY p.joined_at, p.account_id";
         let rows = on_db!(self.db(), |pool| {
             sqlx::query_as::<_, EntrantRow>(&pool.sql(QUERY))
-                .bind(id)
+                .bind(id.as_str())
                 .fetch_all(pool)
                 .await?
         });
@@ -265,27 +388,27 @@ impl Store {
     }
 
     /// A tournament's games and byes, by round.
-    pub async fn tournament_games(&self, id: &str) -> Result<Vec<GameRow>, StoreError> {
+    pub async fn tournament_games(&self, id: &TournamentId) -> Result<Vec<GameRow>, StoreError> {
         const QUERY: &str = "SELECT round, black, white, table_id, black_points, white_points, \
             black_discs, white_discs, black_berserk, white_berserk, \
             EXISTS (SELECT 1 FROM tables s WHERE s.id = g.table_id) AS seated \
             FROM tournament_games g WHERE tournament_id = $1 \
             ORDER BY round, black";
         let rows = on_db!(self.db(), |pool| {
-            sqlx::query_as::<_, GameRow>(&pool.sql(QUERY))
-                .bind(id)
+            sqlx::query_as::<_, RawGame>(&pool.sql(QUERY))
+                .bind(id.as_str())
                 .fetch_all(pool)
                 .await?
         });
-        Ok(rows)
+        Ok(rows.into_iter().map(GameRow::from).collect())
     }
 
     /// Joins an open tournament (again, after leaving it); false when it
     /// is not open.
     pub async fn join_tournament(
         &self,
-        id: &str,
-        account: i64,
+        id: &TournamentId,
+        account: AccountId,
         rating: f64,
         now: i64,
     ) -> Result<bool, StoreError> {
@@ -296,8 +419,8 @@ impl Store {
             ON CONFLICT (tournament_id, account_id) DO UPDATE SET withdrawn = 0, rating = $3";
         let done = on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(JOIN))
-                .bind(id)
-                .bind(account)
+                .bind(id.as_str())
+                .bind(account.get())
                 .bind(rating)
                 .bind(now)
                 .execute(pool)
@@ -310,15 +433,19 @@ impl Store {
     /// Leaves a tournament: before it starts the entry is removed, once it
     /// runs the player is withdrawn (their games stay). False when they
     /// were not in it.
-    pub async fn leave_tournament(&self, id: &str, account: i64) -> Result<bool, StoreError> {
+    pub async fn leave_tournament(
+        &self,
+        id: &TournamentId,
+        account: AccountId,
+    ) -> Result<bool, StoreError> {
         const REMOVE: &str = "DELETE FROM tournament_players WHERE tournament_id = $1 \
             AND account_id = $2 AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'open')";
         const WITHDRAW: &str = "UPDATE tournament_players SET withdrawn = 1 \
             WHERE tournament_id = $1 AND account_id = $2 AND withdrawn = 0";
         let done = on_db!(self.db(), |pool| {
             let removed = sqlx::query(&pool.sql(REMOVE))
-                .bind(id)
-                .bind(account)
+                .bind(id.as_str())
+                .bind(account.get())
                 .execute(pool)
                 .await?
                 .rows_affected();
@@ -326,8 +453,8 @@ impl Store {
                 removed
             } else {
                 sqlx::query(&pool.sql(WITHDRAW))
-                    .bind(id)
-                    .bind(account)
+                    .bind(id.as_str())
+                    .bind(account.get())
                     .execute(pool)
                     .await?
                     .rows_affected()
@@ -341,7 +468,7 @@ impl Store {
     /// longer at round `from` (paired meanwhile by another instance).
     pub async fn pair_round(
         &self,
-        id: &str,
+        id: &TournamentId,
         from: i64,
         games: &[NewGame],
         bye: (i64, i64, i64, i64),
@@ -353,7 +480,7 @@ impl Store {
         let paired = on_db!(self.db(), |pool| {
             let mut tx = pool.begin().await?;
             let moved = sqlx::query(&pool.sql(ADVANCE))
-                .bind(id)
+                .bind(id.as_str())
                 .bind(from)
                 .execute(&mut *tx)
                 .await?
@@ -362,10 +489,10 @@ impl Store {
                 for game in games {
                     let scored = game.white.is_none();
                     sqlx::query(&pool.sql(GAME))
-                        .bind(id)
+                        .bind(id.as_str())
                         .bind(from + 1)
-                        .bind(game.black)
-                        .bind(game.white)
+                        .bind(game.black.get())
+                        .bind(game.white.map(AccountId::get))
                         .bind(game.table_id.as_deref())
                         .bind(scored.then_some(bye.0))
                         .bind(scored.then_some(bye.1))
@@ -386,7 +513,10 @@ impl Store {
 
     /// The tournament's unscored games whose table has finished its first
     /// round (the archive holds how it ended).
-    pub async fn ended_tournament_games(&self, id: &str) -> Result<Vec<EndedGame>, StoreError> {
+    pub async fn ended_tournament_games(
+        &self,
+        id: &TournamentId,
+    ) -> Result<Vec<EndedGame>, StoreError> {
         const QUERY: &str =
             "SELECT g.round, g.black, a.winner, a.reason, a.black_discs, a.white_discs, \
             a.id AS game_id, \
@@ -402,20 +532,20 @@ impl Store {
             JOIN archived_games a ON a.table_id = g.table_id AND a.round = 1 \
             WHERE g.tournament_id = $1 AND g.black_points IS NULL";
         let rows = on_db!(self.db(), |pool| {
-            sqlx::query_as::<_, EndedGame>(&pool.sql(QUERY))
-                .bind(id)
+            sqlx::query_as::<_, RawEnded>(&pool.sql(QUERY))
+                .bind(id.as_str())
                 .fetch_all(pool)
                 .await?
         });
-        Ok(rows)
+        Ok(rows.into_iter().map(EndedGame::from).collect())
     }
 
     /// Scores one game (once: a scored game is never rescored).
     pub async fn score_tournament_game(
         &self,
-        id: &str,
+        id: &TournamentId,
         round: i64,
-        black: i64,
+        black: AccountId,
         score: (i64, i64, i64, i64),
         berserk: (i64, i64),
     ) -> Result<(), StoreError> {
@@ -424,9 +554,9 @@ impl Store {
             WHERE tournament_id = $1 AND round = $2 AND black = $3 AND black_points IS NULL";
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(SCORE))
-                .bind(id)
+                .bind(id.as_str())
                 .bind(round)
-                .bind(black)
+                .bind(black.get())
                 .bind(score.0)
                 .bind(score.1)
                 .bind(score.2)
@@ -441,22 +571,25 @@ impl Store {
 
     /// An arena whose start is due begins (its pairings come batch by
     /// batch).
-    pub async fn start_arena(&self, id: &str) -> Result<(), StoreError> {
+    pub async fn start_arena(&self, id: &TournamentId) -> Result<(), StoreError> {
         const START: &str =
             "UPDATE tournaments SET status = 'running' WHERE id = $1 AND status = 'open'";
         on_db!(self.db(), |pool| {
-            sqlx::query(&pool.sql(START)).bind(id).execute(pool).await?;
+            sqlx::query(&pool.sql(START))
+                .bind(id.as_str())
+                .execute(pool)
+                .await?;
         });
         Ok(())
     }
 
     /// Moves an open tournament's start to `at`.
-    pub async fn start_tournament_at(&self, id: &str, at: i64) -> Result<(), StoreError> {
+    pub async fn start_tournament_at(&self, id: &TournamentId, at: i64) -> Result<(), StoreError> {
         const START: &str =
             "UPDATE tournaments SET starts_at = $2 WHERE id = $1 AND status = 'open' AND starts_at > $2";
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(START))
-                .bind(id)
+                .bind(id.as_str())
                 .bind(at)
                 .execute(pool)
                 .await?;
@@ -465,12 +598,12 @@ impl Store {
     }
 
     /// Ends a tournament (once).
-    pub async fn finish_tournament(&self, id: &str, now: i64) -> Result<(), StoreError> {
+    pub async fn finish_tournament(&self, id: &TournamentId, now: i64) -> Result<(), StoreError> {
         const FINISH: &str = "UPDATE tournaments SET status = 'finished', finished_at = $2 \
             WHERE id = $1 AND status <> 'finished'";
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(FINISH))
-                .bind(id)
+                .bind(id.as_str())
                 .bind(now)
                 .execute(pool)
                 .await?;
@@ -479,11 +612,11 @@ impl Store {
     }
 
     /// Whether the table `id` exists.
-    pub async fn table_exists(&self, id: &str) -> Result<bool, StoreError> {
+    pub async fn table_exists(&self, id: &TableId) -> Result<bool, StoreError> {
         const QUERY: &str = "SELECT COUNT(*) FROM tables WHERE id = $1";
         let n = on_db!(self.db(), |pool| {
             sqlx::query_scalar::<_, i64>(&pool.sql(QUERY))
-                .bind(id)
+                .bind(id.as_str())
                 .fetch_one(pool)
                 .await?
         });
@@ -494,18 +627,21 @@ impl Store {
     /// round and black player, and the archived game's id.
     pub async fn archived_tournament_games(
         &self,
-        id: &str,
-    ) -> Result<Vec<((i64, i64), String)>, StoreError> {
+        id: &TournamentId,
+    ) -> Result<Vec<((i64, AccountId), GameId)>, StoreError> {
         const QUERY: &str = "SELECT g.round, g.black, a.id FROM tournament_games g \
             JOIN archived_games a ON a.table_id = g.table_id AND a.round = 1 \
             WHERE g.tournament_id = $1";
         let rows = on_db!(self.db(), |pool| {
             sqlx::query_as::<_, (i64, i64, String)>(&pool.sql(QUERY))
-                .bind(id)
+                .bind(id.as_str())
                 .fetch_all(pool)
                 .await?
         });
-        Ok(rows.into_iter().map(|(r, b, g)| ((r, b), g)).collect())
+        Ok(rows
+            .into_iter()
+            .map(|(r, b, g)| ((r, AccountId::new(b)), GameId::new(g)))
+            .collect())
     }
 
     /// What a tournament's page is built from, in a few numbers: its
@@ -513,7 +649,10 @@ impl Store {
     /// games whose table exists.
     /// Equal stamps mean an equal page (a rating moves only with a scored
     /// game), so the page is rebuilt only when the stamp changes.
-    pub async fn tournament_stamp(&self, id: &str) -> Result<Option<TournamentStamp>, StoreError> {
+    pub async fn tournament_stamp(
+        &self,
+        id: &TournamentId,
+    ) -> Result<Option<TournamentStamp>, StoreError> {
         const QUERY: &str = "SELECT t.status, t.round, t.starts_at, t.ends_at, t.finished_at, \
             (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id), \
             (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id AND p.withdrawn = 0), \
@@ -524,7 +663,7 @@ impl Store {
             FROM tournaments t WHERE t.id = $1";
         let stamp = on_db!(self.db(), |pool| {
             sqlx::query_as::<_, TournamentStamp>(&pool.sql(QUERY))
-                .bind(id)
+                .bind(id.as_str())
                 .fetch_optional(pool)
                 .await?
         });
@@ -532,14 +671,17 @@ impl Store {
     }
 
     /// The tournament a table's game belongs to, if any.
-    pub async fn tournament_of_table(&self, table_id: &str) -> Result<Option<String>, StoreError> {
+    pub async fn tournament_of_table(
+        &self,
+        table_id: &TableId,
+    ) -> Result<Option<TournamentId>, StoreError> {
         const QUERY: &str = "SELECT tournament_id FROM tournament_games WHERE table_id = $1";
         let id = on_db!(self.db(), |pool| {
             sqlx::query_scalar::<_, String>(&pool.sql(QUERY))
-                .bind(table_id)
+                .bind(table_id.as_str())
                 .fetch_optional(pool)
                 .await?
         });
-        Ok(id)
+        Ok(id.map(TournamentId::new))
     }
 }

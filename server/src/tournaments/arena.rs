@@ -157,13 +157,18 @@ pub fn colours(a: PlayerId, b: PlayerId, pairings: &[Pairing]) -> (PlayerId, Pla
 #[cfg(test)]
 mod tests {
     use super::*;
+    use app::protocol::AccountId;
+
+    fn acc(n: i64) -> AccountId {
+        AccountId::new(n)
+    }
     use crate::tournaments::swiss::Score;
     use app::protocol::{EndReason, Side};
 
     fn players(n: i64) -> Vec<Entrant> {
         (1..=n)
             .map(|id| Entrant {
-                id,
+                id: acc(id),
                 rating: 1500.0 + id as f64,
                 withdrawn: false,
             })
@@ -174,8 +179,8 @@ mod tests {
         Pairing {
             bonus: [false; 2],
             round,
-            black,
-            white: Some(white),
+            black: acc(black),
+            white: Some(acc(white)),
             result: Some(Score::of(winner, EndReason::Finished, 40, 24)),
         }
     }
@@ -192,14 +197,14 @@ mod tests {
             game(5, 1, 2, Some(Side::Black)),
         ];
         let table = standings(&entrants, &games);
-        let one = table.iter().find(|l| l.id == 1).unwrap();
+        let one = table.iter().find(|l| l.id == acc(1)).unwrap();
         // 2 + 2 + 4 (on fire) + 0 + 2.
         assert_eq!(one.points, 10);
         assert_eq!(one.wins, 4);
         assert!(!one.on_fire);
-        let two = table.iter().find(|l| l.id == 2).unwrap();
+        let two = table.iter().find(|l| l.id == acc(2)).unwrap();
         assert_eq!(two.points, 2);
-        assert_eq!(table[0].id, 1);
+        assert_eq!(table[0].id, acc(1));
     }
 
     #[test]
@@ -210,8 +215,8 @@ mod tests {
         games.push(Pairing {
             bonus: [false; 2],
             round: 2,
-            black: 3,
-            white: Some(4),
+            black: acc(3),
+            white: Some(acc(4)),
             result: None,
         });
         // Only 1 and 2 are free: they wait for 3 and 4 rather than meet again…
@@ -223,20 +228,23 @@ mod tests {
         assert_eq!(pairs.len(), 2);
         for (a, b) in &pairs {
             let pair = ((*a).min(*b), (*a).max(*b));
-            assert!(pair != (1, 2) && pair != (3, 4), "{pairs:?}");
+            assert!(
+                pair != (acc(1), acc(2)) && pair != (acc(3), acc(4)),
+                "{pairs:?}"
+            );
         }
         // A withdrawn player is not paired.
         let mut entrants = entrants;
         entrants[0].withdrawn = true;
         let pairs = pair_free(&entrants, &games);
         assert_eq!(pairs.len(), 1);
-        assert!(pairs.iter().all(|(a, b)| *a != 1 && *b != 1));
+        assert!(pairs.iter().all(|(a, b)| *a != acc(1) && *b != acc(1)));
     }
 
     #[test]
     fn colours_even_out() {
         let games = vec![game(1, 1, 2, Some(Side::Black))];
-        assert_eq!(colours(1, 2, &games), (2, 1));
-        assert_eq!(colours(2, 1, &games), (2, 1));
+        assert_eq!(colours(acc(1), acc(2), &games), (acc(2), acc(1)));
+        assert_eq!(colours(acc(2), acc(1), &games), (acc(2), acc(1)));
     }
 }

@@ -30,7 +30,7 @@ use crate::store::tournaments::{GameRow, NewGame, NewTournament as NewRow, Tourn
 use crate::store::{Store, StoreError};
 use app::api::backend::Caller;
 use app::api::CommandError;
-use app::protocol::{AccountId, EndReason, Side, TableId, TimeControl, TournamentId};
+use app::protocol::{AccountId, Side, TableId, TimeControl, TournamentId};
 use app::tournaments::{
     NewTournament, Status, TournamentSummary, TournamentView, MAX_NAME_CHARS, MAX_START_MINUTES,
     ROUNDS,
@@ -64,17 +64,17 @@ fn unavailable(error: StoreError) -> CommandError {
 
 fn summary(row: &TournamentRow) -> TournamentSummary {
     TournamentSummary {
-        id: TournamentId::new(row.id.clone()),
+        id: row.id.clone(),
         name: row.name.clone(),
-        kind: app::tournaments::Kind::parse(&row.kind).unwrap_or_default(),
+        kind: row.kind,
         ends_at: row.ends_at,
-        status: Status::parse(&row.status).unwrap_or(Status::Finished),
+        status: row.status,
         control: TimeControl {
             base_s: (row.base_ms / 1000).clamp(0, u32::MAX as i64) as u32,
             increment_s: (row.increment_ms / 1000).clamp(0, u32::MAX as i64) as u32,
         },
-        rated: row.rated != 0,
-        private: row.private != 0,
+        rated: row.rated,
+        private: row.private,
         rounds: row.rounds.clamp(0, 100) as u32,
         round: row.round.clamp(0, 100) as u32,
         starts_at: row.starts_at,
@@ -138,7 +138,7 @@ fn clean_name(name: &str) -> Result<String, CommandError> {
 
 /// One player's line, whichever the format.
 struct Ranked {
-    id: i64,
+    id: AccountId,
     points: u32,
     bq: f64,
     discs: u32,
@@ -148,7 +148,7 @@ struct Ranked {
 }
 
 fn is_arena(row: &TournamentRow) -> bool {
-    row.kind == app::tournaments::Kind::Arena.key()
+    row.kind == app::tournaments::Kind::Arena
 }
 
 /// The standings of a tournament in rank order: the Swiss's or the arena's.
@@ -195,7 +195,7 @@ fn entrants_of(rows: Vec<crate::store::tournaments::EntrantRow>) -> Vec<Entrant>
 /// The tournaments `account` finished (the last 10), with their place.
 pub async fn results_of(
     store: &Store,
-    account: i64,
+    account: AccountId,
 ) -> Result<Vec<app::tournaments::TournamentResult>, CommandError> {
     let rows = store
         .tournaments_of(account, 10)
@@ -236,7 +236,7 @@ impl Tournaments {
     async fn open_scheduled(&self, now: i64) {
         for entry in self.schedule.iter() {
             let start = entry.next_after(now);
-            let id = entry.id_at(start);
+            let id = TournamentId::new(entry.id_at(start));
             match self.store.tournament(&id).await {
                 Ok(Some(_)) => continue,
                 Ok(None) => {}
@@ -250,8 +250,8 @@ impl Tournaments {
                 .create_tournament(&NewRow {
                     id: &id,
                     kind: match entry.arena_minutes {
-                        Some(_) => app::tournaments::Kind::Arena.key(),
-                        None => app::tournaments::Kind::Swiss.key(),
+                        Some(_) => app::tournaments::Kind::Arena,
+                        None => app::tournaments::Kind::Swiss,
                     },
                     ends_at: entry
                         .arena_minutes
@@ -276,15 +276,14 @@ impl Tournaments {
         }
     }
 
-    fn signed_in(caller: &Caller) -> Result<i64, CommandError> {
+    fn signed_in(caller: &Caller) -> Result<AccountId, CommandError> {
         crate::identity::account_of(&caller.session)
-            .map(AccountId::get)
             .ok_or_else(|| CommandError::refused(app::msg!("srv-tournament-sign-in")))
     }
 
-    async fn row(&self, id: &str) -> Result<TournamentRow, CommandError> {
+    async fn row(&self, id: &TournamentId) -> Result<TournamentRow, CommandError> {
         // A malformed id names nothing: refused before any query.
-        if !app::ids::well_formed(id) {
+        if !id.is_well_formed() {
             return Err(CommandError::not_found(app::msg!("srv-no-tournament")));
         }
         self.store
@@ -299,7 +298,7 @@ impl Tournaments {
         &self,
         caller: &Caller,
         new: NewTournament,
-    ) -> Result<String, CommandError> {
+    ) -> Result<TournamentId, CommandError> {
         let account = Self::signed_in(caller)?;
         let name = clean_name(&new.name)?;
         let arena = new.kind == app::tournaments::Kind::Arena;
@@ -338,11 +337,11 @@ impl Tournaments {
                 count = PER_ACCOUNT_DAY
             )));
         }
-        let id = crate::hex::hex(&rand::random::<[u8; 6]>());
+        let id = TournamentId::new(crate::hex::hex(&rand::random::<[u8; 6]>()));
         self.store
             .create_tournament(&NewRow {
                 id: &id,
-                kind: new.kind.key(),
+                kind: new.kind,
                 ends_at: arena.then(|| {
                     now + i64::from(new.starts_in_minutes) * 60_000
                         + i64::from(new.minutes) * 60_000
@@ -366,13 +365,13 @@ impl Tournaments {
     }
 
     /// Joins an open tournament.
-    pub async fn join(&self, caller: &Caller, id: &str) -> Result<(), CommandError> {
+    pub async fn join(&self, caller: &Caller, id: &TournamentId) -> Result<(), CommandError> {
         let account = Self::signed_in(caller)?;
         let row = self.row(id).await?;
         let arena_on = is_arena(&row)
-            && row.status == Status::Running.key()
+            && row.status == Status::Running
             && row.ends_at.is_some_and(|end| end > self.hub.now());
-        if row.status != Status::Open.key() && !arena_on {
+        if row.status != Status::Open && !arena_on {
             return Err(CommandError::conflict(if is_arena(&row) {
                 app::msg!("srv-tournament-over")
             } else {
@@ -383,7 +382,7 @@ impl Tournaments {
         let now = self.hub.now();
         let rating = self
             .store
-            .rating_of(AccountId::new(account), control.speed())
+            .rating_of(account, control.speed())
             .await
             .map_err(unavailable)?
             .map_or(1500.0, |r| r.rating);
@@ -399,10 +398,10 @@ impl Tournaments {
     }
 
     /// Leaves (before the start) or withdraws from (after) a tournament.
-    pub async fn leave(&self, caller: &Caller, id: &str) -> Result<(), CommandError> {
+    pub async fn leave(&self, caller: &Caller, id: &TournamentId) -> Result<(), CommandError> {
         let account = Self::signed_in(caller)?;
         let row = self.row(id).await?;
-        if row.status == Status::Finished.key() {
+        if row.status == Status::Finished {
             return Err(CommandError::conflict(app::msg!("srv-tournament-over")));
         }
         if !self
@@ -418,7 +417,7 @@ impl Tournaments {
 
     /// Its creator starts an open tournament now (the next tick pairs
     /// round 1): at least two players must be in.
-    pub async fn start_now(&self, caller: &Caller, id: &str) -> Result<(), CommandError> {
+    pub async fn start_now(&self, caller: &Caller, id: &TournamentId) -> Result<(), CommandError> {
         let account = Self::signed_in(caller)?;
         let row = self.row(id).await?;
         if row.creator != Some(account) {
@@ -426,7 +425,7 @@ impl Tournaments {
                 "srv-tournament-not-yours"
             )));
         }
-        if row.status != Status::Open.key() {
+        if row.status != Status::Open {
             return Err(CommandError::conflict(app::msg!("srv-tournament-started")));
         }
         if row.players < 2 {
@@ -473,11 +472,10 @@ impl Tournaments {
     async fn step(&self, row: &TournamentRow, now: i64) -> Result<(), StoreError> {
         // Score the games whose round ended.
         for ended in self.store.ended_tournament_games(&row.id).await? {
-            let winner = ended.winner.as_deref().and_then(Side::parse);
-            let reason = EndReason::parse(&ended.reason).unwrap_or(EndReason::Finished);
+            let winner = ended.winner;
             let score = Score::of(
                 winner,
-                reason,
+                ended.reason,
                 ended.black_discs.clamp(0, 64) as u8,
                 ended.white_discs.clamp(0, 64) as u8,
             );
@@ -551,7 +549,7 @@ impl Tournaments {
             .map(|(black, white)| NewGame {
                 black: *black,
                 white: *white,
-                table_id: white.map(|_| crate::hex::hex(&rand::random::<[u8; 8]>())),
+                table_id: white.map(|_| TableId::new(crate::hex::hex(&rand::random::<[u8; 8]>()))),
             })
             .collect();
         let bye = Score::BYE;
@@ -590,7 +588,7 @@ impl Tournaments {
         games: &[GameRow],
         now: i64,
     ) -> Result<(), StoreError> {
-        if row.status == Status::Open.key() {
+        if row.status == Status::Open {
             self.store.start_arena(&row.id).await?;
         }
         let playing = games.iter().any(|g| g.black_points.is_none());
@@ -614,7 +612,7 @@ impl Tournaments {
                 NewGame {
                     black,
                     white: Some(white),
-                    table_id: Some(crate::hex::hex(&rand::random::<[u8; 8]>())),
+                    table_id: Some(TableId::new(crate::hex::hex(&rand::random::<[u8; 8]>()))),
                 }
             })
             .collect();
@@ -634,14 +632,13 @@ impl Tournaments {
     }
 
     /// Seats one game: black and white at the table the pairing named.
-    async fn seat(&self, row: &TournamentRow, table: &str, black: i64, white: i64) {
+    async fn seat(&self, row: &TournamentRow, table: &TableId, black: AccountId, white: AccountId) {
         let control = summary(row).control;
-        let (black, white) = (AccountId::new(black), AccountId::new(white));
-        let rated = row.rated != 0 && !self.hub.linked(black, white).await;
+        let rated = row.rated && !self.hub.linked(black, white).await;
         if let Err(error) = self
             .hub
             .create_paired_table(
-                &TableId::new(table),
+                table,
                 &crate::identity::identity_of(black),
                 &crate::identity::identity_of(white),
                 control,
@@ -650,7 +647,7 @@ impl Tournaments {
             )
             .await
         {
-            tracing::error!(table, "cannot seat a tournament game: {}", error.message);
+            tracing::error!(%table, "cannot seat a tournament game: {}", error.message);
         }
     }
 }
@@ -674,7 +671,7 @@ impl app::tournaments::backend::TournamentBackend for Tournaments {
         caller: &Caller,
         new: NewTournament,
     ) -> Result<TournamentId, CommandError> {
-        self.create(caller, new).await.map(TournamentId::new)
+        self.create(caller, new).await
     }
 
     async fn join_tournament(&self, caller: &Caller, id: TournamentId) -> Result<(), CommandError> {
@@ -711,8 +708,8 @@ impl app::tournaments::backend::TournamentBackend for Tournaments {
         };
         let row = self.row(&id).await?;
         Ok(Some(app::tournaments::TournamentOfTable {
-            id: TournamentId::new(id),
-            kind: app::tournaments::Kind::parse(&row.kind).unwrap_or_default(),
+            id,
+            kind: row.kind,
         }))
     }
 
@@ -731,7 +728,7 @@ impl app::tournaments::backend::TournamentBackend for Tournaments {
             .map_err(unavailable)?
             .ok_or_else(refused)?;
         let row = self.row(&id).await?;
-        if !is_arena(&row) || row.status != Status::Running.key() {
+        if !is_arena(&row) || row.status != Status::Running {
             return Err(refused());
         }
         self.hub

@@ -25,7 +25,7 @@ use app::protocol::{EndReason, Side};
 use std::collections::{HashMap, HashSet};
 
 /// An account in a tournament.
-pub type PlayerId = i64;
+pub type PlayerId = app::protocol::AccountId;
 
 /// A player as pairing and standings see them.
 #[derive(Clone, Debug, PartialEq)]
@@ -327,11 +327,16 @@ fn colours(higher: PlayerId, lower: PlayerId, pairings: &[Pairing]) -> (PlayerId
 #[cfg(test)]
 mod tests {
     use super::*;
+    use app::protocol::AccountId;
+
+    fn acc(n: i64) -> AccountId {
+        AccountId::new(n)
+    }
 
     fn entrants(n: i64) -> Vec<Entrant> {
         (1..=n)
             .map(|id| Entrant {
-                id,
+                id: acc(id),
                 rating: 1500.0 + id as f64,
                 withdrawn: false,
             })
@@ -374,10 +379,10 @@ mod tests {
         let round = pair(&players, &[], 6.0).unwrap();
         assert_eq!(round.len(), 3);
         // Ranked 5, 4, 3, 2, 1 by rating: 1 sits out, 5–4 and 3–2 play.
-        assert_eq!(round[2], (1, None));
+        assert_eq!(round[2], (acc(1), None));
         let pairs: Vec<(i64, i64)> = round[..2]
             .iter()
-            .map(|(b, w)| ((*b).max(w.unwrap()), (*b).min(w.unwrap())))
+            .map(|(b, w)| (b.get().max(w.unwrap().get()), b.get().min(w.unwrap().get())))
             .collect();
         assert_eq!(pairs, vec![(5, 4), (3, 2)]);
     }
@@ -386,8 +391,8 @@ mod tests {
         Pairing {
             bonus: [false; 2],
             round,
-            black,
-            white: Some(white),
+            black: acc(black),
+            white: Some(acc(white)),
             result: Some(if black_discs > 32 {
                 Score::of(
                     Some(Side::Black),
@@ -464,8 +469,8 @@ mod tests {
     #[test]
     fn the_player_with_fewer_blacks_plays_black() {
         let games = vec![won(1, 1, 2, 40)];
-        assert_eq!(colours(1, 2, &games), (2, 1));
-        assert_eq!(colours(2, 1, &games), (2, 1));
+        assert_eq!(colours(acc(1), acc(2), &games), (acc(2), acc(1)));
+        assert_eq!(colours(acc(2), acc(1), &games), (acc(2), acc(1)));
     }
 
     #[test]
@@ -480,17 +485,17 @@ mod tests {
             won(2, 2, 4, 50),
         ];
         let table = standings(&players, &games, 6.0);
-        assert_eq!(table[0].id, 1);
+        assert_eq!(table[0].id, acc(1));
         assert_eq!(table[0].points, 4);
         // 2: discs 24 + 50 = 74, opponents 1 (2 pts) + 4 (0) → 74 + 12 = 86.
         // 3: discs 34 + 31 = 65, opponents 4 (0) + 1 (2) → 65 + 12 = 77.
-        let two = table.iter().find(|s| s.id == 2).unwrap();
-        let three = table.iter().find(|s| s.id == 3).unwrap();
+        let two = table.iter().find(|s| s.id == acc(2)).unwrap();
+        let three = table.iter().find(|s| s.id == acc(3)).unwrap();
         assert_eq!(two.bq, 86.0);
         assert_eq!(three.bq, 77.0);
-        assert_eq!(table[1].id, 2);
-        assert_eq!(table[2].id, 3);
-        assert_eq!(table[3].id, 4);
+        assert_eq!(table[1].id, acc(2));
+        assert_eq!(table[2].id, acc(3));
+        assert_eq!(table[3].id, acc(4));
     }
 
     #[test]
@@ -501,18 +506,18 @@ mod tests {
             Pairing {
                 bonus: [false; 2],
                 round: 1,
-                black: 1,
+                black: acc(1),
                 white: None,
                 result: Some(Score::BYE),
             },
         ];
         let table = standings(&players, &games, 6.0);
-        let one = table.iter().find(|s| s.id == 1).unwrap();
+        let one = table.iter().find(|s| s.id == acc(1)).unwrap();
         // 32 discs + 6 × own 1 point.
         assert_eq!(one.bq, 38.0);
         // The next round: 1 does not sit out again.
         let round = pair(&players, &games, 6.0).unwrap();
-        assert!(round.iter().all(|(b, w)| !(w.is_none() && *b == 1)));
+        assert!(round.iter().all(|(b, w)| !(w.is_none() && *b == acc(1))));
     }
 
     #[test]
@@ -521,10 +526,12 @@ mod tests {
         players[3].withdrawn = true; // id 4
         let games = vec![won(1, 3, 4, 40), won(1, 1, 2, 40)];
         let round = pair(&players, &games, 6.0).unwrap();
-        assert!(round.iter().all(|(b, w)| *b != 4 && *w != Some(4)));
+        assert!(round
+            .iter()
+            .all(|(b, w)| *b != acc(4) && *w != Some(acc(4))));
         assert_eq!(round.iter().filter(|(_, w)| w.is_none()).count(), 1);
         let table = standings(&players, &games, 6.0);
-        let three = table.iter().find(|s| s.id == 3).unwrap();
+        let three = table.iter().find(|s| s.id == acc(3)).unwrap();
         // 44 discs (40 + 4 empty... none empty here) + 6 × own 1 point.
         assert_eq!(three.bq, 40.0 + 6.0);
     }

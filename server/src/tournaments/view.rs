@@ -14,7 +14,7 @@ use super::{entrants_of, is_arena, pairings, ranked, summary, unavailable, Tourn
 use crate::store::tournaments::TournamentStamp;
 use app::api::backend::Caller;
 use app::api::CommandError;
-use app::protocol::{GameId, TableId};
+use app::protocol::{AccountId, GameId, TableId, TournamentId};
 use app::tournaments::{CrossCell, GameLine, StandingLine, TournamentView};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -31,23 +31,23 @@ pub struct Shared {
     /// Every player's line (the page may list only the leaders).
     full: Vec<StandingLine>,
     /// Where each player's line is in `full`.
-    line_of: HashMap<i64, usize>,
+    line_of: HashMap<AccountId, usize>,
     /// The page with its personal fields empty, as JSON: written once,
     /// whoever many sockets send it.
     json: std::sync::OnceLock<String>,
     stamp: TournamentStamp,
     /// The page with its personal fields empty.
     view: TournamentView,
-    creator: Option<i64>,
+    creator: Option<AccountId>,
     /// The players in it (not withdrawn).
-    active: HashSet<i64>,
+    active: HashSet<AccountId>,
     /// The table of each player's game being played now.
-    playing: HashMap<i64, String>,
+    playing: HashMap<AccountId, TableId>,
 }
 
 impl Shared {
     /// The page as the player `me` (None: signed out) sees it.
-    pub fn for_player(&self, me: Option<i64>) -> TournamentView {
+    pub fn for_player(&self, me: Option<AccountId>) -> TournamentView {
         let mut view = self.view.clone();
         self.for_player_fields(me).apply(&mut view);
         view
@@ -55,7 +55,7 @@ impl Shared {
 
     /// The socket's message for the player `me`: the page everyone sees
     /// (serialized once) and what is personal to `me` beside it.
-    pub fn message_for(&self, me: Option<i64>) -> String {
+    pub fn message_for(&self, me: Option<AccountId>) -> String {
         let json = self
             .json
             .get_or_init(|| serde_json::to_string(&self.view).unwrap_or_default());
@@ -64,12 +64,12 @@ impl Shared {
         format!(r#"{{"type":"tournament","me":{me},"view":{json}}}"#)
     }
 
-    fn for_player_fields(&self, me: Option<i64>) -> app::tournaments::Personal {
+    fn for_player_fields(&self, me: Option<AccountId>) -> app::tournaments::Personal {
         app::tournaments::Personal {
             signed_in: me.is_some(),
             joined: me.is_some_and(|me| self.active.contains(&me)),
             mine: me.is_some() && self.creator == me,
-            my_table: me.and_then(|me| self.playing.get(&me).cloned().map(TableId::new)),
+            my_table: me.and_then(|me| self.playing.get(&me).cloned()),
             line: me
                 .and_then(|me| self.line_of.get(&me))
                 .and_then(|&i| self.full.get(i))
@@ -158,15 +158,19 @@ fn keep_recent(rounds: &mut [Vec<GameLine>], keep: usize) {
 /// The built pages and the watchers of one instance.
 #[derive(Default)]
 pub struct Pages {
-    built: Mutex<HashMap<String, Arc<Shared>>>,
-    watched: Mutex<HashMap<String, Arc<watch::Sender<Arc<Shared>>>>>,
+    built: Mutex<HashMap<TournamentId, Arc<Shared>>>,
+    watched: Mutex<HashMap<TournamentId, Arc<watch::Sender<Arc<Shared>>>>>,
 }
 
 impl Tournaments {
     /// A tournament's page as everyone sees it: the one built before when
     /// its stamp is unchanged.
-    pub async fn shared(&self, id: &str) -> Result<Arc<Shared>, CommandError> {
+    pub async fn shared(&self, id: &TournamentId) -> Result<Arc<Shared>, CommandError> {
         let not_found = || CommandError::not_found(app::msg!("srv-no-tournament"));
+        // A malformed id names nothing: refused before any query.
+        if !id.is_well_formed() {
+            return Err(not_found());
+        }
         let stamp = self
             .store
             .tournament_stamp(id)
@@ -178,7 +182,7 @@ impl Tournaments {
             .built
             .lock()
             .ok()
-            .and_then(|b| b.get(id).cloned());
+            .and_then(|b| b.get(id.as_str()).cloned());
         if let Some(built) = built.filter(|b| b.stamp == stamp) {
             return Ok(built);
         }
@@ -187,12 +191,16 @@ impl Tournaments {
             if built.len() >= MAX_BUILT {
                 built.clear();
             }
-            built.insert(id.to_string(), shared.clone());
+            built.insert(id.clone(), shared.clone());
         }
         Ok(shared)
     }
 
-    async fn build(&self, id: &str, stamp: TournamentStamp) -> Result<Shared, CommandError> {
+    async fn build(
+        &self,
+        id: &TournamentId,
+        stamp: TournamentStamp,
+    ) -> Result<Shared, CommandError> {
         let row = self.row(id).await?;
         let entrants = self
             .store
@@ -200,11 +208,11 @@ impl Tournaments {
             .await
             .map_err(unavailable)?;
         let games = self.store.tournament_games(id).await.map_err(unavailable)?;
-        let names: HashMap<i64, String> = entrants
+        let names: HashMap<AccountId, String> = entrants
             .iter()
             .map(|e| (e.account_id, e.name.clone()))
             .collect();
-        let name = |id: i64| names.get(&id).cloned().unwrap_or_default();
+        let name = |id: AccountId| names.get(&id).cloned().unwrap_or_default();
         let active = entrants
             .iter()
             .filter(|e| e.withdrawn == 0)
@@ -213,7 +221,7 @@ impl Tournaments {
         let swiss_entrants = entrants_of(entrants);
         let played = pairings(&games);
         let table = ranked(&row, &swiss_entrants, &played);
-        let rank: HashMap<i64, u32> = table
+        let rank: HashMap<AccountId, u32> = table
             .iter()
             .enumerate()
             .map(|(i, s)| (s.id, i as u32 + 1))
@@ -254,7 +262,7 @@ impl Tournaments {
                     .collect(),
             })
             .collect();
-        let ended: HashMap<(i64, i64), String> = self
+        let ended: HashMap<(i64, AccountId), GameId> = self
             .store
             .archived_tournament_games(id)
             .await
@@ -275,9 +283,8 @@ impl Tournaments {
                 table: g
                     .table_id
                     .clone()
-                    .filter(|_| g.seated || g.black_points.is_some())
-                    .map(TableId::new),
-                game: ended.get(&(g.round, g.black)).cloned().map(GameId::new),
+                    .filter(|_| g.seated || g.black_points.is_some()),
+                game: ended.get(&(g.round, g.black)).cloned(),
                 black_discs: g.black_discs.map(|d| d.clamp(0, 64) as u32),
                 white_discs: g.white_discs.map(|d| d.clamp(0, 64) as u32),
                 black_points: g.black_points.map(|p| p.clamp(0, 2) as u32),
@@ -333,15 +340,22 @@ impl Tournaments {
     }
 
     /// A tournament's page as `caller` sees it.
-    pub async fn view(&self, caller: &Caller, id: &str) -> Result<TournamentView, CommandError> {
-        let me = crate::identity::account_of(&caller.session).map(app::protocol::AccountId::get);
+    pub async fn view(
+        &self,
+        caller: &Caller,
+        id: &TournamentId,
+    ) -> Result<TournamentView, CommandError> {
+        let me = crate::identity::account_of(&caller.session);
         Ok(self.shared(id).await?.for_player(me))
     }
 
     /// The tournament's page now and after every change, for a socket.
     /// One watcher per tournament on this instance, whoever watches; it
     /// stops when the last socket goes.
-    pub async fn watch(&self, id: &str) -> Result<watch::Receiver<Arc<Shared>>, CommandError> {
+    pub async fn watch(
+        &self,
+        id: &TournamentId,
+    ) -> Result<watch::Receiver<Arc<Shared>>, CommandError> {
         if let Some(sender) = self.watched(id) {
             return Ok(sender.subscribe());
         }
@@ -351,22 +365,22 @@ impl Tournaments {
                 "srv-tournaments-unavailable"
             )));
         };
-        if let Some(sender) = watched.get(id) {
+        if let Some(sender) = watched.get(id.as_str()) {
             return Ok(sender.subscribe());
         }
         let (sender, receiver) = watch::channel(first);
         let sender = Arc::new(sender);
-        watched.insert(id.to_string(), sender.clone());
-        let (this, id) = (self.clone(), id.to_string());
+        watched.insert(id.clone(), sender.clone());
+        let (this, id) = (self.clone(), id.clone());
         tokio::spawn(async move { this.keep_watching(id, sender).await });
         Ok(receiver)
     }
 
-    fn watched(&self, id: &str) -> Option<Arc<watch::Sender<Arc<Shared>>>> {
-        self.pages.watched.lock().ok()?.get(id).cloned()
+    fn watched(&self, id: &TournamentId) -> Option<Arc<watch::Sender<Arc<Shared>>>> {
+        self.pages.watched.lock().ok()?.get(id.as_str()).cloned()
     }
 
-    async fn keep_watching(self, id: String, sender: Arc<watch::Sender<Arc<Shared>>>) {
+    async fn keep_watching(self, id: TournamentId, sender: Arc<watch::Sender<Arc<Shared>>>) {
         loop {
             tokio::time::sleep(WATCH_EVERY).await;
             if sender.receiver_count() == 0 {
@@ -393,7 +407,7 @@ impl Tournaments {
     }
 
     /// The crosstable as plain text (the export): every player.
-    pub async fn export(&self, id: &str) -> Result<String, CommandError> {
+    pub async fn export(&self, id: &TournamentId) -> Result<String, CommandError> {
         let view = self.shared(id).await?.complete();
         let name = match view.summary.name.as_str() {
             "@daily" | "@hourly" => format!(
