@@ -377,3 +377,46 @@ async fn the_json_modes_of_an_older_shared_database_become_columns() {
         );
     }
 }
+
+/// The paid explanations' budget on a shared database: two instances
+/// racing for the last of the day's explanations and for the concurrency
+/// slots get exactly what the budget holds, no more (the count and the
+/// check are one transaction; the slots count under an advisory lock).
+#[tokio::test]
+async fn two_instances_racing_for_the_explanation_budget_spend_it_exactly() {
+    use server::lab::budget::{BudgetConfig, SharedBudget};
+    let cluster = PgCluster::start();
+    let config = BudgetConfig {
+        daily: 7,
+        concurrency: 3,
+        lease_ms: 60_000,
+    };
+    let a = SharedBudget::new(Store::Postgres(open(&cluster).await), config);
+    let b = SharedBudget::new(Store::Postgres(open(&cluster).await), config);
+    let now = 1_000_000;
+    let takes = (0..20).map(|i| {
+        let budget = if i % 2 == 0 { a.clone() } else { b.clone() };
+        tokio::spawn(async move { budget.take(now, None, 0).await.expect("store") })
+    });
+    let mut paid = 0;
+    for take in takes {
+        if take.await.expect("task").is_ok() {
+            paid += 1;
+        }
+    }
+    assert_eq!(paid, 7, "the day's budget, once across both instances");
+    assert_eq!(a.spent(now / 86_400_000, "*").await.expect("spent"), 7);
+    let slots = (0..12).map(|i| {
+        let budget = if i % 2 == 0 { a.clone() } else { b.clone() };
+        tokio::spawn(async move { budget.try_slot(&format!("s{i}"), now).await.expect("store") })
+    });
+    let mut held = 0;
+    for slot in slots {
+        if slot.await.expect("task") {
+            held += 1;
+        }
+    }
+    assert_eq!(held, 3, "the concurrency cap across both instances");
+    // Once the leases run out the slots are free again.
+    assert!(a.try_slot("later", now + 60_001).await.expect("store"));
+}

@@ -8,11 +8,12 @@
 //!
 //! Each check and its count are one transaction that writes first (so the
 //! database's write lock, or PostgreSQL's row and advisory locks, make them
-//! atomic): two instances asking for the last explanation of the day get one
-//! each only if there are two.
+//! atomic; the queries are the store's, `store/explain_budget.rs`): two
+//! instances asking for the last explanation of the day get one each only if
+//! there are two.
 
 use crate::clock::Clock;
-use crate::store::{on_db, Dialect, Store, StoreError};
+use crate::store::{Store, StoreError};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,9 +21,6 @@ use std::time::Duration;
 /// How often a writer waiting for a free slot looks again (a slot freed on
 /// this instance wakes it at once).
 const SLOT_RETRY: Duration = Duration::from_millis(500);
-
-/// PostgreSQL advisory lock key of the slot count.
-const SLOTS_LOCK: i64 = 0x0e78_1a14_5107;
 
 /// The budget's settings.
 #[derive(Clone, Copy, Debug)]
@@ -153,15 +151,7 @@ impl SharedBudget {
 
     /// Explanations started on `day` in `scope` (`*`: server-wide).
     pub async fn spent(&self, day: i64, scope: &str) -> Result<i64, StoreError> {
-        const SPENT: &str = "SELECT spent FROM explain_spend WHERE day = $1 AND scope = $2";
-        let row: Option<(i64,)> = on_db!(self.store.db(), |pool| {
-            sqlx::query_as(&pool.sql(SPENT))
-                .bind(day)
-                .bind(scope)
-                .fetch_optional(pool)
-                .await?
-        });
-        Ok(row.map_or(0, |(n,)| n))
+        self.store.explain_spent(day, scope).await
     }
 
     /// Takes one explanation from today's budgets: the server's and, when
@@ -173,87 +163,30 @@ impl SharedBudget {
         address: Option<IpAddr>,
         per_address: u32,
     ) -> Result<Result<(), Refusal>, StoreError> {
-        const FORGET: &str = "DELETE FROM explain_spend WHERE day < $1";
-        const OPEN: &str = "INSERT INTO explain_spend (day, scope, spent) VALUES ($1, $2, 0)
-             ON CONFLICT (day, scope) DO NOTHING";
-        const COUNT: &str = "UPDATE explain_spend SET spent = spent + 1
-             WHERE day = $1 AND scope = $2 AND spent < $3";
         let day = day_of(now_ms);
         let mut scopes = vec![(
-            "*".to_string(),
-            self.config.daily,
+            ("*".to_string(), i64::from(self.config.daily)),
             Refusal::Server(self.config.daily),
         )];
         if let Some(address) = address {
             scopes.push((
-                scope_of(address),
-                per_address,
+                (scope_of(address), i64::from(per_address)),
                 Refusal::Address(per_address),
             ));
         }
-        on_db!(self.store.db(), |pool| {
-            let mut tx = pool.begin().await?;
-            // A write first: on SQLite the transaction holds the write lock
-            // from here, so no other writer comes between the check and the
-            // count (PostgreSQL's conditional UPDATE locks the row).
-            sqlx::query(&pool.sql(FORGET))
-                .bind(day - 1)
-                .execute(&mut *tx)
-                .await?;
-            for (scope, limit, refusal) in scopes {
-                sqlx::query(&pool.sql(OPEN))
-                    .bind(day)
-                    .bind(&scope)
-                    .execute(&mut *tx)
-                    .await?;
-                let counted = sqlx::query(&pool.sql(COUNT))
-                    .bind(day)
-                    .bind(&scope)
-                    .bind(i64::from(limit))
-                    .execute(&mut *tx)
-                    .await?;
-                if counted.rows_affected() == 0 {
-                    tx.rollback().await?;
-                    return Ok(Err(refusal));
-                }
-            }
-            tx.commit().await?;
-        });
-        Ok(Ok(()))
+        let (limits, refusals): (Vec<_>, Vec<_>) = scopes.into_iter().unzip();
+        Ok(match self.store.take_explain_budget(day, &limits).await? {
+            Some(full) => Err(refusals[full].clone()),
+            None => Ok(()),
+        })
     }
 
     /// Takes a free slot as `id` at `now_ms` if fewer than the concurrency
     /// cap are held (leases that ran out do not count); `false` when full.
     pub async fn try_slot(&self, id: &str, now_ms: i64) -> Result<bool, StoreError> {
-        const FREE: &str = "DELETE FROM explain_slots WHERE until <= $1";
-        const TAKE: &str = "INSERT INTO explain_slots (id, until)
-             SELECT $1, $2 WHERE (SELECT COUNT(*) FROM explain_slots) < $3";
         let until = now_ms.saturating_add(self.config.lease_ms);
         let cap = i64::from(self.config.concurrency.max(1));
-        let taken = on_db!(self.store.db(), |pool| {
-            let mut tx = pool.begin().await?;
-            if pool.is_postgres() {
-                // Instances count the slots one at a time (on SQLite the
-                // DELETE below takes the one write lock).
-                sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                    .bind(SLOTS_LOCK)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            sqlx::query(&pool.sql(FREE))
-                .bind(now_ms)
-                .execute(&mut *tx)
-                .await?;
-            let done = sqlx::query(&pool.sql(TAKE))
-                .bind(id)
-                .bind(until)
-                .bind(cap)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            done.rows_affected() == 1
-        });
-        Ok(taken)
+        self.store.take_explain_slot(id, now_ms, until, cap).await
     }
 
     /// Waits (at most `patience`) for a free slot.
@@ -291,14 +224,7 @@ impl SharedBudget {
 
     /// Gives slot `id` back.
     async fn release(&self, id: &str) {
-        let done = on_db!(self.store.db(), |pool| {
-            sqlx::query(&pool.sql("DELETE FROM explain_slots WHERE id = $1"))
-                .bind(id)
-                .execute(pool)
-                .await
-                .map(|_| ())
-        });
-        if let Err(error) = done {
+        if let Err(error) = self.store.release_explain_slot(id).await {
             // The lease runs out by itself.
             tracing::warn!("cannot give an explanation slot back: {error}");
         }

@@ -7,7 +7,7 @@
 
 use super::{new_id, Explained, LabGame, LabHub};
 use crate::limits::{Caller, Kind, Limits, Reservation};
-use crate::store::{on_db, Dialect, TableStore};
+use crate::store::TableStore;
 use app::api::CommandError;
 use app::protocol::LabId;
 use std::sync::Arc;
@@ -228,15 +228,7 @@ impl LabHub {
     /// The ids of the `limit` most recently changed lab games, newest first.
     pub(super) async fn recent_lab_games(&self, limit: usize) -> Result<Vec<String>, CommandError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        const RECENT: &str = "SELECT id FROM lab_games ORDER BY updated_at DESC, id LIMIT $1";
-        let rows: Vec<(String,)> = on_db!(self.inner.store.db(), |pool| {
-            sqlx::query_as(&pool.sql(RECENT))
-                .bind(limit)
-                .fetch_all(pool)
-                .await
-                .map_err(crate::store::StoreError::from)?
-        });
-        Ok(rows.into_iter().map(|(id,)| id).collect())
+        Ok(self.inner.store.recent_lab_games(limit).await?)
     }
 
     /// Whether `session` started lab game `id`.

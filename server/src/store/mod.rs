@@ -15,9 +15,11 @@
 //! queries beside their services.
 
 pub mod accounts;
+mod analyses;
 pub mod archive;
 pub mod bus;
 pub mod challenges;
+mod explain_budget;
 pub mod fair_play;
 mod lab;
 pub mod lab_rows;

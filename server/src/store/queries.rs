@@ -28,6 +28,18 @@ impl Store {
         }))
     }
 
+    /// The ids of the `limit` most recently changed lab games, newest first.
+    pub async fn recent_lab_games(&self, limit: i64) -> Result<Vec<String>, StoreError> {
+        const RECENT: &str = "SELECT id FROM lab_games ORDER BY updated_at DESC, id LIMIT $1";
+        let rows: Vec<(String,)> = on_db!(self.db(), |pool| {
+            sqlx::query_as(&pool.sql(RECENT))
+                .bind(limit)
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+
     /// The lab games a session created.
     pub async fn lab_games_of(&self, owner: &str) -> Result<Vec<String>, StoreError> {
         Ok(on_db!(self.db(), |pool| {
