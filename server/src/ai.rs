@@ -171,6 +171,7 @@ pub struct QueueBusy;
 pub struct AiPool {
     play: Arc<Shared>,
     heavy: Arc<Shared>,
+    heavy_threads: usize,
     replies: tokio::sync::mpsc::UnboundedSender<Reply>,
     metrics: Arc<crate::metrics::Metrics>,
 }
@@ -361,6 +362,7 @@ impl AiPool {
         Self {
             play,
             heavy,
+            heavy_threads: size.heavy_threads.max(1),
             replies,
             metrics,
         }
@@ -419,6 +421,12 @@ impl AiPool {
             }),
         )?;
         Ok(rx)
+    }
+
+    /// The heavy lane's workers (how many pieces of one analysis may run
+    /// at once).
+    pub fn heavy_threads(&self) -> usize {
+        self.heavy_threads
     }
 
     /// Runs game-analysis `work` on the heavy lane, where all analyses

@@ -529,17 +529,31 @@ impl Analyses {
         let settings = self.inner.settings;
         let total = plies.len() as u32;
         let mut moves = Vec::with_capacity(plies.len());
-        for (i, (before, square)) in plies.into_iter().enumerate() {
-            let receiver = loop {
-                match self
-                    .inner
-                    .pool
-                    .run(move || analyse_ply(&before, square, settings))
-                {
-                    Ok(receiver) => break receiver,
-                    // The queue is full of game searches: let them go first.
-                    Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-                }
+        // As many placements at once as the heavy lane has workers (one
+        // each), taken back in order.
+        let window = self.inner.pool.heavy_threads();
+        let mut ahead = std::collections::VecDeque::with_capacity(window);
+        let mut plies = plies.into_iter();
+        for i in 0..plies.len() {
+            while ahead.len() < window {
+                let Some((before, square)) = plies.next() else {
+                    break;
+                };
+                let receiver = loop {
+                    match self
+                        .inner
+                        .pool
+                        .run(move || analyse_ply(&before, square, settings))
+                    {
+                        Ok(receiver) => break receiver,
+                        // The queue is full of game searches: let them go first.
+                        Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+                    }
+                };
+                ahead.push_back((before, square, receiver));
+            }
+            let Some((before, square, receiver)) = ahead.pop_front() else {
+                break;
             };
             let values = receiver
                 .await

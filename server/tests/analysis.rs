@@ -24,19 +24,18 @@ struct World {
 }
 
 async fn world() -> World {
+    world_with(HubConfig::default()).await
+}
+
+async fn world_with(config: HubConfig) -> World {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = Store::open(&dir.path().join("db.sqlite"))
         .await
         .expect("store");
     let clock = ManualClock::new(1_000_000);
-    let hub = Hub::start(
-        store.clone(),
-        Arc::new(clock.clone()),
-        HubConfig::default(),
-        None,
-    )
-    .await
-    .expect("hub");
+    let hub = Hub::start(store.clone(), Arc::new(clock.clone()), config, None)
+        .await
+        .expect("hub");
     let exact = ExactLimits {
         empties: 10,
         max_nodes: 50_000_000,
@@ -418,4 +417,27 @@ async fn a_poll_as_the_run_ends_never_answers_none() {
             poller.await.expect("poller");
         }
     }
+}
+
+/// With several heavy workers a game's placements are analysed several at
+/// once, and the analysis is the same as one worker's, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_heavy_workers_analyse_a_game_as_one_does() {
+    let mut analyses = Vec::new();
+    for heavy in [1, 3] {
+        let w = world_with(HubConfig {
+            ai_heavy_threads: heavy,
+            ..HubConfig::default()
+        })
+        .await;
+        let player = w.hub.new_session().await.expect("session");
+        let table = finished_hot_seat(&w.hub, &player).await;
+        w.analyses
+            .start(GameKind::Table, &table)
+            .await
+            .expect("start");
+        analyses.push(wait_ready(&w.analyses, GameKind::Table, &table).await);
+    }
+    assert!(analyses[0].moves.len() >= 55);
+    assert_eq!(analyses[0], analyses[1]);
 }
