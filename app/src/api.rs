@@ -445,6 +445,14 @@ pub mod analysis_backend {
             kind: crate::protocol::GameKind,
             id: &str,
         ) -> Result<AnalysisView, CommandError>;
+        /// Every legal move's value in `position` (OBF) by the server's
+        /// search: the analysis's depth and exact range, the opening
+        /// book's moves marked.
+        async fn position_values(
+            &self,
+            caller: &super::backend::Caller,
+            position: &str,
+        ) -> Result<crate::protocol::PositionValues, CommandError>;
     }
 
     /// The analysis backend, provided to server functions as context.
@@ -468,6 +476,19 @@ pub async fn analysis_start(
     let analysis = analysis_backend::context()?;
     let caller = backend::caller()?;
     analysis.start(&caller, kind, &id).await
+}
+
+/// Every legal move's value in a position (OBF) by the server's deeper
+/// search — the analysis's depth, exact within its range, the opening book's
+/// moves marked — for the analysis board. Counted like a running analysis
+/// against the caller's session and address while it runs.
+#[server(endpoint = "analysis_position", input = Json)]
+pub async fn analysis_position(
+    position: String,
+) -> Result<crate::protocol::PositionValues, CommandError> {
+    let analysis = analysis_backend::context()?;
+    let caller = backend::caller()?;
+    analysis.position_values(&caller, &position).await
 }
 
 /// Where a game's analysis stands (stored results come back at once).

@@ -783,6 +783,27 @@ impl GameKind {
     }
 }
 
+/// A position's moves valued by the server's deeper search
+/// (`analysis_position`, the analysis board's button), best first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PositionValues {
+    pub moves: Vec<PositionMove>,
+    /// The search's depth (the empty squares when every value is exact).
+    pub depth: u32,
+}
+
+/// One legal move in [`PositionValues`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PositionMove {
+    pub square: u8,
+    /// Discs for the side to move (the final difference expected).
+    pub value: f32,
+    /// Solved exactly.
+    pub exact: bool,
+    /// A move of the opening book.
+    pub book: bool,
+}
+
 /// Where an analysis stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]

@@ -88,6 +88,49 @@ pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings
     }
 }
 
+/// Every legal move's value at `position` as the analysis values a
+/// placement — exact within the exact range and node budget, else the
+/// trained evaluation at the analysis's depth — best first, the opening
+/// book's moves marked (the analysis board's deeper search). A position
+/// where the side to move must pass has no moves to value.
+pub fn position_values(
+    position: &Position,
+    settings: AnalysisSettings,
+) -> app::protocol::PositionValues {
+    let book: Vec<Square> = crate::book::book()
+        .map(|b| {
+            crate::book::book_moves(b, position)
+                .iter()
+                .map(|m| m.square)
+                .collect()
+        })
+        .unwrap_or_default();
+    let value = |square: Square, value: i32, exact: bool| app::protocol::PositionMove {
+        square: square.index() as u8,
+        value: value as f32,
+        exact,
+        book: book.contains(&square),
+    };
+    let empties = position.empty_count();
+    if empties <= settings.exact.empties {
+        if let (Some(moves), _) = solve_moves(position, settings.exact.max_nodes) {
+            let mut moves: Vec<_> = moves.into_iter().map(|(s, v)| value(s, v, true)).collect();
+            moves.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.square.cmp(&b.square)));
+            return app::protocol::PositionValues {
+                moves,
+                depth: empties,
+            };
+        }
+    }
+    app::protocol::PositionValues {
+        moves: midgame_scores(position, settings.depth)
+            .into_iter()
+            .map(|(s, v)| value(s, v, false))
+            .collect(),
+        depth: settings.depth,
+    }
+}
+
 /// How bad a loss (in discs) is. An estimate needs a larger loss than an
 /// exact value for the same word: the search is within a couple of discs.
 pub fn severity(loss: i32, exact: bool) -> Severity {
@@ -583,6 +626,37 @@ impl Analyses {
             .map_err(|e| format!("the result could not be stored: {e}"))
     }
 
+    /// `analysis_position`: [`position_values`] of a position given as
+    /// OBF, on the heavy lane, counted as one of the caller's running
+    /// analyses while it searches (429 past the cap). A malformed or
+    /// impossible position is refused as a table's start would be.
+    pub async fn position_values_for(
+        &self,
+        caller: &crate::limits::Caller,
+        obf: &str,
+    ) -> Result<app::protocol::PositionValues, CommandError> {
+        let position = crate::table::playable_start(obf).map_err(CommandError::refused)?;
+        // Held (not kept) while the search runs: dropped, it gives the place
+        // back.
+        let _place = self
+            .inner
+            .hub
+            .limits()
+            .reserve(crate::limits::Kind::Analysis, caller, |key| {
+                self.is_running(key)
+            })
+            .map_err(CommandError::limited)?;
+        let settings = self.inner.settings;
+        let receiver = self
+            .inner
+            .pool
+            .run(move || position_values(&position, settings))
+            .map_err(|_| CommandError::unavailable(app::msg!("srv-analysis-busy")))?;
+        receiver
+            .await
+            .map_err(|_| CommandError::unavailable(app::msg!("srv-analysis-unavailable")))
+    }
+
     /// The export section of a game's stored analysis, if any, in `lang`.
     pub async fn export_section(
         &self,
@@ -615,6 +689,14 @@ impl AnalysisBackend for Analyses {
 
     async fn get(&self, kind: GameKind, id: &str) -> Result<AnalysisView, CommandError> {
         Analyses::get(self, kind, id).await
+    }
+
+    async fn position_values(
+        &self,
+        caller: &app::api::backend::Caller,
+        position: &str,
+    ) -> Result<app::protocol::PositionValues, CommandError> {
+        Analyses::position_values_for(self, caller, position).await
     }
 }
 

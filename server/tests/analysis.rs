@@ -441,3 +441,61 @@ async fn several_heavy_workers_analyse_a_game_as_one_does() {
     assert!(analyses[0].moves.len() >= 55);
     assert_eq!(analyses[0], analyses[1]);
 }
+
+/// The analysis board's deeper search: every legal move valued, the
+/// opening book's moves marked at the start, exact values near the end that
+/// agree with the solver, and bad positions refused by key (422).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_position_is_valued_by_the_servers_deeper_search() {
+    let w = world().await;
+    let player = w.hub.new_session().await.expect("session");
+    let caller = server::limits::Caller::from(&player);
+    // The start: four moves, all from the book (one under the symmetries).
+    let start = Position::initial();
+    let values = w
+        .analyses
+        .position_values_for(&caller, &start.to_obf())
+        .await
+        .expect("values");
+    assert_eq!(values.moves.len(), 4, "{values:?}");
+    assert!(
+        values.moves.iter().all(|m| m.book && !m.exact),
+        "{values:?}"
+    );
+    assert_eq!(values.depth, 2, "the analysis's depth");
+    // Nine empty squares (within the world's exact range of 10): exact, and
+    // the best value is the solver's.
+    let endgame =
+        Position::from_obf("XXXXXXXXXXXXXXXXOOOOOOOOXXXXXXXXOOOOOOXXXXXXXX--OOOOOO----XXXXX- X")
+            .expect("obf");
+    let values = w
+        .analyses
+        .position_values_for(&caller, &endgame.to_obf())
+        .await
+        .expect("values");
+    assert_eq!(values.moves.len(), endgame.legal_moves().count() as usize);
+    assert!(values.moves.iter().all(|m| m.exact && !m.book));
+    assert_eq!(values.depth, endgame.empty_count());
+    assert_eq!(values.moves[0].value as i32, engine::solve(&endgame).score);
+    assert!(
+        values.moves.windows(2).all(|w| w[0].value >= w[1].value),
+        "best first"
+    );
+    // Refused, by key, changing nothing.
+    for (bad, key) in [
+        ("", "srv-obf-paste"),
+        ("not a position", "srv-obf-invalid"),
+        (
+            "---------------------------O-------XO--------------------------- X",
+            "srv-centre-one",
+        ),
+    ] {
+        let refusal = w
+            .analyses
+            .position_values_for(&caller, bad)
+            .await
+            .expect_err("refused");
+        assert_eq!(refusal.status_code().as_u16(), 422, "{bad:?}");
+        assert_eq!(refusal.msg.key, key, "{bad:?}");
+    }
+}

@@ -641,6 +641,16 @@ impl Client {
             .await
     }
 
+    /// Every legal move's value in `position` (OBF) by the server's
+    /// deeper search (the analysis board's button).
+    pub async fn analysis_position(
+        &self,
+        position: &str,
+    ) -> Result<app::protocol::PositionValues, Refusal> {
+        self.call("analysis_position", json!({ "position": position }))
+            .await
+    }
+
     // ----- the lab -----
 
     pub async fn lab_create(&self, black_depth: u8, white_depth: u8) -> Result<LabId, Refusal> {

@@ -160,3 +160,29 @@ test('a finished table opens in the analysis board with its moves', async ({ pag
   await valuesShown(page);
   expect(consoleErrors).toEqual([]);
 });
+
+test("the server's deeper search values a position and marks the opening book", async ({ page, consoleErrors }, info) => {
+  test.setTimeout(120_000);
+  await openBoard(page);
+  await valuesShown(page);
+  // The browser's engine knows no book: its values are estimates.
+  for (const kind of await page.locator('#analysis-values li .kind').allTextContents()) {
+    expect(kind).toBe('estimate');
+  }
+  await page.click('#analysis-server-search');
+  await expect(page.locator('#analysis-server-done')).toContainText("server's deeper search", { timeout: 60_000 });
+  await expect(page.locator('#analysis-server-search')).toHaveCount(0);
+  // The start's four moves are all in the book (one under the symmetries).
+  await expect(page.locator('#analysis-values li[data-kind="book"]')).toHaveCount(4);
+  await expect(page.locator('#analysis-values li .kind').first()).toHaveText('book');
+  // A move on: the browser's values again, and the button for the new position.
+  const first = (await status(page)).legal[0];
+  await playSquare(page, first, 1);
+  await valuesShown(page);
+  await expect(page.locator('#analysis-server-search')).toBeVisible();
+  // Back: the server's values are kept for the position it valued.
+  await page.click('#analysis-back');
+  await expect(page.locator('#analysis-values li[data-kind="book"]')).toHaveCount(4);
+  await screenshot(page, info, 'analysis-board-server');
+  expect(consoleErrors).toEqual([]);
+});

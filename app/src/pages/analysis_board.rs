@@ -17,7 +17,7 @@ use crate::protocol::BoardSnapshot;
 use crate::worker::MoveValues;
 use leptos::prelude::*;
 use state::{Explorer, LoadError, Setup};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Plies of the best line shown after a position's best move.
 const LINE_PLIES: usize = 8;
@@ -43,6 +43,13 @@ pub(crate) struct Ctx {
     /// Grows when a new tree replaces the old (values of the old are dropped).
     tree: RwSignal<u64>,
     busy: RwSignal<bool>,
+    /// The server's deeper search: running, the nodes it valued (their
+    /// values replace the browser's), its last refusal (with its node).
+    server_busy: RwSignal<bool>,
+    server_valued: RwSignal<HashSet<usize>>,
+    /// The opening book's moves (squares) at each node the server valued.
+    server_book: RwSignal<HashMap<usize, Vec<u8>>>,
+    server_error: RwSignal<Option<(usize, String)>>,
     lang: Lang,
 }
 
@@ -56,6 +63,9 @@ impl Ctx {
         self.explorer.set(explorer);
         self.values.set(HashMap::new());
         self.best_line.set(HashMap::new());
+        self.server_valued.set(HashSet::new());
+        self.server_book.set(HashMap::new());
+        self.server_error.set(None);
         self.setup.set(None);
         self.error.set(None);
         self.tree.update(|t| *t += 1);
@@ -112,6 +122,61 @@ impl Ctx {
                 ..BoardSnapshot::empty()
             }
         })
+    }
+
+    /// Asks the server's deeper search for the current position's values
+    /// (the analysis's depth, exact near the end, the book's moves marked);
+    /// they replace the browser's for that position.
+    fn ask_server(self) {
+        if self.server_busy.get_untracked() {
+            return;
+        }
+        let (node, position) = self
+            .explorer
+            .with_untracked(|e| (e.current(), e.position()));
+        let tree = self.tree.get_untracked();
+        self.server_busy.set(true);
+        self.server_error.set(None);
+        leptos::task::spawn_local(async move {
+            let answer = crate::api::analysis_position(position.to_obf()).await;
+            if self.tree.try_get_untracked() == Some(tree) {
+                match answer {
+                    Ok(found) => {
+                        let book = found.moves.iter().filter(|m| m.book).map(|m| m.square);
+                        let book: Vec<u8> = book.collect();
+                        let values = MoveValues {
+                            moves: found
+                                .moves
+                                .iter()
+                                .map(|m| crate::worker::MoveValue {
+                                    square: m.square,
+                                    value: m.value,
+                                    exact: m.exact,
+                                })
+                                .collect(),
+                            depth: found.depth,
+                        };
+                        let _ = self.values.try_update(|v| v.insert(node, values));
+                        let _ = self.server_book.try_update(|b| b.insert(node, book));
+                        let _ = self.server_valued.try_update(|v| v.insert(node));
+                    }
+                    Err(error) => {
+                        let _ = self
+                            .server_error
+                            .try_set(Some((node, error.text(self.lang))));
+                    }
+                }
+            }
+            let _ = self.server_busy.try_set(false);
+        });
+    }
+
+    /// Whether the server's search found `square` in the opening book at
+    /// the current position.
+    fn is_book(self, square: u8) -> bool {
+        let node = self.explorer.with(Explorer::current);
+        self.server_book
+            .with(|b| b.get(&node).is_some_and(|s| s.contains(&square)))
     }
 
     /// The values of the current position, if found.
@@ -211,7 +276,10 @@ fn pump(ctx: Ctx) {
                 );
                 match crate::worker::hint_all(cells, side, depth, nodes).await {
                     Ok(timed) if same_tree() => {
-                        let _ = ctx.values.try_update(|v| v.insert(node, timed.result));
+                        // The server's values, if they came first, stay.
+                        let _ = ctx
+                            .values
+                            .try_update(|v| v.entry(node).or_insert(timed.result).depth);
                     }
                     Ok(_) => {}
                     Err(e) => {
@@ -304,6 +372,10 @@ pub fn AnalysisBoardPage() -> impl IntoView {
         version: RwSignal::new(1),
         tree: RwSignal::new(0),
         busy: RwSignal::new(false),
+        server_busy: RwSignal::new(false),
+        server_valued: RwSignal::new(HashSet::new()),
+        server_book: RwSignal::new(HashMap::new()),
+        server_error: RwSignal::new(None),
         lang,
     };
     #[cfg(feature = "hydrate")]

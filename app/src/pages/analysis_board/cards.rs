@@ -60,8 +60,8 @@ pub(super) fn TurnCard(ctx: Ctx) -> impl IntoView {
     .into_any()
 }
 
-fn kind_text(lang: crate::i18n::Lang, value: &MoveValue) -> String {
-    match state::kind_of(value) {
+fn kind_text(lang: crate::i18n::Lang, value: &MoveValue, book: bool) -> String {
+    match state::kind_of(value, book) {
         ValueKind::Book => t!(lang, "analysis-board-tag-book"),
         ValueKind::Trained => t!(lang, "hint-tag-estimate"),
         ValueKind::Exact => t!(lang, "hint-tag-exact"),
@@ -80,12 +80,13 @@ pub(super) fn ValuesCard(ctx: Ctx) -> impl IntoView {
             .iter()
             .map(|m| {
                 let is_best = best - m.value < 0.5;
+                let book = ctx.is_book(m.square);
                 view! {
                     <li class="hint-move" class:best=is_best class:exact=m.exact data-square=m.square.to_string()
-                        data-value=format!("{:.2}", m.value) data-kind=format!("{:?}", state::kind_of(m)).to_lowercase()>
+                        data-value=format!("{:.2}", m.value) data-kind=format!("{:?}", state::kind_of(m, book)).to_lowercase()>
                         <span class="sq">{square_name(m.square)}</span>
                         <span class="val">{disc_text(m.value)}</span>
-                        <span class="kind">{kind_text(lang, m)}</span>
+                        <span class="kind">{kind_text(lang, m, book)}</span>
                     </li>
                 }
             })
@@ -122,11 +123,59 @@ pub(super) fn ValuesCard(ctx: Ctx) -> impl IntoView {
                 <p class="muted" id="analysis-engine" aria-live="polite">{status}</p>
                 {rows}
                 {line}
+                <ServerSearch ctx />
                 <p class="hint-legend">{t!(lang, "hint-legend")}</p>
             </div>
         </Show>
     }
     .into_any()
+}
+
+/// The server's deeper search for the current position: a button, then
+/// what the values shown are.
+#[component]
+fn ServerSearch(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let node = move || ctx.explorer.with(Explorer::current);
+    let valued = move || ctx.server_valued.with(|v| v.contains(&node()));
+    let done = move || {
+        let values = ctx.current_values()?;
+        let exact = !values.moves.is_empty() && values.moves.iter().all(|m| m.exact);
+        Some(if exact {
+            t!(lang, "analysis-board-server-exact")
+        } else {
+            t!(lang, "analysis-board-server-done", depth = values.depth)
+        })
+    };
+    let status = move || {
+        let here = node();
+        ctx.server_error
+            .get()
+            .filter(|(n, _)| *n == here)
+            .map(|(_, text)| text)
+            .or_else(|| {
+                ctx.server_busy
+                    .get()
+                    .then(|| t!(lang, "analysis-board-server-running"))
+            })
+    };
+    view! {
+        <Show
+            when=valued
+            fallback=move || view! {
+                <p>
+                    <button id="analysis-server-search" type="button"
+                        disabled=move || ctx.server_busy.get()
+                        on:click=move |_| ctx.ask_server()>
+                        {t!(lang, "analysis-board-server")}
+                    </button>
+                </p>
+            }
+        >
+            <p id="analysis-server-done" class="muted">{done}</p>
+        </Show>
+        <p class="muted" id="analysis-server-status" aria-live="polite">{status}</p>
+    }
 }
 
 /// The line's moves (each one goes there), the buttons to step through it,

@@ -428,10 +428,13 @@ pub enum ValueKind {
     Exact,
 }
 
-pub fn kind_of(value: &MoveValue) -> ValueKind {
-    match value.exact {
-        true => ValueKind::Exact,
-        false => ValueKind::Trained,
+/// A move's kind of value; `book`: the server's search found it in the
+/// opening book (the browser's engine knows no book).
+pub fn kind_of(value: &MoveValue, book: bool) -> ValueKind {
+    match (book, value.exact) {
+        (true, _) => ValueKind::Book,
+        (false, true) => ValueKind::Exact,
+        (false, false) => ValueKind::Trained,
     }
 }
 
@@ -601,8 +604,10 @@ mod tests {
                 exact: true,
             },
         ];
-        assert_eq!(kind_of(&moves[0]), ValueKind::Trained);
-        assert_eq!(kind_of(&moves[1]), ValueKind::Exact);
+        assert_eq!(kind_of(&moves[0], false), ValueKind::Trained);
+        assert_eq!(kind_of(&moves[1], false), ValueKind::Exact);
+        // The server's search marks the book's moves: that kind shows.
+        assert_eq!(kind_of(&moves[0], true), ValueKind::Book);
         let start = Position::initial();
         assert_eq!(black_value(&start, Some(&moves)), Some((2.0, false)));
         let white = Setup {
