@@ -33,7 +33,7 @@ pub const SHELL_META: &str = "othello-shell";
 /// The language of an app-shell request: the lobby or the offline page
 /// with `shell=<code>` in the query.
 pub fn shell_request(path: &str, query: Option<&str>) -> Option<crate::i18n::Lang> {
-    if path == "/" || path == "/offline" {
+    if path == "/" || path == "/offline" || path == "/analysis" {
         shell_lang(query)
     } else {
         None
@@ -247,6 +247,7 @@ mod tests {
         assert_eq!(shell_lang(Some("shell=")), None);
         assert_eq!(shell_lang(None), None);
         assert_eq!(shell_request("/offline", Some("shell=el")), Some(Lang::El));
+        assert_eq!(shell_request("/analysis", Some("shell=en")), Some(Lang::En));
         assert_eq!(shell_request("/players", Some("shell=el")), None);
     }
 

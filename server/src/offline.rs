@@ -8,8 +8,10 @@
 //! so a new deploy is a new worker with a new cache. The engine's trained
 //! weights (hints only) are cached when first used, not up front.
 //!
-//! An app shell is the lobby or the offline page rendered for an anonymous
-//! visitor in one language: `/?shell=en`, `/offline?shell=el`. The
+//! An app shell is the lobby, the offline page or the analysis board
+//! rendered for an anonymous visitor in one language: `/?shell=en`,
+//! `/offline?shell=el`, `/analysis?shell=en` (the board applies a link's
+//! position once it runs, so its one shell serves every link). The
 //! [`app_shell`] middleware drops the request's cookies (so nothing of the
 //! visitor's session or account is in it) and any cookie the response would
 //! set. No other page is ever cached.
@@ -35,7 +37,7 @@ pub fn worker_source(assets: &Assets) -> String {
             .into_iter()
             .map(|l| app::i18n::catalog_path(l).to_string()),
     );
-    let shells: serde_json::Map<String, serde_json::Value> = ["/", "/offline"]
+    let shells: serde_json::Map<String, serde_json::Value> = ["/", "/offline", "/analysis"]
         .into_iter()
         .flat_map(|page| {
             Lang::ALL.into_iter().map(move |lang| {
@@ -107,8 +109,8 @@ pub async fn web_manifest(State(state): State<AppState>) -> Response {
         .into_response()
 }
 
-/// Middleware on pages: an app-shell request (`?shell=<lang>` on `/` or
-/// `/offline`) is rendered with no cookie but the language's and sets none;
+/// Middleware on pages: an app-shell request (`?shell=<lang>` on `/`,
+/// `/offline` or `/analysis`) is rendered with no cookie but the language's and sets none;
 /// every page says its language in `Content-Language` (the service worker
 /// remembers it to pick the shell when the network is gone).
 pub async fn app_shell(mut request: Request, next: Next) -> Response {

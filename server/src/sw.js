@@ -8,7 +8,8 @@
 // - Static files (hashed, immutable): from this deploy's cache, else the
 //   network (and then kept). Never another deploy's cache.
 // - Pages: always the network. Only when the network fails does a page come
-//   from the shells: /offline as itself, any other path as the lobby.
+//   from the shells: /offline and /analysis (with any query) as themselves,
+//   any other path as the lobby.
 // - /api, /ws and anything that is not a GET of this origin: untouched.
 // - A new deploy installs beside the old one and waits; the page offers a
 //   reload, which sends 'skip-waiting'. Older deploys' caches are deleted
@@ -83,7 +84,11 @@ async function page(request, url) {
     return response;
   } catch (unreachable) {
     const cache = await caches.open(CACHE);
-    const path = url.pathname === '/offline' ? '/offline' : '/';
+    // The offline page and the analysis board are their own shells (the
+    // board reads a link's position from the address once it runs); any
+    // other page is the lobby.
+    const own = url.pathname === '/offline' || url.pathname === '/analysis';
+    const path = own ? url.pathname : '/';
     if (url.pathname !== path) return Response.redirect(path, 303);
     const remembered = await cache.match(LANG_KEY);
     let lang = remembered ? await remembered.text() : '';

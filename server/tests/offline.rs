@@ -32,6 +32,7 @@ async fn the_worker_and_manifest_are_served_and_a_shell_holds_nothing_personal()
     for lang in app::i18n::Lang::ALL {
         assert!(source.contains(app::i18n::catalog_path(lang)));
         assert!(source.contains(&format!("/?shell={}", lang.code())));
+        assert!(source.contains(&format!("/analysis?shell={}", lang.code())));
     }
 
     let manifest: serde_json::Value = http
@@ -66,7 +67,7 @@ async fn the_worker_and_manifest_are_served_and_a_shell_holds_nothing_personal()
     assert!(!body.contains("othello-shell"));
 
     // The same browser asking for the Greek shells gets anonymous pages that set no cookie.
-    for path in ["/?shell=el", "/offline?shell=el"] {
+    for path in ["/?shell=el", "/offline?shell=el", "/analysis?shell=el"] {
         let shell = http
             .get(format!("{}{path}", live.url))
             .header("cookie", &cookie)

@@ -254,3 +254,48 @@ test('with the server killed and the network off, puzzles from the offline pack 
   }
   expect(consoleErrors.filter((e) => !/ERR_CONNECTION_REFUSED|Failed to load resource|Failed to fetch/.test(e))).toEqual([]);
 });
+
+test('with the server killed and the network off, the analysis board opens a link and scores its moves', async ({ page, context, consoleErrors }, info) => {
+  test.setTimeout(240_000);
+  const server = await startServer();
+  try {
+    // One visit online: the worker installs, and a second look at the board
+    // (now through the worker) keeps the engine's weights.
+    await page.goto(server.url + '/analysis');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await offlineReady(page);
+    await page.goto(server.url + '/analysis');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await expect(page.locator('#analysis-values li')).toHaveCount(4, { timeout: 90_000 });
+
+    // The server killed and the network off: a link to a line.
+    await server.kill();
+    await context.setOffline(true);
+    await page.goto(server.url + '/analysis?line=f5d6c3');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await expect(page.locator('#analysis-line li')).toHaveCount(3);
+    await page.waitForFunction(() => {
+      const s = (window as any).othello3d?.status();
+      return !!s && s.black + s.white === 7;
+    });
+    // Every legal move scored by the browser's engine, offline.
+    await page.waitForFunction(
+      () => {
+        const legal = (window as any).othello3d.status().legal.length;
+        return legal > 0 && document.querySelectorAll('#analysis-values li').length === legal;
+      },
+      null,
+      { timeout: 90_000 },
+    );
+    // A move of one's own, and its values.
+    const before = await status(page);
+    await clickSquare(page, before.legal[0]);
+    await expect(page.locator('#analysis-line li')).toHaveCount(4);
+    await screenshot(page, info, 'analysis-board-offline');
+    // The page's only failures are the calls the dead server could not answer.
+    for (const error of consoleErrors) expect(error).toMatch(/ERR_INTERNET_DISCONNECTED|Failed to fetch|net::/);
+  } finally {
+    await context.setOffline(false);
+    await server.stop();
+  }
+});

@@ -349,6 +349,7 @@ async fn best_line(
 
 /// The page's start: the link's position and line, or the usual start (and
 /// the link's error).
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
 fn opening(pos: Option<String>, line: Option<String>) -> (Explorer, Option<LoadError>) {
     match state::from_query(pos.as_deref(), line.as_deref()) {
         Ok(explorer) => (explorer, None),
@@ -361,13 +362,16 @@ fn opening(pos: Option<String>, line: Option<String>) -> (Explorer, Option<LoadE
 pub fn AnalysisBoardPage() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let query = leptos_router::hooks::use_query_map();
-    let (explorer, error) = query.with_untracked(|q| opening(q.get("pos"), q.get("line")));
+    // The page is rendered at the usual start on the server, and the link's
+    // position and line are applied once it runs in the browser: so the
+    // service worker's shell of `/analysis` (kept for when the server is
+    // gone) hydrates for any link, its query read here.
     let ctx = Ctx {
-        explorer: RwSignal::new(explorer),
+        explorer: RwSignal::new(Explorer::new(engine::Position::initial())),
         setup: RwSignal::new(None),
         values: RwSignal::new(HashMap::new()),
         best_line: RwSignal::new(HashMap::new()),
-        error: RwSignal::new(error),
+        error: RwSignal::new(None),
         engine_error: RwSignal::new(None),
         version: RwSignal::new(1),
         tree: RwSignal::new(0),
@@ -378,6 +382,19 @@ pub fn AnalysisBoardPage() -> impl IntoView {
         server_error: RwSignal::new(None),
         lang,
     };
+    // After hydration (an effect runs once the page is live), never
+    // during it: the hydrated page must match the server's.
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        let (pos, line) = query.with_untracked(|q| (q.get("pos"), q.get("line")));
+        if pos.is_some() || line.is_some() {
+            let (explorer, error) = opening(pos, line);
+            ctx.replace(explorer);
+            ctx.error.set(error);
+        }
+    });
+    #[cfg(not(feature = "hydrate"))]
+    let _ = query;
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {
         ctx.explorer.track();
