@@ -1,7 +1,8 @@
 // The analysis board at /analysis: a position set up by editing the board and
 // by pasting (OBF, a transcript), free moves with a take-back and a
 // variation, every legal move's value from the browser's engine worker, and
-// the link that reopens the same start and line in a fresh page. Bad input
+// the link that reopens the same start and line in a fresh page, pastes of
+// OBF, transcripts and GGF games, and the server's deeper search. Bad input
 // (a paste, a link) shows a keyed error.
 import { test, expect, waitForIsland, screenshot } from './support/fixtures';
 import { clickSquare, status } from './support/board';
@@ -100,6 +101,26 @@ test('a position pasted as OBF and as a transcript; bad pastes and links say why
   await expect(page.locator('#analysis-line li').last()).toHaveText('3. c3');
   await expect(page.locator('#analysis-error')).toHaveCount(0);
 
+  // A GGF game, as the archive exports one: its start and its moves (a move's
+  // time after the slashes is ignored).
+  const ggf =
+    '(;GM[Othello]PC[Othello 3D]PB[anna]PW[bob]RE[?]TI[5:00//02:00]TY[8]' +
+    'BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5]W[F6]B[E6//1.5];)';
+  await page.fill('#analysis-paste', ggf);
+  await page.click('#analysis-load');
+  await expect(page.locator('#analysis-line li')).toHaveCount(3);
+  await expect(page.locator('#analysis-line li').last()).toHaveText('3. e6');
+  await expect(page.locator('#analysis-error')).toHaveCount(0);
+  await valuesShown(page);
+  // A GGF game without its board says so, and changes nothing.
+  await page.fill('#analysis-paste', '(;GM[Othello]B[F5];)');
+  await page.click('#analysis-load');
+  await expect(page.locator('#analysis-error')).not.toBeEmpty();
+  await expect(page.locator('#analysis-line li').last()).toHaveText('3. e6');
+
+  await page.fill('#analysis-paste', 'f5d6c3');
+  await page.click('#analysis-load');
+  await expect(page.locator('#analysis-line li')).toHaveCount(3);
   await page.fill('#analysis-paste', 'f5z9');
   await page.click('#analysis-load');
   await expect(page.locator('#analysis-error')).toHaveText('“z9” at character 3 is not a square: write moves like f5d6c3.');
