@@ -77,6 +77,16 @@ test('a position set up by editing; a variation; the link reopens it', async ({ 
   const reopened = await status(again);
   expect([reopened.black, reopened.white, reopened.legal]).toEqual([shown.black, shown.white, shown.legal]);
   await expect(again.locator('#analysis-error')).toHaveCount(0);
+  // A position inside the line: one back, and the link keeps the whole line
+  // and the ply shown.
+  await page.click('#analysis-back');
+  const inside = (await page.locator('#analysis-link').getAttribute('href'))!;
+  expect(inside).toMatch(/&line=([a-h][1-8]){2}&at=1$/);
+  await openBoard(again, inside.replace('/analysis', ''));
+  await expect(again.locator('#analysis-line li')).toHaveCount(2);
+  await expect(again.locator('#analysis-line [aria-current="step"]')).toHaveText(/^1\. /);
+  await again.click('#analysis-forward');
+  await expect(again.locator('#analysis-line [aria-current="step"]')).toHaveText(/^2\. /);
   await context.close();
   expect(consoleErrors).toEqual([]);
 });

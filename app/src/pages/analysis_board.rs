@@ -185,10 +185,15 @@ impl Ctx {
         self.values.with(|v| v.get(&node).cloned())
     }
 
-    /// The link that reopens the start and the line to the current position.
+    /// The link that reopens the start, the whole line shown and the
+    /// position in it.
     fn link(self) -> String {
-        self.explorer
-            .with(|e| state::link(&e.start(), &e.moves_to(e.current())))
+        self.explorer.with(|e| {
+            let line = e.line();
+            let moves = line.last().map_or_else(Vec::new, |&end| e.moves_to(end));
+            let at = e.path(e.current()).len();
+            state::link(&e.start(), &moves, Some(at))
+        })
     }
 }
 
@@ -350,8 +355,12 @@ async fn best_line(
 /// The page's start: the link's position and line, or the usual start (and
 /// the link's error).
 #[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
-fn opening(pos: Option<String>, line: Option<String>) -> (Explorer, Option<LoadError>) {
-    match state::from_query(pos.as_deref(), line.as_deref()) {
+fn opening(
+    pos: Option<String>,
+    line: Option<String>,
+    at: Option<String>,
+) -> (Explorer, Option<LoadError>) {
+    match state::from_query(pos.as_deref(), line.as_deref(), at.as_deref()) {
         Ok(explorer) => (explorer, None),
         Err(e) => (Explorer::new(engine::Position::initial()), Some(e)),
     }
@@ -386,9 +395,9 @@ pub fn AnalysisBoardPage() -> impl IntoView {
     // during it: the hydrated page must match the server's.
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {
-        let (pos, line) = query.with_untracked(|q| (q.get("pos"), q.get("line")));
+        let (pos, line, at) = query.with_untracked(|q| (q.get("pos"), q.get("line"), q.get("at")));
         if pos.is_some() || line.is_some() {
-            let (explorer, error) = opening(pos, line);
+            let (explorer, error) = opening(pos, line, at);
             ctx.replace(explorer);
             ctx.error.set(error);
         }

@@ -259,7 +259,7 @@ pub fn pos_text(position: &Position) -> String {
 }
 
 /// The link that reopens `start` and `moves` (no `pos` for the usual start).
-pub fn link(start: &Position, moves: &[Square]) -> String {
+pub fn link(start: &Position, moves: &[Square], at: Option<usize>) -> String {
     let mut query = Vec::new();
     if *start != Position::initial() {
         query.push(format!("pos={}", pos_text(start)));
@@ -267,14 +267,25 @@ pub fn link(start: &Position, moves: &[Square]) -> String {
     if !moves.is_empty() {
         query.push(format!("line={}", engine::format_moves(moves)));
     }
+    // A position inside the line: its ply (0 the start); the line's end
+    // needs none.
+    if let Some(at) = at.filter(|&at| at < moves.len()) {
+        query.push(format!("at={at}"));
+    }
     match query.is_empty() {
         true => PATH.to_string(),
         false => format!("{PATH}?{}", query.join("&")),
     }
 }
 
-/// The explorer a link's `pos` and `line` describe, at the line's end.
-pub fn from_query(pos: Option<&str>, line: Option<&str>) -> Result<Explorer, LoadError> {
+/// The explorer a link's `pos` and `line` describe, at ply `at` of the
+/// line (0: its start), else at the line's end (so a missing, malformed or
+/// too large `at` shows the whole line played).
+pub fn from_query(
+    pos: Option<&str>,
+    line: Option<&str>,
+    at: Option<&str>,
+) -> Result<Explorer, LoadError> {
     let start = match pos.map(str::trim).filter(|p| !p.is_empty()) {
         None => Position::initial(),
         Some(p) if p.len() == 65 && p.is_ascii() => {
@@ -286,6 +297,12 @@ pub fn from_query(pos: Option<&str>, line: Option<&str>) -> Result<Explorer, Loa
     let mut explorer = Explorer::new(start);
     if let Some(line) = line {
         explorer.play_all(&read_moves(line)?)?;
+    }
+    let nodes = explorer.line();
+    match at.and_then(|a| a.trim().parse::<usize>().ok()) {
+        Some(0) if !nodes.is_empty() => explorer.go(0),
+        Some(ply) if ply < nodes.len() => explorer.go(nodes[ply - 1]),
+        _ => {}
     }
     Ok(explorer)
 }
@@ -525,14 +542,38 @@ mod tests {
         let mut e = Explorer::new(start);
         let first = Square::all().find(|&s| start.is_legal(s)).expect("a move");
         e.play(first).expect("legal");
-        let href = link(&e.start(), &e.moves_to(e.current()));
+        let href = link(&e.start(), &e.moves_to(e.current()), None);
         let query = href.strip_prefix("/analysis?").expect("a query");
         let (pos, line) = query.split_once('&').expect("two parts");
-        let back = from_query(pos.strip_prefix("pos="), line.strip_prefix("line=")).expect("reads");
+        let back =
+            from_query(pos.strip_prefix("pos="), line.strip_prefix("line="), None).expect("reads");
         assert_eq!(back.start(), start);
         assert_eq!(back.position(), e.position());
-        assert_eq!(link(&Position::initial(), &[]), "/analysis");
-        assert_eq!(link(&Position::initial(), &[sq("f5")]), "/analysis?line=f5");
+        assert_eq!(link(&Position::initial(), &[], None), "/analysis");
+        assert_eq!(
+            link(&Position::initial(), &[sq("f5")], None),
+            "/analysis?line=f5"
+        );
+        // A position inside the line: the whole line, and the ply shown.
+        let line = [sq("f5"), sq("d6"), sq("c3")];
+        assert_eq!(
+            link(&Position::initial(), &line, Some(1)),
+            "/analysis?line=f5d6c3&at=1"
+        );
+        assert_eq!(
+            link(&Position::initial(), &line, Some(3)),
+            "/analysis?line=f5d6c3",
+            "the line's end needs no ply"
+        );
+        let inside = from_query(None, Some("f5d6c3"), Some("1")).expect("reads");
+        assert_eq!(inside.moves_to(inside.current()), vec![sq("f5")]);
+        assert_eq!(inside.line().len(), 3, "the rest of the line is kept");
+        let start_of = from_query(None, Some("f5d6c3"), Some("0")).expect("reads");
+        assert_eq!(start_of.current(), 0);
+        for odd in ["9", "x", "-1", ""] {
+            let end = from_query(None, Some("f5d6c3"), Some(odd)).expect("reads");
+            assert_eq!(end.moves_to(end.current()).len(), 3, "{odd:?}");
+        }
         let names = ["f5".to_string(), "d6".to_string()];
         assert_eq!(
             game_link(&[], crate::protocol::Side::Black, &names),
@@ -542,17 +583,17 @@ mod tests {
 
     #[test]
     fn malformed_links_and_pastes_are_errors() {
-        assert_eq!(from_query(Some("XO"), None), Err(LoadError::Position));
+        assert_eq!(from_query(Some("XO"), None, None), Err(LoadError::Position));
         assert_eq!(
-            from_query(Some(&format!("{}Z", "-".repeat(64))), None),
+            from_query(Some(&format!("{}Z", "-".repeat(64))), None, None),
             Err(LoadError::Position)
         );
         assert!(matches!(
-            from_query(None, Some("f5zz")),
+            from_query(None, Some("f5zz"), None),
             Err(LoadError::Syntax { .. })
         ));
         assert_eq!(
-            from_query(None, Some("f5a1")),
+            from_query(None, Some("f5a1"), None),
             Err(LoadError::Illegal {
                 ply: 2,
                 square: "a1".into()
