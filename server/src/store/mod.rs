@@ -31,6 +31,7 @@ pub mod ratings;
 pub mod sqlite;
 mod stats;
 mod table_store;
+mod tournament_rows;
 pub mod tournaments;
 
 pub use pg::PgStore;
