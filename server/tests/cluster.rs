@@ -909,7 +909,14 @@ async fn a_swiss_goes_on_on_the_other_instance_when_the_one_that_paired_it_is_ki
         let deadline = Instant::now() + PATIENCE;
         let page = loop {
             let page = watcher.tournament(&id).await.expect("page on b");
-            if page.summary.round == round && page.rounds.len() == round as usize {
+            // A pairing shows its table once the table exists (the pairing
+            // is written first, then seated): wait for both.
+            let seated = |page: &app::tournaments::TournamentView| {
+                page.rounds
+                    .get(round as usize - 1)
+                    .is_some_and(|games| games.iter().all(|g| g.table.is_some()))
+            };
+            if page.summary.round == round && page.rounds.len() == round as usize && seated(&page) {
                 break page;
             }
             assert!(
