@@ -70,10 +70,6 @@ pub fn AnalysisPanel(
     let state = RwSignal::new(None::<AnalysisView>);
     let error = RwSignal::new(None::<crate::i18n::Msg>);
     let id = StoredValue::new(id);
-    // `over` is derived from the whole table view, which changes with every
-    // update; as a memo it wakes the effect only when it turns, so one
-    // finished game starts one polling chain, not one per update.
-    let over = Memo::new(move |_| over.get());
     // Whenever the game is (again) finished, show what the server has.
     Effect::new(move |_| {
         if over.get() {
