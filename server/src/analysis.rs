@@ -56,36 +56,38 @@ pub struct PlyValues {
 /// `settings.depth`. Values are from the mover's side.
 pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings) -> PlyValues {
     let book = crate::book::is_book_move(crate::book::book(), before, played);
-    if before.empty_count() <= settings.exact.empties {
-        if let (Some(moves), _) = solve_moves(before, settings.exact.max_nodes) {
-            let played_value = moves
-                .iter()
-                .find(|(s, _)| *s == played)
-                .map_or(i32::MIN / 2, |(_, v)| *v);
-            if let Some(&(best, best_value)) = moves.first() {
-                return PlyValues {
-                    best,
-                    best_value,
-                    played_value,
-                    exact: true,
-                    book,
-                };
-            }
-        }
-    }
-    let scores = midgame_scores(before, settings.depth);
+    let (scores, exact) = scored_moves(before, settings);
     let played_value = scores
         .iter()
         .find(|(s, _)| *s == played)
-        .map_or(0, |(_, v)| *v);
+        .map_or(if exact { i32::MIN / 2 } else { 0 }, |(_, v)| *v);
     let (best, best_value) = scores.first().copied().unwrap_or((played, played_value));
     PlyValues {
         best,
-        best_value: best_value.max(played_value),
+        best_value: if exact {
+            best_value
+        } else {
+            best_value.max(played_value)
+        },
         played_value,
-        exact: false,
+        exact,
         book,
     }
+}
+
+/// Every legal move's value at `position`, best first, and whether they are
+/// exact: solved within the exact range and node budget, else the trained
+/// evaluation at the analysis's depth. The game analysis and the analysis
+/// board's server search both value moves this way.
+fn scored_moves(position: &Position, settings: AnalysisSettings) -> (Vec<(Square, i32)>, bool) {
+    if position.empty_count() <= settings.exact.empties {
+        if let (Some(moves), _) = solve_moves(position, settings.exact.max_nodes) {
+            if !moves.is_empty() {
+                return (moves, true);
+            }
+        }
+    }
+    (midgame_scores(position, settings.depth), false)
 }
 
 /// Every legal move's value at `position` as the analysis values a
@@ -111,23 +113,17 @@ pub fn position_values(
         exact,
         book: book.contains(&square),
     };
-    let empties = position.empty_count();
-    if empties <= settings.exact.empties {
-        if let (Some(moves), _) = solve_moves(position, settings.exact.max_nodes) {
-            let mut moves: Vec<_> = moves.into_iter().map(|(s, v)| value(s, v, true)).collect();
-            moves.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.square.cmp(&b.square)));
-            return app::protocol::PositionValues {
-                moves,
-                depth: empties,
-            };
-        }
-    }
+    let (scores, exact) = scored_moves(position, settings);
     app::protocol::PositionValues {
-        moves: midgame_scores(position, settings.depth)
+        moves: scores
             .into_iter()
-            .map(|(s, v)| value(s, v, false))
+            .map(|(s, v)| value(s, v, exact))
             .collect(),
-        depth: settings.depth,
+        depth: if exact {
+            position.empty_count()
+        } else {
+            settings.depth
+        },
     }
 }
 

@@ -5,7 +5,7 @@
 // OBF, transcripts and GGF games, and the server's deeper search. Bad input
 // (a paste, a link) shows a keyed error.
 import { test, expect, waitForIsland, screenshot } from './support/fixtures';
-import { clickSquare, status } from './support/board';
+import { analysisValuesShown, clickSquare, status } from './support/board';
 import type { Page } from '@playwright/test';
 
 async function openBoard(page: Page, query = '') {
@@ -15,14 +15,7 @@ async function openBoard(page: Page, query = '') {
 
 /** Waits until the values card lists one value per legal move. */
 async function valuesShown(page: Page) {
-  await page.waitForFunction(
-    () => {
-      const legal = (window as any).othello3d.status().legal.length;
-      return legal > 0 && document.querySelectorAll('#analysis-values li').length === legal;
-    },
-    null,
-    { timeout: 90_000 },
-  );
+  await analysisValuesShown(page);
   for (const kind of await page.locator('#analysis-values li .kind').allTextContents()) {
     expect(kind).toMatch(/^(estimate|exact|book)$/);
   }

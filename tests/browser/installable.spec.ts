@@ -5,7 +5,7 @@
 // deploy is offered as "a new version is ready".
 import { test, expect, screenshot } from './support/fixtures';
 import { startServer, RunningServer } from './support/server';
-import { clickSquare, status, waitForNewVersion } from './support/board';
+import { analysisValuesShown, clickSquare, status, waitForNewVersion } from './support/board';
 import type { Page, TestInfo } from '@playwright/test';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -279,14 +279,7 @@ test('with the server killed and the network off, the analysis board opens a lin
       return !!s && s.black + s.white === 7;
     });
     // Every legal move scored by the browser's engine, offline.
-    await page.waitForFunction(
-      () => {
-        const legal = (window as any).othello3d.status().legal.length;
-        return legal > 0 && document.querySelectorAll('#analysis-values li').length === legal;
-      },
-      null,
-      { timeout: 90_000 },
-    );
+    await analysisValuesShown(page);
     // A move of one's own, and its values.
     const before = await status(page);
     await clickSquare(page, before.legal[0]);

@@ -85,3 +85,15 @@ export async function resign(page: Page) {
   await page.click('#resign');
   await page.click('#resign-yes');
 }
+
+/** Waits until the analysis board's values card lists one value per legal move. */
+export async function analysisValuesShown(page: Page) {
+  await page.waitForFunction(
+    () => {
+      const legal = (window as any).othello3d.status().legal.length;
+      return legal > 0 && document.querySelectorAll('#analysis-values li').length === legal;
+    },
+    null,
+    { timeout: 90_000 },
+  );
+}
