@@ -259,9 +259,9 @@ test('with the server killed and the network off, the analysis board opens a lin
   test.setTimeout(240_000);
   const server = await startServer();
   try {
-    // One visit online: the worker installs, and a second look at the board
-    // (now through the worker) keeps the engine's weights.
-    await page.goto(server.url + '/analysis');
+    // One visit online, from the lobby as the other tests: the worker
+    // installs; then the board (through the worker) keeps the engine's weights.
+    await page.goto(server.url + '/');
     await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
     await offlineReady(page);
     await page.goto(server.url + '/analysis');
