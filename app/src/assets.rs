@@ -163,11 +163,13 @@ if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',
         )
     }
 
-    /// The import map that resolves `three` (and `three/webgpu`) to the
-    /// bundle `cargo xtask site` builds under `/vendor/three/`.
+    /// The import map that resolves `three` (WebGPU) and `three/webgl` (WebGL
+    /// 2) to the two bundles `cargo xtask site` builds under `/vendor/three/`;
+    /// a page imports one of them.
     pub fn import_map(&self) -> String {
         let three = self.url("/vendor/three/three.bundle.js");
-        format!(r#"{{"imports":{{"three":"{three}","three/webgpu":"{three}"}}}}"#)
+        let webgl = self.url("/vendor/three/three-webgl.bundle.js");
+        format!(r#"{{"imports":{{"three":"{three}","three/webgl":"{webgl}"}}}}"#)
     }
 }
 
@@ -179,6 +181,7 @@ mod tests {
     fn hashed_paths_replace_plain_ones_and_others_stay() {
         let assets = Assets::from_manifest(
             r#"{"/vendor/three/three.bundle.js": "/vendor/three/three.0123456789abcdef.js",
+                "/vendor/three/three-webgl.bundle.js": "/vendor/three/three-webgl.1123456789abcdef.js",
                 "/style/main.css": "/style/main.fedcba9876543210.css"}"#,
         )
         .unwrap();
@@ -189,11 +192,11 @@ mod tests {
         assert_eq!(assets.url("/style/other.css"), "/style/other.css");
         assert_eq!(
             assets.import_map(),
-            r#"{"imports":{"three":"/vendor/three/three.0123456789abcdef.js","three/webgpu":"/vendor/three/three.0123456789abcdef.js"}}"#
+            r#"{"imports":{"three":"/vendor/three/three.0123456789abcdef.js","three/webgl":"/vendor/three/three-webgl.1123456789abcdef.js"}}"#
         );
         assert_eq!(
             Assets::default().import_map(),
-            r#"{"imports":{"three":"/vendor/three/three.bundle.js","three/webgpu":"/vendor/three/three.bundle.js"}}"#
+            r#"{"imports":{"three":"/vendor/three/three.bundle.js","three/webgl":"/vendor/three/three-webgl.bundle.js"}}"#
         );
     }
 

@@ -2,28 +2,50 @@
 //! the board island uses. `cargo xtask site` reads this file: every type bound
 //! with `js_namespace = THREE` (or `THREE_ADDONS`) is exported by the tree-shaken
 //! bundle it builds, so a new binding needs no other change. Three.js is loaded
-//! lazily (see [`load_three`]) and published as `globalThis.THREE`, so these
-//! bindings use `js_namespace = THREE` and hydration never waits for Three.js.
+//! lazily (see [`start_renderer`]), one backend's bundle, and published as
+//! `globalThis.THREE`, so these bindings use `js_namespace = THREE` and
+//! hydration never waits for Three.js.
 
 use js_sys::{Object, Promise};
 use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
 
 #[wasm_bindgen(inline_js = "
-export async function load_three() {
-  const three = await import('three');
-  globalThis.THREE = three;
-  globalThis.THREE_ADDONS = { OrbitControls: three.OrbitControls };
+export async function start_renderer(canvas, webgl) {
+  let gpu = !webgl && !!globalThis.navigator && !!navigator.gpu &&
+    await navigator.gpu.requestAdapter({ featureLevel: 'compatibility' }).then((a) => a !== null, () => false);
+  for (;;) {
+    const three = await (gpu ? import('three') : import('three/webgl'));
+    globalThis.THREE = three;
+    globalThis.THREE_ADDONS = { OrbitControls: three.OrbitControls };
+    const renderer = new three.WebGPURenderer({ canvas, antialias: true, alpha: true });
+    try {
+      await renderer.init();
+      return renderer;
+    } catch (error) {
+      console.warn('3D renderer:', error);
+      if (!gpu) throw new Error('neither WebGPU nor WebGL 2 is available');
+      gpu = false;
+    }
+  }
 }
-export function has_webgpu() { return !!(globalThis.navigator && navigator.gpu); }
 ")]
 extern "C" {
-    /// Imports Three.js through the page's import map: `three` is one minified
-    /// bundle (built by `cargo xtask site` with esbuild) that exports exactly the
-    /// classes bound below (`js_namespace = THREE`) plus OrbitControls.
+    /// Loads Three.js through the page's import map and starts a renderer on
+    /// `canvas`. Each backend has its own bundle (built by `cargo xtask site`
+    /// with esbuild, exporting exactly the classes bound below,
+    /// `js_namespace = THREE`, plus OrbitControls), and a page loads one:
+    /// `three` (WebGPU) when the browser gives a WebGPU adapter and `webgl`
+    /// is false, else `three/webgl` (WebGL 2). Where WebGPU has an adapter
+    /// but the renderer still fails to start, it falls back to the WebGL 2
+    /// bundle, as Three's own renderer falls back to its WebGL 2 backend.
+    /// Publishes the loaded bundle as `globalThis.THREE`; resolves to the
+    /// started `WebGPURenderer`.
     #[wasm_bindgen(catch)]
-    pub async fn load_three() -> Result<(), JsValue>;
-    /// Whether the browser exposes `navigator.gpu`.
-    pub fn has_webgpu() -> bool;
+    pub async fn start_renderer(
+        canvas: &HtmlCanvasElement,
+        webgl: bool,
+    ) -> Result<JsValue, JsValue>;
 }
 
 #[wasm_bindgen]
@@ -217,10 +239,6 @@ extern "C" {
 
     #[wasm_bindgen(js_namespace = THREE)]
     pub type WebGPURenderer;
-    #[wasm_bindgen(constructor, js_namespace = THREE)]
-    pub fn new(params: &Object) -> WebGPURenderer;
-    #[wasm_bindgen(method)]
-    pub fn init(this: &WebGPURenderer) -> Promise;
     #[wasm_bindgen(method, js_name = setSize)]
     pub fn set_size(this: &WebGPURenderer, width: f64, height: f64, update_style: bool);
     #[wasm_bindgen(method, js_name = setPixelRatio)]

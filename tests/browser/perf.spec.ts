@@ -33,8 +33,11 @@ const BUDGET_BYTES = 1_000_000;
 // new shared chunk costs the split loader and the main module bytes
 // (BENCHMARKS, The lobby after the analysis board). Served by the table's
 // route alone (not the lab home's too) and with the opening book's two
-// fields: 454,293 B, guarded at 454,500 B.
-const LOBBY_BYTES = 454_500;
+// fields: 454,293 B, guarded at 454,500 B. Then one Three.js bundle per
+// backend (the page loads WebGPU's or WebGL 2's, not one carrying both):
+// 434,861 B on WebGPU, 427,442 B on WebGL 2 (BENCHMARKS, One Three.js bundle
+// per backend); issue 46's 350 KB is still open.
+const LOBBY_BYTES = 435_500;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -112,7 +115,12 @@ test('lobby: time to interactive, to the first 3D frame, and the bytes loaded', 
   // The page loads the wasm and the Three.js bundle, compressed, within budget.
   expect(first.resources.some((r) => r.name.endsWith('.wasm'))).toBe(true);
   // Static files carry content-hashed names (`cargo xtask site`).
-  expect(first.resources.some((r) => /^\/vendor\/three\/three\.[0-9a-f]{16}\.js$/.test(r.name))).toBe(true);
+  // One Three.js bundle, its backend's only: WebGPU's where the browser has
+  // an adapter, else WebGL 2's (never both, never the other's).
+  const bundle = expectedBackend(info) === 'webgpu' ? 'three' : 'three-webgl';
+  expect(first.resources.filter((r) => r.name.startsWith('/vendor/three/')).map((r) => r.name)).toEqual([
+    expect.stringMatching(new RegExp(`^/vendor/three/${bundle}\\.[0-9a-f]{16}\\.js$`)),
+  ]);
   for (const r of first.resources) {
     expect(r.encoded, `${r.name} is sent compressed`).toBeLessThan(r.decoded);
     expect(r.name, 'every script and wasm has a hashed name').toMatch(/\.[0-9a-f]{16}\.(js|wasm)$/);

@@ -674,15 +674,54 @@ fn bound_three_names(source: &str) -> (Vec<String>, Vec<String>) {
 }
 
 /// Bundles exactly the Three.js classes the island binds (plus its addons) into
-/// one ES module, `three.bundle.js`, with esbuild: tree-shaken and minified.
-/// Before this, the page loaded three.webgpu.js, three.core.js, three.tsl.js and
-/// OrbitControls.js unminified (3.9 MB, ~770 KB gzip).
+/// ES modules with esbuild, tree-shaken and minified: one per backend,
+/// `three.bundle.js` (WebGPU) and `three-webgl.bundle.js` (WebGL 2). A page
+/// loads one of them (the island asks for a WebGPU adapter first), so it no
+/// longer carries the other backend's code: 20 KB less brotli on WebGPU and
+/// 27 KB less on WebGL 2 than one bundle with both (docs/BENCHMARKS.md).
+/// Before any of this, the page loaded three.webgpu.js, three.core.js,
+/// three.tsl.js and OrbitControls.js unminified (3.9 MB, ~770 KB gzip).
 ///
-/// The bundle is made from Three.js' sources, and its `WebGPURenderer` is the
-/// one of [`three_entry`]: Three's own registers every material, light and
+/// The bundles are made from Three.js' sources, and their `WebGPURenderer` is
+/// the one of [`three_entry`]: Three's own registers every material, light and
 /// tone mapping it has (its `StandardNodeLibrary`), so none of them could be
 /// left out; this one knows only the bound ones (12 KB less brotli).
 fn bundle_three(root: &Path, vendor: &Path) -> Result {
+    for backend in [ThreeBackend::WebGpu, ThreeBackend::WebGl] {
+        bundle_three_for(root, vendor, backend)?;
+    }
+    copy(
+        &root.join("node_modules/three/LICENSE"),
+        &vendor.join("LICENSE"),
+    )
+}
+
+/// Which backend a Three.js bundle's `WebGPURenderer` drives.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ThreeBackend {
+    WebGpu,
+    WebGl,
+}
+
+impl ThreeBackend {
+    /// The bundle's file under `vendor/three/` (before content hashing).
+    fn file_name(self) -> &'static str {
+        match self {
+            ThreeBackend::WebGpu => "three.bundle.js",
+            ThreeBackend::WebGl => "three-webgl.bundle.js",
+        }
+    }
+
+    /// The backend class and its module under Three's `src/`.
+    fn class_and_path(self) -> (&'static str, &'static str) {
+        match self {
+            ThreeBackend::WebGpu => ("WebGPUBackend", "renderers/webgpu/WebGPUBackend.js"),
+            ThreeBackend::WebGl => ("WebGLBackend", "renderers/webgl-fallback/WebGLBackend.js"),
+        }
+    }
+}
+
+fn bundle_three_for(root: &Path, vendor: &Path, backend: ThreeBackend) -> Result {
     let bindings = root.join("frontend/src/three.rs");
     let source =
         fs::read_to_string(&bindings).map_err(|e| format!("read {}: {e}", bindings.display()))?;
@@ -693,7 +732,7 @@ fn bundle_three(root: &Path, vendor: &Path) -> Result {
             bindings.display()
         ));
     }
-    let mut entry = three_entry(&core, |path| root.join(path).exists())?;
+    let mut entry = three_entry(&core, backend, |path| root.join(path).exists())?;
     for name in &addons {
         let module = THREE_ADDONS
             .iter()
@@ -705,7 +744,7 @@ fn bundle_three(root: &Path, vendor: &Path) -> Result {
         ));
     }
     fs::create_dir_all(vendor).map_err(|e| e.to_string())?;
-    let out = vendor.join("three.bundle.js");
+    let out = vendor.join(backend.file_name());
     let esbuild = root.join("node_modules/.bin/esbuild");
     let mut child = Command::new(&esbuild)
         .args([
@@ -735,12 +774,9 @@ fn bundle_three(root: &Path, vendor: &Path) -> Result {
     if !status.success() {
         return Err(format!("esbuild failed ({status})"));
     }
-    copy(
-        &root.join("node_modules/three/LICENSE"),
-        &vendor.join("LICENSE"),
-    )?;
     eprintln!(
-        "    three.bundle.js: {} names from three, addons: {}",
+        "    {}: {} names from three, addons: {}",
+        backend.file_name(),
         core.len(),
         addons.join(", ")
     );
@@ -748,12 +784,18 @@ fn bundle_three(root: &Path, vendor: &Path) -> Result {
 }
 
 /// The bundle's entry module: the bound core classes from Three's sources, and
-/// a `WebGPURenderer` (WebGPU, else WebGL 2, as Three's own) whose node
-/// library maps only the bound materials (`Mesh…Material` → its
-/// `Mesh…NodeMaterial`) and lights (`…Light` → its `…LightNode`). A material
-/// or light bound later in three.rs is mapped the same way; `exists` checks
-/// that Three has the node class for it.
-fn three_entry(core: &[String], exists: impl Fn(&str) -> bool) -> Result<String> {
+/// a `WebGPURenderer` on one backend (`backend`; Three's own carries both and
+/// falls back from WebGPU to WebGL 2 itself — here the island picks the
+/// bundle, `frontend/src/three.rs`) whose node library maps only the bound
+/// materials (`Mesh…Material` → its `Mesh…NodeMaterial`) and lights
+/// (`…Light` → its `…LightNode`). A material or light bound later in three.rs
+/// is mapped the same way; `exists` checks that Three has the node class for
+/// it.
+fn three_entry(
+    core: &[String],
+    backend: ThreeBackend,
+    exists: impl Fn(&str) -> bool,
+) -> Result<String> {
     const SRC: &str = "./node_modules/three/src";
     let mut out = String::new();
     let classes: Vec<&str> = core
@@ -769,15 +811,14 @@ fn three_entry(core: &[String], exists: impl Fn(&str) -> bool) -> Result<String>
     if !core.iter().any(|n| n == "WebGPURenderer") {
         return Ok(out);
     }
+    let (backend_class, backend_path) = backend.class_and_path();
     for (name, path) in [
         ("Renderer", "renderers/common/Renderer.js"),
-        ("WebGPUBackend", "renderers/webgpu/WebGPUBackend.js"),
-        ("WebGLBackend", "renderers/webgl-fallback/WebGLBackend.js"),
+        (backend_class, backend_path),
         ("NodeLibrary", "renderers/common/nodes/NodeLibrary.js"),
     ] {
         out.push_str(&format!("import {name} from '{SRC}/{path}';\n"));
     }
-    out.push_str(&format!("import {{ warn }} from '{SRC}/utils.js';\n"));
     let mut library = String::new();
     for name in &classes {
         let (node, path) = if name.starts_with("Mesh") && name.ends_with("Material") {
@@ -809,15 +850,7 @@ fn three_entry(core: &[String], exists: impl Fn(&str) -> bool) -> Result<String>
 }}
 class WebGPURenderer extends Renderer {{
   constructor(parameters = {{}}) {{
-    let Backend = WebGLBackend;
-    if (!parameters.forceWebGL) {{
-      Backend = WebGPUBackend;
-      parameters.getFallback = () => {{
-        warn('WebGPURenderer: WebGPU is not available, running under WebGL2 backend.');
-        return new WebGLBackend(parameters);
-      }};
-    }}
-    super(new Backend(parameters), parameters);
+    super(new {backend_class}(parameters), parameters);
     this.library = new BoardNodeLibrary();
     this.isWebGPURenderer = true;
   }}
@@ -1162,7 +1195,7 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let entry = three_entry(&names, |_| true).expect("entry");
+        let entry = three_entry(&names, ThreeBackend::WebGpu, |_| true).expect("entry");
         assert!(
             entry.contains("this.addMaterial(MeshStandardNodeMaterial, 'MeshStandardMaterial');")
         );
@@ -1174,13 +1207,26 @@ mod tests {
         assert!(entry
             .contains("export { Mesh, Light, Material, DirectionalLight, MeshStandardMaterial };"));
         assert!(entry.contains("export { WebGPURenderer };"));
+        // One backend per bundle: the WebGPU one has no WebGL 2 code, and
+        // the other way round.
+        assert!(entry.contains("super(new WebGPUBackend(parameters), parameters);"));
+        assert!(!entry.contains("WebGLBackend"));
+        let webgl = three_entry(&names, ThreeBackend::WebGl, |_| true).expect("entry");
+        assert!(webgl.contains(
+            "import WebGLBackend from './node_modules/three/src/renderers/webgl-fallback/WebGLBackend.js';"
+        ));
+        assert!(!webgl.contains("WebGPUBackend"));
         // A bound material Three has no node class for is an error.
-        let missing = three_entry(&names, |path| !path.contains("DirectionalLightNode"));
+        let missing = three_entry(&names, ThreeBackend::WebGl, |path| {
+            !path.contains("DirectionalLightNode")
+        });
         assert!(missing.is_err_and(|e| e.contains("DirectionalLightNode")));
         // Every class this repository binds has its node class in Three.
         let (core, _) = bound_three_names(include_str!("../../frontend/src/three.rs"));
         let root = root();
-        three_entry(&core, |path| root.join(path).exists())
-            .expect("the bound classes' nodes exist");
+        for backend in [ThreeBackend::WebGpu, ThreeBackend::WebGl] {
+            three_entry(&core, backend, |path| root.join(path).exists())
+                .expect("the bound classes' nodes exist");
+        }
     }
 }

@@ -11,7 +11,6 @@ use app::board::SceneHooks;
 use app::protocol::BoardSnapshot;
 use std::f64::consts::PI;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::HtmlCanvasElement;
 
 /// The backend asked for: `?renderer=` in the address, else `2d` when the
@@ -44,18 +43,10 @@ pub(super) async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Resul
     // renderer's own (tens of milliseconds on a software GPU), and this runs
     // while the page hydrates. Without WebGPU or WebGL 2, `init` below fails,
     // and the page shows the 2D board all the same.
-    three::load_three().await?;
-    let force_webgl = requested.as_deref() == Some("webgl2") || !three::has_webgpu();
-    let renderer = WebGPURenderer::new(&params(&[
-        ("canvas", canvas.clone().into()),
-        ("antialias", true.into()),
-        ("alpha", true.into()),
-        ("forceWebGL", force_webgl.into()),
-    ]));
-    JsFuture::from(renderer.init()).await.map_err(|error| {
-        web_sys::console::warn_2(&"3D renderer:".into(), &error);
-        JsValue::from("neither WebGPU nor WebGL 2 is available")
-    })?;
+    let webgl_asked = requested.as_deref() == Some("webgl2");
+    let renderer: WebGPURenderer = three::start_renderer(&canvas, webgl_asked)
+        .await?
+        .unchecked_into();
     set_property(&renderer.shadow_map(), "enabled", &true.into());
     renderer.set_clear_color(0x000000, 0.0);
     let ratio = web_sys::window()
