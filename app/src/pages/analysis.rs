@@ -71,12 +71,19 @@ pub fn AnalysisPanel(
     let error = RwSignal::new(None::<crate::i18n::Msg>);
     let id = StoredValue::new(id);
     // Whenever the game is (again) finished, show what the server has.
-    Effect::new(move |_| {
-        if over.get() {
-            poll(kind, id.get_value(), state, error);
-        } else {
-            state.set(None);
+    // `over` is derived from the whole table view, which changes with every
+    // update: only a turn (finished ↔ not) starts a polling chain, so a
+    // running analysis is asked about by one chain, not one per update.
+    Effect::new(move |was_over: Option<bool>| {
+        let now = over.get();
+        if was_over != Some(now) {
+            if now {
+                poll(kind, id.get_value(), state, error);
+            } else {
+                state.set(None);
+            }
         }
+        now
     });
     let start = move |_| {
         error.set(None);
