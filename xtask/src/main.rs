@@ -19,6 +19,7 @@
 mod hash;
 mod lengths;
 mod load;
+mod testrun;
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -132,43 +133,6 @@ fn sh_env(program: &str, args: &[&str], env: &[(&str, &str)]) -> Result {
         Ok(())
     } else {
         Err(format!("`{program} {}` failed ({status})", args.join(" ")))
-    }
-}
-
-/// As [`sh_env`], but a run longer than `limit` is killed (with everything
-/// it started) and fails: a test that hangs ends the suite with its name in
-/// the log instead of running into CI's own limit.
-fn sh_within(program: &str, args: &[&str], limit: Duration) -> Result {
-    use std::os::unix::process::CommandExt;
-    let mut child = command(program)
-        .args(args)
-        .current_dir(root())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            return if status.success() {
-                Ok(())
-            } else {
-                Err(format!("`{program} {}` failed ({status})", args.join(" ")))
-            };
-        }
-        if started.elapsed() > limit {
-            // The whole group: cargo and the test binary it is running.
-            let _ = Command::new("kill")
-                .args(["-KILL", &format!("-{}", child.id())])
-                .status();
-            let _ = child.wait();
-            return Err(format!(
-                "`{program} {}` ran over {} minutes and was stopped (a test hangs: \
-                 the last test named \"has been running for over 60 seconds\" above)",
-                args.join(" "),
-                limit.as_secs() / 60
-            ));
-        }
-        std::thread::sleep(Duration::from_millis(500));
     }
 }
 
@@ -1083,13 +1047,12 @@ fn test(playwright_args: &[String]) -> Result {
         }
         return Err(format!("{} long file(s) without a reason line", long.len()));
     }
-    step("cargo test (workspace, native crates)");
+    step("cargo test (workspace, native crates; the test binaries side by side)");
     build_for_tests()?;
     // Built just above: the limit is for running, with room for a slow
-    // machine (a whole run takes about five minutes here).
-    sh_within(
-        &cargo(),
-        &["test", "--workspace", "--exclude", "frontend"],
+    // machine (a whole run takes about two minutes here).
+    testrun::run(
+        &["--workspace", "--exclude", "frontend"],
         Duration::from_secs(25 * 60),
     )?;
     step("cargo clippy (native crates, all targets; frontend for wasm32)");
