@@ -637,11 +637,13 @@ impl Solver<'_, $kernel> {
             }
             return -self.search(o, p, -beta, -alpha, true);
         }
-        let mut list = [(0i32, 0u8, 0u64); 32];
-        let n = self.ordered_moves(p, o, moves, tt_move, &mut list);
         // Enhanced transposition cutoff: a child already known to refute.
         if empty.count_ones() >= ETC_EMPTIES {
-            for &(_, sq, f) in &list[..n] {
+            let mut m = moves;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips(p, o, sq);
                 let np = p | f | (1u64 << sq);
                 let no = o & !f;
                 let child = self.probe(self.slot(no, np), no, np);
@@ -655,19 +657,42 @@ impl Solver<'_, $kernel> {
             }
         }
         let alpha0 = alpha;
-        let searched = pvs_loop(
-            p,
-            o,
-            &list[..n],
-            alpha,
-            beta,
-            -INF,
-            |p, o, alpha, beta| {
-                let v = self.search(p, o, alpha, beta, false);
-                (!self.aborted).then_some(v)
-            },
-            |_, _, _| {},
-        );
+        // The table's move first, before the others are ordered: when it
+        // refutes, their ordering (shallow searches) is never paid for.
+        let mut floor = -INF;
+        let mut rest = moves;
+        if tt_move != NO_MOVE && moves & (1u64 << tt_move) != 0 {
+            let sq = usize::from(tt_move);
+            let f = flips(p, o, sq);
+            let v = -self.search(o & !f, p | f | (1u64 << sq), -beta, -alpha, false);
+            if self.aborted {
+                return 0;
+            }
+            floor = v;
+            rest &= !(1u64 << sq);
+            alpha = alpha.max(v);
+        }
+        let searched = if floor >= beta || rest == 0 {
+            Some((floor, tt_move))
+        } else {
+            let mut list = [(0i32, 0u8, 0u64); 32];
+            let n = self.ordered_moves(p, o, rest, NO_MOVE, &mut list);
+            pvs_loop(
+                p,
+                o,
+                &list[..n],
+                alpha,
+                beta,
+                floor,
+                floor > -INF,
+                |p, o, alpha, beta| {
+                    let v = self.search(p, o, alpha, beta, false);
+                    (!self.aborted).then_some(v)
+                },
+                |_, _, _| {},
+            )
+            .map(|(v, sq)| (v, if sq == NO_MOVE { tt_move } else { sq }))
+        };
         let Some((best, best_move)) = searched else {
             return 0;
         };
@@ -818,6 +843,7 @@ impl Solver<'_, $kernel> {
             alpha,
             beta,
             -INF,
+            false,
             |p, o, alpha, beta| {
                 let v = self.search(p, o, alpha, beta, false);
                 (!self.aborted).then_some(v)
