@@ -51,6 +51,7 @@ const INF: i32 = 127;
 /// From this many empties on, children are probed in the table first.
 const ETC_EMPTIES: u32 = 10;
 const POT_W: i32 = 2;
+const PARITY_W: i32 = 4;
 /// From this many empties on, [`SolveOptions::with_eval`] orders moves by the
 /// pattern evaluation as well.
 const EVAL_ORDER_EMPTIES: u32 = 12;
@@ -536,6 +537,16 @@ impl Solver<'_, $kernel> {
         let empties = (!(p | o)).count_ones();
         let eval = self.eval.filter(|_| empties >= self.eval_empties);
         let depth = if empties >= self.sort_empties { sort_depth(empties, self.sort_empties, self.sort_step) } else { 0 };
+        // Parity: a move into a quadrant with an odd number of empties.
+        let mut odd = 0u64;
+        if eval.is_none() {
+            let empty = !(p | o);
+            for q in QUADRANTS {
+                if (empty & q).count_ones() & 1 == 1 {
+                    odd |= q;
+                }
+            }
+        }
         let mut n = 0;
         let mut m = moves;
         while m != 0 && n < 32 {
@@ -558,7 +569,8 @@ impl Solver<'_, $kernel> {
                         8
                     } else {
                         0
-                    };
+                    }
+                    - if (1u64 << sq) & odd != 0 { PARITY_W } else { 0 };
                 match eval {
                     // The opponent's value after the move (lower is
                     // better for the mover), in 1/32 disc, plus mobility.
