@@ -61,9 +61,10 @@ const EVAL_ORDER_WEIGHT: i32 = 8;
 /// From this many empties on, [`SolveOptions::with_eval`] orders moves by a
 /// shallow search on the pattern evaluation (Edax's and Egaroucid's
 /// evaluation-ordered shallow searches).
-const SORT_SEARCH_EMPTIES: u32 = 12;
-/// The ordering search gets one more ply every this many empties (12–14
-/// empties: 1 ply, 15–17: 2, 18–20: 3, 21–23: 4 …; tuned on FFO #40–#44,
+const SORT_SEARCH_EMPTIES: u32 = 13;
+/// The ordering search gets one more ply every this many empties (13–15
+/// empties: 1 ply, 16–18: 2, 19–21: 3, 22–24: 4, 25–27: 5; 12/3 tuned on
+/// FFO #40–#44, 13/3 since the table reaches 4 empties on #40–#49,
 /// docs/BENCHMARKS.md).
 const SORT_STEP: u32 = 3;
 /// The selectivity of an exact search.
