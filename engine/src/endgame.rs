@@ -53,7 +53,12 @@ const ETC_EMPTIES: u32 = 10;
 /// The same with the evaluation, whose table reaches 4 empties
 /// ([`EVAL_SHALLOW_EMPTIES`]; FFO #40–#49: 390.8 M → 378.7 M nodes).
 const EVAL_ETC_EMPTIES: u32 = 6;
-const POT_W: i32 = 2;
+/// Fastest-first key units per empty square next to the mover's discs
+/// after the move (potential mobility; 16 per opponent move). 2 before the
+/// table reached 4 empties; 4–8 equal on FFO #40–#49 since.
+const POT_W: i32 = 6;
+/// Key units taken off a move into a quadrant with an odd number of
+/// empties, where the evaluation does not order.
 const PARITY_W: i32 = 4;
 /// From this many empties on, [`SolveOptions::with_eval`] orders moves by the
 /// pattern evaluation as well.
