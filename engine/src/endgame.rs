@@ -87,7 +87,10 @@ const SELECTIVITY: [i32; 3] = [10, 15, 20];
 /// Selective passes run from this many empties on, probable cuts at nodes
 /// with at least [`PROBCUT_EMPTIES`] empties.
 const SELECTIVE_FROM: u32 = 20;
-const PROBCUT_EMPTIES: u32 = 10;
+/// (10 before the table reached 4 empties; since, on FFO #40–#49: 12 →
+/// 367.5 M nodes, 10 → 352.4 M, 8 → 324.5 M, 6 → 330.6 M; the gain of 8
+/// is #49's, whose exact pass gets better moves from the passes' table.)
+const PROBCUT_EMPTIES: u32 = 8;
 
 /// The probable-cut shallow search's depth at `empties` (tuned on FFO
 /// #40–#44 with [`PROBCUT_EMPTIES`], docs/BENCHMARKS.md).
