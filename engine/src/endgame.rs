@@ -43,7 +43,7 @@ const SHALLOW_EMPTIES: u32 = 7;
 /// and fastest-first ordering down to 4 empties visit far fewer positions
 /// (FFO #40–#49: 0.78 G → 0.42 G nodes) for about the same CPU time there;
 /// the plain solver keeps 7, where they cost it 30 % more time
-/// (docs/BENCHMARKS.md).
+/// (NODES-REPORT.md).
 const EVAL_SHALLOW_EMPTIES: u32 = 4;
 /// Default transposition table size (entries, a power of two).
 const TT_BITS: u32 = 19;
@@ -61,9 +61,9 @@ const POT_W: i32 = 6;
 /// empties, where the evaluation does not order.
 const PARITY_W: i32 = 4;
 /// Key units added to a move on an X-square next to an empty corner (any
-/// X-square, FFO #40–#49: 8 → 352.4 M
-/// nodes, none 361.6 M, 16 → 357.3 M; C-squares +4 as well 360.3 M; only
-/// next to an empty corner, with probable cuts from 8: 324.5 → 323.4 M).
+/// X-square: FFO #40–#49 352.4 M nodes with 8, 361.6 M with none, 357.3 M
+/// with 16, 360.3 M with C-squares +4 as well; only next to an empty
+/// corner, with probable cuts from 8: 324.5 M → 323.4 M).
 const X_SQUARE_W: i32 = 8;
 /// From this many empties on, [`SolveOptions::with_eval`] orders moves by the
 /// pattern evaluation as well.
@@ -547,14 +547,16 @@ impl Solver<'_, $kernel> {
         best
     }
 
-    /// Moves of `p` ordered best first: the table move, then by key —
-    /// fastest-first (fewest opponent replies, corners counted double, few
-    /// empty neighbours), plus with the evaluation (from
+    /// Moves of `p` ordered best first by key — fastest-first (fewest
+    /// opponent replies, corners counted double, few empty neighbours,
+    /// corners first, X-squares next to an empty corner later and, without
+    /// the evaluation, moves into odd quadrants first), plus with the
+    /// evaluation (from
     /// `eval_empties` on) the opponent's value after the move: its static
     /// evaluation, or from `sort_empties` on a shallow α–β search on the
     /// evaluation ([`sort_depth`] plies; its nodes count).
     #[inline(always)]
-    fn ordered_moves(&mut self, p: u64, o: u64, moves: u64, tt_move: u8, out: &mut [(i32, u8, u64); 32]) -> usize {
+    fn ordered_moves(&mut self, p: u64, o: u64, moves: u64, out: &mut [(i32, u8, u64); 32]) -> usize {
         let empties = (!(p | o)).count_ones();
         let eval = self.eval.filter(|_| empties >= self.eval_empties);
         let depth = if empties >= self.sort_empties { sort_depth(empties, self.sort_empties, self.sort_step) } else { 0 };
@@ -580,32 +582,28 @@ impl Solver<'_, $kernel> {
             let np = p | f | (1 << sq);
             let no = o & !f;
             let replies = legal_moves(no, np);
-            let key = if sq as u8 == tt_move {
-                -(1 << 24)
-            } else {
-                let empty = !(np | no);
-                let potential = (neighbours(np) & empty).count_ones() as i32;
-                let fastest = (replies.count_ones() + (replies & Bitboard::CORNERS.0).count_ones())
-                    as i32
-                    * 16
-                    + potential * POT_W
-                    - if (1u64 << sq) & Bitboard::CORNERS.0 != 0 {
-                        8
-                    } else {
-                        0
-                    }
-                    - if (1u64 << sq) & odd != 0 { PARITY_W } else { 0 }
-                    + if (1u64 << sq) & x_bad != 0 { X_SQUARE_W } else { 0 };
-                match eval {
-                    // The opponent's value after the move (lower is
-                    // better for the mover), in 1/32 disc, plus mobility.
-                    Some(w) if depth > 0 => {
-                        let v = eval_search(w, no, np, -EVAL_INF, EVAL_INF, depth - 1, &mut self.nodes);
-                        v * self.eval_weight / 32 + fastest
-                    }
-                    Some(w) => w.eval_raw(no, np) * self.eval_weight / 32 + fastest,
-                    None => fastest,
+            let empty = !(np | no);
+            let potential = (neighbours(np) & empty).count_ones() as i32;
+            let fastest = (replies.count_ones() + (replies & Bitboard::CORNERS.0).count_ones())
+                as i32
+                * 16
+                + potential * POT_W
+                - if (1u64 << sq) & Bitboard::CORNERS.0 != 0 {
+                    8
+                } else {
+                    0
                 }
+                - if (1u64 << sq) & odd != 0 { PARITY_W } else { 0 }
+                + if (1u64 << sq) & x_bad != 0 { X_SQUARE_W } else { 0 };
+            let key = match eval {
+                // The opponent's value after the move (lower is
+                // better for the mover), in 1/32 disc, plus mobility.
+                Some(w) if depth > 0 => {
+                    let v = eval_search(w, no, np, -EVAL_INF, EVAL_INF, depth - 1, &mut self.nodes);
+                    v * self.eval_weight / 32 + fastest
+                }
+                Some(w) => w.eval_raw(no, np) * self.eval_weight / 32 + fastest,
+                None => fastest,
             };
             // Insertion into sorted position (stable: equal keys keep bit order).
             let mut i = n;
@@ -713,7 +711,7 @@ impl Solver<'_, $kernel> {
             Some((floor, tt_move))
         } else {
             let mut list = [(0i32, 0u8, 0u64); 32];
-            let n = self.ordered_moves(p, o, rest, NO_MOVE, &mut list);
+            let n = self.ordered_moves(p, o, rest, &mut list);
             pvs_loop(
                 p,
                 o,
@@ -860,7 +858,7 @@ impl Solver<'_, $kernel> {
             return (-self.search(o, p, -beta, -alpha, true), None);
         }
         let mut list = [(0i32, 0u8, 0u64); 32];
-        let n = self.ordered_moves(p, o, moves, NO_MOVE, &mut list);
+        let n = self.ordered_moves(p, o, moves, &mut list);
         if let Some(k) = list[..n].iter().position(|m| m.1 == first) {
             list[..=k].rotate_right(1);
         }
