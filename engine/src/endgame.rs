@@ -39,24 +39,46 @@ pub struct SolveResult {
 /// Below this many empty squares the solver drops the transposition table
 /// and mobility ordering.
 const SHALLOW_EMPTIES: u32 = 7;
+/// The same with the evaluation ([`SolveOptions::with_eval`]): the table
+/// and fastest-first ordering down to 4 empties visit far fewer positions
+/// (FFO #40–#49: 0.78 G → 0.42 G nodes) for about the same CPU time there;
+/// the plain solver keeps 7, where they cost it 30 % more time
+/// (NODES-REPORT.md).
+const EVAL_SHALLOW_EMPTIES: u32 = 4;
 /// Default transposition table size (entries, a power of two).
 const TT_BITS: u32 = 19;
 const INF: i32 = 127;
 /// From this many empties on, children are probed in the table first.
 const ETC_EMPTIES: u32 = 10;
-const POT_W: i32 = 2;
+/// The same with the evaluation, whose table reaches 4 empties
+/// ([`EVAL_SHALLOW_EMPTIES`]; FFO #40–#49: 390.8 M → 378.7 M nodes).
+const EVAL_ETC_EMPTIES: u32 = 6;
+/// Fastest-first key units per empty square next to the mover's discs
+/// after the move (potential mobility; 16 per opponent move). 2 before the
+/// table reached 4 empties; 4–8 equal on FFO #40–#49 since.
+const POT_W: i32 = 6;
+/// Key units taken off a move into a quadrant with an odd number of
+/// empties, where the evaluation does not order.
+const PARITY_W: i32 = 4;
+/// Key units added to a move on an X-square next to an empty corner (any
+/// X-square: FFO #40–#49 352.4 M nodes with 8, 361.6 M with none, 357.3 M
+/// with 16, 360.3 M with C-squares +4 as well; only next to an empty
+/// corner, with probable cuts from 8: 324.5 M → 323.4 M).
+const X_SQUARE_W: i32 = 8;
 /// From this many empties on, [`SolveOptions::with_eval`] orders moves by the
 /// pattern evaluation as well.
 const EVAL_ORDER_EMPTIES: u32 = 12;
 /// Ordering key units per evaluated disc (the mobility part counts 16 per
-/// opponent move).
-const EVAL_ORDER_WEIGHT: i32 = 8;
+/// opponent move; 8 before the table reached 4 empties, FFO #40–#49 since:
+/// 4 → 380.6 M nodes, 6 → 361.6 M, 8 → 370.9 M, 12 → 391.7 M).
+const EVAL_ORDER_WEIGHT: i32 = 6;
 /// From this many empties on, [`SolveOptions::with_eval`] orders moves by a
 /// shallow search on the pattern evaluation (Edax's and Egaroucid's
 /// evaluation-ordered shallow searches).
-const SORT_SEARCH_EMPTIES: u32 = 12;
-/// The ordering search gets one more ply every this many empties (12–14
-/// empties: 1 ply, 15–17: 2, 18–20: 3, 21–23: 4 …; tuned on FFO #40–#44,
+const SORT_SEARCH_EMPTIES: u32 = 13;
+/// The ordering search gets one more ply every this many empties (13–15
+/// empties: 1 ply, 16–18: 2, 19–21: 3, 22–24: 4, 25–27: 5; 12/3 tuned on
+/// FFO #40–#44, 13/3 since the table reaches 4 empties on #40–#49,
 /// docs/BENCHMARKS.md).
 const SORT_STEP: u32 = 3;
 /// The selectivity of an exact search.
@@ -67,7 +89,10 @@ const SELECTIVITY: [i32; 3] = [10, 15, 20];
 /// Selective passes run from this many empties on, probable cuts at nodes
 /// with at least [`PROBCUT_EMPTIES`] empties.
 const SELECTIVE_FROM: u32 = 20;
-const PROBCUT_EMPTIES: u32 = 10;
+/// (10 before the table reached 4 empties; since, on FFO #40–#49: 12 →
+/// 367.5 M nodes, 10 → 352.4 M, 8 → 324.5 M, 6 → 330.6 M; the gain of 8
+/// is #49's, whose exact pass gets better moves from the passes' table.)
+const PROBCUT_EMPTIES: u32 = 8;
 
 /// The probable-cut shallow search's depth at `empties` (tuned on FFO
 /// #40–#44 with [`PROBCUT_EMPTIES`], docs/BENCHMARKS.md).
@@ -302,6 +327,10 @@ struct Solver<'w, K> {
     eval: Option<&'w PatternWeights>,
     /// Ordering by evaluation from this many empties on.
     eval_empties: u32,
+    /// Below this many empties: [`Self::shallow`], without table.
+    shallow_empties: u32,
+    /// Enhanced transposition cutoffs from this many empties on.
+    etc_empties: u32,
     /// Ordering key units per evaluated disc.
     eval_weight: i32,
     /// With the evaluation: order by a shallow search from this many
@@ -349,6 +378,8 @@ impl<'w, K> Solver<'w, K> {
         Solver {
             eval: None,
             eval_empties: EVAL_ORDER_EMPTIES,
+            shallow_empties: SHALLOW_EMPTIES,
+            etc_empties: ETC_EMPTIES,
             eval_weight: EVAL_ORDER_WEIGHT,
             sort_empties: SORT_SEARCH_EMPTIES,
             sort_step: SORT_STEP,
@@ -516,17 +547,32 @@ impl Solver<'_, $kernel> {
         best
     }
 
-    /// Moves of `p` ordered best first: the table move, then by key —
-    /// fastest-first (fewest opponent replies, corners counted double, few
-    /// empty neighbours), plus with the evaluation (from
+    /// Moves of `p` ordered best first by key — fastest-first (fewest
+    /// opponent replies, corners counted double, few empty neighbours,
+    /// corners first, X-squares next to an empty corner later and, without
+    /// the evaluation, moves into odd quadrants first), plus with the
+    /// evaluation (from
     /// `eval_empties` on) the opponent's value after the move: its static
     /// evaluation, or from `sort_empties` on a shallow α–β search on the
     /// evaluation ([`sort_depth`] plies; its nodes count).
     #[inline(always)]
-    fn ordered_moves(&mut self, p: u64, o: u64, moves: u64, tt_move: u8, out: &mut [(i32, u8, u64); 32]) -> usize {
+    fn ordered_moves(&mut self, p: u64, o: u64, moves: u64, out: &mut [(i32, u8, u64); 32]) -> usize {
         let empties = (!(p | o)).count_ones();
         let eval = self.eval.filter(|_| empties >= self.eval_empties);
         let depth = if empties >= self.sort_empties { sort_depth(empties, self.sort_empties, self.sort_step) } else { 0 };
+        // Parity: a move into a quadrant with an odd number of empties.
+        let mut odd = 0u64;
+        if eval.is_none() {
+            let empty = !(p | o);
+            for q in QUADRANTS {
+                if (empty & q).count_ones() & 1 == 1 {
+                    odd |= q;
+                }
+            }
+        }
+        // X-squares next to an empty corner.
+        let ec = !(p | o) & Bitboard::CORNERS.0;
+        let x_bad = ((ec & 1) << 9) | ((ec & 0x80) << 7) | ((ec & (1 << 56)) >> 7) | ((ec & (1 << 63)) >> 9);
         let mut n = 0;
         let mut m = moves;
         while m != 0 && n < 32 {
@@ -536,30 +582,28 @@ impl Solver<'_, $kernel> {
             let np = p | f | (1 << sq);
             let no = o & !f;
             let replies = legal_moves(no, np);
-            let key = if sq as u8 == tt_move {
-                -(1 << 24)
-            } else {
-                let empty = !(np | no);
-                let potential = (neighbours(np) & empty).count_ones() as i32;
-                let fastest = (replies.count_ones() + (replies & Bitboard::CORNERS.0).count_ones())
-                    as i32
-                    * 16
-                    + potential * POT_W
-                    - if (1u64 << sq) & Bitboard::CORNERS.0 != 0 {
-                        8
-                    } else {
-                        0
-                    };
-                match eval {
-                    // The opponent's value after the move (lower is
-                    // better for the mover), in 1/32 disc, plus mobility.
-                    Some(w) if depth > 0 => {
-                        let v = eval_search(w, no, np, -EVAL_INF, EVAL_INF, depth - 1, &mut self.nodes);
-                        v * self.eval_weight / 32 + fastest
-                    }
-                    Some(w) => w.eval_raw(no, np) * self.eval_weight / 32 + fastest,
-                    None => fastest,
+            let empty = !(np | no);
+            let potential = (neighbours(np) & empty).count_ones() as i32;
+            let fastest = (replies.count_ones() + (replies & Bitboard::CORNERS.0).count_ones())
+                as i32
+                * 16
+                + potential * POT_W
+                - if (1u64 << sq) & Bitboard::CORNERS.0 != 0 {
+                    8
+                } else {
+                    0
                 }
+                - if (1u64 << sq) & odd != 0 { PARITY_W } else { 0 }
+                + if (1u64 << sq) & x_bad != 0 { X_SQUARE_W } else { 0 };
+            let key = match eval {
+                // The opponent's value after the move (lower is
+                // better for the mover), in 1/32 disc, plus mobility.
+                Some(w) if depth > 0 => {
+                    let v = eval_search(w, no, np, -EVAL_INF, EVAL_INF, depth - 1, &mut self.nodes);
+                    v * self.eval_weight / 32 + fastest
+                }
+                Some(w) => w.eval_raw(no, np) * self.eval_weight / 32 + fastest,
+                None => fastest,
             };
             // Insertion into sorted position (stable: equal keys keep bit order).
             let mut i = n;
@@ -576,7 +620,7 @@ impl Solver<'_, $kernel> {
     $(#[target_feature(enable = $features)])?
     fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
         let empty = !(p | o);
-        if empty.count_ones() < SHALLOW_EMPTIES {
+        if empty.count_ones() < self.shallow_empties {
             return self.shallow(p, o, alpha, beta, passed);
         }
         self.nodes += 1;
@@ -628,11 +672,13 @@ impl Solver<'_, $kernel> {
             }
             return -self.search(o, p, -beta, -alpha, true);
         }
-        let mut list = [(0i32, 0u8, 0u64); 32];
-        let n = self.ordered_moves(p, o, moves, tt_move, &mut list);
         // Enhanced transposition cutoff: a child already known to refute.
-        if empty.count_ones() >= ETC_EMPTIES {
-            for &(_, sq, f) in &list[..n] {
+        if empty.count_ones() >= self.etc_empties {
+            let mut m = moves;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips(p, o, sq);
                 let np = p | f | (1u64 << sq);
                 let no = o & !f;
                 let child = self.probe(self.slot(no, np), no, np);
@@ -646,19 +692,42 @@ impl Solver<'_, $kernel> {
             }
         }
         let alpha0 = alpha;
-        let searched = pvs_loop(
-            p,
-            o,
-            &list[..n],
-            alpha,
-            beta,
-            -INF,
-            |p, o, alpha, beta| {
-                let v = self.search(p, o, alpha, beta, false);
-                (!self.aborted).then_some(v)
-            },
-            |_, _, _| {},
-        );
+        // The table's move first, before the others are ordered: when it
+        // refutes, their ordering (shallow searches) is never paid for.
+        let mut floor = -INF;
+        let mut rest = moves;
+        if tt_move != NO_MOVE && moves & (1u64 << tt_move) != 0 {
+            let sq = usize::from(tt_move);
+            let f = flips(p, o, sq);
+            let v = -self.search(o & !f, p | f | (1u64 << sq), -beta, -alpha, false);
+            if self.aborted {
+                return 0;
+            }
+            floor = v;
+            rest &= !(1u64 << sq);
+            alpha = alpha.max(v);
+        }
+        let searched = if floor >= beta || rest == 0 {
+            Some((floor, tt_move))
+        } else {
+            let mut list = [(0i32, 0u8, 0u64); 32];
+            let n = self.ordered_moves(p, o, rest, &mut list);
+            pvs_loop(
+                p,
+                o,
+                &list[..n],
+                alpha,
+                beta,
+                floor,
+                floor > -INF,
+                |p, o, alpha, beta| {
+                    let v = self.search(p, o, alpha, beta, false);
+                    (!self.aborted).then_some(v)
+                },
+                |_, _, _| {},
+            )
+            .map(|(v, sq)| (v, if sq == NO_MOVE { tt_move } else { sq }))
+        };
         let Some((best, best_move)) = searched else {
             return 0;
         };
@@ -789,7 +858,7 @@ impl Solver<'_, $kernel> {
             return (-self.search(o, p, -beta, -alpha, true), None);
         }
         let mut list = [(0i32, 0u8, 0u64); 32];
-        let n = self.ordered_moves(p, o, moves, NO_MOVE, &mut list);
+        let n = self.ordered_moves(p, o, moves, &mut list);
         if let Some(k) = list[..n].iter().position(|m| m.1 == first) {
             list[..=k].rotate_right(1);
         }
@@ -809,6 +878,7 @@ impl Solver<'_, $kernel> {
             alpha,
             beta,
             -INF,
+            false,
             |p, o, alpha, beta| {
                 let v = self.search(p, o, alpha, beta, false);
                 (!self.aborted).then_some(v)
@@ -910,6 +980,8 @@ fn run_threads<'w, K>(
         solver.root_first = run.first;
         if let Some((w, empties, weight)) = run.eval {
             solver.eval = Some(w);
+            solver.shallow_empties = EVAL_SHALLOW_EMPTIES;
+            solver.etc_empties = EVAL_ETC_EMPTIES;
             solver.eval_empties = empties;
             solver.eval_weight = weight;
         }
@@ -966,7 +1038,7 @@ pub struct SolveOptions<'w> {
     /// Give up after this many visited positions (`None`: no budget). The
     /// search stops cleanly (no panic, no clock), so a server can solve any
     /// position at a bounded cost; the budget may be overshot by at most
-    /// one small subtree (fewer than 7 empty squares) before it notices.
+    /// one small subtree (fewer than 7 empty squares, 4 with `eval`) before it notices.
     pub max_nodes: Option<u64>,
     /// Pattern weights added to the move ordering (fewer nodes on hard
     /// positions; the score is as exact, the move and the node count may

@@ -16,7 +16,8 @@ pub(crate) const NO_MOVE: u8 = 64;
 /// flipped discs)`) with principal-variation search in the window
 /// `(alpha, beta)`: the first move with the full window, the others with a
 /// null window first and again with the full window when they land inside
-/// it. `child(player, opponent, alpha, beta)` is the recursion (the side to
+/// it (with `first_searched`, a move searched before the loop already had
+/// the full window: every move here gets the null window first). `child(player, opponent, alpha, beta)` is the recursion (the side to
 /// move after the move, its window); it returns `None` when the search was
 /// stopped by a limit, and then so does the loop. `seen(index, square,
 /// value)` is told each move's value. Fail-soft: returns the best value
@@ -31,6 +32,7 @@ pub(crate) fn pvs_loop(
     mut alpha: i32,
     beta: i32,
     floor: i32,
+    first_searched: bool,
     mut child: impl FnMut(u64, u64, i32, i32) -> Option<i32>,
     mut seen: impl FnMut(usize, u8, i32),
 ) -> Option<(i32, u8)> {
@@ -39,7 +41,7 @@ pub(crate) fn pvs_loop(
     for (i, &(_, sq, f)) in moves.iter().enumerate() {
         let np = p | f | (1u64 << sq);
         let no = o & !f;
-        let v = if i == 0 {
+        let v = if i == 0 && !first_searched {
             -child(no, np, -beta, -alpha)?
         } else {
             let v = -child(no, np, -alpha - 1, -alpha)?;

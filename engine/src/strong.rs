@@ -338,6 +338,7 @@ impl<'w> Searcher<'w> {
             alpha,
             beta,
             -INF,
+            false,
             |p, o, alpha, beta| {
                 let v = self.search(p, o, alpha, beta, depth - 1, false);
                 (!self.aborted).then_some(v)
