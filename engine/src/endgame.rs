@@ -43,7 +43,7 @@ const SHALLOW_EMPTIES: u32 = 7;
 /// and fastest-first ordering down to 4 empties visit far fewer positions
 /// (FFO #40–#49: 0.78 G → 0.42 G nodes) for about the same CPU time there;
 /// the plain solver keeps 7, where they cost it 30 % more time
-/// (NODES-REPORT.md).
+/// (docs/BENCHMARKS.md, "Fewer endgame nodes, second round").
 const EVAL_SHALLOW_EMPTIES: u32 = 4;
 /// Default transposition table size (entries, a power of two).
 const TT_BITS: u32 = 19;

@@ -114,8 +114,11 @@ const INF: i32 = 1 << 20;
 const TT_BITS: u32 = 18;
 #[cfg(target_arch = "wasm32")]
 const TT_BITS: u32 = 16;
-/// Conservative solver speed used to turn a time limit into a node budget.
-const SOLVE_NODES_PER_MS: u64 = 10_000;
+/// Conservative solver speed used to turn a time limit into a node budget
+/// (the evaluation-ordered solver's: about 7 M nodes/s natively here since
+/// its table reaches 4 empties, where a node costs twice what it did;
+/// docs/BENCHMARKS.md, "Fewer endgame nodes, second round").
+const SOLVE_NODES_PER_MS: u64 = 5_000;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -440,7 +443,7 @@ fn try_exact(
     let mut budget = limits.max_nodes.saturating_sub(used) / 2;
     if let Some(ms) = limits.time_ms {
         // With a clock, the solve may take about half the time (the solver
-        // runs 10–30 M nodes/s natively); the rest is left to the
+        // runs 5–15 M nodes/s natively); the rest is left to the
         // search if it does not finish.
         budget = budget.min(ms.saturating_mul(SOLVE_NODES_PER_MS / 2));
     }
