@@ -11,6 +11,14 @@ const common = [
   '--disable-sync',
   '--no-first-run',
   '--disable-quic',
+  // SwiftShader's GPU process can crash on this loaded 2-core machine (and
+  // board.spec.ts kills it on purpose). After a few crashes Chromium turns
+  // WebGPU and WebGL off for the whole browser and blocks the site from 3D:
+  // every later test in that worker would get the 2D board. The island's own
+  // recovery (a new renderer after a lost device) is what the suite tests;
+  // these keep one crash from failing unrelated specs.
+  '--disable-gpu-process-crash-limit',
+  '--disable-domain-blocking-for-3d-apis',
 ];
 
 export default defineConfig({

@@ -260,8 +260,9 @@ extern "C" {
     ) -> Promise;
     #[wasm_bindgen(method, js_name = setAnimationLoop)]
     pub fn set_animation_loop(this: &WebGPURenderer, callback: &JsValue);
+    /// Frees everything; resolves when done.
     #[wasm_bindgen(method)]
-    pub fn dispose(this: &WebGPURenderer);
+    pub fn dispose(this: &WebGPURenderer) -> Promise;
     #[wasm_bindgen(method, getter)]
     pub fn backend(this: &WebGPURenderer) -> Object;
     #[wasm_bindgen(method, getter, js_name = shadowMap)]

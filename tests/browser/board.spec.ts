@@ -1,7 +1,8 @@
 // The board component beyond plain clicks: the end-of-game celebration (and its
-// Skip button and reduced motion), keyboard play, the aria-live announcer, and
-// the 2D DOM board used without WebGPU and WebGL 2 (forced with ?renderer=2d).
-import { test, expect, waitForIsland, pixelStats, screenshot, saveResult } from './support/fixtures';
+// Skip button and reduced motion), keyboard play, the aria-live announcer, the
+// 2D DOM board used without WebGPU and WebGL 2 (forced with ?renderer=2d), and
+// a new renderer after the browser's GPU process crashes.
+import { test, expect, waitForIsland, pixelStats, screenshot, saveResult, expectedBackend } from './support/fixtures';
 import { clickSquare, counts, resign, startHotSeat, status, waitForNewVersion } from './support/board';
 import { Page } from '@playwright/test';
 
@@ -13,6 +14,7 @@ interface BoardStatus {
   celebrations: number;
   atRest: boolean;
   cursor: number | null;
+  restarts: number;
 }
 
 async function boardStatus(page: Page): Promise<BoardStatus> {
@@ -197,5 +199,46 @@ test('?renderer=2d: an accessible DOM board, playable by click and keyboard', as
     expect(text).toMatch(/^([+−]\d+|0)$/);
   }
   await screenshot(page, info, 'board-2d-hint');
+  expect(consoleErrors).toEqual([]);
+});
+
+test('the GPU process crashes mid-game: the board comes back with the position and plays on', async ({ page, consoleErrors }, info) => {
+  await startHotSeat(page);
+  await waitForIsland(page);
+  let s = await status(page);
+  await clickSquare(page, 37); // Black f5.
+  await waitForNewVersion(page, s.version);
+  expect(await counts(page)).toEqual([4, 1]);
+  expect((await boardStatus(page)).restarts).toBe(0);
+
+  // Kill the browser's GPU process, as a driver reset or a crash does.
+  const cdp = await page.context().browser()!.newBrowserCDPSession();
+  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+  const gpu = processInfo.filter((p) => p.type === 'GPU').map((p) => p.id);
+  expect(gpu.length, 'the browser has a GPU process').toBeGreaterThan(0);
+  for (const pid of gpu) process.kill(pid, 'SIGKILL');
+  await cdp.detach();
+
+  // A new renderer on the same canvas, same backend, same position: it draws
+  // both colours (read back from the GPU), and the game plays on by clicks.
+  await page.waitForFunction(
+    () => {
+      const s = (window as any).othello3d?.status();
+      return !!s && s.restarts >= 1 && s.frames > 0 && s.drawnVersion >= s.version;
+    },
+    null,
+    { timeout: 60_000 },
+  );
+  expect(await page.evaluate(() => (window as any).othello3d.backend)).toBe(expectedBackend(info));
+  await expect(page.locator('#backend')).toHaveAttribute('data-backend', expectedBackend(info));
+  expect(await counts(page)).toEqual([4, 1]);
+  const pixels = await pixelStats(page);
+  expect(pixels.black).toBeGreaterThan(0);
+  expect(pixels.white).toBeGreaterThan(0);
+  s = await status(page);
+  await clickSquare(page, s.legal[0]);
+  await waitForNewVersion(page, s.version);
+  expect(await counts(page)).toEqual([3, 3]);
+  await screenshot(page, info, 'board-after-gpu-crash');
   expect(consoleErrors).toEqual([]);
 });

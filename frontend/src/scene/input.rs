@@ -50,9 +50,13 @@ impl State {
     }
 }
 
+/// The canvas's events the island listens to, and its listener for each.
+pub(super) type CanvasListeners = Vec<(&'static str, Closure<dyn FnMut(JsValue)>)>;
+
 /// Listens to the canvas's pointer and the orbit controls; returns the
-/// listeners, which must live as long as the island.
-pub(super) fn listen(state: &Rc<RefCell<State>>) -> Vec<Closure<dyn FnMut(JsValue)>> {
+/// canvas's listeners (removed when the island is disposed: a renderer that
+/// replaces a lost one listens on the same canvas) and the controls'.
+pub(super) fn listen(state: &Rc<RefCell<State>>) -> (CanvasListeners, Closure<dyn FnMut(JsValue)>) {
     let canvas = state.borrow().canvas.clone();
     let weak = Rc::downgrade(state);
     let down = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
@@ -110,11 +114,16 @@ pub(super) fn listen(state: &Rc<RefCell<State>>) -> Vec<Closure<dyn FnMut(JsValu
             }
         }
     });
-    let _ = canvas.add_event_listener_with_callback("pointerdown", down.as_ref().unchecked_ref());
-    let _ = canvas.add_event_listener_with_callback("pointerup", up.as_ref().unchecked_ref());
-    let _ = canvas.add_event_listener_with_callback("pointermove", hover.as_ref().unchecked_ref());
+    let on_canvas = vec![
+        ("pointerdown", down),
+        ("pointerup", up),
+        ("pointermove", hover),
+    ];
+    for (name, listener) in &on_canvas {
+        let _ = canvas.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+    }
     if let Some(controls) = &state.borrow().controls {
         controls.add_event_listener("change", changed.as_ref().unchecked_ref());
     }
-    vec![down, up, hover, changed]
+    (on_canvas, changed)
 }

@@ -16,7 +16,7 @@ mod input;
 mod renderer;
 mod test_hooks;
 
-use crate::three::*;
+use crate::three::{self, *};
 use app::board::{ends_celebration, BoardScene, SceneHooks};
 use app::protocol::BoardSnapshot;
 use leptos::prelude::Callable;
@@ -57,8 +57,11 @@ struct State {
     size: (f64, f64),
     pointer_down: Option<(f64, f64)>,
     closures: Vec<Closure<dyn FnMut(JsValue)>>,
+    canvas_listeners: input::CanvasListeners,
     disposed: bool,
     party: celebration::Party,
+    /// Renderers this island replaced before this one (a lost GPU device).
+    restarts: u32,
 }
 
 /// The handle the Leptos component keeps.
@@ -104,7 +107,17 @@ impl BoardScene for Island {
         if let Some(controls) = &state.controls {
             controls.dispose();
         }
-        state.renderer.dispose();
+        for (name, listener) in std::mem::take(&mut state.canvas_listeners) {
+            let _ = state
+                .canvas
+                .remove_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+        }
+        // Three.js frees asynchronously; on a lost device that may fail,
+        // and there is nothing left to free then.
+        let freed = wasm_bindgen_futures::JsFuture::from(state.renderer.dispose());
+        spawn_local(async move {
+            let _ = freed.await;
+        });
     }
 }
 
@@ -114,108 +127,207 @@ pub fn start(
     hooks: SceneHooks,
     initial: &BoardSnapshot,
 ) -> Box<dyn BoardScene> {
-    let holder: Rc<RefCell<Option<Rc<RefCell<State>>>>> = Rc::new(RefCell::new(None));
-    let pending = Rc::new(RefCell::new(Some(initial.clone())));
-    let disposed = Rc::new(Cell::new(false));
-    let pending_hint = Rc::new(Cell::new(None));
-    let pending_labels: Rc<RefCell<Vec<(u8, String, bool)>>> = Rc::new(RefCell::new(Vec::new()));
-    let island = LazyIsland {
-        pending_labels: pending_labels.clone(),
-        holder: holder.clone(),
-        pending: pending.clone(),
-        disposed: disposed.clone(),
-        pending_hint: pending_hint.clone(),
-    };
+    let shared = Rc::new(Shared {
+        canvas,
+        hooks,
+        holder: RefCell::new(None),
+        pending: RefCell::new(Some(initial.clone())),
+        disposed: Cell::new(false),
+        pending_hint: Cell::new(None),
+        pending_labels: RefCell::new(Vec::new()),
+        restarts: Cell::new(0),
+    });
+    launch(shared.clone());
+    Box::new(LazyIsland(shared))
+}
+
+/// How many times one island replaces a renderer whose GPU device was lost
+/// before it settles for the 2D board.
+const MAX_RESTARTS: u32 = 5;
+
+/// What the island keeps whatever renderer it has: the page's latest snapshot,
+/// hint and labels while no renderer runs (Three.js still loading, or a lost
+/// GPU device being replaced), and the running one.
+struct Shared {
+    canvas: HtmlCanvasElement,
+    hooks: SceneHooks,
+    holder: RefCell<Option<Rc<RefCell<State>>>>,
+    pending: RefCell<Option<BoardSnapshot>>,
+    disposed: Cell<bool>,
+    pending_hint: Cell<Option<u8>>,
+    pending_labels: RefCell<Vec<(u8, String, bool)>>,
+    /// Renderers replaced after a lost device.
+    restarts: Cell<u32>,
+}
+
+/// Builds a renderer and scene on the island's canvas (in the background) and
+/// runs it, or tells the page to show the 2D board.
+fn launch(shared: Rc<Shared>) {
     spawn_local(async move {
-        let built = renderer::build(canvas, hooks).await;
+        let built = renderer::build(shared.canvas.clone(), shared.hooks).await;
         // The page may have gone (e.g. the lobby, left for a table) while
         // Three.js loaded: then free what was built and tell nobody.
-        if disposed.get() {
+        if shared.disposed.get() {
             if let Ok(state) = built {
                 Island(Rc::new(RefCell::new(state))).dispose();
             }
             return;
         }
         match built {
-            Ok(state) => {
+            Ok(mut state) => {
+                state.restarts = shared.restarts.get();
                 let backend = state.backend_name();
                 let state = Rc::new(RefCell::new(state));
-                if let Some(snapshot) = pending.borrow_mut().take() {
+                if let Some(snapshot) = shared.pending.borrow_mut().take() {
                     state.borrow_mut().pending = Some(snapshot);
                 }
-                state.borrow_mut().hint = pending_hint.get();
-                let labels = std::mem::take(&mut *pending_labels.borrow_mut());
+                state.borrow_mut().hint = shared.pending_hint.get();
+                let labels = std::mem::take(&mut *shared.pending_labels.borrow_mut());
                 if !labels.is_empty() {
                     state.borrow_mut().set_labels(&labels);
                 }
+                watch_device(&shared, &state);
                 start_loop(&state);
                 test_hooks::publish_hooks(&state);
-                *holder.borrow_mut() = Some(state);
-                let _ = hooks.on_backend.try_run(backend.to_string());
+                *shared.holder.borrow_mut() = Some(state);
+                let _ = shared.hooks.on_backend.try_run(backend.to_string());
             }
             Err(error) => {
                 web_sys::console::warn_2(&"3D board unavailable:".into(), &error);
-                let _ = hooks.on_backend.try_run("2d".to_string());
+                test_hooks::publish_failure(&error);
+                let _ = shared.hooks.on_backend.try_run("2d".to_string());
             }
         }
     });
-    Box::new(island)
 }
 
-/// The island before Three.js has loaded: keeps the latest snapshot.
-struct LazyIsland {
-    holder: Rc<RefCell<Option<Rc<RefCell<State>>>>>,
-    pending: Rc<RefCell<Option<BoardSnapshot>>>,
-    disposed: Rc<Cell<bool>>,
-    pending_hint: Rc<Cell<Option<u8>>>,
-    pending_labels: Rc<RefCell<Vec<(u8, String, bool)>>>,
+/// When the GPU device is lost (the browser's GPU process crashed or was
+/// reset), replaces the renderer instead of leaving a frozen board: the
+/// position, hint and labels carry over to a new renderer on the same canvas.
+/// On WebGL 2 the browser first restores the context (Three.js asked it to),
+/// on WebGPU a new device is asked for at once. Where the browser no longer
+/// gives a 3D context, or after [`MAX_RESTARTS`] losses, the 2D board shows.
+fn watch_device(shared: &Rc<Shared>, state: &Rc<RefCell<State>>) {
+    let weak = Rc::downgrade(shared);
+    let lost = Closure::<dyn FnMut(JsValue)>::new(move |info: JsValue| {
+        let Some(shared) = weak.upgrade() else { return };
+        let message = three::property(&info, "message");
+        web_sys::console::warn_2(&"3D board: the GPU device was lost:".into(), &message);
+        let webgl = three::property(&info, "api").as_string().as_deref() == Some("WebGL");
+        // Not from inside this callback: replacing drops the old renderer's
+        // closures, this one among them.
+        spawn_local(async move { replace_renderer(&shared, webgl) });
+    });
+    let s = state.borrow();
+    set_property(&s.renderer, "onDeviceLost", lost.as_ref());
+    drop(s);
+    state.borrow_mut().closures.push(lost);
 }
+
+fn replace_renderer(shared: &Rc<Shared>, webgl: bool) {
+    if shared.disposed.get() {
+        return;
+    }
+    let Some(state) = shared.holder.borrow_mut().take() else {
+        return;
+    };
+    if let Ok(s) = state.try_borrow() {
+        let snapshot = s.pending.clone().unwrap_or_else(|| s.current.clone());
+        *shared.pending.borrow_mut() = Some(snapshot);
+        shared.pending_hint.set(s.hint);
+        *shared.pending_labels.borrow_mut() = s.labelled().cloned().collect();
+    }
+    Island(state).dispose();
+    let restarts = shared.restarts.get() + 1;
+    shared.restarts.set(restarts);
+    if restarts > MAX_RESTARTS {
+        let _ = shared.hooks.on_backend.try_run("2d".to_string());
+        return;
+    }
+    if !webgl {
+        launch(shared.clone());
+        return;
+    }
+    // A lost WebGL context is given back by the browser with
+    // `webglcontextrestored` (or never, where it has turned 3D off).
+    let restored = {
+        let shared = shared.clone();
+        Closure::once_into_js(move || launch(shared))
+    };
+    let options = web_sys::AddEventListenerOptions::new();
+    options.set_once(true);
+    let _ = shared
+        .canvas
+        .add_event_listener_with_callback_and_add_event_listener_options(
+            "webglcontextrestored",
+            restored.unchecked_ref(),
+            &options,
+        );
+    // Where the browser has turned 3D off, no `webglcontextrestored` comes:
+    // show the 2D board after a while (the listener stays, should it come).
+    let weak = Rc::downgrade(shared);
+    let give_up = Closure::once_into_js(move || {
+        if let Some(shared) = weak.upgrade() {
+            if shared.holder.borrow().is_none() && !shared.disposed.get() {
+                let _ = shared.hooks.on_backend.try_run("2d".to_string());
+            }
+        }
+    });
+    if let Some(window) = web_sys::window() {
+        let _ = window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(give_up.unchecked_ref(), 10_000);
+    }
+}
+
+/// The island's handle for the page: forwards to the running renderer, or
+/// keeps what the page sends while there is none.
+struct LazyIsland(Rc<Shared>);
 
 impl BoardScene for LazyIsland {
     fn show(&self, snapshot: &BoardSnapshot) {
-        match self.holder.borrow().as_ref() {
+        match self.0.holder.borrow().as_ref() {
             Some(state) => Island(state.clone()).show(snapshot),
-            None => *self.pending.borrow_mut() = Some(snapshot.clone()),
+            None => *self.0.pending.borrow_mut() = Some(snapshot.clone()),
         }
     }
 
     fn set_cursor(&self, square: Option<u8>) {
-        if let Some(state) = self.holder.borrow().as_ref() {
+        if let Some(state) = self.0.holder.borrow().as_ref() {
             Island(state.clone()).set_cursor(square);
         }
     }
 
     fn set_hint(&self, square: Option<u8>) {
-        match self.holder.borrow().as_ref() {
+        match self.0.holder.borrow().as_ref() {
             Some(state) => Island(state.clone()).set_hint(square),
-            None => self.pending_hint.set(square),
+            None => self.0.pending_hint.set(square),
         }
     }
 
     fn set_labels(&self, labels: &[(u8, String, bool)]) {
-        match self.holder.borrow().as_ref() {
+        match self.0.holder.borrow().as_ref() {
             Some(state) => Island(state.clone()).set_labels(labels),
-            None => *self.pending_labels.borrow_mut() = labels.to_vec(),
+            None => *self.0.pending_labels.borrow_mut() = labels.to_vec(),
         }
     }
 
     fn celebrate(&self) -> bool {
-        match self.holder.borrow().as_ref() {
+        match self.0.holder.borrow().as_ref() {
             Some(state) => Island(state.clone()).celebrate(),
             None => false,
         }
     }
 
     fn skip_celebration(&self) {
-        if let Some(state) = self.holder.borrow().as_ref() {
+        if let Some(state) = self.0.holder.borrow().as_ref() {
             Island(state.clone()).skip_celebration();
         }
     }
 
     fn dispose(&self) {
-        self.disposed.set(true);
-        if let Some(state) = self.holder.borrow().as_ref() {
-            Island(state.clone()).dispose();
+        self.0.disposed.set(true);
+        if let Some(state) = self.0.holder.borrow_mut().take() {
+            Island(state).dispose();
         }
     }
 }
@@ -277,8 +389,9 @@ fn start_loop(state: &Rc<RefCell<State>>) {
         .renderer
         .set_animation_loop(animation.as_ref().unchecked_ref());
 
-    let listeners = input::listen(state);
+    let (on_canvas, on_controls) = input::listen(state);
     let mut s = state.borrow_mut();
     s.closures.push(animation);
-    s.closures.extend(listeners);
+    s.closures.push(on_controls);
+    s.canvas_listeners = on_canvas;
 }

@@ -120,9 +120,11 @@ pub(super) async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Resul
         pointer_down: None,
         disc_parts,
         closures: Vec::new(),
+        canvas_listeners: Vec::new(),
         disposed: false,
         party: Party::new(),
         cursor: None,
+        restarts: 0,
     })
 }
 

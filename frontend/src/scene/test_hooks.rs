@@ -11,6 +11,7 @@ use js_sys::{Array, Object, Reflect};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// Publishes `window.othello3d`: what tests (and the curious) can ask the island.
@@ -33,6 +34,7 @@ pub(super) fn publish_hooks(state: &Rc<RefCell<State>>) {
         let (black, white) = s.current.counts();
         three::params(&[
             ("frames", (s.frames as f64).into()),
+            ("restarts", s.restarts.into()),
             ("version", (s.current.version as f64).into()),
             ("drawnVersion", (s.drawn_version as f64).into()),
             ("black", (black as f64).into()),
@@ -107,6 +109,17 @@ pub(super) fn publish_hooks(state: &Rc<RefCell<State>>) {
     status.forget();
     to_screen.forget();
     pixels.forget();
+}
+
+/// Publishes why the 3D board could not start (`window.othello3dError`), so
+/// that a test waiting for a frame can say why none came.
+pub(super) fn publish_failure(error: &JsValue) {
+    if let Some(window) = web_sys::window() {
+        let text = error
+            .dyn_ref::<js_sys::Error>()
+            .map_or_else(|| format!("{error:?}"), |e| String::from(e.message()));
+        let _ = Reflect::set(&window, &"othello3dError".into(), &text.into());
+    }
 }
 
 /// Renders the scene into a render target, reads the pixels back and counts

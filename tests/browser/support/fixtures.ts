@@ -49,14 +49,29 @@ export async function waitForIsland(page: Page) {
     null,
     { timeout: 30_000 },
   );
-  await page.waitForFunction(
-    () => {
-      const api = (window as any).othello3d;
-      return !!api && !!api.status() && api.status().frames > 0;
-    },
-    null,
-    { timeout: 60_000 },
-  );
+  try {
+    await page.waitForFunction(
+      () => {
+        const api = (window as any).othello3d;
+        return !!api && !!api.status() && api.status().frames > 0;
+      },
+      null,
+      { timeout: 60_000 },
+    );
+  } catch (error) {
+    // Say why no frame came: the island's own report (`othello3dError`: the
+    // browser gave neither WebGPU nor WebGL 2, e.g. after GPU process crashes)
+    // and what the page shows instead.
+    const why = await page
+      .evaluate(() => ({
+        path: location.pathname,
+        island: (window as any).othello3d ? { backend: (window as any).othello3d.backend, status: (window as any).othello3d.status() } : null,
+        failure: (window as any).othello3dError ?? null,
+        backend: document.querySelector('#backend')?.getAttribute('data-backend') ?? null,
+      }))
+      .catch((e) => String(e));
+    throw new Error(`no 3D frame within 60 s: ${JSON.stringify(why)}\n${error}`);
+  }
 }
 
 /** Waits until the island has drawn the given board version with animations done. */
