@@ -57,9 +57,11 @@ const USAGE: &str = "usage:
                                     or strongest:dD (strong search at depth D, exact from 14
                                     empties); a strongest engine may end in @FILE (other weights)
   othello train [--seed S] [--out FILE] [--games G] [--threads T] [--exact-empties E]
-                [--label-depth D] [--iterations I] [--label-parities 1|2]
+                [--label-depth D] [--iterations I] [--label-parities 1|2] [--resume DIR]
                                     train the pattern evaluation from self-play (docs/ENGINE.md);
-                                    writes FILE (default engine/weights/eval.bin)
+                                    writes FILE (default engine/weights/eval.bin); --resume keeps
+                                    labels in DIR as they are computed, and a run started again
+                                    with the same settings labels only what is missing
   othello compare-solvers FILE      solve every OBF line of FILE with solve and with solve_with_eval
                                     (pattern-evaluation move ordering): scores, nodes, CPU times
   othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]

@@ -249,7 +249,8 @@ pub fn parse_match(args: &[String]) -> Result<(Engine, Engine, MatchConfig), Str
 }
 
 /// `othello train [--seed S] [--out FILE] [--games G] [--threads T]
-/// [--exact-empties E] [--label-depth D] [--iterations I] [--label-parities 1|2]`.
+/// [--exact-empties E] [--label-depth D] [--iterations I] [--label-parities 1|2]
+/// [--resume DIR]`.
 pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
     let (pairs, rest) = flags(
         args,
@@ -262,6 +263,7 @@ pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
             "--label-depth",
             "--iterations",
             "--label-parities",
+            "--resume",
         ],
     )?;
     if let Some(extra) = rest.first() {
@@ -280,6 +282,7 @@ pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
                 c.label_depth = number("label-depth", v, engine::pattern::STAGE_WIDTH, 12)?;
             }
             "--label-parities" => c.label_parities = number("label-parities", v, 1u32, 2)?,
+            "--resume" => c.resume = Some(PathBuf::from(v)),
             _ => c.iterations = number("iterations", v, 1usize, 10_000)?,
         }
     }

@@ -28,6 +28,9 @@
 
 use engine::pattern::{self, feature_entries, stage_len, stage_of, FEATURE_COUNT, STAGE_COUNT};
 use engine::{fixed_depth_value, search, solve_with, PatternWeights, Position, SolveOptions};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -51,6 +54,10 @@ pub struct TrainConfig {
     /// `label_depth + 1` searches (both parities); 1: the `label_depth`
     /// search alone.
     pub label_parities: u32,
+    /// Where labels are kept as they are computed (`--resume DIR`): a run
+    /// stopped part-way and started again with the same settings and code
+    /// reads them back and labels only the rest.
+    pub resume: Option<PathBuf>,
 }
 
 impl Default for TrainConfig {
@@ -63,6 +70,7 @@ impl Default for TrainConfig {
             label_depth: 4,
             iterations: 120,
             label_parities: 2,
+            resume: None,
         }
     }
 }
@@ -164,6 +172,84 @@ pub fn parallel_map<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> T + 
         .into_iter()
         .flatten()
         .collect()
+}
+
+/// A label: the value trained on, the two searches' values (equal for an
+/// exact label), and whether it is exact.
+type Label = (f32, [f32; 2], bool);
+
+/// Labels computed between two writes to the label store.
+const LABEL_CHUNK: usize = 8192;
+
+/// One stage's labels on disk (`DIR/stage-NN.labels`): a header naming the
+/// settings they were computed with, then 13 bytes per label in sample
+/// order. Labels depend only on the settings (not the thread count), so a
+/// file whose header matches holds the first labels of this run; a torn
+/// last record is dropped.
+struct LabelStore {
+    path: PathBuf,
+    file: File,
+    labels: Vec<Label>,
+}
+
+const LABEL_RECORD: usize = 13;
+
+impl LabelStore {
+    fn header(cfg: &TrainConfig, stage: usize, samples: usize) -> String {
+        format!(
+            "othello-train-labels v1 seed={} games={} exact_empties={} label_depth={} label_parities={} iterations={} stage={stage} samples={samples}\n",
+            cfg.seed, cfg.games, cfg.exact_empties, cfg.label_depth, cfg.label_parities, cfg.iterations
+        )
+    }
+
+    fn open(
+        dir: &Path,
+        cfg: &TrainConfig,
+        stage: usize,
+        samples: usize,
+    ) -> std::io::Result<LabelStore> {
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join(format!("stage-{stage:02}.labels"));
+        let header = Self::header(cfg, stage, samples);
+        let mut bytes = Vec::new();
+        if let Ok(mut existing) = File::open(&path) {
+            existing.read_to_end(&mut bytes)?;
+        }
+        let mut labels = Vec::new();
+        let file = if bytes.starts_with(header.as_bytes()) {
+            let body = &bytes[header.len()..];
+            let whole = (body.len() / LABEL_RECORD).min(samples);
+            for record in body[..whole * LABEL_RECORD].chunks_exact(LABEL_RECORD) {
+                let f = |k: usize| {
+                    f32::from_le_bytes([record[k], record[k + 1], record[k + 2], record[k + 3]])
+                };
+                labels.push((f(0), [f(4), f(8)], record[12] != 0));
+            }
+            let file = OpenOptions::new().write(true).open(&path)?;
+            file.set_len((header.len() + whole * LABEL_RECORD) as u64)?;
+            drop(file);
+            OpenOptions::new().append(true).open(&path)?
+        } else {
+            // Absent, or another run's: start it afresh.
+            let mut file = File::create(&path)?;
+            file.write_all(header.as_bytes())?;
+            file
+        };
+        Ok(LabelStore { path, file, labels })
+    }
+
+    fn append(&mut self, chunk: &[Label]) -> std::io::Result<()> {
+        let mut bytes = Vec::with_capacity(chunk.len() * LABEL_RECORD);
+        for &(label, [a, b], exact) in chunk {
+            bytes.extend_from_slice(&label.to_le_bytes());
+            bytes.extend_from_slice(&a.to_le_bytes());
+            bytes.extend_from_slice(&b.to_le_bytes());
+            bytes.push(u8::from(exact));
+        }
+        self.labels.extend_from_slice(chunk);
+        self.file.write_all(&bytes)?;
+        self.file.sync_data()
+    }
 }
 
 /// One training example.
@@ -336,7 +422,29 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
             .iter()
             .any(Option::is_some)
             .then(|| PatternWeights::from_discs(&trained));
-        let labels = parallel_map(samples.len(), cfg.threads, |i| {
+        let mut store = match &cfg.resume {
+            Some(dir) => match LabelStore::open(dir, cfg, stage, samples.len()) {
+                Ok(store) => Some(store),
+                Err(error) => {
+                    log(&format!(
+                        "stage {stage:2}: label store unusable ({error}); labelling without it"
+                    ));
+                    None
+                }
+            },
+            None => None,
+        };
+        if let Some(store) = &store {
+            if !store.labels.is_empty() {
+                log(&format!(
+                    "stage {stage:2}: {} of {} labels read back from {}",
+                    store.labels.len(),
+                    samples.len(),
+                    store.path.display()
+                ));
+            }
+        }
+        let label_one = |i: usize| {
             let pos = &samples[i].pos;
             if pos.empty_count() <= cfg.exact_empties {
                 let small_table = SolveOptions {
@@ -357,7 +465,22 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
                 // No lower stage trained (cannot happen with exact_empties ≥ 3).
                 (0.0, [0.0, 0.0], false)
             }
-        });
+        };
+        let labels: Vec<Label> = match &mut store {
+            None => parallel_map(samples.len(), cfg.threads, label_one),
+            Some(store) => {
+                // In chunks, each kept on disk before the next starts.
+                while store.labels.len() < samples.len() {
+                    let from = store.labels.len();
+                    let to = (from + LABEL_CHUNK).min(samples.len());
+                    let chunk = parallel_map(to - from, cfg.threads, |k| label_one(from + k));
+                    if let Err(error) = store.append(&chunk) {
+                        log(&format!("stage {stage:2}: could not keep labels ({error})"));
+                    }
+                }
+                std::mem::take(&mut store.labels)
+            }
+        };
         let exact_labels = labels.iter().filter(|l| l.2).count();
         // Mean of the two searches' values over the bootstrapped labels:
         // their gap is twice the side-to-move bias of the lower stages.

@@ -151,6 +151,7 @@ fn a_tiny_training_run_is_reproducible_and_loads() {
         label_depth: 4,
         iterations: 20,
         label_parities: 2,
+        resume: None,
     };
     let a = train(&cfg, &mut |_| {});
     let b = train(
@@ -189,6 +190,67 @@ fn a_tiny_training_run_is_reproducible_and_loads() {
         assert_eq!(d.weights.weight(1, i), a.weights.weight(1, i));
     }
     assert!((0..len).any(|i| d.weights.weight(12, i) != a.weights.weight(12, i)));
+}
+
+#[test]
+fn a_training_run_stopped_part_way_resumes_from_its_labels() {
+    let dir = std::env::temp_dir().join(format!("othello-train-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cfg = TrainConfig {
+        seed: 5,
+        games: 30,
+        threads: 2,
+        exact_empties: 10,
+        label_depth: 4,
+        iterations: 20,
+        label_parities: 2,
+        resume: None,
+    };
+    let plain = train(&cfg, &mut |_| {}).weights.to_bytes();
+    let kept = TrainConfig {
+        resume: Some(dir.clone()),
+        ..cfg.clone()
+    };
+    assert_eq!(
+        train(&kept, &mut |_| {}).weights.to_bytes(),
+        plain,
+        "keeping labels changes nothing"
+    );
+    // Stopped part-way: stage 5 torn in the middle of a record, stage 10
+    // never written, stage 12's file from another run's settings.
+    let stage = |n: usize| dir.join(format!("stage-{n:02}.labels"));
+    let five = std::fs::read(stage(5)).unwrap();
+    let header = five.iter().position(|&b| b == b'\n').unwrap() + 1;
+    assert!(five.len() > header + 13 * 20, "stage 5 has labels");
+    std::fs::write(stage(5), &five[..header + 13 * 10 + 6]).unwrap();
+    std::fs::remove_file(stage(10)).unwrap();
+    std::fs::write(stage(12), b"othello-train-labels v1 seed=99\n").unwrap();
+    let mut lines = Vec::new();
+    let resumed = train(&kept, &mut |l| lines.push(l.to_string()))
+        .weights
+        .to_bytes();
+    assert_eq!(resumed, plain, "a resumed run gives the same weights");
+    let read_back = |n: usize| {
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("stage {n:2}: ")) && l.contains("labels read back"))
+    };
+    assert!(read_back(3) && read_back(5), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("stage  5: 10 of ")),
+        "{lines:?}"
+    );
+    assert!(!read_back(10) && !read_back(12), "{lines:?}");
+    // The stored labels are what a resumed run trains on: change them and
+    // the weights change.
+    let mut three = std::fs::read(stage(3)).unwrap();
+    let header = three.iter().position(|&b| b == b'\n').unwrap() + 1;
+    for record in three[header..].chunks_exact_mut(13) {
+        record[..4].copy_from_slice(&40.0f32.to_le_bytes());
+    }
+    std::fs::write(stage(3), &three).unwrap();
+    assert_ne!(train(&kept, &mut |_| {}).weights.to_bytes(), plain);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
