@@ -29,6 +29,19 @@ export async function start_renderer(canvas, webgl) {
     }
   }
 }
+export function dispose_quietly(renderer) {
+  renderer.dispose().catch(() => {});
+}
+export function context_back(canvas, webgl) {
+  return new Promise((resolve) => {
+    if (!webgl) return resolve(true);
+    const timer = setTimeout(() => resolve(false), 10000);
+    canvas.addEventListener('webglcontextrestored', () => {
+      clearTimeout(timer);
+      resolve(true);
+    }, { once: true });
+  });
+}
 ")]
 extern "C" {
     /// Loads Three.js through the page's import map and starts a renderer on
@@ -46,6 +59,16 @@ extern "C" {
         canvas: &HtmlCanvasElement,
         webgl: bool,
     ) -> Result<JsValue, JsValue>;
+
+    /// After a lost device: resolves to true when a new renderer may start
+    /// on `canvas` — at once for WebGPU; for WebGL 2 when the browser
+    /// restores the context (`webglcontextrestored`), or to false after 10 s
+    /// without (the browser has turned 3D off).
+    pub fn context_back(canvas: &HtmlCanvasElement, webgl: bool) -> Promise;
+
+    /// Frees a renderer; a failure (a lost device has nothing left to free)
+    /// is ignored.
+    pub fn dispose_quietly(renderer: &WebGPURenderer);
 }
 
 #[wasm_bindgen]
@@ -260,9 +283,7 @@ extern "C" {
     ) -> Promise;
     #[wasm_bindgen(method, js_name = setAnimationLoop)]
     pub fn set_animation_loop(this: &WebGPURenderer, callback: &JsValue);
-    /// Frees everything; resolves when done.
-    #[wasm_bindgen(method)]
-    pub fn dispose(this: &WebGPURenderer) -> Promise;
+
     #[wasm_bindgen(method, getter)]
     pub fn backend(this: &WebGPURenderer) -> Object;
     #[wasm_bindgen(method, getter, js_name = shadowMap)]

@@ -36,8 +36,10 @@ const BUDGET_BYTES = 1_000_000;
 // fields: 454,293 B, guarded at 454,500 B. Then one Three.js bundle per
 // backend (the page loads WebGPU's or WebGL 2's, not one carrying both):
 // 434,861 B on WebGPU, 427,442 B on WebGL 2 (BENCHMARKS, One Three.js bundle
-// per backend); issue 46's 350 KB is still open.
-const LOBBY_BYTES = 435_500;
+// per backend); issue 46's 350 KB is still open. The island's recovery from a
+// lost GPU device (a new renderer after a GPU process crash) added 1,139 B:
+// 436,126 B on WebGPU, 428,707 B on WebGL 2 (BENCHMARKS, A lost GPU device).
+const LOBBY_BYTES = 436_500;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

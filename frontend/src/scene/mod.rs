@@ -21,7 +21,7 @@ use app::board::{ends_celebration, BoardScene, SceneHooks};
 use app::protocol::BoardSnapshot;
 use leptos::prelude::Callable;
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
@@ -114,10 +114,7 @@ impl BoardScene for Island {
         }
         // Three.js frees asynchronously; on a lost device that may fail,
         // and there is nothing left to free then.
-        let freed = wasm_bindgen_futures::JsFuture::from(state.renderer.dispose());
-        spawn_local(async move {
-            let _ = freed.await;
-        });
+        three::dispose_quietly(&state.renderer);
     }
 }
 
@@ -127,7 +124,11 @@ pub fn start(
     hooks: SceneHooks,
     initial: &BoardSnapshot,
 ) -> Box<dyn BoardScene> {
-    let shared = Rc::new(Shared {
+    let shared = Rc::new_cyclic(|weak: &Weak<Shared>| Shared {
+        on_lost: {
+            let weak = weak.clone();
+            Closure::new(move |info: JsValue| device_lost(&weak, &info))
+        },
         canvas,
         hooks,
         holder: RefCell::new(None),
@@ -158,6 +159,9 @@ struct Shared {
     pending_labels: RefCell<Vec<(u8, String, bool)>>,
     /// Renderers replaced after a lost device.
     restarts: Cell<u32>,
+    /// Each renderer's `onDeviceLost` (one for the island's life, so that
+    /// replacing a renderer never drops the callback that is running).
+    on_lost: Closure<dyn FnMut(JsValue)>,
 }
 
 /// Builds a renderer and scene on the island's canvas (in the background) and
@@ -186,7 +190,11 @@ fn launch(shared: Rc<Shared>) {
                 if !labels.is_empty() {
                     state.borrow_mut().set_labels(&labels);
                 }
-                watch_device(&shared, &state);
+                set_property(
+                    &state.borrow().renderer,
+                    "onDeviceLost",
+                    shared.on_lost.as_ref(),
+                );
                 start_loop(&state);
                 test_hooks::publish_hooks(&state);
                 *shared.holder.borrow_mut() = Some(state);
@@ -207,21 +215,14 @@ fn launch(shared: Rc<Shared>) {
 /// On WebGL 2 the browser first restores the context (Three.js asked it to),
 /// on WebGPU a new device is asked for at once. Where the browser no longer
 /// gives a 3D context, or after [`MAX_RESTARTS`] losses, the 2D board shows.
-fn watch_device(shared: &Rc<Shared>, state: &Rc<RefCell<State>>) {
-    let weak = Rc::downgrade(shared);
-    let lost = Closure::<dyn FnMut(JsValue)>::new(move |info: JsValue| {
-        let Some(shared) = weak.upgrade() else { return };
-        let message = three::property(&info, "message");
-        web_sys::console::warn_2(&"3D board: the GPU device was lost:".into(), &message);
-        let webgl = three::property(&info, "api").as_string().as_deref() == Some("WebGL");
-        // Not from inside this callback: replacing drops the old renderer's
-        // closures, this one among them.
-        spawn_local(async move { replace_renderer(&shared, webgl) });
-    });
-    let s = state.borrow();
-    set_property(&s.renderer, "onDeviceLost", lost.as_ref());
-    drop(s);
-    state.borrow_mut().closures.push(lost);
+fn device_lost(shared: &Weak<Shared>, info: &JsValue) {
+    let Some(shared) = shared.upgrade() else {
+        return;
+    };
+    let message = three::property(info, "message");
+    web_sys::console::warn_2(&"3D board: the GPU device was lost:".into(), &message);
+    let webgl = three::property(info, "api").as_string().as_deref() == Some("WebGL");
+    replace_renderer(&shared, webgl);
 }
 
 fn replace_renderer(shared: &Rc<Shared>, webgl: bool) {
@@ -244,39 +245,18 @@ fn replace_renderer(shared: &Rc<Shared>, webgl: bool) {
         let _ = shared.hooks.on_backend.try_run("2d".to_string());
         return;
     }
-    if !webgl {
-        launch(shared.clone());
-        return;
-    }
-    // A lost WebGL context is given back by the browser with
-    // `webglcontextrestored` (or never, where it has turned 3D off).
-    let restored = {
-        let shared = shared.clone();
-        Closure::once_into_js(move || launch(shared))
-    };
-    let options = web_sys::AddEventListenerOptions::new();
-    options.set_once(true);
-    let _ = shared
-        .canvas
-        .add_event_listener_with_callback_and_add_event_listener_options(
-            "webglcontextrestored",
-            restored.unchecked_ref(),
-            &options,
-        );
-    // Where the browser has turned 3D off, no `webglcontextrestored` comes:
-    // show the 2D board after a while (the listener stays, should it come).
-    let weak = Rc::downgrade(shared);
-    let give_up = Closure::once_into_js(move || {
-        if let Some(shared) = weak.upgrade() {
-            if shared.holder.borrow().is_none() && !shared.disposed.get() {
-                let _ = shared.hooks.on_backend.try_run("2d".to_string());
-            }
+    // WebGPU: a new device at once. WebGL 2: the browser gives the context
+    // back with `webglcontextrestored`, or never where it has turned 3D off.
+    let shared = shared.clone();
+    spawn_local(async move {
+        let restored =
+            wasm_bindgen_futures::JsFuture::from(three::context_back(&shared.canvas, webgl)).await;
+        if restored.is_ok_and(|back| back.is_truthy()) {
+            launch(shared);
+        } else if !shared.disposed.get() {
+            let _ = shared.hooks.on_backend.try_run("2d".to_string());
         }
     });
-    if let Some(window) = web_sys::window() {
-        let _ = window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(give_up.unchecked_ref(), 10_000);
-    }
 }
 
 /// The island's handle for the page: forwards to the running renderer, or

@@ -11,7 +11,6 @@ use js_sys::{Array, Object, Reflect};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// Publishes `window.othello3d`: what tests (and the curious) can ask the island.
@@ -115,10 +114,7 @@ pub(super) fn publish_hooks(state: &Rc<RefCell<State>>) {
 /// that a test waiting for a frame can say why none came.
 pub(super) fn publish_failure(error: &JsValue) {
     if let Some(window) = web_sys::window() {
-        let text = error
-            .dyn_ref::<js_sys::Error>()
-            .map_or_else(|| format!("{error:?}"), |e| String::from(e.message()));
-        let _ = Reflect::set(&window, &"othello3dError".into(), &text.into());
+        let _ = Reflect::set(&window, &"othello3dError".into(), error);
     }
 }
 

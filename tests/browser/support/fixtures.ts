@@ -66,7 +66,7 @@ export async function waitForIsland(page: Page) {
       .evaluate(() => ({
         path: location.pathname,
         island: (window as any).othello3d ? { backend: (window as any).othello3d.backend, status: (window as any).othello3d.status() } : null,
-        failure: (window as any).othello3dError ?? null,
+        failure: 'othello3dError' in window ? String((window as any).othello3dError) : null,
         backend: document.querySelector('#backend')?.getAttribute('data-backend') ?? null,
       }))
       .catch((e) => String(e));
