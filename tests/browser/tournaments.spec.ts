@@ -147,7 +147,18 @@ test('four players play a three-round Swiss by clicks; the standings and BQ matc
     if (round === 1) await screenshot(players[0], info, 'tournament-game-over');
     for (const page of players) {
       await page.click('#back-to-tournament');
-      await page.waitForURL(/\/tournaments\//);
+      // The tournament's page, or already the next game: the arena pairs a
+      // player again as soon as an opponent is free, and the tournament's
+      // page then moves on to the new table by itself (possibly before this
+      // line looks at the address).
+      await page
+        .waitForURL((u) => /\/tournaments\//.test(u.pathname) || (/\/table\//.test(u.pathname) && !finished.includes(u.pathname)), {
+          timeout: 60_000,
+        })
+        .catch(async (e) => {
+          const shows = await page.locator('main').innerText().catch(() => '');
+          throw new Error(`after "Back to the tournament": ${page.url()}\n${shows.slice(0, 1500)}\n${e}`);
+        });
       await hydrated(page);
     }
   }
@@ -326,7 +337,18 @@ test('four players play an arena by clicks; its points match the archive', async
     }
     for (const page of players) {
       await page.click('#back-to-tournament');
-      await page.waitForURL(/\/tournaments\//);
+      // The tournament's page, or already the next game: the arena pairs a
+      // player again as soon as an opponent is free, and the tournament's
+      // page then moves on to the new table by itself (possibly before this
+      // line looks at the address).
+      await page
+        .waitForURL((u) => /\/tournaments\//.test(u.pathname) || (/\/table\//.test(u.pathname) && !finished.includes(u.pathname)), {
+          timeout: 60_000,
+        })
+        .catch(async (e) => {
+          const shows = await page.locator('main').innerText().catch(() => '');
+          throw new Error(`after "Back to the tournament": ${page.url()}\n${shows.slice(0, 1500)}\n${e}`);
+        });
       await hydrated(page);
     }
   }
