@@ -86,7 +86,10 @@ test('an offline game against the AI with the network blocked, surviving a reloa
 
 test('the lobby offers the offline game when the browser is offline', async ({ page, context, consoleErrors }) => {
   await page.goto('/');
-  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  // The lobby loaded (its 3D board too: on a slow machine the renderer's
+  // bundle can still be on its way at hydration, and a request cut by the
+  // disconnection is logged as an error), then the connection drops.
+  await waitForIsland(page);
   await expect(page.locator('#offline-offer')).toHaveCount(0);
   await context.setOffline(true);
   await expect(page.locator('#offline-offer')).toBeVisible();
