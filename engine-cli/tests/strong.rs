@@ -141,10 +141,11 @@ fn evaluate_prints_value_best_and_nodes() {
     assert!(text.trim_end().ends_with("exact"), "{text}");
 }
 
-#[test]
-fn a_tiny_training_run_is_reproducible_and_loads() {
-    let cfg = TrainConfig {
-        seed: 3,
+/// A training run small enough for a test (30 games, exact labels to 10
+/// empties, 20 iterations).
+fn tiny_training(seed: u64) -> TrainConfig {
+    TrainConfig {
+        seed,
         games: 30,
         threads: 2,
         exact_empties: 10,
@@ -152,7 +153,12 @@ fn a_tiny_training_run_is_reproducible_and_loads() {
         iterations: 20,
         label_parities: 2,
         resume: None,
-    };
+    }
+}
+
+#[test]
+fn a_tiny_training_run_is_reproducible_and_loads() {
+    let cfg = tiny_training(3);
     let a = train(&cfg, &mut |_| {});
     let b = train(
         &TrainConfig {
@@ -196,16 +202,7 @@ fn a_tiny_training_run_is_reproducible_and_loads() {
 fn a_training_run_stopped_part_way_resumes_from_its_labels() {
     let dir = std::env::temp_dir().join(format!("othello-train-resume-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let cfg = TrainConfig {
-        seed: 5,
-        games: 30,
-        threads: 2,
-        exact_empties: 10,
-        label_depth: 4,
-        iterations: 20,
-        label_parities: 2,
-        resume: None,
-    };
+    let cfg = tiny_training(5);
     let plain = train(&cfg, &mut |_| {}).weights.to_bytes();
     let kept = TrainConfig {
         resume: Some(dir.clone()),

@@ -46,6 +46,25 @@ async function toMyGame(page: Page, finished: string[] = [], tournament?: string
   await waitForIsland(page);
 }
 
+/**
+ * Follows "Back to the tournament" from a finished game: lands on the
+ * tournament's page, or already on the next game — the tournament's page
+ * moves on to a new pairing by itself (an arena pairs a player again as soon
+ * as an opponent is free), possibly before this looks at the address.
+ */
+async function backToTournament(page: Page, finished: string[]) {
+  await page.click('#back-to-tournament');
+  await page
+    .waitForURL((u) => /\/tournaments\//.test(u.pathname) || (/\/table\//.test(u.pathname) && !finished.includes(u.pathname)), {
+      timeout: 60_000,
+    })
+    .catch(async (e) => {
+      const shows = await page.locator('main').innerText().catch(() => '');
+      throw new Error(`after "Back to the tournament": ${page.url()}\n${shows.slice(0, 1500)}\n${e}`);
+    });
+  await hydrated(page);
+}
+
 /** The player whose board offers a move clicks the first one. */
 async function oneMove(players: Page[]) {
   for (let attempt = 0; attempt < 300; attempt++) {
@@ -145,22 +164,7 @@ test('four players play a three-round Swiss by clicks; the standings and BQ matc
       }
     }
     if (round === 1) await screenshot(players[0], info, 'tournament-game-over');
-    for (const page of players) {
-      await page.click('#back-to-tournament');
-      // The tournament's page, or already the next game: the arena pairs a
-      // player again as soon as an opponent is free, and the tournament's
-      // page then moves on to the new table by itself (possibly before this
-      // line looks at the address).
-      await page
-        .waitForURL((u) => /\/tournaments\//.test(u.pathname) || (/\/table\//.test(u.pathname) && !finished.includes(u.pathname)), {
-          timeout: 60_000,
-        })
-        .catch(async (e) => {
-          const shows = await page.locator('main').innerText().catch(() => '');
-          throw new Error(`after "Back to the tournament": ${page.url()}\n${shows.slice(0, 1500)}\n${e}`);
-        });
-      await hydrated(page);
-    }
+    for (const page of players) await backToTournament(page, finished);
   }
   await expect(host.locator('#tournament-status')).toContainText('final', { timeout: 20_000 });
   // The podium: the first three of the standings, on their steps.
@@ -335,22 +339,7 @@ test('four players play an arena by clicks; its points match the archive', async
       await resigner.click('#resign-yes');
       for (const page of pair) await expect(page.locator('#back-to-tournament')).toBeVisible();
     }
-    for (const page of players) {
-      await page.click('#back-to-tournament');
-      // The tournament's page, or already the next game: the arena pairs a
-      // player again as soon as an opponent is free, and the tournament's
-      // page then moves on to the new table by itself (possibly before this
-      // line looks at the address).
-      await page
-        .waitForURL((u) => /\/tournaments\//.test(u.pathname) || (/\/table\//.test(u.pathname) && !finished.includes(u.pathname)), {
-          timeout: 60_000,
-        })
-        .catch(async (e) => {
-          const shows = await page.locator('main').innerText().catch(() => '');
-          throw new Error(`after "Back to the tournament": ${page.url()}\n${shows.slice(0, 1500)}\n${e}`);
-        });
-      await hydrated(page);
-    }
+    for (const page of players) await backToTournament(page, finished);
   }
   // A spectator's page (the players' own pages move on to their next game:
   // the arena pairs them again at once).
