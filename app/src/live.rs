@@ -1,5 +1,9 @@
 //! The browser end of a table's WebSocket: applies pushed states and
-//! reconnects after a drop.
+//! reconnects after a drop, or when the connection is not open after
+//! [`CONNECT_TIMEOUT_MS`] (a handshake that never completes — a stalled
+//! proxy, a server that took the TCP connection but never answered — would
+//! otherwise leave the page "Connecting…" for as long as the browser waits,
+//! minutes, with no pushed moves).
 
 use crate::protocol::{ServerMessage, TableView};
 use leptos::prelude::*;
@@ -7,6 +11,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// How long a table socket may stay connecting before it is closed and
+/// opened again (the usual back-off follows).
+const CONNECT_TIMEOUT_MS: i32 = 10_000;
 
 /// A WebSocket to `path` (`/ws/…`) on the page's own host, `wss` when the
 /// page came over HTTPS; None outside a browser or when the address is bad.
@@ -56,6 +64,8 @@ fn open(
     attempt: u32,
 ) {
     let Some(socket) = open_socket(&format!("/ws/table/{id}")) else {
+        // No socket could even be created: try again later, as after a drop.
+        retry_later(id, on_state, connected, alive, slot, attempt);
         return;
     };
     let on_message =
@@ -81,26 +91,56 @@ fn open(
     let retry = {
         let (id, alive, slot) = (id.clone(), alive.clone(), slot.clone());
         Closure::<dyn FnMut()>::new(move || {
-            if !*alive.borrow() {
-                return;
-            }
-            let _ = connected.try_set(false);
-            let (id, alive, slot) = (id.clone(), alive.clone(), slot.clone());
-            let delay = (500 * 2u32.pow(attempt.min(4))) as i32;
-            let again = Closure::once_into_js(move || {
-                open(id, on_state, connected, alive, slot, attempt + 1)
-            });
-            if let Some(window) = web_sys::window() {
-                let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
-                    again.unchecked_ref(),
-                    delay,
-                );
-            }
+            retry_later(
+                id.clone(),
+                on_state,
+                connected,
+                alive.clone(),
+                slot.clone(),
+                attempt,
+            )
         })
     };
     socket.set_onclose(Some(retry.as_ref().unchecked_ref()));
     retry.forget();
+    // Still connecting after the timeout: close it; its `onclose` retries.
+    let stalled = socket.clone();
+    let give_up = Closure::once_into_js(move || {
+        if stalled.ready_state() == web_sys::WebSocket::CONNECTING {
+            web_sys::console::warn_1(&"table socket: no answer, connecting again".into());
+            let _ = stalled.close();
+        }
+    });
+    if let Some(window) = web_sys::window() {
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+            give_up.unchecked_ref(),
+            CONNECT_TIMEOUT_MS,
+        );
+    }
     *slot.borrow_mut() = Some(socket);
+}
+
+/// Marks the table offline and opens its socket again after a back-off
+/// (0.5 s doubling to 8 s), unless the page has left the table.
+fn retry_later(
+    id: crate::protocol::TableId,
+    on_state: Callback<TableView>,
+    connected: WriteSignal<bool>,
+    alive: Rc<RefCell<bool>>,
+    slot: Rc<RefCell<Option<web_sys::WebSocket>>>,
+    attempt: u32,
+) {
+    if !*alive.borrow() {
+        return;
+    }
+    let _ = connected.try_set(false);
+    let delay = (500 * 2u32.pow(attempt.min(4))) as i32;
+    let again =
+        Closure::once_into_js(move || open(id, on_state, connected, alive, slot, attempt + 1));
+    if let Some(window) = web_sys::window() {
+        let _ = window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(again.unchecked_ref(), delay);
+    }
 }
 
 /// Joins the quick-match queue: `on_matched` gets the table id. Dropping or

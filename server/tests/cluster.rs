@@ -345,8 +345,14 @@ async fn players_of_a_killed_instance_reconnect_to_the_other_and_finish() {
 async fn an_ai_move_pending_on_a_killed_instance_is_made_by_the_other() {
     let pg = PgCluster::start();
     // On `a` the AI's searches never start in time: its move stays pending.
-    let a = instance(&pg, &["--test-ai-delay-ms", "600000"]);
-    let b = instance(&pg, &[]);
+    // The AI's lease lasts one instance timeout from the table's creation: 8 s
+    // here, not the other tests' 2 s, so that a machine busy enough to delay
+    // the next request by two seconds does not hand the move to `b` before
+    // the test has seen it pending on `a` (seen in a fresh clone's first
+    // `cargo xtask test`, with every test binary running side by side).
+    let slow = ["--instance-timeout-ms", "8000"];
+    let a = instance(&pg, &["--test-ai-delay-ms", "600000", slow[0], slow[1]]);
+    let b = instance(&pg, &slow);
     let human = Client::new(&a.url);
     let table = human
         .create_table(TableMode::VsAi {
@@ -574,12 +580,10 @@ async fn an_explanation_left_by_a_killed_instance_is_written_by_the_other() {
 
 /// An instance on the cluster with extra environment variables.
 fn pg_instance_with_env(pg: &PgCluster, extra: &[&str], env: &[(&str, &str)]) -> Server {
-    let mut args = vec![
-        "--instance-timeout-ms",
-        "2000",
-        "--presence-check-ms",
-        "100",
-    ];
+    let mut args = vec!["--presence-check-ms", "100"];
+    if !extra.contains(&"--instance-timeout-ms") {
+        args.extend(["--instance-timeout-ms", "2000"]);
+    }
     args.extend_from_slice(extra);
     Server::start_with_env(Path::new(&pg.url()), &args, env)
 }

@@ -3,6 +3,7 @@
 import { test, expect, waitForIsland, screenshot, saveResult } from './support/fixtures';
 import { counts } from './support/board';
 import { newPlayer, playWholeGame } from './support/online';
+import { stallProxy } from './support/stall_proxy';
 
 test('private link: the friend sits by the button, a third visitor watches, a whole game by clicks', async ({ browser, server }, info) => {
   test.setTimeout(240_000);
@@ -101,4 +102,45 @@ test('quick match pairs two players who play a whole game by clicks', async ({ b
   await screenshot(second, info, 'online-quick-rematch');
   saveResult(info, 'online-quick', { moves });
   expect(errors).toEqual([]);
+});
+
+test('a table socket whose handshake never completes is opened again: the page goes live and gets the pushed seat', async ({ browser, server }) => {
+  test.setTimeout(90_000);
+  // The creator reaches the site through a proxy that swallows their first
+  // table socket's handshake (accepts the connection, never answers): the
+  // browser would wait minutes on it. The page must give up on it and open
+  // another, and then see what was pushed meanwhile.
+  const proxy = await stallProxy(server.url, (path, count) => path.startsWith('/ws/table/') && count === 0);
+  try {
+    const errors: string[] = [];
+    const creator = await newPlayer(browser, proxy.url, errors);
+    await creator.goto('/');
+    await creator.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await creator.click('#private-table');
+    await creator.waitForURL(/\/table\//);
+    await expect(creator.locator('#share')).toBeVisible();
+    await expect.poll(() => proxy.stalled.length, { timeout: 10_000 }).toBe(1);
+    await expect(creator.locator('.connection')).toHaveAttribute('data-connected', 'false');
+    const link = await creator.locator('#share-link').inputValue();
+
+    // The friend, directly, takes the seat while the creator's socket hangs.
+    const guest = await newPlayer(browser, server.url, errors);
+    await guest.goto(link.replace(proxy.url, server.url));
+    await waitForIsland(guest);
+    await guest.locator('#take-seat').click();
+    await expect(guest.locator('#resign')).toBeVisible();
+
+    // Within the connect timeout (10 s) and a back-off the creator is live
+    // again on a second socket and sees the seat taken.
+    await expect(creator.locator('.connection')).toHaveAttribute('data-connected', 'true', { timeout: 25_000 });
+    await expect(creator.locator('#share')).toBeHidden();
+    await expect(creator.locator('#resign')).toBeVisible();
+    expect(proxy.stalled).toHaveLength(1);
+    expect(proxy.passed.filter((p) => p.startsWith('/ws/table/'))).toHaveLength(1);
+    // Closing the hung socket is reported by Chromium itself; nothing else.
+    const unexpected = errors.filter((e) => !/WebSocket is closed before the connection is established/.test(e));
+    expect(unexpected).toEqual([]);
+  } finally {
+    await proxy.close();
+  }
 });

@@ -208,11 +208,13 @@ fn site() -> Result {
             "wasm32-unknown-unknown",
             "--profile",
             "wasm-release",
+            "--target-dir",
+            &wasm_target_dir().to_string_lossy(),
             "--",
             "-Clink-args=--emit-relocs",
         ],
     )?;
-    let wasm = target_dir().join("wasm32-unknown-unknown/wasm-release/frontend.wasm");
+    let wasm = wasm_target_dir().join("wasm32-unknown-unknown/wasm-release/frontend.wasm");
     build_engine_wasm()?;
 
     // Everything after this point is a function of these inputs: when they
@@ -381,7 +383,7 @@ fn site_inputs(root: &Path, frontend_wasm: &Path) -> Result<String> {
     use sha2::{Digest, Sha256};
     let mut files: Vec<PathBuf> = vec![
         frontend_wasm.to_path_buf(),
-        target_dir().join("wasm32-unknown-unknown/wasm-engine/engine_wasm.wasm"),
+        wasm_target_dir().join("wasm32-unknown-unknown/wasm-engine/engine_wasm.wasm"),
         root.join("engine/weights/eval.bin"),
         root.join("puzzles/puzzles.jsonl"),
         root.join("engine-wasm/engine-worker.js"),
@@ -425,6 +427,8 @@ fn build_engine_wasm() -> Result {
             "wasm32-unknown-unknown",
             "--profile",
             "wasm-engine",
+            "--target-dir",
+            &wasm_target_dir().to_string_lossy(),
         ],
     )
 }
@@ -540,7 +544,7 @@ const ENGINE_WORKER_FILES: [&str; 3] = ["engine-worker.js", "engine.js", "engine
 /// script that loads it. No page imports these: the worker is started (and
 /// fetches them) only when a hint or an offline game needs the engine.
 fn engine_worker(root: &Path, pkg: &Path) -> Result {
-    let wasm = target_dir().join("wasm32-unknown-unknown/wasm-engine/engine_wasm.wasm");
+    let wasm = wasm_target_dir().join("wasm32-unknown-unknown/wasm-engine/engine_wasm.wasm");
     wasm_bindgen_cli_support::Bindgen::new()
         .input_path(&wasm)
         .web(true)
@@ -597,6 +601,17 @@ fn target_dir() -> PathBuf {
     std::env::var("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|_| root().join("target"))
+}
+
+/// The site's two wasm builds (the frontend, the engine's worker) have a
+/// target folder of their own, `target/wasm`: cargo locks a target folder
+/// for the length of a build, and with one folder the native build (the
+/// server, the tests) could only start once the wasm builds were done. Apart,
+/// the native build runs beside the site's whole pipeline (see
+/// [`Background`]). Nothing is compiled twice for it: the wasm profiles'
+/// host crates (proc macros, build scripts) were never the native build's.
+fn wasm_target_dir() -> PathBuf {
+    target_dir().join("wasm")
 }
 
 /// Three.js addons the island may bind (`js_namespace = THREE_ADDONS`), with
@@ -934,46 +949,115 @@ fn precompress(path: &Path) -> Result<(u64, u64, u64)> {
 }
 
 fn build(release: bool) -> Result {
-    site()?;
-    step("building the server");
     let mut args = vec!["build", "-p", "server", "--bin", "othello-server"];
     if release {
         args.push("--release");
     }
-    sh(&cargo(), &args)
+    let native = Background::cargo("the server", &args)?;
+    site_beside(native)
+}
+
+/// A native cargo build running beside the site's steps (its own target
+/// folder, see [`wasm_target_dir`]): on two cores the site has long stretches
+/// on one core (the frontend's final LTO crate, `wasm-opt` of the main
+/// module), which the native build fills. Its output goes to a log,
+/// printed if it fails.
+struct Background {
+    what: &'static str,
+    child: std::process::Child,
+    log: PathBuf,
+    started: Instant,
+}
+
+impl Background {
+    fn cargo(what: &'static str, args: &[&str]) -> Result<Background> {
+        let log = target_dir().join("xtask-native-build.log");
+        fs::create_dir_all(target_dir()).map_err(|e| e.to_string())?;
+        let out = fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let err = out.try_clone().map_err(|e| e.to_string())?;
+        let child = command(&cargo())
+            .args(args)
+            .current_dir(root())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .map_err(|e| format!("cannot start cargo: {e}"))?;
+        eprintln!(
+            "    {what}: building beside the site (cargo {}; log: {})",
+            args.join(" "),
+            log.display()
+        );
+        Ok(Background {
+            what,
+            child,
+            log,
+            started: Instant::now(),
+        })
+    }
+
+    /// Waits for the build; its log's end is printed when it failed.
+    fn wait(mut self) -> Result {
+        step(&format!(
+            "waiting for {} (building beside the site)",
+            self.what
+        ));
+        let status = self.child.wait().map_err(|e| e.to_string())?;
+        eprintln!(
+            "    {} built in {:.1}s from its start",
+            self.what,
+            self.started.elapsed().as_secs_f64()
+        );
+        if status.success() {
+            return Ok(());
+        }
+        let log = fs::read_to_string(&self.log).unwrap_or_default();
+        let lines: Vec<&str> = log.lines().collect();
+        for line in &lines[lines.len().saturating_sub(200)..] {
+            eprintln!("{line}");
+        }
+        Err(format!("building {} failed ({status})", self.what))
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        // Left unawaited (the site failed): stop it rather than leave it
+        // holding the target folder's lock.
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The site, with `native` building beside it; both must succeed.
+fn site_beside(native: Background) -> Result {
+    let site = site();
+    let native = native.wait();
+    site.and(native)
 }
 
 /// The native build `cargo xtask test` uses: the workspace's tests and
 /// binaries in the dev profile (the engine at opt-level 3, see Cargo.toml).
 /// `run` builds exactly this, so a following `test` rebuilds nothing, and a
 /// `run` after `test` starts at once.
-fn build_for_tests() -> Result {
-    sh(
-        &cargo(),
-        &["test", "--workspace", "--exclude", "frontend", "--no-run"],
-    )
-}
+const TEST_BUILD: &[&str] = &["test", "--workspace", "--exclude", "frontend", "--no-run"];
 
-/// What serving needs of [`build_for_tests`]: the server's binary, built in
+/// What serving needs of [`TEST_BUILD`]: the server's binary, built in
 /// the same profile and with the same features (every native crate of the
 /// workspace selected, dev-dependencies included), by building one of its
 /// integration tests, which links the binary. The other test binaries wait.
-fn build_server_for_tests() -> Result {
-    sh(
-        &cargo(),
-        &[
-            "test",
-            "--workspace",
-            "--exclude",
-            "frontend",
-            "--no-run",
-            "--test",
-            "static_files",
-        ],
-    )
-}
+const SERVER_FOR_TESTS: &[&str] = &[
+    "test",
+    "--workspace",
+    "--exclude",
+    "frontend",
+    "--no-run",
+    "--test",
+    "static_files",
+];
 
-/// [`build_for_tests`] started at the lowest priority, its output in
+/// [`TEST_BUILD`] started at the lowest priority, its output in
 /// `target/run-test-build.log`; None when it cannot start (the tests then
 /// build on `cargo xtask test`, as before).
 fn build_tests_in_background() -> Option<std::process::Child> {
@@ -1005,9 +1089,9 @@ fn run(args: &[String]) -> Result {
         build(true)?;
         target_dir().join("release/othello-server")
     } else {
-        site()?;
-        step("building the server (the test command's build, shared with `cargo xtask test`)");
-        build_server_for_tests()?;
+        // The test command's build of the server, shared with `cargo xtask
+        // test`, beside the site.
+        site_beside(Background::cargo("the server", SERVER_FOR_TESTS)?)?;
         target_dir().join("debug/othello-server")
     };
     // The test binaries compile while the site is served, at the lowest
@@ -1036,7 +1120,9 @@ fn run(args: &[String]) -> Result {
 fn test(playwright_args: &[String]) -> Result {
     let root = root();
     let started = Instant::now();
-    site()?;
+    // The native test binaries build beside the site (nothing to do after a
+    // `run` that already built them, or when nothing changed).
+    site_beside(Background::cargo("the test binaries", TEST_BUILD)?)?;
     step("cargo fmt --check");
     sh(&cargo(), &["fmt", "--all", "--check"])?;
     step("long files say why (over 600 lines: a reason line at the top)");
@@ -1048,7 +1134,6 @@ fn test(playwright_args: &[String]) -> Result {
         return Err(format!("{} long file(s) without a reason line", long.len()));
     }
     step("cargo test (workspace, native crates; the test binaries side by side)");
-    build_for_tests()?;
     // Built just above: the limit is for running, with room for a slow
     // machine (a whole run takes about two minutes here).
     testrun::run(
