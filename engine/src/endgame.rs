@@ -6,7 +6,8 @@
 //!
 //! Negamax with α–β and principal-variation (null-window) search
 //! ([`crate::pvs`]), a transposition table of score bounds in two-way
-//! buckets (shared by a solve's threads: lazy SMP), fastest-first move
+//! buckets (shared by a solve's threads, which split the work by ABDADA:
+//! [`crate::split`]), fastest-first move
 //! ordering (fewest opponent replies, corners counted double), with the
 //! pattern evaluation also ordering by shallow searches and, from 20
 //! empties, probable-cut selective passes before the exact one; parity
@@ -18,10 +19,12 @@ use crate::bitboard::{count_last_flips, flips, legal_moves, neighbours, Bitboard
 use crate::pattern::{PatternWeights, EVAL_SCALE};
 use crate::position::Position;
 use crate::pvs::{pvs_loop, NO_MOVE};
+use crate::split::{deferring_loop, Busy, DEFER_EMPTIES};
 use crate::square::Square;
 use std::marker::PhantomData;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::OnceLock;
 
 /// What [`solve`] found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -340,9 +343,10 @@ struct Solver<'w, K> {
     /// The transposition table (shared by the threads of a solve).
     table: &'w [Slot],
     shift: u32,
-    /// A helper thread's number (0: the main thread), and the flag that
-    /// stops helpers once the main thread has the result.
-    helper: usize,
+    /// With several threads: the positions they are searching (ABDADA,
+    /// [`crate::split`]; `None`: one thread, the serial search), and the
+    /// flag that stops the threads once one of them has the result.
+    busy: Option<&'w Busy>,
     stop: Option<&'w AtomicBool>,
     nodes: u64,
     /// Node budget; once `nodes` passes it the search unwinds with junk
@@ -385,7 +389,7 @@ impl<'w, K> Solver<'w, K> {
             sort_step: SORT_STEP,
             table,
             shift: 64 - table.len().trailing_zeros(),
-            helper: 0,
+            busy: None,
             stop: None,
             nodes: 0,
             limit: u64::MAX,
@@ -627,8 +631,8 @@ impl Solver<'_, $kernel> {
         if self.nodes > self.limit
             || (self.nodes & 4095 == 0 && self.stop.is_some_and(|s| s.load(Relaxed)))
         {
-            // Out of budget (or a helper no longer needed): unwind; the
-            // caller discards the whole result.
+            // Out of budget (or another thread has the result): unwind;
+            // the caller discards the whole result.
             self.aborted = true;
             return 0;
         }
@@ -692,6 +696,14 @@ impl Solver<'_, $kernel> {
             }
         }
         let alpha0 = alpha;
+        // With several threads: this position is being searched.
+        let busy = self
+            .busy
+            .filter(|_| empty.count_ones() + 1 >= DEFER_EMPTIES)
+            .map(|b| (b, Busy::key(p, o, self.sel)));
+        if let Some((b, key)) = busy {
+            b.enter(key);
+        }
         // The table's move first, before the others are ordered: when it
         // refutes, their ordering (shallow searches) is never paid for.
         let mut floor = -INF;
@@ -701,6 +713,9 @@ impl Solver<'_, $kernel> {
             let f = flips(p, o, sq);
             let v = -self.search(o & !f, p | f | (1u64 << sq), -beta, -alpha, false);
             if self.aborted {
+                if let Some((b, key)) = busy {
+                    b.leave(key);
+                }
                 return 0;
             }
             floor = v;
@@ -712,22 +727,45 @@ impl Solver<'_, $kernel> {
         } else {
             let mut list = [(0i32, 0u8, 0u64); 32];
             let n = self.ordered_moves(p, o, rest, &mut list);
-            pvs_loop(
-                p,
-                o,
-                &list[..n],
-                alpha,
-                beta,
-                floor,
-                floor > -INF,
-                |p, o, alpha, beta| {
-                    let v = self.search(p, o, alpha, beta, false);
-                    (!self.aborted).then_some(v)
-                },
-                |_, _, _| {},
-            )
+            match busy.filter(|_| empty.count_ones() >= DEFER_EMPTIES) {
+                Some((b, _)) => {
+                    let sel = self.sel;
+                    deferring_loop(
+                        p,
+                        o,
+                        &list[..n],
+                        alpha,
+                        beta,
+                        floor,
+                        floor > -INF,
+                        |p, o| b.is_busy(Busy::key(p, o, sel)),
+                        |p, o, alpha, beta| {
+                            let v = self.search(p, o, alpha, beta, false);
+                            (!self.aborted).then_some(v)
+                        },
+                        |_, _, _| {},
+                    )
+                }
+                None => pvs_loop(
+                    p,
+                    o,
+                    &list[..n],
+                    alpha,
+                    beta,
+                    floor,
+                    floor > -INF,
+                    |p, o, alpha, beta| {
+                        let v = self.search(p, o, alpha, beta, false);
+                        (!self.aborted).then_some(v)
+                    },
+                    |_, _, _| {},
+                ),
+            }
             .map(|(v, sq)| (v, if sq == NO_MOVE { tt_move } else { sq }))
         };
+        if let Some((b, key)) = busy {
+            b.leave(key);
+        }
         let Some((best, best_move)) = searched else {
             return 0;
         };
@@ -862,33 +900,52 @@ impl Solver<'_, $kernel> {
         if let Some(k) = list[..n].iter().position(|m| m.1 == first) {
             list[..=k].rotate_right(1);
         }
-        if self.helper > 0 && n > 1 {
-            // A helper thread starts from another move, so that its table
-            // entries (exact values of the other moves) spare the main
-            // thread work rather than repeat it.
-            let k = self.helper % n;
-            list[..=k].rotate_right(1);
-        }
         let root_first = self.root_first;
         let mut first_value = None;
-        let searched = pvs_loop(
-            p,
-            o,
-            &list[..n],
-            alpha,
-            beta,
-            -INF,
-            false,
-            |p, o, alpha, beta| {
-                let v = self.search(p, o, alpha, beta, false);
-                (!self.aborted).then_some(v)
-            },
-            |i, sq, v| {
-                if i == 0 && sq == root_first {
-                    first_value = Some(v);
-                }
-            },
-        );
+        let searched = match self.busy {
+            // With several threads, moves another thread is searching are
+            // deferred at the root too ([`crate::split`]).
+            Some(b) => {
+                let sel = self.sel;
+                deferring_loop(
+                    p,
+                    o,
+                    &list[..n],
+                    alpha,
+                    beta,
+                    -INF,
+                    false,
+                    |p, o| b.is_busy(Busy::key(p, o, sel)),
+                    |p, o, alpha, beta| {
+                        let v = self.search(p, o, alpha, beta, false);
+                        (!self.aborted).then_some(v)
+                    },
+                    |i, sq, v| {
+                        if i == 0 && sq == root_first {
+                            first_value = Some(v);
+                        }
+                    },
+                )
+            }
+            None => pvs_loop(
+                p,
+                o,
+                &list[..n],
+                alpha,
+                beta,
+                -INF,
+                false,
+                |p, o, alpha, beta| {
+                    let v = self.search(p, o, alpha, beta, false);
+                    (!self.aborted).then_some(v)
+                },
+                |i, sq, v| {
+                    if i == 0 && sq == root_first {
+                        first_value = Some(v);
+                    }
+                },
+            ),
+        };
         if first_value.is_some() {
             self.first_value = first_value;
         }
@@ -931,21 +988,44 @@ struct Run<'w> {
 /// Runs the solver on `pos`: the result (nodes of every thread), whether
 /// the budget ran out, and the value of `first` searched first at the
 /// root with a full window (`None` if it is not a legal move or is
-/// `NO_MOVE`). With several threads the helpers search the same root on
-/// the shared table (lazy SMP), each starting from another root move;
-/// the main thread's result is the answer (exact: every bound a helper
-/// stores is a true bound) and the helpers stop when it is known.
+/// `NO_MOVE`). With several threads every thread searches the whole
+/// solve on the shared table, deferring moves another thread is searching
+/// (ABDADA, [`crate::split`]); the first thread to finish gives the result
+/// (each thread's is exact) and the others stop.
 fn run(pos: &Position, run: Run<'_>) -> (SolveResult, bool, Option<i32>) {
     let (p, o) = (pos.player().0, pos.opponent().0 & !pos.player().0);
     let table: Vec<Slot> = (0..1usize << run.bits).map(|_| Slot::default()).collect();
     let stop = AtomicBool::new(false);
+    // wasm has no threads; a node budget is one thread's.
+    let threads = if cfg!(target_arch = "wasm32") || run.limit != u64::MAX {
+        1
+    } else {
+        run.threads.max(1)
+    };
+    let busy = (threads > 1).then(Busy::new);
+    let shared = Shared {
+        table: &table,
+        stop: &stop,
+        busy: busy.as_ref(),
+        threads,
+    };
     #[cfg(target_arch = "x86_64")]
     if !run.portable && x86_v3() {
-        return run_threads::<X86V3>(&table, &stop, p, o, run, root_v3);
+        return run_threads::<X86V3>(shared, p, o, run, root_v3);
     }
     // Elsewhere there is only the portable copy to run.
     let _ = run.portable;
-    run_threads::<Portable>(&table, &stop, p, o, run, Solver::<Portable>::root)
+    run_threads::<Portable>(shared, p, o, run, Solver::<Portable>::root)
+}
+
+/// What the threads of a solve share: the table, the flag that stops them,
+/// the positions in progress (with several threads) and how many there are.
+#[derive(Clone, Copy)]
+struct Shared<'w> {
+    table: &'w [Slot],
+    stop: &'w AtomicBool,
+    busy: Option<&'w Busy>,
+    threads: usize,
 }
 
 /// The x86-64-v3 copy of the root.
@@ -968,8 +1048,7 @@ fn root_v3(solver: &mut Solver<'_, X86V3>, p: u64, o: u64) -> (i32, Option<Squar
 type RootFn<'w, K> = fn(&mut Solver<'w, K>, u64, u64) -> (i32, Option<Square>);
 
 fn run_threads<'w, K>(
-    table: &'w [Slot],
-    stop: &'w AtomicBool,
+    shared: Shared<'w>,
     p: u64,
     o: u64,
     run: Run<'w>,
@@ -986,46 +1065,65 @@ fn run_threads<'w, K>(
             solver.eval_weight = weight;
         }
     };
+    let Shared {
+        table,
+        stop,
+        busy,
+        threads,
+    } = shared;
     let mut solver = Solver::<K>::new(table);
     configure(&mut solver);
-    // wasm has no threads; a node budget is one thread's.
-    let threads = if cfg!(target_arch = "wasm32") || run.limit != u64::MAX {
-        1
-    } else {
-        run.threads.max(1)
-    };
-    let (score, best_move, helper_nodes) = if threads == 1 {
+    let Some(busy) = busy.filter(|_| threads > 1) else {
         let (score, best_move) = root(&mut solver, p, o);
-        (score, best_move, 0)
-    } else {
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|helper| {
-                    scope.spawn(move || {
-                        let mut h = Solver::<K>::new(table);
-                        configure(&mut h);
-                        h.helper = helper;
-                        h.stop = Some(stop);
-                        root(&mut h, p, o);
-                        h.nodes
-                    })
-                })
-                .collect();
-            let (score, best_move) = root(&mut solver, p, o);
+        let result = SolveResult {
+            score,
+            best_move,
+            nodes: solver.nodes,
+        };
+        return (result, solver.aborted, solver.first_value);
+    };
+    // The first thread to finish: its score, move and first move's value.
+    let done: OnceLock<(i32, Option<Square>, Option<i32>)> = OnceLock::new();
+    let finish = |s: &Solver<'w, K>, (score, best_move): (i32, Option<Square>)| {
+        if !s.aborted && done.set((score, best_move, s.first_value)).is_ok() {
             stop.store(true, Relaxed);
-            let helper_nodes: u64 = helpers
-                .into_iter()
-                .map(|h| h.join().expect("a solver thread panicked"))
-                .sum();
-            (score, best_move, helper_nodes)
-        })
+        }
+    };
+    solver.busy = Some(busy);
+    solver.stop = Some(stop);
+    let helper_nodes: u64 = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut h = Solver::<K>::new(table);
+                    configure(&mut h);
+                    h.busy = Some(busy);
+                    h.stop = Some(stop);
+                    let r = root(&mut h, p, o);
+                    finish(&h, r);
+                    h.nodes
+                })
+            })
+            .collect();
+        let r = root(&mut solver, p, o);
+        finish(&solver, r);
+        helpers
+            .into_iter()
+            .map(|h| h.join().expect("a solver thread panicked"))
+            .sum()
+    });
+    // A thread stops only once another has posted its result, so there is
+    // one (and with no budget nothing else aborts).
+    let (score, best_move, first_value, aborted) = match done.get() {
+        Some(&(score, best_move, first_value)) => (score, best_move, first_value, false),
+        None => (0, None, None, true),
     };
     let result = SolveResult {
         score,
         best_move,
         nodes: solver.nodes + helper_nodes,
     };
-    (result, solver.aborted, solver.first_value)
+    (result, aborted, first_value)
 }
 
 /// Every setting of the one solve call, [`solve_with`]. The default is a
@@ -1054,9 +1152,10 @@ pub struct SolveOptions<'w> {
     /// Run the portable copy even where the CPU could run the x86-64-v3
     /// one (the tests compare the two).
     pub portable: bool,
-    /// Threads searching at once on a shared table (lazy SMP; the score is
-    /// as exact, the node count is every thread's). 1 on wasm and with a
-    /// node budget.
+    /// Threads searching at once on a shared table (ABDADA: a thread
+    /// defers moves another is searching; the score is as exact, the move
+    /// one reaching it, the node count every thread's). 1 on wasm and
+    /// with a node budget.
     pub threads: usize,
 }
 

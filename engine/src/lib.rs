@@ -32,6 +32,7 @@ mod position;
 mod pvs;
 pub mod reference;
 mod search;
+mod split;
 mod square;
 pub mod strong;
 

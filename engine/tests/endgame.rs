@@ -116,7 +116,7 @@ fn selective_passes_stay_within_the_budget() {
 
 #[test]
 fn parallel_solves_give_the_serial_scores() {
-    // Lazy SMP: helpers share the table; the score stays exact and the
+    // Several threads share the table (ABDADA); the score stays exact and the
     // move optimal, with and without the evaluation.
     let w = engine::default_weights();
     for (n, line) in FFO.lines().take(5).enumerate() {
@@ -144,6 +144,60 @@ fn parallel_solves_give_the_serial_scores() {
         };
         let r = solve_with(&pos, options).expect("no budget").result;
         assert_eq!(r.score, solve(&pos).score, "\n{pos}");
+    }
+}
+
+/// The exact value of playing `m` in `pos` (one thread).
+fn value_of(pos: &Position, m: engine::Square) -> i32 {
+    let after = pos.play(m).expect("the best move is legal").position;
+    let options = SolveOptions::with_eval(engine::default_weights());
+    -solve_with(&after, options).expect("no budget").result.score
+}
+
+#[test]
+fn split_solves_on_1_2_and_3_threads_agree_and_play_exact_moves() {
+    // ABDADA: with several threads, each defers moves another is searching
+    // (from 12 empties on) and the first to finish gives the result. Every
+    // thread count must give the one-thread score, a move reaching it, and
+    // the exact value of a requested first move; with and without the
+    // evaluation (whose selective passes and aspiration windows run in
+    // every thread from 20 empties on).
+    let w = engine::default_weights();
+    // FFO #40 (20 empties), #41 and #42 (22 empties).
+    let ffo = FFO
+        .lines()
+        .take(3)
+        .map(|l| Position::from_obf(l).expect("FFO position parses"));
+    let random = [14, 16, 18]
+        .into_iter()
+        .flat_map(|empties| common::positions(90 + u64::from(empties), empties, 4));
+    for (i, pos) in ffo.chain(random).enumerate() {
+        let eval = i % 2 == 0 || i < 3;
+        let base = if eval {
+            SolveOptions::with_eval(w)
+        } else {
+            SolveOptions::default()
+        };
+        let serial = solve_with(&pos, base).expect("no budget").result;
+        for threads in [1, 2, 3] {
+            let options = SolveOptions { threads, ..base };
+            let r = solve_with(&pos, options).expect("no budget").result;
+            let what = format!("position {i} (eval {eval}) on {threads} threads\n{pos}");
+            assert_eq!(r.score, serial.score, "{what}");
+            match r.best_move {
+                Some(m) => assert_eq!(value_of(&pos, m), r.score, "best move {m}: {what}"),
+                None => assert!(pos.legal_moves().is_empty(), "{what}"),
+            }
+            if threads > 1 && (i == 0 || i >= 3) {
+                let first = SolveOptions {
+                    first: r.best_move,
+                    ..options
+                };
+                let solved = solve_with(&pos, first).expect("no budget");
+                assert_eq!(solved.result.score, serial.score, "{what}");
+                assert_eq!(solved.first_value, Some(serial.score), "{what}");
+            }
+        }
     }
 }
 
