@@ -38,7 +38,7 @@ const USAGE: &str = "usage:
                                     solve every OBF line of FILE and check it against the scores
                                     listed after ';' (FFO format); exit 1 on a mismatch; --eval:
                                     the evaluation-ordered solver (as `solve`), --tt-bits: table
-                                    of 2^B entries, --threads: T threads per solve; a last line
+                                    of 2^B entries, --threads: T threads per solve (ABDADA); a last line
                                     sums the nodes, CPU and wall seconds
   othello search --depth D \"<OBF>\"  play-AI search (D = 1..12): best move, value, nodes
   othello bench [perft|search|ffo]  speed figures: perft 9-11, depth-6 search medians, FFO #40-#44
