@@ -53,15 +53,26 @@ async function toMyGame(page: Page, finished: string[] = [], tournament?: string
  * as an opponent is free), possibly before this looks at the address.
  */
 async function backToTournament(page: Page, finished: string[]) {
-  await page.click('#back-to-tournament');
-  await page
-    .waitForURL((u) => /\/tournaments\//.test(u.pathname) || (/\/table\//.test(u.pathname) && !finished.includes(u.pathname)), {
-      timeout: 60_000,
-    })
-    .catch(async (e) => {
+  const moved = (u: URL) => /\/tournaments\//.test(u.pathname) || (/\/table\//.test(u.pathname) && !finished.includes(u.pathname));
+  // Once (2026-12-06, a full suite on the loaded 2-core machine) a click on
+  // the link left the page on the finished game for 60 s, the link still
+  // shown, the table's socket live: not explained. As a player would,
+  // the test clicks again if nothing happened after 20 s, and says so.
+  for (let attempt = 1; ; attempt++) {
+    await page.click('#back-to-tournament');
+    try {
+      await page.waitForURL(moved, { timeout: 20_000 });
+      break;
+    } catch (e) {
+      const still = finished.includes(new URL(page.url()).pathname) && (await page.locator('#back-to-tournament').isVisible());
+      if (attempt < 3 && still) {
+        console.warn(`"Back to the tournament" did not navigate in 20 s (attempt ${attempt}); clicking again`);
+        continue;
+      }
       const shows = await page.locator('main').innerText().catch(() => '');
       throw new Error(`after "Back to the tournament": ${page.url()}\n${shows.slice(0, 1500)}\n${e}`);
-    });
+    }
+  }
   await hydrated(page);
 }
 
