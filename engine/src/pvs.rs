@@ -41,16 +41,7 @@ pub(crate) fn pvs_loop(
     for (i, &(_, sq, f)) in moves.iter().enumerate() {
         let np = p | f | (1u64 << sq);
         let no = o & !f;
-        let v = if i == 0 && !first_searched {
-            -child(no, np, -beta, -alpha)?
-        } else {
-            let v = -child(no, np, -alpha - 1, -alpha)?;
-            if v > alpha && v < beta {
-                -child(no, np, -beta, -alpha)?
-            } else {
-                v
-            }
-        };
+        let v = search_move(no, np, i == 0 && !first_searched, alpha, beta, &mut child)?;
         seen(i, sq, v);
         if v > best {
             best = v;
@@ -64,4 +55,29 @@ pub(crate) fn pvs_loop(
         }
     }
     Some((best, best_move))
+}
+
+/// One move of a principal-variation loop (this one and
+/// [`crate::split::deferring_loop`]): the resulting position `(no, np)`
+/// with the full window when it is the `principal` move, else with a null
+/// window first and again with the full window when the value lands inside
+/// it. Its value for the side that moved; `None` when `child` was stopped.
+#[inline(always)]
+pub(crate) fn search_move(
+    no: u64,
+    np: u64,
+    principal: bool,
+    alpha: i32,
+    beta: i32,
+    child: &mut impl FnMut(u64, u64, i32, i32) -> Option<i32>,
+) -> Option<i32> {
+    if principal {
+        return Some(-child(no, np, -beta, -alpha)?);
+    }
+    let v = -child(no, np, -alpha - 1, -alpha)?;
+    Some(if v > alpha && v < beta {
+        -child(no, np, -beta, -alpha)?
+    } else {
+        v
+    })
 }

@@ -30,7 +30,7 @@
 //! cut-off needs no message to the other threads (each thread's window is
 //! its own), and it scales to more threads without change.
 
-use crate::pvs::NO_MOVE;
+use crate::pvs::{search_move, NO_MOVE};
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -140,16 +140,7 @@ pub(crate) fn deferring_loop(
         };
         let (no, np) = after(i);
         let sq = moves[i].1;
-        let v = if i == 0 && !first_searched {
-            -child(no, np, -beta, -alpha)?
-        } else {
-            let v = -child(no, np, -alpha - 1, -alpha)?;
-            if v > alpha && v < beta {
-                -child(no, np, -beta, -alpha)?
-            } else {
-                v
-            }
-        };
+        let v = search_move(no, np, i == 0 && !first_searched, alpha, beta, &mut child)?;
         seen(i, sq, v);
         if v > best {
             best = v;
