@@ -34,17 +34,15 @@ pub fn connect(
     on_state: Callback<TableView>,
     connected: WriteSignal<bool>,
 ) {
-    let alive = Rc::new(RefCell::new(true));
-    let socket_slot: Rc<RefCell<Option<web_sys::WebSocket>>> = Rc::new(RefCell::new(None));
-    open(
+    let link = Link {
         id,
         on_state,
         connected,
-        alive.clone(),
-        socket_slot.clone(),
-        0,
-    );
-    let handles = StoredValue::new_local((alive, socket_slot));
+        alive: Rc::new(RefCell::new(true)),
+        slot: Rc::new(RefCell::new(None)),
+    };
+    let handles = StoredValue::new_local((link.alive.clone(), link.slot.clone()));
+    open(link, 0);
     on_cleanup(move || {
         handles.with_value(|(alive, slot)| {
             *alive.borrow_mut() = false;
@@ -55,19 +53,32 @@ pub fn connect(
     });
 }
 
-fn open(
+/// A page's link to its table: what every (re)opened socket reports to,
+/// whether the page still wants it, and the socket now open.
+#[derive(Clone)]
+struct Link {
     id: crate::protocol::TableId,
     on_state: Callback<TableView>,
     connected: WriteSignal<bool>,
     alive: Rc<RefCell<bool>>,
     slot: Rc<RefCell<Option<web_sys::WebSocket>>>,
-    attempt: u32,
-) {
-    let Some(socket) = open_socket(&format!("/ws/table/{id}")) else {
+}
+
+/// Runs `f` once after `ms` milliseconds.
+fn after(ms: i32, f: impl FnOnce() + 'static) {
+    let f = Closure::once_into_js(f);
+    if let Some(window) = web_sys::window() {
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms);
+    }
+}
+
+fn open(link: Link, attempt: u32) {
+    let Some(socket) = open_socket(&format!("/ws/table/{}", link.id)) else {
         // No socket could even be created: try again later, as after a drop.
-        retry_later(id, on_state, connected, alive, slot, attempt);
+        retry_later(link, attempt);
         return;
     };
+    let on_state = link.on_state;
     let on_message =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             let Some(text) = event.data().as_string() else {
@@ -83,64 +94,38 @@ fn open(
         });
     socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
+    let connected = link.connected;
     let on_open = Closure::<dyn FnMut()>::new(move || {
         let _ = connected.try_set(true);
     });
     socket.set_onopen(Some(on_open.as_ref().unchecked_ref()));
     on_open.forget();
     let retry = {
-        let (id, alive, slot) = (id.clone(), alive.clone(), slot.clone());
-        Closure::<dyn FnMut()>::new(move || {
-            retry_later(
-                id.clone(),
-                on_state,
-                connected,
-                alive.clone(),
-                slot.clone(),
-                attempt,
-            )
-        })
+        let link = link.clone();
+        Closure::<dyn FnMut()>::new(move || retry_later(link.clone(), attempt))
     };
     socket.set_onclose(Some(retry.as_ref().unchecked_ref()));
     retry.forget();
     // Still connecting after the timeout: close it; its `onclose` retries.
     let stalled = socket.clone();
-    let give_up = Closure::once_into_js(move || {
+    after(CONNECT_TIMEOUT_MS, move || {
         if stalled.ready_state() == web_sys::WebSocket::CONNECTING {
             web_sys::console::warn_1(&"table socket: no answer, connecting again".into());
             let _ = stalled.close();
         }
     });
-    if let Some(window) = web_sys::window() {
-        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
-            give_up.unchecked_ref(),
-            CONNECT_TIMEOUT_MS,
-        );
-    }
-    *slot.borrow_mut() = Some(socket);
+    *link.slot.borrow_mut() = Some(socket);
 }
 
 /// Marks the table offline and opens its socket again after a back-off
 /// (0.5 s doubling to 8 s), unless the page has left the table.
-fn retry_later(
-    id: crate::protocol::TableId,
-    on_state: Callback<TableView>,
-    connected: WriteSignal<bool>,
-    alive: Rc<RefCell<bool>>,
-    slot: Rc<RefCell<Option<web_sys::WebSocket>>>,
-    attempt: u32,
-) {
-    if !*alive.borrow() {
+fn retry_later(link: Link, attempt: u32) {
+    if !*link.alive.borrow() {
         return;
     }
-    let _ = connected.try_set(false);
+    let _ = link.connected.try_set(false);
     let delay = (500 * 2u32.pow(attempt.min(4))) as i32;
-    let again =
-        Closure::once_into_js(move || open(id, on_state, connected, alive, slot, attempt + 1));
-    if let Some(window) = web_sys::window() {
-        let _ = window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(again.unchecked_ref(), delay);
-    }
+    after(delay, move || open(link, attempt + 1));
 }
 
 /// Joins the quick-match queue: `on_matched` gets the table id. Dropping or
