@@ -1,7 +1,7 @@
 // Accounts as a player meets them: play first, sign up later (the game in
 // progress comes along), a guessable password refused with a reason, the
 // same account in another browser playing the same game, signing out.
-import { test, expect, waitForIsland, screenshot } from './support/fixtures';
+import { test, expect, fastAnimations, waitForIsland, screenshot } from './support/fixtures';
 import { startHotSeat, status, clickSquare, waitForNewVersion } from './support/board';
 
 const PASSWORD = 'violet kettle marches sideways';
@@ -49,6 +49,7 @@ test('a player signs up mid-game, keeps the game and plays it on in another brow
 
   // Another browser signs in to the account and plays the same game.
   const other = await browser.newContext();
+  await fastAnimations(other);
   const second = await other.newPage();
   await second.goto('/account');
   await second.waitForFunction(() => document.body.dataset.hydrated === 'true');

@@ -6,6 +6,9 @@ import { test, expect, waitForIsland, pixelStats, screenshot, saveResult, expect
 import { clickSquare, counts, resign, startHotSeat, status, waitForNewVersion } from './support/board';
 import { Page } from '@playwright/test';
 
+// The animations themselves are tested here: at their real pace.
+test.use({ animationPace: 1 });
+
 interface BoardStatus {
   version: number;
   drawnVersion: number;
@@ -30,6 +33,7 @@ test('the celebration plays when a hot-seat game ends by resignation, and Skip e
   await startHotSeat(page);
   await waitForIsland(page);
   const s = await status(page);
+  expect(s.pace, 'this spec sees the animations at their real pace').toBe(1);
   await clickSquare(page, 37); // Black f5.
   await waitForNewVersion(page, s.version);
   expect(await counts(page)).toEqual([4, 1]);

@@ -4,12 +4,13 @@
 // may pick a 20-second control (`/?tc=20s+0`); the presence checker runs every
 // 100 ms so the flag falls promptly with no request from either page.
 import { Browser, Page } from '@playwright/test';
-import { test, expect, waitForIsland, screenshot, saveResult } from './support/fixtures';
+import { test, expect, fastAnimations, waitForIsland, screenshot, saveResult } from './support/fixtures';
 import { clickSquare, status } from './support/board';
 import { startServer, RunningServer } from './support/server';
 
 async function newPlayer(browser: Browser, baseURL: string, errors: string[]): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport: { width: 900, height: 650 } });
+  await fastAnimations(context);
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {

@@ -3,7 +3,7 @@
 // earlier move in the sidebar, the evaluation graph and the exports; a second
 // visitor watching (no step controls), copying the game and stepping the copy.
 import { Page } from '@playwright/test';
-import { test, expect, waitForIsland, screenshot, saveResult } from './support/fixtures';
+import { test, expect, fastAnimations, waitForIsland, screenshot, saveResult } from './support/fixtures';
 import { status } from './support/board';
 import { waitDrawn, waitExplained } from './support/lab';
 
@@ -168,6 +168,7 @@ test('AI lab: a watcher sees no step controls, follows the owner, copies the gam
 
   // Another visitor (their own cookies) opens it: watch only.
   const other = await browser.newContext({ baseURL: server.url, viewport: { width: 1100, height: 760 } });
+  await fastAnimations(other);
   const watcher = await other.newPage();
   const watcherErrors: string[] = [];
   watcher.on('console', (m) => {
@@ -273,6 +274,7 @@ test('AI lab: visitors are told who writes the explanations, in their language; 
 
   // A watcher has no Next turn button, and is not told to press one.
   const other = await browser.newContext({ baseURL: server.url, viewport: { width: 1100, height: 760 } });
+  await fastAnimations(other);
   const watcher = await other.newPage();
   await watcher.goto(labPath);
   await waitForIsland(watcher);

@@ -3,7 +3,7 @@
 // that changes nothing, a multi-move puzzle with the opponent's reply played
 // on the board, the puzzle of the day the same for two strangers, the
 // history, and the refusals a careless or hostile client meets.
-import { test, expect, waitForIsland, screenshot } from './support/fixtures';
+import { test, expect, fastAnimations, waitForIsland, screenshot } from './support/fixtures';
 import { clickSquare, status } from './support/board';
 import { newPlayer } from './support/online';
 import { startServer } from './support/server';
@@ -197,6 +197,7 @@ test('a flood of puzzle moves from one address is capped: 429s, never a 5xx, not
   const own = await startServer();
   try {
     const context = await browser.newContext({ baseURL: own.url });
+    await fastAnimations(context);
     const page = await context.newPage();
     await page.goto('/');
     const [p] = shipped;

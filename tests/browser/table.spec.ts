@@ -1,5 +1,5 @@
 // Playing at a table by real clicks on the 3D scene, on both backends.
-import { test, expect, waitForIsland, pixelStats, screenshot, saveResult } from './support/fixtures';
+import { test, expect, ANIMATION_PACE, waitForIsland, pixelStats, screenshot, saveResult } from './support/fixtures';
 import {
   clickSquare, counts, isOver, resign, startHotSeat, startVsAi, status, waitForNewVersion, waitForTurnOrEnd,
 } from './support/board';
@@ -9,6 +9,7 @@ test('a whole game against the AI at depth 1, played by clicking the board', asy
   await startVsAi(page, 1, 'black');
   await waitForIsland(page);
   await expect(page.locator('.mode')).toContainText('AI depth 1');
+  expect((await status(page)).pace, 'the suite\'s faster animations reach the island').toBe(ANIMATION_PACE);
   let moves = 0;
   for (let guard = 0; guard < 70; guard++) {
     await waitForTurnOrEnd(page);

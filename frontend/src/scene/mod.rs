@@ -312,10 +312,37 @@ impl BoardScene for LazyIsland {
     }
 }
 
+/// The island's clock: the page's time in ms, times [`pace`]. Every
+/// animation (drops, flips, the celebration) reads its time from here or from
+/// the frame loop's time scaled the same way.
 fn now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
+        * pace()
+}
+
+thread_local! {
+    static PACE: Cell<Option<f64>> = const { Cell::new(None) };
+}
+
+/// How fast the island's animations run: 1, their real speed, unless the
+/// page was opened with `window.othelloAnimationPace` already set (a test
+/// hook: the browser suite sets it with an init script where whole games are
+/// played by clicks and the flips are not what is tested; the board spec
+/// tests them at 1). Read once per page; 1–50.
+fn pace() -> f64 {
+    PACE.with(|pace| {
+        pace.get().unwrap_or_else(|| {
+            let asked = web_sys::window()
+                .and_then(|w| js_sys::Reflect::get(&w, &"othelloAnimationPace".into()).ok())
+                .and_then(|v| v.as_f64())
+                .filter(|v| v.is_finite())
+                .map_or(1.0, |v| v.clamp(1.0, 50.0));
+            pace.set(Some(asked));
+            asked
+        })
+    })
 }
 
 impl State {
@@ -353,7 +380,7 @@ fn start_loop(state: &Rc<RefCell<State>>) {
     let for_loop = Rc::downgrade(state);
     let animation = Closure::<dyn FnMut(JsValue)>::new(move |time: JsValue| {
         if let Some(state) = for_loop.upgrade() {
-            let t = time.as_f64().unwrap_or_else(now);
+            let t = time.as_f64().map_or_else(now, |t| t * pace());
             let ended = match state.try_borrow_mut() {
                 Ok(mut s) => s.frame(t),
                 Err(_) => false,

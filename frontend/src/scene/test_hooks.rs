@@ -34,6 +34,7 @@ pub(super) fn publish_hooks(state: &Rc<RefCell<State>>) {
         three::params(&[
             ("frames", (s.frames as f64).into()),
             ("restarts", s.restarts.into()),
+            ("pace", super::pace().into()),
             ("version", (s.current.version as f64).into()),
             ("drawnVersion", (s.drawn_version as f64).into()),
             ("black", (black as f64).into()),

@@ -9,6 +9,8 @@ export interface IslandStatus {
   white: number;
   legal: number[];
   animating: boolean;
+  /** How much faster than real the animations run (the suite's init script; 1 = real). */
+  pace?: number;
   hint?: number | null;
   labels?: number;
   /** Each label on the board as `[square, text, best]`. */

@@ -1,11 +1,38 @@
 // Shared fixtures: one server per worker, console-error capture per page, and
 // helpers to wait for the 3D island and to save results per backend.
-import { test as base, expect, Page, TestInfo } from '@playwright/test';
+import { test as base, expect, BrowserContext, Page, TestInfo } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, RunningServer } from './server';
 
-export const test = base.extend<{ consoleErrors: string[] }, { server: RunningServer }>({
+/**
+ * How much faster than real the board's animations run in the suite (drops,
+ * flips, the celebration): `window.othelloAnimationPace`, set by an init
+ * script before the page loads (frontend/src/scene/mod.rs, `pace`). Whole
+ * games by clicks wait for every flip to be drawn, and a software GPU draws
+ * each animation frame on the CPU: at the real pace the suite spent most of
+ * its time watching discs turn. The board spec tests the animations
+ * themselves at their real pace (`test.use({ animationPace: 1 })`).
+ * `OTHELLO_ANIMATION_PACE=1` runs the whole suite at the real pace (to watch
+ * it, or to compare).
+ */
+export const ANIMATION_PACE = Number(process.env.OTHELLO_ANIMATION_PACE ?? 10);
+
+/** Gives every page of a context (one made by hand) the suite's animation pace. */
+export async function fastAnimations(context: BrowserContext, pace: number = ANIMATION_PACE) {
+  if (pace !== 1) {
+    await context.addInitScript((p) => {
+      (window as any).othelloAnimationPace = p;
+    }, pace);
+  }
+}
+
+export const test = base.extend<{ consoleErrors: string[]; animationPace: number }, { server: RunningServer }>({
+  animationPace: [ANIMATION_PACE, { option: true }],
+  context: async ({ context, animationPace }, use) => {
+    await fastAnimations(context, animationPace);
+    await use(context);
+  },
   server: [
     async ({}, use) => {
       const server = await startServer();

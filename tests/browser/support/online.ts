@@ -1,7 +1,7 @@
 // Online play helpers shared by the specs: a player in a browser context of
 // their own (own cookies), and a whole game played by real clicks.
 import { Browser, Page } from '@playwright/test';
-import { expect } from './fixtures';
+import { expect, fastAnimations } from './fixtures';
 import { clickSquare, status } from './board';
 
 /**
@@ -16,6 +16,7 @@ export async function newPlayer(browser: Browser, baseURL: string, errors: strin
     viewport: { width: 800, height: 600 },
     extraHTTPHeaders: address ? { 'X-Real-IP': address } : undefined,
   });
+  await fastAnimations(context);
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
