@@ -58,7 +58,8 @@ test('the celebration plays when a hot-seat game ends by resignation, and Skip e
   expect(b.celebrating).toBe(true);
   expect(b.atRest).toBe(false);
   expect(b.celebrations).toBe(1);
-  await screenshot(page, info, 'celebration-mid');
+  // Seen once on a loaded machine: the default 20 s was not enough mid-celebration.
+  await screenshot(page, info, 'celebration-mid', 60_000);
 
   await page.click('#skip-celebration');
   await expect(page.locator('#skip-celebration')).toHaveCount(0);

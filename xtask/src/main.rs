@@ -1074,26 +1074,75 @@ const SERVER_FOR_TESTS: &[&str] = &[
     "static_files",
 ];
 
-/// [`TEST_BUILD`] started at the lowest priority, its output in
+/// What `cargo xtask test` checks with clippy, as one shell line per step:
+/// the native crates (all targets), then the frontend for wasm32.
+const CLIPPY_NATIVE: &[&str] = &[
+    "clippy",
+    "--workspace",
+    "--exclude",
+    "frontend",
+    "--all-targets",
+    "--",
+    "-D",
+    "warnings",
+];
+const CLIPPY_WASM: &[&str] = &[
+    "clippy",
+    "-p",
+    "frontend",
+    "--target",
+    "wasm32-unknown-unknown",
+    "--",
+    "-D",
+    "warnings",
+];
+
+/// [`TEST_BUILD`] and then the two clippy checks of `cargo xtask test`
+/// started at the lowest priority, one after the other in their own process
+/// group (so that stopping the server stops whichever runs), output in
 /// `target/run-test-build.log`; None when it cannot start (the tests then
-/// build on `cargo xtask test`, as before).
+/// build on `cargo xtask test`, as before). From a fresh clone clippy's
+/// first check of every crate took 182 s of `test`'s time; done here, while
+/// the site is looked at, `test` finds it done.
 fn build_tests_in_background() -> Option<std::process::Child> {
+    use std::os::unix::process::CommandExt;
     let log_path = target_dir().join("run-test-build.log");
     let log = fs::File::create(&log_path).ok()?;
     let err = log.try_clone().ok()?;
+    let cargo = cargo();
+    let line = |args: &[&str]| {
+        std::iter::once(cargo.as_str())
+            .chain(args.iter().copied())
+            .map(|a| format!("'{}'", a.replace('\'', r"'\''")))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let script = [TEST_BUILD, CLIPPY_NATIVE, CLIPPY_WASM]
+        .map(line)
+        .join(" && ");
     let child = command("nice")
-        .args(["-n", "19", &cargo()])
-        .args(["test", "--workspace", "--exclude", "frontend", "--no-run"])
+        .args(["-n", "19", "sh", "-c", &script])
         .current_dir(root())
         .stdout(log)
         .stderr(err)
+        .process_group(0)
         .spawn()
         .ok()?;
     eprintln!(
-        "    the test binaries build meanwhile at low priority (log: {})",
+        "    the test binaries and clippy's checks build meanwhile at low priority (log: {})",
         log_path.display()
     );
     Some(child)
+}
+
+/// Stops a child started in its own process group, with everything it started.
+fn stop_group(child: &mut std::process::Child) {
+    let _ = command("kill")
+        .args(["-TERM", "--", &format!("-{}", child.id())])
+        .stderr(std::process::Stdio::null())
+        .status();
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 fn run(args: &[String]) -> Result {
@@ -1123,8 +1172,7 @@ fn run(args: &[String]) -> Result {
         .status()
         .map_err(|e| format!("cannot start {}: {e}", binary.display()));
     if let Some(rest) = rest.as_mut() {
-        let _ = rest.kill();
-        let _ = rest.wait();
+        stop_group(rest);
     }
     let status = status?;
     if status.success() {
@@ -1158,32 +1206,8 @@ fn test(playwright_args: &[String]) -> Result {
         Duration::from_secs(25 * 60),
     )?;
     step("cargo clippy (native crates, all targets; frontend for wasm32)");
-    sh(
-        &cargo(),
-        &[
-            "clippy",
-            "--workspace",
-            "--exclude",
-            "frontend",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    )?;
-    sh(
-        &cargo(),
-        &[
-            "clippy",
-            "-p",
-            "frontend",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    )?;
+    sh(&cargo(), CLIPPY_NATIVE)?;
+    sh(&cargo(), CLIPPY_WASM)?;
     step("deploy kit checks (systemd unit, nginx config)");
     sh("bash", &["deploy/verify.sh"])?;
     // `cargo test` built the server binary for its integration tests; the

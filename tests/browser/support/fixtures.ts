@@ -137,6 +137,11 @@ export function saveResult(info: TestInfo, name: string, data: unknown) {
   writeFileSync(join(resultsDir(info), `${name}.json`), JSON.stringify(data, null, 2));
 }
 
-export async function screenshot(page: Page, info: TestInfo, name: string) {
-  await page.screenshot({ path: join(resultsDir(info), `${name}.png`) });
+/**
+ * Saves a screenshot of the page. `timeout`: for a page that animates on a
+ * software GPU (a celebration draws one frame every 150–360 ms there, and
+ * the screenshot waits for the compositor's next frame).
+ */
+export async function screenshot(page: Page, info: TestInfo, name: string, timeout?: number) {
+  await page.screenshot({ path: join(resultsDir(info), `${name}.png`), timeout });
 }
