@@ -1097,52 +1097,85 @@ const CLIPPY_WASM: &[&str] = &[
     "warnings",
 ];
 
-/// [`TEST_BUILD`] and then the two clippy checks of `cargo xtask test`
-/// started at the lowest priority, one after the other in their own process
-/// group (so that stopping the server stops whichever runs), output in
-/// `target/run-test-build.log`; None when it cannot start (the tests then
-/// build on `cargo xtask test`, as before). From a fresh clone clippy's
-/// first check of every crate took 182 s of `test`'s time; done here, while
-/// the site is looked at, `test` finds it done.
-fn build_tests_in_background() -> Option<std::process::Child> {
-    use std::os::unix::process::CommandExt;
+/// [`TEST_BUILD`] and then the two clippy checks of `cargo xtask test`, one
+/// after the other at the lowest priority, output in
+/// `target/run-test-build.log`; None when the log cannot be written (the
+/// tests then build on `cargo xtask test`, as before). From a fresh clone
+/// clippy's first check of every crate took 182 s of `test`'s time; done
+/// here, while the site is looked at, `test` finds it done. The commands stay
+/// in the terminal's process group, so Ctrl-C stops them with the server.
+fn build_tests_in_background() -> Option<TestPrep> {
     let log_path = target_dir().join("run-test-build.log");
     let log = fs::File::create(&log_path).ok()?;
-    let err = log.try_clone().ok()?;
-    let cargo = cargo();
-    let line = |args: &[&str]| {
-        std::iter::once(cargo.as_str())
-            .chain(args.iter().copied())
-            .map(|a| format!("'{}'", a.replace('\'', r"'\''")))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let script = [TEST_BUILD, CLIPPY_NATIVE, CLIPPY_WASM]
-        .map(line)
-        .join(" && ");
-    let child = command("nice")
-        .args(["-n", "19", "sh", "-c", &script])
-        .current_dir(root())
-        .stdout(log)
-        .stderr(err)
-        .process_group(0)
-        .spawn()
-        .ok()?;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let current = std::sync::Arc::new(std::sync::Mutex::new(None::<std::process::Child>));
+    let (stop_flag, running) = (stop.clone(), current.clone());
+    let thread = std::thread::spawn(move || {
+        use std::sync::atomic::Ordering;
+        for args in [TEST_BUILD, CLIPPY_NATIVE, CLIPPY_WASM] {
+            let (Ok(out), Ok(err)) = (log.try_clone(), log.try_clone()) else {
+                return;
+            };
+            let Ok(mut slot) = running.lock() else { return };
+            if stop_flag.load(Ordering::SeqCst) {
+                return;
+            }
+            let spawned = command("nice")
+                .args(["-n", "19", &cargo()])
+                .args(args)
+                .current_dir(root())
+                .stdout(out)
+                .stderr(err)
+                .spawn();
+            let Ok(child) = spawned else { return };
+            *slot = Some(child);
+            drop(slot);
+            // Wait, letting `TestPrep::stop` take the lock to kill it.
+            loop {
+                std::thread::sleep(Duration::from_millis(200));
+                let Ok(mut slot) = running.lock() else { return };
+                match slot.as_mut().map(|c| c.try_wait()) {
+                    Some(Ok(None)) => continue,
+                    Some(Ok(Some(status))) if status.success() => {
+                        *slot = None;
+                        break;
+                    }
+                    // Failed, killed or gone: the rest is left to `test`.
+                    _ => return,
+                }
+            }
+        }
+    });
     eprintln!(
         "    the test binaries and clippy's checks build meanwhile at low priority (log: {})",
         log_path.display()
     );
-    Some(child)
+    Some(TestPrep {
+        stop,
+        current,
+        thread,
+    })
 }
 
-/// Stops a child started in its own process group, with everything it started.
-fn stop_group(child: &mut std::process::Child) {
-    let _ = command("kill")
-        .args(["-TERM", "--", &format!("-{}", child.id())])
-        .stderr(std::process::Stdio::null())
-        .status();
-    let _ = child.kill();
-    let _ = child.wait();
+/// `run`'s background preparation of `test` (see [`build_tests_in_background`]).
+struct TestPrep {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    current: std::sync::Arc<std::sync::Mutex<Option<std::process::Child>>>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl TestPrep {
+    /// Stops the step running now (cargo keeps what it finished) and the rest.
+    fn stop(self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Ok(mut slot) = self.current.lock() {
+            if let Some(child) = slot.as_mut() {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+        let _ = self.thread.join();
+    }
 }
 
 fn run(args: &[String]) -> Result {
@@ -1171,8 +1204,8 @@ fn run(args: &[String]) -> Result {
         .current_dir(root())
         .status()
         .map_err(|e| format!("cannot start {}: {e}", binary.display()));
-    if let Some(rest) = rest.as_mut() {
-        stop_group(rest);
+    if let Some(rest) = rest.take() {
+        rest.stop();
     }
     let status = status?;
     if status.success() {
