@@ -207,6 +207,19 @@ const QUADRANTS: [u64; 4] = [
     0xf0f0_f0f0_0000_0000,
 ];
 
+/// The bit of each square's quadrant (its index in [`QUADRANTS`]).
+static QUADRANT_ID: [u8; 64] = quadrant_ids();
+
+const fn quadrant_ids() -> [u8; 64] {
+    let mut out = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        out[sq] = 1 << (((sq >> 5) & 1) * 2 + ((sq >> 2) & 1));
+        sq += 1;
+    }
+    out
+}
+
 /// Static square priority groups for shallow ordering: corners, then
 /// A/B-squares, then the rest, C-squares, X-squares last.
 const STATIC_GROUPS: [u64; 5] = [
@@ -428,11 +441,13 @@ impl<'w, K> Solver<'w, K> {
 macro_rules! solver_methods {
     ($kernel:ty $(, $features:literal)?) => {
 impl Solver<'_, $kernel> {
-    /// Score of the last empty square `sq` with `p` to move.
     /// Score of the last empty square `sq` with `p` to move (Edax's
-    /// `count_last_flip`: the flip count alone, from the line tables).
+    /// `count_last_flip`: the flip count alone, from the line tables), or
+    /// an upper bound of it at most `alpha` (Edax's lazy cut-off: when `p`
+    /// cannot move, the opponent's flips only lower the score, and they
+    /// are not counted when the score without them already fails low).
     $(#[target_feature(enable = $features)])?
-    fn last1(&mut self, p: u64, sq: usize) -> i32 {
+    fn last1(&mut self, p: u64, sq: usize, alpha: i32) -> i32 {
         self.nodes += 1;
         // 63 discs on the board: p − o = 2p − 63, never 0.
         let base = 2 * p.count_ones() as i32 - 63;
@@ -440,15 +455,15 @@ impl Solver<'_, $kernel> {
         if f > 0 {
             return base + f + 1;
         }
+        let upper = if base > 0 { base + 1 } else { base - 1 };
+        if upper <= alpha {
+            return upper;
+        }
         let f = count_last_flips(!p & !(1 << sq), sq);
         if f > 0 {
             return base - f - 1;
         }
-        if base > 0 {
-            base + 1
-        } else {
-            base - 1
-        }
+        upper
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -467,7 +482,7 @@ impl Solver<'_, $kernel> {
         let mut best = -INF;
         let f = if NEIGHBOURS[a] & o != 0 { flips(p, o, a) } else { 0 };
         if f != 0 {
-            best = -self.last1(o & !f, b);
+            best = -self.last1(o & !f, b, -beta);
             if best > alpha {
                 alpha = best;
                 if best >= beta {
@@ -477,7 +492,7 @@ impl Solver<'_, $kernel> {
         }
         let f = if NEIGHBOURS[b] & o != 0 { flips(p, o, b) } else { 0 };
         if f != 0 {
-            let v = -self.last1(o & !f, a);
+            let v = -self.last1(o & !f, a, -beta);
             if v > best {
                 best = v;
             }
@@ -491,52 +506,92 @@ impl Solver<'_, $kernel> {
         best
     }
 
-    /// Search without table or mobility ordering, for few empties.
+    /// Search without table or mobility ordering, for few empties: the
+    /// empty squares are listed once, in static order (corners, interior,
+    /// A/B-squares, C-squares, X-squares; bit order within a group), and
+    /// each node tries those in quadrants with an odd number of empties
+    /// first, then the others (Edax's `search_shallow`: the list and the
+    /// quadrant parity passed down and updated per move, no move
+    /// generation).
     $(#[target_feature(enable = $features)])?
-    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+    fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         let empty = !(p | o);
-        let n = empty.count_ones();
-        if n == 2 {
-            let a = empty.trailing_zeros() as usize;
-            let b = 63 - empty.leading_zeros() as usize;
-            return self.last2(p, o, alpha, beta, a, b, passed);
-        }
-        if n == 1 {
-            return self.last1(p, empty.trailing_zeros() as usize);
-        }
-        if n == 0 {
-            self.nodes += 1;
-            return final_score(p, o);
-        }
-        self.nodes += 1;
-        let mut odd = 0u64;
-        for q in QUADRANTS {
-            if (empty & q).count_ones() & 1 == 1 {
-                odd |= q;
+        debug_assert!(empty.count_ones() <= 8, "the shallow list holds 8 squares");
+        let mut list = 0u64;
+        let mut n = 0;
+        for group in STATIC_GROUPS {
+            let mut m = empty & group;
+            while m != 0 {
+                list |= u64::from(m.trailing_zeros()) << (8 * n);
+                n += 1;
+                m &= m - 1;
             }
         }
+        let mut parity = 0u8;
+        for (i, q) in QUADRANTS.iter().enumerate() {
+            parity |= (((empty & q).count_ones() & 1) as u8) << i;
+        }
+        self.shallow_list(p, o, alpha, beta, list, n, parity, passed)
+    }
+
+    /// [`Self::shallow`] on `n` empty squares listed one per byte of
+    /// `list`, `parity` holding a bit per quadrant ([`QUADRANT_ID`]) with an
+    /// odd number of them.
+    #[allow(clippy::too_many_arguments)]
+    $(#[target_feature(enable = $features)])?
+    fn shallow_list(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        list: u64,
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        match n {
+            0 => {
+                self.nodes += 1;
+                return final_score(p, o);
+            }
+            1 => return self.last1(p, list as usize & 63, alpha),
+            2 => {
+                let (a, b) = (list as usize & 63, (list >> 8) as usize & 63);
+                return self.last2(p, o, alpha, beta, a, b, passed);
+            }
+            _ => {}
+        }
+        self.nodes += 1;
         let mut best = -INF;
-        for parity_mask in [odd, !odd] {
-            for group in STATIC_GROUPS {
-                let mut m = empty & parity_mask & group;
-                while m != 0 {
-                    let sq = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    if NEIGHBOURS[sq] & o == 0 {
-                        continue;
-                    }
-                    let f = flips(p, o, sq);
-                    if f == 0 {
-                        continue;
-                    }
-                    let v = -self.shallow(o & !f, p | f | (1 << sq), -beta, -alpha, false);
-                    if v > best {
-                        best = v;
-                        if v > alpha {
-                            alpha = v;
-                            if v >= beta {
-                                return v;
-                            }
+        for odd in [true, false] {
+            for i in 0..n {
+                let sq = (list >> (8 * i)) as usize & 63;
+                if (parity & QUADRANT_ID[sq] != 0) != odd || NEIGHBOURS[sq] & o == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                // The list without its i-th square.
+                let rest = (list & ((1u64 << (8 * i)) - 1)) | ((list >> (8 * i) >> 8) << (8 * i));
+                let v = -self.shallow_list(
+                    o & !f,
+                    p | f | (1 << sq),
+                    -beta,
+                    -alpha,
+                    rest,
+                    n - 1,
+                    parity ^ QUADRANT_ID[sq],
+                    false,
+                );
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
                         }
                     }
                 }
@@ -546,7 +601,7 @@ impl Solver<'_, $kernel> {
             if passed {
                 return final_score(p, o);
             }
-            return -self.shallow(o, p, -beta, -alpha, true);
+            return -self.shallow_list(o, p, -beta, -alpha, list, n, parity, true);
         }
         best
     }
