@@ -446,6 +446,22 @@ impl<'w, K> Solver<'w, K> {
 macro_rules! solver_methods {
     ($kernel:ty $(, $features:literal)?) => {
 impl Solver<'_, $kernel> {
+    /// Asks for the table's bucket of `(p, o)` ahead of its probe (the
+    /// x86-64-v3 copy; a no-op in the portable one, where the prefetch
+    /// intrinsic would need `unsafe`).
+    $(#[target_feature(enable = $features)])?
+    #[inline]
+    fn prefetch(&self, p: u64, o: u64) {
+        let slot = self.slot(p, o);
+        $(
+            let _: &str = $features;
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                std::ptr::from_ref(&self.table[slot]).cast::<i8>(),
+            );
+        )?
+        let _ = slot;
+    }
+
     /// Score of the last empty square `sq` with `p` to move (Edax's
     /// `count_last_flip`: the flip count alone, from the line tables), or
     /// an upper bound of it at most `alpha` (Edax's lazy cut-off: when `p`
@@ -619,7 +635,8 @@ impl Solver<'_, $kernel> {
     /// `eval_empties` on) the opponent's value after the move: its static
     /// evaluation, or from `sort_empties` on a shallow α–β search on the
     /// evaluation ([`sort_depth`] plies; its nodes count).
-    #[inline(always)]
+    $(#[target_feature(enable = $features)])?
+    #[inline]
     fn ordered_moves(&mut self, p: u64, o: u64, moves: u64, out: &mut [(i32, u8, u64); 32]) -> usize {
         let empties = (!(p | o)).count_ones();
         let eval = self.eval.filter(|_| empties >= self.eval_empties);
@@ -645,6 +662,11 @@ impl Solver<'_, $kernel> {
             let f = flips(p, o, sq);
             let np = p | f | (1 << sq);
             let no = o & !f;
+            if empties > self.shallow_empties {
+                // The child probes the table: fetch its bucket while the
+                // other moves are ordered and searched.
+                self.prefetch(no, np);
+            }
             let replies = legal_moves(no, np);
             let empty = !(np | no);
             let potential = (neighbours(np) & empty).count_ones() as i32;
@@ -736,15 +758,22 @@ impl Solver<'_, $kernel> {
             }
             return -self.search(o, p, -beta, -alpha, true);
         }
-        // Enhanced transposition cutoff: a child already known to refute.
+        // Enhanced transposition cutoff: a child already known to refute
+        // (the children's buckets all asked for first, then probed).
         if empty.count_ones() >= self.etc_empties {
+            let mut children = [(0u64, 0u64); 32];
+            let mut n = 0;
             let mut m = moves;
-            while m != 0 {
+            while m != 0 && n < 32 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let f = flips(p, o, sq);
-                let np = p | f | (1u64 << sq);
-                let no = o & !f;
+                let (np, no) = (p | f | (1u64 << sq), o & !f);
+                self.prefetch(no, np);
+                children[n] = (no, np);
+                n += 1;
+            }
+            for &(no, np) in &children[..n] {
                 let child = self.probe(self.slot(no, np), no, np);
                 if child.player == no
                     && child.opponent == np
@@ -1061,7 +1090,11 @@ fn run(pos: &Position, run: Run<'_>) -> (SolveResult, bool, Option<i32>) {
     let bits = run
         .bits
         .min(empties.saturating_sub(TABLE_EMPTIES_OFFSET).max(10));
-    let table: Vec<Slot> = (0..1usize << bits).map(|_| Slot::default()).collect();
+    // One slot more, so that the table can start on a 64-byte boundary:
+    // a bucket (two slots) is then one cache line.
+    let storage: Vec<Slot> = (0..=1usize << bits).map(|_| Slot::default()).collect();
+    let skip = usize::from((storage.as_ptr() as usize) % 64 != 0);
+    let table = &storage[skip..skip + (1usize << bits)];
     let stop = AtomicBool::new(false);
     // wasm has no threads; a node budget is one thread's.
     let threads = if cfg!(target_arch = "wasm32") || run.limit != u64::MAX {
@@ -1071,7 +1104,7 @@ fn run(pos: &Position, run: Run<'_>) -> (SolveResult, bool, Option<i32>) {
     };
     let busy = (threads > 1).then(Busy::new);
     let shared = Shared {
-        table: &table,
+        table,
         stop: &stop,
         busy: busy.as_ref(),
         threads,
