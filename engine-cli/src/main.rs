@@ -11,6 +11,7 @@
 //! othello match A B --games N [--openings K]          engines against each other
 //! othello train [--seed S] [--out FILE] [--games G] ...  train the pattern evaluation
 //! othello accuracy [--seed S] [--positions N] ...      evaluation vs exact scores
+//! othello gen-positions [--seed S] [--count N] ...   OBF test positions with exact scores
 //! othello nboard                                       NBoard protocol on stdin/stdout
 //! othello puzzles --seed S --count N --out FILE ...    puzzle generator (docs/ENGINE.md)
 //! othello puzzles-stats FILE                           distribution of a puzzle file
@@ -77,6 +78,11 @@ const USAGE: &str = "usage:
                      [--weights FILE] [--no-exact]
                                     mean value of the static evaluation and of 1..D-ply searches
                                     on N self-play positions (and their error against exact scores)
+  othello gen-positions [--seed S] [--count N] [--empties A-B] [--threads T]
+                                    N self-play positions of seed S (default 1420, 98, 14-20),
+                                    one per game, empties cycling A..B, each with a legal move;
+                                    prints OBF lines with the best move and exact score
+                                    (engine/tests/data/small14-20.obf)
   othello puzzles --seed S --count N --out FILE [--games FILE] [--threads T] [--midgame-depth D]
                                     generate puzzles (JSON Lines) from self-play games of seed S
                                     (and first from the transcripts of --games FILE, one per line);
@@ -117,6 +123,7 @@ enum Command {
     Accuracy(strong_cli::AccuracyConfig),
     CompareSolvers(PathBuf),
     LabelBias(engine_cli::bias::BiasConfig, Option<PathBuf>),
+    GenPositions(engine_cli::bias::GenConfig),
     NBoard(Option<PathBuf>, Option<PathBuf>),
     Puzzles(puzzles::Config),
     PuzzleStats(PathBuf),
@@ -173,6 +180,9 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         [cmd, file] if cmd == "compare-solvers" => Ok(Command::CompareSolvers(PathBuf::from(file))),
         [cmd, rest @ ..] if cmd == "accuracy" => {
             strong_cli::parse_accuracy(rest).map(Command::Accuracy)
+        }
+        [cmd, rest @ ..] if cmd == "gen-positions" => {
+            engine_cli::bias::parse_gen(rest).map(Command::GenPositions)
         }
         [cmd, rest @ ..] if cmd == "label-bias" => {
             engine_cli::bias::parse_bias(rest).map(|(c, w)| Command::LabelBias(c, w))
@@ -322,6 +332,11 @@ fn main() -> ExitCode {
                 }
             };
             engine_cli::bias::label_bias(&config, &weights, &mut |line| println!("{line}"));
+        }
+        Command::GenPositions(config) => {
+            for line in engine_cli::bias::gen_positions(&config, default_weights()) {
+                println!("{line}");
+            }
         }
         Command::NBoard(weights_file, book_file) => {
             let weights = match load_weights(weights_file.as_deref()) {

@@ -48,6 +48,11 @@ const SHALLOW_EMPTIES: u32 = 7;
 /// the plain solver keeps 7, where they cost it 30 % more time
 /// (docs/BENCHMARKS.md, "Fewer endgame nodes, second round").
 const EVAL_SHALLOW_EMPTIES: u32 = 4;
+/// A solve at E empties gets a table of at most 2^(E − this) entries
+/// (small endgames, engine/tests/data/small14-20.obf: 2^19 entries cost
+/// 0.08 s CPU at 14 empties, 2^11 0.01 s; at 20 empties 2^17 is as fast as
+/// 2^19 with 1 % more nodes).
+const TABLE_EMPTIES_OFFSET: u32 = 3;
 /// Default transposition table size (entries, a power of two).
 const TT_BITS: u32 = 19;
 const INF: i32 = 127;
@@ -206,6 +211,19 @@ const QUADRANTS: [u64; 4] = [
     0x0f0f_0f0f_0000_0000,
     0xf0f0_f0f0_0000_0000,
 ];
+
+/// The bit of each square's quadrant (its index in [`QUADRANTS`]).
+static QUADRANT_ID: [u8; 64] = quadrant_ids();
+
+const fn quadrant_ids() -> [u8; 64] {
+    let mut out = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        out[sq] = 1 << (((sq >> 5) & 1) * 2 + ((sq >> 2) & 1));
+        sq += 1;
+    }
+    out
+}
 
 /// Static square priority groups for shallow ordering: corners, then
 /// A/B-squares, then the rest, C-squares, X-squares last.
@@ -428,11 +446,29 @@ impl<'w, K> Solver<'w, K> {
 macro_rules! solver_methods {
     ($kernel:ty $(, $features:literal)?) => {
 impl Solver<'_, $kernel> {
-    /// Score of the last empty square `sq` with `p` to move.
-    /// Score of the last empty square `sq` with `p` to move (Edax's
-    /// `count_last_flip`: the flip count alone, from the line tables).
+    /// Asks for the table's bucket of `(p, o)` ahead of its probe (the
+    /// x86-64-v3 copy; a no-op in the portable one, where the prefetch
+    /// intrinsic would need `unsafe`).
     $(#[target_feature(enable = $features)])?
-    fn last1(&mut self, p: u64, sq: usize) -> i32 {
+    #[inline]
+    fn prefetch(&self, p: u64, o: u64) {
+        let slot = self.slot(p, o);
+        $(
+            let _: &str = $features;
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                std::ptr::from_ref(&self.table[slot]).cast::<i8>(),
+            );
+        )?
+        let _ = slot;
+    }
+
+    /// Score of the last empty square `sq` with `p` to move (Edax's
+    /// `count_last_flip`: the flip count alone, from the line tables), or
+    /// an upper bound of it at most `alpha` (Edax's lazy cut-off: when `p`
+    /// cannot move, the opponent's flips only lower the score, and they
+    /// are not counted when the score without them already fails low).
+    $(#[target_feature(enable = $features)])?
+    fn last1(&mut self, p: u64, sq: usize, alpha: i32) -> i32 {
         self.nodes += 1;
         // 63 discs on the board: p − o = 2p − 63, never 0.
         let base = 2 * p.count_ones() as i32 - 63;
@@ -440,15 +476,15 @@ impl Solver<'_, $kernel> {
         if f > 0 {
             return base + f + 1;
         }
+        let upper = if base > 0 { base + 1 } else { base - 1 };
+        if upper <= alpha {
+            return upper;
+        }
         let f = count_last_flips(!p & !(1 << sq), sq);
         if f > 0 {
             return base - f - 1;
         }
-        if base > 0 {
-            base + 1
-        } else {
-            base - 1
-        }
+        upper
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -467,7 +503,7 @@ impl Solver<'_, $kernel> {
         let mut best = -INF;
         let f = if NEIGHBOURS[a] & o != 0 { flips(p, o, a) } else { 0 };
         if f != 0 {
-            best = -self.last1(o & !f, b);
+            best = -self.last1(o & !f, b, -beta);
             if best > alpha {
                 alpha = best;
                 if best >= beta {
@@ -477,7 +513,7 @@ impl Solver<'_, $kernel> {
         }
         let f = if NEIGHBOURS[b] & o != 0 { flips(p, o, b) } else { 0 };
         if f != 0 {
-            let v = -self.last1(o & !f, a);
+            let v = -self.last1(o & !f, a, -beta);
             if v > best {
                 best = v;
             }
@@ -491,52 +527,92 @@ impl Solver<'_, $kernel> {
         best
     }
 
-    /// Search without table or mobility ordering, for few empties.
+    /// Search without table or mobility ordering, for few empties: the
+    /// empty squares are listed once, in static order (corners, interior,
+    /// A/B-squares, C-squares, X-squares; bit order within a group), and
+    /// each node tries those in quadrants with an odd number of empties
+    /// first, then the others (Edax's `search_shallow`: the list and the
+    /// quadrant parity passed down and updated per move, no move
+    /// generation).
     $(#[target_feature(enable = $features)])?
-    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+    fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         let empty = !(p | o);
-        let n = empty.count_ones();
-        if n == 2 {
-            let a = empty.trailing_zeros() as usize;
-            let b = 63 - empty.leading_zeros() as usize;
-            return self.last2(p, o, alpha, beta, a, b, passed);
-        }
-        if n == 1 {
-            return self.last1(p, empty.trailing_zeros() as usize);
-        }
-        if n == 0 {
-            self.nodes += 1;
-            return final_score(p, o);
-        }
-        self.nodes += 1;
-        let mut odd = 0u64;
-        for q in QUADRANTS {
-            if (empty & q).count_ones() & 1 == 1 {
-                odd |= q;
+        debug_assert!(empty.count_ones() <= 8, "the shallow list holds 8 squares");
+        let mut list = 0u64;
+        let mut n = 0;
+        for group in STATIC_GROUPS {
+            let mut m = empty & group;
+            while m != 0 {
+                list |= u64::from(m.trailing_zeros()) << (8 * n);
+                n += 1;
+                m &= m - 1;
             }
         }
+        let mut parity = 0u8;
+        for (i, q) in QUADRANTS.iter().enumerate() {
+            parity |= (((empty & q).count_ones() & 1) as u8) << i;
+        }
+        self.shallow_list(p, o, alpha, beta, list, n, parity, passed)
+    }
+
+    /// [`Self::shallow`] on `n` empty squares listed one per byte of
+    /// `list`, `parity` holding a bit per quadrant ([`QUADRANT_ID`]) with an
+    /// odd number of them.
+    #[allow(clippy::too_many_arguments)]
+    $(#[target_feature(enable = $features)])?
+    fn shallow_list(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        list: u64,
+        n: usize,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        match n {
+            0 => {
+                self.nodes += 1;
+                return final_score(p, o);
+            }
+            1 => return self.last1(p, list as usize & 63, alpha),
+            2 => {
+                let (a, b) = (list as usize & 63, (list >> 8) as usize & 63);
+                return self.last2(p, o, alpha, beta, a, b, passed);
+            }
+            _ => {}
+        }
+        self.nodes += 1;
         let mut best = -INF;
-        for parity_mask in [odd, !odd] {
-            for group in STATIC_GROUPS {
-                let mut m = empty & parity_mask & group;
-                while m != 0 {
-                    let sq = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    if NEIGHBOURS[sq] & o == 0 {
-                        continue;
-                    }
-                    let f = flips(p, o, sq);
-                    if f == 0 {
-                        continue;
-                    }
-                    let v = -self.shallow(o & !f, p | f | (1 << sq), -beta, -alpha, false);
-                    if v > best {
-                        best = v;
-                        if v > alpha {
-                            alpha = v;
-                            if v >= beta {
-                                return v;
-                            }
+        for odd in [true, false] {
+            for i in 0..n {
+                let sq = (list >> (8 * i)) as usize & 63;
+                if (parity & QUADRANT_ID[sq] != 0) != odd || NEIGHBOURS[sq] & o == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                // The list without its i-th square.
+                let rest = (list & ((1u64 << (8 * i)) - 1)) | ((list >> (8 * i) >> 8) << (8 * i));
+                let v = -self.shallow_list(
+                    o & !f,
+                    p | f | (1 << sq),
+                    -beta,
+                    -alpha,
+                    rest,
+                    n - 1,
+                    parity ^ QUADRANT_ID[sq],
+                    false,
+                );
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
                         }
                     }
                 }
@@ -546,7 +622,7 @@ impl Solver<'_, $kernel> {
             if passed {
                 return final_score(p, o);
             }
-            return -self.shallow(o, p, -beta, -alpha, true);
+            return -self.shallow_list(o, p, -beta, -alpha, list, n, parity, true);
         }
         best
     }
@@ -559,7 +635,8 @@ impl Solver<'_, $kernel> {
     /// `eval_empties` on) the opponent's value after the move: its static
     /// evaluation, or from `sort_empties` on a shallow α–β search on the
     /// evaluation ([`sort_depth`] plies; its nodes count).
-    #[inline(always)]
+    $(#[target_feature(enable = $features)])?
+    #[inline]
     fn ordered_moves(&mut self, p: u64, o: u64, moves: u64, out: &mut [(i32, u8, u64); 32]) -> usize {
         let empties = (!(p | o)).count_ones();
         let eval = self.eval.filter(|_| empties >= self.eval_empties);
@@ -585,6 +662,11 @@ impl Solver<'_, $kernel> {
             let f = flips(p, o, sq);
             let np = p | f | (1 << sq);
             let no = o & !f;
+            if empties > self.shallow_empties {
+                // The child probes the table: fetch its bucket while the
+                // other moves are ordered and searched.
+                self.prefetch(no, np);
+            }
             let replies = legal_moves(no, np);
             let empty = !(np | no);
             let potential = (neighbours(np) & empty).count_ones() as i32;
@@ -676,15 +758,22 @@ impl Solver<'_, $kernel> {
             }
             return -self.search(o, p, -beta, -alpha, true);
         }
-        // Enhanced transposition cutoff: a child already known to refute.
+        // Enhanced transposition cutoff: a child already known to refute
+        // (the children's buckets all asked for first, then probed).
         if empty.count_ones() >= self.etc_empties {
+            let mut children = [(0u64, 0u64); 32];
+            let mut n = 0;
             let mut m = moves;
-            while m != 0 {
+            while m != 0 && n < 32 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let f = flips(p, o, sq);
-                let np = p | f | (1u64 << sq);
-                let no = o & !f;
+                let (np, no) = (p | f | (1u64 << sq), o & !f);
+                self.prefetch(no, np);
+                children[n] = (no, np);
+                n += 1;
+            }
+            for &(no, np) in &children[..n] {
                 let child = self.probe(self.slot(no, np), no, np);
                 if child.player == no
                     && child.opponent == np
@@ -994,7 +1083,18 @@ struct Run<'w> {
 /// (each thread's is exact) and the others stop.
 fn run(pos: &Position, run: Run<'_>) -> (SolveResult, bool, Option<i32>) {
     let (p, o) = (pos.player().0, pos.opponent().0 & !pos.player().0);
-    let table: Vec<Slot> = (0..1usize << run.bits).map(|_| Slot::default()).collect();
+    // A table no larger than the search can fill: clearing 2^19 slots
+    // (16 MiB) costs more than a whole solve at 14 empties, and a table
+    // that fits the caches misses less.
+    let empties = (!(p | o)).count_ones();
+    let bits = run
+        .bits
+        .min(empties.saturating_sub(TABLE_EMPTIES_OFFSET).max(10));
+    // One slot more, so that the table can start on a 64-byte boundary:
+    // a bucket (two slots) is then one cache line.
+    let storage: Vec<Slot> = (0..=1usize << bits).map(|_| Slot::default()).collect();
+    let skip = usize::from((storage.as_ptr() as usize) % 64 != 0);
+    let table = &storage[skip..skip + (1usize << bits)];
     let stop = AtomicBool::new(false);
     // wasm has no threads; a node budget is one thread's.
     let threads = if cfg!(target_arch = "wasm32") || run.limit != u64::MAX {
@@ -1004,7 +1104,7 @@ fn run(pos: &Position, run: Run<'_>) -> (SolveResult, bool, Option<i32>) {
     };
     let busy = (threads > 1).then(Busy::new);
     let shared = Shared {
-        table: &table,
+        table,
         stop: &stop,
         busy: busy.as_ref(),
         threads,
@@ -1130,8 +1230,10 @@ fn run_threads<'w, K>(
 /// plain exact solve: the usual table, no budget, mobility ordering only.
 #[derive(Clone, Copy, Debug)]
 pub struct SolveOptions<'w> {
-    /// The transposition table holds `2^table_bits` entries (clamped to
-    /// 10..=26; 32 bytes each). Smaller tables suit memory-tight targets.
+    /// The transposition table holds at most `2^table_bits` entries
+    /// (clamped to 10..=26; 32 bytes each), and at most `2^(E − 3)` (at
+    /// least 2^10) for a position with E empty squares. Smaller tables suit
+    /// memory-tight targets.
     pub table_bits: u32,
     /// Give up after this many visited positions (`None`: no budget). The
     /// search stops cleanly (no panic, no clock), so a server can solve any
