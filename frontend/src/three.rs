@@ -21,6 +21,9 @@ export async function start_renderer(canvas, webgl) {
     const renderer = new three.WebGPURenderer({ canvas, antialias: true, alpha: true });
     try {
       await renderer.init();
+      // A frame loop that sleeps: wake it when the canvas changes size.
+      renderer.othelloSize = new ResizeObserver(() => wake(renderer));
+      renderer.othelloSize.observe(canvas);
       return renderer;
     } catch (error) {
       console.warn('3D renderer:', error);
@@ -30,7 +33,14 @@ export async function start_renderer(canvas, webgl) {
   }
 }
 export function dispose_quietly(renderer) {
+  renderer.othelloSize?.disconnect();
   renderer.dispose().catch(() => {});
+}
+export function sleep(renderer) {
+  renderer._animation.stop();
+}
+export function wake(renderer) {
+  renderer._animation.start();
 }
 export function context_back(canvas, webgl) {
   return new Promise((resolve) => {
@@ -69,6 +79,15 @@ extern "C" {
     /// Frees a renderer; a failure (a lost device has nothing left to free)
     /// is ignored.
     pub fn dispose_quietly(renderer: &WebGPURenderer);
+
+    /// Stops the renderer's frame loop (Three.js keeps one running from its
+    /// first render on): an idle board asks the browser for no frames.
+    pub fn sleep(renderer: &WebGPURenderer);
+
+    /// Starts the frame loop again (nothing if it runs). The renderer also
+    /// wakes itself when the canvas changes size (a `ResizeObserver` set up
+    /// in [`start_renderer`], disconnected by [`dispose_quietly`]).
+    pub fn wake(renderer: &WebGPURenderer);
 }
 
 #[wasm_bindgen]

@@ -1,6 +1,7 @@
 // The board component beyond plain clicks: the end-of-game celebration (and its
 // Skip button and reduced motion), keyboard play, the aria-live announcer, the
-// 2D DOM board used without WebGPU and WebGL 2 (forced with ?renderer=2d), and
+// 2D DOM board used without WebGPU and WebGL 2 (forced with ?renderer=2d), an
+// idle board's frame loop that sleeps until something changes, and
 // a new renderer after the browser's GPU process crashes.
 import { test, expect, waitForIsland, pixelStats, screenshot, saveResult, expectedBackend } from './support/fixtures';
 import { clickSquare, counts, resign, startHotSeat, status, waitForNewVersion } from './support/board';
@@ -13,6 +14,8 @@ interface BoardStatus {
   version: number;
   drawnVersion: number;
   frames: number;
+  /** Turns of the frame loop, drawn or not. */
+  ticks: number;
   celebrating: boolean;
   celebrations: number;
   atRest: boolean;
@@ -118,6 +121,45 @@ test('with reduced motion the celebration is not played', async ({ page, console
   expect(b.celebrating).toBe(false);
   expect(b.atRest).toBe(true);
   await expect(page.locator('#skip-celebration')).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});
+
+/** Waits until the frame loop sleeps: no turn of it for 400 ms. */
+async function loopSleeps(page: Page) {
+  await expect
+    .poll(
+      async () => {
+        const before = (await boardStatus(page)).ticks;
+        await page.waitForTimeout(400);
+        return (await boardStatus(page)).ticks - before;
+      },
+      { timeout: 15_000, message: 'the frame loop of an idle board sleeps' },
+    )
+    .toBe(0);
+}
+
+test('an idle board asks for no frames; the pointer and a new size wake it', async ({ page, consoleErrors }) => {
+  await startHotSeat(page);
+  await waitForIsland(page);
+  await loopSleeps(page);
+  // The pointer over the board: the hover marker is drawn, then the loop sleeps again.
+  let quiet = await boardStatus(page);
+  const point = await page.evaluate(() => (window as any).othello3d.squareToScreen(19));
+  await page.mouse.move(point[0], point[1]);
+  await page.waitForFunction((f) => (window as any).othello3d.status().frames > f, quiet.frames);
+  await loopSleeps(page);
+  // A narrower window: the canvas changes size and is drawn at it.
+  quiet = await boardStatus(page);
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: size.width - 160, height: size.height });
+  await page.waitForFunction((f) => (window as any).othello3d.status().frames > f, quiet.frames);
+  await loopSleeps(page);
+  // A move: drawn, animated to rest, then asleep.
+  const s = await status(page);
+  await clickSquare(page, 37);
+  await waitForNewVersion(page, s.version);
+  expect(await counts(page)).toEqual([4, 1]);
+  await loopSleeps(page);
   expect(consoleErrors).toEqual([]);
 });
 

@@ -105,12 +105,14 @@ pub(super) fn listen(state: &Rc<RefCell<State>>) -> (CanvasListeners, Closure<dy
             }
         }
         s.dirty = true;
+        s.wake();
     });
     let weak = Rc::downgrade(state);
     let changed = Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
         if let Some(state) = weak.upgrade() {
             if let Ok(mut s) = state.try_borrow_mut() {
                 s.dirty = true;
+                s.wake();
             }
         }
     });

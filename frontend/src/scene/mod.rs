@@ -50,7 +50,11 @@ struct State {
     hooks: SceneHooks,
     ready: bool,
     dirty: bool,
+    /// Frames drawn.
     frames: u64,
+    /// Turns of the frame loop (drawn or not): the loop sleeps while nothing
+    /// changes ([`State::wake`]), so an idle board costs no frames.
+    ticks: u64,
     drawn_version: u64,
     pending: Option<BoardSnapshot>,
     current: BoardSnapshot,
@@ -78,26 +82,38 @@ impl BoardScene for Island {
         } else {
             state.pending = Some(snapshot.clone());
         }
+        state.wake();
     }
 
     fn set_cursor(&self, square: Option<u8>) {
-        self.0.borrow_mut().set_cursor(square);
+        let mut state = self.0.borrow_mut();
+        state.set_cursor(square);
+        state.wake();
     }
 
     fn set_hint(&self, square: Option<u8>) {
-        self.0.borrow_mut().set_hint(square);
+        let mut state = self.0.borrow_mut();
+        state.set_hint(square);
+        state.wake();
     }
 
     fn set_labels(&self, labels: &[(u8, String, bool)]) {
-        self.0.borrow_mut().set_labels(labels);
+        let mut state = self.0.borrow_mut();
+        state.set_labels(labels);
+        state.wake();
     }
 
     fn celebrate(&self) -> bool {
-        self.0.borrow_mut().celebrate()
+        let mut state = self.0.borrow_mut();
+        let started = state.celebrate();
+        state.wake();
+        started
     }
 
     fn skip_celebration(&self) {
-        self.0.borrow_mut().finish_celebration();
+        let mut state = self.0.borrow_mut();
+        state.finish_celebration();
+        state.wake();
     }
 
     fn dispose(&self) {
@@ -346,12 +362,22 @@ fn pace() -> f64 {
 }
 
 impl State {
-    /// Draws a frame if anything changed; returns whether a celebration has
-    /// just played to its end (the caller tells the page, outside the borrow).
+    /// Starts the frame loop if it sleeps: called wherever the board changes
+    /// (the page's calls, the pointer, the camera's controls).
+    pub(super) fn wake(&self) {
+        if !self.disposed {
+            three::wake(&self.renderer);
+        }
+    }
+
+    /// Draws a frame if anything changed, else puts the loop to sleep until
+    /// [`State::wake`]; returns whether a celebration has just played to its
+    /// end (the caller tells the page, outside the borrow).
     fn frame(&mut self, t: f64) -> bool {
         if self.disposed {
             return false;
         }
+        self.ticks += 1;
         if let Some(snapshot) = self.pending.take() {
             self.apply(&snapshot);
         }
@@ -371,6 +397,8 @@ impl State {
             if !animating {
                 self.drawn_version = self.current.version;
             }
+        } else {
+            three::sleep(&self.renderer);
         }
         ended
     }

@@ -113,6 +113,7 @@ pub(super) async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Resul
         ready: true,
         dirty: true,
         frames: 0,
+        ticks: 0,
         drawn_version: 0,
         pending: None,
         current: BoardSnapshot::empty(),

@@ -33,6 +33,7 @@ pub(super) fn publish_hooks(state: &Rc<RefCell<State>>) {
         let (black, white) = s.current.counts();
         three::params(&[
             ("frames", (s.frames as f64).into()),
+            ("ticks", (s.ticks as f64).into()),
             ("restarts", s.restarts.into()),
             ("pace", super::pace().into()),
             ("version", (s.current.version as f64).into()),
@@ -142,6 +143,7 @@ async fn pixel_stats(state: &Rc<RefCell<State>>) -> Result<JsValue, JsValue> {
         (target, promise)
     };
     state.borrow_mut().dirty = true;
+    state.borrow().wake();
     let data = JsFuture::from(promise).await?;
     target.dispose();
     let bytes = js_sys::Uint8Array::new(&data).to_vec();

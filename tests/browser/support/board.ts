@@ -3,6 +3,8 @@ import { Page, expect } from '@playwright/test';
 
 export interface IslandStatus {
   frames: number;
+  /** Turns of the island's frame loop, drawn or not (it sleeps while nothing changes). */
+  ticks: number;
   version: number;
   drawnVersion: number;
   black: number;
