@@ -363,7 +363,9 @@ fn pace() -> f64 {
 
 impl State {
     /// Starts the frame loop if it sleeps: called wherever the board changes
-    /// (the page's calls, the pointer, the camera's controls).
+    /// (the page's calls, the pointer, the camera's controls). Not inlined:
+    /// one copy for its eight callers (the lobby's bytes).
+    #[inline(never)]
     pub(super) fn wake(&self) {
         if !self.disposed {
             three::wake(&self.renderer);
