@@ -15,6 +15,7 @@
 //! every run (no timestamps, timings or hash-map iteration order).
 //!
 //! ```
+//! // (Checked by tests/report.rs; the workspace runs no doc tests.)
 //! use engine_cli::report::{script_move, SampleReport};
 //! use engine::Position;
 //! let first = script_move(&Position::initial()).unwrap();

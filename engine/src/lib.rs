@@ -7,6 +7,7 @@
 //! interchange board form is 64 cells of 0 (empty), +1 (black), −1 (white).
 //!
 //! ```
+//! // (Run as a test: tests/search.rs, the_crate_example_plays_f5_and_searches.)
 //! use engine::{Position, Square, search};
 //! let pos = Position::initial();
 //! let f5: Square = "f5".parse().unwrap();

@@ -319,3 +319,16 @@ fn parallel_search_returns_the_serial_result() {
         }
     }
 }
+
+/// The crate documentation's example (`engine/src/lib.rs`), run here rather
+/// than as a doc test (the workspace runs no doc tests: rustdoc over every
+/// crate for two examples cost ~28 s of each test run).
+#[test]
+fn the_crate_example_plays_f5_and_searches() {
+    let pos = Position::initial();
+    let f5: Square = "f5".parse().unwrap();
+    let after = pos.play(f5).unwrap();
+    assert_eq!(after.flipped.count(), 1);
+    let report = search(&after.position, 3);
+    assert!(report.best_move.is_some());
+}

@@ -7,7 +7,10 @@
 //! built (`--no-run --message-format=json`) and runs them itself, as many at
 //! once as the machine has cores, the slowest of the last run first (their
 //! times are kept in `target/xtask-test-times.txt`), each in its package's
-//! folder as cargo would. The doc tests are one more job (`cargo test --doc`).
+//! folder as cargo would. No crate runs doc tests (each library says
+//! `doctest = false`, checked by [`no_doc_tests`]; its examples are
+//! integration tests): `cargo test --doc` ran rustdoc over every crate for
+//! two examples, ~28 s of each run.
 //! On this 2-core machine, quiet: 173.6 s one after another, 124.5 s side by
 //! side (docs/BENCHMARKS.md).
 //!
@@ -23,7 +26,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// One job: a test binary (or the doc tests), where it runs and its name.
+/// One job: a test binary, where it runs and its name.
 struct Job {
     name: String,
     program: PathBuf,
@@ -161,19 +164,38 @@ fn report_failure(job: &Job, log: &Path, error: &str) {
     eprintln!("---");
 }
 
+/// Refuses a workspace library that would have doc tests: the test command
+/// runs none (see the module's notes), so an example there would never run.
+fn no_doc_tests() -> Result {
+    let manifest = fs::read_to_string(root().join("Cargo.toml")).map_err(|e| e.to_string())?;
+    let members = manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("members = ["))
+        .ok_or("Cargo.toml: no `members = [...]` line")?;
+    for member in members.trim_end_matches(']').split(',') {
+        let member = member.trim().trim_matches('"');
+        if member.is_empty() || member == "frontend" {
+            continue;
+        }
+        let dir = root().join(member);
+        let text =
+            fs::read_to_string(dir.join("Cargo.toml")).map_err(|e| format!("{member}: {e}"))?;
+        let library = dir.join("src/lib.rs").exists() || text.contains("\n[lib]");
+        if library && !text.contains("doctest = false") {
+            return Err(format!(
+                "{member}/Cargo.toml: its library runs doc tests; say `doctest = false` \
+                 under [lib] and make its examples integration tests (the test command runs no doc tests)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Builds and runs every native test of the workspace (`args`: the package
 /// selection, as for `cargo test`), the binaries side by side, within `limit`.
 pub fn run(args: &[&str], limit: Duration) -> Result {
+    no_doc_tests()?;
     let mut jobs = test_binaries(args)?;
-    let mut doc = vec!["test".to_string()];
-    doc.extend(args.iter().map(|a| a.to_string()));
-    doc.push("--doc".into());
-    jobs.push(Job {
-        name: "doc tests".into(),
-        program: PathBuf::from(crate::cargo()),
-        args: doc,
-        dir: root(),
-    });
     let times_file = target_dir().join("xtask-test-times.txt");
     slowest_first(&mut jobs, &last_times(&times_file));
     let logs = target_dir().join("xtask-test-logs");
