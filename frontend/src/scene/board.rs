@@ -75,7 +75,16 @@ fn canvas_2d(width: u32, height: u32) -> Option<(web_sys::HtmlCanvasElement, Set
         document.create_element("canvas").ok()?.dyn_into().ok()?;
     canvas.set_width(width);
     canvas.set_height(height);
-    let context: JsValue = canvas.get_context("2d").ok()??.into();
+    // A canvas in memory, not on the GPU: the renderer uploads it as a
+    // texture, and a GPU canvas would first be read back from the GPU
+    // process (a wait of 60-280 ms on the page's main thread per board, for
+    // the rim's 1024x1024 coordinates, measured with
+    // tests/browser/tools/gpu-trace.mjs).
+    let options = params(&[("willReadFrequently", true.into())]);
+    let context: JsValue = canvas
+        .get_context_with_context_options("2d", &options)
+        .ok()??
+        .into();
     let target = context.clone();
     let set: Setter = Box::new(move |key: &str, value: JsValue| {
         let _ = js_sys::Reflect::set(&target, &JsValue::from_str(key), &value);
