@@ -59,17 +59,23 @@ const USAGE: &str = "usage:
                                     empties); a strongest engine may end in @FILE (other weights)
   othello train [--seed S] [--out FILE] [--games G] [--threads T] [--exact-empties E]
                 [--label-depth D] [--iterations I] [--label-parities 1|2] [--resume DIR]
+                [--max-stage K] [--lambdas L,L,...] [--below N] [--base FILE]
                                     train the pattern evaluation from self-play (docs/ENGINE.md);
                                     writes FILE (default engine/weights/eval.bin); --resume keeps
                                     labels in DIR as they are computed, and a run started again
-                                    with the same settings labels only what is missing
+                                    with the same settings labels only what is missing; stages
+                                    0..=K only, the others from FILE; ridge strengths tried
+                                    (default 8,32,128,512); N latest empties counts of the stage
+                                    below also train a stage (default 2)
   othello compare-solvers FILE      solve every OBF line of FILE with solve and with solve_with_eval
                                     (pattern-evaluation move ordering): scores, nodes, CPU times
   othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]
-                   [--weights FILE] [--skip K]
+                   [--weights FILE] [--skip K] [--labels LOG]
                                     evaluate --depth D on N self-play positions with A..B empties
                                     against the exact solver: mean abs error, exactly-best moves
-                                    (each logged as it finishes; --skip K leaves out the first K)
+                                    (each logged as it finishes; --skip K leaves out the first K;
+                                    --labels reuses the exact scores of an earlier run's log and
+                                    solves only a chosen move that differs from the logged one)
   othello nboard [--weights FILE] [--book FILE]
                                     speak the NBoard protocol (version 2) on stdin/stdout, for the
                                     NBoard GUI (docs/ENGINE.md); answers from the opening book

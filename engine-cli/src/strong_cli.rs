@@ -250,7 +250,8 @@ pub fn parse_match(args: &[String]) -> Result<(Engine, Engine, MatchConfig), Str
 
 /// `othello train [--seed S] [--out FILE] [--games G] [--threads T]
 /// [--exact-empties E] [--label-depth D] [--iterations I] [--label-parities 1|2]
-/// [--resume DIR]`.
+/// [--resume DIR] [--max-stage K] [--lambdas L,L,…] [--below N] [--base FILE]
+/// [--huber D] [--huber-rounds R]`.
 pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
     let (pairs, rest) = flags(
         args,
@@ -264,6 +265,12 @@ pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
             "--iterations",
             "--label-parities",
             "--resume",
+            "--max-stage",
+            "--lambdas",
+            "--below",
+            "--base",
+            "--huber",
+            "--huber-rounds",
         ],
     )?;
     if let Some(extra) = rest.first() {
@@ -283,6 +290,19 @@ pub fn parse_train(args: &[String]) -> Result<(TrainConfig, PathBuf), String> {
             }
             "--label-parities" => c.label_parities = number("label-parities", v, 1u32, 2)?,
             "--resume" => c.resume = Some(PathBuf::from(v)),
+            "--max-stage" => {
+                c.max_stage = number("max-stage", v, 0usize, engine::pattern::STAGE_COUNT - 1)?;
+            }
+            "--lambdas" => {
+                c.lambdas = v
+                    .split(',')
+                    .map(|l| number("lambdas", l, 1u32, 1_000_000))
+                    .collect::<Result<_, _>>()?;
+            }
+            "--below" => c.below = number("below", v, 0u32, engine::pattern::STAGE_WIDTH)?,
+            "--base" => c.base = Some(PathBuf::from(v)),
+            "--huber" => c.huber = number("huber", v, 0u32, 64)?,
+            "--huber-rounds" => c.huber_rounds = number("huber-rounds", v, 1u32, 20)?,
             _ => c.iterations = number("iterations", v, 1usize, 10_000)?,
         }
     }
@@ -306,10 +326,60 @@ pub struct AccuracyConfig {
     pub weights: Option<PathBuf>,
     /// Leave out the first this many positions (to resume a stopped run).
     pub skip: usize,
+    /// An earlier run's log (`--labels FILE`): its exact scores are reused
+    /// instead of solving again (see [`read_accuracy_log`]).
+    pub labels: Option<PathBuf>,
+}
+
+/// One line of an `othello accuracy` log: the position, its exact score,
+/// the move chosen then and whether that move keeps the exact score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoggedLabel {
+    /// The position (OBF).
+    pub obf: String,
+    /// Its exact score.
+    pub exact: i32,
+    /// The move chosen in that run (`pass` when none).
+    pub chosen: String,
+    /// Whether that move keeps the exact score.
+    pub chosen_ok: bool,
+}
+
+/// The labelled positions of an `othello accuracy` log, by position number
+/// (1-based, as logged); other lines are skipped.
+#[must_use]
+pub fn read_accuracy_log(text: &str) -> std::collections::HashMap<usize, LoggedLabel> {
+    let mut out = std::collections::HashMap::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("position ") else {
+            continue;
+        };
+        let parse = || -> Option<(usize, LoggedLabel)> {
+            let (num, rest) = rest.split_once(' ')?;
+            let (_, rest) = rest.split_once(") ")?;
+            let (obf, rest) = rest.split_once(": value ")?;
+            let exact = rest.split(" exact ").nth(1)?.split(' ').next()?;
+            let (_, best) = rest.split_once(" best ")?;
+            let (chosen, verdict) = best.split_once(' ')?;
+            Some((
+                num.parse().ok()?,
+                LoggedLabel {
+                    obf: obf.to_string(),
+                    exact: exact.trim_start_matches('+').parse().ok()?,
+                    chosen: chosen.to_string(),
+                    chosen_ok: verdict.starts_with("exactly best"),
+                },
+            ))
+        };
+        if let Some((k, v)) = parse() {
+            out.insert(k, v);
+        }
+    }
+    out
 }
 
 /// `othello accuracy [--seed S] [--positions N] [--empties A-B] [--depth D] [--threads T]
-/// [--weights FILE]`.
+/// [--weights FILE] [--skip K] [--labels LOG]`.
 pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
     let (pairs, rest) = flags(
         args,
@@ -321,6 +391,7 @@ pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
             "--threads",
             "--weights",
             "--skip",
+            "--labels",
         ],
     )?;
     if let Some(extra) = rest.first() {
@@ -334,6 +405,7 @@ pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
         threads: 2,
         weights: None,
         skip: 0,
+        labels: None,
     };
     for (k, v) in pairs {
         match k {
@@ -350,6 +422,7 @@ pub fn parse_accuracy(args: &[String]) -> Result<AccuracyConfig, String> {
             "--depth" => c.depth = number("depth", v, 1u32, 30)?,
             "--weights" => c.weights = Some(PathBuf::from(v)),
             "--skip" => c.skip = number("skip", v, 0usize, 100_000)?,
+            "--labels" => c.labels = Some(PathBuf::from(v)),
             _ => c.threads = number("threads", v, 1usize, 256)?,
         }
     }
@@ -544,6 +617,20 @@ pub fn accuracy(
     // every result is logged as soon as it arrives (in the order they
     // finish, numbered as picked), so a long run that is stopped still
     // leaves its figures.
+    let logged = match &config.labels {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => read_accuracy_log(&text),
+            Err(error) => {
+                log(&format!(
+                    "labels {} unreadable ({error}); solving",
+                    path.display()
+                ));
+                std::collections::HashMap::new()
+            }
+        },
+        None => std::collections::HashMap::new(),
+    };
+    let logged = &logged;
     let mut rows = Vec::new();
     let mut abs = 0.0;
     let mut best = 0usize;
@@ -563,30 +650,50 @@ pub fn accuracy(
                     ..Limits::depth(config.depth)
                 };
                 let r = evaluate_position(pos, weights, limits);
-                // One solve gives the exact score and the chosen move's
-                // exact value (the chosen move is searched first, full
-                // window).
-                let (exact, chosen_ok) = match r.best_move {
-                    Some(m) => {
+                // A logged label for the same position gives the exact
+                // score; the chosen move's value comes from the log when
+                // it is the logged move, else from a solve of the child.
+                let logged = logged
+                    .get(&(i + 1))
+                    .filter(|l| l.obf == pos.to_obf())
+                    .map(|l| (l.exact, l));
+                let (exact, chosen_ok) = match (logged, r.best_move) {
+                    (Some((exact, l)), Some(m)) if l.chosen == m.to_string() => {
+                        (exact, l.chosen_ok)
+                    }
+                    (Some((exact, _)), Some(m)) => {
+                        let child = pos.play(m).expect("legal").position;
+                        let v = -solve_with(&child, SolveOptions::with_eval(weights))
+                            .expect("no budget")
+                            .result
+                            .score;
+                        (exact, v == exact)
+                    }
+                    (Some((exact, _)), None) => (exact, true),
+                    // One solve gives the exact score and the chosen move's
+                    // exact value (the chosen move is searched first, full
+                    // window).
+                    (None, Some(m)) => {
                         let first = SolveOptions {
                             first: Some(m),
                             ..SolveOptions::with_eval(weights)
                         };
                         let solved = solve_with(pos, first).expect("no budget");
                         (
-                            solved.result,
+                            solved.result.score,
                             solved.first_value == Some(solved.result.score),
                         )
                     }
-                    None => (
+                    (None, None) => (
                         solve_with(pos, SolveOptions::with_eval(weights))
                             .expect("no budget")
-                            .result,
+                            .result
+                            .score,
                         true,
                     ),
                 };
                 if tx
-                    .send((i, r, exact.score, chosen_ok, t.elapsed().as_secs_f64()))
+                    .send((i, r, exact, chosen_ok, t.elapsed().as_secs_f64()))
                     .is_err()
                 {
                     break;

@@ -1,6 +1,9 @@
 //! Training of the pattern evaluation (`othello train`), reproducible from
 //! a seed whatever the number of threads.
 //!
+//! (Over 600 lines: the self-play, the label store, the fits and the stage
+//! loop are one pipeline whose parts share its settings.)
+//!
 //! 1. **Positions.** `games` self-play games: game `g` uses its own random
 //!    generator (SplitMix64 of `seed` and `g`); the first `k` plies are
 //!    random (`k` uniform in 4..=20), then the play AI at depth 2 plays,
@@ -25,6 +28,10 @@
 //!    latest empties counts of the stage below. Games with `g % 10 == 1` are the validation
 //!    set (choosing the ridge strength among a few), games with
 //!    `g % 10 == 0` the test set (the reported errors); the rest train.
+//!    Options for experiments: the ridge strengths tried (`lambdas`), how
+//!    much of the stage below joins a stage's training split (`below`), a
+//!    Huber loss (`huber`), and training only stages `0..=max_stage` with
+//!    the others taken from a `base` weights file.
 
 use engine::pattern::{self, feature_entries, stage_len, stage_of, FEATURE_COUNT, STAGE_COUNT};
 use engine::{fixed_depth_value, search, solve_with, PatternWeights, Position, SolveOptions};
@@ -58,6 +65,21 @@ pub struct TrainConfig {
     /// stopped part-way and started again with the same settings and code
     /// reads them back and labels only the rest.
     pub resume: Option<PathBuf>,
+    /// Train stages `0..=max_stage` only (the others stay untrained).
+    pub max_stage: usize,
+    /// Ridge strengths tried per stage (the validation set picks one).
+    pub lambdas: Vec<u32>,
+    /// The training split of a stage also takes this many of the latest
+    /// empties counts of the stage below.
+    pub below: u32,
+    /// Weights file whose stages fill those this run does not train
+    /// (`othello train --base FILE`, with `max_stage`).
+    pub base: Option<PathBuf>,
+    /// Huber loss threshold in discs (0: least squares), fitted by
+    /// `huber_rounds` reweighted least-squares rounds.
+    pub huber: u32,
+    /// Reweighting rounds of the Huber fit.
+    pub huber_rounds: u32,
 }
 
 impl Default for TrainConfig {
@@ -71,6 +93,12 @@ impl Default for TrainConfig {
             iterations: 120,
             label_parities: 2,
             resume: None,
+            max_stage: STAGE_COUNT - 1,
+            lambdas: vec![8, 32, 128, 512],
+            below: 2,
+            base: None,
+            huber: 0,
+            huber_rounds: 3,
         }
     }
 }
@@ -195,10 +223,21 @@ struct LabelStore {
 const LABEL_RECORD: usize = 13;
 
 impl LabelStore {
+    /// A stage whose labels are all exact (every empties count ≤
+    /// `exact_empties`) depends on neither the searches nor the fits, so
+    /// its header leaves their settings out (the fit can change between
+    /// runs that share the labels).
     fn header(cfg: &TrainConfig, stage: usize, samples: usize) -> String {
+        let last = stage as u32 * pattern::STAGE_WIDTH + pattern::STAGE_WIDTH - 1;
+        if last <= cfg.exact_empties {
+            return format!(
+                "othello-train-labels v1 seed={} games={} exact_empties={} stage={stage} samples={samples}\n",
+                cfg.seed, cfg.games, cfg.exact_empties
+            );
+        }
         format!(
-            "othello-train-labels v1 seed={} games={} exact_empties={} label_depth={} label_parities={} iterations={} stage={stage} samples={samples}\n",
-            cfg.seed, cfg.games, cfg.exact_empties, cfg.label_depth, cfg.label_parities, cfg.iterations
+            "othello-train-labels v1 seed={} games={} exact_empties={} label_depth={} label_parities={} iterations={} lambdas={:?} below={} huber={}/{} stage={stage} samples={samples}\n",
+            cfg.seed, cfg.games, cfg.exact_empties, cfg.label_depth, cfg.label_parities, cfg.iterations, cfg.lambdas, cfg.below, cfg.huber, cfg.huber_rounds
         )
     }
 
@@ -321,13 +360,27 @@ fn ridge(
     lambda: f64,
     iterations: usize,
 ) -> Vec<f64> {
+    weighted_ridge(rows, labels, None, w0, lambda, iterations)
+}
+
+/// [`ridge`] with a weight per sample (`None`: all 1): minimises
+/// Σ cᵢ (yᵢ − Aᵢ w)² + λ ‖w − w0‖².
+fn weighted_ridge(
+    rows: &[[u32; FEATURE_COUNT]],
+    labels: &[f32],
+    sample_weights: Option<&[f64]>,
+    w0: &[f64],
+    lambda: f64,
+    iterations: usize,
+) -> Vec<f64> {
     let n = w0.len();
+    let c = |k: usize| sample_weights.map_or(1.0, |sw| sw[k]);
     // Only entries that occur move; the others keep w0.
     let apply = |v: &[f64], out: &mut Vec<f64>| {
-        // out = (AᵀA + λI) v
+        // out = (AᵀCA + λI) v
         out.iter_mut().for_each(|x| *x = 0.0);
-        for r in rows {
-            let s = predict(v, r);
+        for (k, r) in rows.iter().enumerate() {
+            let s = predict(v, r) * c(k);
             for &i in r {
                 out[i as usize] += s;
             }
@@ -338,8 +391,8 @@ fn ridge(
     };
     // b = Aᵀ (y − A w0)
     let mut b = vec![0.0; n];
-    for (r, &y) in rows.iter().zip(labels) {
-        let e = f64::from(y) - predict(w0, r);
+    for (k, (r, &y)) in rows.iter().zip(labels).enumerate() {
+        let e = (f64::from(y) - predict(w0, r)) * c(k);
         for &i in r {
             b[i as usize] += e;
         }
@@ -402,15 +455,16 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
         }
     }
     log(&format!(
-        "generated {} games, {positions} positions in {:.1}s",
+        "generated {} games, {positions} positions in {:.1}s; per stage {:?}",
         cfg.games,
-        t0.elapsed().as_secs_f64()
+        t0.elapsed().as_secs_f64(),
+        by_stage.iter().map(Vec::len).collect::<Vec<_>>()
     ));
     let len = stage_len();
     let mut trained: Vec<Option<Vec<f32>>> = vec![None; STAGE_COUNT];
     let mut prev = vec![0.0f64; len];
     let mut fits = Vec::new();
-    for stage in 0..STAGE_COUNT {
+    for stage in 0..=cfg.max_stage.min(STAGE_COUNT - 1) {
         let (lower, upper) = by_stage.split_at_mut(stage);
         let samples = &mut upper[0];
         if samples.is_empty() {
@@ -508,11 +562,12 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
         for s in samples.iter() {
             sets[part(s)].push(*s);
         }
-        // The training split also gets the previous stage's two latest
-        // empties counts (already labelled): +50 % data for a smoother fit.
+        // The training split also gets the previous stage's `below` (2)
+        // latest empties counts (already labelled): +50 % data for a
+        // smoother fit.
         let own_train = sets[0].len();
         if let Some(prev_stage) = lower.last() {
-            let near = stage as u32 * pattern::STAGE_WIDTH - 2;
+            let near = (stage as u32 * pattern::STAGE_WIDTH).saturating_sub(cfg.below);
             sets[0].extend(
                 prev_stage
                     .iter()
@@ -525,14 +580,36 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
             .map(|s| s.iter().map(|x| x.label).collect())
             .collect();
         let mut best: Option<(f64, f64, Vec<f64>)> = None;
-        for lambda in [8.0, 32.0, 128.0, 512.0] {
+        for lambda in cfg.lambdas.iter().map(|&l| f64::from(l)) {
             let w = ridge(&feats[0], &ys[0], &prev, lambda, cfg.iterations);
             let (val_mae, _) = errors(&w, &feats[1], &ys[1]);
             if best.as_ref().is_none_or(|b| val_mae < b.0) {
                 best = Some((val_mae, lambda, w));
             }
         }
-        let Some((_, lambda, w)) = best else { continue };
+        let Some((_, lambda, mut w)) = best else {
+            continue;
+        };
+        // Huber loss by iteratively reweighted least squares: a sample
+        // whose residual exceeds `huber` discs weighs huber / |residual|.
+        if cfg.huber > 0 {
+            let delta = f64::from(cfg.huber);
+            for _ in 0..cfg.huber_rounds {
+                let sw: Vec<f64> = feats[0]
+                    .iter()
+                    .zip(&ys[0])
+                    .map(|(r, &y)| {
+                        let e = (predict(&w, r) - f64::from(y)).abs();
+                        if e > delta {
+                            delta / e
+                        } else {
+                            1.0
+                        }
+                    })
+                    .collect();
+                w = weighted_ridge(&feats[0], &ys[0], Some(&sw), &prev, lambda, cfg.iterations);
+            }
+        }
         let fit = StageFit {
             stage,
             counts: [own_train, sets[1].len(), sets[2].len()],
@@ -571,6 +648,29 @@ pub fn train(cfg: &TrainConfig, log: &mut dyn FnMut(&str)) -> Trained {
         fits.push(fit);
         trained[stage] = Some(w.iter().map(|&x| x as f32).collect());
         prev = w;
+    }
+    if let Some(path) = &cfg.base {
+        match std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| PatternWeights::from_bytes(&b).map_err(|e| e.to_string()))
+        {
+            Ok(base) => {
+                for (s, slot) in trained.iter_mut().enumerate() {
+                    if slot.is_none() {
+                        *slot = Some(
+                            (0..len)
+                                .map(|i| f32::from(base.weight(s, i)) / pattern::EVAL_SCALE as f32)
+                                .collect(),
+                        );
+                        log(&format!("stage {s:2}: weights of {}", path.display()));
+                    }
+                }
+            }
+            Err(error) => log(&format!(
+                "base weights {} unusable: {error}",
+                path.display()
+            )),
+        }
     }
     Trained {
         weights: PatternWeights::from_discs(&trained),

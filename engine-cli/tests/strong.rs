@@ -153,6 +153,7 @@ fn tiny_training(seed: u64) -> TrainConfig {
         iterations: 20,
         label_parities: 2,
         resume: None,
+        ..TrainConfig::default()
     }
 }
 
@@ -331,4 +332,26 @@ fn match_engines_at_a_fixed_depth_and_on_other_weights() {
     let text = String::from_utf8_lossy(&out.stdout);
     let last = text.lines().last().unwrap();
     assert!(last.contains("average disc margin +0.00"), "{last}");
+}
+
+#[test]
+fn an_accuracy_log_gives_back_its_exact_scores() {
+    let text = "position 1 (21 empties) --------X-X--X--XXXXX---XXXXXXXO-XXOXOO-XXXXOOX-XXXXXOX-OOOOOOO- O: value +57.78 exact +54 error +3.78 best a5 not best (2.1s; so far 1 done, mean abs error 3.78, exactly best 0)\n\
+position 2 (23 empties) X-OOOOO--XOXX-----XXOXX--XXXOX---XXXXXX---XOOOX---XOOOXX--XO--OX O: value -12.00 exact -12 error +0.00 best g2 exactly best (21.3s; so far 2 done, mean abs error 1.89, exactly best 1)\n\
+accuracy: 2 positions (20-24 empties, seed 4242), evaluate --depth 8: mean abs error 1.89 discs, exactly-best moves 50.0%\n";
+    let labels = engine_cli::strong_cli::read_accuracy_log(text);
+    assert_eq!(labels.len(), 2);
+    let one = &labels[&1];
+    assert_eq!(one.exact, 54);
+    assert_eq!(one.chosen, "a5");
+    assert!(!one.chosen_ok);
+    assert_eq!(
+        one.obf,
+        "--------X-X--X--XXXXX---XXXXXXXO-XXOXOO-XXXXOOX-XXXXXOX-OOOOOOO- O"
+    );
+    let two = &labels[&2];
+    assert_eq!(
+        (two.exact, two.chosen.as_str(), two.chosen_ok),
+        (-12, "g2", true)
+    );
 }

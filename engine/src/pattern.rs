@@ -28,7 +28,7 @@
 //! code can `include_bytes!` them and a browser worker can fetch them; the
 //! format is described at [`PatternWeights::to_bytes`].
 
-use crate::bitboard::legal_moves;
+use crate::bitboard::{legal_moves, neighbours};
 use crate::position::Position;
 use std::fmt;
 use std::sync::OnceLock;
@@ -39,9 +39,10 @@ pub const EVAL_SCALE: i32 = 32;
 pub const STAGE_WIDTH: u32 = 4;
 /// Number of stages (empties 0..=60).
 pub const STAGE_COUNT: usize = 16;
-/// Feature instances per position: 46 pattern instances, 2 mobility terms
-/// and the parity term.
-pub const FEATURE_COUNT: usize = 49;
+/// Feature instances per position: 46 pattern instances, 2 mobility terms,
+/// the parity term (the version-1 layout), then each side's potential
+/// mobility and the pair of mobilities (version 2).
+pub const FEATURE_COUNT: usize = 52;
 /// Mobility counts above this share one weight.
 const MOBILITY_CAP: u32 = 31;
 
@@ -167,6 +168,19 @@ const BASE_PATTERNS: [(&str, &[(u8, u8)]); 11] = [
 /// mobility of the opponent, parity of the empties).
 const EXTRA_SIZES: [usize; 3] = [MOBILITY_CAP as usize + 1, MOBILITY_CAP as usize + 1, 2];
 
+/// Potential mobility (empty squares next to the other side's discs)
+/// counts above this share one weight.
+const POTENTIAL_CAP: u32 = 31;
+/// Mobility counts above this share one cell of the mobility-pair table.
+const PAIR_CAP: u32 = 15;
+/// Sizes of the version-2 features (each side's potential mobility, the
+/// pair of mobilities capped at [`PAIR_CAP`]), after the version-1 tables.
+const V2_SIZES: [usize; 3] = [
+    POTENTIAL_CAP as usize + 1,
+    POTENTIAL_CAP as usize + 1,
+    (PAIR_CAP as usize + 1) * (PAIR_CAP as usize + 1),
+];
+
 /// The square (index) that symmetry `s` (0..8) maps `sq` to.
 #[must_use]
 pub const fn symmetric_square(s: usize, sq: usize) -> usize {
@@ -210,6 +224,10 @@ struct Layout {
     /// Hash of the layout (pattern squares, sizes, stages), written in the
     /// weights file so that a file for another layout is refused.
     hash: u64,
+    /// Hash of the version-1 layout (without the version-2 tables) and its
+    /// length: a version-1 file reads with zero version-2 weights.
+    hash_v1: u64,
+    len_v1: usize,
 }
 
 fn pow3(n: usize) -> usize {
@@ -280,6 +298,16 @@ fn build_layout() -> Layout {
         canon.extend((0..size as u32).map(|i| start + i));
         offsets.push(canon.len());
     }
+    let len_v1 = canon.len();
+    let mut hash_v1 = hash;
+    hash_v1.write(&(len_v1 as u64).to_le_bytes());
+    hash_v1.write(&[STAGE_WIDTH as u8, STAGE_COUNT as u8, EVAL_SCALE as u8]);
+    for &size in &V2_SIZES {
+        let start = canon.len() as u32;
+        canon.extend((0..size as u32).map(|i| start + i));
+        offsets.push(canon.len());
+    }
+    hash.write(b"potential-mobility mobility-pair");
     hash.write(&(canon.len() as u64).to_le_bytes());
     hash.write(&[STAGE_WIDTH as u8, STAGE_COUNT as u8, EVAL_SCALE as u8]);
     Layout {
@@ -287,6 +315,8 @@ fn build_layout() -> Layout {
         offsets,
         canon,
         hash: hash.finish(),
+        hash_v1: hash_v1.finish(),
+        len_v1,
     }
 }
 
@@ -306,6 +336,13 @@ pub fn stage_len() -> usize {
 #[must_use]
 pub fn canonical_entry(i: usize) -> usize {
     layout().canon[i] as usize
+}
+
+/// Length of the version-1 part of a stage vector (the patterns,
+/// mobilities and parity); the version-2 tables follow it.
+#[must_use]
+pub fn stage_len_v1() -> usize {
+    layout().len_v1
 }
 
 /// Hash identifying the feature layout (written into weight files).
@@ -335,6 +372,12 @@ pub fn feature_entries(p: u64, o: u64, out: &mut [u32; FEATURE_COUNT]) {
     out[n] = l.offsets[pat] as u32 + mp;
     out[n + 1] = l.offsets[pat + 1] as u32 + mo;
     out[n + 2] = l.offsets[pat + 2] as u32 + (empties & 1);
+    let empty = !(p | o);
+    let pp = (neighbours(o) & empty).count_ones().min(POTENTIAL_CAP);
+    let po = (neighbours(p) & empty).count_ones().min(POTENTIAL_CAP);
+    out[n + 3] = l.offsets[pat + 3] as u32 + pp;
+    out[n + 4] = l.offsets[pat + 4] as u32 + po;
+    out[n + 5] = l.offsets[pat + 5] as u32 + mp.min(PAIR_CAP) * (PAIR_CAP + 1) + mo.min(PAIR_CAP);
 }
 
 /// Why a weights file was refused.
@@ -401,7 +444,9 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 }
 
 const MAGIC: &[u8; 8] = b"O3DEVAL\0";
-const VERSION: u32 = 1;
+/// Version 2 added the potential-mobility and mobility-pair tables; a
+/// version-1 file still reads (those weights zero).
+const VERSION: u32 = 2;
 
 /// Trained weights for every stage.
 #[derive(Clone, PartialEq, Eq)]
@@ -529,7 +574,7 @@ impl PatternWeights {
     /// | bytes | contents |
     /// |---|---|
     /// | 8 | magic `O3DEVAL\0` |
-    /// | 4 | version (1), little-endian like every number here |
+    /// | 4 | version: 2, or 1 (the layout before the potential-mobility and mobility-pair tables, whose weights are then all zero and not written; still read), little-endian like every number here |
     /// | 8 | layout hash ([`layout_hash`]: pattern squares, table sizes, stage division, scale) |
     /// | 4 | scale ([`EVAL_SCALE`]) |
     /// | 4 | stage width, 4 stage count |
@@ -539,10 +584,21 @@ impl PatternWeights {
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let l = layout();
+        // Weights that leave every version-2 table at zero are written in
+        // the version-1 form (byte for byte what the older code wrote).
+        let v1 = self
+            .stages
+            .iter()
+            .all(|w| w[l.len_v1..].iter().all(|&x| x == 0));
+        let (version, hash, count) = if v1 {
+            (1u32, l.hash_v1, l.len_v1)
+        } else {
+            (VERSION, l.hash, l.canon.len())
+        };
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&l.hash.to_le_bytes());
+        out.extend_from_slice(&version.to_le_bytes());
+        out.extend_from_slice(&hash.to_le_bytes());
         out.extend_from_slice(&(EVAL_SCALE as u32).to_le_bytes());
         out.extend_from_slice(&STAGE_WIDTH.to_le_bytes());
         out.extend_from_slice(&(STAGE_COUNT as u32).to_le_bytes());
@@ -553,7 +609,7 @@ impl PatternWeights {
             }
             let mut data = Vec::new();
             let mut zeros = 0u64;
-            for (i, &w) in self.stages[s].iter().enumerate() {
+            for (i, &w) in self.stages[s][..count].iter().enumerate() {
                 if l.canon[i] as usize != i {
                     continue;
                 }
@@ -595,7 +651,7 @@ impl PatternWeights {
             return Err(WeightsError::Truncated);
         }
         let version = read_u32(bytes, 8)?;
-        if version != VERSION {
+        if version != VERSION && version != 1 {
             return Err(WeightsError::UnsupportedVersion(version));
         }
         let body = &bytes[..bytes.len() - 8];
@@ -603,7 +659,12 @@ impl PatternWeights {
             return Err(WeightsError::Checksum);
         }
         let l = layout();
-        if read_u64(bytes, 12)? != l.hash
+        let (hash, count) = if version == 1 {
+            (l.hash_v1, l.len_v1)
+        } else {
+            (l.hash, l.canon.len())
+        };
+        if read_u64(bytes, 12)? != hash
             || read_u32(bytes, 20)? != EVAL_SCALE as u32
             || read_u32(bytes, 24)? != STAGE_WIDTH
             || read_u32(bytes, 28)? != STAGE_COUNT as u32
@@ -631,7 +692,7 @@ impl PatternWeights {
                 let v = read_varint(data, &mut p)?;
                 if v == 0 {
                     let n = read_varint(data, &mut p)? as usize;
-                    if n > l.canon.len() {
+                    if n > count {
                         return Err(WeightsError::Corrupt("zero run"));
                     }
                     canonical.extend(std::iter::repeat_n(0i16, n));
@@ -641,14 +702,15 @@ impl PatternWeights {
                     let w = i16::try_from(w).map_err(|_| WeightsError::Corrupt("weight"))?;
                     canonical.push(w);
                 }
-                if canonical.len() > l.canon.len() {
+                if canonical.len() > count {
                     return Err(WeightsError::Corrupt("too many weights"));
                 }
             }
             // Expand: canonical entries in order, then mirrors copy them.
+            // (A version-1 file has none of the later tables: zeros.)
             let mut full = vec![0i16; l.canon.len()];
             let mut next = canonical.iter();
-            for i in 0..full.len() {
+            for i in 0..count {
                 let c = l.canon[i] as usize;
                 full[i] = if c == i {
                     *next

@@ -3,7 +3,8 @@
 
 mod common;
 use engine::pattern::{
-    canonical_entry, feature_entries, stage_len, symmetric_position, FEATURE_COUNT, STAGE_COUNT,
+    canonical_entry, feature_entries, stage_len, stage_len_v1, symmetric_position, FEATURE_COUNT,
+    STAGE_COUNT,
 };
 use engine::{
     default_weights, evaluate_position, score_all_moves, solve, Limits, PatternWeights, Position,
@@ -132,6 +133,40 @@ fn weights_round_trip_and_damaged_files_are_refused() {
         PatternWeights::from_bytes(&good[..20]),
         Err(WeightsError::Truncated)
     );
+}
+
+#[test]
+fn weights_without_the_version_2_tables_keep_the_version_1_form() {
+    let mut rng = Rng(7);
+    let mut stages: Vec<Option<Vec<f32>>> = (0..STAGE_COUNT)
+        .map(|_| {
+            Some(
+                (0..stage_len())
+                    .map(|i| {
+                        if i < stage_len_v1() {
+                            (rng.next() % 2001) as f32 / 100.0 - 10.0
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    let v1 = PatternWeights::from_discs(&stages);
+    let bytes = v1.to_bytes();
+    assert_eq!(bytes[8..12], 1u32.to_le_bytes(), "version 1");
+    assert_eq!(PatternWeights::from_bytes(&bytes).unwrap(), v1);
+    // One nonzero weight in a version-2 table: version 2, and it survives.
+    if let Some(w) = &mut stages[5] {
+        w[stage_len_v1() + 3] = 1.5;
+    }
+    let v2 = PatternWeights::from_discs(&stages);
+    let bytes2 = v2.to_bytes();
+    assert_eq!(bytes2[8..12], 2u32.to_le_bytes(), "version 2");
+    assert_eq!(PatternWeights::from_bytes(&bytes2).unwrap(), v2);
+    assert_eq!(v2.weight(5, stage_len_v1() + 3), 48);
+    assert_ne!(bytes.len(), bytes2.len());
 }
 
 #[test]
