@@ -43,6 +43,8 @@ pub const STAGE_COUNT: usize = 16;
 /// the parity term (the version-1 layout), then each side's potential
 /// mobility and the pair of mobilities (version 2).
 pub const FEATURE_COUNT: usize = 52;
+/// The version-1 features among them (patterns, mobilities, parity).
+pub const FEATURE_COUNT_V1: usize = 49;
 /// Mobility counts above this share one weight.
 const MOBILITY_CAP: u32 = 31;
 
@@ -355,6 +357,14 @@ pub fn layout_hash() -> u64 {
 /// opponent) activates: one per feature, [`FEATURE_COUNT`] in all. The
 /// evaluation is the sum of the weights at these entries.
 pub fn feature_entries(p: u64, o: u64, out: &mut [u32; FEATURE_COUNT]) {
+    let (mp, mo) = version_1_entries(p, o, out);
+    version_2_entries(p, o, mp, mo, out);
+}
+
+/// The first [`FEATURE_COUNT_V1`] entries of [`feature_entries`] (the
+/// version-1 features): what an evaluation whose version-2 tables are all
+/// zero needs, without computing the rest.
+fn version_1_entries(p: u64, o: u64, out: &mut [u32; FEATURE_COUNT]) -> (u32, u32) {
     let l = layout();
     for (k, (b, squares)) in l.instances.iter().enumerate() {
         let mut idx = 0u32;
@@ -372,6 +382,15 @@ pub fn feature_entries(p: u64, o: u64, out: &mut [u32; FEATURE_COUNT]) {
     out[n] = l.offsets[pat] as u32 + mp;
     out[n + 1] = l.offsets[pat + 1] as u32 + mo;
     out[n + 2] = l.offsets[pat + 2] as u32 + (empties & 1);
+    (mp, mo)
+}
+
+/// The version-2 entries (each side's potential mobility, the mobility
+/// pair) after the version-1 ones.
+fn version_2_entries(p: u64, o: u64, mp: u32, mo: u32, out: &mut [u32; FEATURE_COUNT]) {
+    let l = layout();
+    let n = l.instances.len();
+    let pat = BASE_PATTERNS.len();
     let empty = !(p | o);
     let pp = (neighbours(o) & empty).count_ones().min(POTENTIAL_CAP);
     let po = (neighbours(p) & empty).count_ones().min(POTENTIAL_CAP);
@@ -457,6 +476,9 @@ pub struct PatternWeights {
     /// Bit `s` set when stage `s` was trained (the others copy the nearest
     /// trained stage).
     trained: u64,
+    /// Whether any version-2 weight is non-zero: if not (the shipped
+    /// weights), the evaluation does not compute those features at all.
+    version_2: bool,
 }
 
 impl fmt::Debug for PatternWeights {
@@ -535,8 +557,10 @@ impl PatternWeights {
             }));
         }
         assert!(trained != 0, "no trained stage");
+        let stages = fill_untrained(out);
         PatternWeights {
-            stages: fill_untrained(out),
+            version_2: uses_version_2(&stages),
+            stages,
             trained,
         }
     }
@@ -558,9 +582,15 @@ impl PatternWeights {
     #[must_use]
     pub fn eval_raw(&self, p: u64, o: u64) -> i32 {
         let mut f = [0u32; FEATURE_COUNT];
-        feature_entries(p, o, &mut f);
+        let (mp, mo) = version_1_entries(p, o, &mut f);
+        let count = if self.version_2 {
+            version_2_entries(p, o, mp, mo, &mut f);
+            FEATURE_COUNT
+        } else {
+            FEATURE_COUNT_V1
+        };
         let w = &self.stages[stage_of((!(p | o)).count_ones())];
-        f.iter().map(|&i| i32::from(w[i as usize])).sum()
+        f[..count].iter().map(|&i| i32::from(w[i as usize])).sum()
     }
 
     /// Evaluation of `pos` for the side to move, in discs.
@@ -728,11 +758,19 @@ impl PatternWeights {
         if at != body.len() {
             return Err(WeightsError::Corrupt("trailing bytes"));
         }
+        let stages = fill_untrained(stages);
         Ok(PatternWeights {
-            stages: fill_untrained(stages),
+            version_2: uses_version_2(&stages),
+            stages,
             trained,
         })
     }
+}
+
+/// Whether any stage has a non-zero weight in the version-2 tables.
+fn uses_version_2(stages: &[Vec<i16>]) -> bool {
+    let v1 = layout().len_v1;
+    stages.iter().any(|w| w[v1..].iter().any(|&x| x != 0))
 }
 
 /// Untrained stages copy the nearest trained one (the lower on a tie).

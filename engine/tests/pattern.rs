@@ -432,3 +432,51 @@ fn first_of(
     let solved = engine::solve_with(pos, options).expect("no budget");
     (solved.result, solved.first_value)
 }
+
+/// The evaluation skips the version-2 features when their weights are all
+/// zero (the shipped weights); with or without them it is the sum of the
+/// weights at every feature entry.
+#[test]
+fn the_evaluation_is_the_sum_over_every_feature_with_or_without_version_2() {
+    let mut rng = Rng(0x0bad_cafe);
+    // Random version-1 weights, then the same with random version-2 tables.
+    let v1_stages: Vec<Option<Vec<f32>>> = (0..STAGE_COUNT)
+        .map(|_| {
+            Some(
+                (0..stage_len())
+                    .map(|i| {
+                        if i < stage_len_v1() {
+                            (rng.next() % 2001) as f32 / 100.0 - 10.0
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    let mut v2_stages = v1_stages.clone();
+    for w in v2_stages.iter_mut().flatten() {
+        for x in &mut w[stage_len_v1()..] {
+            *x = (rng.next() % 801) as f32 / 100.0 - 4.0;
+        }
+    }
+    for weights in [
+        default_weights().clone(),
+        PatternWeights::from_discs(&v1_stages),
+        PatternWeights::from_discs(&v2_stages),
+    ] {
+        for i in 0..300 {
+            let pos = random_position(&mut rng, 4 + i % 56);
+            let (p, o) = (pos.player().0, pos.opponent().0);
+            let mut f = [0u32; FEATURE_COUNT];
+            feature_entries(p, o, &mut f);
+            let stage = engine::pattern::stage_of((!(p | o)).count_ones());
+            let sum: i32 = f
+                .iter()
+                .map(|&e| i32::from(weights.weight(stage, e as usize)))
+                .sum();
+            assert_eq!(weights.eval_raw(p, o), sum, "\n{pos}");
+        }
+    }
+}

@@ -12,6 +12,7 @@ use web_sys::HtmlCanvasElement;
 
 #[wasm_bindgen(inline_js = "
 export async function start_renderer(canvas, webgl) {
+  await new Promise((go) => setTimeout(go));
   let gpu = !webgl && !!globalThis.navigator && !!navigator.gpu &&
     await navigator.gpu.requestAdapter({ featureLevel: 'compatibility' }).then((a) => a !== null, () => false);
   for (;;) {
@@ -55,7 +56,10 @@ export function context_back(canvas, webgl) {
 ")]
 extern "C" {
     /// Loads Three.js through the page's import map and starts a renderer on
-    /// `canvas`. Each backend has its own bundle (built by `cargo xtask site`
+    /// `canvas`, from a task of its own (`setTimeout`): asking for an adapter
+    /// makes the page wait on the GPU process (a command buffer created
+    /// synchronously, ~80 ms in traces here), which would otherwise fall
+    /// inside the page's hydration. Each backend has its own bundle (built by `cargo xtask site`
     /// with esbuild, exporting exactly the classes bound below,
     /// `js_namespace = THREE`, plus OrbitControls), and a page loads one:
     /// `three` (WebGPU) when the browser gives a WebGPU adapter and `webgl`
