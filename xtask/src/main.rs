@@ -255,12 +255,23 @@ fn site() -> Result {
     engine_worker(&root, &pkg)?;
     offline_puzzles(&root, &pkg)?;
 
-    step("minifying the wasm-bindgen glue and the split loader (esbuild)");
+    step("minifying the wasm-bindgen glue, the split loader and the inline snippets (esbuild)");
     for name in ["frontend.js", SPLIT_LOADER] {
         let file = pkg.join(name);
         if file.exists() {
             minify_js(&root, &file)?;
         }
+    }
+    // The island's few lines of JS (`inline_js`), which the lobby loads.
+    let mut snippets = Vec::new();
+    if pkg.join("snippets").is_dir() {
+        files_under(&pkg.join("snippets"), &mut snippets)?;
+    }
+    for file in snippets
+        .iter()
+        .filter(|f| f.extension() == Some(OsStr::new("js")))
+    {
+        minify_js(&root, file)?;
     }
 
     step("vendoring Three.js (esbuild: tree-shaken, minified bundle), the CSS and the icons");
