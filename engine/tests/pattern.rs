@@ -40,6 +40,26 @@ fn random_position(rng: &mut Rng, plies: u32) -> Position {
     pos
 }
 
+/// Every stage trained, random weights in ±10 discs in the version-1
+/// tables, zero in the version-2 ones.
+fn random_version_1_stages(rng: &mut Rng) -> Vec<Option<Vec<f32>>> {
+    (0..STAGE_COUNT)
+        .map(|_| {
+            Some(
+                (0..stage_len())
+                    .map(|i| {
+                        if i < stage_len_v1() {
+                            (rng.next() % 2001) as f32 / 100.0 - 10.0
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn the_evaluation_is_invariant_under_the_eight_symmetries() {
     let w = default_weights();
@@ -138,21 +158,7 @@ fn weights_round_trip_and_damaged_files_are_refused() {
 #[test]
 fn weights_without_the_version_2_tables_keep_the_version_1_form() {
     let mut rng = Rng(7);
-    let mut stages: Vec<Option<Vec<f32>>> = (0..STAGE_COUNT)
-        .map(|_| {
-            Some(
-                (0..stage_len())
-                    .map(|i| {
-                        if i < stage_len_v1() {
-                            (rng.next() % 2001) as f32 / 100.0 - 10.0
-                        } else {
-                            0.0
-                        }
-                    })
-                    .collect(),
-            )
-        })
-        .collect();
+    let mut stages = random_version_1_stages(&mut rng);
     let v1 = PatternWeights::from_discs(&stages);
     let bytes = v1.to_bytes();
     assert_eq!(bytes[8..12], 1u32.to_le_bytes(), "version 1");
@@ -440,21 +446,7 @@ fn first_of(
 fn the_evaluation_is_the_sum_over_every_feature_with_or_without_version_2() {
     let mut rng = Rng(0x0bad_cafe);
     // Random version-1 weights, then the same with random version-2 tables.
-    let v1_stages: Vec<Option<Vec<f32>>> = (0..STAGE_COUNT)
-        .map(|_| {
-            Some(
-                (0..stage_len())
-                    .map(|i| {
-                        if i < stage_len_v1() {
-                            (rng.next() % 2001) as f32 / 100.0 - 10.0
-                        } else {
-                            0.0
-                        }
-                    })
-                    .collect(),
-            )
-        })
-        .collect();
+    let v1_stages = random_version_1_stages(&mut rng);
     let mut v2_stages = v1_stages.clone();
     for w in v2_stages.iter_mut().flatten() {
         for x in &mut w[stage_len_v1()..] {
