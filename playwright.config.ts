@@ -3,23 +3,8 @@
 // Each worker starts its own server on a free port with a fresh database
 // (tests/browser/support/fixtures.ts).
 import { defineConfig } from '@playwright/test';
-
-const common = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  // SwiftShader's GPU process can crash on this loaded 2-core machine (and
-  // board.spec.ts kills it on purpose). After a few crashes Chromium turns
-  // WebGPU and WebGL off for the whole browser and blocks the site from 3D:
-  // every later test in that worker would get the 2D board. The island's own
-  // recovery (a new renderer after a lost device) is what the suite tests;
-  // these keep one crash from failing unrelated specs.
-  '--disable-gpu-process-crash-limit',
-  '--disable-domain-blocking-for-3d-apis',
-];
+// @ts-ignore: a plain ES module, shared with the tools (no type declarations).
+import { WEBGPU_FLAGS, WEBGL2_FLAGS } from './tests/browser/support/chromium.mjs';
 
 export default defineConfig({
   testDir: 'tests/browser',
@@ -49,13 +34,7 @@ export default defineConfig({
       use: {
         launchOptions: {
           executablePath: '/usr/bin/chromium',
-          args: [
-            ...common,
-            '--enable-unsafe-webgpu',
-            '--enable-features=Vulkan',
-            '--use-vulkan=swiftshader',
-            '--use-angle=swiftshader',
-          ],
+          args: WEBGPU_FLAGS,
         },
       },
     },
@@ -75,7 +54,7 @@ export default defineConfig({
       use: {
         launchOptions: {
           executablePath: '/usr/bin/chromium',
-          args: [...common, '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+          args: WEBGL2_FLAGS,
         },
       },
     },

@@ -14,27 +14,14 @@
 // `target/debug/othello-server --listen 127.0.0.1:40112 --rate-per-ip 0`.
 import { chromium } from '@playwright/test';
 import fs from 'node:fs';
+import { chromiumFlags } from '../support/chromium.mjs';
 
 const [url, backend = 'webgpu', loadsArg = '3'] = process.argv.slice(2);
 if (!url) {
   console.error('usage: gpu-trace.mjs URL [webgpu|webgl2] [LOADS]');
   process.exit(2);
 }
-// The browser suite's flags (playwright.config.ts).
-const common = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-gpu-process-crash-limit',
-  '--disable-domain-blocking-for-3d-apis',
-];
-const args =
-  backend === 'webgpu'
-    ? [...common, '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=swiftshader']
-    : [...common, '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+const args = chromiumFlags(backend);
 const categories = ['toplevel', 'gpu', 'gpu.dawn', 'disabled-by-default-gpu.dawn', 'gpu.service', 'viz', 'v8', 'v8.wasm', 'devtools.timeline', 'blink'];
 const out = 'test-results/gpu-trace.json';
 fs.mkdirSync('test-results', { recursive: true });

@@ -13,6 +13,7 @@
 // CHROMIUM_ARGS adds flags. Reads /proc, so Linux only; the figures include whatever else runs.
 import { chromium } from '@playwright/test';
 import fs from 'node:fs';
+import { chromiumFlags } from '../support/chromium.mjs';
 
 const [url, loadsArg, backend = 'webgpu', pathsArg = '/'] = process.argv.slice(2);
 if (!url) {
@@ -20,21 +21,7 @@ if (!url) {
   process.exit(2);
 }
 const loads = Number(loadsArg ?? 4);
-// The browser suite's flags (playwright.config.ts).
-const common = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-gpu-process-crash-limit',
-  '--disable-domain-blocking-for-3d-apis',
-];
-const args =
-  backend === 'webgpu'
-    ? [...common, '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=swiftshader']
-    : [...common, '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+const args = chromiumFlags(backend);
 // CHROMIUM_ARGS: more flags, space-separated, to compare.
 const extra = (process.env.CHROMIUM_ARGS ?? '').split(' ').filter(Boolean);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...args, ...extra] });
