@@ -255,24 +255,7 @@ fn site() -> Result {
     engine_worker(&root, &pkg)?;
     offline_puzzles(&root, &pkg)?;
 
-    step("minifying the wasm-bindgen glue, the split loader and the inline snippets (esbuild)");
-    for name in ["frontend.js", SPLIT_LOADER] {
-        let file = pkg.join(name);
-        if file.exists() {
-            minify_js(&root, &file)?;
-        }
-    }
-    // The island's few lines of JS (`inline_js`), which the lobby loads.
-    let mut snippets = Vec::new();
-    if pkg.join("snippets").is_dir() {
-        files_under(&pkg.join("snippets"), &mut snippets)?;
-    }
-    for file in snippets
-        .iter()
-        .filter(|f| f.extension() == Some(OsStr::new("js")))
-    {
-        minify_js(&root, file)?;
-    }
+    minify_scripts(&root, &pkg)?;
 
     step("vendoring Three.js (esbuild: tree-shaken, minified bundle), the CSS and the icons");
     let vendor = site.join("vendor/three");
@@ -872,6 +855,30 @@ export {{ WebGPURenderer }};
 /// are, and so do its exports and string literals, such as the loader's name
 /// that the hashing step rewrites). wasm-bindgen writes its glue readable:
 /// minified, the lobby's glue and loader are 2.5 KB smaller on the wire.
+/// Minifies the wasm-bindgen glue, the split loader and the island's inline
+/// JS snippets (which the lobby loads) in place.
+fn minify_scripts(root: &Path, pkg: &Path) -> Result {
+    step("minifying the wasm-bindgen glue, the split loader and the inline snippets (esbuild)");
+    for name in ["frontend.js", SPLIT_LOADER] {
+        let file = pkg.join(name);
+        if file.exists() {
+            minify_js(root, &file)?;
+        }
+    }
+    // The island's few lines of JS (`inline_js`), which the lobby loads.
+    let mut snippets = Vec::new();
+    if pkg.join("snippets").is_dir() {
+        files_under(&pkg.join("snippets"), &mut snippets)?;
+    }
+    for file in snippets
+        .iter()
+        .filter(|f| f.extension() == Some(OsStr::new("js")))
+    {
+        minify_js(root, file)?;
+    }
+    Ok(())
+}
+
 fn minify_js(root: &Path, file: &Path) -> Result {
     let esbuild = root.join("node_modules/.bin/esbuild");
     let path = file.to_string_lossy().to_string();
