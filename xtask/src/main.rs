@@ -16,6 +16,7 @@
 //! and Debian's Chromium for the browser tests. wasm-bindgen runs as a library
 //! (`wasm-bindgen-cli-support`), pinned by the lockfile to the crate's version.
 
+mod compress;
 mod hash;
 mod lengths;
 mod load;
@@ -187,8 +188,21 @@ fn ensure_chromium() -> Result {
 }
 
 /// Builds the `site/` folder: the wasm package, Three.js and the CSS, each with
-/// a gzip twin that the server sends to browsers that accept it.
+/// a gzip and a brotli twin that the server sends to browsers that accept them.
 fn site() -> Result {
+    match site_files()? {
+        Some(twins) => {
+            step("precompressing (gzip and brotli, one file per core)");
+            twins.run()
+        }
+        None => Ok(()),
+    }
+}
+
+/// The site's files, final; what is left is their compressed twins (None
+/// when they are made already). `run` serves before making them, the other
+/// commands make them at once ([`site`]).
+fn site_files() -> Result<Option<compress::Precompression>> {
     ensure_wasm_target()?;
     ensure_npm_packages()?;
     let root = root();
@@ -215,19 +229,34 @@ fn site() -> Result {
         ],
     )?;
     let wasm = wasm_target_dir().join("wasm32-unknown-unknown/wasm-release/frontend.wasm");
-    build_engine_wasm()?;
+    // The engine's worker module builds beside the next steps: `wasm-opt`
+    // of the main module leaves a core free for most of its time.
+    let mut engine = Some(build_engine_wasm()?);
 
-    // Everything after this point is a function of these inputs: when they
-    // are what the last complete build used, the site is already built.
-    let stamp = site_inputs(&root, &wasm)?;
+    // Everything after this point is a function of these inputs and the
+    // engine's module: when they are what the last complete build used, the
+    // site is already built.
+    let front = site_inputs(&root, &wasm)?;
     let stamp_file = site.join(".inputs");
-    if site.join("manifest.json").is_file()
-        && fs::read_to_string(&stamp_file).is_ok_and(|old| old == stamp)
-    {
-        step("site unchanged since its last build (same wasm, styles, scripts and tools): kept");
-        return Ok(());
+    let old = fs::read_to_string(&stamp_file).unwrap_or_default();
+    if site.join("manifest.json").is_file() && old.lines().next() == Some(front.as_str()) {
+        engine.take().map_or(Ok(()), Background::wait)?;
+        let stamp = format!("{front}\n{}", engine_inputs()?);
+        if old == stamp {
+            let twins = compress::Precompression {
+                site: site.clone(),
+                stamp,
+            };
+            if fs::read_to_string(site.join(compress::STAMP)).is_ok_and(|s| s == twins.stamp) {
+                step("site unchanged since its last build (same wasm, styles, scripts and tools): kept");
+                return Ok(None);
+            }
+            step("site unchanged since its last build; its compressed twins were left unfinished");
+            return Ok(Some(twins));
+        }
     }
     let _ = fs::remove_file(&stamp_file);
+    let _ = fs::remove_file(site.join(compress::STAMP));
 
     let pkg = site.join("pkg");
     let _ = fs::remove_dir_all(&pkg);
@@ -252,6 +281,8 @@ fn site() -> Result {
     let files: Vec<&PathBuf> = std::iter::once(&bg).chain(&chunks).collect();
     wasm_opt_batches(&root, &files)?;
 
+    engine.take().map_or(Ok(()), Background::wait)?;
+    let stamp = format!("{front}\n{}", engine_inputs()?);
     engine_worker(&root, &pkg)?;
     offline_puzzles(&root, &pkg)?;
 
@@ -275,90 +306,19 @@ fn site() -> Result {
 
     step("content-hashed names (site/manifest.json, site/hash.txt)");
     hash_names(&site, &pkg, &prefetch)?;
-
-    step("precompressing (gzip and brotli, one file per core)");
-    let mut files = Vec::new();
-    for dir in [&pkg, &vendor, &style] {
-        files_under(dir, &mut files)?;
-    }
-    let total = std::sync::Mutex::new((0u64, 0u64, 0u64));
-    on_every_core(&files, |file| {
-        let sizes = precompress(file)?;
-        let mut total = total.lock().map_err(|_| "a compressing thread failed")?;
-        total.0 += sizes.0;
-        total.1 += sizes.1;
-        total.2 += sizes.2;
-        Ok(())
-    })?;
-    let total = total
-        .into_inner()
-        .map_err(|_| "a compressing thread failed")?;
-    let hashed = |name: &str| {
-        let manifest = fs::read_to_string(site.join("manifest.json")).unwrap_or_default();
-        let key = format!("\"/pkg/{name}\": \"/pkg/");
-        manifest
-            .split_once(&key)
-            .and_then(|(_, rest)| rest.split_once('"'))
-            .map(|(file, _)| file.to_string())
-            .unwrap_or_default()
-    };
-    let wasm_size = fs::metadata(pkg.join(hashed("frontend.wasm")))
-        .map(|m| m.len())
-        .unwrap_or(0);
-    let chunk_sizes: Vec<String> = fs::read_dir(&pkg)
-        .map_err(|e| e.to_string())?
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .filter(|n| {
-            n.ends_with(".wasm.br") && !n.starts_with("frontend.") && !n.starts_with("engine")
-        })
-        .map(|n| {
-            let size = fs::metadata(pkg.join(&n)).map(|m| m.len()).unwrap_or(0);
-            format!("{n} {} KiB", size / 1024)
-        })
-        .collect();
-    eprintln!("    lazy chunks (brotli): {}", chunk_sizes.join(", "));
-    let size = |name: &str| {
-        let (file, ext) = name.rsplit_once('.').unwrap_or((name, ""));
-        fs::metadata(pkg.join(format!("{}.{ext}", hashed(file))))
-            .map(|m| m.len())
-            .unwrap_or(0)
-    };
-    eprintln!(
-        "    site: {} KiB raw, {} KiB gzip, {} KiB brotli; wasm {} KiB raw, {} KiB gzip, {} KiB brotli",
-        total.0 / 1024,
-        total.1 / 1024,
-        total.2 / 1024,
-        wasm_size / 1024,
-        size("frontend.wasm.gz") / 1024,
-        size("frontend.wasm.br") / 1024
-    );
-    let worker: u64 = ENGINE_WORKER_FILES
-        .iter()
-        .map(|f| {
-            fs::metadata(pkg.join(format!("{}.gz", hashed(f))))
-                .map(|m| m.len())
-                .unwrap_or(0)
-        })
-        .sum();
-    eprintln!(
-        "    engine worker (loaded on demand): {} KiB gzip",
-        worker / 1024
-    );
     // Written last: an interrupted build is never taken for a complete one.
-    fs::write(&stamp_file, stamp).map_err(|e| e.to_string())?;
-    Ok(())
+    fs::write(&stamp_file, &stamp).map_err(|e| e.to_string())?;
+    Ok(Some(compress::Precompression { site, stamp }))
 }
 
-/// The SHA-256 of everything the site's files are made from after the two
-/// cargo builds: the frontend's and the engine's wasm, the styles, the
-/// engine worker's script and weights, the island's Three.js bindings, the
-/// npm lock (Three.js, wasm-opt, esbuild) and this xtask itself (its steps).
+/// The SHA-256 of everything the site's files are made from after the
+/// frontend's cargo build, but the engine's module ([`engine_inputs`]): the
+/// frontend's wasm, the styles, the engine worker's script and weights, the
+/// island's Three.js bindings, the npm lock (Three.js, wasm-opt, esbuild) and
+/// this xtask itself (its steps).
 fn site_inputs(root: &Path, frontend_wasm: &Path) -> Result<String> {
-    use sha2::{Digest, Sha256};
     let mut files: Vec<PathBuf> = vec![
         frontend_wasm.to_path_buf(),
-        wasm_target_dir().join("wasm32-unknown-unknown/wasm-engine/engine_wasm.wasm"),
         root.join("engine/weights/eval.bin"),
         root.join("puzzles/puzzles.jsonl"),
         root.join("engine-wasm/engine-worker.js"),
@@ -375,8 +335,19 @@ fn site_inputs(root: &Path, frontend_wasm: &Path) -> Result<String> {
     if let Ok(me) = std::env::current_exe() {
         files.push(me);
     }
+    sha256_of(&files)
+}
+
+/// The SHA-256 of the engine's worker module (built by [`build_engine_wasm`]).
+fn engine_inputs() -> Result<String> {
+    sha256_of(&[engine_wasm()])
+}
+
+/// The SHA-256 of the files' names, lengths and bytes, in hex.
+fn sha256_of(files: &[PathBuf]) -> Result<String> {
+    use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
-    for file in &files {
+    for file in files {
         let bytes = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
         hasher.update(file.to_string_lossy().as_bytes());
         hasher.update((bytes.len() as u64).to_le_bytes());
@@ -389,11 +360,18 @@ fn site_inputs(root: &Path, frontend_wasm: &Path) -> Result<String> {
         .collect())
 }
 
-/// Builds the engine's worker module (engine-wasm, wasm32, speed-optimised).
-fn build_engine_wasm() -> Result {
-    step("building the engine's worker module (engine-wasm, wasm32, speed-optimised)");
-    sh(
-        &cargo(),
+/// The engine's worker module as cargo builds it.
+fn engine_wasm() -> PathBuf {
+    wasm_target_dir().join("wasm32-unknown-unknown/wasm-engine/engine_wasm.wasm")
+}
+
+/// Starts the build of the engine's worker module (engine-wasm, wasm32,
+/// speed-optimised), beside the site's next steps.
+fn build_engine_wasm() -> Result<Background> {
+    let target = wasm_target_dir().to_string_lossy().to_string();
+    Background::cargo(
+        "the engine's worker module",
+        "xtask-engine-build.log",
         &[
             "build",
             "-p",
@@ -404,7 +382,7 @@ fn build_engine_wasm() -> Result {
             "--profile",
             "wasm-engine",
             "--target-dir",
-            &wasm_target_dir().to_string_lossy(),
+            &target,
         ],
     )
 }
@@ -555,7 +533,7 @@ const ENGINE_WORKER_FILES: [&str; 3] = ["engine-worker.js", "engine.js", "engine
 /// script that loads it. No page imports these: the worker is started (and
 /// fetches them) only when a hint or an offline game needs the engine.
 fn engine_worker(root: &Path, pkg: &Path) -> Result {
-    let wasm = wasm_target_dir().join("wasm32-unknown-unknown/wasm-engine/engine_wasm.wasm");
+    let wasm = engine_wasm();
     wasm_bindgen_cli_support::Bindgen::new()
         .input_path(&wasm)
         .web(true)
@@ -868,7 +846,7 @@ fn minify_scripts(root: &Path, pkg: &Path) -> Result {
     // The island's few lines of JS (`inline_js`), which the lobby loads.
     let mut snippets = Vec::new();
     if pkg.join("snippets").is_dir() {
-        files_under(&pkg.join("snippets"), &mut snippets)?;
+        compress::files_under(&pkg.join("snippets"), &mut snippets)?;
     }
     for file in snippets
         .iter()
@@ -939,56 +917,12 @@ fn on_every_core<T: Sync>(items: &[T], work: impl Fn(&T) -> Result + Sync) -> Re
     })
 }
 
-/// Every file under `dir` but the compressed twins, largest first (so the
-/// longest job starts first).
-fn files_under(dir: &Path, files: &mut Vec<PathBuf>) -> Result {
-    for entry in fs::read_dir(dir).map_err(|e| e.to_string())? {
-        let path = entry.map_err(|e| e.to_string())?.path();
-        if path.is_dir() {
-            files_under(&path, files)?;
-        } else if !matches!(path.extension().and_then(OsStr::to_str), Some("gz" | "br")) {
-            files.push(path);
-        }
-    }
-    files.sort_by_key(|f| std::cmp::Reverse(fs::metadata(f).map_or(0, |m| m.len())));
-    Ok(())
-}
-
-/// Writes a `.gz` and a `.br` twin of `path`; its (raw, gzip, brotli) sizes.
-fn precompress(path: &Path) -> Result<(u64, u64, u64)> {
-    let data = fs::read(path).map_err(|e| e.to_string())?;
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    encoder.write_all(&data).map_err(|e| e.to_string())?;
-    let compressed = encoder.finish().map_err(|e| e.to_string())?;
-    let mut gz = path.to_path_buf().into_os_string();
-    gz.push(".gz");
-    fs::write(PathBuf::from(gz), &compressed).map_err(|e| e.to_string())?;
-    // Brotli at its best setting, for browsers that accept `br` (all
-    // current ones over HTTPS and on localhost): ~15–20 % under gzip.
-    let mut brotli = Vec::new();
-    let params = brotli::enc::BrotliEncoderParams {
-        quality: 11,
-        lgwin: 22,
-        ..Default::default()
-    };
-    brotli::BrotliCompress(&mut data.as_slice(), &mut brotli, &params)
-        .map_err(|e| e.to_string())?;
-    let mut br = path.to_path_buf().into_os_string();
-    br.push(".br");
-    fs::write(PathBuf::from(br), &brotli).map_err(|e| e.to_string())?;
-    Ok((
-        data.len() as u64,
-        compressed.len() as u64,
-        brotli.len() as u64,
-    ))
-}
-
 fn build(release: bool) -> Result {
     let mut args = vec!["build", "-p", "server", "--bin", "othello-server"];
     if release {
         args.push("--release");
     }
-    let native = Background::cargo("the server", &args)?;
+    let native = Background::cargo("the server", "xtask-native-build.log", &args)?;
     site_beside(native)
 }
 
@@ -1005,8 +939,8 @@ struct Background {
 }
 
 impl Background {
-    fn cargo(what: &'static str, args: &[&str]) -> Result<Background> {
-        let log = target_dir().join("xtask-native-build.log");
+    fn cargo(what: &'static str, log: &str, args: &[&str]) -> Result<Background> {
+        let log = target_dir().join(log);
         fs::create_dir_all(target_dir()).map_err(|e| e.to_string())?;
         let out = fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
         let err = out.try_clone().map_err(|e| e.to_string())?;
@@ -1067,9 +1001,23 @@ impl Drop for Background {
 
 /// The site, with `native` building beside it; both must succeed.
 fn site_beside(native: Background) -> Result {
-    let site = site();
+    let twins = site_files_beside(native)?;
+    match twins {
+        Some(twins) => {
+            step("precompressing (gzip and brotli, one file per core)");
+            twins.run()
+        }
+        None => Ok(()),
+    }
+}
+
+/// The site's files with `native` building beside them; both must succeed.
+/// The compressed twins are left to the caller ([`site_files`]).
+fn site_files_beside(native: Background) -> Result<Option<compress::Precompression>> {
+    let site = site_files();
     let native = native.wait();
-    site.and(native)
+    let twins = site?;
+    native.map(|()| twins)
 }
 
 /// The native build `cargo xtask test` uses: the workspace's tests and
@@ -1202,13 +1150,19 @@ fn run(args: &[String]) -> Result {
         None => (args, &[][..]),
     };
     let release = ours.iter().any(|a| a == "--release");
+    let mut twins = None;
     let binary = if release {
         build(true)?;
         target_dir().join("release/othello-server")
     } else {
         // The test command's build of the server, shared with `cargo xtask
-        // test`, beside the site.
-        site_beside(Background::cargo("the server", SERVER_FOR_TESTS)?)?;
+        // test`, beside the site; the files' compressed twins are made
+        // while it serves (`compress.rs`).
+        twins = site_files_beside(Background::cargo(
+            "the server",
+            "xtask-native-build.log",
+            SERVER_FOR_TESTS,
+        )?)?;
         target_dir().join("debug/othello-server")
     };
     // The test binaries compile while the site is served, at the lowest
@@ -1217,11 +1171,22 @@ fn run(args: &[String]) -> Result {
     let mut rest = (!release).then(build_tests_in_background).flatten();
     let args: Vec<&str> = server_args.iter().map(String::as_str).collect();
     step("starting the server (Ctrl-C stops it)");
-    let status = Command::new(&binary)
+    let server = Command::new(&binary)
         .args(&args)
         .current_dir(root())
-        .status()
+        .spawn()
         .map_err(|e| format!("cannot start {}: {e}", binary.display()));
+    if let (Ok(_), Some(twins)) = (&server, twins) {
+        eprintln!(
+            "    the files' gzip and brotli twins are made meanwhile (sent as they are until then)"
+        );
+        std::thread::spawn(move || {
+            if let Err(e) = twins.run() {
+                eprintln!("xtask run: precompressing failed: {e} (files are sent uncompressed)");
+            }
+        });
+    }
+    let status = server.and_then(|mut child| child.wait().map_err(|e| format!("the server: {e}")));
     if let Some(rest) = rest.take() {
         rest.stop();
     }
@@ -1238,7 +1203,11 @@ fn test(playwright_args: &[String]) -> Result {
     let started = Instant::now();
     // The native test binaries build beside the site (nothing to do after a
     // `run` that already built them, or when nothing changed).
-    site_beside(Background::cargo("the test binaries", TEST_BUILD)?)?;
+    site_beside(Background::cargo(
+        "the test binaries",
+        "xtask-native-build.log",
+        TEST_BUILD,
+    )?)?;
     step("cargo fmt --check");
     sh(&cargo(), &["fmt", "--all", "--check"])?;
     step("long files say why (over 600 lines: a reason line at the top)");
