@@ -124,7 +124,11 @@ impl Assets {
     /// The page's start-up script (a classic inline script in the head, so it
     /// runs as soon as it is parsed): it fetches and compiles the app's wasm
     /// while the glue's modules load, then hydrates once the document is
-    /// parsed. Leptos' own `HydrationScripts` starts all of this from a module
+    /// parsed and the server's page has had its first frame (a visible page's
+    /// next animation frame, then a task: hydrating is the main thread's
+    /// longest task, and run before that frame it held the first paint back
+    /// until it was done; a hidden tab, whose frames wait, hydrates at once).
+    /// Leptos' own `HydrationScripts` starts all of this from a module
     /// script, which the browser runs only after the whole document and every
     /// stylesheet; measured in docs/BENCHMARKS.md (start-up). Once the page
     /// has hydrated and loaded, it registers the service worker (`/sw.js`,
@@ -141,7 +145,8 @@ impl Assets {
 var bytes=fetch(wasm);\
 var compiled=WebAssembly.compileStreaming?WebAssembly.compileStreaming(bytes).catch(function(){{return fetch(wasm);}}):bytes;\
 var ready=import(glue).then(function(mod){{return compiled.then(function(m){{return mod.default({{module_or_path:m}});}}).then(function(){{return mod;}});}});\
-function go(){{ready.then(function(mod){{mod.hydrate();later(offline);}},function(e){{console.error('the app could not start',e);}});}}\
+function go(){{ready.then(function(mod){{painted(function(){{mod.hydrate();later(offline);}});}},function(e){{console.error('the app could not start',e);}});}}\
+function painted(f){{if(document.visibilityState==='visible')requestAnimationFrame(function(){{setTimeout(f,0);}});else f();}}\
 function later(f){{if(document.readyState==='complete')setTimeout(f,0);else addEventListener('load',function(){{setTimeout(f,0);}});}}\
 function banner(){{if(document.getElementById('update-ready'))return;\
 var said=function(n){{var e=document.querySelector('meta[name=othello-update-'+n+']');return e?e.content:'';}};\
@@ -223,7 +228,7 @@ mod tests {
     }
 
     #[test]
-    fn the_boot_script_starts_the_hashed_app_and_hydrates_once_the_document_is_parsed() {
+    fn the_boot_script_starts_the_hashed_app_and_hydrates_once_the_document_is_parsed_and_drawn() {
         let assets = Assets::from_manifest(
             r#"{"/pkg/frontend.js": "/pkg/frontend.1.js",
                 "/pkg/frontend.wasm": "/pkg/frontend.2.wasm"}"#,
@@ -234,6 +239,9 @@ mod tests {
         assert!(script.contains("WebAssembly.compileStreaming(bytes)"));
         assert!(script.contains("mod.default({module_or_path:m})"));
         assert!(script.contains("addEventListener('DOMContentLoaded',go)"));
+        // Hydration waits for the server's page to be drawn once (when visible).
+        assert!(script.contains("painted(function(){mod.hydrate();"));
+        assert!(script.contains("requestAnimationFrame(function(){setTimeout(f,0);})"));
         assert!(!script.contains("</script"));
         // Without a manifest, the plain names `cargo xtask site` lays out.
         assert!(Assets::default()

@@ -1,6 +1,7 @@
 // Start-up A/B: interleaved cold loads of the lobby from two (or more) servers,
 // in one Chromium, so that both variants see the same machine load. Prints the
-// median time to `othello:hydrated` and `othello:first-frame` per URL.
+// median time to the page's first paint (`first-contentful-paint`),
+// `othello:hydrated` and `othello:first-frame` per URL.
 //
 //   node tests/browser/tools/startup-ab.mjs LOADS webgpu|webgl2 URL [URL…]
 //
@@ -15,6 +16,7 @@
 // DevTools' Performance panel or Perfetto: the trace behind the start-up
 // breakdown in docs/BENCHMARKS.md.
 import { chromium } from 'playwright-core';
+import { chromiumFlags } from '../support/chromium.mjs';
 
 const [loadsArg, backend, ...urls] = process.argv.slice(2);
 const loads = Number(loadsArg);
@@ -29,12 +31,8 @@ if (!modes.every((m) => m === 'active' || m === 'quiet')) {
   process.exit(2);
 }
 const throttle = process.env.THROTTLE === '1';
-// The flags of playwright.config.ts's two projects.
-const args = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-if (backend === 'webgpu') args.push('--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=swiftshader');
-else args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader');
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
-const runs = urls.flatMap((url) => modes.map((mode) => ({ url, mode, hydrated: [], frame: [] })));
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumFlags(backend) });
+const runs = urls.flatMap((url) => modes.map((mode) => ({ url, mode, paint: [], hydrated: [], frame: [] })));
 const trace = process.env.TRACE;
 const TRACE_CATEGORIES = [
   'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'loading',
@@ -57,25 +55,27 @@ async function load({ url, mode }, tracePath) {
     await page.goto(url);
   }
   await page.waitForFunction(() => performance.getEntriesByName('othello:first-frame').length > 0, null, { timeout: 60_000 });
-  const [hydrated, frame] = await page.evaluate(() => [
+  const [paint, hydrated, frame] = await page.evaluate(() => [
+    performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
     performance.getEntriesByName('othello:hydrated')[0].startTime,
     performance.getEntriesByName('othello:first-frame')[0].startTime,
   ]);
   if (tracePath) await browser.stopTracing();
   await context.close();
-  return [Math.round(hydrated), Math.round(frame)];
+  return [Math.round(paint), Math.round(hydrated), Math.round(frame)];
 }
 
 for (let i = 0; i < loads; i++) {
   for (const run of runs) {
-    const [hydrated, frame] = await load(run);
+    const [paint, hydrated, frame] = await load(run);
+    run.paint.push(paint);
     run.hydrated.push(hydrated);
     run.frame.push(frame);
   }
 }
 if (trace) {
-  const [hydrated, frame] = await load(runs[0], trace);
-  console.log(`trace of one more load of ${runs[0].url} (${hydrated} / ${frame} ms, slowed by tracing): ${trace}`);
+  const [paint, hydrated, frame] = await load(runs[0], trace);
+  console.log(`trace of one more load of ${runs[0].url} (${paint} / ${hydrated} / ${frame} ms, slowed by tracing): ${trace}`);
 }
 await browser.close();
 const median = (values) => {
@@ -84,5 +84,5 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
 };
 for (const r of runs) {
-  console.log(`${backend} ${r.url} (${r.mode} harness): hydrated median ${median(r.hydrated)} ms (${r.hydrated.join(', ')}); first frame median ${median(r.frame)} ms (${r.frame.join(', ')})`);
+  console.log(`${backend} ${r.url} (${r.mode} harness): first paint median ${median(r.paint)} ms (${r.paint.join(', ')}); hydrated median ${median(r.hydrated)} ms (${r.hydrated.join(', ')}); first frame median ${median(r.frame)} ms (${r.frame.join(', ')})`);
 }
