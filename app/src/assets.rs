@@ -128,6 +128,11 @@ impl Assets {
     /// next animation frame, then a task: hydrating is the main thread's
     /// longest task, and run before that frame it held the first paint back
     /// until it was done; a hidden tab, whose frames wait, hydrates at once).
+    /// A button pressed in the moment between that frame and the end of
+    /// hydration (the page is drawn but has no handlers yet) is held and
+    /// pressed again once the page has hydrated (`<body data-hydrated>`,
+    /// which the frontend sets when its asynchronous hydration is done), so
+    /// no press is lost.
     /// Leptos' own `HydrationScripts` starts all of this from a module
     /// script, which the browser runs only after the whole document and every
     /// stylesheet; measured in docs/BENCHMARKS.md (start-up). Once the page
@@ -145,7 +150,11 @@ impl Assets {
 var bytes=fetch(wasm);\
 var compiled=WebAssembly.compileStreaming?WebAssembly.compileStreaming(bytes).catch(function(){{return fetch(wasm);}}):bytes;\
 var ready=import(glue).then(function(mod){{return compiled.then(function(m){{return mod.default({{module_or_path:m}});}}).then(function(){{return mod;}});}});\
-function go(){{ready.then(function(mod){{painted(function(){{mod.hydrate();later(offline);}});}},function(e){{console.error('the app could not start',e);}});}}\
+var early=null;function hold(e){{var b=e.target.closest&&e.target.closest('button');if(b&&!b.disabled){{e.preventDefault();e.stopPropagation();early=b;}}}}\
+addEventListener('click',hold,true);\
+function replay(){{removeEventListener('click',hold,true);var b=early;early=null;if(b&&b.isConnected&&!b.disabled)b.click();}}\
+function hydrated(f){{var body=document.body;if(body.dataset.hydrated==='true')return f();var o=new MutationObserver(function(){{if(body.dataset.hydrated==='true'){{o.disconnect();f();}}}});o.observe(body,{{attributes:true,attributeFilter:['data-hydrated']}});}}\
+function go(){{ready.then(function(mod){{painted(function(){{hydrated(replay);mod.hydrate();later(offline);}});}},function(e){{removeEventListener('click',hold,true);console.error('the app could not start',e);}});}}\
 function painted(f){{if(document.visibilityState==='visible')requestAnimationFrame(function(){{setTimeout(f,0);}});else f();}}\
 function later(f){{if(document.readyState==='complete')setTimeout(f,0);else addEventListener('load',function(){{setTimeout(f,0);}});}}\
 function banner(){{if(document.getElementById('update-ready'))return;\
@@ -240,8 +249,12 @@ mod tests {
         assert!(script.contains("mod.default({module_or_path:m})"));
         assert!(script.contains("addEventListener('DOMContentLoaded',go)"));
         // Hydration waits for the server's page to be drawn once (when visible).
-        assert!(script.contains("painted(function(){mod.hydrate();"));
+        assert!(script.contains("painted(function(){hydrated(replay);mod.hydrate();"));
         assert!(script.contains("requestAnimationFrame(function(){setTimeout(f,0);})"));
+        // A press before hydration is held, then replayed.
+        assert!(script.contains("addEventListener('click',hold,true)"));
+        assert!(script.contains("b.click()"));
+        assert!(script.contains("hydrated(replay)"));
         assert!(!script.contains("</script"));
         // Without a manifest, the plain names `cargo xtask site` lays out.
         assert!(Assets::default()

@@ -173,3 +173,26 @@ test.describe('in Greek', () => {
     expect(consoleErrors).toEqual([]);
   });
 });
+
+test('a button pressed while the page is drawn but not yet hydrated is not lost', async ({ page, consoleErrors }) => {
+  // The app's wasm arrives late, as on a slow link or a slow phone: the
+  // server's page is on screen, its buttons have no handlers yet.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/pkg\/frontend\.[0-9a-f]{16}\.wasm$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  await expect(page.locator('#start-hot-seat')).toBeVisible();
+  expect(await page.evaluate(() => document.body.dataset.hydrated ?? '')).not.toBe('true');
+  await page.click('#start-hot-seat');
+  // Nothing can happen yet: the page is still the lobby.
+  await page.waitForTimeout(300);
+  expect(new URL(page.url()).pathname).toBe('/');
+  release();
+  // Once hydrated, the held press starts the game.
+  await page.waitForURL(/\/table\//, { timeout: 30_000 });
+  await expect(page.locator('#turn')).toContainText('Black to move');
+  expect(consoleErrors).toEqual([]);
+});
