@@ -190,7 +190,12 @@ fn ensure_chromium() -> Result {
 /// Builds the `site/` folder: the wasm package, Three.js and the CSS, each with
 /// a gzip and a brotli twin that the server sends to browsers that accept them.
 fn site() -> Result {
-    match site_files()? {
+    compress_now(site_files()?)
+}
+
+/// Makes the files' compressed twins now, when they are not made already.
+fn compress_now(twins: Option<compress::Precompression>) -> Result {
+    match twins {
         Some(twins) => {
             step("precompressing (gzip and brotli, one file per core)");
             twins.run()
@@ -1001,14 +1006,7 @@ impl Drop for Background {
 
 /// The site, with `native` building beside it; both must succeed.
 fn site_beside(native: Background) -> Result {
-    let twins = site_files_beside(native)?;
-    match twins {
-        Some(twins) => {
-            step("precompressing (gzip and brotli, one file per core)");
-            twins.run()
-        }
-        None => Ok(()),
-    }
+    compress_now(site_files_beside(native)?)
 }
 
 /// The site's files with `native` building beside them; both must succeed.
