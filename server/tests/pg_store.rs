@@ -299,7 +299,7 @@ async fn the_json_modes_of_an_older_shared_database_become_columns() {
         .await
         .expect("connect");
     let players = old_players();
-    let mut migrator = sqlx::migrate!("../migrations/postgres");
+    let mut migrator = server::store::rows::postgres_migrator();
     migrator.migrations = std::borrow::Cow::Owned(
         migrator
             .iter()

@@ -71,31 +71,32 @@ macro_rules! bind_player {
     }};
 }
 
-/// An archived game as stored.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct ArchivedRow {
-    pub id: String,
-    #[sqlx(flatten)]
-    pub mode: ModeColumns,
-    pub black_account: Option<i64>,
-    pub black_ai: Option<i64>,
-    pub black_browser: Option<String>,
-    pub white_account: Option<i64>,
-    pub white_ai: Option<i64>,
-    pub white_browser: Option<String>,
-    pub start_obf: String,
-    pub moves: String,
-    pub times: String,
-    pub winner: Option<String>,
-    pub reason: String,
-    pub black_discs: i64,
-    pub white_discs: i64,
-    pub ended_at: i64,
-    /// Both players' ratings before and after (rated games only).
-    pub black_before: Option<f64>,
-    pub black_after: Option<f64>,
-    pub white_before: Option<f64>,
-    pub white_after: Option<f64>,
+crate::store::rows::row_struct! {
+    /// An archived game as stored.
+    #[derive(Clone, Debug)]
+    pub struct ArchivedRow {
+        pub id: String,
+        pub mode: ModeColumns as flatten,
+        pub black_account: Option<i64>,
+        pub black_ai: Option<i64>,
+        pub black_browser: Option<String>,
+        pub white_account: Option<i64>,
+        pub white_ai: Option<i64>,
+        pub white_browser: Option<String>,
+        pub start_obf: String,
+        pub moves: String,
+        pub times: String,
+        pub winner: Option<String>,
+        pub reason: String,
+        pub black_discs: i64,
+        pub white_discs: i64,
+        pub ended_at: i64,
+        /// Both players' ratings before and after (rated games only).
+        pub black_before: Option<f64>,
+        pub black_after: Option<f64>,
+        pub white_before: Option<f64>,
+        pub white_after: Option<f64>,
+    }
 }
 
 impl ArchivedRow {

@@ -6,25 +6,25 @@
 use super::{on_db, Dialect, Store, StoreError};
 use app::protocol::AccountId;
 
-/// A challenge as stored, with both players' names.
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
-pub struct ChallengeRow {
-    pub id: String,
-    #[sqlx(try_from = "i64")]
-    pub challenger: AccountId,
-    pub challenger_name: String,
-    #[sqlx(try_from = "i64")]
-    pub challenged: AccountId,
-    pub challenged_name: String,
-    pub base_ms: i64,
-    pub increment_ms: i64,
-    pub colour: String,
-    pub rated: i64,
-    pub status: String,
-    pub table_id: Option<String>,
-    pub created_at: i64,
-    pub expires_at: i64,
-    pub answered_at: Option<i64>,
+crate::store::rows::row_struct! {
+    /// A challenge as stored, with both players' names.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ChallengeRow {
+        pub id: String,
+        pub challenger: AccountId as i64,
+        pub challenger_name: String,
+        pub challenged: AccountId as i64,
+        pub challenged_name: String,
+        pub base_ms: i64,
+        pub increment_ms: i64,
+        pub colour: String,
+        pub rated: i64,
+        pub status: String,
+        pub table_id: Option<String>,
+        pub created_at: i64,
+        pub expires_at: i64,
+        pub answered_at: Option<i64>,
+    }
 }
 
 /// A challenge to write.

@@ -11,18 +11,19 @@ use app::protocol::AccountId;
 /// (the rated-round check in `ratings.rs` and the fair-play service).
 pub const LINK_DAYS: i64 = 30;
 
-/// An open or closed report, as the operator lists it.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct ReportRow {
-    pub id: i64,
-    #[sqlx(try_from = "i64")]
-    pub account_id: AccountId,
-    pub reporter: String,
-    pub table_id: Option<String>,
-    pub reason: String,
-    pub body: String,
-    pub created_at: i64,
-    pub closed_at: Option<i64>,
+crate::store::rows::row_struct! {
+    /// An open or closed report, as the operator lists it.
+    #[derive(Clone, Debug)]
+    pub struct ReportRow {
+        pub id: i64,
+        pub account_id: AccountId as i64,
+        pub reporter: String,
+        pub table_id: Option<String>,
+        pub reason: String,
+        pub body: String,
+        pub created_at: i64,
+        pub closed_at: Option<i64>,
+    }
 }
 
 impl Store {

@@ -2,22 +2,23 @@
 //! `migrations/0003_lab.sql` and `0017_versions.sql`); the queries, the same
 //! on both databases, are the lab game repository in `store/lab.rs`.
 
-/// A stored lab game header.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct LabGameRow {
-    pub id: String,
-    pub black_depth: i64,
-    pub white_depth: i64,
-    pub created_at: i64,
-    pub updated_at: i64,
-    /// `en` or `el` (migration 0012).
-    pub lang: String,
+crate::store::rows::row_struct! {
+    /// A stored lab game header.
+    #[derive(Clone, Debug)]
+    pub struct LabGameRow {
+        pub id: String,
+        pub black_depth: i64,
+        pub white_depth: i64,
+        pub created_at: i64,
+        pub updated_at: i64,
+        /// `en` or `el` (migration 0012).
+        pub lang: String,
+    }
 }
 
 /// Where a placement's explanation stands. Stored as the lowercase name, the
 /// strings `lab_moves.explain_state`'s CHECK allows (migration 0003).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExplainState {
     /// Not written yet (or interrupted by a restart: written again).
     Pending,
@@ -36,18 +37,36 @@ impl ExplainState {
     }
 }
 
-/// A stored placement and its explanation.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct LabMoveRow {
-    pub ply: i64,
-    pub side: String,
-    pub square: i64,
-    pub facts: String,
-    pub explain_state: ExplainState,
-    pub explanation: Option<String>,
-    pub lesson: Option<String>,
-    pub provider: Option<String>,
-    pub explain_error: Option<String>,
+/// A stored state read back (the rows decode through it).
+impl TryFrom<String> for ExplainState {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Self, String> {
+        [
+            ExplainState::Pending,
+            ExplainState::Ready,
+            ExplainState::Failed,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == name)
+        .ok_or_else(|| format!("no such explanation state: {name}"))
+    }
+}
+
+crate::store::rows::row_struct! {
+    /// A stored placement and its explanation.
+    #[derive(Clone, Debug)]
+    pub struct LabMoveRow {
+        pub ply: i64,
+        pub side: String,
+        pub square: i64,
+        pub facts: String,
+        pub explain_state: ExplainState as String,
+        pub explanation: Option<String>,
+        pub lesson: Option<String>,
+        pub provider: Option<String>,
+        pub explain_error: Option<String>,
+    }
 }
 
 /// An explanation's outcome to store.

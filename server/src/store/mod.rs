@@ -12,7 +12,8 @@
 //! sessions, tables, seats), `queries` (lab owners, the session count),
 //! `lab` (creating, copying, expiring lab games), [`accounts`],
 //! [`archive`], [`ratings`], and the analyses' and explanation budget's
-//! queries beside their services.
+//! queries beside their services. [`rows`] declares the row structs'
+//! `FromRow` for both databases and embeds the migrations.
 
 pub mod accounts;
 mod analyses;
@@ -28,6 +29,7 @@ pub mod pg;
 pub mod puzzles;
 mod queries;
 pub mod ratings;
+pub mod rows;
 pub mod sqlite;
 mod stats;
 mod table_store;
@@ -167,31 +169,30 @@ impl Store {
     }
 }
 
-/// A stored table header.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct StoredTable {
-    #[sqlx(try_from = "String")]
-    pub id: TableId,
-    #[sqlx(flatten)]
-    pub mode: mode::ModeColumns,
-    pub owner: String,
-    pub created_at: i64,
-    pub last_activity: i64,
-    pub black_seat: Option<String>,
-    pub white_seat: Option<String>,
-    pub black_gone_since: Option<i64>,
-    pub white_gone_since: Option<i64>,
-    /// Since when the seats' grace may run (online tables).
-    pub running_since: Option<i64>,
-    /// The position every round starts from, in OBF (None: the usual one).
-    pub start_obf: Option<String>,
+crate::store::rows::row_struct! {
+    /// A stored table header.
+    #[derive(Clone, Debug)]
+    pub struct StoredTable {
+        pub id: TableId as String,
+        pub mode: mode::ModeColumns as flatten,
+        pub owner: String,
+        pub created_at: i64,
+        pub last_activity: i64,
+        pub black_seat: Option<String>,
+        pub white_seat: Option<String>,
+        pub black_gone_since: Option<i64>,
+        pub white_gone_since: Option<i64>,
+        /// Since when the seats' grace may run (online tables).
+        pub running_since: Option<i64>,
+        /// The position every round starts from, in OBF (None: the usual one).
+        pub start_obf: Option<String>,
+    }
 }
 
 /// What a stored row records: a command, or a pass the rules derived. Stored
 /// as the lowercase name (`'place'`, `'pass'`, …), the strings the `moves`
 /// table's CHECK constraint allows since migration 0011.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveKind {
     /// A disc placed.
     Place,
@@ -227,16 +228,18 @@ impl MoveKind {
     ];
 }
 
-/// A stored command or derived pass.
-#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
-pub struct MoveRow {
-    pub seq: i64,
-    pub round: i64,
-    pub kind: MoveKind,
-    pub side: String,
-    pub square: Option<i64>,
-    /// Time the mover used (a placement at a timed table), in milliseconds.
-    pub time_ms: Option<i64>,
+crate::store::rows::row_struct! {
+    /// A stored command or derived pass.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct MoveRow {
+        pub seq: i64,
+        pub round: i64,
+        pub kind: MoveKind as String,
+        pub side: String,
+        pub square: Option<i64>,
+        /// Time the mover used (a placement at a timed table), in milliseconds.
+        pub time_ms: Option<i64>,
+    }
 }
 
 /// A round that ended with a command.

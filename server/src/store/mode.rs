@@ -47,17 +47,19 @@ impl ModeKind {
     }
 }
 
-/// One row's mode columns.
-#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
-pub struct ModeColumns {
-    pub mode_kind: String,
-    pub ai_depth: Option<i64>,
-    pub ai_human: Option<String>,
-    pub private_link: i64,
-    pub base_s: Option<i64>,
-    pub increment_s: Option<i64>,
-    pub rated: i64,
-    pub tournament: i64,
+crate::store::rows::row_struct! {
+    /// One row's mode columns.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct ModeColumns {
+        pub mode_kind: String,
+        pub ai_depth: Option<i64>,
+        pub ai_human: Option<String>,
+        pub private_link: i64,
+        pub base_s: Option<i64>,
+        pub increment_s: Option<i64>,
+        pub rated: i64,
+        pub tournament: i64,
+    }
 }
 
 impl ModeColumns {
@@ -241,7 +243,7 @@ mod tests {
         let url = format!("sqlite://{}?mode=rwc", path.display());
         let pool = sqlx::SqlitePool::connect(&url).await.expect("connect");
         let players = old_players();
-        let mut migrator = sqlx::migrate!("../migrations");
+        let mut migrator = crate::store::rows::sqlite_migrator();
         migrator.migrations = std::borrow::Cow::Owned(
             migrator
                 .iter()

@@ -13,25 +13,29 @@ use super::ratings::DAY_MS;
 use super::{on_db, Dialect, Store, StoreError};
 use crate::glicko::{self, Rating};
 
-/// A puzzle's or a solver's stored rating.
-#[derive(Clone, Copy, Debug, PartialEq, sqlx::FromRow)]
-pub struct PuzzleRatingRow {
-    pub rating: f64,
-    pub deviation: f64,
-    pub volatility: f64,
-    pub attempts: i64,
-    pub solved: i64,
+crate::store::rows::row_struct! {
+    /// A puzzle's or a solver's stored rating.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct PuzzleRatingRow {
+        pub rating: f64,
+        pub deviation: f64,
+        pub volatility: f64,
+        pub attempts: i64,
+        pub solved: i64,
+    }
 }
 
-/// One of a solver's first tries, newest first in [`Store::puzzle_history`].
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
-pub struct AttemptRow {
-    pub puzzle_id: String,
-    pub solved: i64,
-    pub rated: i64,
-    pub at: i64,
-    pub rating_before: Option<f64>,
-    pub rating_after: Option<f64>,
+crate::store::rows::row_struct! {
+    /// One of a solver's first tries, newest first in [`Store::puzzle_history`].
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AttemptRow {
+        pub puzzle_id: String,
+        pub solved: i64,
+        pub rated: i64,
+        pub at: i64,
+        pub rating_before: Option<f64>,
+        pub rating_after: Option<f64>,
+    }
 }
 
 /// What a first try changed: the solver's rating before and after, the
@@ -62,12 +66,13 @@ const SET_PUZZLE: &str = "UPDATE puzzle_ratings SET rating = $2, deviation = $3,
 const MARK_ATTEMPT: &str = "UPDATE puzzle_attempts SET rating_before = $3, rating_after = $4 \
      WHERE solver = $1 AND puzzle_id = $2";
 
-#[derive(sqlx::FromRow)]
-struct SolverRow {
-    rating: f64,
-    deviation: f64,
-    volatility: f64,
-    rated_at: i64,
+crate::store::rows::row_struct! {
+    struct SolverRow {
+        rating: f64,
+        deviation: f64,
+        volatility: f64,
+        rated_at: i64,
+    }
 }
 
 fn rating_of(rating: f64, deviation: f64, volatility: f64) -> Rating {

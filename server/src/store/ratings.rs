@@ -24,14 +24,16 @@ pub struct RatedGame {
     pub white: AccountId,
 }
 
-/// One account's rating in one pool, as stored.
-#[derive(Clone, Copy, Debug, PartialEq, sqlx::FromRow)]
-pub struct RatingRow {
-    pub rating: f64,
-    pub deviation: f64,
-    pub volatility: f64,
-    pub games: i64,
-    pub rated_at: i64,
+crate::store::rows::row_struct! {
+    /// One account's rating in one pool, as stored.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct RatingRow {
+        pub rating: f64,
+        pub deviation: f64,
+        pub volatility: f64,
+        pub games: i64,
+        pub rated_at: i64,
+    }
 }
 
 impl RatingRow {
@@ -55,13 +57,15 @@ impl RatingRow {
     }
 }
 
-/// A rated game's effect: each side's rating before and after.
-#[derive(Clone, Copy, Debug, PartialEq, sqlx::FromRow)]
-pub struct RatingChange {
-    pub black_before: f64,
-    pub black_after: f64,
-    pub white_before: f64,
-    pub white_after: f64,
+crate::store::rows::row_struct! {
+    /// A rated game's effect: each side's rating before and after.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct RatingChange {
+        pub black_before: f64,
+        pub black_after: f64,
+        pub white_before: f64,
+        pub white_after: f64,
+    }
 }
 
 /// What a rated game writes, computed from both stored rows.
@@ -227,32 +231,37 @@ pub(super) async fn write_pg(
     )
 }
 
-/// One line of the leaderboard.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct BoardRow {
-    pub name: String,
-    pub rating: f64,
-    pub deviation: f64,
-    pub games: i64,
+crate::store::rows::row_struct! {
+    /// One line of the leaderboard.
+    #[derive(Clone, Debug)]
+    pub struct BoardRow {
+        pub name: String,
+        pub rating: f64,
+        pub deviation: f64,
+        pub games: i64,
+    }
 }
 
-/// One point of a rating history.
-#[derive(Clone, Copy, Debug, sqlx::FromRow)]
-pub struct HistoryRow {
-    pub at: i64,
-    pub rating: f64,
+crate::store::rows::row_struct! {
+    /// One point of a rating history.
+    #[derive(Clone, Copy, Debug)]
+    pub struct HistoryRow {
+        pub at: i64,
+        pub rating: f64,
+    }
 }
 
-/// An account's rating in one pool, with the pool's name.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct PoolRow {
-    #[sqlx(try_from = "String")]
-    pub speed: Speed,
-    pub rating: f64,
-    pub deviation: f64,
-    pub volatility: f64,
-    pub games: i64,
-    pub rated_at: i64,
+crate::store::rows::row_struct! {
+    /// An account's rating in one pool, with the pool's name.
+    #[derive(Clone, Debug)]
+    pub struct PoolRow {
+        pub speed: Speed as String,
+        pub rating: f64,
+        pub deviation: f64,
+        pub volatility: f64,
+        pub games: i64,
+        pub rated_at: i64,
+    }
 }
 
 /// Runs a read, written once, on the store's database.

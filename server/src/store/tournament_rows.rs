@@ -30,28 +30,29 @@ pub struct TournamentRow {
     pub players: i64,
 }
 
-/// A tournament's row as the database answers it (the store's own; typed
-/// into [`TournamentRow`]).
-#[derive(sqlx::FromRow)]
-pub(super) struct RawTournament {
-    id: String,
-    kind: String,
-    name: String,
-    creator: Option<i64>,
-    creator_name: Option<String>,
-    base_ms: i64,
-    increment_ms: i64,
-    rated: i64,
-    private: i64,
-    rounds: i64,
-    multiplier: i64,
-    starts_at: i64,
-    ends_at: Option<i64>,
-    status: String,
-    round: i64,
-    created_at: i64,
-    finished_at: Option<i64>,
-    players: i64,
+crate::store::rows::row_struct! {
+    /// A tournament's row as the database answers it (the store's own; typed
+    /// into [`TournamentRow`]).
+    pub(super) struct RawTournament {
+        id: String,
+        kind: String,
+        name: String,
+        creator: Option<i64>,
+        creator_name: Option<String>,
+        base_ms: i64,
+        increment_ms: i64,
+        rated: i64,
+        private: i64,
+        rounds: i64,
+        multiplier: i64,
+        starts_at: i64,
+        ends_at: Option<i64>,
+        status: String,
+        round: i64,
+        created_at: i64,
+        finished_at: Option<i64>,
+        players: i64,
+    }
 }
 
 impl From<RawTournament> for TournamentRow {
@@ -100,14 +101,15 @@ pub struct NewTournament<'a> {
     pub now: i64,
 }
 
-/// A player of a tournament, with their account's name.
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
-pub struct EntrantRow {
-    #[sqlx(try_from = "i64")]
-    pub account_id: AccountId,
-    pub name: String,
-    pub rating: f64,
-    pub withdrawn: i64,
+crate::store::rows::row_struct! {
+    /// A player of a tournament, with their account's name.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EntrantRow {
+        pub account_id: AccountId as i64,
+        pub name: String,
+        pub rating: f64,
+        pub withdrawn: i64,
+    }
 }
 
 /// One game (or bye) of a tournament.
@@ -130,19 +132,20 @@ pub struct GameRow {
     pub seated: bool,
 }
 
-#[derive(sqlx::FromRow)]
-pub(super) struct RawGame {
-    round: i64,
-    black: i64,
-    white: Option<i64>,
-    table_id: Option<String>,
-    black_points: Option<i64>,
-    white_points: Option<i64>,
-    black_discs: Option<i64>,
-    white_discs: Option<i64>,
-    black_berserk: i64,
-    white_berserk: i64,
-    seated: bool,
+crate::store::rows::row_struct! {
+    pub(super) struct RawGame {
+        round: i64,
+        black: i64,
+        white: Option<i64>,
+        table_id: Option<String>,
+        black_points: Option<i64>,
+        white_points: Option<i64>,
+        black_discs: Option<i64>,
+        white_discs: Option<i64>,
+        black_berserk: i64,
+        white_berserk: i64,
+        seated: bool,
+    }
 }
 
 impl From<RawGame> for GameRow {
@@ -181,19 +184,20 @@ pub struct EndedGame {
     pub white_moves: i64,
 }
 
-#[derive(sqlx::FromRow)]
-pub(super) struct RawEnded {
-    round: i64,
-    black: i64,
-    winner: Option<String>,
-    reason: String,
-    black_discs: i64,
-    white_discs: i64,
-    game_id: String,
-    black_berserk: i64,
-    white_berserk: i64,
-    black_moves: i64,
-    white_moves: i64,
+crate::store::rows::row_struct! {
+    pub(super) struct RawEnded {
+        round: i64,
+        black: i64,
+        winner: Option<String>,
+        reason: String,
+        black_discs: i64,
+        white_discs: i64,
+        game_id: String,
+        black_berserk: i64,
+        white_berserk: i64,
+        black_moves: i64,
+        white_moves: i64,
+    }
 }
 
 impl From<RawEnded> for EndedGame {

@@ -77,6 +77,15 @@ impl MoveKind {
     }
 }
 
+/// A stored kind read back (the rows decode through it).
+impl TryFrom<String> for MoveKind {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Self, String> {
+        MoveKind::from_name(&name).ok_or_else(|| format!("no such move kind: {name}"))
+    }
+}
+
 /// A `moves` row as read: seq, round, kind, side, square, time used.
 type RawMove = (i64, i64, String, String, Option<i64>, Option<i64>);
 
@@ -137,7 +146,7 @@ impl PgStore {
                 path: redact(url),
                 source,
             })?;
-        sqlx::migrate!("../migrations/postgres").run(&pool).await?;
+        crate::store::rows::postgres_migrator().run(&pool).await?;
         let (writer, jobs) = mpsc::channel(writer::QUEUE);
         let stats = Arc::new(CommitStats::default());
         tokio::spawn(writer::write_batches(pool.clone(), jobs, stats.clone()));

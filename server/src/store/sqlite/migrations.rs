@@ -23,7 +23,7 @@ pub(super) async fn accept_reworded_migrations(pool: &SqlitePool) -> Result<(), 
     if migrated.is_none() {
         return Ok(());
     }
-    let migrator = sqlx::migrate!("../migrations");
+    let migrator = crate::store::rows::sqlite_migrator();
     for (version, released) in REWORDED_MIGRATIONS {
         let Some(current) = migrator.iter().find(|m| m.version == *version) else {
             continue;

@@ -71,7 +71,7 @@ impl SqliteStore {
                 source,
             })?;
         accept_reworded_migrations(&pool).await?;
-        sqlx::migrate!("../migrations").run(&pool).await?;
+        crate::store::rows::sqlite_migrator().run(&pool).await?;
         let (writer, jobs) = mpsc::channel(WRITE_QUEUE);
         let gate = Arc::new(tokio::sync::Mutex::new(()));
         let stats = Arc::new(CommitStats::default());
