@@ -1,4 +1,4 @@
-// `wasm-opt -Oz --strip-debug --strip-producers` over many files in one
+// `wasm-opt -Os --strip-debug --strip-producers` over many files in one
 // process: binaryen.js (npm `binaryen`, the same build as its `wasm-opt`
 // command) is loaded once, instead of once per file. The site has ~200 lazy
 // chunks, most under 1 KiB: started one command each, loading binaryen took
@@ -23,7 +23,11 @@ const features =
   F.Multivalue;
 
 binaryen.setOptimizeLevel(2);
-binaryen.setShrinkLevel(2);
+// Shrink level 1 (`-Os`), not 2 (`-Oz`): on the lobby's main module -Os
+// writes more bytes (870,942 against 821,348) that brotli packs smaller
+// (240,650 against 242,422), in less time (12.1 against 14.2 s;
+// docs/BENCHMARKS.md). What goes over the wire is the brotli.
+binaryen.setShrinkLevel(1);
 binaryen.setDebugInfo(false);
 // The command line writes optimised Stack IR at -O2 and above; the library's
 // defaults do not.

@@ -281,7 +281,7 @@ fn site_files() -> Result<Option<compress::Precompression>> {
         .generate(&pkg)
         .map_err(|e| format!("wasm-bindgen: {e}"))?;
 
-    step("wasm-opt -Oz (the main module and every chunk: one binaryen per core)");
+    step("wasm-opt -Os (the main module and every chunk: one binaryen per core)");
     let bg = pkg.join("frontend_bg.wasm");
     let files: Vec<&PathBuf> = std::iter::once(&bg).chain(&chunks).collect();
     wasm_opt_batches(&root, &files)?;
@@ -494,11 +494,11 @@ fn split_wasm(
     Ok((main, split.split_modules, prefetch))
 }
 
-/// The script that runs `wasm-opt -Oz --strip-debug --strip-producers` on
+/// The script that runs `wasm-opt -Os --strip-debug --strip-producers` on
 /// many files in one node process (binaryen.js loaded once).
 const WASM_OPT_BATCH: &str = "xtask/scripts/wasm-opt-batch.mjs";
 
-/// `wasm-opt -Oz` on every file, in place: the files are shared out among
+/// `wasm-opt -Os` on every file, in place: the files are shared out among
 /// one batch per core (largest first, each to the batch with the fewest
 /// bytes so far), and each batch is one run of [`WASM_OPT_BATCH`]. The
 /// site has about 200 lazy chunks, most under 1 KiB: one `wasm-opt` command
