@@ -3,9 +3,10 @@
 //!
 //! `#[derive(sqlx::FromRow)]` and `sqlx::migrate!` live in `sqlx-macros`,
 //! which compiles sqlx's core and both drivers a second time, for the
-//! compiler (with tokio, url, serde_json, …): ~18 s of CPU in every clean
-//! build on this project's 2-core machine, for eight structs and two
-//! folders (docs/BENCHMARKS.md, "sqlx without its macros"). [`row_struct!`]
+//! compiler (with tokio, url, serde_json, …): 10–37 s of CPU in every
+//! clean build on this project's 2-core machine, for some twenty derives
+//! and two folders (docs/BENCHMARKS.md, "Erased view types and sqlx without
+//! its macros"). [`row_struct!`]
 //! writes the same `FromRow` for both databases' rows, and the migrations
 //! are embedded by the build script (`server/build.rs`) and resolved here
 //! the way `migrate!` resolved them, so their checksums, and so the
