@@ -27,6 +27,13 @@ pub enum ExplainState {
 }
 
 impl ExplainState {
+    /// Every state, in the order of the schema's CHECK list.
+    pub const ALL: [ExplainState; 3] = [
+        ExplainState::Pending,
+        ExplainState::Ready,
+        ExplainState::Failed,
+    ];
+
     /// The stored name, also used in the JSON export.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -42,14 +49,10 @@ impl TryFrom<String> for ExplainState {
     type Error = String;
 
     fn try_from(name: String) -> Result<Self, String> {
-        [
-            ExplainState::Pending,
-            ExplainState::Ready,
-            ExplainState::Failed,
-        ]
-        .into_iter()
-        .find(|s| s.as_str() == name)
-        .ok_or_else(|| format!("no such explanation state: {name}"))
+        ExplainState::ALL
+            .into_iter()
+            .find(|s| s.as_str() == name)
+            .ok_or_else(|| format!("no such explanation state: {name}"))
     }
 }
 

@@ -226,6 +226,35 @@ impl MoveKind {
         MoveKind::Flag,
         MoveKind::Berserk,
     ];
+
+    /// The stored name (`'place'`, `'pass'`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveKind::Place => "place",
+            MoveKind::Pass => "pass",
+            MoveKind::Resign => "resign",
+            MoveKind::Vote => "vote",
+            MoveKind::Withdraw => "withdraw",
+            MoveKind::Timeout => "timeout",
+            MoveKind::Abandon => "abandon",
+            MoveKind::Flag => "flag",
+            MoveKind::Berserk => "berserk",
+        }
+    }
+
+    /// The kind a stored name stands for.
+    pub fn from_name(name: &str) -> Option<MoveKind> {
+        MoveKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// A stored kind read back (the rows decode through it).
+impl TryFrom<String> for MoveKind {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Self, String> {
+        MoveKind::from_name(&name).ok_or_else(|| format!("no such move kind: {name}"))
+    }
 }
 
 crate::store::rows::row_struct! {

@@ -55,37 +55,6 @@ pub struct Job {
     pub kind: String,
 }
 
-impl MoveKind {
-    /// The stored name (`'place'`, `'pass'`, …).
-    pub fn name(self) -> &'static str {
-        match self {
-            MoveKind::Place => "place",
-            MoveKind::Pass => "pass",
-            MoveKind::Resign => "resign",
-            MoveKind::Vote => "vote",
-            MoveKind::Withdraw => "withdraw",
-            MoveKind::Timeout => "timeout",
-            MoveKind::Abandon => "abandon",
-            MoveKind::Flag => "flag",
-            MoveKind::Berserk => "berserk",
-        }
-    }
-
-    /// The kind a stored name stands for.
-    pub fn from_name(name: &str) -> Option<MoveKind> {
-        MoveKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-}
-
-/// A stored kind read back (the rows decode through it).
-impl TryFrom<String> for MoveKind {
-    type Error = String;
-
-    fn try_from(name: String) -> Result<Self, String> {
-        MoveKind::from_name(&name).ok_or_else(|| format!("no such move kind: {name}"))
-    }
-}
-
 /// A `moves` row as read: seq, round, kind, side, square, time used.
 type RawMove = (i64, i64, String, String, Option<i64>, Option<i64>);
 
