@@ -25,6 +25,7 @@ pub mod fair_play;
 mod lab;
 pub mod lab_rows;
 pub mod mode;
+mod move_rows;
 pub mod pg;
 pub mod puzzles;
 mod queries;
@@ -36,6 +37,7 @@ mod table_store;
 mod tournament_rows;
 pub mod tournaments;
 
+pub use move_rows::{MoveKind, MoveRow};
 pub use pg::PgStore;
 pub use sqlite::{SqliteStore, MAX_BATCH};
 pub use stats::CommitStats;
@@ -186,88 +188,6 @@ crate::store::rows::row_struct! {
         pub running_since: Option<i64>,
         /// The position every round starts from, in OBF (None: the usual one).
         pub start_obf: Option<String>,
-    }
-}
-
-/// What a stored row records: a command, or a pass the rules derived. Stored
-/// as the lowercase name (`'place'`, `'pass'`, …), the strings the `moves`
-/// table's CHECK constraint allows since migration 0011.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveKind {
-    /// A disc placed.
-    Place,
-    /// The side to move had no legal move (derived, never replayed).
-    Pass,
-    Resign,
-    /// A vote for a rematch.
-    Vote,
-    /// A rematch vote withdrawn.
-    Withdraw,
-    /// A seat holder did not come back within the grace period: forfeit.
-    Timeout,
-    /// Both holders away past their grace: the round ends with no winner.
-    Abandon,
-    /// The side to move ran out of time.
-    Flag,
-    /// A player went berserk at an arena's table (migration 0022).
-    Berserk,
-}
-
-impl MoveKind {
-    /// Every kind, in the order of the schema's CHECK list.
-    pub const ALL: [MoveKind; 9] = [
-        MoveKind::Place,
-        MoveKind::Pass,
-        MoveKind::Resign,
-        MoveKind::Vote,
-        MoveKind::Withdraw,
-        MoveKind::Timeout,
-        MoveKind::Abandon,
-        MoveKind::Flag,
-        MoveKind::Berserk,
-    ];
-
-    /// The stored name (`'place'`, `'pass'`, …).
-    pub fn name(self) -> &'static str {
-        match self {
-            MoveKind::Place => "place",
-            MoveKind::Pass => "pass",
-            MoveKind::Resign => "resign",
-            MoveKind::Vote => "vote",
-            MoveKind::Withdraw => "withdraw",
-            MoveKind::Timeout => "timeout",
-            MoveKind::Abandon => "abandon",
-            MoveKind::Flag => "flag",
-            MoveKind::Berserk => "berserk",
-        }
-    }
-
-    /// The kind a stored name stands for.
-    pub fn from_name(name: &str) -> Option<MoveKind> {
-        MoveKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-}
-
-/// A stored kind read back (the rows decode through it).
-impl TryFrom<String> for MoveKind {
-    type Error = String;
-
-    fn try_from(name: String) -> Result<Self, String> {
-        MoveKind::from_name(&name).ok_or_else(|| format!("no such move kind: {name}"))
-    }
-}
-
-crate::store::rows::row_struct! {
-    /// A stored command or derived pass.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct MoveRow {
-        pub seq: i64,
-        pub round: i64,
-        pub kind: MoveKind as String,
-        pub side: String,
-        pub square: Option<i64>,
-        /// Time the mover used (a placement at a timed table), in milliseconds.
-        pub time_ms: Option<i64>,
     }
 }
 
