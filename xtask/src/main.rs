@@ -330,6 +330,7 @@ fn site_inputs(root: &Path, frontend_wasm: &Path) -> Result<String> {
         root.join("frontend/src/three.rs"),
         root.join("package-lock.json"),
         root.join(WASM_OPT_BATCH),
+        root.join(THREE_BUNDLE),
     ];
     let mut styles: Vec<PathBuf> = fs::read_dir(root.join("style"))
         .map_err(|e| e.to_string())?
@@ -658,7 +659,10 @@ fn bound_three_names(source: &str) -> (Vec<String>, Vec<String>) {
 /// The bundles are made from Three.js' sources, and their `WebGPURenderer` is
 /// the one of [`three_entry`]: Three's own registers every material, light and
 /// tone mapping it has (its `StandardNodeLibrary`), so none of them could be
-/// left out; this one knows only the bound ones (12 KB less brotli).
+/// left out; this one knows only the bound ones (12 KB less brotli). The
+/// renderer's XR manager, PMREM generator and timestamp-query pools, which
+/// the board never uses but the renderer's constructor names, are stubbed
+/// out by [`THREE_BUNDLE`] (7 KB less brotli).
 fn bundle_three(root: &Path, vendor: &Path) -> Result {
     for backend in [ThreeBackend::WebGpu, ThreeBackend::WebGl] {
         bundle_three_for(root, vendor, backend)?;
@@ -668,6 +672,10 @@ fn bundle_three(root: &Path, vendor: &Path) -> Result {
         &vendor.join("LICENSE"),
     )
 }
+
+/// The script that bundles Three.js with esbuild (tree-shaken, minified), the
+/// renderer's unused XR, PMREM and timestamp-query parts stubbed out.
+const THREE_BUNDLE: &str = "xtask/scripts/three-bundle.mjs";
 
 /// Which backend a Three.js bundle's `WebGPURenderer` drives.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -682,6 +690,14 @@ impl ThreeBackend {
         match self {
             ThreeBackend::WebGpu => "three.bundle.js",
             ThreeBackend::WebGl => "three-webgl.bundle.js",
+        }
+    }
+
+    /// The backend's name for [`THREE_BUNDLE`].
+    fn script_name(self) -> &'static str {
+        match self {
+            ThreeBackend::WebGpu => "webgpu",
+            ThreeBackend::WebGl => "webgl",
         }
     }
 
@@ -718,34 +734,23 @@ fn bundle_three_for(root: &Path, vendor: &Path, backend: ThreeBackend) -> Result
     }
     fs::create_dir_all(vendor).map_err(|e| e.to_string())?;
     let out = vendor.join(backend.file_name());
-    let esbuild = root.join("node_modules/.bin/esbuild");
-    let mut child = Command::new(&esbuild)
-        .args([
-            "--bundle",
-            "--format=esm",
-            "--minify",
-            "--tree-shaking=true",
-            "--target=es2022",
-            "--legal-comments=none",
-            "--log-level=warning",
-            // Addons import 'three': the same sources, one copy of Three.js.
-            "--alias:three=./node_modules/three/src/Three.Core.js",
-            "--sourcefile=three-entry.js",
-            &format!("--outfile={}", out.display()),
-        ])
+    let mut child = command("node")
+        .arg(root.join(THREE_BUNDLE))
+        .arg(backend.script_name())
+        .arg(&out)
         .current_dir(root)
         .stdin(std::process::Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", esbuild.display()))?;
+        .map_err(|e| format!("cannot start node {THREE_BUNDLE}: {e}"))?;
     child
         .stdin
         .take()
-        .ok_or("esbuild: no stdin")?
+        .ok_or("three-bundle: no stdin")?
         .write_all(entry.as_bytes())
         .map_err(|e| e.to_string())?;
     let status = child.wait().map_err(|e| e.to_string())?;
     if !status.success() {
-        return Err(format!("esbuild failed ({status})"));
+        return Err(format!("{THREE_BUNDLE} failed ({status})"));
     }
     eprintln!(
         "    {}: {} names from three, addons: {}",

@@ -1,0 +1,100 @@
+// Bundles the island's Three.js (`cargo xtask site`): the entry module comes
+// on stdin (written by the xtask from the classes frontend/src/three.rs
+// binds), the bundle goes to the file named by the first argument; esbuild
+// tree-shakes and minifies it as the command line did.
+//
+// Three's `Renderer` also constructs parts the board never uses, which
+// tree-shaking cannot drop because the constructor names them: the WebXR
+// manager (with its controllers), the PMREM generator (environment maps,
+// reached through the node library's environment node) and the GPU
+// timestamp-query pools (`trackTimestamp`). Each is replaced here by a stub
+// of the same shape: XR is never enabled and never presents; the other two
+// throw if they are ever constructed (a scene with an environment map, a
+// renderer asked to track timestamps), so a later use fails loudly in the
+// browser suite instead of drawing wrong. 7.4 KB less brotli on the lobby's
+// WebGPU bundle (docs/BENCHMARKS.md, "Three.js without XR").
+//
+// Usage: node three-bundle.mjs webgpu|webgl OUTFILE < entry.js
+import * as esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+// Module (under node_modules/three/) → its stub. A module under a backend's
+// folder is in that backend's bundle only.
+const STUBS = {
+  'src/renderers/common/XRManager.js': `
+import { EventDispatcher } from '../../core/EventDispatcher.js';
+export default class XRManager extends EventDispatcher {
+  constructor() {
+    super();
+    this.enabled = false;
+    this.isPresenting = false;
+    this.cameraAutoUpdate = true;
+  }
+  getEnvironmentBlendMode() {}
+  getCamera() {}
+  updateCamera() {}
+  renderLayers() {}
+  setAnimationLoop() {}
+  dispose() {}
+}`,
+  'src/renderers/common/extras/PMREMGenerator.js': `
+export default class PMREMGenerator {
+  constructor() { throw new Error('Othello 3D: PMREMGenerator (environment maps) is not in this Three.js bundle'); }
+}`,
+  'src/renderers/webgpu/utils/WebGPUTimestampQueryPool.js': `
+export default class WebGPUTimestampQueryPool {
+  constructor() { throw new Error('Othello 3D: timestamp queries are not in this Three.js bundle'); }
+}`,
+  'src/renderers/webgl-fallback/utils/WebGLTimestampQueryPool.js': `
+export default class WebGLTimestampQueryPool {
+  constructor() { throw new Error('Othello 3D: timestamp queries are not in this Three.js bundle'); }
+}`,
+};
+
+const [backend, outfile] = process.argv.slice(2);
+if (!['webgpu', 'webgl'].includes(backend) || !outfile) {
+  console.error('usage: node three-bundle.mjs webgpu|webgl OUTFILE < entry.js');
+  process.exit(2);
+}
+const otherBackend = backend === 'webgpu' ? '/webgl-fallback/' : '/webgpu/';
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const three = path.join(root, 'node_modules/three') + path.sep;
+const stubbed = new Set();
+
+const stubs = {
+  name: 'othello-three-stubs',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]three[\\/]src[\\/].*\.js$/ }, (args) => {
+      const relative = args.path.startsWith(three) ? args.path.slice(three.length).split(path.sep).join('/') : null;
+      const contents = relative && STUBS[relative];
+      if (!contents) return undefined;
+      stubbed.add(relative);
+      return { contents, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
+await esbuild.build({
+  stdin: { contents: readFileSync(0, 'utf8'), sourcefile: 'three-entry.js', resolveDir: root, loader: 'js' },
+  bundle: true,
+  format: 'esm',
+  minify: true,
+  treeShaking: true,
+  target: 'es2022',
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Addons import 'three': the same sources, one copy of Three.js.
+  alias: { three: './node_modules/three/src/Three.Core.js' },
+  absWorkingDir: root,
+  outfile,
+  plugins: [stubs],
+});
+
+// A stub that matched no module means Three moved or renamed it: the bundle
+// would silently carry the real one again.
+const missing = Object.keys(STUBS).filter((p) => !p.includes(otherBackend) && !stubbed.has(p));
+if (missing.length) {
+  console.error(`three-bundle: no ${missing.join(', ')} in the ${backend} bundle (update STUBS in xtask/scripts/three-bundle.mjs)`);
+  process.exit(1);
+}
