@@ -132,7 +132,13 @@ impl Assets {
     /// hydration (the page is drawn but has no handlers yet) is held and
     /// pressed again once the page has hydrated (`<body data-hydrated>`,
     /// which the frontend sets when its asynchronous hydration is done), so
-    /// no press is lost.
+    /// no press is lost. A control changed in that moment (a select, a radio
+    /// button, a checkbox, a text field) shows the player's choice but its
+    /// handler never ran, so the page's state still held the server's default
+    /// (a game started from the lobby at depth 3 as Black with 5 and White on
+    /// screen): each such control is noted, and once the page has hydrated it
+    /// gets its `input` and `change` events again (a radio button only if it
+    /// is still the checked one), before the held press.
     /// Leptos' own `HydrationScripts` starts all of this from a module
     /// script, which the browser runs only after the whole document and every
     /// stylesheet; measured in docs/BENCHMARKS.md (start-up). Once the page
@@ -151,10 +157,14 @@ var bytes=fetch(wasm);\
 var compiled=WebAssembly.compileStreaming?WebAssembly.compileStreaming(bytes).catch(function(){{return fetch(wasm);}}):bytes;\
 var ready=import(glue).then(function(mod){{return compiled.then(function(m){{return mod.default({{module_or_path:m}});}}).then(function(){{return mod;}});}});\
 var early=null;function hold(e){{var b=e.target.closest&&e.target.closest('button');if(b&&!b.disabled){{e.preventDefault();e.stopPropagation();early=b;}}}}\
-addEventListener('click',hold,true);\
-function replay(){{removeEventListener('click',hold,true);var b=early;early=null;if(b&&b.isConnected&&!b.disabled)b.click();}}\
+var touched=[];function note(e){{var t=e.target;if(t&&/^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)&&touched.indexOf(t)<0)touched.push(t);}}\
+addEventListener('click',hold,true);addEventListener('input',note,true);addEventListener('change',note,true);\
+function unhold(){{removeEventListener('click',hold,true);removeEventListener('input',note,true);removeEventListener('change',note,true);}}\
+function replay(){{unhold();var t=touched;touched=[];t.forEach(function(c){{if(!c.isConnected||(c.type==='radio'&&!c.checked))return;\
+c.dispatchEvent(new Event('input',{{bubbles:true}}));c.dispatchEvent(new Event('change',{{bubbles:true}}));}});\
+var b=early;early=null;if(b&&b.isConnected&&!b.disabled)b.click();}}\
 function hydrated(f){{var body=document.body;if(body.dataset.hydrated==='true')return f();var o=new MutationObserver(function(){{if(body.dataset.hydrated==='true'){{o.disconnect();f();}}}});o.observe(body,{{attributes:true,attributeFilter:['data-hydrated']}});}}\
-function go(){{ready.then(function(mod){{painted(function(){{hydrated(replay);mod.hydrate();later(offline);}});}},function(e){{removeEventListener('click',hold,true);console.error('the app could not start',e);}});}}\
+function go(){{ready.then(function(mod){{painted(function(){{hydrated(replay);mod.hydrate();later(offline);}});}},function(e){{unhold();console.error('the app could not start',e);}});}}\
 function painted(f){{if(document.visibilityState==='visible')requestAnimationFrame(function(){{setTimeout(f,0);}});else f();}}\
 function later(f){{if(document.readyState==='complete')setTimeout(f,0);else addEventListener('load',function(){{setTimeout(f,0);}});}}\
 function banner(){{if(document.getElementById('update-ready'))return;\
@@ -255,6 +265,9 @@ mod tests {
         assert!(script.contains("addEventListener('click',hold,true)"));
         assert!(script.contains("b.click()"));
         assert!(script.contains("hydrated(replay)"));
+        // So is a control's change: its events again, before the press.
+        assert!(script.contains("addEventListener('change',note,true)"));
+        assert!(script.find("c.dispatchEvent(new Event('change'") < script.find("b.click()"));
         assert!(!script.contains("</script"));
         // Without a manifest, the plain names `cargo xtask site` lays out.
         assert!(Assets::default()

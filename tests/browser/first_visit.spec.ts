@@ -196,3 +196,30 @@ test('a button pressed while the page is drawn but not yet hydrated is not lost'
   await expect(page.locator('#turn')).toContainText('Black to move');
   expect(consoleErrors).toEqual([]);
 });
+
+test('a depth and a colour chosen before the page has hydrated are the ones the game starts with', async ({ page, consoleErrors }) => {
+  // As above: the page is drawn, its controls answer the pointer (a select
+  // opens, a radio button takes the dot) but no handler is attached yet.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/pkg\/frontend\.[0-9a-f]{16}\.wasm$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  await expect(page.locator('#ai-depth')).toBeVisible();
+  expect(await page.evaluate(() => document.body.dataset.hydrated ?? '')).not.toBe('true');
+  await page.selectOption('#ai-depth', '5');
+  // White, then Black, then White again: the last choice is the one.
+  await page.check('#play-white');
+  await page.check('#play-black');
+  await page.check('#play-white');
+  // Pressed before the page has hydrated too: the choices come first.
+  await page.click('#start-ai');
+  await page.waitForTimeout(300);
+  expect(new URL(page.url()).pathname).toBe('/');
+  release();
+  await page.waitForURL(/\/table\//, { timeout: 30_000 });
+  await expect(page.locator('header')).toContainText('You (White) vs AI depth 5');
+  expect(consoleErrors).toEqual([]);
+});
