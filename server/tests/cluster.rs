@@ -4,7 +4,8 @@
 //! accepted; quick match pairs players on different instances; an instance
 //! killed with SIGKILL mid-game (its players reconnect to the other and
 //! finish; its pending AI move is made by the other; the grace of a player
-//! who does not come back ends on the other).
+//! who does not come back ends on the other); a live instance's long AI
+//! search is not taken over.
 //!
 //! These tests need PostgreSQL installed (`initdb`, `pg_ctl`); without it
 //! they fail saying so. (Over 600 lines: every multi-instance scenario
@@ -384,6 +385,49 @@ async fn an_ai_move_pending_on_a_killed_instance_is_made_by_the_other() {
     let square = first_legal(&human, &table).await.expect("legal");
     let after = human.play_move(&table, square).await.expect("accepted");
     assert_eq!(discs(&after), 6);
+}
+
+#[tokio::test]
+async fn an_ai_search_longer_than_its_lease_stays_with_its_instance() {
+    let pg = PgCluster::start();
+    // On `a` the AI's searches start 12 s late: three of its 4 s
+    // leases. `a` is alive all along and renews the lease every tick (1 s),
+    // so `b` must not take the job over and search the same move again.
+    const DELAY: Duration = Duration::from_secs(12);
+    let timeout = ["--instance-timeout-ms", "4000"];
+    let a = instance(
+        &pg,
+        &["--test-ai-delay-ms", "12000", timeout[0], timeout[1]],
+    );
+    let b = instance(&pg, &timeout);
+    let human = Client::new(&a.url);
+    let asked = Instant::now();
+    let table = human
+        .create_table(TableMode::VsAi {
+            depth: 2,
+            human: Side::White,
+        })
+        .await
+        .expect("created");
+    // Watching from b, as a player whose page reconnected there would.
+    let (mut socket, _) = human.at(&b.url).connect(&table).await.expect("socket on b");
+    let moved = loop {
+        match socket.wait_state(|v| discs(v) == 5).await {
+            Ok(view) => break view,
+            Err(error) => assert!(
+                asked.elapsed() < PATIENCE,
+                "the AI's move was never made: {error:?}"
+            ),
+        }
+    };
+    // a's search could not have answered before its delay: a move seen
+    // earlier was b's, made after taking the job over.
+    let elapsed = asked.elapsed();
+    assert!(
+        elapsed >= DELAY,
+        "the AI's move came after {elapsed:?}, before a's search started: b took it over"
+    );
+    assert_eq!(to_move(&moved), Some(Side::White), "the human's turn");
 }
 
 #[tokio::test]

@@ -599,6 +599,7 @@ impl<S: TableStore> Hub<S> {
         if let Err(error) = cluster.pg.heartbeat(now).await {
             tracing::error!("heartbeat failed: {error}");
         }
+        self.renew_ai_leases(cluster, now).await;
         match cluster.pg.reap_dead(self.alive_since(cluster)).await {
             Ok(tables) => {
                 for id in tables {
@@ -620,6 +621,37 @@ impl<S: TableStore> Hub<S> {
             Err(error) => tracing::error!("cannot take jobs: {error}"),
         }
         self.catch_up(cluster).await;
+    }
+
+    /// Keeps this instance's AI searches leased to it. A search leased for
+    /// one instance timeout that waits longer in the AI pool's queue, or runs
+    /// longer, would otherwise be taken by another instance and run twice
+    /// (the second reply is stale and dropped): the pool's time spent twice
+    /// exactly when it is busiest. A table whose entry is locked right now
+    /// is renewed on the next tick, well inside its lease.
+    async fn renew_ai_leases(&self, cluster: &Cluster, now: i64) {
+        let thinking: Vec<String> = self
+            .inner
+            .tables
+            .lock()
+            .map(|tables| {
+                tables
+                    .iter()
+                    .filter(|(_, entry)| entry.try_lock().is_ok_and(|e| e.ai_thinking))
+                    .map(|(id, _)| id.to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if thinking.is_empty() {
+            return;
+        }
+        if let Err(error) = cluster
+            .pg
+            .renew_ai_leases(&thinking, now.saturating_add(cluster.timeout_ms))
+            .await
+        {
+            tracing::error!("cannot renew the AI searches' leases: {error}");
+        }
     }
 
     /// Runs a table's jobs taken from the shared queue: what its timers ask

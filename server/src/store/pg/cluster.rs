@@ -198,6 +198,27 @@ impl PgStore {
             .collect())
     }
 
+    /// Extends the leases of the AI jobs of `table_ids` (this instance's
+    /// searches in progress) to `lease_until`. Rows are locked in (table,
+    /// kind) order, as the writer's job batches lock them, so the two cannot
+    /// deadlock; a table whose AI job is gone (its move made) has no row.
+    pub async fn renew_ai_leases(
+        &self,
+        table_ids: &[String],
+        lease_until: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE jobs SET claimed_until = $2 WHERE (table_id, kind) IN \
+             (SELECT table_id, kind FROM jobs WHERE kind = 'ai' AND table_id = ANY($1) \
+              ORDER BY table_id, kind FOR UPDATE)",
+        )
+        .bind(table_ids)
+        .bind(lease_until)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     // ----- quick match -----
 
     /// Pairs `session` with the oldest player waiting for `control` on a
