@@ -31,29 +31,58 @@ fn percent_decoded(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// `/game/<id>` of a game not in the archive (and `/@/<name>` of nobody) is
-/// a 404 page. The page itself
-/// streams (its head is sent before the game is read), so the status is set
-/// here, where the answer is known before anything is sent.
-async fn game_status(
+/// A page whose subject does not exist is a 404 page: `/game/<id>` of a
+/// game not in the archive, `/@/<name>` of nobody, `/table/<id>`,
+/// `/lab/<id>` and `/tournaments/<id>` of a table, lab game or tournament
+/// that does not exist (or never could: a malformed id). The pages themselves
+/// stream (their head is sent before the subject is read), so the status is
+/// set here, where the answer is known before anything is sent — for a link
+/// preview, a crawler or a bookmark of an expired table, not only for the
+/// words on the page. A database that cannot answer leaves the page as it is.
+async fn page_status(
     State(state): State<AppState>,
     request: axum::extract::Request,
     next: middleware::Next,
 ) -> axum::response::Response {
-    let path = request.uri().path();
-    let missing = if let Some(id) = path.strip_prefix("/game/").filter(|id| !id.contains('/')) {
-        matches!(state.store.archived_game(id).await, Ok(None))
-    } else if let Some(name) = path.strip_prefix("/@/").filter(|n| !n.contains('/')) {
-        let key = percent_decoded(name).to_ascii_lowercase();
-        matches!(state.store.account_by_key(&key).await, Ok(None))
-    } else {
-        false
-    };
+    let missing = page_subject_missing(&state, request.uri().path()).await;
     let mut response = next.run(request).await;
     if missing && response.status() == axum::http::StatusCode::OK {
         *response.status_mut() = axum::http::StatusCode::NOT_FOUND;
     }
     response
+}
+
+/// Whether `path` is a page of one thing (see [`page_status`]) that is not
+/// there.
+async fn page_subject_missing(state: &AppState, path: &str) -> bool {
+    use app::protocol::{LabId, TableId, TournamentId};
+    let under = |prefix: &str| {
+        path.strip_prefix(prefix)
+            .filter(|rest| !rest.is_empty() && !rest.contains('/'))
+    };
+    if let Some(id) = under("/game/") {
+        matches!(state.store.archived_game(id).await, Ok(None))
+    } else if let Some(name) = under("/@/") {
+        let key = percent_decoded(name).to_ascii_lowercase();
+        matches!(state.store.account_by_key(&key).await, Ok(None))
+    } else if let Some(id) = under("/table/") {
+        match TableId::parse(id) {
+            Ok(id) => matches!(state.store.table_exists(&id).await, Ok(false)),
+            Err(_) => true,
+        }
+    } else if let Some(id) = under("/lab/") {
+        match LabId::parse(id) {
+            Ok(id) => matches!(state.store.lab_version(id.as_str()).await, Ok(None)),
+            Err(_) => true,
+        }
+    } else if let Some(id) = under("/tournaments/") {
+        match TournamentId::parse(id) {
+            Ok(id) => matches!(state.store.tournament(&id).await, Ok(None)),
+            Err(_) => true,
+        }
+    } else {
+        false
+    }
 }
 
 /// The application's routes, generated once per process.
@@ -173,7 +202,7 @@ pub fn router(state: AppState) -> Router {
                 shell(options)
             },
         ))
-        .layer(middleware::from_fn_with_state(state.clone(), game_status))
+        .layer(middleware::from_fn_with_state(state.clone(), page_status))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             crate::session::layer,

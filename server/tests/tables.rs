@@ -258,3 +258,52 @@ async fn the_server_refuses_to_start_on_a_bad_setting() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("database"), "{stderr}");
 }
+
+#[tokio::test]
+async fn the_page_of_a_table_lab_game_or_tournament_that_does_not_exist_is_a_404_page() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = InProcess::start(&dir.path().join("othello.db"), &[]).await;
+    let player = visitor(&server.url).await;
+    let table = player
+        .create_table(TableMode::HotSeat)
+        .await
+        .expect("table");
+    let lab = player.lab_create(1, 1).await.expect("lab game");
+    player
+        .sign_up("organiser", "correct horse battery staple")
+        .await
+        .expect("sign up");
+    let tournament: String = player
+        .call(
+            "create_tournament",
+            json!({ "new": {
+                "name": "Friday Swiss",
+                "control": app::protocol::TimeControl::PRESETS[0],
+                "rated": false,
+                "private": false,
+                "rounds": 3,
+                "starts_in_minutes": 5,
+            } }),
+        )
+        .await
+        .expect("tournament");
+    for (path, status) in [
+        (format!("/table/{table}"), 200),
+        (format!("/lab/{lab}"), 200),
+        (format!("/tournaments/{tournament}"), 200),
+        ("/tournaments".to_string(), 200),
+        // Well formed, naming nothing (an expired table's link, say).
+        ("/table/0123456789abcdef".to_string(), 404),
+        ("/lab/0123456789abcdef".to_string(), 404),
+        ("/tournaments/0123456789abcdef".to_string(), 404),
+        // Malformed: nothing could ever be there.
+        ("/table/%3Cscript%3E".to_string(), 404),
+        (format!("/lab/{}", "x".repeat(200)), 404),
+        ("/tournaments/a.b".to_string(), 404),
+    ] {
+        let (got, page) = player.get(&path).await.expect("page");
+        assert_eq!(got, status, "{path}");
+        // Still the site's page, in the player's language, with its words.
+        assert!(page.contains("<html lang=\"en\""), "{path}");
+    }
+}

@@ -72,8 +72,8 @@ test('an unknown player, game, table and lab game are refused in Greek', async (
   const cases: [string, string, number | null][] = [
     ['/@/nobody_here', 'Δεν υπάρχει τέτοιος παίκτης', 404],
     ['/game/00000000deadbeef', 'Δεν υπάρχει τέτοια παρτίδα στο αρχείο', 404],
-    ['/table/0000000000000000', 'Δεν υπάρχει τέτοιο τραπέζι', null],
-    ['/lab/0000000000000000', 'Δεν υπάρχει τέτοια παρτίδα εργαστηρίου', null],
+    ['/table/0000000000000000', 'Δεν υπάρχει τέτοιο τραπέζι', 404],
+    ['/lab/0000000000000000', 'Δεν υπάρχει τέτοια παρτίδα εργαστηρίου', 404],
   ];
   for (const [path, text, code] of cases) {
     const response = await page.goto(path);
