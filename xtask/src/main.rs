@@ -263,6 +263,17 @@ fn site_files() -> Result<Option<compress::Precompression>> {
     let _ = fs::remove_file(&stamp_file);
     let _ = fs::remove_file(site.join(compress::STAMP));
 
+    // The Three.js bundles need only the bindings and the npm packages: they
+    // are made beside the wasm steps (terser takes a few seconds of a core).
+    let three_next = site.join(".three-next");
+    let three = {
+        let (root, dir) = (root.clone(), three_next.clone());
+        std::thread::spawn(move || {
+            let _ = fs::remove_dir_all(&dir);
+            bundle_three(&root, &dir)
+        })
+    };
+
     let pkg = site.join("pkg");
     let _ = fs::remove_dir_all(&pkg);
     fs::create_dir_all(&pkg).map_err(|e| e.to_string())?;
@@ -293,10 +304,14 @@ fn site_files() -> Result<Option<compress::Precompression>> {
 
     minify_scripts(&root, &pkg)?;
 
-    step("vendoring Three.js (esbuild: tree-shaken, minified bundle), the CSS and the icons");
+    step("vendoring Three.js (esbuild: tree-shaken, minified bundles; terser), the CSS and the icons");
     let vendor = site.join("vendor/three");
     let _ = fs::remove_dir_all(&vendor);
-    bundle_three(&root, &vendor)?;
+    three
+        .join()
+        .map_err(|_| "the Three.js bundles' thread panicked".to_string())??;
+    fs::create_dir_all(site.join("vendor")).map_err(|e| e.to_string())?;
+    fs::rename(&three_next, &vendor).map_err(|e| format!("{}: {e}", vendor.display()))?;
     let style = site.join("style");
     let _ = fs::remove_dir_all(&style);
     for entry in fs::read_dir(root.join("style")).map_err(|e| e.to_string())? {
@@ -662,19 +677,22 @@ fn bound_three_names(source: &str) -> (Vec<String>, Vec<String>) {
 /// left out; this one knows only the bound ones (12 KB less brotli). The
 /// renderer's XR manager, PMREM generator and timestamp-query pools, which
 /// the board never uses but the renderer's constructor names, are stubbed
-/// out by [`THREE_BUNDLE`] (7 KB less brotli).
+/// out by [`THREE_BUNDLE`] (7 KB less brotli), which also compresses
+/// esbuild's minified output again with terser (7 KB less).
 fn bundle_three(root: &Path, vendor: &Path) -> Result {
-    for backend in [ThreeBackend::WebGpu, ThreeBackend::WebGl] {
-        bundle_three_for(root, vendor, backend)?;
-    }
+    // Each bundle is ~4 s of terser: the two side by side.
+    on_every_core(&[ThreeBackend::WebGpu, ThreeBackend::WebGl], |backend| {
+        bundle_three_for(root, vendor, *backend)
+    })?;
     copy(
         &root.join("node_modules/three/LICENSE"),
         &vendor.join("LICENSE"),
     )
 }
 
-/// The script that bundles Three.js with esbuild (tree-shaken, minified), the
-/// renderer's unused XR, PMREM and timestamp-query parts stubbed out.
+/// The script that bundles Three.js with esbuild (tree-shaken, minified, then
+/// compressed again by terser), the renderer's unused XR, PMREM and
+/// timestamp-query parts stubbed out.
 const THREE_BUNDLE: &str = "xtask/scripts/three-bundle.mjs";
 
 /// Which backend a Three.js bundle's `WebGPURenderer` drives.
