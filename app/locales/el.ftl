@@ -1353,3 +1353,14 @@ analysis-board-link = Σύνδεσμος σε αυτή τη θέση
 analysis-board-link-text = Άνοιξε αυτή τη θέση και τη γραμμή
 analysis-board-lab-link = Μελέτησε όποια θέση θέλεις στο ταμπλό ανάλυσης
 analysis-board-open = Άνοιξέ την στο ταμπλό ανάλυσης
+
+# What a link preview (a chat app, a social site, a search result) shows for
+# a page: the server writes them into the page's head; the page itself does not
+# show them.
+preview-title = { $page } · Οθέλλο 3D
+preview-site = Παίξε Οθέλλο σε τρισδιάστατο ταμπλό: με τον υπολογιστή, με έναν φίλο στην ίδια οθόνη ή online, με γρίφους, τουρνουά και ταμπλό ανάλυσης.
+preview-table-title = Μια παρτίδα Οθέλλο
+preview-table = Παρακολούθησε την παρτίδα ή πάρε την ελεύθερη θέση, αν υπάρχει.
+preview-puzzles = Βρες την καλύτερη κίνηση: γρίφοι Οθέλλο από πραγματικές παρτίδες, με βαθμό δυσκολίας.
+preview-tournaments = Αρένες και τουρνουά ελβετικού συστήματος στο Οθέλλο, ανοιχτά σε όποιον συνδεθεί.
+preview-analysis = Στήσε οποιαδήποτε θέση Οθέλλο και δες την αξία κάθε κίνησης.

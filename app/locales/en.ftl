@@ -1161,3 +1161,14 @@ analysis-board-link = Link to this position
 analysis-board-link-text = Open this position and line
 analysis-board-lab-link = Study any position on the analysis board
 analysis-board-open = Open in the analysis board
+
+# What a link preview (a chat app, a social site, a search result) shows for
+# a page: the server writes them into the page's head; the page itself does not
+# show them.
+preview-title = { $page } · Othello 3D
+preview-site = Play Othello on a 3D board: against the AI, with a friend on one screen or online, with puzzles, tournaments and an analysis board.
+preview-table-title = A game of Othello
+preview-table = Watch the game, or take the free seat if there is one.
+preview-puzzles = Find the best move: Othello puzzles from real games, rated by difficulty.
+preview-tournaments = Othello arenas and Swiss tournaments, open to everyone who signs in.
+preview-analysis = Set up any Othello position and see the value of every move.

@@ -96,6 +96,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 // The words of the boot script's "a new version is ready" banner.
                 <meta name="othello-update-text" content=t!(lang, "update-ready") />
                 <meta name="othello-update-button" content=t!(lang, "update-reload") />
+                {preview_tags(lang)}
                 <MetaTags />
             </head>
             <body>
@@ -104,6 +105,57 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
         </html>
     }
 }
+
+/// What a link preview shows for the requested page (its description and
+/// Open Graph title and text; a chat app unfurling a private table's link
+/// shows "A game of Othello"), in the page's language. Server-side only: the
+/// page's path is the request's, and the browser's wasm has none of it.
+#[cfg(feature = "ssr")]
+fn preview_tags(lang: i18n::Lang) -> impl IntoView {
+    let path = use_context::<http::request::Parts>()
+        .map(|parts| parts.uri.path().to_string())
+        .unwrap_or_default();
+    let page = |title: String| t!(lang, "preview-title", page = title);
+    let (title, text) = if path.starts_with("/table/") {
+        (
+            page(t!(lang, "preview-table-title")),
+            t!(lang, "preview-table"),
+        )
+    } else if path == "/puzzles" {
+        (page(t!(lang, "puzzles-title")), t!(lang, "preview-puzzles"))
+    } else if path == "/tournaments" || path.starts_with("/tournaments/") {
+        (
+            page(t!(lang, "tournaments-title")),
+            t!(lang, "preview-tournaments"),
+        )
+    } else if path == "/analysis" {
+        (
+            page(t!(lang, "analysis-board-title")),
+            t!(lang, "preview-analysis"),
+        )
+    } else if path == "/lab" || path.starts_with("/lab/") {
+        (page(t!(lang, "lobby-lab-title")), t!(lang, "lab-intro"))
+    } else {
+        (t!(lang, "site-title"), t!(lang, "preview-site"))
+    };
+    use leptos::prelude::CustomAttribute;
+    let og = |property: &'static str, content: String| {
+        leptos::html::meta()
+            .attr("property", property)
+            .attr("content", content)
+    };
+    view! {
+        <meta name="description" content=text.clone() />
+        {og("og:site_name", t!(lang, "site-title"))}
+        {og("og:type", "website".to_string())}
+        {og("og:title", title)}
+        {og("og:description", text)}
+        <meta name="twitter:card" content="summary" />
+    }
+}
+
+#[cfg(not(feature = "ssr"))]
+fn preview_tags(_lang: i18n::Lang) -> impl IntoView {}
 
 /// The application: a router over the site's pages.
 #[component]

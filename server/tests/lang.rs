@@ -301,3 +301,68 @@ async fn each_page_names_its_languages_catalog_which_is_served_immutable() {
         assert_eq!(response.status(), 404, "{bad}");
     }
 }
+
+/// What a chat app or a search engine shows for a link: each page's head
+/// carries a description and Open Graph tags, in the request's language,
+/// named for the page (a private table's link unfurls as "A game of Othello").
+#[tokio::test]
+async fn a_pages_link_preview_is_in_its_language_and_names_the_page() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = InProcess::start(&dir.path().join("db.sqlite"), &[]).await;
+    let player = Client::new(&server.url);
+    let table = player
+        .create_table(TableMode::Online {
+            private: true,
+            time: None,
+            rated: false,
+            tournament: false,
+        })
+        .await
+        .expect("private table");
+    let og = |page: &str, property: &str| {
+        let start = format!(r#"<meta property="{property}" content=""#);
+        let at = page.find(&start).map(|i| i + start.len())?;
+        Some(page[at..at + page[at..].find('"')?].to_string())
+    };
+    let description = |page: &str| {
+        let start = r#"<meta name="description" content=""#;
+        let at = page.find(start).map(|i| i + start.len())?;
+        Some(page[at..at + page[at..].find('"')?].to_string())
+    };
+    let lobby = page(&server.url, &[(ACCEPT_LANGUAGE, "en")]).await;
+    assert_eq!(og(&lobby, "og:title").as_deref(), Some("Othello 3D"));
+    assert_eq!(og(&lobby, "og:site_name").as_deref(), Some("Othello 3D"));
+    assert!(description(&lobby).is_some_and(|d| d.starts_with("Play Othello on a 3D board")));
+    assert_eq!(og(&lobby, "og:description"), description(&lobby));
+    let invite = page(
+        &format!("{}/table/{table}", server.url),
+        &[(ACCEPT_LANGUAGE, "en")],
+    )
+    .await;
+    assert_eq!(
+        og(&invite, "og:title").as_deref(),
+        Some("A game of Othello · Othello 3D")
+    );
+    assert!(og(&invite, "og:description").is_some_and(|d| d.contains("free seat")));
+    let greek = page(
+        &format!("{}/table/{table}", server.url),
+        &[(ACCEPT_LANGUAGE, "el")],
+    )
+    .await;
+    assert_eq!(
+        og(&greek, "og:title").as_deref(),
+        Some("Μια παρτίδα Οθέλλο · Οθέλλο 3D")
+    );
+    let puzzles = page(
+        &format!("{}/puzzles", server.url),
+        &[(ACCEPT_LANGUAGE, "en")],
+    )
+    .await;
+    assert_eq!(
+        og(&puzzles, "og:title").as_deref(),
+        Some("Puzzles · Othello 3D")
+    );
+    // A link preview is a visit like any other: it takes no seat.
+    let view = player.get_table(&table).await.expect("view");
+    assert_eq!(view.you.len(), 1, "only the creator sits: {view:?}");
+}
