@@ -1354,10 +1354,11 @@ analysis-board-link-text = Άνοιξε αυτή τη θέση και τη γρ�
 analysis-board-lab-link = Μελέτησε όποια θέση θέλεις στο ταμπλό ανάλυσης
 analysis-board-open = Άνοιξέ την στο ταμπλό ανάλυσης
 
+# A page's title where it is more than the site (a link preview's, a tab's).
+page-title = { $page } · Οθέλλο 3D
 # What a link preview (a chat app, a social site, a search result) shows for
 # a page: the server writes them into the page's head; the page itself does not
 # show them.
-preview-title = { $page } · Οθέλλο 3D
 preview-site = Παίξε Οθέλλο σε τρισδιάστατο ταμπλό: με τον υπολογιστή, με έναν φίλο στην ίδια οθόνη ή online, με γρίφους, τουρνουά και ταμπλό ανάλυσης.
 preview-table-title = Μια παρτίδα Οθέλλο
 preview-table = Παρακολούθησε την παρτίδα ή πάρε την ελεύθερη θέση, αν υπάρχει.

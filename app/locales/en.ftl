@@ -1162,10 +1162,11 @@ analysis-board-link-text = Open this position and line
 analysis-board-lab-link = Study any position on the analysis board
 analysis-board-open = Open in the analysis board
 
+# A page's title where it is more than the site (a link preview's, a tab's).
+page-title = { $page } · Othello 3D
 # What a link preview (a chat app, a social site, a search result) shows for
 # a page: the server writes them into the page's head; the page itself does not
 # show them.
-preview-title = { $page } · Othello 3D
 preview-site = Play Othello on a 3D board: against the AI, with a friend on one screen or online, with puzzles, tournaments and an analysis board.
 preview-table-title = A game of Othello
 preview-table = Watch the game, or take the free seat if there is one.

@@ -115,7 +115,7 @@ fn preview_tags(lang: i18n::Lang) -> impl IntoView {
     let path = use_context::<http::request::Parts>()
         .map(|parts| parts.uri.path().to_string())
         .unwrap_or_default();
-    let page = |title: String| t!(lang, "preview-title", page = title);
+    let page = |title: String| t!(lang, "page-title", page = title);
     let (title, text) = if path.starts_with("/table/") {
         (
             page(t!(lang, "preview-table-title")),

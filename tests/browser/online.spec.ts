@@ -47,6 +47,16 @@ test('private link: the friend sits by the button, a third visitor watches, a wh
   await expect(guest.locator('#spectator')).toBeHidden();
   await expect(creator.locator('#share')).toBeHidden();
   await expect(guest.locator('#resign')).toBeVisible();
+  // The tab's title tells the player to move, whose tab may be in the
+  // background, that it is their move; the other's and a watcher's say the
+  // site's name.
+  const turns = () => Promise.all([creator, guest].map(async (p) => (await p.locator('#turn').textContent()) ?? ''));
+  await expect.poll(async () => (await turns()).filter((t) => t.startsWith('Your move')).length).toBe(1);
+  const [toMove, waiting] = (await turns())[0].startsWith('Your move')
+    ? [creator, guest]
+    : [guest, creator];
+  await expect(toMove).toHaveTitle(/^Your move \((Black|White)\) · Othello 3D$/);
+  await expect(waiting).toHaveTitle('Othello 3D');
 
   // A third visitor stays a spectator: no seat to take.
   const spectator = await newPlayer(browser, server.url, errors);
@@ -56,9 +66,12 @@ test('private link: the friend sits by the button, a third visitor watches, a wh
   await expect(spectator.locator('#take-seat')).toHaveCount(0);
   await expect(spectator.locator('#resign')).toHaveCount(0);
 
+  await expect(spectator).toHaveTitle('Othello 3D');
+
   const moves = await playWholeGame([creator, guest], [spectator]);
   for (const page of [creator, guest, spectator]) {
     await expect(page.locator('#turn')).toContainText('Black wins');
+    await expect(page).toHaveTitle('Othello 3D');
   }
   expect(await counts(spectator)).toEqual([13, 0]);
   expect(await counts(creator)).toEqual([13, 0]);

@@ -170,6 +170,20 @@ pub fn turn_text(
     }
 }
 
+/// The browser tab's title: "Your move (Black) · Othello 3D" while the
+/// viewer, in one seat, is to move — so a player whose tab is in the
+/// background sees that the opponent has played — else the site's name.
+pub fn tab_title(lang: Lang, v: &TableView) -> String {
+    match (v.status, v.you.as_slice()) {
+        (RoundStatus::Playing { to_move }, [me]) if *me == to_move && !v.ai_thinking => t!(
+            lang,
+            "page-title",
+            page = t!(lang, "table-your-move", side = side_name(lang, to_move))
+        ),
+        _ => t!(lang, "site-title"),
+    }
+}
+
 /// The end-of-round celebration is for a win or a draw the viewer can be
 /// glad of: never for a player's own loss (to the AI or online).
 pub fn celebrates(v: &TableView) -> bool {

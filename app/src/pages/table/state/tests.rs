@@ -441,3 +441,26 @@ fn berserk_is_offered_at_a_timed_tournament_game_before_the_first_disc_only() {
     v.status = over(Some(Side::Black), EndReason::Resigned);
     assert!(!may_berserk(&v), "over");
 }
+
+#[test]
+fn the_tab_title_says_your_move_only_to_the_one_seated_player_to_move() {
+    let mut v = table(online(), &[Side::Black]);
+    assert_eq!(tab_title(Lang::En, &v), "Your move (Black) · Othello 3D");
+    assert_eq!(tab_title(Lang::El, &v), "Σειρά σου (Μαύρα) · Οθέλλο 3D");
+    v.status = v_playing(Side::White);
+    assert_eq!(tab_title(Lang::En, &v), "Othello 3D", "the opponent's move");
+    v.status = over(Some(Side::Black), EndReason::Finished);
+    assert_eq!(tab_title(Lang::En, &v), "Othello 3D", "over");
+    // Nobody's own move: both seats (hot seat), no seat (a watcher).
+    let hot = table(TableMode::HotSeat, &[Side::Black, Side::White]);
+    assert_eq!(tab_title(Lang::En, &hot), "Othello 3D");
+    let watched = table(online(), &[]);
+    assert_eq!(tab_title(Lang::En, &watched), "Othello 3D");
+    // Against the AI: the player's turn, not the AI's.
+    let mut ai = table(vs_ai(Side::White), &[Side::White]);
+    ai.ai_thinking = true;
+    assert_eq!(tab_title(Lang::En, &ai), "Othello 3D");
+    ai.ai_thinking = false;
+    ai.status = v_playing(Side::White);
+    assert_eq!(tab_title(Lang::En, &ai), "Your move (White) · Othello 3D");
+}
