@@ -173,6 +173,8 @@ pub fn turn_text(
 /// The browser tab's title: "Your move (Black) · Othello 3D" while the
 /// viewer, in one seat, is to move — so a player whose tab is in the
 /// background sees that the opponent has played — else the site's name.
+/// (Set by the browser only: the server renders the site's name.)
+#[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
 pub fn tab_title(lang: Lang, v: &TableView) -> String {
     match (v.status, v.you.as_slice()) {
         (RoundStatus::Playing { to_move }, [me]) if *me == to_move && !v.ai_thinking => t!(
