@@ -26,7 +26,7 @@ pub mod voice;
 pub mod worker;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, MetaTags, Title};
+use leptos_meta::{provide_meta_context, MetaTags};
 use leptos_router::{
     components::{Route, Router, Routes},
     lazy_route, path, Lazy, LazyRoute,
@@ -106,6 +106,43 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
+/// A page's title, in the tab and in a link preview: the site's name on the
+/// lobby and on pages without one of their own, else "Puzzles · Othello 3D".
+/// The server writes it into the page's head; the browser sets it again on
+/// every navigation ([`TabTitle`]), and a table page while its player is to
+/// move ("Your move (Black) · Othello 3D", `pages::table::state::tab_title`).
+pub fn page_title(lang: i18n::Lang, path: &str) -> String {
+    let section = path.trim_start_matches('/').split('/').next().unwrap_or("");
+    let page = match section {
+        "table" => t!(lang, "preview-table-title"),
+        "puzzles" => t!(lang, "puzzles-title"),
+        "tournaments" => t!(lang, "tournaments-title"),
+        "analysis" => t!(lang, "analysis-board-title"),
+        "lab" => t!(lang, "lobby-lab-title"),
+        "account" => t!(lang, "account-title"),
+        "players" => t!(lang, "players-leaderboard"),
+        _ => return t!(lang, "site-title"),
+    };
+    t!(lang, "page-title", page = page)
+}
+
+/// Sets the tab's title to the page's ([`page_title`]) on every navigation
+/// in the browser (the server's page already has it).
+#[component]
+fn TabTitle() -> impl IntoView {
+    #[cfg(feature = "hydrate")]
+    {
+        let lang = i18n::use_lang();
+        let location = leptos_router::hooks::use_location();
+        Effect::new(move |_| {
+            let title = page_title(lang, &location.pathname.get());
+            if document().title() != title {
+                document().set_title(&title);
+            }
+        });
+    }
+}
+
 /// What a link preview shows for the requested page (its description and
 /// Open Graph title and text; a chat app unfurling a private table's link
 /// shows "A game of Othello"), in the page's language. Server-side only: the
@@ -115,29 +152,16 @@ fn preview_tags(lang: i18n::Lang) -> impl IntoView {
     let path = use_context::<http::request::Parts>()
         .map(|parts| parts.uri.path().to_string())
         .unwrap_or_default();
-    let page = |title: String| t!(lang, "page-title", page = title);
-    let (title, text) = if path.starts_with("/table/") {
-        (
-            page(t!(lang, "preview-table-title")),
-            t!(lang, "preview-table"),
-        )
-    } else if path == "/puzzles" {
-        (page(t!(lang, "puzzles-title")), t!(lang, "preview-puzzles"))
-    } else if path == "/tournaments" || path.starts_with("/tournaments/") {
-        (
-            page(t!(lang, "tournaments-title")),
-            t!(lang, "preview-tournaments"),
-        )
-    } else if path == "/analysis" {
-        (
-            page(t!(lang, "analysis-board-title")),
-            t!(lang, "preview-analysis"),
-        )
-    } else if path == "/lab" || path.starts_with("/lab/") {
-        (page(t!(lang, "lobby-lab-title")), t!(lang, "lab-intro"))
-    } else {
-        (t!(lang, "site-title"), t!(lang, "preview-site"))
+    let section = path.trim_start_matches('/').split('/').next().unwrap_or("");
+    let text = match section {
+        "table" => t!(lang, "preview-table"),
+        "puzzles" => t!(lang, "preview-puzzles"),
+        "tournaments" => t!(lang, "preview-tournaments"),
+        "analysis" => t!(lang, "preview-analysis"),
+        "lab" => t!(lang, "lab-intro"),
+        _ => t!(lang, "preview-site"),
     };
+    let title = page_title(lang, &path);
     use leptos::prelude::CustomAttribute;
     let og = |property: &'static str, content: String| {
         leptos::html::meta()
@@ -145,6 +169,7 @@ fn preview_tags(lang: i18n::Lang) -> impl IntoView {
             .attr("content", content)
     };
     view! {
+        <title>{title.clone()}</title>
         <meta name="description" content=text.clone() />
         {og("og:site_name", t!(lang, "site-title"))}
         {og("og:type", "website".to_string())}
@@ -163,10 +188,9 @@ pub fn App() -> impl IntoView {
     provide_meta_context();
     // A practice's positions take the page's main board over (takeover.rs).
     provide_context(takeover::BoardTakeover(RwSignal::new(None)));
-    let lang = i18n::use_lang();
     view! {
-        <Title text=t!(lang, "site-title") />
         <Router>
+            <TabTitle />
             <Routes fallback=|| view! { <pages::NotFound /> }>
                 <Route path=path!("/") view=pages::lobby::LobbyPage />
                 <Route path=path!("/table/:id") view={Lazy::<TableRoute>::new()} />

@@ -362,6 +362,18 @@ async fn a_pages_link_preview_is_in_its_language_and_names_the_page() {
         og(&puzzles, "og:title").as_deref(),
         Some("Puzzles · Othello 3D")
     );
+    // The tab's title is the same, once per page.
+    let title = |page: &str| {
+        assert_eq!(page.matches("<title>").count(), 1, "one title");
+        let at = page.find("<title>")? + "<title>".len();
+        Some(page[at..at + page[at..].find('<')?].to_string())
+    };
+    assert_eq!(title(&lobby).as_deref(), Some("Othello 3D"));
+    assert_eq!(title(&puzzles).as_deref(), Some("Puzzles · Othello 3D"));
+    assert_eq!(
+        title(&greek).as_deref(),
+        Some("Μια παρτίδα Οθέλλο · Οθέλλο 3D")
+    );
     // A link preview is a visit like any other: it takes no seat.
     let view = player.get_table(&table).await.expect("view");
     assert_eq!(view.you.len(), 1, "only the creator sits: {view:?}");

@@ -48,15 +48,15 @@ test('private link: the friend sits by the button, a third visitor watches, a wh
   await expect(creator.locator('#share')).toBeHidden();
   await expect(guest.locator('#resign')).toBeVisible();
   // The tab's title tells the player to move, whose tab may be in the
-  // background, that it is their move; the other's and a watcher's say the
-  // site's name.
+  // background, that it is their move; the other's and a watcher's name the
+  // page.
   const turns = () => Promise.all([creator, guest].map(async (p) => (await p.locator('#turn').textContent()) ?? ''));
   await expect.poll(async () => (await turns()).filter((t) => t.startsWith('Your move')).length).toBe(1);
   const [toMove, waiting] = (await turns())[0].startsWith('Your move')
     ? [creator, guest]
     : [guest, creator];
   await expect(toMove).toHaveTitle(/^Your move \((Black|White)\) · Othello 3D$/);
-  await expect(waiting).toHaveTitle('Othello 3D');
+  await expect(waiting).toHaveTitle('A game of Othello · Othello 3D');
 
   // A third visitor stays a spectator: no seat to take.
   const spectator = await newPlayer(browser, server.url, errors);
@@ -66,12 +66,12 @@ test('private link: the friend sits by the button, a third visitor watches, a wh
   await expect(spectator.locator('#take-seat')).toHaveCount(0);
   await expect(spectator.locator('#resign')).toHaveCount(0);
 
-  await expect(spectator).toHaveTitle('Othello 3D');
+  await expect(spectator).toHaveTitle('A game of Othello · Othello 3D');
 
   const moves = await playWholeGame([creator, guest], [spectator]);
   for (const page of [creator, guest, spectator]) {
     await expect(page.locator('#turn')).toContainText('Black wins');
-    await expect(page).toHaveTitle('Othello 3D');
+    await expect(page).toHaveTitle('A game of Othello · Othello 3D');
   }
   expect(await counts(spectator)).toEqual([13, 0]);
   expect(await counts(creator)).toEqual([13, 0]);
@@ -82,6 +82,10 @@ test('private link: the friend sits by the button, a third visitor watches, a wh
   await screenshot(creator, info, 'online-private-final');
   await screenshot(spectator, info, 'online-spectator-final');
   saveResult(info, 'online-private', { moves, counts: await counts(creator) });
+  // Back to the lobby in the page (no reload): the site's name again.
+  await creator.click('.topbar h1 a');
+  await creator.waitForURL((u) => u.pathname === '/');
+  await expect(creator).toHaveTitle('Othello 3D');
   expect(errors).toEqual([]);
 });
 

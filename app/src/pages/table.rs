@@ -214,14 +214,14 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         now
     });
     // The tab's title says when it is this player's move (state::tab_title);
-    // leaving the table gives the site's name back.
+    // the next page's title is the app's to set (`TabTitle`).
     #[cfg(feature = "hydrate")]
-    {
-        Effect::new(move |_| {
-            document().set_title(&view_state.with(|v| state::tab_title(lang, v)));
-        });
-        on_cleanup(move || document().set_title(&t!(lang, "site-title")));
-    }
+    Effect::new(move |_| {
+        let title = view_state.with(|v| state::tab_title(lang, v));
+        if document().title() != title {
+            document().set_title(&title);
+        }
+    });
     let positions = Memo::new(move |_| view_state.with(|v| replay(&v.start, &v.history)));
     let snapshot = Signal::derive(move || {
         let v = view_state.get();

@@ -172,8 +172,9 @@ pub fn turn_text(
 
 /// The browser tab's title: "Your move (Black) · Othello 3D" while the
 /// viewer, in one seat, is to move — so a player whose tab is in the
-/// background sees that the opponent has played — else the site's name.
-/// (Set by the browser only: the server renders the site's name.)
+/// background sees that the opponent has played — else the table page's own
+/// ("A game of Othello · Othello 3D", as the server wrote it).
+/// (Set by the browser only.)
 #[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
 pub fn tab_title(lang: Lang, v: &TableView) -> String {
     match (v.status, v.you.as_slice()) {
@@ -182,7 +183,7 @@ pub fn tab_title(lang: Lang, v: &TableView) -> String {
             "page-title",
             page = t!(lang, "table-your-move", side = side_name(lang, to_move))
         ),
-        _ => t!(lang, "site-title"),
+        _ => crate::page_title(lang, "/table"),
     }
 }
 

@@ -448,18 +448,29 @@ fn the_tab_title_says_your_move_only_to_the_one_seated_player_to_move() {
     assert_eq!(tab_title(Lang::En, &v), "Your move (Black) · Othello 3D");
     assert_eq!(tab_title(Lang::El, &v), "Σειρά σου (Μαύρα) · Οθέλλο 3D");
     v.status = v_playing(Side::White);
-    assert_eq!(tab_title(Lang::En, &v), "Othello 3D", "the opponent's move");
+    assert_eq!(
+        tab_title(Lang::En, &v),
+        "A game of Othello · Othello 3D",
+        "the opponent's move"
+    );
     v.status = over(Some(Side::Black), EndReason::Finished);
-    assert_eq!(tab_title(Lang::En, &v), "Othello 3D", "over");
+    assert_eq!(
+        tab_title(Lang::En, &v),
+        "A game of Othello · Othello 3D",
+        "over"
+    );
     // Nobody's own move: both seats (hot seat), no seat (a watcher).
     let hot = table(TableMode::HotSeat, &[Side::Black, Side::White]);
-    assert_eq!(tab_title(Lang::En, &hot), "Othello 3D");
+    assert_eq!(tab_title(Lang::En, &hot), "A game of Othello · Othello 3D");
     let watched = table(online(), &[]);
-    assert_eq!(tab_title(Lang::En, &watched), "Othello 3D");
+    assert_eq!(
+        tab_title(Lang::En, &watched),
+        "A game of Othello · Othello 3D"
+    );
     // Against the AI: the player's turn, not the AI's.
     let mut ai = table(vs_ai(Side::White), &[Side::White]);
     ai.ai_thinking = true;
-    assert_eq!(tab_title(Lang::En, &ai), "Othello 3D");
+    assert_eq!(tab_title(Lang::En, &ai), "A game of Othello · Othello 3D");
     ai.ai_thinking = false;
     ai.status = v_playing(Side::White);
     assert_eq!(tab_title(Lang::En, &ai), "Your move (White) · Othello 3D");
