@@ -26,7 +26,7 @@ pub mod voice;
 pub mod worker;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, MetaTags};
+use leptos_meta::MetaTags;
 use leptos_router::{
     components::{Route, Router, Routes},
     lazy_route, path, Lazy, LazyRoute,
@@ -185,7 +185,10 @@ fn preview_tags(_lang: i18n::Lang) -> impl IntoView {}
 /// The application: a router over the site's pages.
 #[component]
 pub fn App() -> impl IntoView {
-    provide_meta_context();
+    // The head's tags are the server's (the shell's `MetaTags`); nothing in
+    // the browser registers any, so its wasm carries none of leptos_meta.
+    #[cfg(feature = "ssr")]
+    leptos_meta::provide_meta_context();
     // A practice's positions take the page's main board over (takeover.rs).
     provide_context(takeover::BoardTakeover(RwSignal::new(None)));
     view! {

@@ -95,6 +95,8 @@ export async function waitForIsland(page: Page) {
         island: (window as any).othello3d ? { backend: (window as any).othello3d.backend, status: (window as any).othello3d.status() } : null,
         failure: 'othello3dError' in window ? String((window as any).othello3dError) : null,
         backend: document.querySelector('#backend')?.getAttribute('data-backend') ?? null,
+        // What the page shows instead of a board (a refusal, a loading line).
+        shows: (document.querySelector('main') as HTMLElement | null)?.innerText.slice(0, 300) ?? null,
       }))
       .catch((e) => String(e));
     throw new Error(`no 3D frame within 60 s: ${JSON.stringify(why)}\n${error}`);
