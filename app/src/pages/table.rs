@@ -8,6 +8,7 @@
 //! [`Table`], and wire those decisions to it.
 
 mod actions;
+mod load;
 mod state;
 
 use crate::api::{get_table, play_move, resign, take_seat, vote_rematch};
@@ -25,7 +26,7 @@ pub fn TablePage() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let params = use_params_map();
     let id = move || crate::protocol::TableId::new(params.read().get("id").unwrap_or_default());
-    let loaded = Resource::new(id, get_table_soon);
+    let loaded = Resource::new(id, load::get_table_soon);
     view! {
         <Suspense fallback=move || view! { <main class="page"><p>{t!(lang, "table-loading")}</p></main> }>
             {move || Suspend::new(async move {
@@ -45,36 +46,6 @@ pub fn TablePage() -> impl IntoView {
             })}
         </Suspense>
     }
-}
-
-/// The table, asked again (after 0.3 s, then 0.9 s) while the server says
-/// there is no such table: a tournament's page names a new pairing's table a
-/// moment before the director has seated its players there (the pairing is
-/// stored first, then the table made), and the player's page goes to it at
-/// once. A table that is truly not there says so 1.2 s later than before. The
-/// server's render asks once.
-async fn get_table_soon(
-    table: crate::protocol::TableId,
-) -> Result<TableView, crate::api::CommandError> {
-    #[cfg(feature = "hydrate")]
-    for wait_ms in [300, 900] {
-        match get_table(table.clone()).await {
-            Err(error) if error.kind == crate::api::ErrorKind::NotFound => pause(wait_ms).await,
-            answer => return answer,
-        }
-    }
-    get_table(table).await
-}
-
-/// Waits `ms` milliseconds on the browser's timer.
-#[cfg(feature = "hydrate")]
-async fn pause(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-        }
-    });
-    let _ = send_wrapper::SendWrapper::new(wasm_bindgen_futures::JsFuture::from(promise)).await;
 }
 
 /// "Review this game": brings the analysis into view and starts it (a
