@@ -174,15 +174,21 @@ test.describe('in Greek', () => {
   });
 });
 
-test('a button pressed while the page is drawn but not yet hydrated is not lost', async ({ page, consoleErrors }) => {
-  // The app's wasm arrives late, as on a slow link or a slow phone: the
-  // server's page is on screen, its buttons have no handlers yet.
+/** Holds the app's wasm back until the returned function is called. */
+async function holdAppWasm(page: Page): Promise<() => void> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/pkg\/frontend\.[0-9a-f]{16}\.wasm$/, async (route) => {
     await held;
     await route.continue();
   });
+  return release;
+}
+
+test('a button pressed while the page is drawn but not yet hydrated is not lost', async ({ page, consoleErrors }) => {
+  // The app's wasm arrives late, as on a slow link or a slow phone: the
+  // server's page is on screen, its buttons have no handlers yet.
+  const release = await holdAppWasm(page);
   await page.goto('/', { waitUntil: 'domcontentloaded' });
   await expect(page.locator('#start-hot-seat')).toBeVisible();
   expect(await page.evaluate(() => document.body.dataset.hydrated ?? '')).not.toBe('true');
@@ -200,12 +206,7 @@ test('a button pressed while the page is drawn but not yet hydrated is not lost'
 test('a depth and a colour chosen before the page has hydrated are the ones the game starts with', async ({ page, consoleErrors }) => {
   // As above: the page is drawn, its controls answer the pointer (a select
   // opens, a radio button takes the dot) but no handler is attached yet.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/pkg\/frontend\.[0-9a-f]{16}\.wasm$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdAppWasm(page);
   await page.goto('/', { waitUntil: 'domcontentloaded' });
   await expect(page.locator('#ai-depth')).toBeVisible();
   expect(await page.evaluate(() => document.body.dataset.hydrated ?? '')).not.toBe('true');
