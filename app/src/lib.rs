@@ -112,8 +112,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 /// every navigation ([`TabTitle`]), and a table page while its player is to
 /// move ("Your move (Black) · Othello 3D", `pages::table::state::tab_title`).
 pub fn page_title(lang: i18n::Lang, path: &str) -> String {
-    let section = path.trim_start_matches('/').split('/').next().unwrap_or("");
-    let page = match section {
+    let page = match section(path) {
         "table" => t!(lang, "preview-table-title"),
         "puzzles" => t!(lang, "puzzles-title"),
         "tournaments" => t!(lang, "tournaments-title"),
@@ -124,6 +123,11 @@ pub fn page_title(lang: i18n::Lang, path: &str) -> String {
         _ => return t!(lang, "site-title"),
     };
     t!(lang, "page-title", page = page)
+}
+
+/// A path's first segment (`/tournaments/abc` → `tournaments`): the page it is.
+fn section(path: &str) -> &str {
+    path.trim_start_matches('/').split('/').next().unwrap_or("")
 }
 
 /// Sets the tab's title to the page's ([`page_title`]) on every navigation
@@ -152,8 +156,7 @@ fn preview_tags(lang: i18n::Lang) -> impl IntoView {
     let path = use_context::<http::request::Parts>()
         .map(|parts| parts.uri.path().to_string())
         .unwrap_or_default();
-    let section = path.trim_start_matches('/').split('/').next().unwrap_or("");
-    let text = match section {
+    let text = match section(path.as_str()) {
         "table" => t!(lang, "preview-table"),
         "puzzles" => t!(lang, "preview-puzzles"),
         "tournaments" => t!(lang, "preview-tournaments"),

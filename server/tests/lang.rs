@@ -319,16 +319,19 @@ async fn a_pages_link_preview_is_in_its_language_and_names_the_page() {
         })
         .await
         .expect("private table");
-    let og = |page: &str, property: &str| {
-        let start = format!(r#"<meta property="{property}" content=""#);
-        let at = page.find(&start).map(|i| i + start.len())?;
-        Some(page[at..at + page[at..].find('"')?].to_string())
-    };
-    let description = |page: &str| {
-        let start = r#"<meta name="description" content=""#;
+    // The text after `start`, up to `end`.
+    let after = |page: &str, start: &str, end: char| {
         let at = page.find(start).map(|i| i + start.len())?;
-        Some(page[at..at + page[at..].find('"')?].to_string())
+        Some(page[at..at + page[at..].find(end)?].to_string())
     };
+    let og = |page: &str, property: &str| {
+        after(
+            page,
+            &format!(r#"<meta property="{property}" content=""#),
+            '"',
+        )
+    };
+    let description = |page: &str| after(page, r#"<meta name="description" content=""#, '"');
     let lobby = page(&server.url, &[(ACCEPT_LANGUAGE, "en")]).await;
     assert_eq!(og(&lobby, "og:title").as_deref(), Some("Othello 3D"));
     assert_eq!(og(&lobby, "og:site_name").as_deref(), Some("Othello 3D"));
@@ -365,8 +368,7 @@ async fn a_pages_link_preview_is_in_its_language_and_names_the_page() {
     // The tab's title is the same, once per page.
     let title = |page: &str| {
         assert_eq!(page.matches("<title>").count(), 1, "one title");
-        let at = page.find("<title>")? + "<title>".len();
-        Some(page[at..at + page[at..].find('<')?].to_string())
+        after(page, "<title>", '<')
     };
     assert_eq!(title(&lobby).as_deref(), Some("Othello 3D"));
     assert_eq!(title(&puzzles).as_deref(), Some("Puzzles · Othello 3D"));
