@@ -147,6 +147,14 @@ fn TabTitle() -> impl IntoView {
     }
 }
 
+/// `text` with `&`, `<` and `>` written as entities (a title's markup).
+#[cfg(feature = "ssr")]
+fn html_escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// What a link preview shows for the requested page (its description and
 /// Open Graph title and text; a chat app unfurling a private table's link
 /// shows "A game of Othello"), in the page's language. Server-side only: the
@@ -172,7 +180,9 @@ fn preview_tags(lang: i18n::Lang) -> impl IntoView {
             .attr("content", content)
     };
     view! {
-        <title>{title.clone()}</title>
+        // As markup, not a text child: Leptos marks a text child with `<!>`,
+        // which a title (raw text to the browser) would show.
+        <title inner_html=html_escaped(&title)></title>
         <meta name="description" content=text.clone() />
         {og("og:site_name", t!(lang, "site-title"))}
         {og("og:type", "website".to_string())}

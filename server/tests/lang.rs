@@ -368,7 +368,10 @@ async fn a_pages_link_preview_is_in_its_language_and_names_the_page() {
     // The tab's title is the same, once per page.
     let title = |page: &str| {
         assert_eq!(page.matches("<title>").count(), 1, "one title");
-        after(page, "<title>", '<')
+        let title = after(page, "<title>", '<')?;
+        // The whole element is the text: no marker a tab would show.
+        assert!(page.contains(&format!("<title>{title}</title>")), "{title}");
+        Some(title)
     };
     assert_eq!(title(&lobby).as_deref(), Some("Othello 3D"));
     assert_eq!(title(&puzzles).as_deref(), Some("Puzzles · Othello 3D"));
