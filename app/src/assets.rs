@@ -6,12 +6,12 @@
 //! manifest (a site built before hashing, or tests without a site) every path
 //! is its own name.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-/// Served path → hashed path.
+/// Served path → hashed path, and the hashed paths themselves.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Assets(Arc<HashMap<String, String>>);
+pub struct Assets(Arc<HashMap<String, String>>, Arc<HashSet<String>>);
 
 /// The `<meta>` that tells the browser side where the engine's worker is
 /// (its name is hashed; see `worker.rs`).
@@ -69,7 +69,8 @@ impl Assets {
                 "manifest.json: `{from}` → `{to}` is not an absolute path"
             ));
         }
-        Ok(Self(Arc::new(map)))
+        let hashed = map.values().cloned().collect();
+        Ok(Self(Arc::new(map), Arc::new(hashed)))
     }
 
     /// The name to serve `path` under (`path` itself when it was not hashed).
@@ -87,6 +88,12 @@ impl Assets {
         out.sort();
         out.dedup();
         out
+    }
+
+    /// Whether `path` is one of this deploy's hashed files (immutable, named
+    /// by the pages and the service worker's precache list).
+    pub fn is_hashed(&self, path: &str) -> bool {
+        self.1.contains(path)
     }
 
     /// How many files were hashed.

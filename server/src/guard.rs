@@ -272,8 +272,14 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     let probe = matches!(path.as_str(), "/healthz" | "/readyz");
     // `/readyz` reads the database (at most once a second, shared): it
     // counts against the request rate like any page. `/healthz` does no
-    // work and is never limited.
-    let unlimited = path == "/healthz";
+    // work and is never limited, nor are this deploy's hashed static files:
+    // immutable, precompressed, served from disk, and many — a table's page
+    // loads ~170 wasm chunks and the service worker precaches ~260 files
+    // right after the first page, so counted with the pages they spent a
+    // visitor's whole burst and the next page's chunks were refused (a table
+    // page stuck on the lobby's view). Any other path still counts, so
+    // probing unknown names is limited like pages are.
+    let unlimited = path == "/healthz" || state.assets.is_hashed(&path);
     let json = path.starts_with("/api/");
     let host = request
         .headers()

@@ -168,3 +168,56 @@ async fn a_broken_manifest_stops_the_server_with_a_message() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("manifest.json"), "{stderr}");
 }
+
+#[tokio::test]
+async fn hashed_files_do_not_count_against_the_request_rate_pages_and_unknown_names_do() {
+    // A table's page loads ~170 wasm chunks and the service worker precaches
+    // every hashed file after the first page: counted, they spent a visitor's
+    // burst and the next page's chunks were refused.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    site(&root);
+    let root_arg = root.display().to_string();
+    let server = InProcess::start(
+        &dir.path().join("db.sqlite"),
+        &[
+            "--site-root",
+            root_arg.as_str(),
+            "--rate-per-ip",
+            "1",
+            "--rate-burst",
+            "3",
+        ],
+    )
+    .await;
+    let hashed = [
+        "/pkg/frontend.0123456789abcdef.js",
+        "/pkg/frontend.fedcba9876543210.wasm",
+        "/style/main.aaaaaaaaaaaaaaaa.css",
+        "/vendor/three/three.dddddddddddddddd.js",
+    ];
+    for round in 0..10 {
+        for path in hashed {
+            let (status, _, _) = get(&format!("{}{path}", server.url)).await;
+            assert_eq!(status, 200, "{path}, round {round}");
+        }
+    }
+    // Pages, unhashed files and names that are not this deploy's still count.
+    let mut statuses = Vec::new();
+    for path in [
+        "/",
+        "/vendor/three/LICENSE",
+        "/pkg/chunk_9.0000000000000000.wasm",
+        "/",
+        "/",
+        "/",
+    ] {
+        statuses.push(get(&format!("{}{path}", server.url)).await.0);
+    }
+    assert!(statuses.contains(&429), "{statuses:?}");
+    // …and once the burst is spent, the hashed files are still served.
+    for path in hashed {
+        let (status, _, _) = get(&format!("{}{path}", server.url)).await;
+        assert_eq!(status, 200, "{path} after the burst");
+    }
+}
