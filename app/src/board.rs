@@ -467,7 +467,13 @@ pub fn Board3D(
                 on:blur=on_blur
                 on:focus=on_focus
             ></canvas>
-            {move || is_2d().then(|| view! { <Board2D snapshot on_square cursor hint labels announcer voice marked /> })}
+            {move || {
+                is_2d()
+                    .then(|| {
+                        let flat = FlatBoard { snapshot, on_square, cursor, hint, labels, announcer, voice, marked };
+                        Suspend::new(async move { flat_board(flat).await })
+                    })
+            }}
             {move || {
                 celebrating
                     .get()
@@ -503,6 +509,38 @@ pub fn Board3D(
         </div>
     }
     .into_any()
+}
+
+/// What [`flat_board`] draws with: [`Board2D`]'s properties.
+#[derive(Clone, Copy)]
+struct FlatBoard {
+    snapshot: Signal<BoardSnapshot>,
+    on_square: Callback<u8>,
+    cursor: RwSignal<Option<u8>>,
+    hint: Signal<Option<u8>>,
+    labels: Signal<Vec<(u8, String, bool)>>,
+    announcer: RwSignal<String>,
+    voice: Option<crate::voice::BoardVoice>,
+    marked: RwSignal<Option<u8>>,
+}
+
+/// The flat board's view: a chunk of its own, fetched the first time a page
+/// shows the flat board (no WebGPU or WebGL 2, `?renderer=2d`, or the
+/// player's choice), so the pages with a 3D board do not load its ~9 KB
+/// (docs/BENCHMARKS.md, "The lobby under 350 KB").
+#[lazy]
+fn flat_board(flat: FlatBoard) -> AnyView {
+    let FlatBoard {
+        snapshot,
+        on_square,
+        cursor,
+        hint,
+        labels,
+        announcer,
+        voice,
+        marked,
+    } = flat;
+    view! { <Board2D snapshot on_square cursor hint labels announcer voice marked /> }.into_any()
 }
 
 /// The DOM board for browsers without WebGPU and WebGL 2: 64 buttons, one per

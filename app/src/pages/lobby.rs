@@ -2,9 +2,9 @@
 //! holds what the cards share (the busy flag, the error line, whether the
 //! server can be reached); each way to start is its own card.
 
-use crate::api::{create_table, create_table_from};
+use crate::api::CommandError;
 use crate::board::Board3D;
-use crate::protocol::{BoardSnapshot, Side, TableMode, TimeControl};
+use crate::protocol::{BoardSnapshot, Side, TableId, TableMode, TimeControl};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
@@ -12,6 +12,19 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 /// key `CommandError` gives a request that never got an answer).
 pub fn server_unreachable(error: &crate::api::CommandError) -> bool {
     error.msg.key == "srv-unreachable"
+}
+
+/// Starts a table (from a position in OBF, when given) and returns its id.
+/// A chunk of its own: the server functions' client (the request, the
+/// answer's and the error's decoding: ~15 KB of brotli) is not needed to show
+/// or hydrate the lobby, only once a player starts a game, so the first page
+/// loads it at the first click (docs/BENCHMARKS.md, "The lobby under 350 KB").
+#[lazy]
+async fn start_table(mode: TableMode, obf: Option<String>) -> Result<TableId, CommandError> {
+    match obf {
+        None => crate::api::create_table(mode).await,
+        Some(obf) => crate::api::create_table_from(mode, obf).await,
+    }
 }
 
 /// The lobby page.
@@ -41,7 +54,7 @@ pub fn LobbyPage() -> impl IntoView {
         busy.set(true);
         error.set(None);
         leptos::task::spawn_local(async move {
-            match create_table(mode).await {
+            match start_table(mode, None).await {
                 Ok(id) => navigate(&format!("/table/{id}"), Default::default()),
                 Err(e) => {
                     if server_unreachable(&e) {
@@ -421,7 +434,7 @@ fn FromPosition(
         busy.set(true);
         error.set(None);
         leptos::task::spawn_local(async move {
-            match create_table_from(mode, text).await {
+            match start_table(mode, Some(text)).await {
                 Ok(id) => navigate(&format!("/table/{id}"), Default::default()),
                 Err(e) => {
                     let _ = error.try_set(Some(e.text(lang)));
