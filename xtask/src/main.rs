@@ -204,6 +204,27 @@ fn compress_now(twins: Option<compress::Precompression>) -> Result {
     }
 }
 
+/// The compiler flags of the site's wasm (the app's main module and its
+/// chunks; not the engine's worker module, nor any native build): the
+/// workspace's own (`--cfg erase_components`, .cargo/config.toml, which a
+/// target's flags replace), plus two that take what no page shows out of the
+/// module — `-Zfmt-debug=shallow` (a derived `Debug` writes only the type's or
+/// variant's name: the fields' formatting code is gone) and
+/// `-Zlocation-detail=none` (a panic names no file, line and column: ~100
+/// paths of the build machine's cargo home were in the module). 7.5 KB less
+/// brotli on the lobby (docs/BENCHMARKS.md, "The lobby under 350 KB").
+/// Both are unstable rustc options: `RUSTC_BOOTSTRAP=1` lets this
+/// machine's one stable toolchain take them (no other toolchain can be
+/// fetched here), for this build only. Nothing the site does reads a
+/// `Debug` text (the pages' markup uses named keys, e.g. `ValueKind::name`).
+const FRONTEND_RUSTFLAGS: [(&str, &str); 2] = [
+    ("RUSTC_BOOTSTRAP", "1"),
+    (
+        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+        "--cfg erase_components -Zfmt-debug=shallow -Zlocation-detail=none",
+    ),
+];
+
 /// The site's files, final; what is left is their compressed twins (None
 /// when they are made already). `run` serves before making them, the other
 /// commands make them at once ([`site`]).
@@ -216,7 +237,7 @@ fn site_files() -> Result<Option<compress::Precompression>> {
     step("building the frontend (wasm32, size-optimised, relocations kept for splitting)");
     // `cargo rustc` passes the link flag to the final crate only: the
     // dependencies' builds are shared with `cargo build`/`clippy`.
-    sh(
+    sh_env(
         &cargo(),
         &[
             "rustc",
@@ -232,6 +253,7 @@ fn site_files() -> Result<Option<compress::Precompression>> {
             "--",
             "-Clink-args=--emit-relocs",
         ],
+        &FRONTEND_RUSTFLAGS,
     )?;
     let wasm = wasm_target_dir().join("wasm32-unknown-unknown/wasm-release/frontend.wasm");
     // The engine's worker module builds beside the next steps: `wasm-opt`

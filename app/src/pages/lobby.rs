@@ -334,6 +334,20 @@ fn OnlineCard(
     .into_any()
 }
 
+/// Opens the quick-match queue's socket ([`crate::live::join_queue`]): a
+/// chunk of its own (the socket's handlers and the queue's messages), so the
+/// lobby loads it at the first press of "Quick match", not with the page.
+#[cfg(feature = "hydrate")]
+#[lazy]
+fn open_queue(
+    control: TimeControl,
+    rated: bool,
+    on_matched: Callback<TableId>,
+    on_error: Callback<crate::i18n::Msg>,
+) -> Option<web_sys::WebSocket> {
+    crate::live::join_queue(control, rated, on_matched, on_error)
+}
+
 /// The quick-match button, or "waiting" with a way out while the queue's
 /// socket is open.
 #[component]
@@ -365,20 +379,30 @@ fn QuickMatch(
             error.set(Some(t!(lang, "srv-quick-timed")));
             return;
         };
+        // "Waiting" at once: the queue's code is a chunk of its own
+        // ([`open_queue`]), fetched at the first press.
+        queued.set(true);
         #[cfg(feature = "hydrate")]
-        {
-            match crate::live::join_queue(chosen, rated.get_untracked(), on_matched, on_queue_error)
-            {
+        leptos::task::spawn_local(async move {
+            let rated = rated.get_untracked();
+            match open_queue(chosen, rated, on_matched, on_queue_error).await {
+                // Left meanwhile (the page, or the queue with "Leave"): the
+                // socket is closed at once, which leaves the queue.
+                Some(socket) if !queued.try_get_untracked().unwrap_or(false) => {
+                    let _ = socket.close();
+                }
                 Some(socket) => {
-                    queue_socket.set_value(Some(socket));
-                    queued.set(true);
+                    if let Some(Some(socket)) = queue_socket.try_set_value(Some(socket)) {
+                        let _ = socket.close();
+                    }
                 }
                 None => {
-                    server_down.set(true);
-                    error.set(Some(t!(lang, "lobby-cannot-reach")))
+                    let _ = queued.try_set(false);
+                    let _ = server_down.try_set(true);
+                    let _ = error.try_set(Some(t!(lang, "lobby-cannot-reach")));
                 }
             }
-        }
+        });
         #[cfg(not(feature = "hydrate"))]
         let _ = (chosen, rated, server_down, on_matched, on_queue_error);
     };

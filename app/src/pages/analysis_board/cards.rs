@@ -83,7 +83,7 @@ pub(super) fn ValuesCard(ctx: Ctx) -> impl IntoView {
                 let book = ctx.is_book(m.square);
                 view! {
                     <li class="hint-move" class:best=is_best class:exact=m.exact data-square=m.square.to_string()
-                        data-value=format!("{:.2}", m.value) data-kind=format!("{:?}", state::kind_of(m, book)).to_lowercase()>
+                        data-value=format!("{:.2}", m.value) data-kind=state::kind_of(m, book).name()>
                         <span class="sq">{square_name(m.square)}</span>
                         <span class="val">{disc_text(m.value)}</span>
                         <span class="kind">{kind_text(lang, m, book)}</span>

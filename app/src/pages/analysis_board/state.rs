@@ -445,6 +445,17 @@ pub enum ValueKind {
     Exact,
 }
 
+impl ValueKind {
+    /// The kind's name in the page's markup (`data-kind`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueKind::Book => "book",
+            ValueKind::Trained => "trained",
+            ValueKind::Exact => "exact",
+        }
+    }
+}
+
 /// A move's kind of value; `book`: the server's search found it in the
 /// opening book (the browser's engine knows no book).
 pub fn kind_of(value: &MoveValue, book: bool) -> ValueKind {
