@@ -447,7 +447,7 @@ impl State {
                         .set_x(from + (end_angle - from) * eased);
                     disc.group
                         .position()
-                        .set_y(DISC_HALF + 0.6 * (PI * p).sin());
+                        .set_y(DISC_HALF + 0.6 * super::sin(PI * p));
                     if p >= 1.0 {
                         disc.animation = None;
                         rest_disc(disc, index);

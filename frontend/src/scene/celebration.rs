@@ -151,17 +151,19 @@ impl State {
         let p = (elapsed / CELEBRATION_MS).min(1.0);
         // The whole board makes one turn, rising a little on the way.
         self.root.rotation().set_y(2.0 * PI * smoothstep(p));
-        self.root.position().set(0.0, 0.4 * (PI * p).sin(), 0.0);
+        self.root.position().set(0.0, 0.4 * super::sin(PI * p), 0.0);
         // Shrink a little mid-turn so the corners stay in view.
-        self.root.scale().set_scalar(1.0 - 0.14 * (PI * p).sin());
+        self.root
+            .scale()
+            .set_scalar(1.0 - 0.14 * super::sin(PI * p));
         // Discs fly up and out in a wave from the centre, spin twice, and land
         // back on their squares with the same face up.
         for (index, slot) in self.discs.iter().enumerate() {
             let Some(disc) = slot else { continue };
             let (x, z) = square_centre(index);
-            let wave = 0.06 + 0.05 * x.hypot(z);
+            let wave = 0.06 + 0.05 * (x * x + z * z).sqrt();
             let q = ((p - wave) / 0.55).clamp(0.0, 1.0);
-            let lift = (PI * q).sin();
+            let lift = super::sin(PI * q);
             let out = 1.0 + 0.3 * lift;
             disc.group
                 .position()
@@ -187,7 +189,7 @@ impl State {
             } else {
                 c.mesh
                     .position()
-                    .set(c.x + c.sway * (c.phase + 3.0 * s).sin(), y, c.z);
+                    .set(c.x + c.sway * super::sin(c.phase + 3.0 * s), y, c.z);
                 c.mesh
                     .rotation()
                     .set(c.spin.0 * s, c.spin.1 * s, c.spin.2 * s + c.phase);

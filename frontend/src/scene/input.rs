@@ -75,7 +75,7 @@ pub(super) fn listen(state: &Rc<RefCell<State>>) -> (CanvasListeners, Closure<dy
             let mut s = state.borrow_mut();
             let start = s.pointer_down.take();
             match start {
-                Some((sx, sy)) if (sx - x).hypot(sy - y) < 6.0 => s.pick(x, y),
+                Some((sx, sy)) if (sx - x) * (sx - x) + (sy - y) * (sy - y) < 36.0 => s.pick(x, y),
                 _ => None,
             }
         };

@@ -27,6 +27,13 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
 use web_sys::HtmlCanvasElement;
 
+/// The sine, from the browser (`Math.sin`): Rust's own brings libm's argument
+/// reduction (~6 KB of code) into the lobby's module for a few animation
+/// curves.
+fn sin(x: f64) -> f64 {
+    js_sys::Math::sin(x)
+}
+
 struct State {
     canvas: HtmlCanvasElement,
     renderer: WebGPURenderer,
