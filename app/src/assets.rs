@@ -195,12 +195,16 @@ if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',
     }
 
     /// The import map that resolves `three` (WebGPU) and `three/webgl` (WebGL
-    /// 2) to the two bundles `cargo xtask site` builds under `/vendor/three/`;
-    /// a page imports one of them.
+    /// 2) to the two bundles `cargo xtask site` builds under `/vendor/three/`
+    /// (a page imports one of them), and `three/addons` to the addons' bundle
+    /// (the orbit controls, imported at the first touch of the board).
     pub fn import_map(&self) -> String {
         let three = self.url("/vendor/three/three.bundle.js");
         let webgl = self.url("/vendor/three/three-webgl.bundle.js");
-        format!(r#"{{"imports":{{"three":"{three}","three/webgl":"{webgl}"}}}}"#)
+        let addons = self.url("/vendor/three/three-addons.bundle.js");
+        format!(
+            r#"{{"imports":{{"three":"{three}","three/webgl":"{webgl}","three/addons":"{addons}"}}}}"#
+        )
     }
 }
 
@@ -213,6 +217,7 @@ mod tests {
         let assets = Assets::from_manifest(
             r#"{"/vendor/three/three.bundle.js": "/vendor/three/three.0123456789abcdef.js",
                 "/vendor/three/three-webgl.bundle.js": "/vendor/three/three-webgl.1123456789abcdef.js",
+                "/vendor/three/three-addons.bundle.js": "/vendor/three/three-addons.2123456789abcdef.js",
                 "/style/main.css": "/style/main.fedcba9876543210.css"}"#,
         )
         .unwrap();
@@ -223,11 +228,11 @@ mod tests {
         assert_eq!(assets.url("/style/other.css"), "/style/other.css");
         assert_eq!(
             assets.import_map(),
-            r#"{"imports":{"three":"/vendor/three/three.0123456789abcdef.js","three/webgl":"/vendor/three/three-webgl.1123456789abcdef.js"}}"#
+            r#"{"imports":{"three":"/vendor/three/three.0123456789abcdef.js","three/webgl":"/vendor/three/three-webgl.1123456789abcdef.js","three/addons":"/vendor/three/three-addons.2123456789abcdef.js"}}"#
         );
         assert_eq!(
             Assets::default().import_map(),
-            r#"{"imports":{"three":"/vendor/three/three.bundle.js","three/webgl":"/vendor/three/three-webgl.bundle.js"}}"#
+            r#"{"imports":{"three":"/vendor/three/three.bundle.js","three/webgl":"/vendor/three/three-webgl.bundle.js","three/addons":"/vendor/three/three-addons.bundle.js"}}"#
         );
     }
 

@@ -18,7 +18,6 @@ export async function start_renderer(canvas, webgl) {
   for (;;) {
     const three = await (gpu ? import('three') : import('three/webgl'));
     globalThis.THREE = three;
-    globalThis.THREE_ADDONS = { OrbitControls: three.OrbitControls };
     const renderer = new three.WebGPURenderer({ canvas, antialias: true, alpha: true });
     try {
       await renderer.init();
@@ -32,6 +31,12 @@ export async function start_renderer(canvas, webgl) {
       gpu = false;
     }
   }
+}
+export async function load_addons() {
+  globalThis.THREE_ADDONS = await import('three/addons');
+}
+export function press_again(canvas, press) {
+  canvas.dispatchEvent(new PointerEvent('pointerdown', press));
 }
 export function dispose_quietly(renderer) {
   renderer.othelloSize?.disconnect();
@@ -73,6 +78,16 @@ extern "C" {
         canvas: &HtmlCanvasElement,
         webgl: bool,
     ) -> Result<JsValue, JsValue>;
+
+    /// Loads the addons' bundle (`three/addons` in the import map: the orbit
+    /// controls, built on the page's `globalThis.THREE`, so only after
+    /// [`start_renderer`]) and publishes it as `globalThis.THREE_ADDONS`.
+    #[wasm_bindgen(catch)]
+    pub async fn load_addons() -> Result<JsValue, JsValue>;
+
+    /// Presses the pointer of `press` (a `pointerdown` that came before the
+    /// orbit controls) on `canvas` again, for the controls to start its drag.
+    pub fn press_again(canvas: &HtmlCanvasElement, press: &JsValue);
 
     /// After a lost device: resolves to true when a new renderer may start
     /// on `canvas` — at once for WebGPU; for WebGL 2 when the browser

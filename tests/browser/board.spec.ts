@@ -163,6 +163,52 @@ test('an idle board asks for no frames; the pointer and a new size wake it', asy
   expect(consoleErrors).toEqual([]);
 });
 
+test('the orbit controls come with the first touch of the board: a drag turns the camera, a press held while they load too', async ({ page, consoleErrors }) => {
+  // The addons' bundle (the orbit controls) is slow to come here, so the
+  // press below is made before the controls exist.
+  let addonsRequested = 0;
+  await page.route(/\/vendor\/three\/three-addons\.[0-9a-f]{16}\.js$/, async (route) => {
+    addonsRequested++;
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  await startHotSeat(page);
+  await waitForIsland(page);
+  // Nothing has touched the board yet: no orbit controls, none asked for.
+  expect((await status(page)).orbit).toBe(false);
+  expect(addonsRequested).toBe(0);
+  const box = (await page.locator('#board-canvas').boundingBox())!;
+  const at = (square: number) => page.evaluate((q) => (window as any).othello3d.squareToScreen(q), square);
+  const before = await at(0);
+  const version = (await status(page)).version;
+  // The pointer comes onto the board and presses at once (as a finger does),
+  // then drags once the controls are there: the held press starts the drag.
+  const x = box.x + box.width * 0.5;
+  const y = box.y + box.height * 0.85;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  expect((await status(page)).orbit).toBe(false);
+  await page.waitForFunction(() => (window as any).othello3d.status().orbit === true);
+  for (let i = 1; i <= 10; i++) await page.mouse.move(x + i * 20, y);
+  await page.mouse.up();
+  await page.waitForFunction(() => (window as any).othello3d.status().atRest);
+  const after = await at(0);
+  expect(Math.hypot(after[0] - before[0], after[1] - before[1]), 'the drag turned the camera').toBeGreaterThan(20);
+  expect(addonsRequested).toBe(1);
+  // A drag is not a move.
+  expect((await status(page)).version).toBe(version);
+  // Once there, a plain drag turns it again.
+  const turned = await at(0);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) await page.mouse.move(x - i * 20, y);
+  await page.mouse.up();
+  await page.waitForFunction(() => (window as any).othello3d.status().atRest);
+  const back = await at(0);
+  expect(Math.hypot(back[0] - turned[0], back[1] - turned[1]), 'the second drag turned it back').toBeGreaterThan(20);
+  expect(consoleErrors).toEqual([]);
+});
+
 test('keyboard play: arrows move the cursor, Enter and Space play, moves are announced', async ({ page, consoleErrors }, info) => {
   await startHotSeat(page);
   await waitForIsland(page);

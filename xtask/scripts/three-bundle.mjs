@@ -17,7 +17,13 @@
 // browser suite instead of drawing wrong. 7.4 KB less brotli on the lobby's
 // WebGPU bundle (docs/BENCHMARKS.md, "Three.js without XR").
 //
-// Usage: node three-bundle.mjs webgpu|webgl OUTFILE < entry.js
+// The addons' bundle (`addons`: the orbit controls, loaded at the first touch
+// of the board) takes what it imports from `three` from the page's bundle,
+// published as `globalThis.THREE` before the addons load: a shim module
+// exports exactly the names given as the third argument, so one copy of each
+// class is in the page and an addon that imports another name fails here.
+//
+// Usage: node three-bundle.mjs webgpu|webgl|addons OUTFILE [NAMES,…] < entry.js
 import * as esbuild from 'esbuild';
 import { minify } from 'terser';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -56,11 +62,12 @@ export default class WebGLTimestampQueryPool {
 }`,
 };
 
-const [backend, outfile] = process.argv.slice(2);
-if (!['webgpu', 'webgl'].includes(backend) || !outfile) {
-  console.error('usage: node three-bundle.mjs webgpu|webgl OUTFILE < entry.js');
+const [backend, outfile, shared = ''] = process.argv.slice(2);
+if (!['webgpu', 'webgl', 'addons'].includes(backend) || !outfile) {
+  console.error('usage: node three-bundle.mjs webgpu|webgl|addons OUTFILE [NAMES,…] < entry.js');
   process.exit(2);
 }
+const addons = backend === 'addons';
 const otherBackend = backend === 'webgpu' ? '/webgl-fallback/' : '/webgpu/';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const three = path.join(root, 'node_modules/three') + path.sep;
@@ -79,6 +86,18 @@ const stubs = {
   },
 };
 
+// For the addons: `three` is the page's bundle, as `globalThis.THREE`.
+const pageThree = {
+  name: 'othello-page-three',
+  setup(build) {
+    build.onResolve({ filter: /^three$/ }, () => ({ path: 'page-three', namespace: 'othello' }));
+    build.onLoad({ filter: /.*/, namespace: 'othello' }, () => ({
+      contents: `export const { ${shared.split(',').filter(Boolean).join(', ')} } = globalThis.THREE;`,
+      loader: 'js',
+    }));
+  },
+};
+
 const bundled = await esbuild.build({
   stdin: { contents: readFileSync(0, 'utf8'), sourcefile: 'three-entry.js', resolveDir: root, loader: 'js' },
   bundle: true,
@@ -89,11 +108,11 @@ const bundled = await esbuild.build({
   legalComments: 'none',
   logLevel: 'warning',
   // Addons import 'three': the same sources, one copy of Three.js.
-  alias: { three: './node_modules/three/src/Three.Core.js' },
+  ...(addons ? {} : { alias: { three: './node_modules/three/src/Three.Core.js' } }),
   absWorkingDir: root,
   outfile,
   write: false,
-  plugins: [stubs],
+  plugins: addons ? [pageThree] : [stubs],
 });
 const [output] = bundled.outputFiles;
 const compressed = await minify(output.text, {
@@ -107,7 +126,7 @@ writeFileSync(outfile, compressed.code);
 
 // A stub that matched no module means Three moved or renamed it: the bundle
 // would silently carry the real one again.
-const missing = Object.keys(STUBS).filter((p) => !p.includes(otherBackend) && !stubbed.has(p));
+const missing = addons ? [] : Object.keys(STUBS).filter((p) => !p.includes(otherBackend) && !stubbed.has(p));
 if (missing.length) {
   console.error(`three-bundle: no ${missing.join(', ')} in the ${backend} bundle (update STUBS in xtask/scripts/three-bundle.mjs)`);
   process.exit(1);

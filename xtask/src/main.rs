@@ -647,9 +647,29 @@ fn wasm_target_dir() -> PathBuf {
 }
 
 /// Three.js addons the island may bind (`js_namespace = THREE_ADDONS`), with
-/// their module under `node_modules/three/`.
+/// their module under `node_modules/three/`. They are a bundle of their own,
+/// `three-addons.bundle.js` (one for both backends), which the island loads
+/// at the first touch of the board (the orbit controls are of no use before
+/// a pointer is on it): 4.5 KB less brotli on the lobby.
 const THREE_ADDONS: &[(&str, &str)] =
     &[("OrbitControls", "examples/jsm/controls/OrbitControls.js")];
+
+/// What the addons import from `three`: the addons' bundle takes them from
+/// the page's Three.js bundle (`globalThis.THREE`, one copy of each class),
+/// so both backends' bundles export them too. A name an addon imports and
+/// this list lacks fails the addons' bundle (esbuild: no matching export).
+const THREE_ADDON_IMPORTS: &[&str] = &[
+    "Controls",
+    "MOUSE",
+    "TOUCH",
+    "Quaternion",
+    "Spherical",
+    "Vector2",
+    "Vector3",
+    "Plane",
+    "Ray",
+    "MathUtils",
+];
 
 /// The names `frontend/src/three.rs` binds: types declared with
 /// `js_namespace = THREE` (their `js_name` when given) and with
@@ -702,10 +722,11 @@ fn bound_three_names(source: &str) -> (Vec<String>, Vec<String>) {
 /// out by [`THREE_BUNDLE`] (7 KB less brotli), which also compresses
 /// esbuild's minified output again with terser (7 KB less).
 fn bundle_three(root: &Path, vendor: &Path) -> Result {
-    // Each bundle is ~4 s of terser: the two side by side.
-    on_every_core(&[ThreeBackend::WebGpu, ThreeBackend::WebGl], |backend| {
-        bundle_three_for(root, vendor, *backend)
-    })?;
+    // Each bundle is ~4 s of terser: the two side by side (the addons' is small).
+    on_every_core(
+        &[Some(ThreeBackend::WebGpu), Some(ThreeBackend::WebGl), None],
+        |backend| bundle_three_for(root, vendor, *backend),
+    )?;
     copy(
         &root.join("node_modules/three/LICENSE"),
         &vendor.join("LICENSE"),
@@ -716,6 +737,10 @@ fn bundle_three(root: &Path, vendor: &Path) -> Result {
 /// compressed again by terser), the renderer's unused XR, PMREM and
 /// timestamp-query parts stubbed out.
 const THREE_BUNDLE: &str = "xtask/scripts/three-bundle.mjs";
+
+/// The addons' bundle under `vendor/three/` (before content hashing); the
+/// page's import map names it `three/addons`.
+const THREE_ADDONS_FILE: &str = "three-addons.bundle.js";
 
 /// Which backend a Three.js bundle's `WebGPURenderer` drives.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -750,34 +775,54 @@ impl ThreeBackend {
     }
 }
 
-fn bundle_three_for(root: &Path, vendor: &Path, backend: ThreeBackend) -> Result {
+/// One of the Three.js bundles: a backend's (`Some`), or the addons' (`None`).
+fn bundle_three_for(root: &Path, vendor: &Path, backend: Option<ThreeBackend>) -> Result {
     let bindings = root.join("frontend/src/three.rs");
     let source =
         fs::read_to_string(&bindings).map_err(|e| format!("read {}: {e}", bindings.display()))?;
-    let (core, addons) = bound_three_names(&source);
+    let (mut core, addons) = bound_three_names(&source);
     if core.is_empty() {
         return Err(format!(
             "no Three.js bindings found in {}",
             bindings.display()
         ));
     }
-    let mut entry = three_entry(&core, backend, |path| root.join(path).exists())?;
-    for name in &addons {
-        let module = THREE_ADDONS
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, m)| *m)
-            .ok_or_else(|| format!("unknown Three.js addon `{name}` (add it to THREE_ADDONS)"))?;
-        entry.push_str(&format!(
-            "export {{ {name} }} from './node_modules/three/{module}';\n"
-        ));
-    }
+    let (entry, file_name, script_name) = match backend {
+        Some(backend) => {
+            if !addons.is_empty() {
+                for name in THREE_ADDON_IMPORTS {
+                    if !core.iter().any(|n| n == name) {
+                        core.push(name.to_string());
+                    }
+                }
+            }
+            let entry = three_entry(&core, backend, |path| root.join(path).exists())?;
+            (entry, backend.file_name(), backend.script_name())
+        }
+        None => {
+            let mut entry = String::new();
+            for name in &addons {
+                let module = THREE_ADDONS
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, m)| *m)
+                    .ok_or_else(|| {
+                        format!("unknown Three.js addon `{name}` (add it to THREE_ADDONS)")
+                    })?;
+                entry.push_str(&format!(
+                    "export {{ {name} }} from './node_modules/three/{module}';\n"
+                ));
+            }
+            (entry, THREE_ADDONS_FILE, "addons")
+        }
+    };
     fs::create_dir_all(vendor).map_err(|e| e.to_string())?;
-    let out = vendor.join(backend.file_name());
+    let out = vendor.join(file_name);
     let mut child = command("node")
         .arg(root.join(THREE_BUNDLE))
-        .arg(backend.script_name())
+        .arg(script_name)
         .arg(&out)
+        .arg(THREE_ADDON_IMPORTS.join(","))
         .current_dir(root)
         .stdin(std::process::Stdio::piped())
         .spawn()
@@ -793,10 +838,11 @@ fn bundle_three_for(root: &Path, vendor: &Path, backend: ThreeBackend) -> Result
         return Err(format!("{THREE_BUNDLE} failed ({status})"));
     }
     eprintln!(
-        "    {}: {} names from three, addons: {}",
-        backend.file_name(),
-        core.len(),
-        addons.join(", ")
+        "    {file_name}: {}",
+        match backend {
+            Some(_) => format!("{} names from three", core.len()),
+            None => format!("addons {}", addons.join(", ")),
+        }
     );
     Ok(())
 }

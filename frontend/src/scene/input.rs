@@ -53,17 +53,30 @@ impl State {
 /// The canvas's events the island listens to, and its listener for each.
 pub(super) type CanvasListeners = Vec<(&'static str, Closure<dyn FnMut(JsValue)>)>;
 
-/// Listens to the canvas's pointer and the orbit controls; returns the
-/// canvas's listeners (removed when the island is disposed: a renderer that
-/// replaces a lost one listens on the same canvas) and the controls'.
+/// Listens to the canvas's pointer (and, once they are there, the orbit
+/// controls' changes); returns the canvas's listeners (removed when the
+/// island is disposed: a renderer that replaces a lost one listens on the
+/// same canvas) and the controls' listener.
 pub(super) fn listen(state: &Rc<RefCell<State>>) -> (CanvasListeners, Closure<dyn FnMut(JsValue)>) {
     let canvas = state.borrow().canvas.clone();
     let weak = Rc::downgrade(state);
+    let changed = Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
+        if let Some(state) = weak.upgrade() {
+            if let Ok(mut s) = state.try_borrow_mut() {
+                s.dirty = true;
+                s.wake();
+            }
+        }
+    });
+    let on_change: js_sys::Function = changed.as_ref().unchecked_ref::<js_sys::Function>().clone();
+    let weak = Rc::downgrade(state);
+    let orbit_on = on_change.clone();
     let down = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
-        let event: web_sys::MouseEvent = event.unchecked_into();
+        let event: web_sys::PointerEvent = event.unchecked_into();
         if let Some(state) = weak.upgrade() {
             state.borrow_mut().pointer_down =
                 Some((f64::from(event.client_x()), f64::from(event.client_y())));
+            want_orbit(&state, &orbit_on, Some(event));
         }
     });
     let weak = Rc::downgrade(state);
@@ -73,6 +86,7 @@ pub(super) fn listen(state: &Rc<RefCell<State>>) -> (CanvasListeners, Closure<dy
         let (x, y) = (f64::from(event.client_x()), f64::from(event.client_y()));
         let picked = {
             let mut s = state.borrow_mut();
+            s.held_press = None;
             let start = s.pointer_down.take();
             match start {
                 Some((sx, sy)) if (sx - x) * (sx - x) + (sy - y) * (sy - y) < 36.0 => s.pick(x, y),
@@ -85,47 +99,98 @@ pub(super) fn listen(state: &Rc<RefCell<State>>) -> (CanvasListeners, Closure<dy
         }
     });
     let weak = Rc::downgrade(state);
+    let orbit_on = on_change.clone();
     let hover = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
         let event: web_sys::MouseEvent = event.unchecked_into();
         let Some(state) = weak.upgrade() else { return };
-        let Ok(mut s) = state.try_borrow_mut() else {
-            return;
-        };
-        let picked = s.pick(f64::from(event.client_x()), f64::from(event.client_y()));
-        match picked {
-            Some(square) => {
-                let (x, z) = square_centre(usize::from(square));
-                s.markers.hover.position().set(x, 0.011, z);
-                s.markers.hover.material().set_opacity(0.22);
-                s.markers.hover.set_visible(true);
+        {
+            let Ok(mut s) = state.try_borrow_mut() else {
+                return;
+            };
+            let picked = s.pick(f64::from(event.client_x()), f64::from(event.client_y()));
+            match picked {
+                Some(square) => {
+                    let (x, z) = square_centre(usize::from(square));
+                    s.markers.hover.position().set(x, 0.011, z);
+                    s.markers.hover.material().set_opacity(0.22);
+                    s.markers.hover.set_visible(true);
+                }
+                None => {
+                    let cursor = s.cursor;
+                    s.set_cursor(cursor);
+                }
             }
-            None => {
-                let cursor = s.cursor;
-                s.set_cursor(cursor);
-            }
+            s.dirty = true;
+            s.wake();
         }
-        s.dirty = true;
-        s.wake();
+        want_orbit(&state, &orbit_on, None);
     });
     let weak = Rc::downgrade(state);
-    let changed = Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
+    let wheel = Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
         if let Some(state) = weak.upgrade() {
-            if let Ok(mut s) = state.try_borrow_mut() {
-                s.dirty = true;
-                s.wake();
-            }
+            want_orbit(&state, &on_change, None);
         }
     });
     let on_canvas = vec![
         ("pointerdown", down),
         ("pointerup", up),
         ("pointermove", hover),
+        ("wheel", wheel),
     ];
     for (name, listener) in &on_canvas {
         let _ = canvas.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
     }
-    if let Some(controls) = &state.borrow().controls {
-        controls.add_event_listener("change", changed.as_ref().unchecked_ref());
-    }
     (on_canvas, changed)
+}
+
+/// The orbit controls, from the first time a pointer is on the board (it
+/// moves over it, presses it, or turns the wheel): their bundle is loaded
+/// then, not with the page. A press that came before them and is still held
+/// (a touch: no pointer moves over a touch screen first) is pressed again for
+/// them, so that first drag turns the camera too. `on_change` redraws.
+fn want_orbit(
+    state: &Rc<RefCell<State>>,
+    on_change: &js_sys::Function,
+    press: Option<web_sys::PointerEvent>,
+) {
+    {
+        let Ok(mut s) = state.try_borrow_mut() else {
+            return;
+        };
+        if s.controls.is_some() || s.disposed {
+            return;
+        }
+        if press.is_some() {
+            s.held_press = press;
+        }
+        if s.orbit_loading {
+            return;
+        }
+        s.orbit_loading = true;
+    }
+    let weak = Rc::downgrade(state);
+    let on_change = on_change.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let loaded = three::load_addons().await;
+        let Some(state) = weak.upgrade() else { return };
+        let (canvas, held) = {
+            let mut s = state.borrow_mut();
+            s.orbit_loading = false;
+            if s.disposed {
+                return;
+            }
+            if let Err(error) = loaded {
+                // The next touch of the board tries again.
+                web_sys::console::warn_2(&"the orbit controls did not load:".into(), &error);
+                return;
+            }
+            let controls = super::renderer::orbit(&s.camera, &s.canvas);
+            controls.add_event_listener("change", &on_change);
+            s.controls = Some(controls);
+            (s.canvas.clone(), s.held_press.take())
+        };
+        if let Some(press) = held {
+            three::press_again(&canvas, &press);
+        }
+    });
 }

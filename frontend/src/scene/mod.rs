@@ -39,7 +39,14 @@ struct State {
     renderer: WebGPURenderer,
     scene: Scene,
     camera: PerspectiveCamera,
+    /// The orbit controls, from the first touch of the board on
+    /// ([`input::want_orbit`]): their code is a bundle of its own.
     controls: Option<OrbitControls>,
+    /// The orbit controls' bundle is on its way.
+    orbit_loading: bool,
+    /// A press on the board that came before the orbit controls, still held:
+    /// pressed again for them once they are there.
+    held_press: Option<web_sys::PointerEvent>,
     /// Everything that belongs to the board (frame, felt, grid, markers, discs):
     /// the celebration turns this group.
     root: Group,

@@ -80,16 +80,6 @@ pub(super) async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Resul
     set_property(&map_size, "x", &1024.into());
     set_property(&map_size, "y", &1024.into());
     scene.add(&sun);
-    let controls = OrbitControls::new(&camera, &canvas);
-    for (key, value) in [
-        ("enablePan", JsValue::FALSE),
-        ("enableDamping", JsValue::FALSE),
-        ("minDistance", 9.0.into()),
-        ("maxDistance", 24.0.into()),
-        ("maxPolarAngle", (PI * 0.42).into()),
-    ] {
-        set_property(&controls, key, &value);
-    }
 
     let board::BoardParts {
         felt,
@@ -102,7 +92,9 @@ pub(super) async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Resul
         renderer,
         scene,
         camera,
-        controls: Some(controls),
+        controls: None,
+        orbit_loading: false,
+        held_press: None,
         root,
         felt,
         discs: (0..64).map(|_| None).collect(),
@@ -159,4 +151,21 @@ impl State {
             self.dirty = true;
         }
     }
+}
+
+/// The camera's orbit controls on `canvas`: a drag turns the camera around
+/// the board, the wheel or a pinch zooms (no panning, never under the table).
+/// Needs the addons' bundle ([`three::load_addons`]).
+pub(super) fn orbit(camera: &PerspectiveCamera, canvas: &HtmlCanvasElement) -> OrbitControls {
+    let controls = OrbitControls::new(camera, canvas);
+    for (key, value) in [
+        ("enablePan", JsValue::FALSE),
+        ("enableDamping", JsValue::FALSE),
+        ("minDistance", 9.0.into()),
+        ("maxDistance", 24.0.into()),
+        ("maxPolarAngle", (PI * 0.42).into()),
+    ] {
+        set_property(&controls, key, &value);
+    }
+    controls
 }

@@ -53,6 +53,8 @@ pub(super) fn publish_hooks(state: &Rc<RefCell<State>>) {
             ("celebrating", s.party.running.is_some().into()),
             ("celebrations", s.party.count.into()),
             ("atRest", s.at_rest().into()),
+            // The orbit controls are there (from the first touch of the board).
+            ("orbit", s.controls.is_some().into()),
             ("cursor", s.cursor.map_or(JsValue::NULL, JsValue::from)),
             ("hint", s.shown_hint().map_or(JsValue::NULL, JsValue::from)),
             ("labels", (s.labelled().count() as u32).into()),

@@ -17,6 +17,8 @@ export interface IslandStatus {
   labels?: number;
   /** Each label on the board as `[square, text, best]`. */
   labelTexts?: [number, string, boolean][];
+  /** The orbit controls are there (they load at the first touch of the board). */
+  orbit?: boolean;
 }
 
 export async function status(page: Page): Promise<IslandStatus> {
