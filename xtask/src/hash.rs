@@ -55,6 +55,15 @@ fn hashed_path(path: &str, hash: &str) -> Option<String> {
     }
 }
 
+/// Whether `name` (relative to its folder) is one of wasm-split's chunks:
+/// `chunk_<n>.wasm` (shared code) or `split_<function>.wasm` (a lazy
+/// function's own), at the top of the folder.
+fn is_wasm_chunk(name: &str) -> bool {
+    !name.contains('/')
+        && name.ends_with(".wasm")
+        && (name.starts_with("chunk_") || name.starts_with("split_"))
+}
+
 /// Whether `name` may mention other files.
 fn is_text(name: &str) -> bool {
     [".js", ".mjs", ".css", ".json"]
@@ -181,10 +190,27 @@ fn hash_folder(files: &Folder) -> BTreeMap<String, (String, Vec<u8>)> {
                 .collect()
         })
         .collect();
-    let edges: Vec<Vec<usize>> = refs
+    let mut edges: Vec<Vec<usize>> = refs
         .iter()
         .map(|r| r.iter().map(|(j, _)| *j).collect())
         .collect();
+    // wasm-split's chunks share one hash: tied into one cycle, they are one
+    // component. The split loader names every chunk, and ~190 names with a
+    // hash each were ~1.5 KB of brotli on every page; one hash repeated
+    // compresses to nothing. A deploy that changes one chunk renames them
+    // all, which costs nothing the service worker did not already do (a new
+    // deploy's worker fetches every file again).
+    let chunks: Vec<usize> = names
+        .iter()
+        .enumerate()
+        .filter(|(i, name)| hashable[*i] && is_wasm_chunk(name))
+        .map(|(i, _)| i)
+        .collect();
+    for (k, &i) in chunks.iter().enumerate() {
+        if chunks.len() > 1 {
+            edges[i].push(chunks[(k + 1) % chunks.len()]);
+        }
+    }
     // Strongly connected components, dependencies first (Tarjan's order).
     let components = tarjan(&edges);
     let mut renamed: BTreeMap<String, (String, Vec<u8>)> = BTreeMap::new();
@@ -451,6 +477,46 @@ mod tests {
         let again = hash_folder(&changed);
         assert_ne!(again["frontend.js"].0, main_js);
         assert_eq!(again["frontend.wasm"].0, main_wasm);
+    }
+
+    #[test]
+    fn wasm_split_chunks_share_one_hash_that_changes_with_any_of_them() {
+        let files = [
+            ("chunk_1.wasm", "\0asm one"),
+            ("chunk_2.wasm", "\0asm two"),
+            ("split_lazy_page_7.wasm", "\0asm page"),
+            ("frontend.wasm", "\0asm main"),
+            (
+                "loader.js",
+                "fetch('./chunk_1.wasm');fetch('./chunk_2.wasm');fetch('./split_lazy_page_7.wasm')",
+            ),
+        ];
+        let out = hash_folder(&folder(&files));
+        let hash_of = |out: &BTreeMap<String, (String, Vec<u8>)>, name: &str| {
+            let new = &out[name].0;
+            new.rsplit('.').nth(1).unwrap().to_string()
+        };
+        let shared = hash_of(&out, "chunk_1.wasm");
+        assert_eq!(hash_of(&out, "chunk_2.wasm"), shared);
+        assert_eq!(hash_of(&out, "split_lazy_page_7.wasm"), shared);
+        // The main module and the loader are named by their own content.
+        assert_ne!(hash_of(&out, "frontend.wasm"), shared);
+        let loader = String::from_utf8(out["loader.js"].1.clone()).unwrap();
+        assert!(
+            loader.contains(&format!("./chunk_2.{shared}.wasm")),
+            "{loader}"
+        );
+        // One chunk changes: every chunk's name changes, the main module's not.
+        let mut changed = files;
+        changed[1].1 = "\0asm two, changed";
+        let again = hash_folder(&folder(&changed));
+        let new_shared = hash_of(&again, "chunk_1.wasm");
+        assert_ne!(new_shared, shared);
+        assert_eq!(hash_of(&again, "split_lazy_page_7.wasm"), new_shared);
+        assert_eq!(
+            hash_of(&again, "frontend.wasm"),
+            hash_of(&out, "frontend.wasm")
+        );
     }
 
     #[test]
