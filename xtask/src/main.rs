@@ -18,6 +18,7 @@
 
 mod compress;
 mod hash;
+mod imports;
 mod lengths;
 mod load;
 mod testrun;
@@ -318,6 +319,8 @@ fn site_files() -> Result<Option<compress::Precompression>> {
     let bg = pkg.join("frontend_bg.wasm");
     let files: Vec<&PathBuf> = std::iter::once(&bg).chain(&chunks).collect();
     wasm_opt_batches(&root, &files)?;
+    let renamed = imports::shorten(&bg, &pkg.join("frontend.js"))?;
+    eprintln!("    {renamed} of the main module's imports renamed short (xtask/src/imports.rs)");
 
     engine.take().map_or(Ok(()), Background::wait)?;
     let stamp = format!("{front}\n{}", engine_inputs()?);
