@@ -9,7 +9,9 @@
 //! between non-name characters (`'./engine.js'`, `"frontend.wasm"`), refers to
 //! it. Files that refer to each other in a cycle (wasm-bindgen's glue and
 //! wasm-split's loader import each other) share one hash, taken over all of
-//! them. Files without an extension (`LICENSE`) keep their name.
+//! them; so do wasm-split's chunks (`chunk_*.wasm`, `split_*.wasm`), tied
+//! into one such group, since the loader every page loads names them all.
+//! Files without an extension (`LICENSE`) keep their name.
 //!
 //! The result is a manifest from the served path (`/pkg/frontend.js`) to the
 //! hashed one (`/pkg/frontend.0123456789abcdef.js`); the server reads it at
