@@ -52,6 +52,19 @@ fn site(dir: &std::path::Path) {
     .unwrap();
 }
 
+/// A server on [`site`] in a new folder (kept while the folder lives), with
+/// `args` added to its command line.
+async fn serve_site(args: &[&str]) -> (tempfile::TempDir, InProcess) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    site(&root);
+    let root_arg = root.display().to_string();
+    let mut all = vec!["--site-root", root_arg.as_str()];
+    all.extend_from_slice(args);
+    let server = InProcess::start(&dir.path().join("db.sqlite"), &all).await;
+    (dir, server)
+}
+
 async fn get(url: &str) -> (u16, Option<String>, String) {
     let response = reqwest::get(url).await.expect("request");
     let status = response.status().as_u16();
@@ -64,15 +77,7 @@ async fn get(url: &str) -> (u16, Option<String>, String) {
 
 #[tokio::test]
 async fn hashed_files_are_immutable_pages_name_them_and_old_names_are_gone() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("site");
-    site(&root);
-    let root_arg = root.display().to_string();
-    let server = InProcess::start(
-        &dir.path().join("db.sqlite"),
-        &["--site-root", root_arg.as_str()],
-    )
-    .await;
+    let (_dir, server) = serve_site(&[]).await;
 
     // The page: never cached, and it names only the hashed files.
     let (status, cache, html) = get(&format!("{}/", server.url)).await;
@@ -174,22 +179,7 @@ async fn hashed_files_do_not_count_against_the_request_rate_pages_and_unknown_na
     // A table's page loads ~170 wasm chunks and the service worker precaches
     // every hashed file after the first page: counted, they spent a visitor's
     // burst and the next page's chunks were refused.
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("site");
-    site(&root);
-    let root_arg = root.display().to_string();
-    let server = InProcess::start(
-        &dir.path().join("db.sqlite"),
-        &[
-            "--site-root",
-            root_arg.as_str(),
-            "--rate-per-ip",
-            "1",
-            "--rate-burst",
-            "3",
-        ],
-    )
-    .await;
+    let (_dir, server) = serve_site(&["--rate-per-ip", "1", "--rate-burst", "3"]).await;
     let hashed = [
         "/pkg/frontend.0123456789abcdef.js",
         "/pkg/frontend.fedcba9876543210.wasm",
