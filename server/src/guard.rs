@@ -42,8 +42,20 @@ pub struct Guard {
     origins: Vec<String>,
     max_body: usize,
     limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// This deploy's hashed static files: a budget of their own per address,
+    /// [`STATIC_FACTOR`] times the pages' (see [`Guard::rate_ok`]).
+    static_limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
     client_ip_header: Option<HeaderName>,
 }
+
+/// How many times the pages' rate and burst the hashed static files get. A
+/// table's page loads ~170 wasm chunks and the service worker precaches
+/// ~260 files right after the first page: counted with the pages, two pages
+/// in a row from one address spent the burst (300) and the next page's
+/// chunks were refused (a table page stuck on the lobby's view). With their
+/// own budget (by default 1,000 a second, a burst of 6,000) a visitor never
+/// meets it and a flood of them still does.
+pub const STATIC_FACTOR: u32 = 20;
 
 /// Settings for [`Guard::new`].
 pub struct GuardConfig {
@@ -93,10 +105,19 @@ impl Guard {
         if !ip.is_unspecified() {
             hosts.extend(host_name(&SocketAddr::new(ip, 80).to_string()));
         }
-        let limiter = NonZeroU32::new(config.rate_per_ip).map(|rate| {
-            let burst = NonZeroU32::new(config.rate_burst.max(config.rate_per_ip)).unwrap_or(rate);
-            RateLimiter::keyed(Quota::per_second(rate).allow_burst(burst))
-        });
+        let limiter_of = |factor: u32| {
+            NonZeroU32::new(config.rate_per_ip.saturating_mul(factor)).map(|rate| {
+                let burst = config
+                    .rate_burst
+                    .max(config.rate_per_ip)
+                    .saturating_mul(factor);
+                RateLimiter::keyed(
+                    Quota::per_second(rate).allow_burst(NonZeroU32::new(burst).unwrap_or(rate)),
+                )
+            })
+        };
+        let limiter = limiter_of(1);
+        let static_limiter = limiter_of(STATIC_FACTOR);
         let client_ip_header = config
             .client_ip_header
             .as_deref()
@@ -107,6 +128,7 @@ impl Guard {
             origins,
             max_body: config.max_body_bytes,
             limiter,
+            static_limiter,
             client_ip_header,
         }
     }
@@ -162,9 +184,15 @@ impl Guard {
             .map(|c| address_key(c.0.ip()))
     }
 
-    /// Whether `ip` may make another request now.
-    pub fn rate_ok(&self, ip: IpAddr) -> bool {
-        match &self.limiter {
+    /// Whether `ip` may make another request now: `hashed` for one of this
+    /// deploy's hashed static files (their own budget), else a page's.
+    pub fn rate_ok(&self, ip: IpAddr, hashed: bool) -> bool {
+        let limiter = if hashed {
+            &self.static_limiter
+        } else {
+            &self.limiter
+        };
+        match limiter {
             Some(limiter) => limiter.check_key(&ip).is_ok(),
             None => true,
         }
@@ -172,7 +200,7 @@ impl Guard {
 
     /// Forgets idle keys of the rate limiter (called by the sweeper).
     pub fn forget_idle(&self) {
-        if let Some(limiter) = &self.limiter {
+        for limiter in [&self.limiter, &self.static_limiter].into_iter().flatten() {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
@@ -272,14 +300,11 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     let probe = matches!(path.as_str(), "/healthz" | "/readyz");
     // `/readyz` reads the database (at most once a second, shared): it
     // counts against the request rate like any page. `/healthz` does no
-    // work and is never limited, nor are this deploy's hashed static files:
-    // immutable, precompressed, served from disk, and many — a table's page
-    // loads ~170 wasm chunks and the service worker precaches ~260 files
-    // right after the first page, so counted with the pages they spent a
-    // visitor's whole burst and the next page's chunks were refused (a table
-    // page stuck on the lobby's view). Any other path still counts, so
-    // probing unknown names is limited like pages are.
-    let unlimited = path == "/healthz" || state.assets.is_hashed(&path);
+    // work and is never limited. This deploy's hashed static files have a
+    // budget of their own ([`STATIC_FACTOR`]); any other path counts as a
+    // page, so probing unknown names is limited like pages are.
+    let unlimited = path == "/healthz";
+    let hashed = state.assets.is_hashed(&path);
     let json = path.starts_with("/api/");
     let host = request
         .headers()
@@ -297,7 +322,7 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     let ip = guard.client_ip(&request);
     if let Some(ip) = ip {
         request.extensions_mut().insert(ClientIp(ip));
-        if !unlimited && !guard.rate_ok(ip) {
+        if !unlimited && !guard.rate_ok(ip, hashed) {
             state.hub.metrics().note_refusal("rate");
             return with_headers(
                 refuse(CommandError::limited(app::msg!("srv-flood")), json),
@@ -595,8 +620,12 @@ mod tests {
         let g = guard();
         let ip: IpAddr = "203.0.113.9".parse().expect("ip");
         let other: IpAddr = "203.0.113.10".parse().expect("ip");
-        let allowed = (0..10).filter(|_| g.rate_ok(ip)).count();
+        let allowed = (0..10).filter(|_| g.rate_ok(ip, false)).count();
         assert_eq!(allowed, 3);
-        assert!(g.rate_ok(other));
+        assert!(g.rate_ok(other, false));
+        // The hashed static files: a budget of their own, larger, but a budget.
+        let files = (0..1000).filter(|_| g.rate_ok(ip, true)).count();
+        assert_eq!(files, 3 * STATIC_FACTOR as usize);
+        assert!(!g.rate_ok(ip, false));
     }
 }

@@ -210,4 +210,13 @@ async fn hashed_files_do_not_count_against_the_request_rate_pages_and_unknown_na
         let (status, _, _) = get(&format!("{}{path}", server.url)).await;
         assert_eq!(status, 200, "{path} after the burst");
     }
+    // They have a budget of their own (20 × the pages': a burst of 60 here),
+    // so a flood of them meets its limit too.
+    let mut refused = 0;
+    for _ in 0..100 {
+        if get(&format!("{}{}", server.url, hashed[0])).await.0 == 429 {
+            refused += 1;
+        }
+    }
+    assert!(refused > 0, "a flood of static files was never refused");
 }
