@@ -471,7 +471,7 @@ pub fn Board3D(
                 is_2d()
                     .then(|| {
                         let flat = FlatBoard { snapshot, on_square, cursor, hint, labels, announcer, voice, marked };
-                        Suspend::new(async move { flat_board(flat).await })
+                        Suspend::new(load_flat_board(flat))
                     })
             }}
             {move || {
@@ -511,6 +511,18 @@ pub fn Board3D(
     .into_any()
 }
 
+/// A chunk of the page's code that did not load. The lazily loaded chunks
+/// use wasm-split's `fallible` option: Leptos' `#[lazy]` treats a failed load
+/// as a panic, which aborts the whole page (a press, or the flat board, with
+/// the server gone and nothing cached, would leave a dead page).
+pub struct NotLoaded;
+
+impl From<leptos::wasm_split::SplitLoaderError> for NotLoaded {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
+        NotLoaded
+    }
+}
+
 /// What [`flat_board`] draws with: [`Board2D`]'s properties.
 #[derive(Clone, Copy)]
 struct FlatBoard {
@@ -527,9 +539,14 @@ struct FlatBoard {
 /// The flat board's view: a chunk of its own, fetched the first time a page
 /// shows the flat board (no WebGPU or WebGL 2, `?renderer=2d`, or the
 /// player's choice), so the pages with a 3D board do not load its ~9 KB
-/// (docs/BENCHMARKS.md, "The lobby under 350 KB").
-#[lazy]
-fn flat_board(flat: FlatBoard) -> AnyView {
+/// (docs/BENCHMARKS.md, "The lobby on its way to 350 KB"). `Err` when the
+/// chunk could not be fetched (the server gone while the page started, and
+/// nothing cached): the page then shows no board rather than stopping.
+#[cfg_attr(
+    feature = "hydrate",
+    leptos::wasm_split::wasm_split(board_flat, wasm_split_path = ::leptos::wasm_split, fallible)
+)]
+fn flat_board(flat: FlatBoard) -> Result<AnyView, NotLoaded> {
     let FlatBoard {
         snapshot,
         on_square,
@@ -540,7 +557,20 @@ fn flat_board(flat: FlatBoard) -> AnyView {
         voice,
         marked,
     } = flat;
-    view! { <Board2D snapshot on_square cursor hint labels announcer voice marked /> }.into_any()
+    Ok(
+        view! { <Board2D snapshot on_square cursor hint labels announcer voice marked /> }
+            .into_any(),
+    )
+}
+
+/// [`flat_board`], fetched (in the browser) and called; nothing when its
+/// chunk did not load.
+async fn load_flat_board(flat: FlatBoard) -> AnyView {
+    #[cfg(feature = "hydrate")]
+    let view = flat_board(flat).await;
+    #[cfg(not(feature = "hydrate"))]
+    let view = flat_board(flat);
+    view.unwrap_or_else(|NotLoaded| ().into_any())
 }
 
 /// The DOM board for browsers without WebGPU and WebGL 2: 64 buttons, one per

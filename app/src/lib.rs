@@ -408,7 +408,7 @@ pub fn hydrate(scene: board::SceneFactory, hydrated: fn()) {
         // route's hydration, a new view would be hydrated against server
         // HTML that does not have it).
         if accounts::signed_in().is_some() {
-            pages::challenges::mount_notifier(lang).await;
+            let _ = pages::challenges::mount_notifier(lang).await;
         }
     });
 }

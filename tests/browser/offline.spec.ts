@@ -4,6 +4,7 @@
 import { test, expect, waitForIsland, screenshot, saveResult } from './support/fixtures';
 import { clickSquare, counts, status, waitForNewVersion } from './support/board';
 import type { Page } from '@playwright/test';
+import { startServer } from './support/server';
 
 /** Waits until it is the human's move (legal squares shown) or the game is over. */
 async function humanTurn(page: Page) {
@@ -96,4 +97,37 @@ test('the lobby offers the offline game when the browser is offline', async ({ p
   await expect(page.locator('#play-offline')).toHaveAttribute('href', '/offline');
   await context.setOffline(false);
   expect(consoleErrors).toEqual([]);
+});
+
+test('the server killed before a first Start, with nothing cached: the lobby says so, offers the offline game and keeps working', async ({ page }) => {
+  // No service worker (this suite blocks them), so the code behind Start —
+  // a chunk fetched at the first press — cannot come either: the page must
+  // say the server is gone, not stop.
+  const server = await startServer();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /unreachable|RuntimeError|panicked/i.test(message.text())) errors.push(message.text());
+  });
+  try {
+    await page.goto(server.url + '/');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await server.kill();
+    await page.click('#start-hot-seat');
+    await expect(page.locator('#offline-offer')).toBeVisible();
+    await expect(page.locator('.lobby .error')).toHaveText('Cannot reach the server.');
+    await expect(page.locator('#start-hot-seat')).toBeEnabled();
+    // The page still answers: another press, and the quick match (its
+    // socket's code is a chunk of its own too).
+    await page.click('#start-ai');
+    await expect(page.locator('.lobby .error')).toHaveText('Cannot reach the server.');
+    await expect(page.locator('#start-ai')).toBeEnabled();
+    await page.click('#quick-match');
+    await expect(page.locator('#quick-match')).toBeVisible();
+    await expect(page.locator('#queue-status')).toHaveCount(0);
+    await expect(page.locator('.lobby .error')).toHaveText('Cannot reach the server.');
+    expect(errors).toEqual([]);
+  } finally {
+    await server.kill().catch(() => {});
+  }
 });

@@ -117,16 +117,16 @@ fn shown_outgoing(lists: &ChallengeLists, seen: StoredValue<Vec<String>>) -> Vec
         .collect()
 }
 
-/// Mounts [`ChallengeNotifier`] at the end of the body: a chunk of its own.
-#[lazy]
-pub fn mount_notifier(lang: Lang) {
-    #[cfg(feature = "hydrate")]
+/// Mounts [`ChallengeNotifier`] at the end of the body: a chunk of its own
+/// (`Err` when it could not be fetched: the page goes on without it).
+#[cfg(feature = "hydrate")]
+#[leptos::wasm_split::wasm_split(challenge_notifier, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn mount_notifier(lang: Lang) -> Result<(), crate::board::NotLoaded> {
     leptos::mount::mount_to_body(move || {
         provide_context(lang);
         view! { <ChallengeNotifier /> }
     });
-    #[cfg(not(feature = "hydrate"))]
-    let _ = lang;
+    Ok(())
 }
 
 /// Goes to a page (a full load: the notifier lives outside the router).

@@ -4,27 +4,60 @@
 
 use crate::api::CommandError;
 use crate::board::Board3D;
+#[cfg(feature = "hydrate")]
+use crate::board::NotLoaded;
 use crate::protocol::{BoardSnapshot, Side, TableId, TableMode, TimeControl};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 /// Whether a failed call means the server could not be reached at all (the
-/// key `CommandError` gives a request that never got an answer).
+/// key `CommandError` gives a request that never got an answer, or
+/// [`code_unreachable`]'s).
 pub fn server_unreachable(error: &crate::api::CommandError) -> bool {
-    error.msg.key == "srv-unreachable"
+    matches!(
+        error.msg.key.as_str(),
+        "srv-unreachable" | "lobby-cannot-reach"
+    )
 }
 
-/// Starts a table (from a position in OBF, when given) and returns its id.
-/// A chunk of its own: the server functions' client (the request, the
-/// answer's and the error's decoding: ~15 KB of brotli) is not needed to show
-/// or hydrate the lobby, only once a player starts a game, so the first page
-/// loads it at the first click (docs/BENCHMARKS.md, "The lobby under 350 KB").
-#[lazy]
-async fn start_table(mode: TableMode, obf: Option<String>) -> Result<TableId, CommandError> {
+/// A chunk of the lobby's code could not be fetched (the server is gone and
+/// nothing is cached): said as "Cannot reach the server", like a call that got
+/// no answer.
+#[cfg(feature = "hydrate")]
+fn code_unreachable() -> CommandError {
+    CommandError::unavailable(crate::msg!("lobby-cannot-reach"))
+}
+
+/// A table being started, as the chunk gives it back.
+#[cfg(feature = "hydrate")]
+type Starting = std::pin::Pin<Box<dyn std::future::Future<Output = Result<TableId, CommandError>>>>;
+
+/// The call behind Start: a chunk of its own (the server functions' client,
+/// the request, the answer's and the error's decoding: ~15 KB of brotli),
+/// which the lobby does not need to be seen or hydrated, so it is fetched at
+/// the first press (docs/BENCHMARKS.md, "The lobby on its way to 350 KB").
+#[cfg(feature = "hydrate")]
+#[leptos::wasm_split::wasm_split(lobby_start_table, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn start_table_chunk(mode: TableMode, obf: Option<String>) -> Result<Starting, NotLoaded> {
+    Ok(Box::pin(create_table(mode, obf)))
+}
+
+async fn create_table(mode: TableMode, obf: Option<String>) -> Result<TableId, CommandError> {
     match obf {
         None => crate::api::create_table(mode).await,
         Some(obf) => crate::api::create_table_from(mode, obf).await,
     }
+}
+
+/// Starts a table (from a position in OBF, when given) and returns its id.
+async fn start_table(mode: TableMode, obf: Option<String>) -> Result<TableId, CommandError> {
+    #[cfg(feature = "hydrate")]
+    return match start_table_chunk(mode, obf).await {
+        Ok(starting) => starting.await,
+        Err(NotLoaded) => Err(code_unreachable()),
+    };
+    #[cfg(not(feature = "hydrate"))]
+    create_table(mode, obf).await
 }
 
 /// The lobby page.
@@ -337,15 +370,18 @@ fn OnlineCard(
 /// Opens the quick-match queue's socket ([`crate::live::join_queue`]): a
 /// chunk of its own (the socket's handlers and the queue's messages), so the
 /// lobby loads it at the first press of "Quick match", not with the page.
+/// `Err` when the chunk could not be fetched ([`NotLoaded`]).
 #[cfg(feature = "hydrate")]
-#[lazy]
+#[leptos::wasm_split::wasm_split(lobby_open_queue, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn open_queue(
     control: TimeControl,
     rated: bool,
     on_matched: Callback<TableId>,
     on_error: Callback<crate::i18n::Msg>,
-) -> Option<web_sys::WebSocket> {
-    crate::live::join_queue(control, rated, on_matched, on_error)
+) -> Result<Option<web_sys::WebSocket>, NotLoaded> {
+    Ok(crate::live::join_queue(
+        control, rated, on_matched, on_error,
+    ))
 }
 
 /// The quick-match button, or "waiting" with a way out while the queue's
@@ -385,7 +421,9 @@ fn QuickMatch(
         #[cfg(feature = "hydrate")]
         leptos::task::spawn_local(async move {
             let rated = rated.get_untracked();
-            match open_queue(chosen, rated, on_matched, on_queue_error).await {
+            // No chunk, or no socket: the server cannot be reached.
+            let socket = open_queue(chosen, rated, on_matched, on_queue_error).await;
+            match socket.unwrap_or(None) {
                 // Left meanwhile (the page, or the queue with "Leave"): the
                 // socket is closed at once, which leaves the queue.
                 Some(socket) if !queued.try_get_untracked().unwrap_or(false) => {
