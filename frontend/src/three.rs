@@ -13,14 +13,19 @@ use web_sys::HtmlCanvasElement;
 #[wasm_bindgen(inline_js = "
 export async function start_renderer(canvas, webgl) {
   await new Promise((go) => setTimeout(go));
-  let gpu = !webgl && !!globalThis.navigator && !!navigator.gpu &&
-    await navigator.gpu.requestAdapter({ featureLevel: 'compatibility' }).then((a) => a !== null, () => false);
+  const msaa = new URLSearchParams(location.search).get('msaa');
+  const adapter = webgl || !globalThis.navigator || !navigator.gpu ? null :
+    await navigator.gpu.requestAdapter({ featureLevel: 'compatibility' }).catch(() => null);
+  let gpu = adapter !== null;
   for (;;) {
     const three = await (gpu ? import('three') : import('three/webgl'));
     globalThis.THREE = three;
-    const renderer = new three.WebGPURenderer({ canvas, antialias: true, alpha: true });
+    const software = gpu ? softwareAdapter(adapter) : softwareGl();
+    const antialias = msaa === 'on' || (msaa !== 'off' && !software);
+    const renderer = new three.WebGPURenderer({ canvas, antialias, alpha: true });
     try {
       await renderer.init();
+      canvas.dataset.samples = renderer.samples;
       // A frame loop that sleeps: wake it when the canvas changes size.
       renderer.othelloSize = new ResizeObserver(() => wake(renderer));
       renderer.othelloSize.observe(canvas);
@@ -30,6 +35,23 @@ export async function start_renderer(canvas, webgl) {
       if (!gpu) throw new Error('neither WebGPU nor WebGL 2 is available');
       gpu = false;
     }
+  }
+}
+const SOFTWARE = /swiftshader|llvmpipe/i;
+function softwareAdapter(adapter) {
+  const info = adapter.info || {};
+  return !!info.isFallbackAdapter || SOFTWARE.test(`${info.architecture} ${info.description}`);
+}
+function softwareGl() {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) return false;
+    const debug = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl.getParameter(debug ? debug.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return SOFTWARE.test(name);
+  } catch (error) {
+    return false;
   }
 }
 export async function load_addons() {
@@ -73,6 +95,14 @@ extern "C" {
     /// bundle, as Three's own renderer falls back to its WebGL 2 backend.
     /// Publishes the loaded bundle as `globalThis.THREE`; resolves to the
     /// started `WebGPURenderer`.
+    ///
+    /// Multisampling (4× MSAA) is on unless the GPU is a software one
+    /// (SwiftShader; llvmpipe, also lavapipe's name: the WebGPU adapter's info, or for
+    /// WebGL 2 the renderer's name from a throwaway context): there every
+    /// frame's four samples a pixel are drawn and resolved on the CPU, which
+    /// cost this machine's browser suite ~15 % of its CPU
+    /// (docs/BENCHMARKS.md). `?msaa=on` or `?msaa=off` in the page's
+    /// address chooses. The canvas's `data-samples` says which it got (4 or 0).
     #[wasm_bindgen(catch)]
     pub async fn start_renderer(
         canvas: &HtmlCanvasElement,

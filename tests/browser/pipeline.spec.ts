@@ -33,6 +33,34 @@ test('lobby is server-rendered, hydrates and draws the board', async ({ page, co
   expect(consoleErrors).toEqual([]);
 });
 
+test('multisampling is off on a software GPU; ?msaa=on turns it on and the board is drawn the same', async ({ page, consoleErrors }, info) => {
+  // The suite's GPU is SwiftShader, a software one: every frame's four
+  // samples a pixel would be drawn and resolved on the CPU.
+  await page.goto('/');
+  await waitForIsland(page);
+  await expect(page.locator('#board-canvas')).toHaveAttribute('data-samples', '0');
+  const plain = await pixelStats(page);
+  // A hardware GPU's setting, asked for: the same board, multisampled.
+  await page.goto('/?msaa=on');
+  await waitForIsland(page);
+  await expect(page.locator('#board-canvas')).toHaveAttribute('data-samples', '4');
+  expect(await page.evaluate(() => (window as any).othello3d.backend)).toBe(expectedBackend(info));
+  const smooth = await pixelStats(page);
+  await screenshot(page, info, 'lobby-msaa');
+  saveResult(info, 'msaa', { plain, smooth });
+  const near = (a: number, b: number) => Math.abs(a - b) <= 0.05 * Math.max(a, b);
+  expect(smooth.drawn).toBeGreaterThan(smooth.width * smooth.height * 0.2);
+  expect(smooth.black).toBeGreaterThan(50);
+  expect(smooth.white).toBeGreaterThan(50);
+  expect(near(smooth.black, plain.black), `black ${plain.black} → ${smooth.black}`).toBe(true);
+  expect(near(smooth.white, plain.white), `white ${plain.white} → ${smooth.white}`).toBe(true);
+  // And asked off, off.
+  await page.goto('/?msaa=off');
+  await waitForIsland(page);
+  await expect(page.locator('#board-canvas')).toHaveAttribute('data-samples', '0');
+  expect(consoleErrors).toEqual([]);
+});
+
 test('health and readiness answer', async ({ request }) => {
   const health = await request.get('/healthz');
   expect(health.ok()).toBeTruthy();
