@@ -17,6 +17,28 @@ fn solve_within(pos: &Position, max_nodes: u64) -> Option<SolveResult> {
 
 const FFO: &str = include_str!("data/ffo40-44.obf");
 
+/// One-thread solves with the evaluation, shared by the tests (they run in
+/// parallel threads of one process, and several need the same ones: each
+/// FFO position's serial result and the exact value of a best move).
+fn eval_solve(pos: &Position) -> SolveResult {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Cell = Arc<OnceLock<SolveResult>>;
+    static SOLVED: OnceLock<Mutex<HashMap<String, Cell>>> = OnceLock::new();
+    let cell: Cell = SOLVED
+        .get_or_init(Mutex::default)
+        .lock()
+        .expect("not poisoned")
+        .entry(pos.to_obf())
+        .or_default()
+        .clone();
+    *cell.get_or_init(|| {
+        solve_with(pos, SolveOptions::with_eval(engine::default_weights()))
+            .expect("no budget")
+            .result
+    })
+}
+
 #[test]
 fn solver_matches_exhaustive_search_on_small_endgames() {
     for empties in 1..=9 {
@@ -72,7 +94,6 @@ fn ffo_40_to_44() {
 fn ffo_40_to_44_with_the_evaluation_ordering() {
     // The evaluation-ordered solver (shallow searches on the pattern
     // evaluation order the moves from 12 empties on) stays exact.
-    let w = engine::default_weights();
     for (n, line) in FFO.lines().take(5).enumerate() {
         let pos = Position::from_obf(line).expect("FFO position parses");
         let best = line
@@ -81,9 +102,7 @@ fn ffo_40_to_44_with_the_evaluation_ordering() {
             .filter_map(|item| item.split_once(':')?.1.trim().parse::<i32>().ok())
             .max()
             .expect("scores listed");
-        let r = solve_with(&pos, SolveOptions::with_eval(w))
-            .expect("no budget")
-            .result;
+        let r = eval_solve(&pos);
         assert_eq!(r.score, best, "FFO #{}", 40 + n);
         let m = r.best_move.expect("a move");
         let after = pos.play(m).expect("legal").position;
@@ -97,9 +116,7 @@ fn selective_passes_stay_within_the_budget() {
     // before the exact one; a budget counts all of them.
     let w = engine::default_weights();
     let pos = Position::from_obf(FFO.lines().next().unwrap()).unwrap();
-    let full = solve_with(&pos, SolveOptions::with_eval(w))
-        .expect("no budget")
-        .result;
+    let full = eval_solve(&pos);
     assert_eq!(full.score, 38);
     let within = |n| solve_with(&pos, SolveOptions::with_eval(w).within(n)).map(|s| s.result);
     assert_eq!(within(full.nodes), Some(full));
@@ -121,9 +138,7 @@ fn parallel_solves_give_the_serial_scores() {
     let w = engine::default_weights();
     for (n, line) in FFO.lines().take(5).enumerate() {
         let pos = Position::from_obf(line).expect("FFO position parses");
-        let serial = solve_with(&pos, SolveOptions::with_eval(w))
-            .expect("no budget")
-            .result;
+        let serial = eval_solve(&pos);
         let options = SolveOptions {
             threads: 2,
             ..SolveOptions::with_eval(w)
@@ -131,11 +146,7 @@ fn parallel_solves_give_the_serial_scores() {
         let r = solve_with(&pos, options).expect("no budget").result;
         assert_eq!(r.score, serial.score, "FFO #{} on 2 threads", 40 + n);
         let m = r.best_move.expect("a move");
-        let after = pos.play(m).expect("legal").position;
-        let after = solve_with(&after, SolveOptions::with_eval(w))
-            .expect("no budget")
-            .result;
-        assert_eq!(-after.score, serial.score, "FFO #{}: {m}", 40 + n);
+        assert_eq!(value_of(&pos, m), serial.score, "FFO #{}: {m}", 40 + n);
     }
     for pos in common::positions(77, 16, 6) {
         let options = SolveOptions {
@@ -150,8 +161,7 @@ fn parallel_solves_give_the_serial_scores() {
 /// The exact value of playing `m` in `pos` (one thread).
 fn value_of(pos: &Position, m: engine::Square) -> i32 {
     let after = pos.play(m).expect("the best move is legal").position;
-    let options = SolveOptions::with_eval(engine::default_weights());
-    -solve_with(&after, options).expect("no budget").result.score
+    -eval_solve(&after).score
 }
 
 #[test]
@@ -178,10 +188,19 @@ fn split_solves_on_1_2_and_3_threads_agree_and_play_exact_moves() {
         } else {
             SolveOptions::default()
         };
-        let serial = solve_with(&pos, base).expect("no budget").result;
+        let serial = if eval {
+            eval_solve(&pos)
+        } else {
+            solve_with(&pos, base).expect("no budget").result
+        };
         for threads in [1, 2, 3] {
             let options = SolveOptions { threads, ..base };
-            let r = solve_with(&pos, options).expect("no budget").result;
+            // One thread is the serial solve itself.
+            let r = if threads == 1 {
+                serial
+            } else {
+                solve_with(&pos, options).expect("no budget").result
+            };
             let what = format!("position {i} (eval {eval}) on {threads} threads\n{pos}");
             assert_eq!(r.score, serial.score, "{what}");
             match r.best_move {
