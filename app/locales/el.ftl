@@ -932,6 +932,8 @@ export-analysis-best = , καλύτερη ήταν η { $square }
 export-analysis-worst = Χειρότερες κινήσεις: { $list }
 update-ready = Μια νέα έκδοση του Οθέλλο 3D είναι έτοιμη.
 update-reload = Επαναφόρτωση
+crash-text = Αυτή η σελίδα σταμάτησε να λειτουργεί. Φορτώστε τη ξανά για να συνεχίσετε.
+crash-reload = Επαναφόρτωση
 announce-to-move = Σειρά των { $side ->
     [Black] μαύρων
    *[White] λευκών

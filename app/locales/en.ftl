@@ -770,6 +770,8 @@ export-analysis-best = , best { $square }
 export-analysis-worst = Worst moves: { $list }
 update-ready = A new version of Othello 3D is ready.
 update-reload = Reload
+crash-text = This page stopped working. Reload it to go on.
+crash-reload = Reload
 announce-to-move = { $side } to move, { $count ->
     [one] 1 legal move
    *[other] { $count } legal moves

@@ -174,12 +174,15 @@ function hydrated(f){{var body=document.body;if(body.dataset.hydrated==='true')r
 function go(){{ready.then(function(mod){{painted(function(){{hydrated(replay);mod.hydrate();later(offline);}});}},function(e){{unhold();console.error('the app could not start',e);}});}}\
 function painted(f){{if(document.visibilityState==='visible')requestAnimationFrame(function(){{setTimeout(f,0);}});else f();}}\
 function later(f){{if(document.readyState==='complete')setTimeout(f,0);else addEventListener('load',function(){{setTimeout(f,0);}});}}\
-function banner(){{if(document.getElementById('update-ready'))return;\
-var said=function(n){{var e=document.querySelector('meta[name=othello-update-'+n+']');return e?e.content:'';}};\
+function notice(id,name,role,act){{if(document.getElementById(id))return;\
+var said=function(n){{var e=document.querySelector('meta[name=othello-'+name+'-'+n+']');return e?e.content:'';}};\
 var box=document.createElement('div'),text=document.createElement('span'),button=document.createElement('button');\
-box.id='update-ready';box.className='update-ready';box.setAttribute('role','status');text.textContent=said('text');\
-button.type='button';button.id='update-reload';button.textContent=said('button');button.onclick=function(){{window.othelloUpdate();}};\
+box.id=id;box.className='update-ready';box.setAttribute('role',role);text.textContent=said('text');\
+button.type='button';button.id=name+'-reload';button.textContent=said('button');button.onclick=act;\
 box.appendChild(text);box.appendChild(button);document.body.appendChild(box);}}\
+function banner(){{notice('update-ready','update','status',function(){{window.othelloUpdate();}});}}\
+function crashed(e){{if((e.error||e.reason)instanceof WebAssembly.RuntimeError)notice('page-crashed','crash','alert',function(){{location.reload();}});}}\
+addEventListener('error',crashed);addEventListener('unhandledrejection',crashed);\
 function offline(){{var sw=navigator.serviceWorker,asked=false;if(!sw)return;\
 sw.addEventListener('controllerchange',function(){{if(asked)location.reload();}});\
 sw.register('/sw.js').then(function(reg){{\

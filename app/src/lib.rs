@@ -96,6 +96,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 // The words of the boot script's "a new version is ready" banner.
                 <meta name="othello-update-text" content=t!(lang, "update-ready") />
                 <meta name="othello-update-button" content=t!(lang, "update-reload") />
+                // The words of its "this page stopped" notice: shown when the
+                // app's wasm traps (a panic aborts it, e.g. a lazy route whose
+                // code could not be fetched), with a button that reloads.
+                <meta name="othello-crash-text" content=t!(lang, "crash-text") />
+                <meta name="othello-crash-button" content=t!(lang, "crash-reload") />
                 {preview_tags(lang)}
                 <MetaTags />
             </head>

@@ -5,6 +5,9 @@ import { test, expect, waitForIsland, screenshot, saveResult } from './support/f
 import { clickSquare, counts, status, waitForNewVersion } from './support/board';
 import type { Page } from '@playwright/test';
 import { startServer } from './support/server';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Waits until it is the human's move (legal squares shown) or the game is over. */
 async function humanTurn(page: Page) {
@@ -127,7 +130,43 @@ test('the server killed before a first Start, with nothing cached: the lobby say
     await expect(page.locator('#queue-status')).toHaveCount(0);
     await expect(page.locator('.lobby .error')).toHaveText('Cannot reach the server.');
     expect(errors).toEqual([]);
+    await expect(page.locator('#page-crashed')).toHaveCount(0);
   } finally {
     await server.kill().catch(() => {});
+  }
+});
+
+test('the server killed with the lobby open, nothing cached: a page whose code cannot come says the page stopped, and Reload brings it back', async ({ page }, info) => {
+  // Leptos' lazy routes panic when their chunk cannot be fetched, and a panic
+  // stops the app's wasm: the page must say so and offer a reload, not sit
+  // there looking alive.
+  const database = join(mkdtempSync(join(tmpdir(), 'othello-test-')), 'othello.db');
+  const server = await startServer({ database });
+  let again: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    await page.goto(server.url + '/');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await expect(page.locator('#page-crashed')).toHaveCount(0);
+    await server.kill();
+    await page.click('#open-tournaments');
+    const notice = page.locator('#page-crashed');
+    await expect(notice).toBeVisible();
+    await expect(notice).toHaveAttribute('role', 'alert');
+    await expect(notice).toContainText('This page stopped working. Reload it to go on.');
+    await expect(page.locator('#crash-reload')).toHaveText('Reload');
+    await screenshot(page, info, 'page-crashed');
+    // The server comes back at the same address: Reload opens the page.
+    again = await startServer({ database, listen: new URL(server.url).host });
+    // (The router stopped before it changed the address: the lobby's is reloaded.)
+    await Promise.all([page.waitForEvent('load'), page.click('#crash-reload')]);
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await expect(page.locator('#page-crashed')).toHaveCount(0);
+    // And the page works: the link leads to the tournaments now.
+    await page.click('#open-tournaments');
+    await expect(page).toHaveURL(/\/tournaments$/);
+    await expect(page.locator('#create-tournament')).toBeVisible();
+  } finally {
+    await server.kill().catch(() => {});
+    await again?.kill().catch(() => {});
   }
 });
