@@ -76,6 +76,18 @@ async function backToTournament(page: Page, finished: string[]) {
   await hydrated(page);
 }
 
+/**
+ * The one failed load a player's page may log here: a new pairing's table is
+ * named on the tournament's page a moment before the director has seated its
+ * players there (the pairing is stored first), so the table's page asks for
+ * it again after 0.3 s and 0.9 s (`get_table_soon`, app/src/pages/table/load.rs)
+ * — and Chromium logs the first answer, a 404 of `get_table`, as an error.
+ * Seen once in a whole suite on the loaded machine (2026-12-06, the arena).
+ */
+function pairingNotSeatedYet(error: string): boolean {
+  return /status of 404 .*\(\S*\/api\/get_table on \S*\/table\/[0-9a-f]+\)$/.test(error);
+}
+
 /** The player whose board offers a move clicks the first one. */
 async function oneMove(players: Page[]) {
   for (let attempt = 0; attempt < 300; attempt++) {
@@ -276,7 +288,7 @@ test('four players play a three-round Swiss by clicks; the standings and BQ matc
   expect(sideways).toBeLessThanOrEqual(1);
   await screenshot(host, info, 'tournament-el-phone');
   expect(findings).toEqual([]);
-  expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
+  expect(errors.filter((e) => !e.includes('favicon') && !pairingNotSeatedYet(e))).toEqual([]);
 });
 
 test('four players play an arena by clicks; its points match the archive', async ({ browser }, info) => {
@@ -397,5 +409,5 @@ test('four players play an arena by clicks; its points match the archive', async
   }).toPass({ timeout: 20_000 });
   const audit1 = await audit(watcher, 'arena');
   expect(audit1).toEqual([]);
-  expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
+  expect(errors.filter((e) => !e.includes('favicon') && !pairingNotSeatedYet(e))).toEqual([]);
 });

@@ -20,7 +20,8 @@ export async function newPlayer(browser: Browser, baseURL: string, errors: strin
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    // A failed load's message names no address: add it, and the page's.
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url} on ${page.url()})`);
   });
   return page;
 }
