@@ -42,7 +42,9 @@ pub(super) async fn build(canvas: HtmlCanvasElement, hooks: SceneHooks) -> Resul
     // No WebGL 2 probe here: creating a throwaway context costs as much as the
     // renderer's own (tens of milliseconds on a software GPU), and this runs
     // while the page hydrates. Without WebGPU or WebGL 2, `init` below fails,
-    // and the page shows the 2D board all the same.
+    // and the page shows the 2D board all the same. (`start_renderer` does
+    // make one on the WebGL 2 path, from a task of its own after hydration,
+    // to tell a software GPU: see its documentation.)
     let webgl_asked = requested.as_deref() == Some("webgl2");
     let renderer: WebGPURenderer = three::start_renderer(&canvas, webgl_asked)
         .await?
