@@ -30,6 +30,7 @@ pub mod limits;
 pub mod metrics;
 pub mod offline;
 pub mod puzzles;
+pub mod rating_gate;
 pub mod rating_window;
 pub mod ratings;
 pub mod routes;

@@ -167,7 +167,7 @@ fn ranked(row: &TournamentRow, entrants: &[Entrant], played: &[Pairing]) -> Vec<
             })
             .collect()
     } else {
-        swiss::standings(entrants, played, row.multiplier as f64)
+        swiss::standings(entrants, played, row.multiplier as f64, swiss::BqRule::Woc)
             .into_iter()
             .map(|s| Ranked {
                 id: s.id,
@@ -538,11 +538,20 @@ impl Tournaments {
                 withdrawn: e.withdrawn != 0,
             })
             .collect();
-        let Some(next) = swiss::pair(&entrants, &pairings(&games), row.multiplier as f64) else {
-            // Fewer than two players left, or no pairing without a repeat.
-            self.store.finish_tournament(&row.id, now).await?;
-            tracing::info!(tournament = %row.id, "tournament ended: no more pairings");
-            return Ok(());
+        let next = match swiss::next_round(
+            &entrants,
+            &pairings(&games),
+            row.multiplier as f64,
+            swiss::BqRule::Woc,
+            &|_, _| false,
+        ) {
+            swiss::Next::Round { games, .. } => games,
+            swiss::Next::TooFew | swiss::Next::Exhausted => {
+                // Fewer than two players left, or no pairing without a repeat.
+                self.store.finish_tournament(&row.id, now).await?;
+                tracing::info!(tournament = %row.id, "tournament ended: no more pairings");
+                return Ok(());
+            }
         };
         let new: Vec<NewGame> = next
             .iter()

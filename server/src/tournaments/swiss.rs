@@ -124,6 +124,36 @@ impl Score {
     }
 }
 
+/// Which rule a Swiss's Brightwell quotient follows for games against an
+/// opponent who withdrew.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BqRule {
+    /// The rule of events finished before the WOC rule was applied: the
+    /// game's discs kept, the player's own points for the opponent's.
+    Legacy,
+    /// The WOC rules: that game's discs left out, 32 discs and the
+    /// player's own points in their place.
+    #[default]
+    Woc,
+}
+
+/// What the next round of a Swiss is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Next {
+    /// The round: each game as (black, Some(white)), a bye as (player,
+    /// None) scoring a win; `sit_out`: players with no opponent they may
+    /// meet (every other one forbidden), who sit this round out with 0
+    /// points (not a bye, and nothing is stored for them).
+    Round {
+        games: Vec<(PlayerId, Option<PlayerId>)>,
+        sit_out: Vec<PlayerId>,
+    },
+    /// Fewer than two players left.
+    TooFew,
+    /// Every pairing would repeat a game: the event ends.
+    Exhausted,
+}
+
 /// One line of the standings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {
@@ -140,7 +170,13 @@ pub struct Standing {
 
 /// The standings after every finished game of `pairings`: by points, then
 /// BQ, then discs, then rating (then id, so the order is total).
-pub fn standings(entrants: &[Entrant], pairings: &[Pairing], multiplier: f64) -> Vec<Standing> {
+pub fn standings(
+    entrants: &[Entrant],
+    pairings: &[Pairing],
+    multiplier: f64,
+    rule: BqRule,
+) -> Vec<Standing> {
+    let _ = rule; // TODO(swiss helper): BqRule::Woc leaves a withdrawn opponent's game's discs out.
     let withdrawn: HashSet<PlayerId> = entrants
         .iter()
         .filter(|e| e.withdrawn)
@@ -207,12 +243,36 @@ pub fn standings(entrants: &[Entrant], pairings: &[Pairing], multiplier: f64) ->
 /// The next round's pairings (`round`), from the games so far: each pair
 /// as (black, Some(white)), a bye as (player, None). None when the players
 /// still in cannot be paired without a repeat (the tournament then ends).
+pub fn next_round(
+    entrants: &[Entrant],
+    pairings: &[Pairing],
+    multiplier: f64,
+    rule: BqRule,
+    forbidden: &dyn Fn(PlayerId, PlayerId) -> bool,
+) -> Next {
+    // TODO(swiss helper): a maximum-weight matching honouring `forbidden`.
+    let _ = forbidden;
+    let active = entrants.iter().filter(|e| !e.withdrawn).count();
+    if active < 2 {
+        return Next::TooFew;
+    }
+    match pair(entrants, pairings, multiplier, rule) {
+        Some(games) => Next::Round {
+            games,
+            sit_out: Vec::new(),
+        },
+        None => Next::Exhausted,
+    }
+}
+
+/// Today's pairing (see [`next_round`]).
 pub fn pair(
     entrants: &[Entrant],
     pairings: &[Pairing],
     multiplier: f64,
+    rule: BqRule,
 ) -> Option<Vec<(PlayerId, Option<PlayerId>)>> {
-    let order: Vec<PlayerId> = standings(entrants, pairings, multiplier)
+    let order: Vec<PlayerId> = standings(entrants, pairings, multiplier, rule)
         .into_iter()
         .filter(|s| !s.withdrawn)
         .map(|s| s.id)
@@ -376,7 +436,7 @@ mod tests {
     #[test]
     fn the_first_round_pairs_by_rating_and_gives_the_lowest_a_bye() {
         let players = entrants(5);
-        let round = pair(&players, &[], 6.0).unwrap();
+        let round = pair(&players, &[], 6.0, BqRule::Woc).unwrap();
         assert_eq!(round.len(), 3);
         // Ranked 5, 4, 3, 2, 1 by rating: 1 sits out, 5–4 and 3–2 play.
         assert_eq!(round[2], (acc(1), None));
@@ -415,7 +475,7 @@ mod tests {
     fn nobody_meets_twice_and_colours_alternate() {
         let players = entrants(4);
         let mut games = vec![won(1, 4, 3, 40), won(1, 2, 1, 40)];
-        let round = pair(&players, &games, 6.0).unwrap();
+        let round = pair(&players, &games, 6.0, BqRule::Woc).unwrap();
         // Winners 4 and 2 meet; losers 3 and 1 meet; no byes.
         assert_eq!(round.len(), 2);
         for (black, white) in &round {
@@ -445,7 +505,7 @@ mod tests {
                 g.result = Some(Score::of(Some(Side::Black), EndReason::Finished, 40, 24));
             }
         }
-        let last = pair(&players, &games, 6.0).unwrap();
+        let last = pair(&players, &games, 6.0, BqRule::Woc).unwrap();
         for (black, white) in &last {
             let white = white.unwrap();
             assert!(!games.iter().any(|g| {
@@ -463,7 +523,7 @@ mod tests {
                 result: Some(Score::of(None, EndReason::Finished, 32, 32)),
             });
         }
-        assert_eq!(pair(&players, &games, 6.0), None);
+        assert_eq!(pair(&players, &games, 6.0, BqRule::Woc), None);
     }
 
     #[test]
@@ -484,7 +544,7 @@ mod tests {
             won(2, 1, 3, 33),
             won(2, 2, 4, 50),
         ];
-        let table = standings(&players, &games, 6.0);
+        let table = standings(&players, &games, 6.0, BqRule::Woc);
         assert_eq!(table[0].id, acc(1));
         assert_eq!(table[0].points, 4);
         // 2: discs 24 + 50 = 74, opponents 1 (2 pts) + 4 (0) → 74 + 12 = 86.
@@ -511,12 +571,12 @@ mod tests {
                 result: Some(Score::BYE),
             },
         ];
-        let table = standings(&players, &games, 6.0);
+        let table = standings(&players, &games, 6.0, BqRule::Woc);
         let one = table.iter().find(|s| s.id == acc(1)).unwrap();
         // 32 discs + 6 × own 1 point.
         assert_eq!(one.bq, 38.0);
         // The next round: 1 does not sit out again.
-        let round = pair(&players, &games, 6.0).unwrap();
+        let round = pair(&players, &games, 6.0, BqRule::Woc).unwrap();
         assert!(round.iter().all(|(b, w)| !(w.is_none() && *b == acc(1))));
     }
 
@@ -525,12 +585,12 @@ mod tests {
         let mut players = entrants(4);
         players[3].withdrawn = true; // id 4
         let games = vec![won(1, 3, 4, 40), won(1, 1, 2, 40)];
-        let round = pair(&players, &games, 6.0).unwrap();
+        let round = pair(&players, &games, 6.0, BqRule::Woc).unwrap();
         assert!(round
             .iter()
             .all(|(b, w)| *b != acc(4) && *w != Some(acc(4))));
         assert_eq!(round.iter().filter(|(_, w)| w.is_none()).count(), 1);
-        let table = standings(&players, &games, 6.0);
+        let table = standings(&players, &games, 6.0, BqRule::Woc);
         let three = table.iter().find(|s| s.id == acc(3)).unwrap();
         // 44 discs (40 + 4 empty... none empty here) + 6 × own 1 point.
         assert_eq!(three.bq, 40.0 + 6.0);
