@@ -874,6 +874,9 @@ puzzles-line = Solution: { $line }.
 puzzles-pv = Best line: { $line }.
 puzzles-rating-after = Your puzzle rating: { $rating } ({ $change })
 puzzles-unrated = You tried this puzzle before: this try changes no rating.
+puzzles-unrated-signed-out = Signed out: sign in or make an account to get a puzzle rating; this try changes no rating.
+puzzles-unrated-not-served = Opened by link: only the puzzles the site serves you (Next puzzle, the puzzle of the day) are rated; this try changes no rating.
+puzzles-unrated-marked = This account's tries change no puzzle rating.
 puzzles-retry = Try again
 puzzles-next = Next puzzle
 puzzles-streak = Streak: { $count ->
@@ -1067,6 +1070,11 @@ tournament-hourly = Hourly Swiss { $control }
 tournament-daily-arena = Daily arena { $control }
 tournament-hourly-arena = Hourly arena { $control }
 tournament-final = Over: the standings are final.
+tournament-ended-exhausted = Over after round { $round }: every further pairing would repeat a game, so the standings are final.
+tournament-ended-too-few = Over after round { $round }: fewer than two players were left, so the standings are final.
+tournament-bq-legacy = This tournament's BQ follows the rule it was published with: a game against an opponent who withdrew keeps its discs, and your own points stand in for theirs.
+tournament-bq-withdrawn = A game against an opponent who withdrew: its discs are left out of the BQ, and 32 discs and your own points stand in (as for a bye).
+srv-tournament-abuser = This account is marked as a rating abuser: it cannot join a rated tournament (casual ones are open to it).
 tournament-leaders = The first { $shown } of { $players ->
     [one] { $players } player
    *[other] { $players } players

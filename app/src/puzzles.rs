@@ -114,6 +114,40 @@ pub struct PuzzleView {
     pub you: ShownRating,
     /// Whether the player tried it before (a try now changes no rating).
     pub tried: bool,
+    /// Why a try at it now would change no rating (None: it would be rated).
+    #[serde(default)]
+    pub unrated: Option<Unrated>,
+}
+
+/// Why a puzzle try changes no rating (the server's rating gate decides;
+/// the page says which with a message key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unrated {
+    /// Signed out: only accounts have a puzzle rating.
+    SignedOut,
+    /// Opened by link or id (or from the offline pack): only puzzles the
+    /// site serves (next, the puzzle of the day) are rated.
+    NotServed,
+    /// Tried before.
+    Answered,
+    /// A streak: streaks change no rating.
+    Streak,
+    /// The account is marked as a rating abuser.
+    Marked,
+}
+
+impl Unrated {
+    /// The message key that says it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Unrated::SignedOut => "puzzles-unrated-signed-out",
+            Unrated::NotServed => "puzzles-unrated-not-served",
+            Unrated::Answered => "puzzles-unrated",
+            Unrated::Streak => "puzzles-streak-help",
+            Unrated::Marked => "puzzles-unrated-marked",
+        }
+    }
 }
 
 /// How a move in a puzzle went.
@@ -154,6 +188,9 @@ pub struct PuzzleStep {
     pub solution: Option<PuzzleSolution>,
     /// The player's rating after a rated first try, and its change.
     pub rated: Option<(ShownRating, i32)>,
+    /// Why the try changed no rating, once the puzzle is over and it was not rated.
+    #[serde(default)]
+    pub unrated: Option<Unrated>,
     /// The streak mode's: a wrong move ends it (nothing rated).
     pub streak: bool,
 }
@@ -252,6 +289,7 @@ impl PuzzleStep {
             },
             solution: over.then(solution),
             rated: None,
+            unrated: None,
             streak: false,
         }
     }

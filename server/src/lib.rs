@@ -232,6 +232,13 @@ pub async fn prepare_with_clock(
     let accounts = accounts::Accounts::new(store.clone(), hub.clone(), clock.clone());
     accounts.use_fair_play(fair_play.clone());
     let puzzles = puzzles::Puzzles::new(store.clone(), clock.clone());
+    // The offline pack is never rated (its answers are public): its stored
+    // ratings and rated tries are reset at every start.
+    match puzzles.unrate_pack().await {
+        Ok(0) => {}
+        Ok(changed) => tracing::info!(changed, "the offline pack's puzzle ratings reset"),
+        Err(error) => tracing::warn!("cannot reset the offline pack's puzzle ratings: {error}"),
+    }
     let tournaments = tournaments::Tournaments::new(
         store.clone(),
         hub.clone(),
@@ -387,6 +394,9 @@ fn spawn_sweeper(state: AppState, every_secs: u64) {
             }
             if let Err(error) = state.fair_play.expire().await {
                 tracing::error!("sweeping old fair-play links failed: {error}");
+            }
+            if let Err(error) = state.puzzles.expire().await {
+                tracing::error!("sweeping anonymous puzzle tries failed: {error}");
             }
             state.guard.forget_idle();
             state.forget_what_is_gone();

@@ -2,13 +2,24 @@
 //! (`puzzles/puzzles.jsonl`, made by `othello puzzles`, read once), which
 //! puzzle to serve, and each move judged against the proved answer.
 //!
-//! The answer never leaves the server before the puzzle is over. A request
-//! carries every move the player made in the puzzle (the last one new), so
-//! the server keeps no state between moves: it replays them from the start,
-//! the opponent's replies and any forced pass played in between. The first
-//! try at a puzzle, solved or failed, is rated with Glicko-2 as one game
-//! between the player and the puzzle (`store/puzzles.rs`); later tries and
-//! the streak mode change no rating.
+//! The answer never leaves the server before the puzzle is over for that
+//! solver: a request carries every move the player made in the puzzle (the
+//! last one new), so the server keeps no state between moves: it replays
+//! them from the start, the opponent's replies and any forced pass played in
+//! between. When a try ends (solved or failed) its attempt is written before
+//! the answer is sent, so a solver who has seen the answer can no longer be
+//! rated on that puzzle.
+//!
+//! Whether a try moves ratings is the rating gate's decision
+//! ([`crate::rating_gate`]): only an account's first answer at a puzzle the
+//! site served it for rating (next, the puzzle of the day; noted in
+//! `puzzle_served`) counts, as one Glicko-2 game between the player and the
+//! puzzle (`store/puzzles.rs`). A puzzle opened by link or id, a streak, an
+//! anonymous browser and a marked account change no rating. The first
+//! [`OFFLINE_PACK`] puzzles of the file are the offline pack, whose answers
+//! every visitor can download: they are never served for rating (next and
+//! the puzzle of the day choose among the others) and their stored ratings
+//! are reset at every start ([`Puzzles::unrate_pack`]).
 //!
 //! [`PuzzleBackend`]: app::puzzles::backend::PuzzleBackend
 
@@ -20,6 +31,7 @@ use app::api::CommandError;
 use app::protocol::Side;
 use app::puzzles::{
     Judged, PuzzleChoice, PuzzleSolution, PuzzleStep, PuzzleTry, PuzzleView, StepOutcome, Theme,
+    Unrated,
 };
 use app::ratings::ShownRating;
 use engine::{Color, Position, Square};
@@ -41,6 +53,11 @@ const CLOSEST: usize = 12;
 const STREAK_START: f64 = 1000.0;
 const STREAK_STEP: f64 = 100.0;
 const DAY_MS: i64 = 86_400_000;
+/// The puzzles of the offline pack: the file's first ones (the site build
+/// copies exactly these, `xtask`'s `OFFLINE_PUZZLES`, tested there).
+pub const OFFLINE_PACK: usize = 500;
+/// How long anonymous solvers' tries and served marks are kept.
+pub const ANONYMOUS_DAYS: i64 = 30;
 
 /// One line of the puzzle file (the generator's format, docs/ENGINE.md).
 #[derive(Deserialize)]
@@ -167,14 +184,30 @@ impl PuzzleSet {
         self.by_id.get(id).map(|&i| &self.puzzles[i])
     }
 
+    /// The offline pack: the first [`OFFLINE_PACK`] puzzles.
+    pub fn pack(&self) -> &[Puzzle] {
+        &self.puzzles[..OFFLINE_PACK.min(self.puzzles.len())]
+    }
+
+    /// Whether `id` is in the offline pack.
+    pub fn in_pack(&self, id: &str) -> bool {
+        self.by_id.get(id).is_some_and(|&i| i < OFFLINE_PACK)
+    }
+
+    /// The puzzles the site serves for rating: all but the offline pack.
+    pub fn served(&self) -> &[Puzzle] {
+        &self.puzzles[OFFLINE_PACK.min(self.puzzles.len())..]
+    }
+
     /// The puzzle of the day `day` (days since the Unix epoch, UTC): the
-    /// same for everyone that day.
+    /// same for everyone that day, never one of the offline pack.
     pub fn daily(&self, day: i64) -> Option<&Puzzle> {
-        if self.puzzles.is_empty() {
+        let served = self.served();
+        if served.is_empty() {
             return None;
         }
         let hash = engine::pattern::fnv1a64(format!("othello3d-daily-{day}").as_bytes());
-        Some(&self.puzzles[(hash % self.puzzles.len() as u64) as usize])
+        Some(&served[(hash % served.len() as u64) as usize])
     }
 }
 
@@ -319,7 +352,24 @@ impl Puzzles {
                     .ok_or_else(Self::not_found)?
             }
         };
+        let account = crate::identity::account_of(&caller.session);
+        // Served for rating: next, daily and streak mark it for an account
+        // (a puzzle opened by id is rated only if it was served before).
+        if account.is_some()
+            && !matches!(choice, PuzzleChoice::Id { .. })
+            && !set.in_pack(&chosen.id)
+        {
+            self.inner
+                .store
+                .mark_puzzle_served(solver, &chosen.id, self.now())
+                .await
+                .map_err(unavailable)?;
+        }
+        let verdict = self
+            .verdict(caller, &chosen.id, tried.contains(&chosen.id), false)
+            .await?;
         Ok(PuzzleView {
+            unrated: verdict.err(),
             id: chosen.id.clone(),
             cells: chosen.start.to_cells().to_vec(),
             side: side_of(chosen.side()),
@@ -345,7 +395,7 @@ impl Puzzles {
         keep: impl Fn(&&Puzzle) -> bool,
     ) -> Option<&'s Puzzle> {
         use rand::Rng;
-        let kept: Vec<&Puzzle> = self.inner.set.puzzles.iter().filter(keep).collect();
+        let kept: Vec<&Puzzle> = self.inner.set.served().iter().filter(keep).collect();
         let untried: Vec<&Puzzle> = kept
             .iter()
             .copied()
@@ -397,6 +447,13 @@ impl Puzzles {
         });
         step.streak = streak;
         if step.solution.is_some() {
+            let answered = self
+                .inner
+                .store
+                .puzzle_answered(&caller.session.0, &puzzle.id)
+                .await
+                .map_err(unavailable)?;
+            let verdict = self.verdict(caller, &puzzle.id, answered, streak).await?;
             let start = Rating {
                 rating: puzzle.start_rating,
                 deviation: START_DEVIATION,
@@ -411,12 +468,18 @@ impl Puzzles {
                     &puzzle.id,
                     start,
                     solved,
-                    !streak,
+                    verdict.is_ok(),
                     self.now(),
                 )
                 .await
                 .map_err(unavailable)?;
-            if let Some(result) = tried.filter(|_| !streak) {
+            step.unrated = match (&verdict, &tried) {
+                (Err(why), _) => Some(*why),
+                // Answered by a racing request first.
+                (Ok(()), None) => Some(Unrated::Answered),
+                (Ok(()), Some(_)) => None,
+            };
+            if let Some(result) = tried.filter(|_| verdict.is_ok()) {
                 if let Ok(mut slot) = self.inner.ratings.write() {
                     if let Some(known) = slot.as_mut() {
                         known.insert(puzzle.id.clone(), result.puzzle_after.rating);
@@ -429,6 +492,66 @@ impl Puzzles {
             }
         }
         Ok(step)
+    }
+
+    /// The rating gate's verdict on a try by `caller` at `id` (`answered`:
+    /// they answered it before; `streak`: a streak's try), as the page
+    /// words it.
+    async fn verdict(
+        &self,
+        caller: &Caller,
+        id: &str,
+        answered: bool,
+        streak: bool,
+    ) -> Result<Result<(), Unrated>, CommandError> {
+        use crate::rating_gate::{gate, Facts, Refusal};
+        let solver = caller.session.0.as_str();
+        let account = crate::identity::account_of(&caller.session);
+        let (abuser, served) = match account {
+            Some(account) => (
+                self.inner
+                    .store
+                    .is_abuser(account)
+                    .await
+                    .map_err(unavailable)?,
+                !self.inner.set.in_pack(id)
+                    && self
+                        .inner
+                        .store
+                        .puzzle_was_served(solver, id)
+                        .await
+                        .map_err(unavailable)?,
+            ),
+            None => (false, false),
+        };
+        let facts = Facts::puzzle(account.is_some(), abuser, served && !streak, !answered);
+        Ok(gate(facts).map_err(|why| match why {
+            Refusal::Anonymous => Unrated::SignedOut,
+            Refusal::Abuser => Unrated::Marked,
+            Refusal::NotServed if streak => Unrated::Streak,
+            Refusal::NotServed => Unrated::NotServed,
+            Refusal::Answered | Refusal::Linked | Refusal::Aborted => Unrated::Answered,
+        }))
+    }
+
+    /// Resets the offline pack's stored ratings and unrates its tries (see
+    /// [`Store::unrate_puzzles`]); called at every start.
+    pub async fn unrate_pack(&self) -> Result<u64, crate::store::StoreError> {
+        let ids: Vec<String> = self.inner.set.pack().iter().map(|p| p.id.clone()).collect();
+        let changed = self.inner.store.unrate_puzzles(&ids).await?;
+        if let Ok(mut slot) = self.inner.ratings.write() {
+            *slot = None;
+        }
+        Ok(changed)
+    }
+
+    /// Forgets anonymous solvers' tries and old served marks (older than
+    /// [`ANONYMOUS_DAYS`]); the sweeper calls it with the other anonymous data.
+    pub async fn expire(&self) -> Result<u64, crate::store::StoreError> {
+        self.inner
+            .store
+            .expire_puzzle_data(self.now() - ANONYMOUS_DAYS * DAY_MS)
+            .await
     }
 
     async fn history(&self, caller: &Caller) -> Result<Vec<PuzzleTry>, CommandError> {

@@ -1,8 +1,10 @@
 //! Puzzle ratings in the store, on SQLite and on a throwaway PostgreSQL: a
 //! first try changes both ratings as Glicko-2's one game; a second try, and
 //! 20 racing copies of a first try, change nothing more; tries by one solver
-//! at once on different puzzles are all applied; an anonymous solver's
-//! rating and tries go to the account they sign up to, unless it has its own.
+//! at once on different puzzles are all applied; an unrated try writes only
+//! its attempt; an anonymous browser's tries go to the account it signs up
+//! to unrated, its rating never; anonymous tries and old served marks are
+//! swept after 30 days, an account's tries never.
 //!
 //! Needs PostgreSQL installed (`initdb`, `pg_ctl`); without it the PostgreSQL
 //! half fails saying so.
@@ -95,39 +97,71 @@ async fn exercise(store: &Store) {
         10
     );
 
-    // Carried to an account at sign-up; not over an account's own rating.
+    // An anonymous browser's tries go to the account at sign-up, unrated;
+    // its rating never does (anon-1 had a rated try, as earlier versions
+    // rated anonymous solvers).
     store
         .carry_puzzle_solver("anon-1", "account:7")
         .await
         .unwrap();
     assert!(store.puzzle_solver("anon-1").await.unwrap().is_none());
-    assert_eq!(
-        store
-            .puzzle_solver("account:7")
-            .await
-            .unwrap()
-            .unwrap()
-            .attempts,
-        1
-    );
-    assert_eq!(
-        store.puzzles_tried("account:7").await.unwrap(),
-        vec!["p1".to_string()]
-    );
+    assert!(store.puzzle_solver("account:7").await.unwrap().is_none());
+    let carried = store.puzzle_history("account:7", 30).await.unwrap();
+    assert_eq!(carried.len(), 1);
+    assert_eq!((carried[0].rated, carried[0].rating_after), (0, None));
+    // A puzzle the account tried itself keeps the account's own try.
+    store
+        .record_puzzle_try("account:7", "p2", start(1500.0), true, true, now)
+        .await
+        .unwrap()
+        .expect("first");
     store
         .carry_puzzle_solver("anon-2", "account:7")
         .await
         .unwrap();
-    assert!(
-        store.puzzle_solver("anon-2").await.unwrap().is_some(),
-        "the account keeps its own"
-    );
-    assert_eq!(
-        store.puzzles_tried("account:7").await.unwrap(),
-        vec!["p1".to_string()]
-    );
-    let ratings = store.puzzle_ratings().await.unwrap();
-    assert_eq!(ratings.len(), 13);
+    assert!(store.puzzle_solver("anon-2").await.unwrap().is_none());
+    let mut tried = store.puzzles_tried("account:7").await.unwrap();
+    tried.sort();
+    assert_eq!(tried, vec!["p1".to_string(), "p2".to_string()]);
+    let own = store.puzzle_history("account:7", 30).await.unwrap();
+    let own = own.iter().find(|t| t.puzzle_id == "p2").expect("p2");
+    assert_eq!(own.rated, 1, "the account's own rated try stays");
+    // Served marks.
+    assert!(!store.puzzle_was_served("account:7", "p9").await.unwrap());
+    store
+        .mark_puzzle_served("account:7", "p9", now)
+        .await
+        .unwrap();
+    store
+        .mark_puzzle_served("account:7", "p9", now + 1)
+        .await
+        .unwrap();
+    assert!(store.puzzle_was_served("account:7", "p9").await.unwrap());
+    assert!(store.puzzle_answered("account:7", "p1").await.unwrap());
+    assert!(!store.puzzle_answered("account:7", "p9").await.unwrap());
+    // 30 days later: anonymous tries and the old served marks are swept,
+    // the account's tries stay.
+    let later = now + 31 * 86_400_000;
+    assert!(store.expire_puzzle_data(later - 30 * 86_400_000).await.unwrap() > 0);
+    assert!(store.puzzle_history("anon-3", 30).await.unwrap().is_empty());
+    assert!(store.puzzle_solver("anon-3").await.unwrap().is_none());
+    assert!(!store.puzzle_was_served("account:7", "p9").await.unwrap());
+    assert_eq!(store.puzzle_history("account:7", 30).await.unwrap().len(), 2);
+    // The pack's puzzles unrated: the rating row goes, the tries stay unrated.
+    assert!(store.unrate_puzzles(&["p2".to_string()]).await.unwrap() > 0);
+    assert!(!store
+        .puzzle_ratings()
+        .await
+        .unwrap()
+        .iter()
+        .any(|(id, _)| id == "p2"));
+    assert!(store
+        .puzzle_history("account:7", 30)
+        .await
+        .unwrap()
+        .iter()
+        .all(|t| t.rated == 0));
+    assert_eq!(store.unrate_puzzles(&["p2".to_string()]).await.unwrap(), 0);
 }
 
 #[tokio::test]

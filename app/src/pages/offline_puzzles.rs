@@ -61,6 +61,7 @@ pub fn view_of(p: &PackPuzzle) -> Option<PuzzleView> {
         daily: false,
         you: ShownRating::new(1500.0, 350.0),
         tried: false,
+        unrated: None,
     })
 }
 

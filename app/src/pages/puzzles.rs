@@ -16,6 +16,7 @@ use crate::pages::hint::{board_labels, disc_text};
 use crate::protocol::{flips, square_name, BoardSnapshot};
 use crate::puzzles::{
     puzzle, puzzle_history, puzzle_move, PuzzleChoice, PuzzleStep, PuzzleView, StepOutcome, Theme,
+    Unrated,
 };
 use crate::worker::MoveValue;
 use leptos::prelude::*;
@@ -401,7 +402,10 @@ fn PuzzleCard(
                     </p>
                 }
                 .into_any(),
-                None => view! { <p id="puzzle-rating" class="muted">{t!(lang, "puzzles-unrated")}</p> }.into_any(),
+                None => {
+                    let why = step.unrated.unwrap_or(Unrated::Answered);
+                    view! { <p id="puzzle-rating" class="muted" data-unrated=why.key()>{crate::i18n::tr(lang, why.key(), &[])}</p> }.into_any()
+                }
             })
         })
     };
@@ -422,7 +426,12 @@ fn PuzzleCard(
                 {move || run.with(|r| r.view.daily).then(|| view! { <strong>{t!(lang, "puzzles-daily")}</strong> " · " })}
                 {meta}
             </p>
-            <p class="muted" id="puzzle-you">{move || run.with(|r| t!(lang, "puzzles-you", rating = r.view.you.text()))}</p>
+            <p class="muted" id="puzzle-you" data-unrated=move || run.with(|r| r.view.unrated.map(|u| u.key()))>
+                {move || run.with(|r| match r.view.unrated {
+                    Some(why @ (Unrated::SignedOut | Unrated::NotServed | Unrated::Marked)) => crate::i18n::tr(lang, why.key(), &[]),
+                    _ => t!(lang, "puzzles-you", rating = r.view.you.text()),
+                })}
+            </p>
             {streak_line}
             <p id="puzzle-verdict" aria-live="polite" data-outcome=state>
                 {move || run.with(|r| verdict_text(lang, r))}
@@ -573,6 +582,7 @@ mod tests {
             daily: false,
             you: ShownRating::new(1500.0, 350.0),
             tried: false,
+            unrated: None,
         }
     }
 

@@ -376,8 +376,8 @@ impl Accounts {
                 .hub
                 .transfer_identity(&caller.session, &to)
                 .await?;
-            // The puzzle rating earned signed out comes along (unless the
-            // account has one of its own).
+            // The puzzles tried signed out come along, unrated (no
+            // anonymous rating is carried: only accounts are rated).
             if let Err(error) = self
                 .inner
                 .store

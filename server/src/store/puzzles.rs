@@ -107,9 +107,12 @@ impl Store {
     }
 
     /// Records `solver`'s first try at `puzzle` (`start`: the puzzle's
-    /// rating before anyone tried it). Rated tries change both ratings as
-    /// one game the solver wins when `solved`. `None` when the solver had
-    /// tried this puzzle before: nothing changes.
+    /// rating before anyone tried it). Rated tries (the rating gate's
+    /// verdict, `rating_gate.rs`, decided by the caller) change both ratings
+    /// as one game the solver wins when `solved`; an unrated try writes only
+    /// its attempt (the result's ratings are then placeholders: the start
+    /// ratings). `None` when the solver had tried this puzzle before:
+    /// nothing changes.
     pub async fn record_puzzle_try(
         &self,
         solver: &str,
@@ -135,6 +138,17 @@ impl Store {
             if !first {
                 tx.rollback().await?;
                 return Ok(None);
+            }
+            if !rated {
+                // An unrated try is only its attempt's row: no rating row is
+                // made for the solver or the puzzle.
+                tx.commit().await?;
+                let puzzle_after = start;
+                return Ok(Some(TryResult {
+                    before: fresh,
+                    after: fresh,
+                    puzzle_after,
+                }));
             }
             sqlx::query(&pool.sql(NEW_SOLVER))
                 .bind(solver)
@@ -241,30 +255,132 @@ impl Store {
         }))
     }
 
-    /// Carries an anonymous browser's puzzle rating and tries to the account
-    /// it signs up or in to — unless the account has a puzzle rating of its
-    /// own already (then the account's stays, and so do its tries).
+    /// Carries an anonymous browser's puzzle tries to the account it signs
+    /// up or in to, unrated (an anonymous rating is never carried: only
+    /// accounts are rated), except those at puzzles the account tried
+    /// itself; what stays behind is deleted with the browser's solver row.
+    /// The account can then not be rated on a puzzle this browser answered.
     pub async fn carry_puzzle_solver(&self, from: &str, to: &str) -> Result<(), StoreError> {
         on_db!(self.db(), |pool| {
             let mut tx = pool.begin().await?;
-            let moved = sqlx::query(&pool.sql(
-                "UPDATE puzzle_solvers SET solver = $2 WHERE solver = $1 \
-                 AND NOT EXISTS (SELECT 1 FROM puzzle_solvers WHERE solver = $2)",
+            sqlx::query(&pool.sql(
+                "UPDATE puzzle_attempts SET solver = $2, rated = 0, rating_before = NULL, \
+                 rating_after = NULL WHERE solver = $1 AND puzzle_id NOT IN \
+                 (SELECT puzzle_id FROM puzzle_attempts WHERE solver = $2)",
             ))
             .bind(from)
             .bind(to)
             .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            if moved > 0 {
-                sqlx::query(&pool.sql("UPDATE puzzle_attempts SET solver = $2 WHERE solver = $1"))
+            .await?;
+            for forget in [
+                "DELETE FROM puzzle_attempts WHERE solver = $1",
+                "DELETE FROM puzzle_solvers WHERE solver = $1",
+                "DELETE FROM puzzle_served WHERE solver = $1",
+            ] {
+                sqlx::query(&pool.sql(forget))
                     .bind(from)
-                    .bind(to)
                     .execute(&mut *tx)
                     .await?;
             }
             tx.commit().await?;
         });
         Ok(())
+    }
+
+    /// Notes that the site served `puzzle` to `solver` for rating.
+    pub async fn mark_puzzle_served(
+        &self,
+        solver: &str,
+        puzzle: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        on_db!(self.db(), |pool| {
+            sqlx::query(&pool.sql(
+                "INSERT INTO puzzle_served (solver, puzzle_id, at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (solver, puzzle_id) DO NOTHING",
+            ))
+            .bind(solver)
+            .bind(puzzle)
+            .bind(now)
+            .execute(pool)
+            .await?;
+        });
+        Ok(())
+    }
+
+    /// Whether the site served `puzzle` to `solver` for rating.
+    pub async fn puzzle_was_served(&self, solver: &str, puzzle: &str) -> Result<bool, StoreError> {
+        let found: Option<i64> = on_db!(self.db(), |pool| {
+            sqlx::query_scalar(
+                &pool.sql("SELECT at FROM puzzle_served WHERE solver = $1 AND puzzle_id = $2"),
+            )
+            .bind(solver)
+            .bind(puzzle)
+            .fetch_optional(pool)
+            .await?
+        });
+        Ok(found.is_some())
+    }
+
+    /// Whether `solver` has answered `puzzle` before.
+    pub async fn puzzle_answered(&self, solver: &str, puzzle: &str) -> Result<bool, StoreError> {
+        let found: Option<i64> = on_db!(self.db(), |pool| {
+            sqlx::query_scalar(
+                &pool.sql("SELECT at FROM puzzle_attempts WHERE solver = $1 AND puzzle_id = $2"),
+            )
+            .bind(solver)
+            .bind(puzzle)
+            .fetch_optional(pool)
+            .await?
+        });
+        Ok(found.is_some())
+    }
+
+    /// Forgets anonymous solvers' tries and rows, and every served mark,
+    /// older than `before`; returns how many rows went.
+    pub async fn expire_puzzle_data(&self, before: i64) -> Result<u64, StoreError> {
+        let mut gone = 0;
+        on_db!(self.db(), |pool| {
+            for sql in [
+                "DELETE FROM puzzle_attempts WHERE solver NOT LIKE 'account:%' AND at < $1",
+                "DELETE FROM puzzle_solvers WHERE solver NOT LIKE 'account:%' AND rated_at < $1",
+                "DELETE FROM puzzle_served WHERE at < $1",
+            ] {
+                gone += sqlx::query(&pool.sql(sql))
+                    .bind(before)
+                    .execute(pool)
+                    .await?
+                    .rows_affected();
+            }
+        });
+        Ok(gone)
+    }
+
+    /// The offline pack's puzzles are never rated: their stored ratings go
+    /// (back to the file's rating) and their tries stay, unrated. Idempotent;
+    /// run at every start, so a pack that changes with the shipped file is
+    /// reset too.
+    pub async fn unrate_puzzles(&self, ids: &[String]) -> Result<u64, StoreError> {
+        let mut changed = 0;
+        on_db!(self.db(), |pool| {
+            let mut tx = pool.begin().await?;
+            for id in ids {
+                changed += sqlx::query(&pool.sql("DELETE FROM puzzle_ratings WHERE puzzle_id = $1"))
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                changed += sqlx::query(&pool.sql(
+                    "UPDATE puzzle_attempts SET rated = 0, rating_before = NULL, rating_after = NULL \
+                     WHERE puzzle_id = $1 AND rated <> 0",
+                ))
+                .bind(id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            }
+            tx.commit().await?;
+        });
+        Ok(changed)
     }
 }
