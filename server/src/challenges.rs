@@ -71,7 +71,7 @@ impl Challenges {
             },
             control: control_of(row),
             colour: Colour::parse(&row.colour).unwrap_or(Colour::Random),
-            rated: row.rated != 0 && !linked,
+            rated: row.rated != 0 && crate::rating_gate::may_meet_rated(linked, false),
             linked,
             status,
             table: row.table_id.clone().map(TableId::new),
@@ -217,7 +217,8 @@ impl Challenges {
         } else {
             (row.challenged, row.challenger)
         };
-        let rated = row.rated != 0 && !self.hub.linked(black, white).await;
+        let rated = row.rated != 0
+            && crate::rating_gate::may_meet_rated(self.hub.linked(black, white).await, false);
         let seated = self
             .hub
             .create_paired_table(

@@ -19,9 +19,9 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-pub use crate::store::fair_play::LINK_DAYS;
 /// The one rule of who may gain rating or score ([`crate::rating_gate`]).
 pub use crate::rating_gate as gate;
+pub use crate::store::fair_play::LINK_DAYS;
 const DAY_MS: i64 = 86_400_000;
 /// A link already noted is written again at most this often.
 const NOTE_EVERY_MS: i64 = 3_600_000;

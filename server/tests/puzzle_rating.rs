@@ -18,7 +18,11 @@ const PASSWORD: &str = "violet kettle marches sideways";
 
 async fn live() -> (tempfile::TempDir, Live) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000_000)).await;
+    let live = Live::start(
+        &dir.path().join("db.sqlite"),
+        ManualClock::new(1_000_000_000),
+    )
+    .await;
     (dir, live)
 }
 

@@ -142,11 +142,20 @@ async fn exercise(store: &Store) {
     // 30 days later: anonymous tries and the old served marks are swept,
     // the account's tries stay.
     let later = now + 31 * 86_400_000;
-    assert!(store.expire_puzzle_data(later - 30 * 86_400_000).await.unwrap() > 0);
+    assert!(
+        store
+            .expire_puzzle_data(later - 30 * 86_400_000)
+            .await
+            .unwrap()
+            > 0
+    );
     assert!(store.puzzle_history("anon-3", 30).await.unwrap().is_empty());
     assert!(store.puzzle_solver("anon-3").await.unwrap().is_none());
     assert!(!store.puzzle_was_served("account:7", "p9").await.unwrap());
-    assert_eq!(store.puzzle_history("account:7", 30).await.unwrap().len(), 2);
+    assert_eq!(
+        store.puzzle_history("account:7", 30).await.unwrap().len(),
+        2
+    );
     // The pack's puzzles unrated: the rating row goes, the tries stay unrated.
     assert!(store.unrate_puzzles(&["p2".to_string()]).await.unwrap() > 0);
     assert!(!store

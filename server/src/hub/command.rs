@@ -343,12 +343,21 @@ fn rated_game(entry: &Entry, table: &Table) -> Option<RatedGame> {
             .holder(side)
             .and_then(|holder| crate::identity::account_of(&Session(holder.to_string())))
     };
-    let (black, white) = (account(Side::Black)?, account(Side::White)?);
+    let (black, white) = (account(Side::Black), account(Side::White));
     let moved = |color: Color| moved(table, color);
-    (black != white && moved(Color::Black) && moved(Color::White)).then(|| RatedGame {
+    // The rating gate decides from what the table knows (both seats held by
+    // distinct accounts, both moved); the round's commit asks it again with
+    // the links and marks it reads (`store/ratings.rs`).
+    let accounts = black.is_some() && white.is_some() && black != white;
+    let aborted = !(moved(Color::Black) && moved(Color::White));
+    crate::rating_gate::gate(crate::rating_gate::Facts::game(
+        accounts, false, false, aborted,
+    ))
+    .ok()?;
+    Some(RatedGame {
         speed: control.speed(),
-        black,
-        white,
+        black: black?,
+        white: white?,
     })
 }
 

@@ -365,11 +365,12 @@ impl Store {
         on_db!(self.db(), |pool| {
             let mut tx = pool.begin().await?;
             for id in ids {
-                changed += sqlx::query(&pool.sql("DELETE FROM puzzle_ratings WHERE puzzle_id = $1"))
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
+                changed +=
+                    sqlx::query(&pool.sql("DELETE FROM puzzle_ratings WHERE puzzle_id = $1"))
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected();
                 changed += sqlx::query(&pool.sql(
                     "UPDATE puzzle_attempts SET rated = 0, rating_before = NULL, rating_after = NULL \
                      WHERE puzzle_id = $1 AND rated <> 0",

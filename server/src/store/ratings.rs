@@ -112,9 +112,10 @@ const UPSERT: &str =
 const HISTORY: &str =
     "INSERT INTO rating_history (account_id, speed, at, rating, deviation, game_id)
      VALUES ($1, $2, $3, $4, $5, $6)";
-/// The players' accounts that still exist and are not marked as rating
-/// abusers (a game against a marked account changes nobody's rating).
-const EXISTING: &str = "SELECT id FROM accounts WHERE id IN ($1, $2) AND abuser_at IS NULL";
+/// The players' accounts that still exist, with their rating-abuse marks
+/// (the rating gate's facts: a game against a marked account changes
+/// nobody's rating).
+const EXISTING: &str = "SELECT id, abuser_at FROM accounts WHERE id IN ($1, $2)";
 /// Links (address or device hashes) two accounts share within the time given.
 pub(super) const LINKED: &str =
     "SELECT COUNT(*) FROM account_links x JOIN account_links y ON y.link = x.link \
@@ -133,15 +134,15 @@ macro_rules! write_rating {
         let tx = $tx;
         let rated: &RatedGame = $rated;
         let (black, white) = (rated.black.get(), rated.white.get());
-        let present: Vec<i64> = sqlx::query_scalar(&$q(&$exists))
+        let present: Vec<(i64, Option<i64>)> = sqlx::query_as(&$q(&$exists))
             .bind(black)
             .bind(white)
             .fetch_all(&mut **tx)
             .await?;
-        if !(present.contains(&black) && present.contains(&white)) {
-            tracing::warn!(game = %$game, "a rated game's player no longer exists or is marked: not rated");
-            return Ok(());
-        }
+        let accounts = [black, white]
+            .iter()
+            .all(|id| present.iter().any(|(p, _)| p == id));
+        let abuser = present.iter().any(|(_, marked)| marked.is_some());
         // Two accounts seen from one address or browser never change each
         // other's ratings (the players card said so before the first move).
         let since = $now - super::fair_play::LINK_DAYS * DAY_MS;
@@ -151,8 +152,10 @@ macro_rules! write_rating {
             .bind(since)
             .fetch_one(&mut **tx)
             .await?;
-        if shared > 0 {
-            tracing::info!(game = %$game, "a rated game between linked accounts: not rated");
+        // The rating gate decides, from the facts read in this transaction.
+        let facts = crate::rating_gate::Facts::game(accounts, shared > 0, abuser, false);
+        if let Err(why) = crate::rating_gate::gate(facts) {
+            tracing::info!(game = %$game, reason = why.name(), "a rated game changes no rating");
             return Ok(());
         }
         let mut rows = [None, None];
