@@ -5,7 +5,7 @@
 // history, and the refusals a careless or hostile client meets.
 import { test, expect, fastAnimations, waitForIsland, screenshot } from './support/fixtures';
 import { clickSquare, status } from './support/board';
-import { newPlayer } from './support/online';
+import { newPlayer, signUp } from './support/online';
 import { startServer } from './support/server';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -62,20 +62,56 @@ function glicko(me: G, them: G, score: number): G {
   return { r: Math.max(600, muNew * SCALE + 1500), rd: phiNew * SCALE, vol };
 }
 
-test('puzzles by clicks: solved and failed move the rating as Glicko-2 says, a retry does not', async ({ page, consoleErrors }, info) => {
-  test.setTimeout(120_000);
+test('puzzles by clicks: served puzzles move an account\'s rating as Glicko-2 says; a retry, a link and a signed-out try do not', async ({ page, consoleErrors }, info) => {
+  test.setTimeout(150_000);
   expect(shipped.length).toBeGreaterThan(0);
-  const single = shipped.filter((p) => p.line.length === 1);
-  const [a, b] = [single[0], single[1]];
+  const pack = new Set(shipped.slice(0, 500).map((p) => p.id));
+  const single = shipped.filter((p) => p.line.length === 1 && !pack.has(p.id));
   const fresh: G = { r: 1500, rd: 350, vol: 0.06 };
-
-  // Solve a by clicking its answer.
-  await page.goto(`/puzzles?id=${a.id}`);
-  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
-  await waitForIsland(page);
   const card = page.locator('#puzzle');
-  await expect(card).toHaveAttribute('data-state', 'solving');
+  const rating = page.locator('#puzzle-rating');
+  const open = async (path: string) => {
+    await page.goto(path);
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await waitForIsland(page);
+    await expect(card).toHaveAttribute('data-state', 'solving');
+  };
+
+  // Signed out: solved by clicking its answer, and the page says why no
+  // rating moves.
+  await open(`/puzzles?id=${single[0].id}`);
   await expect(page.locator('#puzzle-task')).toContainText('find the best move');
+  await expect(page.locator('#puzzle-you')).toHaveAttribute('data-unrated', 'puzzles-unrated-signed-out');
+  await expect(page.locator('#puzzle-you')).toContainText('sign in');
+  await clickSquare(page, index(single[0].line[0]));
+  await expect(card).toHaveAttribute('data-state', 'solved');
+  await expect(rating).toHaveAttribute('data-unrated', 'puzzles-unrated-signed-out');
+
+  // An account: a puzzle opened by link is not rated either.
+  const stamp = Date.now().toString(36).slice(-5);
+  await signUp(page, `pz${stamp}`);
+  await open(`/puzzles?id=${single[1].id}`);
+  await expect(page.locator('#puzzle-you')).toHaveAttribute('data-unrated', 'puzzles-unrated-not-served');
+  await clickSquare(page, index(single[1].line[0]));
+  await expect(card).toHaveAttribute('data-state', 'solved');
+  await expect(rating).toHaveAttribute('data-unrated', 'puzzles-unrated-not-served');
+
+  // The puzzles the site serves (Next puzzle) are rated: the first
+  // one-move puzzle it serves, solved by clicking its answer.
+  await open('/puzzles');
+  const servedSingle = async () => {
+    for (let i = 0; i < 30; i++) {
+      const id = (await card.getAttribute('data-id'))!;
+      const p = shipped.find((q) => q.id === id)!;
+      expect(pack.has(id), `${id} is from the offline pack`).toBe(false);
+      if (p.line.length === 1) return p;
+      await page.click('#puzzle-next');
+      await expect(card).not.toHaveAttribute('data-id', id);
+      await expect(card).toHaveAttribute('data-state', 'solving');
+    }
+    throw new Error('no one-move puzzle served');
+  };
+  const a = await servedSingle();
   await expect(page.locator('#puzzle-you')).toHaveText('Your puzzle rating: 1500?');
   const legal = (await status(page)).legal;
   expect(legal.length).toBeGreaterThanOrEqual(3);
@@ -83,7 +119,6 @@ test('puzzles by clicks: solved and failed move the rating as Glicko-2 says, a r
   await expect(card).toHaveAttribute('data-state', 'solved');
   await expect(page.locator('#puzzle-verdict')).toHaveText('Solved: every move found.');
   const afterA = glicko(fresh, { r: a.rating, rd: 350, vol: 0.06 }, 1);
-  const rating = page.locator('#puzzle-rating');
   await expect(rating).toHaveAttribute('data-rating', String(Math.round(afterA.r)));
   await expect(rating).toHaveAttribute('data-change', String(Math.round(afterA.r) - 1500));
   // Every legal move's value on the board, the answer marked.
@@ -94,10 +129,11 @@ test('puzzles by clicks: solved and failed move the rating as Glicko-2 says, a r
   await expect(page.locator('#puzzle-solution')).toContainText(`Solution: ${a.line[0]}.`);
   await screenshot(page, info, 'puzzle-solved');
 
-  // Fail b with a legal move that is not the answer.
-  await page.goto(`/puzzles?id=${b.id}`);
-  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
-  await waitForIsland(page);
+  // Fail the next one served with a legal move that is not the answer.
+  await page.click('#puzzle-next');
+  await expect(card).not.toHaveAttribute('data-id', a.id);
+  await expect(card).toHaveAttribute('data-state', 'solving');
+  const b = await servedSingle();
   const wrong = (await status(page)).legal.find((s) => s !== index(b.line[0]))!;
   await clickSquare(page, wrong);
   await expect(card).toHaveAttribute('data-state', 'failed');
@@ -114,11 +150,11 @@ test('puzzles by clicks: solved and failed move the rating as Glicko-2 says, a r
   await expect(card).toHaveAttribute('data-state', 'solved');
   await expect(rating).toHaveText('You tried this puzzle before: this try changes no rating.');
 
-  // The history lists both, newest first.
+  // The history lists the account's tries, newest first: b, a, the link's.
   const tries = page.locator('#puzzle-history li');
-  await expect(tries).toHaveCount(2);
   await expect(tries.first()).toHaveAttribute('data-id', b.id);
   await expect(tries.first()).toHaveAttribute('data-solved', 'false');
+  await expect(tries.nth(1)).toHaveAttribute('data-id', a.id);
   await expect(tries.nth(1)).toHaveAttribute('data-solved', 'true');
 
   // "Next puzzle" serves one not tried yet.
@@ -126,7 +162,7 @@ test('puzzles by clicks: solved and failed move the rating as Glicko-2 says, a r
   await expect(card).not.toHaveAttribute('data-id', b.id);
   await expect(card).toHaveAttribute('data-state', 'solving');
   const next = await card.getAttribute('data-id');
-  expect([a.id, b.id]).not.toContain(next);
+  expect([a.id, b.id, single[1].id]).not.toContain(next);
   expect(consoleErrors).toEqual([]);
 });
 
