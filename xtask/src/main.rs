@@ -1365,6 +1365,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_offline_pack_is_the_servers_unrated_pack() {
+        // The server never serves these for rating (server/src/puzzles.rs).
+        let server = include_str!("../../server/src/puzzles.rs");
+        assert!(
+            server.contains(&format!("pub const OFFLINE_PACK: usize = {OFFLINE_PUZZLES};")),
+            "xtask's OFFLINE_PUZZLES and the server's OFFLINE_PACK differ"
+        );
+    }
+
+    #[test]
     fn the_bundle_exports_what_three_rs_binds() {
         let source = include_str!("../../frontend/src/three.rs");
         let (core, addons) = bound_three_names(source);
