@@ -75,6 +75,41 @@ impl Status {
     }
 }
 
+/// Why a Swiss ended before its last round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EarlyEnd {
+    /// Every further pairing would repeat a game (or pair two players who
+    /// may not meet).
+    Exhausted,
+    /// Fewer than two players were left.
+    TooFew,
+}
+
+impl EarlyEnd {
+    pub fn key(self) -> &'static str {
+        match self {
+            EarlyEnd::Exhausted => "exhausted",
+            EarlyEnd::TooFew => "too_few",
+        }
+    }
+
+    pub fn parse(key: &str) -> Option<EarlyEnd> {
+        [EarlyEnd::Exhausted, EarlyEnd::TooFew]
+            .into_iter()
+            .find(|e| e.key() == key)
+    }
+}
+
+/// A finished Swiss that ended before its last round: why, and after
+/// which round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndedEarly {
+    pub reason: EarlyEnd,
+    /// The last round played.
+    pub after_round: u32,
+}
+
 /// A tournament in a list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TournamentSummary {
@@ -172,6 +207,15 @@ pub struct TournamentView {
     /// The caller's own line of the standings, if they play in it.
     #[serde(default)]
     pub my_line: Option<StandingLine>,
+    /// A finished Swiss that ended before its last round: why.
+    #[serde(default)]
+    pub ended_early: Option<EndedEarly>,
+    /// The BQ counts a game against an opponent who withdrew by the rule
+    /// its standings were published with (its discs kept) rather than the
+    /// WOC's (32 discs and the player's own points): a Swiss finished
+    /// before the WOC rule was applied.
+    #[serde(default)]
+    pub bq_legacy: bool,
 }
 
 /// What of a tournament's page is the reader's own (the socket sends it
@@ -431,6 +475,10 @@ mod tests {
             assert_eq!(Status::parse(s.key()), Some(s));
         }
         assert_eq!(Status::parse("paused"), None);
+        for e in [EarlyEnd::Exhausted, EarlyEnd::TooFew] {
+            assert_eq!(EarlyEnd::parse(e.key()), Some(e));
+        }
+        assert_eq!(EarlyEnd::parse("bored"), None);
     }
 
     #[test]
@@ -459,6 +507,8 @@ mod tests {
             mine: false,
             my_table: Some("abc".into()),
             my_line: None,
+            ended_early: None,
+            bq_legacy: false,
         };
         let pushed = TournamentMessage::Page {
             view: Box::new(view),

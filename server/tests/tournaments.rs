@@ -3,9 +3,15 @@
 //! each round), games ended by resignation, on time and by moves, no
 //! rematch at a tournament table, withdrawal, and the standings and BQ
 //! checked against a computation of this test's own from the archived
-//! games. (Over 600 lines: one scenario per test — a Swiss, withdrawal,
-//! the schedule, an arena, the live page, berserk — each a whole tournament.)
+//! games; fair play (linked accounts never paired in a rated Swiss or arena,
+//! a game linked or marked after its pairing scoring nothing, marked abusers
+//! kept out of rated events), each event's BQ rule, and a Swiss that ends
+//! early saying why. (Over 600 lines: one scenario per test — a Swiss,
+//! withdrawal, the schedule, an arena, the live page, berserk, fair play —
+//! each a whole tournament.)
 
+#[path = "support/pg.rs"]
+mod pg;
 mod support;
 
 use app::protocol::{EndReason, GameId, Side, TableId, TimeControl};
@@ -784,4 +790,620 @@ async fn berserk_halves_a_clock_once_before_the_first_move_and_a_win_scores_a_po
     };
     assert_eq!(line(name_of(black)).points, 3, "{:?}", page.standings);
     assert_eq!(line(name_of(white)).points, 0);
+}
+
+/// Signs `name` up in a browser of its own (an address of its own).
+async fn player(live: &Live, name: &str) -> Client {
+    let client = live.browser().await;
+    client.sign_up(name, PASSWORD).await.expect("sign up");
+    client
+}
+
+/// Two accounts signed up in two browsers at one address: fair play links
+/// them.
+async fn linked_pair(live: &Live, first: &str, second: &str) -> (Client, Client) {
+    let one = live.browser_at("203.0.113.5").await;
+    one.sign_up(first, PASSWORD).await.expect("sign up");
+    let two = one.sibling();
+    two.get("/").await.expect("lobby");
+    two.sign_up(second, PASSWORD).await.expect("sign up");
+    (one, two)
+}
+
+async fn account(live: &Live, name: &str) -> app::protocol::AccountId {
+    live.store
+        .account_by_key(name)
+        .await
+        .expect("store")
+        .expect("an account")
+        .id
+}
+
+/// Whether a game is between `a` and `b`.
+fn between(g: &app::tournaments::GameLine, a: &str, b: &str) -> bool {
+    let white = g.white.as_deref();
+    (g.black == a && white == Some(b)) || (g.black == b && white == Some(a))
+}
+
+/// Ends every game of the page still being played: its white resigns.
+async fn white_resigns(page: &TournamentView, players: &HashMap<String, Client>) {
+    for g in page.rounds.iter().flatten() {
+        if g.black_points.is_some() {
+            continue;
+        }
+        let (Some(table), Some(white)) = (&g.table, &g.white) else {
+            continue;
+        };
+        players[white.as_str()]
+            .resign(&TableId::new(table.clone()), None)
+            .await
+            .expect("resign");
+    }
+}
+
+#[tokio::test]
+async fn linked_accounts_never_meet_in_a_rated_swiss_and_sit_out_with_no_one_else_to_meet() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    linked_apart_in_a_swiss(&live).await;
+}
+
+/// Linked accounts in a rated Swiss: never paired; with no one else to meet
+/// they sit out; a casual event pairs them.
+async fn linked_apart_in_a_swiss(live: &Live) {
+    // Signed up first: with every player level they would be the first
+    // pairing of round 1.
+    let (lina, linb) = linked_pair(live, "lina", "linb").await;
+    let mut players: HashMap<String, Client> = HashMap::new();
+    players.insert("lina".into(), lina.clone());
+    players.insert("linb".into(), linb.clone());
+    for name in ["nikos", "olga"] {
+        players.insert(name.into(), player(live, name).await);
+    }
+    let nikos = players["nikos"].clone();
+    let mut new = swiss("Apart", 2);
+    new.starts_in_minutes = 60;
+    let id = create(&nikos, new).await.expect("created");
+    for p in players.values() {
+        p.join_tournament(&id).await.expect("join");
+    }
+    nikos.start_tournament(&id).await.expect("started");
+    for round in 1..=2u32 {
+        let page = view(&nikos, &id).await;
+        assert_eq!(page.summary.round, round);
+        let games = &page.rounds[round as usize - 1];
+        assert_eq!(games.len(), 2, "{games:?}");
+        for g in games {
+            assert!(g.white.is_some(), "four players: no bye {games:?}");
+            assert!(
+                !between(g, "lina", "linb"),
+                "linked accounts paired: {games:?}"
+            );
+        }
+        white_resigns(&page, &players).await;
+        live.tournaments.tick().await;
+    }
+    live.tournaments.tick().await;
+    assert_eq!(view(&nikos, &id).await.summary.status, Status::Finished);
+
+    // Three accounts of one household and a stranger in a rated Swiss:
+    // the stranger meets one of them; the other two may meet nobody else,
+    // so they sit the round out — no game, no bye, no points.
+    let linc = lina.sibling();
+    linc.get("/").await.expect("lobby");
+    linc.sign_up("linc", PASSWORD).await.expect("sign up");
+    players.insert("linc".into(), linc.clone());
+    let mut new = swiss("Household", 1);
+    new.starts_in_minutes = 60;
+    let household = create(&nikos, new).await.expect("created");
+    for name in ["lina", "linb", "linc", "nikos"] {
+        players[name]
+            .join_tournament(&household)
+            .await
+            .expect("join");
+    }
+    nikos.start_tournament(&household).await.expect("started");
+    let page = view(&nikos, &household).await;
+    assert_eq!(page.rounds.len(), 1, "{:?}", page.rounds);
+    let games = &page.rounds[0];
+    assert_eq!(games.len(), 1, "one game, no bye: {games:?}");
+    let game = &games[0];
+    assert!(
+        game.black == "nikos" || game.white.as_deref() == Some("nikos"),
+        "{game:?}"
+    );
+    let seated = |name: &str| game.black == name || game.white.as_deref() == Some(name);
+    let sitting: Vec<&str> = ["lina", "linb", "linc"]
+        .into_iter()
+        .filter(|n| !seated(n))
+        .collect();
+    assert_eq!(sitting.len(), 2);
+    white_resigns(&page, &players).await;
+    live.tournaments.tick().await;
+    let page = view(&nikos, &household).await;
+    assert_eq!(page.summary.status, Status::Finished);
+    for name in sitting {
+        let line = page
+            .standings
+            .iter()
+            .find(|l| l.name == name)
+            .expect("a line");
+        assert_eq!((line.points, line.games), (0, 0), "{line:?}");
+        assert!(line.results.is_empty(), "sat out, not a bye: {line:?}");
+    }
+    // (Sitting out is not a round with no pairing: the event played its
+    // one round and ended plainly.)
+    assert_eq!(page.ended_early, None);
+
+    // A casual event is for anyone: a family on one home network plays.
+    let mut new = swiss("Family night", 1);
+    new.rated = false;
+    new.starts_in_minutes = 60;
+    let family = create(&lina, new).await.expect("created");
+    lina.join_tournament(&family).await.expect("join");
+    linb.join_tournament(&family).await.expect("join");
+    lina.start_tournament(&family).await.expect("started");
+    let page = view(&lina, &family).await;
+    assert_eq!(page.rounds[0].len(), 1);
+    assert!(between(&page.rounds[0][0], "lina", "linb"));
+    white_resigns(&page, &players).await;
+    live.tournaments.tick().await;
+    let page = view(&lina, &family).await;
+    let game = &page.rounds[0][0];
+    assert_eq!((game.black_points, game.white_points), (Some(2), Some(0)));
+}
+
+#[tokio::test]
+async fn linked_accounts_are_never_paired_in_a_rated_arena() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&dir.path().join("db.sqlite"), clock.clone()).await;
+    let (lina, linb) = linked_pair(&live, "lina", "linb").await;
+    let mut players: HashMap<String, Client> = HashMap::new();
+    players.insert("lina".into(), lina.clone());
+    players.insert("linb".into(), linb.clone());
+    players.insert("petros".into(), player(&live, "petros").await);
+    let mut new = swiss("Apart arena", 1);
+    new.kind = app::tournaments::Kind::Arena;
+    new.minutes = 10;
+    new.starts_in_minutes = 0;
+    let id = create(&lina, new).await.expect("arena");
+    // The two linked join first: alone, they are still not paired.
+    lina.join_tournament(&id).await.expect("join");
+    linb.join_tournament(&id).await.expect("join");
+    live.tournaments.tick().await;
+    live.tournaments.tick().await;
+    let page = view(&lina, &id).await;
+    assert_eq!(page.summary.status, Status::Running);
+    assert!(page.rounds.iter().flatten().next().is_none(), "{page:?}");
+    players["petros"].join_tournament(&id).await.expect("join");
+    // Petros plays each of them in turn; they never meet each other.
+    for _ in 0..4 {
+        live.tournaments.tick().await;
+        let page = view(&lina, &id).await;
+        let playing: Vec<_> = page
+            .rounds
+            .iter()
+            .flatten()
+            .filter(|g| g.black_points.is_none())
+            .collect();
+        assert_eq!(playing.len(), 1, "{:?}", page.rounds);
+        assert!(!between(playing[0], "lina", "linb"), "{playing:?}");
+        white_resigns(&page, &players).await;
+    }
+    live.tournaments.tick().await;
+    let page = view(&lina, &id).await;
+    assert!(page
+        .rounds
+        .iter()
+        .flatten()
+        .all(|g| !between(g, "lina", "linb")));
+    let games: u32 = page.standings.iter().map(|l| l.games).sum();
+    assert_eq!(games, 8, "four games: {:?}", page.standings);
+}
+
+#[tokio::test]
+async fn a_rated_game_between_players_linked_or_marked_after_the_pairing_scores_nothing() {
+    use server::clock::Clock;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&dir.path().join("db.sqlite"), clock.clone()).await;
+    let mut players: HashMap<String, Client> = HashMap::new();
+    for name in ["rena", "spyros", "thalia", "vasos"] {
+        players.insert(name.into(), player(&live, name).await);
+    }
+    let rena = players["rena"].clone();
+    let mut new = swiss("Late news", 1);
+    new.starts_in_minutes = 60;
+    let id = create(&rena, new).await.expect("created");
+    for p in players.values() {
+        p.join_tournament(&id).await.expect("join");
+    }
+    rena.start_tournament(&id).await.expect("started");
+    let page = view(&rena, &id).await;
+    let games = page.rounds[0].clone();
+    assert_eq!(games.len(), 2);
+    // The first game's players are seen on one network after the pairing;
+    // the second game's black is marked as a rating abuser.
+    let now = clock.now_ms();
+    for name in [&games[0].black, games[0].white.as_ref().expect("white")] {
+        live.store
+            .note_links(
+                account(&live, name).await,
+                &["a-shared-network".to_string()],
+                now,
+            )
+            .await
+            .expect("link");
+    }
+    live.store
+        .mark_abuser(account(&live, &games[1].black).await, Some(now))
+        .await
+        .expect("mark");
+    // White resigns both: neither side scores.
+    white_resigns(&page, &players).await;
+    live.tournaments.tick().await;
+    let page = view(&rena, &id).await;
+    for g in &page.rounds[0] {
+        assert_eq!(
+            (g.black_points, g.white_points),
+            (Some(0), Some(0)),
+            "{g:?}"
+        );
+        // The discs stay on record.
+        assert!(g.black_discs.is_some() && g.white_discs.is_some(), "{g:?}");
+    }
+    assert!(page.standings.iter().all(|l| l.points == 0), "{page:?}");
+}
+
+#[tokio::test]
+async fn a_marked_abuser_is_kept_out_of_rated_tournaments() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    abusers_kept_out(&live).await;
+}
+
+/// A marked abuser: refused from rated events, taken out of those they are
+/// in when the operator marks them.
+async fn abusers_kept_out(live: &Live) {
+    use server::clock::Clock;
+    let clock = live.clock.clone();
+    let creator = player(live, "xanthi").await;
+    let other = player(live, "yiorgos").await;
+    let marked = player(live, "zenon").await;
+    let later = player(live, "warren").await;
+    let mut new = swiss("Open rated", 3);
+    new.starts_in_minutes = 60;
+    let open_rated = create(&creator, new.clone()).await.expect("created");
+    let running_rated = create(&creator, new.clone()).await.expect("created");
+    new.rated = false;
+    let casual = create(&creator, new).await.expect("created");
+
+    // Marked before joining: refused from a rated event, with a keyed
+    // message; a casual one takes them.
+    live.store
+        .mark_abuser(account(live, "zenon").await, Some(clock.now_ms()))
+        .await
+        .expect("mark");
+    refused(
+        marked.join_tournament(&open_rated).await,
+        403,
+        "rating abuser",
+    );
+    marked.join_tournament(&casual).await.expect("casual");
+
+    // Joined before the mark: the operator's mark takes them out of every
+    // rated event not over — removed from an open one, withdrawn from a
+    // running one; the casual one keeps them.
+    for id in [&open_rated, &running_rated, &casual] {
+        later.join_tournament(id).await.expect("join");
+    }
+    creator.join_tournament(&running_rated).await.expect("join");
+    other.join_tournament(&running_rated).await.expect("join");
+    creator
+        .start_tournament(&running_rated)
+        .await
+        .expect("start");
+    assert_eq!(
+        view(&later, &running_rated).await.summary.status,
+        Status::Running
+    );
+    let mut out = Vec::new();
+    server::admin::execute(
+        &live.store,
+        &server::admin::Action::MarkAbuser {
+            name: "Warren".into(),
+            undo: false,
+        },
+        clock.now_ms(),
+        &mut out,
+    )
+    .await
+    .expect("marked");
+    let said = String::from_utf8(out).expect("text");
+    assert!(said.contains("left 2 rated tournament(s)"), "{said}");
+    let page = view(&later, &open_rated).await;
+    assert!(!page.joined);
+    assert_eq!(page.summary.players, 0);
+    let page = view(&later, &running_rated).await;
+    assert!(!page.joined);
+    assert!(
+        page.standings
+            .iter()
+            .any(|l| l.name == "warren" && l.withdrawn),
+        "{:?}",
+        page.standings
+    );
+    assert!(view(&later, &casual).await.joined);
+    refused(
+        later.join_tournament(&open_rated).await,
+        403,
+        "rating abuser",
+    );
+}
+
+/// A tournament's games and players as the Swiss rules read them (the
+/// test's own copy of the director's reading of the store).
+async fn swiss_input(
+    live: &Live,
+    id: &str,
+) -> (
+    Vec<server::tournaments::swiss::Entrant>,
+    Vec<server::tournaments::swiss::Pairing>,
+    HashMap<app::protocol::AccountId, String>,
+) {
+    use server::tournaments::swiss::{Entrant, Pairing, Score};
+    let id = app::protocol::TournamentId::new(id.to_string());
+    let rows = live.store.tournament_entrants(&id).await.expect("entrants");
+    let names = rows
+        .iter()
+        .map(|e| (e.account_id, e.name.clone()))
+        .collect();
+    let entrants = rows
+        .iter()
+        .map(|e| Entrant {
+            id: e.account_id,
+            rating: e.rating,
+            withdrawn: e.withdrawn != 0,
+        })
+        .collect();
+    let pairings = live
+        .store
+        .tournament_games(&id)
+        .await
+        .expect("games")
+        .iter()
+        .map(|g| Pairing {
+            round: g.round as u32,
+            black: g.black,
+            white: g.white,
+            result: g.black_points.map(|bp| Score {
+                black_points: bp as u8,
+                white_points: g.white_points.unwrap_or(0) as u8,
+                black_discs: g.black_discs.unwrap_or(0) as u8,
+                white_discs: g.white_discs.unwrap_or(0) as u8,
+            }),
+            bonus: [false; 2],
+        })
+        .collect();
+    (entrants, pairings, names)
+}
+
+/// Each player's BQ by `rule`, by name.
+async fn bq_by(
+    live: &Live,
+    id: &str,
+    rule: server::tournaments::swiss::BqRule,
+) -> HashMap<String, f64> {
+    let (entrants, pairings, names) = swiss_input(live, id).await;
+    server::tournaments::swiss::standings(&entrants, &pairings, 6.0, rule)
+        .into_iter()
+        .map(|s| (names[&s.id].clone(), s.bq))
+        .collect()
+}
+
+#[tokio::test]
+async fn finished_events_keep_the_bq_rule_they_were_published_with() {
+    use server::tournaments::swiss::BqRule;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db.sqlite");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&path, clock.clone()).await;
+    let mut players: HashMap<String, Client> = HashMap::new();
+    for name in ["agnes", "bruno", "celia", "damon"] {
+        players.insert(name.into(), player(&live, name).await);
+    }
+    let agnes = players["agnes"].clone();
+    let mut new = swiss("Withdrawn opponents", 2);
+    new.starts_in_minutes = 60;
+    let id = create(&agnes, new).await.expect("created");
+    for p in players.values() {
+        p.join_tournament(&id).await.expect("join");
+    }
+    agnes.start_tournament(&id).await.expect("started");
+    let page = view(&agnes, &id).await;
+    white_resigns(&page, &players).await;
+    // A player of round 1 withdraws: their opponent's BQ depends on the rule.
+    let quitter = page.rounds[0][0].white.clone().expect("white");
+    players[quitter.as_str()]
+        .leave_tournament(&id)
+        .await
+        .expect("withdraw");
+    live.tournaments.tick().await;
+    // Running: the WOC rule.
+    let page = view(&agnes, &id).await;
+    assert_eq!(page.summary.status, Status::Running);
+    assert!(!page.bq_legacy);
+    let woc = bq_by(&live, &id, BqRule::Woc).await;
+    let legacy = bq_by(&live, &id, BqRule::Legacy).await;
+    assert!(
+        woc.iter().any(|(name, bq)| legacy[name] != *bq),
+        "the rules differ here: {woc:?} {legacy:?}"
+    );
+    for line in &page.standings {
+        assert_eq!(line.bq, woc[&line.name], "{line:?}");
+    }
+    white_resigns(&page, &players).await;
+    live.tournaments.tick().await;
+    live.tournaments.tick().await;
+    let page = view(&agnes, &id).await;
+    assert_eq!(page.summary.status, Status::Finished);
+    let woc = bq_by(&live, &id, BqRule::Woc).await;
+    for line in &page.standings {
+        assert_eq!(line.bq, woc[&line.name], "{line:?}");
+    }
+    let (_, text) = agnes
+        .get(&format!("/tournaments/{id}/export.txt"))
+        .await
+        .expect("export");
+    assert!(text.contains("BQ rule: WOC"), "{text}");
+
+    // The same event stored with the legacy rule (as every event finished
+    // before the WOC rule is): its standings are the ones it was published
+    // with, on the page and in the export.
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", path.display()))
+        .await
+        .expect("sqlite");
+    sqlx::query("UPDATE tournaments SET bq_rule = 'legacy' WHERE id = ?")
+        .bind(&id)
+        .execute(&pool)
+        .await
+        .expect("legacy");
+    pool.close().await;
+    // (A fresh director: the page built before is this instance's.)
+    let director =
+        server::tournaments::Tournaments::new(live.store.clone(), live.hub.clone(), Vec::new());
+    let tid = app::protocol::TournamentId::new(id.clone());
+    let page = director.shared(&tid).await.expect("page").for_player(None);
+    assert!(page.bq_legacy);
+    let legacy = bq_by(&live, &id, BqRule::Legacy).await;
+    for line in &page.standings {
+        assert_eq!(line.bq, legacy[&line.name], "{line:?}");
+    }
+    let text = director.export(&tid).await.expect("export");
+    assert!(text.contains("BQ rule: legacy"), "{text}");
+    assert!(text.contains(&app::tournaments::bq_text(page.standings[0].bq)));
+}
+
+#[tokio::test]
+async fn the_migration_gives_finished_events_the_legacy_rule_and_the_others_the_woc_rule() {
+    use server::tournaments::swiss::BqRule;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db.sqlite");
+    // A database as it was before the rule was stored (migration 0027).
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&path)
+        .create_if_missing(true);
+    let pool = sqlx::SqlitePool::connect_with(options)
+        .await
+        .expect("sqlite");
+    let mut before = server::store::rows::sqlite_migrator();
+    before.migrations = std::borrow::Cow::Owned(
+        before
+            .migrations
+            .iter()
+            .filter(|m| m.version < 27)
+            .cloned()
+            .collect(),
+    );
+    before.run(&pool).await.expect("migrated to 0026");
+    for (id, status) in [("old", "finished"), ("now", "running"), ("soon", "open")] {
+        sqlx::query(
+            "INSERT INTO tournaments (id, kind, name, base_ms, increment_ms, rated, private, \
+             rounds, multiplier, starts_at, status, round, created_at) \
+             VALUES (?, 'swiss', ?, 180000, 2000, 1, 0, 3, 6, 0, ?, 1, 0)",
+        )
+        .bind(id)
+        .bind(id)
+        .bind(status)
+        .execute(&pool)
+        .await
+        .expect("a tournament");
+    }
+    pool.close().await;
+    let store = server::store::Store::open(&path).await.expect("migrated");
+    for (id, rule) in [
+        ("old", BqRule::Legacy),
+        ("now", BqRule::Woc),
+        ("soon", BqRule::Woc),
+    ] {
+        let row = store
+            .tournament(&app::protocol::TournamentId::new(id.to_string()))
+            .await
+            .expect("read")
+            .expect("a tournament");
+        assert_eq!(row.bq_rule, rule, "{id}");
+        assert_eq!(row.ended_early, None, "{id}");
+    }
+}
+
+#[tokio::test]
+async fn a_swiss_out_of_new_pairings_ends_early_and_says_why() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    ending_early(&live).await;
+}
+
+/// A Swiss of two players ends after round 1 and says why.
+async fn ending_early(live: &Live) {
+    let mut players: HashMap<String, Client> = HashMap::new();
+    for name in ["eva", "fanis"] {
+        players.insert(name.into(), player(live, name).await);
+    }
+    let eva = players["eva"].clone();
+    let mut new = swiss("Two of us", 3);
+    new.starts_in_minutes = 60;
+    let id = create(&eva, new).await.expect("created");
+    for p in players.values() {
+        p.join_tournament(&id).await.expect("join");
+    }
+    eva.start_tournament(&id).await.expect("started");
+    let page = view(&eva, &id).await;
+    assert_eq!(page.ended_early, None);
+    white_resigns(&page, &players).await;
+    // Round 1 scored; round 2 would repeat it: the event ends, and says so.
+    live.tournaments.tick().await;
+    let page = view(&eva, &id).await;
+    assert_eq!(page.summary.status, Status::Finished);
+    assert_eq!(page.summary.round, 1);
+    assert_eq!(
+        page.ended_early,
+        Some(app::tournaments::EndedEarly {
+            reason: app::tournaments::EarlyEnd::Exhausted,
+            after_round: 1,
+        })
+    );
+    let (_, text) = eva
+        .get(&format!("/tournaments/{id}/export.txt"))
+        .await
+        .expect("export");
+    assert!(
+        text.contains("Ended after round 1: every further pairing would repeat a game"),
+        "{text}"
+    );
+    // A Swiss that plays every round ends plainly.
+    let mut new = swiss("Just one", 1);
+    new.starts_in_minutes = 60;
+    let full = create(&eva, new).await.expect("created");
+    for p in players.values() {
+        p.join_tournament(&full).await.expect("join");
+    }
+    eva.start_tournament(&full).await.expect("started");
+    white_resigns(&view(&eva, &full).await, &players).await;
+    live.tournaments.tick().await;
+    let page = view(&eva, &full).await;
+    assert_eq!(page.summary.status, Status::Finished);
+    assert_eq!(page.ended_early, None);
+}
+
+/// The same rules on PostgreSQL (several instances sharing one database):
+/// its queries of links, marks, the BQ rule and an early end.
+#[tokio::test]
+async fn fair_play_and_early_ends_hold_on_postgres() {
+    let cluster = pg::PgCluster::start();
+    let live = Live::start_postgres(&cluster.url(), ManualClock::new(1_000_000)).await;
+    linked_apart_in_a_swiss(&live).await;
+    ending_early(&live).await;
+    // Last: it leaves rated events open and running.
+    abusers_kept_out(&live).await;
 }

@@ -604,6 +604,7 @@ mod tests {
             legal: vec![18, 34],
             solution: None,
             rated: None,
+            unrated: None,
             streak: false,
         });
         assert_eq!(
@@ -626,6 +627,7 @@ mod tests {
                 pv: vec![37, 43, 18, 20],
             }),
             rated: Some((ShownRating::new(1450.0, 300.0), -50)),
+            unrated: None,
             streak: false,
         });
         assert_eq!(run.phase, Phase::Over { solved: false });

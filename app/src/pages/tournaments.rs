@@ -9,8 +9,8 @@ use crate::i18n::Lang;
 use crate::protocol::{TableId, TimeControl, TournamentId};
 use crate::tournaments::{
     bq_text, create_tournament, join_tournament, leave_tournament, points_text, start_tournament,
-    tournament, tournaments, CrossCell, GameLine, Kind, NewTournament, StandingLine, Status,
-    TournamentSummary, TournamentView,
+    tournament, tournaments, CrossCell, EarlyEnd, EndedEarly, GameLine, Kind, NewTournament,
+    StandingLine, Status, TournamentSummary, TournamentView,
 };
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map};
@@ -355,7 +355,17 @@ fn Tournament(
             Some(end) if arena => t!(lang, "tournament-arena-ends", at = start_text(end)),
             _ => t!(lang, "tournament-round", round = s.round, rounds = s.rounds),
         },
-        Status::Finished => t!(lang, "tournament-final"),
+        Status::Finished => match view.ended_early {
+            Some(EndedEarly {
+                reason: EarlyEnd::Exhausted,
+                after_round,
+            }) => t!(lang, "tournament-ended-exhausted", round = after_round),
+            Some(EndedEarly {
+                reason: EarlyEnd::TooFew,
+                after_round,
+            }) => t!(lang, "tournament-ended-too-few", round = after_round),
+            None => t!(lang, "tournament-final"),
+        },
     };
     view! {
         <h1 id="tournament-name">{display_name(lang, &s)}</h1>
@@ -364,7 +374,7 @@ fn Tournament(
         {view.my_table.clone().map(|table| view! { <p class="notice"><a id="my-game" href=format!("/table/{table}")>{t!(lang, "tournament-your-game")}</a></p> })}
         <p class="row">{button} {start}</p>
         {over.then(|| view! { <Podium lines=view.standings.clone() arena /> })}
-        <Standings lines=view.standings.clone() multiplier=view.multiplier arena mine=view.my_line.clone() players=s.players />
+        <Standings lines=view.standings.clone() multiplier=view.multiplier arena mine=view.my_line.clone() players=s.players bq_legacy=view.bq_legacy />
         {if arena {
             let all: Vec<GameLine> = view.rounds.iter().rev().flatten().cloned().collect();
             view! { <Round number=0 games=all /> }.into_any()
@@ -445,6 +455,9 @@ fn Standings(
     arena: bool,
     mine: Option<StandingLine>,
     players: u32,
+    /// Games against a withdrawn opponent keep their discs (an event
+    /// finished before the WOC rule).
+    bq_legacy: bool,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     if arena {
@@ -455,6 +468,7 @@ fn Standings(
         <section class="card" id="standings">
             <h2>{t!(lang, "tournament-standings")}</h2>
             <p class="muted">{t!(lang, "tournament-bq-rule", multiplier = multiplier)}</p>
+            <p class="muted" id="bq-withdrawn">{if bq_legacy { t!(lang, "tournament-bq-legacy") } else { t!(lang, "tournament-bq-withdrawn") }}</p>
             <div class="table-scroll">
                 <table class="board-table crosstable">
                     <thead><tr>

@@ -3,8 +3,9 @@
 //! (its integers and text), typed once here in a `From`. The queries are in
 //! `tournaments.rs`.
 
+use crate::tournaments::swiss::BqRule;
 use app::protocol::{AccountId, EndReason, GameId, Side, TableId, TournamentId};
-use app::tournaments::{Kind, Status};
+use app::tournaments::{EarlyEnd, Kind, Status};
 
 /// A tournament as stored, typed (its kind and status are checked by the
 /// database; an id read back is the one written).
@@ -28,6 +29,10 @@ pub struct TournamentRow {
     pub created_at: i64,
     pub finished_at: Option<i64>,
     pub players: i64,
+    /// The Brightwell quotient's rule its standings use (migration 0027).
+    pub bq_rule: BqRule,
+    /// Why a Swiss ended before its last round (None: it did not).
+    pub ended_early: Option<EarlyEnd>,
 }
 
 crate::store::rows::row_struct! {
@@ -52,6 +57,8 @@ crate::store::rows::row_struct! {
         created_at: i64,
         finished_at: Option<i64>,
         players: i64,
+        bq_rule: String,
+        ended_early: Option<String>,
     }
 }
 
@@ -77,6 +84,13 @@ impl From<RawTournament> for TournamentRow {
             created_at: raw.created_at,
             finished_at: raw.finished_at,
             players: raw.players,
+            // The CHECKs of migration 0027 allow no other values.
+            bq_rule: if raw.bq_rule == "legacy" {
+                BqRule::Legacy
+            } else {
+                BqRule::Woc
+            },
+            ended_early: raw.ended_early.as_deref().and_then(EarlyEnd::parse),
         }
     }
 }
@@ -171,6 +185,7 @@ impl From<RawGame> for GameRow {
 pub struct EndedGame {
     pub round: i64,
     pub black: AccountId,
+    pub white: Option<AccountId>,
     pub winner: Option<Side>,
     pub reason: EndReason,
     pub black_discs: i64,
@@ -188,6 +203,7 @@ crate::store::rows::row_struct! {
     pub(super) struct RawEnded {
         round: i64,
         black: i64,
+        white: Option<i64>,
         winner: Option<String>,
         reason: String,
         black_discs: i64,
@@ -205,6 +221,7 @@ impl From<RawEnded> for EndedGame {
         EndedGame {
             round: raw.round,
             black: AccountId::new(raw.black),
+            white: raw.white.map(AccountId::new),
             // The CHECKs of migration 0024 allow no other values.
             winner: raw.winner.as_deref().and_then(Side::parse),
             reason: EndReason::parse(&raw.reason).unwrap_or(EndReason::Finished),

@@ -14,11 +14,13 @@ pub use super::tournament_rows::{
 use super::tournament_rows::{RawEnded, RawGame, RawTournament};
 use super::{on_db, Dialect, Store, StoreError};
 use app::protocol::{AccountId, GameId, TableId, TournamentId};
+use app::tournaments::EarlyEnd;
 
 const SELECT: &str = "SELECT t.id, t.kind, t.name, t.creator, a.name AS creator_name, t.base_ms, \
     t.increment_ms, t.rated, t.private, t.rounds, t.multiplier, t.starts_at, t.ends_at, t.status, t.round, \
     t.created_at, t.finished_at, \
-    (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id AND p.withdrawn = 0) AS players \
+    (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id AND p.withdrawn = 0) AS players, \
+    t.bq_rule, t.ended_early \
     FROM tournaments t LEFT JOIN accounts a ON a.id = t.creator";
 
 impl Store {
@@ -290,7 +292,7 @@ impl Store {
         id: &TournamentId,
     ) -> Result<Vec<EndedGame>, StoreError> {
         const QUERY: &str =
-            "SELECT g.round, g.black, a.winner, a.reason, a.black_discs, a.white_discs, \
+            "SELECT g.round, g.black, g.white, a.winner, a.reason, a.black_discs, a.white_discs, \
             a.id AS game_id, \
             (SELECT COUNT(*) FROM moves m WHERE m.table_id = g.table_id AND m.kind = 'berserk' \
              AND m.side = 'black') AS black_berserk, \
@@ -369,18 +371,100 @@ impl Store {
         Ok(())
     }
 
-    /// Ends a tournament (once).
-    pub async fn finish_tournament(&self, id: &TournamentId, now: i64) -> Result<(), StoreError> {
-        const FINISH: &str = "UPDATE tournaments SET status = 'finished', finished_at = $2 \
-            WHERE id = $1 AND status <> 'finished'";
+    /// Ends a tournament (once); `early`: why a Swiss ended before its
+    /// last round.
+    pub async fn finish_tournament(
+        &self,
+        id: &TournamentId,
+        now: i64,
+        early: Option<EarlyEnd>,
+    ) -> Result<(), StoreError> {
+        const FINISH: &str = "UPDATE tournaments SET status = 'finished', finished_at = $2, \
+            ended_early = $3 WHERE id = $1 AND status <> 'finished'";
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(FINISH))
                 .bind(id.as_str())
                 .bind(now)
+                .bind(early.map(EarlyEnd::key))
                 .execute(pool)
                 .await?;
         });
         Ok(())
+    }
+
+    /// The pairs of a tournament's players (not withdrawn) that share an
+    /// address or browser seen since `since` (the fair-play links, as
+    /// [`Store::linked`] reads them for two accounts), each pair once,
+    /// the smaller id first.
+    pub async fn linked_tournament_pairs(
+        &self,
+        id: &TournamentId,
+        since: i64,
+    ) -> Result<Vec<(AccountId, AccountId)>, StoreError> {
+        const QUERY: &str = "SELECT DISTINCT p.account_id, q.account_id \
+            FROM tournament_players p \
+            JOIN tournament_players q ON q.tournament_id = p.tournament_id \
+             AND q.account_id > p.account_id AND q.withdrawn = 0 \
+            JOIN account_links x ON x.account_id = p.account_id AND x.seen_at >= $2 \
+            JOIN account_links y ON y.account_id = q.account_id AND y.link = x.link \
+             AND y.seen_at >= $2 \
+            WHERE p.tournament_id = $1 AND p.withdrawn = 0";
+        let rows = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, (i64, i64)>(&pool.sql(QUERY))
+                .bind(id.as_str())
+                .bind(since)
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows
+            .into_iter()
+            .map(|(a, b)| (AccountId::new(a), AccountId::new(b)))
+            .collect())
+    }
+
+    /// A tournament's players (not withdrawn) marked as rating abusers.
+    pub async fn marked_tournament_players(
+        &self,
+        id: &TournamentId,
+    ) -> Result<Vec<AccountId>, StoreError> {
+        const QUERY: &str = "SELECT p.account_id FROM tournament_players p \
+            JOIN accounts a ON a.id = p.account_id \
+            WHERE p.tournament_id = $1 AND p.withdrawn = 0 AND a.abuser_at IS NOT NULL";
+        let rows = on_db!(self.db(), |pool| {
+            sqlx::query_scalar::<_, i64>(&pool.sql(QUERY))
+                .bind(id.as_str())
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows.into_iter().map(AccountId::new).collect())
+    }
+
+    /// Takes an account out of every rated tournament not over: removed
+    /// from the open ones, withdrawn from the running ones (their games
+    /// stay). Returns how many it left. (An operator marked it as a rating
+    /// abuser.)
+    pub async fn leave_rated_tournaments(&self, account: AccountId) -> Result<u64, StoreError> {
+        const REMOVE: &str = "DELETE FROM tournament_players WHERE account_id = $1 \
+            AND tournament_id IN (SELECT id FROM tournaments WHERE rated <> 0 AND status = 'open')";
+        const WITHDRAW: &str = "UPDATE tournament_players SET withdrawn = 1 \
+            WHERE account_id = $1 AND withdrawn = 0 \
+            AND tournament_id IN (SELECT id FROM tournaments WHERE rated <> 0 AND status = 'running')";
+        let left = on_db!(self.db(), |pool| {
+            let mut tx = pool.begin().await?;
+            let removed = sqlx::query(&pool.sql(REMOVE))
+                .bind(account.get())
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            let withdrawn = sqlx::query(&pool.sql(WITHDRAW))
+                .bind(account.get())
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            tx.commit().await?;
+            removed + withdrawn
+        });
+        Ok(left)
     }
 
     /// Whether the table `id` exists.

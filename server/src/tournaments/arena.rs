@@ -98,9 +98,15 @@ pub fn standings(entrants: &[Entrant], pairings: &[Pairing]) -> Vec<ArenaLine> {
 /// Pairs the players who are free now: in the arena, not withdrawn, not in
 /// a game. Ranked by points then rating, each meets the next free player
 /// who was not their last opponent; two who just played wait for someone
-/// else (a game elsewhere ends soon) unless nobody else is in the arena.
+/// else (a game elsewhere ends soon) unless nobody else in the arena may
+/// play them. Two players `forbidden` to meet (linked accounts in a rated
+/// arena) are never paired: each waits for someone else.
 /// Returns (first, second) pairs; colours by [`colours`].
-pub fn pair_free(entrants: &[Entrant], pairings: &[Pairing]) -> Vec<(PlayerId, PlayerId)> {
+pub fn pair_free(
+    entrants: &[Entrant],
+    pairings: &[Pairing],
+    forbidden: &dyn Fn(PlayerId, PlayerId) -> bool,
+) -> Vec<(PlayerId, PlayerId)> {
     let busy: HashSet<PlayerId> = pairings
         .iter()
         .filter(|p| p.result.is_none())
@@ -108,7 +114,7 @@ pub fn pair_free(entrants: &[Entrant], pairings: &[Pairing]) -> Vec<(PlayerId, P
         .flatten()
         .collect();
     let table = standings(entrants, pairings);
-    let mut free: Vec<PlayerId> = table
+    let free: Vec<PlayerId> = table
         .iter()
         .filter(|l| !l.withdrawn && !busy.contains(&l.id))
         .map(|l| l.id)
@@ -126,19 +132,41 @@ pub fn pair_free(entrants: &[Entrant], pairings: &[Pairing]) -> Vec<(PlayerId, P
                 }
             })
     };
-    let active = table.iter().filter(|l| !l.withdrawn).count();
+    let active: Vec<PlayerId> = table
+        .iter()
+        .filter(|l| !l.withdrawn)
+        .map(|l| l.id)
+        .collect();
+    let may_meet = |a: PlayerId, b: PlayerId| a != b && !forbidden(a, b);
+    // Whether `id` may meet nobody in the arena but one player.
+    let one_choice = |id: PlayerId| active.iter().filter(|p| may_meet(id, **p)).count() == 1;
     let mut pairs = Vec::new();
-    while free.len() >= 2 {
-        let first = free.remove(0);
+    let mut paired: HashSet<PlayerId> = HashSet::new();
+    for &first in &free {
+        if paired.contains(&first) {
+            continue;
+        }
         let last = last_opponent(first);
-        let index = free
-            .iter()
-            .position(|p| Some(*p) != last && last_opponent(*p) != Some(first))
-            .or_else(|| (active == 2).then_some(0));
-        match index {
-            Some(i) => pairs.push((first, free.remove(i))),
-            // Everyone free just played `first`: they wait for the next.
-            None => continue,
+        // The free players not yet paired, in rank order (one who waits
+        // stays free for the players ranked below).
+        let open = || {
+            free.iter()
+                .copied()
+                .filter(|p| *p != first && !paired.contains(p))
+        };
+        let choice = open()
+            .find(|p| Some(*p) != last && last_opponent(*p) != Some(first) && may_meet(first, *p))
+            .or_else(|| {
+                // Their only possible opponent, even if they just met.
+                one_choice(first)
+                    .then(|| open().find(|p| may_meet(first, *p)))
+                    .flatten()
+            });
+        // None: everyone free just played `first`, or may not: they wait.
+        if let Some(second) = choice {
+            paired.insert(first);
+            paired.insert(second);
+            pairs.push((first, second));
         }
     }
     pairs
@@ -219,12 +247,13 @@ mod tests {
             white: Some(acc(4)),
             result: None,
         });
+        let free = |_: PlayerId, _: PlayerId| false;
         // Only 1 and 2 are free: they wait for 3 and 4 rather than meet again…
-        assert_eq!(pair_free(&entrants, &games).len(), 0);
+        assert_eq!(pair_free(&entrants, &games, &free).len(), 0);
         // … unless nobody else is in the arena.
-        assert_eq!(pair_free(&entrants[..2], &games[..1]).len(), 1);
+        assert_eq!(pair_free(&entrants[..2], &games[..1], &free).len(), 1);
         games[1].result = Some(Score::of(Some(Side::White), EndReason::Finished, 20, 44));
-        let pairs = pair_free(&entrants, &games);
+        let pairs = pair_free(&entrants, &games, &free);
         assert_eq!(pairs.len(), 2);
         for (a, b) in &pairs {
             let pair = ((*a).min(*b), (*a).max(*b));
@@ -236,9 +265,49 @@ mod tests {
         // A withdrawn player is not paired.
         let mut entrants = entrants;
         entrants[0].withdrawn = true;
-        let pairs = pair_free(&entrants, &games);
+        let pairs = pair_free(&entrants, &games, &free);
         assert_eq!(pairs.len(), 1);
         assert!(pairs.iter().all(|(a, b)| *a != acc(1) && *b != acc(1)));
+    }
+
+    #[test]
+    fn players_forbidden_to_meet_are_never_paired() {
+        let entrants = players(4);
+        // 1 and 2 are linked, and so are 3 and 4.
+        let linked = |a: PlayerId, b: PlayerId| {
+            let pair = (a.min(b), a.max(b));
+            pair == (acc(1), acc(2)) || pair == (acc(3), acc(4))
+        };
+        let pairs = pair_free(&entrants, &[], &linked);
+        assert_eq!(pairs.len(), 2, "{pairs:?}");
+        assert!(pairs.iter().all(|(a, b)| !linked(*a, *b)), "{pairs:?}");
+        // Two linked players alone in the arena wait, even though nobody
+        // else is there.
+        assert!(pair_free(&entrants[..2], &[], &linked).is_empty());
+        // Three players, two of them linked: the third meets each in turn,
+        // and one who may meet only the third meets them again.
+        let three = &entrants[1..4];
+        let links = |a: PlayerId, b: PlayerId| (a.min(b), a.max(b)) == (acc(3), acc(4));
+        let played = vec![
+            game(1, 2, 3, Some(Side::Black)),
+            game(2, 2, 4, Some(Side::Black)),
+        ];
+        let pairs = pair_free(three, &played, &links);
+        assert_eq!(pairs.len(), 1, "{pairs:?}");
+        assert!(!links(pairs[0].0, pairs[0].1), "{pairs:?}");
+        // Only two linked players free (the others' game goes on): nobody
+        // is paired.
+        let mut games = vec![Pairing {
+            bonus: [false; 2],
+            round: 1,
+            black: acc(3),
+            white: Some(acc(4)),
+            result: None,
+        }];
+        assert!(pair_free(&entrants, &games, &linked).is_empty());
+        games[0].result = Some(Score::of(Some(Side::Black), EndReason::Finished, 40, 24));
+        let pairs = pair_free(&entrants, &games, &linked);
+        assert!(pairs.iter().all(|(a, b)| !linked(*a, *b)), "{pairs:?}");
     }
 
     #[test]

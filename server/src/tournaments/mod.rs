@@ -12,7 +12,9 @@
 //! table (`TableMode::Online { tournament: true, .. }`: never aborted, no
 //! rematch), created after its pairing is written (again by the next tick
 //! if the instance stopped in between); its result is read from the archive
-//! when its round ends and scored by the rule in [`swiss`].
+//! when its round ends and scored by the rule in [`swiss`] — in a rated
+//! tournament only when the rating gate lets it count (else 0 points to
+//! each side), and linked accounts are never paired there.
 //!
 //! [`TournamentBackend`]: app::tournaments::backend::TournamentBackend
 
@@ -26,16 +28,18 @@ mod view;
 pub use view::Shared;
 
 use crate::hub::Hub;
+use crate::rating_gate::{gate, may_meet_rated, Facts};
 use crate::store::tournaments::{GameRow, NewGame, NewTournament as NewRow, TournamentRow};
 use crate::store::{Store, StoreError};
 use app::api::backend::Caller;
 use app::api::CommandError;
 use app::protocol::{AccountId, Side, TableId, TimeControl, TournamentId};
 use app::tournaments::{
-    NewTournament, Status, TournamentSummary, TournamentView, MAX_NAME_CHARS, MAX_START_MINUTES,
-    ROUNDS,
+    EarlyEnd, NewTournament, Status, TournamentSummary, TournamentView, MAX_NAME_CHARS,
+    MAX_START_MINUTES, ROUNDS,
 };
-use swiss::{Entrant, Pairing, Score};
+use std::collections::HashSet;
+use swiss::{Entrant, Pairing, PlayerId, Score};
 
 /// The Brightwell quotient's multiplier, as the WOC uses it.
 pub const BQ_MULTIPLIER: i64 = 6;
@@ -147,6 +151,29 @@ struct Ranked {
     on_fire: bool,
 }
 
+/// What fair play says of a rated tournament's players: the pairs that are
+/// linked and the players marked as rating abusers. Two players may meet
+/// when the rating gate says a result between them could count
+/// ([`may_meet_rated`]); in a casual tournament anyone may meet anyone.
+#[derive(Default)]
+struct Apart {
+    rated: bool,
+    /// Linked pairs, the smaller id first.
+    linked: HashSet<(PlayerId, PlayerId)>,
+    marked: HashSet<PlayerId>,
+}
+
+impl Apart {
+    /// Whether `a` and `b` may not be paired.
+    fn forbids(&self, a: PlayerId, b: PlayerId) -> bool {
+        self.rated
+            && !may_meet_rated(
+                self.linked.contains(&(a.min(b), a.max(b))),
+                self.marked.contains(&a) || self.marked.contains(&b),
+            )
+    }
+}
+
 fn is_arena(row: &TournamentRow) -> bool {
     row.kind == app::tournaments::Kind::Arena
 }
@@ -167,7 +194,7 @@ fn ranked(row: &TournamentRow, entrants: &[Entrant], played: &[Pairing]) -> Vec<
             })
             .collect()
     } else {
-        swiss::standings(entrants, played, row.multiplier as f64, swiss::BqRule::Woc)
+        swiss::standings(entrants, played, row.multiplier as f64, row.bq_rule)
             .into_iter()
             .map(|s| Ranked {
                 id: s.id,
@@ -378,6 +405,14 @@ impl Tournaments {
                 app::msg!("srv-tournament-started")
             }));
         }
+        // A rated tournament's score must be able to count: an account
+        // marked as a rating abuser never could (the rating gate says so).
+        if row.rated {
+            let abuser = self.store.is_abuser(account).await.map_err(unavailable)?;
+            if gate(Facts::tournament(false, abuser)).is_err() {
+                return Err(CommandError::forbidden(app::msg!("srv-tournament-abuser")));
+            }
+        }
         let control = summary(&row).control;
         let now = self.hub.now();
         let rating = self
@@ -473,12 +508,25 @@ impl Tournaments {
         // Score the games whose round ended.
         for ended in self.store.ended_tournament_games(&row.id).await? {
             let winner = ended.winner;
-            let score = Score::of(
+            let mut score = Score::of(
                 winner,
                 ended.reason,
                 ended.black_discs.clamp(0, 64) as u8,
                 ended.white_discs.clamp(0, 64) as u8,
             );
+            // A rated tournament's game counts only when the rating gate
+            // says so (the players became linked after the pairing, or
+            // one was marked as an abuser): else neither side gains —
+            // 0 points each, no berserk point; the discs stay on record.
+            let counts = match ended.white {
+                Some(white) if row.rated => self.counts(&row.id, ended.black, white).await?,
+                _ => true,
+            };
+            if !counts {
+                score.black_points = 0;
+                score.white_points = 0;
+            }
+            let berserk = |mark: i64| if counts { mark } else { mark.min(1) };
             self.store
                 .score_tournament_game(
                     &row.id,
@@ -491,16 +539,16 @@ impl Tournaments {
                         i64::from(score.white_discs),
                     ),
                     (
-                        berserk_mark(
+                        berserk(berserk_mark(
                             ended.black_berserk,
                             winner == Some(Side::Black),
                             ended.black_moves,
-                        ),
-                        berserk_mark(
+                        )),
+                        berserk(berserk_mark(
                             ended.white_berserk,
                             winner == Some(Side::White),
                             ended.white_moves,
-                        ),
+                        )),
                     ),
                 )
                 .await?;
@@ -523,7 +571,7 @@ impl Tournaments {
             return Ok(());
         }
         if row.round >= row.rounds {
-            self.store.finish_tournament(&row.id, now).await?;
+            self.store.finish_tournament(&row.id, now, None).await?;
             tracing::info!(tournament = %row.id, "tournament finished");
             return Ok(());
         }
@@ -538,18 +586,41 @@ impl Tournaments {
                 withdrawn: e.withdrawn != 0,
             })
             .collect();
+        let apart = self.apart(row, now).await?;
         let next = match swiss::next_round(
             &entrants,
             &pairings(&games),
             row.multiplier as f64,
-            swiss::BqRule::Woc,
-            &|_, _| false,
+            row.bq_rule,
+            &|a, b| apart.forbids(a, b),
         ) {
-            swiss::Next::Round { games, .. } => games,
-            swiss::Next::TooFew | swiss::Next::Exhausted => {
-                // Fewer than two players left, or no pairing without a repeat.
-                self.store.finish_tournament(&row.id, now).await?;
-                tracing::info!(tournament = %row.id, "tournament ended: no more pairings");
+            swiss::Next::Round { games, sit_out } => {
+                if !sit_out.is_empty() {
+                    tracing::info!(
+                        tournament = %row.id,
+                        round = row.round + 1,
+                        sit_out = sit_out.len(),
+                        "players with no opponent they may meet sit the round out"
+                    );
+                }
+                games
+            }
+            end @ (swiss::Next::TooFew | swiss::Next::Exhausted) => {
+                // Fewer than two players left, or no pairing without a
+                // repeat: the event ends before its last round, and says why.
+                let reason = if matches!(end, swiss::Next::TooFew) {
+                    EarlyEnd::TooFew
+                } else {
+                    EarlyEnd::Exhausted
+                };
+                let early = (row.round > 0).then_some(reason);
+                self.store.finish_tournament(&row.id, now, early).await?;
+                tracing::info!(
+                    tournament = %row.id,
+                    round = row.round,
+                    reason = reason.key(),
+                    "tournament ended early: no more pairings"
+                );
                 return Ok(());
             }
         };
@@ -603,14 +674,20 @@ impl Tournaments {
         let playing = games.iter().any(|g| g.black_points.is_none());
         if row.ends_at.is_none_or(|end| now >= end) {
             if !playing {
-                self.store.finish_tournament(&row.id, now).await?;
+                self.store.finish_tournament(&row.id, now, None).await?;
                 tracing::info!(tournament = %row.id, "arena finished");
             }
             return Ok(());
         }
         let entrants = entrants_of(self.store.tournament_entrants(&row.id).await?);
         let played = pairings(games);
-        let pairs = arena::pair_free(&entrants, &played);
+        let mut pairs = arena::pair_free(&entrants, &played, &|_, _| false);
+        // A rated arena's fair play is read only when someone could be
+        // paired: linked players are never paired.
+        if row.rated && !pairs.is_empty() {
+            let apart = self.apart(row, now).await?;
+            pairs = arena::pair_free(&entrants, &played, &|a, b| apart.forbids(a, b));
+        }
         if pairs.is_empty() {
             return Ok(());
         }
@@ -640,10 +717,58 @@ impl Tournaments {
         Ok(())
     }
 
+    /// Who of a tournament's players may not meet (nobody in a casual one).
+    async fn apart(&self, row: &TournamentRow, now: i64) -> Result<Apart, StoreError> {
+        if !row.rated {
+            return Ok(Apart::default());
+        }
+        let since = now - crate::store::fair_play::LINK_DAYS * 86_400_000;
+        Ok(Apart {
+            rated: true,
+            linked: self
+                .store
+                .linked_tournament_pairs(&row.id, since)
+                .await?
+                .into_iter()
+                .collect(),
+            marked: self
+                .store
+                .marked_tournament_players(&row.id)
+                .await?
+                .into_iter()
+                .collect(),
+        })
+    }
+
+    /// Whether a rated tournament's game between `black` and `white` may
+    /// score: the rating gate, from what fair play says of them now.
+    async fn counts(
+        &self,
+        id: &TournamentId,
+        black: AccountId,
+        white: AccountId,
+    ) -> Result<bool, StoreError> {
+        let linked = self.hub.linked(black, white).await;
+        let abuser = self.store.is_abuser(black).await? || self.store.is_abuser(white).await?;
+        match gate(Facts::tournament(linked, abuser)) {
+            Ok(()) => Ok(true),
+            Err(refusal) => {
+                tracing::info!(
+                    tournament = %id,
+                    %black,
+                    %white,
+                    refusal = refusal.name(),
+                    "a tournament game scores nothing"
+                );
+                Ok(false)
+            }
+        }
+    }
+
     /// Seats one game: black and white at the table the pairing named.
     async fn seat(&self, row: &TournamentRow, table: &TableId, black: AccountId, white: AccountId) {
         let control = summary(row).control;
-        let rated = row.rated && !self.hub.linked(black, white).await;
+        let rated = row.rated && may_meet_rated(self.hub.linked(black, white).await, false);
         if let Err(error) = self
             .hub
             .create_paired_table(

@@ -332,6 +332,14 @@ impl Tournaments {
                 mine: false,
                 my_table: None,
                 my_line: None,
+                ended_early: row
+                    .ended_early
+                    .filter(|_| row.status == app::tournaments::Status::Finished && !arena)
+                    .map(|reason| app::tournaments::EndedEarly {
+                        reason,
+                        after_round: row.round.clamp(0, 100) as u32,
+                    }),
+                bq_legacy: !arena && row.bq_rule == super::swiss::BqRule::Legacy,
             },
             creator: row.creator,
             active,
@@ -427,12 +435,36 @@ impl Tournaments {
             name => name.to_string(),
         };
         let mut text = format!(
-            "{}\n{} · {} rounds · BQ multiplier {}\n\n",
+            "{}\n{} · {} rounds · BQ multiplier {}\n",
             name,
             view.summary.control.label(),
             view.summary.rounds,
             view.multiplier
         );
+        if view.summary.kind == app::tournaments::Kind::Swiss {
+            // Which rule the BQ below follows for a game against an
+            // opponent who withdrew.
+            text.push_str(if view.bq_legacy {
+                "BQ rule: legacy (a game against an opponent who withdrew keeps its discs; \
+                 the player's own points stand in for the opponent's)\n"
+            } else {
+                "BQ rule: WOC (a game against an opponent who withdrew counts 32 discs \
+                 and the player's own points, as a bye)\n"
+            });
+        }
+        if let Some(early) = view.ended_early {
+            text.push_str(&format!(
+                "Ended after round {}: {}\n",
+                early.after_round,
+                match early.reason {
+                    app::tournaments::EarlyEnd::Exhausted => {
+                        "every further pairing would repeat a game (or pair two linked accounts)"
+                    }
+                    app::tournaments::EarlyEnd::TooFew => "fewer than two players were left",
+                }
+            ));
+        }
+        text.push('\n');
         text.push_str("#  Name                 Pts   BQ      Discs  Rounds\n");
         for line in &view.standings {
             let rounds: Vec<String> = line
