@@ -110,7 +110,8 @@ pub struct ProfileView {
     /// Their ratings, one per pool they played rated games in.
     #[serde(default)]
     pub ratings: Vec<crate::ratings::PoolRating>,
-    /// The tournaments they finished, latest first.
+    /// The tournaments they finished, latest first (a private one only
+    /// when the viewer played in it too).
     #[serde(default)]
     pub tournaments: Vec<crate::tournaments::TournamentResult>,
 }
@@ -126,8 +127,11 @@ pub mod backend {
     #[async_trait::async_trait]
 
     pub trait ArchiveBackend: Send + Sync + 'static {
+        /// `viewer`: who asks (a private tournament is listed only to
+        /// those who played in it).
         async fn profile(
             &self,
+            viewer: &Session,
             name: &str,
             before: Option<i64>,
             filter: super::GameFilter,
@@ -176,7 +180,8 @@ pub async fn get_profile(
     filter: Option<GameFilter>,
 ) -> Result<ProfileView, CommandError> {
     let archive = backend::context()?;
+    let caller = crate::api::backend::caller()?;
     archive
-        .profile(&name, before, filter.unwrap_or_default())
+        .profile(&caller.session, &name, before, filter.unwrap_or_default())
         .await
 }

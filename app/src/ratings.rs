@@ -68,7 +68,8 @@ pub struct PlayersView {
     pub white: SeatTag,
     pub rated: bool,
     /// A rated table whose two accounts were seen from one address or
-    /// browser: it plays unrated (`rated` is then false), and says so.
+    /// browser: it plays unrated (`rated` is then false), and says so to
+    /// those two players only (anyone else sees a table not rated).
     #[serde(default)]
     pub linked: bool,
 }
@@ -103,7 +104,13 @@ pub mod backend {
     #[async_trait::async_trait]
 
     pub trait RatingsBackend: Send + Sync + 'static {
-        async fn table_players(&self, table: &TableId) -> Result<PlayersView, CommandError>;
+        /// `viewer`: who asks (whether the players are linked is told to
+        /// them alone).
+        async fn table_players(
+            &self,
+            viewer: &Session,
+            table: &TableId,
+        ) -> Result<PlayersView, CommandError>;
         async fn ratings_of(&self, session: &Session) -> Result<Vec<PoolRating>, CommandError>;
         async fn leaderboard(&self, speed: Speed) -> Result<Vec<BoardLine>, CommandError>;
     }
@@ -122,7 +129,9 @@ pub mod backend {
 /// The players of a table, their ratings and the last rated change.
 #[leptos::server(endpoint = "table_players", input = Json)]
 pub async fn table_players(table: TableId) -> Result<PlayersView, CommandError> {
-    backend::context()?.table_players(&table).await
+    let ratings = backend::context()?;
+    let caller = crate::api::backend::caller()?;
+    ratings.table_players(&caller.session, &table).await
 }
 
 /// The caller's ratings (none when anonymous or never rated).

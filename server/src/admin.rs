@@ -8,9 +8,17 @@
 //!   closed. A rated round it is playing ends unrated (the rating write
 //!   finds the account gone); nothing else is freed or deleted.
 //! - `admin mark-abuser <name> [--undo]` marks (or clears) a rating abuser:
-//!   from then on its rated results change nobody's rating, and it leaves
-//!   the leaderboard.
+//!   from then on its rated results change nobody's rating or tournament
+//!   score, it leaves the leaderboard, and it leaves every rated tournament
+//!   not over (removed from open ones, withdrawn from running ones; it may
+//!   not join another).
 //! - `admin log` prints every action taken.
+//! - `admin name-collisions` lists the live accounts whose names look alike
+//!   once folded (`accounts::fold`): ones created before the folded name
+//!   was unique (migration 0028). New names cannot collide with them.
+//!
+//! Whatever a player typed (a report's text and table) is printed escaped
+//! ([`escaped`]): no control character reaches the operator's terminal.
 //!
 //! Every action is written to `admin_log` with the time and a detail line.
 
@@ -61,26 +69,7 @@ pub async fn execute(
                     .await
                     .map_err(failed)?
                     .unwrap_or_else(|| format!("(closed account {})", report.account_id));
-                write(
-                    out,
-                    format!(
-                        "#{} {} {} {}{}{}: {}",
-                        report.id,
-                        report.created_at,
-                        name,
-                        report.reason,
-                        report
-                            .table_id
-                            .map(|t| format!(" at table {t}"))
-                            .unwrap_or_default(),
-                        if report.closed_at.is_some() {
-                            " (closed)"
-                        } else {
-                            ""
-                        },
-                        report.body.replace('\n', " ")
-                    ),
-                )?;
+                write(out, report_line(&report, &name))?;
             }
         }
         Action::Close { name, reason } => {
@@ -127,13 +116,31 @@ pub async fn execute(
                     format!("{} is no longer marked as a rating abuser", account.name),
                 )
             } else {
-                ("mark-abuser", format!("{} marked as a rating abuser: its rated results no longer count for opponents, and it leaves the leaderboard", account.name))
+                // Out of the rated tournaments it is in: it may not score
+                // in them (the rating gate), so it takes no one's place.
+                let left = store
+                    .leave_rated_tournaments(account.id)
+                    .await
+                    .map_err(failed)?;
+                ("mark-abuser", format!("{} marked as a rating abuser: its rated results no longer count for opponents, it leaves the leaderboard, and it left {left} rated tournament(s)", account.name))
             };
             store
                 .log_admin(action, Some(account.id), &detail, now)
                 .await
                 .map_err(failed)?;
             write(out, detail)?;
+        }
+        Action::NameCollisions => {
+            let groups = name_collisions(store.account_names().await.map_err(failed)?);
+            if groups.is_empty() {
+                write(out, "no names look alike".into())?;
+            }
+            for (folded, names) in groups {
+                write(
+                    out,
+                    format!("{}: {}", escaped(&folded), escaped(&names.join(", "))),
+                )?;
+            }
         }
         Action::Log => {
             for (at, action, account, detail) in store.admin_log().await.map_err(failed)? {
@@ -143,4 +150,123 @@ pub async fn execute(
         }
     }
     Ok(())
+}
+
+/// `text` safe to print on a terminal: control characters (escape
+/// sequences, carriage returns, new lines, …), the invisible ones that
+/// reorder or hide text, and the backslash itself shown escaped (`\u{1b}`,
+/// `\n`, `\\`); every other character (Greek included) as it is.
+pub fn escaped(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => shown.push_str("\\\\"),
+            '\n' => shown.push_str("\\n"),
+            '\r' => shown.push_str("\\r"),
+            '\t' => shown.push_str("\\t"),
+            c if c.is_control() || invisible(c) => shown.extend(c.escape_unicode()),
+            c => shown.push(c),
+        }
+    }
+    shown
+}
+
+/// Characters that print nothing yet change what is shown: bidirectional
+/// controls, zero-width characters, line and paragraph separators.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2069}'
+        | '\u{feff}' | '\u{061c}')
+}
+
+/// One line of `admin reports`, every field a player chose printed
+/// [`escaped`].
+pub fn report_line(report: &crate::store::fair_play::ReportRow, name: &str) -> String {
+    format!(
+        "#{} {} {} {}{}{}: {}",
+        report.id,
+        report.created_at,
+        escaped(name),
+        escaped(&report.reason),
+        report
+            .table_id
+            .as_deref()
+            .map(|t| format!(" at table {}", escaped(t)))
+            .unwrap_or_default(),
+        if report.closed_at.is_some() {
+            " (closed)"
+        } else {
+            ""
+        },
+        escaped(&report.body)
+    )
+}
+
+/// Live names that fold ([`crate::accounts::fold`]) to one form, by that
+/// form: each group (two names or more) in the order the accounts were made.
+pub fn name_collisions(
+    accounts: Vec<(app::protocol::AccountId, String)>,
+) -> Vec<(String, Vec<String>)> {
+    let mut groups: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for (_, name) in accounts {
+        groups
+            .entry(crate::accounts::fold(&name))
+            .or_default()
+            .push(name);
+    }
+    groups
+        .into_iter()
+        .filter(|(_, names)| names.len() > 1)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use app::protocol::AccountId;
+
+    #[test]
+    fn a_report_line_shows_every_control_character_escaped() {
+        let report = crate::store::fair_play::ReportRow {
+            id: 7,
+            account_id: AccountId::new(1),
+            reporter: "r".into(),
+            table_id: Some("t\u{1b}[2K".into()),
+            reason: "abuse".into(),
+            body: "fine\r\u{1b}[1A\u{1b}[2K#1 0 admin other: forged\n\u{7}\u{202e}Ελληνικά \\u{1b}"
+                .into(),
+            created_at: 5,
+            closed_at: None,
+        };
+        let line = report_line(&report, "troll");
+        assert!(
+            line.chars().all(|c| !c.is_control() && !invisible(c)),
+            "{line:?}"
+        );
+        assert_eq!(
+            line,
+            "#7 5 troll abuse at table t\\u{1b}[2K: \
+             fine\\r\\u{1b}[1A\\u{1b}[2K#1 0 admin other: forged\\n\\u{7}\\u{202e}Ελληνικά \\\\u{1b}"
+        );
+        assert_eq!(escaped("insults at every table"), "insults at every table");
+    }
+
+    #[test]
+    fn names_that_fold_alike_are_grouped_oldest_first() {
+        let accounts = ["alice", "bob", "aIice", "b0b", "carol", "A1ice"]
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| (AccountId::new(i as i64 + 1), n.to_string()))
+            .collect();
+        assert_eq!(
+            name_collisions(accounts),
+            vec![
+                (
+                    "allce".to_string(),
+                    vec!["alice".into(), "aIice".into(), "A1ice".into()]
+                ),
+                ("bob".to_string(), vec!["bob".into(), "b0b".into()]),
+            ]
+        );
+    }
 }

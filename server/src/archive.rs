@@ -11,7 +11,7 @@ use crate::store::mode::ModeKind;
 use crate::store::Store;
 use app::api::CommandError;
 use app::archive::{GameFilter, GamePly, GameSummary, GameView, PlayerView};
-use app::protocol::{EndReason, GameId, Session, Side, TableMode};
+use app::protocol::{AccountId, EndReason, GameId, Session, Side, TableMode};
 use engine::{Color, Position};
 
 /// Games per page of a games list.
@@ -289,9 +289,12 @@ impl Archive {
         }))
     }
 
-    /// A player's public profile: their results and games, newest first.
+    /// A player's public profile: their results and games, newest first,
+    /// as `viewer` sees it (a private tournament is listed only to those
+    /// who played in it).
     pub async fn profile(
         &self,
+        viewer: &Session,
         name: &str,
         before: Option<i64>,
         filter: GameFilter,
@@ -320,8 +323,37 @@ impl Archive {
             draws,
             games: self.filtered(&identity, before, mode, result).await?,
             ratings: crate::ratings::pools(&self.store, account.id).await?,
-            tournaments: crate::tournaments::results_of(&self.store, account.id).await?,
+            tournaments: self.tournaments_shown(account.id, viewer).await?,
         })
+    }
+
+    /// The tournaments `account` finished, less the private ones `viewer`
+    /// was not an entrant of: a private tournament's name, players and
+    /// results are for its entrants.
+    async fn tournaments_shown(
+        &self,
+        account: AccountId,
+        viewer: &Session,
+    ) -> Result<Vec<app::tournaments::TournamentResult>, CommandError> {
+        let viewer = crate::accounts::account_of(viewer);
+        let mut shown = Vec::new();
+        for result in crate::tournaments::results_of(&self.store, account).await? {
+            let visible = !result.summary.private
+                || match viewer {
+                    Some(viewer) => self
+                        .store
+                        .tournament_entrants(&result.summary.id)
+                        .await
+                        .map_err(unavailable)?
+                        .iter()
+                        .any(|entrant| entrant.account_id == viewer),
+                    None => false,
+                };
+            if visible {
+                shown.push(result);
+            }
+        }
+        Ok(shown)
     }
 }
 
@@ -481,11 +513,12 @@ fn shown_name(player: &PlayerView) -> String {
 impl app::archive::backend::ArchiveBackend for Archive {
     async fn profile(
         &self,
+        viewer: &Session,
         name: &str,
         before: Option<i64>,
         filter: GameFilter,
     ) -> Result<app::archive::ProfileView, CommandError> {
-        Archive::profile(self, name, before, filter).await
+        Archive::profile(self, viewer, name, before, filter).await
     }
 
     async fn game(&self, session: &Session, id: &GameId) -> Result<GameView, CommandError> {

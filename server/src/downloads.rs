@@ -117,6 +117,7 @@ async fn player_export(
             format!("othello-{}.jou", built.name),
             "application/octet-stream",
         ),
+        Kind::Json => ("othello-3d-my-data.json".to_string(), "application/json"),
     };
     (
         StatusCode::OK,
@@ -132,17 +133,31 @@ async fn player_export(
         .into_response()
 }
 
-/// `/account/export.json`: everything kept about the signed-in player.
+/// `/account/export.json`: everything kept about the signed-in player,
+/// through the same admission and cache as the public exports (a flood
+/// from one address is answered 429; a repeat is served from memory).
 pub async fn account_data(
     State(state): State<AppState>,
     axum::Extension(session): axum::Extension<app::protocol::Session>,
+    ip: Option<axum::Extension<crate::guard::ClientIp>>,
 ) -> axum::response::Response {
-    match archive_of(&state).data_of(&session).await {
-        Ok(data) => attachment(
-            "othello-3d-my-data.json".to_string(),
-            "application/json",
-            serde_json::to_string_pretty(&data).unwrap_or_default(),
-        ),
+    let _admission = match state.exports.admit(ip.map(|ip| ip.0 .0)) {
+        Ok(admission) => admission,
+        Err(error) => return ErrorResponse(error).into_response(),
+    };
+    match state.exports.data(&archive_of(&state), &session).await {
+        Ok(built) => (
+            StatusCode::OK,
+            [
+                (header::CONTENT_TYPE, "application/json".to_string()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    "attachment; filename=\"othello-3d-my-data.json\"".to_string(),
+                ),
+            ],
+            axum::body::Body::from(built.body),
+        )
+            .into_response(),
         Err(error) => ErrorResponse(error).into_response(),
     }
 }

@@ -1,5 +1,6 @@
 //! A player's whole-archive exports (`/@/<name>/games.ggf`, `games.wtb`,
-//! `players.jou`), bounded: each is built once per change of the player's
+//! `players.jou`, and a signed-in player's own data, `/account/export.json`),
+//! bounded: each is built once per change of the player's
 //! archive and then served from memory, an address may have only
 //! [`PER_ADDRESS`] exports in flight and the server [`BUILDING_AT_ONCE`]
 //! being built, and the cache holds at most [`CACHE_BYTES`].
@@ -11,7 +12,7 @@
 
 use crate::archive::Archive;
 use app::api::CommandError;
-use app::protocol::AccountId;
+use app::protocol::{AccountId, Session};
 use axum::body::Bytes;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -31,6 +32,8 @@ pub enum Kind {
     Ggf,
     Wtb,
     Jou,
+    /// The account's own data (`/account/export.json`), for it alone.
+    Json,
 }
 
 /// A built export: the player's name as shown and the file.
@@ -121,6 +124,9 @@ impl Exports {
         kind: Kind,
         now: i64,
     ) -> Result<Built, CommandError> {
+        if kind == Kind::Json {
+            return Err(CommandError::internal("an account's data is not public"));
+        }
         let account = archive.player_named(name).await?;
         let marker = archive
             .store
@@ -151,7 +157,7 @@ impl Exports {
                     },
                 );
             }
-            Kind::Wtb | Kind::Jou => {
+            Kind::Wtb | Kind::Jou | Kind::Json => {
                 let (name, wtb, jou) = archive.wthor_of_player(name, now).await?;
                 files.insert(
                     Kind::Wtb,
@@ -174,6 +180,43 @@ impl Exports {
             .cloned()
             .ok_or_else(|| CommandError::internal("an export was built without its file"))?;
         self.keep(account.id, marker, files);
+        Ok(built)
+    }
+
+    /// The signed-in `session`'s own data as JSON (`/account/export.json`):
+    /// from the cache while its archive is unchanged, else built (at most
+    /// [`BUILDING_AT_ONCE`] exports at once) and kept, as the public
+    /// exports are.
+    pub async fn data(&self, archive: &Archive, session: &Session) -> Result<Built, CommandError> {
+        let Some(account) = crate::accounts::account_of(session) else {
+            return Err(CommandError::refused(app::msg!("srv-download-sign-in")));
+        };
+        let marker = archive
+            .store
+            .archive_marker(&crate::identity::Identity::Account(account))
+            .await
+            .map_err(CommandError::from)?;
+        if let Some(built) = self.cached(account, marker, Kind::Json) {
+            return Ok(built);
+        }
+        let _permit = self
+            .building
+            .acquire()
+            .await
+            .map_err(|_| CommandError::unavailable(app::msg!("srv-shutting-down")))?;
+        if let Some(built) = self.cached(account, marker, Kind::Json) {
+            return Ok(built);
+        }
+        let data = archive.data_of(session).await?;
+        let built = Built {
+            name: data["name"].as_str().unwrap_or_default().to_string(),
+            body: Bytes::from(serde_json::to_string_pretty(&data).unwrap_or_default()),
+        };
+        self.keep(
+            account,
+            marker,
+            HashMap::from([(Kind::Json, built.clone())]),
+        );
         Ok(built)
     }
 

@@ -32,7 +32,15 @@ fn unavailable(error: crate::store::StoreError) -> CommandError {
 }
 
 impl Ratings {
-    async fn table_players(&self, table: &TableId) -> Result<PlayersView, CommandError> {
+    /// The players of `table` as `viewer` sees them: whether the two are
+    /// linked (seen from one address or browser) is told to those two
+    /// alone, as it tells who shares a network or a computer; anyone else
+    /// sees a table not rated.
+    async fn table_players(
+        &self,
+        viewer: &Session,
+        table: &TableId,
+    ) -> Result<PlayersView, CommandError> {
         let (mode, holders) = self.hub.seat_holders(table).await?;
         let TableMode::Online { time, rated, .. } = mode else {
             return Ok(PlayersView::default());
@@ -91,11 +99,13 @@ impl Ratings {
             }
         }
         let [black, white] = tags;
+        let viewer = crate::accounts::account_of(viewer);
+        let told = linked && viewer.is_some() && accounts.contains(&viewer);
         Ok(PlayersView {
             black,
             white,
             rated: rated && !linked,
-            linked,
+            linked: told,
         })
     }
 
@@ -151,8 +161,12 @@ pub async fn pools(store: &Store, account: AccountId) -> Result<Vec<PoolRating>,
 
 #[async_trait::async_trait]
 impl app::ratings::backend::RatingsBackend for Ratings {
-    async fn table_players(&self, table: &TableId) -> Result<PlayersView, CommandError> {
-        Ratings::table_players(self, table).await
+    async fn table_players(
+        &self,
+        viewer: &Session,
+        table: &TableId,
+    ) -> Result<PlayersView, CommandError> {
+        Ratings::table_players(self, viewer, table).await
     }
 
     async fn ratings_of(&self, session: &Session) -> Result<Vec<PoolRating>, CommandError> {

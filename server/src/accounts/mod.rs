@@ -38,7 +38,9 @@ mod rules;
 
 pub use pages::AccountPages;
 use rules::FREE_FAILURES_PER_ADDRESS;
-pub use rules::{check_name, check_password, fold, is_reserved, tombstone_hash, Throttle};
+pub use rules::{
+    check_name, check_password, fold, is_reserved, tombstone_hash, tombstone_hashes, Throttle,
+};
 
 /// Password hashes computed at once (each takes 19 MiB and a core).
 pub const HASHING_AT_ONCE: usize = 2;
@@ -225,11 +227,14 @@ impl Accounts {
             // The length rules, before any work.
             check_password(password, name)?;
         }
+        // One fold decides: a deleted name's look-alikes stay taken (its
+        // tombstone), and a live name's are refused by the store's unique
+        // folded name.
         let taken = || CommandError::refused(app::msg!("srv-name-taken"));
         if self
             .inner
             .store
-            .name_tombstoned(&tombstone_hash(name))
+            .any_name_tombstoned(&tombstone_hashes(name))
             .await
             .map_err(store_failed)?
         {
@@ -250,7 +255,7 @@ impl Accounts {
         let id = self
             .inner
             .store
-            .create_account(name, &name.to_ascii_lowercase(), &hash, now)
+            .create_account(name, &name.to_ascii_lowercase(), &fold(name), &hash, now)
             .await
             .map_err(store_failed)?
             .ok_or_else(taken)?;

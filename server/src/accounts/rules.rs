@@ -59,15 +59,18 @@ pub fn check_name(name: &str) -> Result<(), CommandError> {
     Ok(())
 }
 
-/// A name as the reserved-name and tombstone checks compare it: lower case,
-/// digits that look like letters read as those letters (0 o, 1 l, 3 e, 4 a,
-/// 5 s, 7 t, 8 b), separators (`_`, `-`) dropped.
+/// A name as every name check compares it — reserved names, live names
+/// (the store's unique `accounts.name_fold`) and deleted names (tombstones):
+/// lower case; `I`, `i`, `1` and `|` read as `l` and `0` as `o` (they look
+/// alike in many fonts), and the other digits that look like letters as
+/// those letters (3 e, 4 a, 5 s, 7 t, 8 b); separators (`_`, `-`, `.`)
+/// dropped. `migrations/0028_name_fold.sql` spells the same fold in SQL.
 pub fn fold(name: &str) -> String {
     name.chars()
-        .filter(|c| *c != '_' && *c != '-')
+        .filter(|c| !matches!(c, '_' | '-' | '.'))
         .map(|c| match c.to_ascii_lowercase() {
             '0' => 'o',
-            '1' => 'l',
+            '1' | 'i' | '|' => 'l',
             '3' => 'e',
             '4' => 'a',
             '5' => 's',
@@ -78,24 +81,58 @@ pub fn fold(name: &str) -> String {
         .collect()
 }
 
-/// Whether a name is reserved (see [`RESERVED`]).
+/// Whether a name is reserved (see [`RESERVED`]), both compared [`fold`]ed.
 pub fn is_reserved(name: &str) -> bool {
     let stem = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '_' || c == '-');
     let stem = fold(stem);
     let folded = fold(name);
     RESERVED.iter().any(|word| {
-        stem == *word
-            || (word.len() >= 5 && folded.contains(word))
-            // "l" and "i" look alike: read a folded 1 as either.
-            || (word.len() >= 5 && folded.replace('l', "i").contains(&word.replace('l', "i")))
+        let word = fold(word);
+        stem == word || (word.len() >= 5 && folded.contains(&word))
     })
 }
 
 /// The hash a deleted account's tombstone keeps of its name: SHA-256 of the
 /// folded name, so the name (and its look-alikes) stays reserved.
 pub fn tombstone_hash(name: &str) -> String {
+    sha256_hex(&fold(name))
+}
+
+fn sha256_hex(text: &str) -> String {
     use sha2::Digest;
-    crate::hex::hex(&sha2::Sha256::digest(fold(name).as_bytes()))
+    crate::hex::hex(&sha2::Sha256::digest(text.as_bytes()))
+}
+
+/// The `l`s of a folded name whose spellings tombstones written before the
+/// fold read `i` as `l` are tried (2 to this power hashes at most).
+const LEGACY_L_POSITIONS: usize = 10;
+
+/// Every tombstone hash that reserves `name`: [`tombstone_hash`], and the
+/// hashes tombstones written before the fold read `i` as `l` kept (their
+/// fold left `i` as it was, and names never held `|` or `.`): the folded
+/// name with any of its `l`s read back as `i`.
+pub fn tombstone_hashes(name: &str) -> Vec<String> {
+    let folded = fold(name);
+    let ls: Vec<usize> = folded
+        .char_indices()
+        .filter(|(_, c)| *c == 'l')
+        .map(|(i, _)| i)
+        .collect();
+    let tried = &ls[..ls.len().min(LEGACY_L_POSITIONS)];
+    let mut hashes = Vec::with_capacity(1 << tried.len());
+    for mask in 0..(1_u32 << tried.len()) {
+        let mut spelled = folded.clone().into_bytes();
+        for (bit, at) in tried.iter().enumerate() {
+            if mask & (1 << bit) != 0 {
+                spelled[*at] = b'i';
+            }
+        }
+        hashes.push(sha256_hex(&String::from_utf8_lossy(&spelled)));
+    }
+    if ls.len() > tried.len() {
+        hashes.push(sha256_hex(&folded.replace('l', "i")));
+    }
+    hashes
 }
 
 /// The longest password whose strength is estimated; longer ones are
@@ -107,6 +144,9 @@ const SITE_WORDS: &[&str] = &[
     "othello",
     "reversi",
     "othello3d",
+    "othello 3d",
+    "othello-3d",
+    "othello_3d",
     "site-based",
     "sitebased",
     "disc",
@@ -115,9 +155,30 @@ const SITE_WORDS: &[&str] = &[
     "password",
 ];
 
-/// Checks a new password: at least 10 characters and not guessable by the
-/// zxcvbn estimator (score 3 of 4 or better; the name and the site's own
-/// words count as guessable). CPU-bound (up to a second for a long one):
+/// Whether `password` is nothing but the site's own words (and the name)
+/// with digits, punctuation or spaces around them — "othello2024reversi",
+/// "2024othello", "Reversi!!2024": zxcvbn rates a year between two known
+/// words as hard, a guesser tries it early.
+fn only_site_words(password: &str, name: &str) -> bool {
+    let mut rest = password.to_lowercase();
+    let name = name.to_lowercase();
+    let mut words: Vec<&str> = SITE_WORDS.to_vec();
+    words.push(&name);
+    words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    let mut found = false;
+    for word in words.into_iter().filter(|w| w.len() >= 3) {
+        if rest.contains(word) {
+            found = true;
+            rest = rest.replace(word, " ");
+        }
+    }
+    found && !rest.chars().any(char::is_alphabetic)
+}
+
+/// Checks a new password: at least 10 characters, not the site's own words
+/// with digits around them, and not guessable by the zxcvbn estimator
+/// (score 3 of 4 or better; the name and the site's own words count as
+/// guessable). CPU-bound (up to a second for a long one):
 /// call it off the async runtime, as [`super::Accounts`] does.
 pub fn check_password(password: &str, name: &str) -> Result<(), CommandError> {
     if password.chars().count() < 10 {
@@ -125,6 +186,9 @@ pub fn check_password(password: &str, name: &str) -> Result<(), CommandError> {
     }
     if password.len() > MAX_PASSWORD_BYTES {
         return Err(CommandError::refused(app::msg!("srv-password-long")));
+    }
+    if only_site_words(password, name) {
+        return Err(CommandError::refused(app::msg!("srv-password-weak")));
     }
     let mut guessable = vec![name];
     guessable.extend_from_slice(SITE_WORDS);
@@ -299,6 +363,53 @@ mod tests {
         for site in ["site-based", "sitebased123"] {
             assert!(check_password(site, "nikos").is_err(), "{site}");
         }
+        // The site's words with digits around them.
+        for site in [
+            "othello2024reversi",
+            "2024othello",
+            "Reversi!!2024",
+            "othello3d 1999",
+            "2024-nikos-othello",
+        ] {
+            let error = check_password(site, "nikos").unwrap_err();
+            assert!(error.message.contains("too easy to guess"), "{site}");
+        }
+        assert!(check_password("othello violet kettle marches", "nikos").is_ok());
+    }
+
+    #[test]
+    fn one_fold_reads_look_alikes_as_one_name() {
+        for (a, b) in [
+            ("alice", "aIice"),
+            ("alice", "a1ice"),
+            ("alice", "A|ice"),
+            ("bob", "b0b"),
+            ("bob_smith", "bob.smith"),
+            ("bob-smith", "BOBSMITH"),
+        ] {
+            assert_eq!(fold(a), fold(b), "{a} {b}");
+            assert_eq!(tombstone_hash(a), tombstone_hash(b), "{a} {b}");
+        }
+        assert_ne!(fold("alice"), fold("alicia"));
+        // Reserved names fold the same way.
+        for reserved in ["admIn", "adm|n", "Moderat0r", "I0I_othe11o"] {
+            assert!(is_reserved(reserved), "{reserved}");
+        }
+    }
+
+    #[test]
+    fn tombstones_written_before_the_fold_read_i_as_l_still_reserve_the_name() {
+        // Before: lower case, 1 as l, but i left as i.
+        let legacy = |name: &str| sha256_hex(&name.to_lowercase().replace('1', "l"));
+        for (deleted, candidate) in [("alice", "aIice"), ("alice", "aLIce"), ("lily", "Iiiy")] {
+            assert!(
+                tombstone_hashes(candidate).contains(&legacy(deleted)),
+                "{deleted} {candidate}"
+            );
+        }
+        assert!(!tombstone_hashes("bob").contains(&legacy("alice")));
+        assert_eq!(tombstone_hashes("bob"), vec![tombstone_hash("bob")]);
+        assert!(tombstone_hashes(&"l".repeat(20)).len() <= (1 << LEGACY_L_POSITIONS) + 1);
     }
 
     #[test]

@@ -30,20 +30,26 @@ fn unique_violation(error: &sqlx::Error) -> bool {
 }
 
 impl Store {
-    /// Creates an account; `None` when the name (ignoring case) is taken.
+    /// Creates an account; `None` when the name is taken: the same name
+    /// ignoring case (`name_key`), or one that looks alike (`name_fold`, the
+    /// name as `accounts::fold` reads it; unique in the store, see
+    /// `migrations/0028_name_fold.sql`).
     pub async fn create_account(
         &self,
         name: &str,
         name_key: &str,
+        name_fold: &str,
         password_hash: &str,
         now: i64,
     ) -> Result<Option<AccountId>, StoreError> {
-        const INSERT: &str = "INSERT INTO accounts (name, name_key, password_hash, created_at) \
-                              VALUES ($1, $2, $3, $4) RETURNING id";
+        const INSERT: &str =
+            "INSERT INTO accounts (name, name_key, name_fold, password_hash, created_at) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING id";
         let created = on_db!(self.db(), |pool| {
             sqlx::query_scalar::<_, i64>(&pool.sql(INSERT))
                 .bind(name)
                 .bind(name_key)
+                .bind(name_fold)
                 .bind(password_hash)
                 .bind(now)
                 .fetch_one(pool)
@@ -191,6 +197,20 @@ impl Store {
             tx.commit().await?;
             deleted
         }))
+    }
+
+    /// Every account's id and name, oldest first (the operator's check of
+    /// names that look alike, `admin name-collisions`).
+    pub async fn account_names(&self) -> Result<Vec<(AccountId, String)>, StoreError> {
+        let rows: Vec<(i64, String)> = on_db!(self.db(), |pool| {
+            sqlx::query_as(&pool.sql("SELECT id, name FROM accounts ORDER BY id"))
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows
+            .into_iter()
+            .map(|(id, name)| (AccountId::new(id), name))
+            .collect())
     }
 
     /// The tables at which `who` holds a seat.

@@ -158,6 +158,46 @@ impl Store {
         Ok(count > 0)
     }
 
+    /// Whether a deleted or closed account's folded name hashes to any of
+    /// `hashes` (`accounts::tombstone_hashes`: a name's hash and the ones
+    /// older tombstones may hold of it).
+    pub async fn any_name_tombstoned(&self, hashes: &[String]) -> Result<bool, StoreError> {
+        for chunk in hashes.chunks(200) {
+            let marks = (1..=chunk.len())
+                .map(|i| format!("${i}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let query =
+                format!("SELECT COUNT(*) FROM account_tombstones WHERE name_hash IN ({marks})");
+            let count: i64 = on_db!(self.db(), |pool| {
+                let text = pool.sql(&query);
+                let mut select = sqlx::query_scalar(&text);
+                for hash in chunk {
+                    select = select.bind(hash);
+                }
+                select.fetch_one(pool).await?
+            });
+            if count > 0 {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether `table` names a table: one open now, or one whose games
+    /// were archived (a report may come after the table was cleared).
+    pub async fn table_known(&self, table: &str) -> Result<bool, StoreError> {
+        const QUERY: &str = "SELECT (SELECT COUNT(*) FROM tables WHERE id = $1) \
+             + (SELECT COUNT(*) FROM archived_games WHERE table_id = $1)";
+        let count: i64 = on_db!(self.db(), |pool| {
+            sqlx::query_scalar(&pool.sql(QUERY))
+                .bind(table)
+                .fetch_one(pool)
+                .await?
+        });
+        Ok(count > 0)
+    }
+
     /// Files a report of `account`.
     #[allow(clippy::too_many_arguments)]
     pub async fn add_report(
