@@ -123,7 +123,7 @@ enum Command {
     Search(u32, String),
     Bench(BenchPart),
     Report(PathBuf),
-    Evaluate(Limits, Option<PathBuf>, String),
+    Evaluate(Limits<'static>, Option<PathBuf>, String),
     Match(Engine, Engine, MatchConfig),
     Train(TrainConfig, PathBuf),
     Accuracy(strong_cli::AccuracyConfig),

@@ -196,13 +196,14 @@ impl<'w> NBoard<'w> {
         self.contempt
     }
 
-    fn limits(&self) -> Limits {
+    fn limits(&self) -> Limits<'static> {
         Limits {
             depth: self.depth,
             max_nodes: self.node_budget,
             exact_from_empties: self.depth.clamp(20, 24),
             time_ms: None,
             threads: 1,
+            stop: None,
         }
     }
 

@@ -687,6 +687,7 @@ pub fn search_values(pos: &Position, w: &PatternWeights, depth: u32) -> Vec<(Squ
         exact_from_empties: 0,
         time_ms: None,
         threads: 1,
+        stop: None,
     };
     score_all_moves(pos, w, limits)
         .into_iter()
@@ -883,6 +884,7 @@ pub fn judge(
                     exact_from_empties: 0,
                     time_ms: None,
                     threads: 1,
+                    stop: None,
                 };
                 let r = engine::evaluate_position(&after.position, w, limits);
                 pv.extend(r.pv.iter().take(PV_PLIES - 1));

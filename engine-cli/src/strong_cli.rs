@@ -171,7 +171,9 @@ pub(crate) fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
 }
 
 /// `othello evaluate [--depth N | --time-ms T] [--exact-from E] [--weights FILE] OBF`.
-pub fn parse_evaluate(args: &[String]) -> Result<(Limits, Option<PathBuf>, String), String> {
+pub fn parse_evaluate(
+    args: &[String],
+) -> Result<(Limits<'static>, Option<PathBuf>, String), String> {
     let (pairs, rest) = flags(
         args,
         &[

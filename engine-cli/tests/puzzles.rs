@@ -168,6 +168,7 @@ fn check(p: &Puzzle, prove: bool) {
             exact_from_empties: 0,
             time_ms: None,
             threads: 1,
+            stop: None,
         };
         let v = score_all_moves(&pos, engine::default_weights(), limits);
         assert_eq!(v[0].square, p.line[0], "{ctx}: best move at depth {depth}");

@@ -78,6 +78,7 @@ pub fn hint_all_position(
         exact_from_empties: HINT_ALL_EXACT_EMPTIES,
         time_ms: None,
         threads: 1,
+        stop: None,
     };
     let scores = engine::score_all_moves(pos, weights, limits);
     MoveValues {

@@ -232,6 +232,7 @@ impl Builder {
             exact_from_empties: 0,
             time_ms: None,
             threads: 1,
+            stop: None,
         };
         let r = evaluate_position(&position_of(key), weights, limits);
         self.searches += 1;

@@ -366,6 +366,9 @@ struct Solver<'w, K> {
     /// flag that stops the threads once one of them has the result.
     busy: Option<&'w Busy>,
     stop: Option<&'w AtomicBool>,
+    /// The caller's cancellation flag ([`SolveOptions::stop`]): once set,
+    /// the search unwinds as when the budget runs out.
+    cancel: Option<&'w AtomicBool>,
     nodes: u64,
     /// Node budget; once `nodes` passes it the search unwinds with junk
     /// values and `aborted` is set (the result is then discarded).
@@ -409,6 +412,7 @@ impl<'w, K> Solver<'w, K> {
             shift: 64 - table.len().trailing_zeros(),
             busy: None,
             stop: None,
+            cancel: None,
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
@@ -711,9 +715,12 @@ impl Solver<'_, $kernel> {
         }
         self.nodes += 1;
         if self.nodes > self.limit
-            || (self.nodes & 4095 == 0 && self.stop.is_some_and(|s| s.load(Relaxed)))
+            || (self.nodes & 4095 == 0
+                && (self.stop.is_some_and(|s| s.load(Relaxed))
+                    || self.cancel.is_some_and(|s| s.load(Relaxed))))
         {
-            // Out of budget (or another thread has the result): unwind;
+            // Out of budget (or another thread has the result, or the
+            // caller cancelled): unwind;
             // the caller discards the whole result.
             self.aborted = true;
             return 0;
@@ -1072,6 +1079,7 @@ struct Run<'w> {
     eval: EvalOrder<'w>,
     first: u8,
     threads: usize,
+    cancel: Option<&'w AtomicBool>,
 }
 
 /// Runs the solver on `pos`: the result (nodes of every thread), whether
@@ -1156,6 +1164,7 @@ fn run_threads<'w, K>(
 ) -> (SolveResult, bool, Option<i32>) {
     let configure = |solver: &mut Solver<'w, K>| {
         solver.limit = run.limit;
+        solver.cancel = run.cancel;
         solver.root_first = run.first;
         if let Some((w, empties, weight)) = run.eval {
             solver.eval = Some(w);
@@ -1259,6 +1268,11 @@ pub struct SolveOptions<'w> {
     /// one reaching it, the node count every thread's). 1 on wasm and
     /// with a node budget.
     pub threads: usize,
+    /// Cancellation: once the flag is set (by another thread) the solve
+    /// stops within a few thousand positions and gives up as when the
+    /// budget runs out (`None`). A server sets it when the search's
+    /// requester has gone.
+    pub stop: Option<&'w AtomicBool>,
 }
 
 impl Default for SolveOptions<'_> {
@@ -1272,6 +1286,7 @@ impl Default for SolveOptions<'_> {
             first: None,
             portable: false,
             threads: 1,
+            stop: None,
         }
     }
 }
@@ -1294,6 +1309,12 @@ impl<'w> SolveOptions<'w> {
             ..self
         }
     }
+
+    /// These settings, cancelled once `stop` is set ([`SolveOptions::stop`]).
+    #[must_use]
+    pub fn until(self, stop: Option<&'w AtomicBool>) -> Self {
+        SolveOptions { stop, ..self }
+    }
 }
 
 /// What [`solve_with`] found.
@@ -1307,7 +1328,8 @@ pub struct Solved {
 }
 
 /// Solves `pos` exactly with `options`: `None` only when the node budget
-/// ran out before the exact score was known.
+/// ran out (or [`SolveOptions::stop`] was set) before the exact score was
+/// known.
 #[must_use]
 pub fn solve_with(pos: &Position, options: SolveOptions<'_>) -> Option<Solved> {
     let limit = options.max_nodes.unwrap_or(u64::MAX);
@@ -1327,6 +1349,7 @@ pub fn solve_with(pos: &Position, options: SolveOptions<'_>) -> Option<Solved> {
             eval,
             first,
             threads: options.threads,
+            cancel: options.stop,
         },
     );
     (!aborted && result.nodes <= limit).then_some(Solved {
@@ -1349,6 +1372,7 @@ pub fn solve(pos: &Position) -> SolveResult {
             eval: None,
             first: NO_MOVE,
             threads: 1,
+            cancel: None,
         },
     )
     .0

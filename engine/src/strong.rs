@@ -16,6 +16,10 @@
 //!   ([`Limits::time_ms`]) only on native targets (wasm has no clock — there
 //!   it is ignored, set a node budget). When a limit stops an iteration the
 //!   result of the last finished iteration is returned.
+//! * A cancellation flag ([`Limits::stop`]) works everywhere too: once
+//!   another thread sets it, the search stops within about a thousand
+//!   positions (well under a millisecond) and returns as a spent budget
+//!   does — a server sets it when the search's requester has gone.
 //! * Values in discs for the side to move; internally in
 //!   1/[`EVAL_SCALE`] disc.
 
@@ -29,8 +33,8 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
 /// What limits a strong search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+#[derive(Clone, Copy, Debug)]
+pub struct Limits<'s> {
     /// Maximum nominal depth (plies; a forced pass does not count).
     pub depth: u32,
     /// Node budget for the whole call (search and exact solves together).
@@ -48,31 +52,71 @@ pub struct Limits {
     /// one the result may vary from run to run; `nodes` counts every
     /// thread's.
     pub threads: usize,
+    /// Cancellation: once another thread sets the flag, the search stops
+    /// within about a thousand positions and answers what it has (the last
+    /// finished iteration, else the static evaluation and the first legal
+    /// move), as when the node budget runs out. `None`: never cancelled.
+    pub stop: Option<&'s AtomicBool>,
 }
 
-impl Limits {
+impl PartialEq for Limits<'_> {
+    /// Equal settings, and the same cancellation flag (by address) or none.
+    fn eq(&self, other: &Self) -> bool {
+        self.depth == other.depth
+            && self.max_nodes == other.max_nodes
+            && self.exact_from_empties == other.exact_from_empties
+            && self.time_ms == other.time_ms
+            && self.threads == other.threads
+            && match (self.stop, other.stop) {
+                (Some(a), Some(b)) => std::ptr::eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            }
+    }
+}
+
+impl Eq for Limits<'_> {}
+
+impl Limits<'static> {
     /// A fixed depth with no node or time limit; exact from 20 empties.
     #[must_use]
-    pub const fn depth(depth: u32) -> Limits {
+    pub const fn depth(depth: u32) -> Limits<'static> {
         Limits {
             depth,
             max_nodes: u64::MAX,
             exact_from_empties: 20,
             time_ms: None,
             threads: 1,
+            stop: None,
         }
     }
 
     /// A time limit (native), depth up to 60; exact from 20 empties.
     #[must_use]
-    pub const fn time_ms(ms: u64) -> Limits {
+    pub const fn time_ms(ms: u64) -> Limits<'static> {
         Limits {
             depth: 60,
             max_nodes: u64::MAX,
             exact_from_empties: 20,
             time_ms: Some(ms),
             threads: 1,
+            stop: None,
         }
+    }
+}
+
+impl<'s> Limits<'s> {
+    /// These limits, cancelled once `stop` is set ([`Limits::stop`]).
+    #[must_use]
+    pub fn until<'t>(self, stop: Option<&'t AtomicBool>) -> Limits<'t>
+    where
+        's: 't,
+    {
+        Limits { stop, ..self }
+    }
+
+    /// Whether the cancellation flag is set.
+    fn cancelled(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Relaxed))
     }
 }
 
@@ -206,6 +250,8 @@ struct Searcher<'w> {
     table: &'w [Slot],
     /// Set when a helper thread is no longer needed.
     stop: Option<&'w AtomicBool>,
+    /// The caller's cancellation flag ([`Limits::stop`]).
+    cancel: Option<&'w AtomicBool>,
     nodes: u64,
     max_nodes: u64,
     deadline: Deadline,
@@ -231,13 +277,14 @@ impl<'w> Searcher<'w> {
     fn new(
         w: &'w PatternWeights,
         table: &'w [Slot],
-        limits: &Limits,
+        limits: &Limits<'w>,
         deadline: Deadline,
     ) -> Searcher<'w> {
         Searcher {
             w,
             table,
             stop: None,
+            cancel: limits.stop,
             nodes: 0,
             max_nodes: limits.max_nodes,
             deadline,
@@ -255,7 +302,9 @@ impl<'w> Searcher<'w> {
     fn check_limits(&mut self) -> bool {
         if self.nodes > self.max_nodes
             || (self.nodes & 1023 == 0
-                && (self.deadline.passed() || self.stop.is_some_and(|s| s.load(Relaxed))))
+                && (self.deadline.passed()
+                    || self.stop.is_some_and(|s| s.load(Relaxed))
+                    || self.cancel.is_some_and(|s| s.load(Relaxed))))
         {
             self.aborted = true;
         }
@@ -447,7 +496,10 @@ fn try_exact(
         // search if it does not finish.
         budget = budget.min(ms.saturating_mul(SOLVE_NODES_PER_MS / 2));
     }
-    match solve_with(pos, SolveOptions::with_eval(weights).within(budget)).map(|s| s.result) {
+    let options = SolveOptions::with_eval(weights)
+        .within(budget)
+        .until(limits.stop);
+    match solve_with(pos, options).map(|s| s.result) {
         Some(r) => (Some((r.score, r.best_move)), r.nodes),
         None => (None, budget),
     }
@@ -497,6 +549,26 @@ pub fn evaluate_position(pos: &Position, weights: &PatternWeights, limits: Limit
             pv: Vec::new(),
         };
     }
+    // Not even depth 1: the static evaluation and the first legal move.
+    let unsearched = |nodes: u64| {
+        let moves = legal_moves(p, o);
+        let first = if moves == 0 {
+            None
+        } else {
+            Square::new(moves.trailing_zeros() as usize)
+        };
+        Report {
+            value: weights.eval_raw(p, o) as f32 / EVAL_SCALE as f32,
+            best_move: first,
+            nodes,
+            exact: false,
+            depth: 0,
+            pv: first.into_iter().collect(),
+        }
+    };
+    if limits.cancelled() {
+        return unsearched(0);
+    }
     let (exact, used) = try_exact(pos, weights, &limits, 0);
     if let Some((score, best_move)) = exact {
         return Report {
@@ -507,6 +579,10 @@ pub fn evaluate_position(pos: &Position, weights: &PatternWeights, limits: Limit
             depth: 0,
             pv: best_move.into_iter().collect(),
         };
+    }
+    if limits.cancelled() {
+        // Cancelled during the solve: no table to allocate.
+        return unsearched(used);
     }
     let table: Vec<Slot> = (0..1usize << TT_BITS).map(|_| Slot::default()).collect();
     let mut s = Searcher::new(weights, &table, &limits, deadline);
@@ -544,22 +620,8 @@ pub fn evaluate_position(pos: &Position, weights: &PatternWeights, limits: Limit
         })
     };
     let Some((v, depth)) = result else {
-        // Not even depth 1 finished: the static evaluation and the first
-        // legal move.
-        let moves = legal_moves(p, o);
-        let first = if moves == 0 {
-            None
-        } else {
-            Square::new(moves.trailing_zeros() as usize)
-        };
-        return Report {
-            value: weights.eval_raw(p, o) as f32 / EVAL_SCALE as f32,
-            best_move: first,
-            nodes: s.nodes,
-            exact: false,
-            depth: 0,
-            pv: first.into_iter().collect(),
-        };
+        // Not even depth 1 finished.
+        return unsearched(s.nodes);
     };
     let pv = s.pv(p, o, depth as usize);
     let best_move = if legal_moves(p, o) == 0 {
@@ -584,13 +646,18 @@ pub fn evaluate_position(pos: &Position, weights: &PatternWeights, limits: Limit
 /// negated value of a search of the child to `depth − 1` (full window per
 /// move). Empty when the side to move must pass. The node budget and time
 /// limit are shared by all moves (each move gets an equal share of the
-/// budget).
+/// budget). Cancelled ([`Limits::stop`]), it returns at once with the moves
+/// scored so far (those scored when the flag was set may be unfinished
+/// estimates).
 #[must_use]
 pub fn score_all_moves(pos: &Position, weights: &PatternWeights, limits: Limits) -> Vec<MoveScore> {
     let moves = pos.legal_moves();
     let n = u64::from(moves.count()).max(1);
     let mut out = Vec::new();
     for sq in moves.iter() {
+        if limits.cancelled() {
+            break;
+        }
         let Ok(after) = pos.play(sq) else { continue };
         let child = after.position;
         let mut l = limits;

@@ -12,7 +12,7 @@
 //! runs it stay together so the one feature reads top to bottom; ~110 are tests.)
 
 use crate::ai::AiPool;
-use crate::lab::exact::{solve_moves, ExactLimits};
+use crate::lab::exact::{solve_moves_until, ExactLimits};
 use crate::store::Store;
 use app::api::analysis_backend::AnalysisBackend;
 use app::api::CommandError;
@@ -21,6 +21,7 @@ use app::protocol::{
 };
 use engine::{Color, Game, GameEvent, Position, Square};
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -55,8 +56,19 @@ pub struct PlyValues {
 /// `settings.exact.empties` empties and the budget suffices, else a search at
 /// `settings.depth`. Values are from the mover's side.
 pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings) -> PlyValues {
+    analyse_ply_until(before, played, settings, None)
+}
+
+/// [`analyse_ply`], stopped early once `stop` is set (the AI pool sets it
+/// when nobody waits for the answer any more).
+pub fn analyse_ply_until(
+    before: &Position,
+    played: Square,
+    settings: AnalysisSettings,
+    stop: Option<&AtomicBool>,
+) -> PlyValues {
     let book = crate::book::is_book_move(crate::book::book(), before, played);
-    let (scores, exact) = scored_moves(before, settings);
+    let (scores, exact) = scored_moves(before, settings, stop);
     let played_value = scores
         .iter()
         .find(|(s, _)| *s == played)
@@ -78,16 +90,24 @@ pub fn analyse_ply(before: &Position, played: Square, settings: AnalysisSettings
 /// Every legal move's value at `position`, best first, and whether they are
 /// exact: solved within the exact range and node budget, else the trained
 /// evaluation at the analysis's depth. The game analysis and the analysis
-/// board's server search both value moves this way.
-fn scored_moves(position: &Position, settings: AnalysisSettings) -> (Vec<(Square, i32)>, bool) {
+/// board's server search both value moves this way. Once `stop` is set
+/// both give up early (the values are then partial; nobody reads them).
+fn scored_moves(
+    position: &Position,
+    settings: AnalysisSettings,
+    stop: Option<&AtomicBool>,
+) -> (Vec<(Square, i32)>, bool) {
     if position.empty_count() <= settings.exact.empties {
-        if let (Some(moves), _) = solve_moves(position, settings.exact.max_nodes) {
+        if let (Some(moves), _) = solve_moves_until(position, settings.exact.max_nodes, stop) {
             if !moves.is_empty() {
                 return (moves, true);
             }
         }
     }
-    (midgame_scores(position, settings.depth), false)
+    (
+        crate::discs::midgame_scores_until(position, settings.depth, stop),
+        false,
+    )
 }
 
 /// Every legal move's value at `position` as the analysis values a
@@ -98,6 +118,15 @@ fn scored_moves(position: &Position, settings: AnalysisSettings) -> (Vec<(Square
 pub fn position_values(
     position: &Position,
     settings: AnalysisSettings,
+) -> app::protocol::PositionValues {
+    position_values_until(position, settings, None)
+}
+
+/// [`position_values`], stopped early once `stop` is set.
+pub fn position_values_until(
+    position: &Position,
+    settings: AnalysisSettings,
+    stop: Option<&AtomicBool>,
 ) -> app::protocol::PositionValues {
     let book: Vec<Square> = crate::book::book()
         .map(|b| {
@@ -113,7 +142,7 @@ pub fn position_values(
         exact,
         book: book.contains(&square),
     };
-    let (scores, exact) = scored_moves(position, settings);
+    let (scores, exact) = scored_moves(position, settings, stop);
     app::protocol::PositionValues {
         moves: scores
             .into_iter()
@@ -534,7 +563,8 @@ impl Analyses {
                 .filter(|p| matches!(p, Progress::Running { .. }))
                 .count();
             if busy >= MAX_RUNNING {
-                return Err(CommandError::unavailable(app::msg!("srv-analysis-busy")));
+                // Busy, not broken: 429, try again later.
+                return Err(CommandError::limited(app::msg!("srv-analysis-busy")));
             }
             running.insert(target.key.clone(), Progress::Running { done: 0, total });
         }
@@ -542,10 +572,15 @@ impl Analyses {
             place.keep(&target.key);
         }
         tracing::info!(game = %target.key, plies = total, "analysis started");
+        // Its searches are the starter's: fair and capped per address.
+        let (pool_key, pool_owner) = match caller {
+            Some(caller) => (crate::ai::fairness_key(caller), caller.session.0.clone()),
+            None => ("analysis".to_string(), "analysis".to_string()),
+        };
         let service = self.clone();
         tokio::spawn(async move {
             let key = target.key.clone();
-            let outcome = service.run(&target, plies).await;
+            let outcome = service.run(&target, plies, &pool_key, &pool_owner).await;
             let mut running = match service.inner.running.lock() {
                 Ok(r) => r,
                 Err(_) => return,
@@ -564,7 +599,13 @@ impl Analyses {
         Ok(AnalysisView::Running { done: 0, total })
     }
 
-    async fn run(&self, target: &Target, plies: Vec<(Position, Square)>) -> Result<(), String> {
+    async fn run(
+        &self,
+        target: &Target,
+        plies: Vec<(Position, Square)>,
+        pool_key: &str,
+        pool_owner: &str,
+    ) -> Result<(), String> {
         let settings = self.inner.settings;
         let total = plies.len() as u32;
         let mut moves = Vec::with_capacity(plies.len());
@@ -579,13 +620,12 @@ impl Analyses {
                     break;
                 };
                 let receiver = loop {
-                    match self
-                        .inner
-                        .pool
-                        .run(move || analyse_ply(&before, square, settings))
-                    {
+                    match self.inner.pool.search(pool_key, pool_owner, move |stop| {
+                        analyse_ply_until(&before, square, settings, stop)
+                    }) {
                         Ok(receiver) => break receiver,
-                        // The queue is full of game searches: let them go first.
+                        // The starter's share or the lane is full: let the
+                        // other searches go first.
                         Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
                     }
                 };
@@ -623,9 +663,13 @@ impl Analyses {
     }
 
     /// `analysis_position`: [`position_values`] of a position given as
-    /// OBF, on the heavy lane, counted as one of the caller's running
-    /// analyses while it searches (429 past the cap). A malformed or
-    /// impossible position is refused as a table's start would be.
+    /// OBF, on the heavy lane under the caller's address (the pool's
+    /// per-address and overall caps: 429 with a retry time past them),
+    /// counted as one of the caller's running analyses while it searches
+    /// (429 past the cap). Dropped before the answer (the request ended),
+    /// the search is cancelled: never started if it still waited, else
+    /// stopped within milliseconds. A malformed or impossible position is
+    /// refused as a table's start would be.
     pub async fn position_values_for(
         &self,
         caller: &crate::limits::Caller,
@@ -643,12 +687,16 @@ impl Analyses {
             })
             .map_err(CommandError::limited)?;
         let settings = self.inner.settings;
-        let receiver = self
+        let pending = self
             .inner
             .pool
-            .run(move || position_values(&position, settings))
-            .map_err(|_| CommandError::unavailable(app::msg!("srv-analysis-busy")))?;
-        receiver
+            .search(
+                &crate::ai::fairness_key(caller),
+                &caller.session.0,
+                move |stop| position_values_until(&position, settings, stop),
+            )
+            .map_err(crate::ai::QueueFull::into_error)?;
+        pending
             .await
             .map_err(|_| CommandError::unavailable(app::msg!("srv-analysis-unavailable")))
     }
@@ -815,7 +863,7 @@ mod tests {
             .into_iter()
             .find(|(p, _)| p.empty_count() == 8 && p.legal_moves().count() >= 2)
             .expect("an 8-empty position with a choice");
-        let (solved, _) = solve_moves(&before, u64::MAX);
+        let (solved, _) = crate::lab::exact::solve_moves(&before, u64::MAX);
         let solved = solved.expect("solved");
         let (best, best_value) = solved[0];
         let (worst, worst_value) = solved[solved.len() - 1];

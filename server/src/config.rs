@@ -38,6 +38,7 @@ pub mod defaults {
     pub const AI_HEAVY_THREADS: u16 = 1;
     pub const AI_QUEUE: usize = 256;
     pub const AI_QUEUE_PER_SESSION: usize = 32;
+    pub const AI_QUEUE_PER_IP: usize = 64;
     pub const TABLE_EXPIRY_SECS: u64 = 86_400;
     pub const GRACE_SECS: u64 = 90;
     pub const PRESENCE_CHECK_MS: u64 = 1000;
@@ -89,6 +90,9 @@ pub enum Action {
     },
     /// Prints the operator's log.
     Log,
+    /// Lists live accounts whose names look alike once folded (names
+    /// created before the folded name was unique; none can be made now).
+    NameCollisions,
 }
 
 /// Othello 3D web server.
@@ -236,8 +240,9 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_AI_HEAVY_THREADS", default_value_t = defaults::AI_HEAVY_THREADS, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub ai_heavy_threads: u16,
 
-    /// Searches that may wait for an AI thread before new ones are refused
-    /// (0: every AI search is refused, a test of the "AI is busy" path).
+    /// Searches that may wait for or run on an AI lane's threads before new
+    /// ones are refused with 429 (0: every AI search is refused with 503, a
+    /// test of the "AI is busy" path).
     #[arg(long, env = "OTHELLO_AI_QUEUE", default_value_t = defaults::AI_QUEUE)]
     pub ai_queue: usize,
 
@@ -245,6 +250,11 @@ pub struct Config {
     /// serves sessions round robin); more are refused.
     #[arg(long, env = "OTHELLO_AI_QUEUE_PER_SESSION", default_value_t = defaults::AI_QUEUE_PER_SESSION)]
     pub ai_queue_per_session: usize,
+
+    /// Searches one address may have waiting or running in each AI lane
+    /// (play, heavy); more are refused with 429 and a retry time.
+    #[arg(long, env = "OTHELLO_AI_QUEUE_PER_IP", default_value_t = defaults::AI_QUEUE_PER_IP)]
+    pub ai_queue_per_ip: usize,
 
     /// Seconds without activity after which a table is deleted (24 h).
     #[arg(long, env = "OTHELLO_TABLE_EXPIRY_SECS", default_value_t = defaults::TABLE_EXPIRY_SECS)]
@@ -441,6 +451,7 @@ impl Config {
             ai_heavy_threads: defaults::AI_HEAVY_THREADS,
             ai_queue: defaults::AI_QUEUE,
             ai_queue_per_session: defaults::AI_QUEUE_PER_SESSION,
+            ai_queue_per_ip: defaults::AI_QUEUE_PER_IP,
             table_expiry_secs: defaults::TABLE_EXPIRY_SECS,
             grace_secs: defaults::GRACE_SECS,
             presence_check_ms: defaults::PRESENCE_CHECK_MS,

@@ -13,6 +13,17 @@ pub const SEARCH_NODES: u64 = 4_000_000;
 /// mover's side, best first. The analysis and the lab's fact sheets both use
 /// it, so they speak the same numbers.
 pub fn midgame_scores(before: &Position, depth: u32) -> Vec<(Square, i32)> {
+    midgame_scores_until(before, depth, None)
+}
+
+/// [`midgame_scores`], stopped early once `stop` is set (the AI pool sets
+/// it when the search's requester has gone; the scores are then partial,
+/// and nobody reads them).
+pub fn midgame_scores_until(
+    before: &Position,
+    depth: u32,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Vec<(Square, i32)> {
     let limits = engine::strong::Limits {
         depth,
         max_nodes: SEARCH_NODES,
@@ -20,6 +31,7 @@ pub fn midgame_scores(before: &Position, depth: u32) -> Vec<(Square, i32)> {
         exact_from_empties: 0,
         time_ms: None,
         threads: 1,
+        stop,
     };
     engine::strong::score_all_moves(before, engine::default_weights(), limits)
         .into_iter()

@@ -499,3 +499,82 @@ async fn a_position_is_valued_by_the_servers_deeper_search() {
         assert_eq!(refusal.msg.key, key, "{bad:?}");
     }
 }
+
+/// Issue 66: the analysis board's searches are the caller's address's, and
+/// a request that ends takes its search with it. 40 requests from one
+/// address, each dropped once its search waits for the one heavy worker,
+/// never start; another address's request, made after them, is the next
+/// one run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_position_searches_never_start_and_another_address_goes_next() {
+    let w = world_with(HubConfig {
+        ai_heavy_threads: 1,
+        ..HubConfig::default()
+    })
+    .await;
+    let pool = w.hub.ai_pool();
+    // Waits for a state the next step needs (30 s at most).
+    let until = |what: &'static str, done: fn(server::ai::LaneStats) -> bool| {
+        let pool = pool.clone();
+        async move {
+            let deadline = std::time::Instant::now() + Duration::from_secs(30);
+            while !done(pool.heavy_stats()) {
+                assert!(std::time::Instant::now() < deadline, "{what}");
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        }
+    };
+    // The one heavy worker is busy until the test lets it go.
+    let (release, blocked) = std::sync::mpsc::channel::<()>();
+    let blocker = pool
+        .run_as("ip:203.0.113.50", move || blocked.recv())
+        .expect("room");
+    until("the blocker runs", |s| s.running == 1).await;
+    let caller = |session: String, address: &str| server::limits::Caller {
+        session: Session(session),
+        address: Some(address.parse().expect("ip")),
+        browser: None,
+        device: None,
+    };
+    let hard = Position::initial().to_obf();
+    for i in 0..40 {
+        // A fresh cookie each time, as a flood rotates them.
+        let flooder = caller(format!("{i:064x}"), "198.51.100.7");
+        let request = {
+            let (analyses, hard) = (w.analyses.clone(), hard.clone());
+            tokio::spawn(async move { analyses.position_values_for(&flooder, &hard).await })
+        };
+        until("the search waits", |s| s.waiting == 1).await;
+        request.abort();
+        assert!(request.await.expect_err("aborted").is_cancelled());
+        // Gone with its request: out of the queue at once.
+        assert_eq!(pool.heavy_stats().waiting, 0, "request {i}");
+    }
+    let player = caller("ab".repeat(32), "192.0.2.44");
+    let endgame =
+        Position::from_obf("XXXXXXXXXXXXXXXXOOOOOOOOXXXXXXXXOOOOOOXXXXXXXX--OOOOOO----XXXXX- X")
+            .expect("obf");
+    let answer = {
+        let analyses = w.analyses.clone();
+        tokio::spawn(async move {
+            analyses
+                .position_values_for(&player, &endgame.to_obf())
+                .await
+        })
+    };
+    until("the other address's search waits", |s| s.waiting == 1).await;
+    release.send(()).expect("release");
+    blocker.await.expect("blocker").expect("released");
+    let values = tokio::time::timeout(Duration::from_secs(30), answer)
+        .await
+        .expect("answered in time")
+        .expect("task")
+        .expect("answered, not refused");
+    assert!(values.moves.iter().all(|m| m.exact), "{values:?}");
+    let stats = pool.heavy_stats();
+    assert_eq!(
+        stats.started, 2,
+        "the blocker and the other address's: {stats:?}"
+    );
+    assert_eq!(stats.dropped, 40, "{stats:?}");
+}

@@ -54,6 +54,8 @@ pub struct HubConfig {
     pub ai_queue: usize,
     /// Searches one session may have waiting (the AI queue is fair per session).
     pub ai_queue_per_session: usize,
+    /// Searches one address may have waiting or running in a lane.
+    pub ai_queue_per_ip: usize,
     /// Idle time after which a table is deleted, in milliseconds.
     pub table_expiry_ms: i64,
     /// How long a player who left an online table keeps the seat, in milliseconds.
@@ -85,6 +87,7 @@ impl From<&crate::config::Config> for HubConfig {
             ai_heavy_threads: usize::from(config.ai_heavy_threads),
             ai_queue: config.ai_queue,
             ai_queue_per_session: config.ai_queue_per_session,
+            ai_queue_per_ip: config.ai_queue_per_ip,
             table_expiry_ms: ms(config.table_expiry_secs),
             grace_ms: ms(config.grace_secs),
             test_time_controls: config.test_time_controls,
@@ -207,6 +210,7 @@ impl<S: TableStore> Hub<S> {
                 play_threads: config.ai_threads,
                 heavy_threads: config.ai_heavy_threads,
                 capacity: config.ai_queue,
+                per_key: config.ai_queue_per_ip,
                 per_owner: config.ai_queue_per_session,
             },
             replies_tx,

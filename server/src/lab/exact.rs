@@ -6,6 +6,7 @@
 
 use engine::{Position, SolveResult, Square};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
 
 /// The default: exact values from this many empty squares down.
 pub const DEFAULT_EXACT_EMPTIES: u32 = 20;
@@ -32,7 +33,20 @@ impl Default for ExactLimits {
 
 /// Solves `pos` exactly unless it needs more than `max_nodes` positions.
 pub fn solve_within(pos: &Position, max_nodes: u64) -> Option<SolveResult> {
-    engine::solve_with(pos, engine::SolveOptions::default().within(max_nodes)).map(|s| s.result)
+    solve_until(pos, max_nodes, None)
+}
+
+/// [`solve_within`], given up (`None`) once `stop` is set: the AI pool
+/// sets it when the search's requester has gone.
+pub fn solve_until(
+    pos: &Position,
+    max_nodes: u64,
+    stop: Option<&AtomicBool>,
+) -> Option<SolveResult> {
+    let options = engine::SolveOptions::default()
+        .within(max_nodes)
+        .until(stop);
+    engine::solve_with(pos, options).map(|s| s.result)
 }
 
 /// One legal move's exact final disc difference, from the mover's side.
@@ -78,6 +92,15 @@ impl EndgameTruth {
 /// first, and the nodes used; `None` (with the nodes used) when the budget ran
 /// out.
 pub fn solve_moves(before: &Position, max_nodes: u64) -> (Option<Vec<(Square, i32)>>, u64) {
+    solve_moves_until(before, max_nodes, None)
+}
+
+/// [`solve_moves`], given up (`None`) once `stop` is set.
+pub fn solve_moves_until(
+    before: &Position,
+    max_nodes: u64,
+    stop: Option<&AtomicBool>,
+) -> (Option<Vec<(Square, i32)>>, u64) {
     let mut used = 0u64;
     let mut out = Vec::new();
     for square in before.legal_moves().iter() {
@@ -88,7 +111,7 @@ pub fn solve_moves(before: &Position, max_nodes: u64) -> (Option<Vec<(Square, i3
         if left == 0 {
             return (None, used);
         }
-        match solve_within(&outcome.position, left) {
+        match solve_until(&outcome.position, left, stop) {
             // The child is solved for the opponent (or for the mover again
             // after a pass, which the solver handles at its root).
             Some(result) => {
@@ -111,11 +134,21 @@ pub fn solve_moves(before: &Position, max_nodes: u64) -> (Option<Vec<(Square, i3
 /// The exact facts of `square` played in `before`, or `None` when `before`
 /// has more empties than `limits.empties`.
 pub fn truth(before: &Position, square: Square, limits: ExactLimits) -> Option<EndgameTruth> {
+    truth_until(before, square, limits, None)
+}
+
+/// [`truth`], the solves given up (an estimate) once `stop` is set.
+pub fn truth_until(
+    before: &Position,
+    square: Square,
+    limits: ExactLimits,
+    stop: Option<&AtomicBool>,
+) -> Option<EndgameTruth> {
     let empties = before.empty_count();
     if empties > limits.empties || before.legal_moves().is_empty() {
         return None;
     }
-    let (solved, nodes) = solve_moves(before, limits.max_nodes);
+    let (solved, nodes) = solve_moves_until(before, limits.max_nodes, stop);
     Some(match solved {
         Some(moves) => {
             let played = moves.iter().find(|(s, _)| *s == square).map(|(_, v)| *v);

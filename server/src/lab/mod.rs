@@ -425,12 +425,14 @@ impl LabHub {
         drop(game);
         let limits = self.inner.config.exact;
         let discs_depth = self.inner.config.discs_depth;
-        let work = move || {
+        // `stop`: set when the step's request has gone (the solves and
+        // the strong search then give up early; nothing is placed).
+        let work = move |stop: Option<&std::sync::atomic::AtomicBool>| {
             let report = engine::search(&before, depth);
             let analysis = engine::analyse_root(&before, depth);
             let truth = report
                 .best_move
-                .and_then(|square| exact::truth(&before, square, limits));
+                .and_then(|square| exact::truth_until(&before, square, limits, stop));
             // Each alternative in discs, as the game analysis values it:
             // exact when solved, else the trained search's estimate.
             let discs = match truth.as_ref().filter(|t| t.is_exact()) {
@@ -444,24 +446,33 @@ impl LabHub {
                         .collect(),
                     true,
                 ),
-                None => (crate::discs::midgame_scores(&before, discs_depth), false),
+                None => (
+                    crate::discs::midgame_scores_until(&before, discs_depth, stop),
+                    false,
+                ),
             };
             (report, analysis, truth, discs)
         };
         let (report, analysis, truth, discs) = match &self.inner.config.ai {
             // On the AI pool's heavy lane (never a thread a player's reply
             // waits for), fair per address.
+            // Fair and capped per address (429 with a retry time when the
+            // address or the lane is full; 503 when the pool takes nothing).
             Some(pool) => pool
-                .run_as(&self.pool_key(), work)
-                .map_err(|full| {
-                    CommandError::unavailable(app::msg!("srv-nothing-changed", why = full.msg))
-                })?
+                .search(&self.pool_key(), &self.pool_key(), work)
+                .map_err(|full| crate::ai::QueueFull {
+                    msg: app::msg!("srv-nothing-changed", why = full.msg),
+                    ..full
+                })
+                .map_err(crate::ai::QueueFull::into_error)?
                 .await
                 .map_err(|_| CommandError::unavailable(app::msg!("srv-search-failed")))?,
-            None => tokio::task::spawn_blocking(work).await.map_err(|e| {
-                tracing::error!("lab search task failed: {e}");
-                CommandError::unavailable(app::msg!("srv-search-failed"))
-            })?,
+            None => tokio::task::spawn_blocking(move || work(None))
+                .await
+                .map_err(|e| {
+                    tracing::error!("lab search task failed: {e}");
+                    CommandError::unavailable(app::msg!("srv-search-failed"))
+                })?,
         };
         let mut game = entry.lock().await;
         if game.version != version {
