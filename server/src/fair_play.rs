@@ -68,7 +68,10 @@ impl FairPlay {
     /// The links a request is seen through now: its address and its device.
     pub fn links_now(&self, caller: &Caller) -> Vec<String> {
         let mut links = Vec::new();
-        if let Some(address) = caller.address {
+        // Behind a proxy, a request without its client-address header has
+        // no known address (the guard counts it under the unspecified
+        // address, shared by every such request): it links nobody.
+        if let Some(address) = caller.address.filter(|a| !a.is_unspecified()) {
             links.push(self.hash("ip", &address.to_string()));
         }
         links.extend(self.device_link(caller));

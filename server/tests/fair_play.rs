@@ -206,6 +206,27 @@ async fn accounts_from_one_address_play_unrated_and_are_never_paired_rated() {
     linked_accounts_are_never_paired_rated(&live, &booster, &alt).await;
 }
 
+/// Behind a proxy, requests that arrive without the client-address header
+/// share no address: two accounts each seen that way are not linked (the
+/// browser suite's WebSockets carry no such header, as Playwright cannot set
+/// one there).
+#[tokio::test]
+async fn requests_without_a_client_address_link_nobody() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let one = signed_up(&live, "headerless_one").await;
+    let two = signed_up(&live, "headerless_two").await;
+    for client in [&one, &two] {
+        let bare = client.without_address();
+        let (status, _) = bare.get("/").await.expect("lobby");
+        assert_eq!(status, 200);
+        assert!(bare.signed_in_as().await.is_ok());
+    }
+    let (black, _, table) = seat_rated(one, two).await;
+    let players = black.table_players(&table).await.expect("players");
+    assert!(players.rated && !players.linked, "{players:?}");
+}
+
 /// Rated quick match: the two linked accounts wait side by side unpaired;
 /// a third account from elsewhere is paired with one of them.
 async fn linked_accounts_are_never_paired_rated(live: &Live, booster: &Client, alt: &Client) {

@@ -123,6 +123,19 @@ impl Client {
         self
     }
 
+    /// This browser (its cookies), its requests carrying no client address:
+    /// behind the test's "proxy", as a request that bypassed it.
+    pub fn without_address(&self) -> Client {
+        Client {
+            http: self.http.clone(),
+            url: self.url.clone(),
+            cookie: self.cookie.clone(),
+            device: self.device.clone(),
+            address: None,
+            bodies: None,
+        }
+    }
+
     /// Another browser (no cookies) from the same address as this one.
     pub fn sibling(&self) -> Client {
         Client {
