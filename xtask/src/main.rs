@@ -1369,7 +1369,9 @@ mod tests {
         // The server never serves these for rating (server/src/puzzles.rs).
         let server = include_str!("../../server/src/puzzles.rs");
         assert!(
-            server.contains(&format!("pub const OFFLINE_PACK: usize = {OFFLINE_PUZZLES};")),
+            server.contains(&format!(
+                "pub const OFFLINE_PACK: usize = {OFFLINE_PUZZLES};"
+            )),
             "xtask's OFFLINE_PUZZLES and the server's OFFLINE_PACK differ"
         );
     }
