@@ -223,7 +223,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/game/:id") view={Lazy::<GameRoute>::new()} />
                 <Route path=path!("/@/:name") view={Lazy::<ProfileRoute>::new()} />
                 <Route path=path!("/players") view={Lazy::<PlayersRoute>::new()} />
-                <Route path=path!("/puzzles") view={Lazy::<PuzzlesRoute>::new()} />
+                <Route path=path!("/puzzles/:id?") view={Lazy::<PuzzlesRoute>::new()} />
                 <Route path=path!("/tournaments/:id?") view={Lazy::<TournamentsRoute>::new()} />
             </Routes>
         </Router>

@@ -102,7 +102,6 @@ pub struct PuzzleView {
     pub legal: Vec<u8>,
     /// How many moves the player must find (the opponent replies between).
     pub to_find: u32,
-    pub themes: Vec<Theme>,
     /// The puzzle's rating (rounded).
     pub rating: i32,
     /// Proved exactly (else judged at `depth`).
@@ -174,6 +173,10 @@ pub struct PuzzleSolution {
     pub line: Vec<u8>,
     /// The best line from the start, as far as it is known.
     pub pv: Vec<u8>,
+    /// What the puzzle was about: sent only once it is over, as the themes
+    /// give the answer away ("corner").
+    #[serde(default)]
+    pub themes: Vec<Theme>,
 }
 
 /// The server's answer to a move.

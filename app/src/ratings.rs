@@ -93,10 +93,25 @@ pub struct BoardLine {
     pub games: u32,
 }
 
+/// Player search: the most players one search answers.
+pub const SEARCH_RESULTS: usize = 20;
+/// Player search: the shortest prefix searched (after the name fold).
+pub const SEARCH_MIN: usize = 2;
+/// Player search: the longest prefix (a name's longest).
+pub const SEARCH_MAX: usize = 20;
+
+/// A player found by name, with their rating in each pool they played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FoundPlayer {
+    pub name: String,
+    pub ratings: Vec<(Speed, ShownRating)>,
+}
+
 /// Server-side glue: the trait the server implements.
 #[cfg(feature = "ssr")]
 pub mod backend {
-    use super::{BoardLine, PlayersView, PoolRating};
+    use super::{BoardLine, FoundPlayer, PlayersView, PoolRating};
+    use crate::api::backend::Caller;
     use crate::api::CommandError;
     use crate::protocol::{Session, Speed, TableId};
     use std::sync::Arc;
@@ -113,6 +128,13 @@ pub mod backend {
         ) -> Result<PlayersView, CommandError>;
         async fn ratings_of(&self, session: &Session) -> Result<Vec<PoolRating>, CommandError>;
         async fn leaderboard(&self, speed: Speed) -> Result<Vec<BoardLine>, CommandError>;
+        /// Players whose name starts with `prefix` (compared folded, as
+        /// names are), at most [`super::SEARCH_RESULTS`].
+        async fn search_players(
+            &self,
+            caller: &Caller,
+            prefix: &str,
+        ) -> Result<Vec<FoundPlayer>, CommandError>;
     }
 
     /// The ratings backend, provided to server functions as context.
@@ -146,6 +168,14 @@ pub async fn my_ratings() -> Result<Vec<PoolRating>, CommandError> {
 #[leptos::server(endpoint = "leaderboard", input = Json)]
 pub async fn leaderboard(speed: Speed) -> Result<Vec<BoardLine>, CommandError> {
     backend::context()?.leaderboard(speed).await
+}
+
+/// Players by the start of their name (2 to 20 characters of a name's):
+/// at most [`SEARCH_RESULTS`], with their ratings.
+#[leptos::server(endpoint = "search_players", input = Json)]
+pub async fn search_players(prefix: String) -> Result<Vec<FoundPlayer>, CommandError> {
+    let caller = crate::api::backend::caller()?;
+    backend::context()?.search_players(&caller, &prefix).await
 }
 
 #[cfg(test)]

@@ -259,6 +259,11 @@ impl Puzzles {
         self.inner.clock.now_ms()
     }
 
+    /// Whether the set has a puzzle `id` (`/puzzles/<id>` of another is a 404).
+    pub fn has(&self, id: &str) -> bool {
+        self.inner.set.get(id).is_some()
+    }
+
     async fn ratings(&self) -> Result<HashMap<String, f64>, CommandError> {
         if let Some(known) = self.inner.ratings.read().ok().and_then(|r| r.clone()) {
             return Ok(known);
@@ -375,7 +380,6 @@ impl Puzzles {
             side: side_of(chosen.side()),
             legal: chosen.start.legal_moves().iter().map(index).collect(),
             to_find: chosen.to_find(),
-            themes: chosen.themes.clone(),
             rating: Self::rating_of(&ratings, chosen).round() as i32,
             exact: chosen.exact,
             depth: chosen.depth,
@@ -444,6 +448,7 @@ impl Puzzles {
             exact: puzzle.exact,
             line: puzzle.line.iter().copied().map(index).collect(),
             pv: puzzle.pv.iter().copied().map(index).collect(),
+            themes: puzzle.themes.clone(),
         });
         step.streak = streak;
         if step.solution.is_some() {

@@ -7,9 +7,12 @@
 
 use crate::glicko::PROVISIONAL_DEVIATION;
 use crate::store::Store;
+use app::api::backend::Caller;
 use app::api::CommandError;
 use app::protocol::{AccountId, Session, Speed, TableId, TableMode};
-use app::ratings::{BoardLine, PlayersView, PoolRating, SeatTag, ShownRating};
+use app::ratings::{BoardLine, FoundPlayer, PlayersView, PoolRating, SeatTag, ShownRating};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// Lines on the leaderboard.
 pub const BOARD_SIZE: i64 = 50;
@@ -18,12 +21,30 @@ pub const BOARD_DAYS: i64 = 30;
 /// Points of a rating history kept on a profile's graph.
 pub const HISTORY_POINTS: i64 = 200;
 
+/// Player searches one address may make a minute.
+pub const SEARCHES_PER_MINUTE: u32 = 30;
+
 /// The ratings service.
 #[derive(Clone)]
 pub struct Ratings {
     pub store: Store,
     pub hub: crate::hub::Hub,
     pub fair_play: crate::fair_play::FairPlay,
+    /// Player searches per address this minute (count, minute's start).
+    pub searches: Arc<Mutex<HashMap<String, (u32, i64)>>>,
+}
+
+/// Whether `prefix` may be searched: 2 to 20 of a name's characters, at
+/// least 2 of them left by the fold. The folded prefix.
+pub fn search_prefix(prefix: &str) -> Option<String> {
+    use app::ratings::{SEARCH_MAX, SEARCH_MIN};
+    let chars = prefix.chars().count();
+    let allowed = prefix
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let folded = crate::accounts::fold(prefix);
+    (allowed && (SEARCH_MIN..=SEARCH_MAX).contains(&chars) && folded.len() >= SEARCH_MIN)
+        .then_some(folded)
 }
 
 fn unavailable(error: crate::store::StoreError) -> CommandError {
@@ -134,6 +155,67 @@ impl Ratings {
             })
             .collect())
     }
+
+    /// Counts a search from `caller`'s address; false past the minute's cap.
+    fn count_search(&self, caller: &Caller) -> bool {
+        let Some(address) = caller.address else {
+            return true;
+        };
+        let now = self.hub.now();
+        let Ok(mut searches) = self.searches.lock() else {
+            return true;
+        };
+        if searches.len() > 10_000 {
+            searches.retain(|_, (_, since)| now - *since < 60_000);
+        }
+        let entry = searches.entry(address.to_string()).or_insert((0, now));
+        if now - entry.1 >= 60_000 {
+            *entry = (0, now);
+        }
+        entry.0 += 1;
+        entry.0 <= SEARCHES_PER_MINUTE
+    }
+
+    async fn search_players(
+        &self,
+        caller: &Caller,
+        prefix: &str,
+    ) -> Result<Vec<FoundPlayer>, CommandError> {
+        use app::ratings::{SEARCH_MAX, SEARCH_MIN, SEARCH_RESULTS};
+        let folded = search_prefix(prefix).ok_or_else(|| {
+            CommandError::refused(app::msg!(
+                "srv-search-query",
+                min = SEARCH_MIN,
+                max = SEARCH_MAX
+            ))
+        })?;
+        if !self.count_search(caller) {
+            return Err(CommandError::limited(app::msg!("srv-search-limit")));
+        }
+        let rows = self
+            .store
+            .search_players(&folded, SEARCH_RESULTS as i64)
+            .await
+            .map_err(unavailable)?;
+        let mut found: Vec<FoundPlayer> = Vec::new();
+        for row in rows {
+            if found.last().is_none_or(|f| f.name != row.name) {
+                found.push(FoundPlayer {
+                    name: row.name.clone(),
+                    ratings: Vec::new(),
+                });
+            }
+            let pool = row.speed.as_deref().and_then(Speed::parse);
+            if let (Some(speed), Some(rating), Some(deviation), Some(last)) =
+                (pool, row.rating, row.deviation, found.last_mut())
+            {
+                last.ratings
+                    .push((speed, ShownRating::new(rating, deviation)));
+            }
+        }
+        found.truncate(SEARCH_RESULTS);
+        Ok(found)
+    }
 }
 
 /// An account's ratings, one per pool played, with their histories.
@@ -175,5 +257,13 @@ impl app::ratings::backend::RatingsBackend for Ratings {
 
     async fn leaderboard(&self, speed: Speed) -> Result<Vec<BoardLine>, CommandError> {
         Ratings::leaderboard(self, speed).await
+    }
+
+    async fn search_players(
+        &self,
+        caller: &Caller,
+        prefix: &str,
+    ) -> Result<Vec<FoundPlayer>, CommandError> {
+        Ratings::search_players(self, caller, prefix).await
     }
 }

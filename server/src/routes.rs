@@ -33,8 +33,8 @@ fn percent_decoded(text: &str) -> String {
 
 /// A page whose subject does not exist is a 404 page: `/game/<id>` of a
 /// game not in the archive, `/@/<name>` of nobody, `/table/<id>`,
-/// `/lab/<id>` and `/tournaments/<id>` of a table, lab game or tournament
-/// that does not exist (or never could: a malformed id). The pages themselves
+/// `/lab/<id>`, `/puzzles/<id>` and `/tournaments/<id>` of a table, lab
+/// game, puzzle or tournament that does not exist (or never could: a malformed id). The pages themselves
 /// stream (their head is sent before the subject is read), so the status is
 /// set here, where the answer is known before anything is sent — for a link
 /// preview, a crawler or a bookmark of an expired table, not only for the
@@ -75,6 +75,8 @@ async fn page_subject_missing(state: &AppState, path: &str) -> bool {
             Ok(id) => matches!(state.store.lab_version(id.as_str()).await, Ok(None)),
             Err(_) => true,
         }
+    } else if let Some(id) = under("/puzzles/") {
+        !state.puzzles.has(id)
     } else if let Some(id) = under("/tournaments/") {
         match TournamentId::parse(id) {
             Ok(id) => matches!(state.store.tournament(&id).await, Ok(None)),
@@ -146,6 +148,7 @@ pub fn router(state: AppState) -> Router {
             store: state.store.clone(),
             hub: state.hub.clone(),
             fair_play: state.fair_play.clone(),
+            searches: Default::default(),
         }));
     let puzzle_backend =
         app::puzzles::backend::PuzzleBackendHandle(Arc::new(state.puzzles.clone()));

@@ -55,6 +55,7 @@ fn well_formed(name: &str) -> Option<(&'static str, u16)> {
         "delete_account" => (r#"{"password":"x"}"#, 422),
         "my_ratings" => (r#"{}"#, 200),
         "leaderboard" => (r#"{"speed":"blitz"}"#, 200),
+        "search_players" => (r#"{"prefix":"nobody"}"#, 200),
         "report_player" => (
             r#"{"report":{"name":"nobody","table":null,"reason":"cheating","text":"x"}}"#,
             404,
@@ -596,6 +597,7 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
         "delete_account" => status_of(client.delete_account("x").await),
         "my_ratings" => status_of(client.my_ratings().await),
         "leaderboard" => status_of(client.leaderboard(Speed::Blitz).await),
+        "search_players" => status_of(client.search_players("nobody").await),
         "report_player" => status_of(
             client
                 .report_player("nobody", None, app::accounts::ReportReason::Cheating, "x")

@@ -262,3 +262,87 @@ async fn the_offline_packs_ratings_are_reset_at_start_and_its_tries_kept_unrated
     assert_eq!(history[0].rated, 0);
     assert_eq!(history[0].rating_after, None);
 }
+
+/// A puzzle's themes ("corner") give its answer away: no view or step
+/// before the end holds one; the step that ends it (solved or failed) does.
+#[tokio::test]
+async fn themes_are_sent_only_once_the_puzzle_is_over() {
+    let (_dir, live) = live().await;
+    let player = account(&live, "themer").await;
+    let set = PuzzleSet::shipped();
+    let theme_keys: Vec<&str> = app::puzzles::Theme::ALL.iter().map(|t| t.key()).collect();
+    // A "themes" field anywhere, or a theme's name as any string value.
+    fn holds(json: &serde_json::Value, keys: &[&str]) -> bool {
+        match json {
+            serde_json::Value::String(text) => keys.contains(&text.as_str()),
+            serde_json::Value::Array(items) => items.iter().any(|v| holds(v, keys)),
+            serde_json::Value::Object(fields) => fields
+                .iter()
+                .any(|(name, v)| name == "themes" || holds(v, keys)),
+            _ => false,
+        }
+    }
+    let holds_theme = |json: &serde_json::Value| holds(json, &theme_keys);
+    let multi = set
+        .served()
+        .iter()
+        .find(|p| p.to_find() >= 2 && !p.themes.is_empty())
+        .expect("a multi-move puzzle");
+    let single = set
+        .served()
+        .iter()
+        .find(|p| p.to_find() == 1 && !p.themes.is_empty())
+        .expect("a one-move puzzle");
+    for choice in [
+        serde_json::json!({ "kind": "id", "id": multi.id }),
+        serde_json::json!({ "kind": "next", "theme": null }),
+        serde_json::json!({ "kind": "daily" }),
+        serde_json::json!({ "kind": "streak", "n": 0 }),
+    ] {
+        let (status, view) = player
+            .call_raw("puzzle", &serde_json::json!({ "choice": choice }))
+            .await
+            .expect("puzzle");
+        assert_eq!(status, 200, "{view}");
+        assert!(!holds_theme(&view), "a theme before the end: {view}");
+    }
+    // The first right move of a multi-move puzzle: still no theme.
+    let first = vec![multi.line[0].index() as u8];
+    let (status, step) = player
+        .call_raw(
+            "puzzle_move",
+            &serde_json::json!({ "id": multi.id, "moves": first, "streak": false }),
+        )
+        .await
+        .expect("move");
+    assert_eq!(status, 200);
+    assert_eq!(step["outcome"]["kind"], "continue", "{step}");
+    assert!(!holds_theme(&step), "a theme before the end: {step}");
+    // Solved: the last step has them.
+    let solved = solve(&player, &multi.id).await;
+    assert_eq!(solved.outcome, StepOutcome::Solved);
+    assert_eq!(solved.solution.expect("solution").themes, multi.themes);
+    // Failed: so has the failing step.
+    let failed = player
+        .puzzle_move(&single.id, &[wrong(&single.id)], false)
+        .await
+        .expect("move");
+    assert_eq!(failed.outcome, StepOutcome::Failed);
+    assert_eq!(failed.solution.expect("solution").themes, single.themes);
+}
+
+/// `/puzzles/<id>` is the puzzle's page (rendered by the server with that
+/// puzzle); an id the set does not have is a 404 page.
+#[tokio::test]
+async fn a_puzzles_own_address_opens_it() {
+    let (_dir, live) = live().await;
+    let visitor = live.browser().await;
+    let id = &PuzzleSet::shipped().served()[3].id;
+    let (status, page) = visitor.get(&format!("/puzzles/{id}")).await.expect("page");
+    assert_eq!(status, 200);
+    assert!(page.contains(&format!("data-id=\"{id}\"")), "{page}");
+    let (status, _) = visitor.get("/puzzles/nope").await.expect("page");
+    assert_eq!(status, 404);
+    let (status, _) = visitor.get(&format!("/puzzles?id={id}")).await.expect("page");
+    assert_eq!(status, 200);
+}

@@ -552,6 +552,15 @@ impl Client {
         self.call("leaderboard", json!({ "speed": speed })).await
     }
 
+    /// Players whose name starts with `prefix` (`search_players`).
+    pub async fn search_players(
+        &self,
+        prefix: &str,
+    ) -> Result<Vec<app::ratings::FoundPlayer>, Refusal> {
+        self.call("search_players", json!({ "prefix": prefix }))
+            .await
+    }
+
     // ----- challenges -----
 
     pub async fn challenge(&self, new: &app::challenges::NewChallenge) -> Result<String, Refusal> {

@@ -1,8 +1,10 @@
 // Puzzles: solved and failed by clicks on the main board, the ratings moving
 // as Glicko-2 says (computed here, independently of the server), a retry
 // that changes nothing, a multi-move puzzle with the opponent's reply played
-// on the board, the puzzle of the day the same for two strangers, the
-// history, and the refusals a careless or hostile client meets.
+// on the board, the themes shown only once a puzzle is over, the solution
+// played on the board (and again on demand), `/puzzles/<id>` in the address
+// bar, the puzzle of the day the same for two strangers, the history, and
+// the refusals a careless or hostile client meets.
 import { test, expect, fastAnimations, waitForIsland, screenshot } from './support/fixtures';
 import { clickSquare, status } from './support/board';
 import { newPlayer, signUp } from './support/online';
@@ -17,6 +19,7 @@ interface Puzzle {
   values: [string, number][];
   exact: boolean;
   rating: number;
+  themes: string[];
 }
 
 const shipped: Puzzle[] = fs
@@ -26,6 +29,31 @@ const shipped: Puzzle[] = fs
   .map((l) => JSON.parse(l));
 
 const index = (name: string) => (Number(name[1]) - 1) * 8 + (name.charCodeAt(0) - 97);
+
+/** The discs of each colour after `moves` (passes between as needed) from a puzzle's start. */
+function discsAfter(obf: string, moves: string[]): { black: number; white: number } {
+  const cells = obf.slice(0, 64).split('').map((c) => (c === 'X' ? 1 : c === 'O' ? -1 : 0));
+  let me = obf[65] === 'X' ? 1 : -1;
+  const flips = (sq: number, who: number) => {
+    const out: number[] = [];
+    if (cells[sq] !== 0) return out;
+    for (const [dr, dc] of [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]]) {
+      const run: number[] = [];
+      let r = Math.floor(sq / 8) + dr, c = (sq % 8) + dc;
+      while (r >= 0 && r < 8 && c >= 0 && c < 8 && cells[r * 8 + c] === -who) { run.push(r * 8 + c); r += dr; c += dc; }
+      if (run.length && r >= 0 && r < 8 && c >= 0 && c < 8 && cells[r * 8 + c] === who) out.push(...run);
+    }
+    return out;
+  };
+  for (const name of moves) {
+    const sq = index(name);
+    if (flips(sq, me).length === 0) me = -me; // the other side had to pass
+    for (const f of flips(sq, me)) cells[f] = me;
+    cells[sq] = me;
+    me = -me;
+  }
+  return { black: cells.filter((c) => c === 1).length, white: cells.filter((c) => c === -1).length };
+}
 
 // Glicko-2 as Mark Glickman's "Example of the Glicko-2 system" (τ = 0.5).
 interface G { r: number; rd: number; vol: number }
@@ -80,17 +108,23 @@ test('puzzles by clicks: served puzzles move an account\'s rating as Glicko-2 sa
   // Signed out: solved by clicking its answer, and the page says why no
   // rating moves.
   await open(`/puzzles?id=${single[0].id}`);
+  await expect(page).toHaveURL(new RegExp(`/puzzles/${single[0].id}$`));
   await expect(page.locator('#puzzle-task')).toContainText('find the best move');
+  // The themes would give the answer away: not shown before it is over.
+  await expect(page.locator('#puzzle-themes')).toHaveCount(0);
+  await expect(card).not.toContainText('Themes');
   await expect(page.locator('#puzzle-you')).toHaveAttribute('data-unrated', 'puzzles-unrated-signed-out');
   await expect(page.locator('#puzzle-you')).toContainText('sign in');
   await clickSquare(page, index(single[0].line[0]));
   await expect(card).toHaveAttribute('data-state', 'solved');
   await expect(rating).toHaveAttribute('data-unrated', 'puzzles-unrated-signed-out');
+  await expect(page.locator('#puzzle-themes')).toHaveAttribute('data-themes', single[0].themes.join(' '));
 
   // An account: a puzzle opened by link is not rated either.
   const stamp = Date.now().toString(36).slice(-5);
   await signUp(page, `pz${stamp}`);
-  await open(`/puzzles?id=${single[1].id}`);
+  await open(`/puzzles/${single[1].id}`);
+  await expect(card).toHaveAttribute('data-id', single[1].id);
   await expect(page.locator('#puzzle-you')).toHaveAttribute('data-unrated', 'puzzles-unrated-not-served');
   await clickSquare(page, index(single[1].line[0]));
   await expect(card).toHaveAttribute('data-state', 'solved');
@@ -112,7 +146,9 @@ test('puzzles by clicks: served puzzles move an account\'s rating as Glicko-2 sa
     throw new Error('no one-move puzzle served');
   };
   const a = await servedSingle();
+  await expect(page).toHaveURL(new RegExp(`/puzzles/${a.id}$`));
   await expect(page.locator('#puzzle-you')).toHaveText('Your puzzle rating: 1500?');
+  await expect(page.locator('#puzzle-provisional')).toContainText('A ? after your puzzle rating means it is provisional');
   const legal = (await status(page)).legal;
   expect(legal.length).toBeGreaterThanOrEqual(3);
   await clickSquare(page, index(a.line[0]));
@@ -121,12 +157,19 @@ test('puzzles by clicks: served puzzles move an account\'s rating as Glicko-2 sa
   const afterA = glicko(fresh, { r: a.rating, rd: 350, vol: 0.06 }, 1);
   await expect(rating).toHaveAttribute('data-rating', String(Math.round(afterA.r)));
   await expect(rating).toHaveAttribute('data-change', String(Math.round(afterA.r) - 1500));
-  // Every legal move's value on the board, the answer marked.
+  // The solution played on the board, ending on its last position with
+  // no value written there; again from the start on demand, where every
+  // legal move's value is written, the answer marked.
+  await expect(card).toHaveAttribute('data-replayed', 'true', { timeout: 15_000 });
+  await page.waitForFunction(() => (window as any).othello3d.status().labels === 0);
+  await page.click('#puzzle-replay');
   await page.waitForFunction((n) => (window as any).othello3d.status().labels === n, a.values.length);
   const shown = await status(page);
   expect(shown.hint).toBe(index(a.line[0]));
   expect(shown.labelTexts!.filter((l) => l[2]).map((l) => l[0])).toContain(index(a.line[0]));
   await expect(page.locator('#puzzle-solution')).toContainText(`Solution: ${a.line[0]}.`);
+  await expect(page.locator('#puzzle-themes')).toBeVisible();
+  await expect(card).toHaveAttribute('data-replayed', 'true', { timeout: 15_000 });
   await screenshot(page, info, 'puzzle-solved');
 
   // Fail the next one served with a legal move that is not the answer.
@@ -138,6 +181,17 @@ test('puzzles by clicks: served puzzles move an account\'s rating as Glicko-2 sa
   await clickSquare(page, wrong);
   await expect(card).toHaveAttribute('data-state', 'failed');
   await expect(page.locator('#puzzle-verdict')).toContainText(`the move was ${b.line[0]}`);
+  // The answer, not the wrong move, is played on the board, and no value
+  // is written on the square played.
+  await expect(card).toHaveAttribute('data-replayed', 'true', { timeout: 15_000 });
+  const solvedBoard = discsAfter(b.obf, b.line);
+  await page.waitForFunction(
+    (want) => {
+      const s = (window as any).othello3d.status();
+      return s.black === want.black && s.white === want.white && s.labels === 0 && !s.animating;
+    },
+    solvedBoard,
+  );
   const afterB = glicko(afterA, { r: b.rating, rd: 350, vol: 0.06 }, 0);
   await expect(rating).toHaveAttribute('data-rating', String(Math.round(afterB.r)));
   await expect(rating).toHaveAttribute('data-change', String(Math.round(afterB.r) - Math.round(afterA.r)));
@@ -181,6 +235,18 @@ test('a multi-move puzzle plays the reply on the board; the daily puzzle is the 
     await one.waitForFunction((sq) => (window as any).othello3d.status().legal.length > 0 && (window as any).othello3d.status().drawnVersion >= 3, index(multi.line[1]));
     await clickSquare(one, index(multi.line[2]));
     await expect(one.locator('#puzzle')).toHaveAttribute('data-state', multi.line.length > 3 ? 'solving' : 'solved');
+    if (multi.line.length === 3) {
+      // Over: the board ends on the solution's last position, not the start.
+      await expect(one.locator('#puzzle')).toHaveAttribute('data-replayed', 'true', { timeout: 15_000 });
+      const end = discsAfter(multi.obf, multi.line);
+      await one.waitForFunction(
+        (want) => {
+          const s = (window as any).othello3d.status();
+          return s.black === want.black && s.white === want.white && s.labels === 0;
+        },
+        end,
+      );
+    }
     await screenshot(one, info, 'puzzle-multi-move');
   }
   const daily: string[] = [];
@@ -188,7 +254,7 @@ test('a multi-move puzzle plays the reply on the board; the daily puzzle is the 
     await page.goto('/');
     await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
     await page.click('#puzzle-of-the-day');
-    await page.waitForURL(/\/puzzles\?daily/);
+    await page.waitForURL(/\/puzzles(\?daily|\/[0-9a-f]+$)/);
     await expect(page.locator('#puzzle-meta')).toContainText('Puzzle of the day');
     daily.push((await page.locator('#puzzle').getAttribute('data-id'))!);
   }

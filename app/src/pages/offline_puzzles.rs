@@ -54,7 +54,6 @@ pub fn view_of(p: &PackPuzzle) -> Option<PuzzleView> {
         },
         legal: start.legal_moves().iter().map(index).collect(),
         to_find: moves_to_find(start, &line),
-        themes: Vec::new(),
         rating: 0,
         exact: p.exact,
         depth: None,
@@ -85,6 +84,7 @@ pub fn step_of(p: &PackPuzzle, moves: &[u8]) -> Option<PuzzleStep> {
         exact: p.exact,
         line: line.iter().copied().map(index).collect(),
         pv: Vec::new(),
+        themes: Vec::new(),
     }))
 }
 

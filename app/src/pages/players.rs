@@ -4,7 +4,9 @@
 //! leaderboard page `/players`.
 
 use crate::protocol::{RoundStatus, Side, Speed, TableMode, TableView};
-use crate::ratings::{change_text, leaderboard, my_ratings, table_players, PoolRating, SeatTag};
+use crate::ratings::{
+    change_text, leaderboard, my_ratings, search_players, table_players, PoolRating, SeatTag,
+};
 use leptos::prelude::*;
 
 fn speed_name(lang: crate::i18n::Lang, speed: Speed) -> String {
@@ -257,6 +259,90 @@ pub fn ProfileRatings(pools: Vec<PoolRating>) -> impl IntoView {
     })
 }
 
+/// Players by the start of their name (`?q=`, so the form works without
+/// JavaScript too), each with their ratings and a link to challenge them.
+#[component]
+fn PlayerSearch() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let first = leptos_router::hooks::use_query_map()
+        .with_untracked(|q| q.get("q"))
+        .unwrap_or_default();
+    let typed = RwSignal::new(first.clone());
+    let asked = RwSignal::new(first);
+    let found = Resource::new(
+        move || asked.get(),
+        |prefix| async move {
+            if prefix.is_empty() {
+                return Ok(None);
+            }
+            search_players(prefix).await.map(Some)
+        },
+    );
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        asked.set(typed.get_untracked().trim().to_string());
+    };
+    let me = crate::accounts::signed_in();
+    view! {
+        <section class="card player-search" id="player-search">
+            <h2>{t!(lang, "players-search")}</h2>
+            <form method="get" action="/players" role="search" on:submit=submit>
+                <label for="player-search-input">{t!(lang, "players-search-label")}</label> " "
+                <input id="player-search-input" name="q" type="search" minlength="2" maxlength="20"
+                    autocomplete="off" prop:value=move || typed.get()
+                    on:input=move |ev| typed.set(event_target_value(&ev)) /> " "
+                <button id="player-search-go" type="submit">{t!(lang, "players-search-go")}</button>
+            </form>
+            <div aria-live="polite">
+            <Suspense fallback=|| ()>
+                {move || {
+                    let me = me.clone();
+                    Suspend::new(async move {
+                        match super::settled(found).await {
+                            Some(Ok(Some(players))) if players.is_empty() => {
+                                view! { <p class="muted" id="player-search-none">{t!(lang, "players-search-none")}</p> }.into_any()
+                            }
+                            Some(Ok(Some(players))) => {
+                                let rows = players
+                                    .into_iter()
+                                    .map(|p| {
+                                        let ratings = if p.ratings.is_empty() {
+                                            t!(lang, "players-search-unrated")
+                                        } else {
+                                            p.ratings
+                                                .iter()
+                                                .map(|(speed, r)| format!("{} {}", speed_name(lang, *speed), r.text()))
+                                                .collect::<Vec<_>>()
+                                                .join(" · ")
+                                        };
+                                        let challenge = (me.as_deref() != Some(p.name.as_str())).then(|| view! {
+                                            <a class="button secondary challenge-link" href=format!("/@/{}#challenge", p.name)
+                                                aria-label=t!(lang, "challenge-title", name = p.name.clone())>
+                                                {t!(lang, "challenge-send")}
+                                            </a>
+                                        });
+                                        view! {
+                                            <li data-name=p.name.clone()>
+                                                <a class="found-name" href=format!("/@/{}", p.name)>{p.name.clone()}</a>
+                                                " " <span class="rating muted">{ratings}</span>
+                                                " " {challenge}
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view();
+                                view! { <ul class="found-players" id="player-search-results">{rows}</ul> }.into_any()
+                            }
+                            Some(Err(error)) => view! { <p class="error" role="alert">{error.text(lang)}</p> }.into_any(),
+                            _ => ().into_any(),
+                        }
+                    })
+                }}
+            </Suspense>
+            </div>
+        </section>
+    }
+}
+
 /// `/players`: the best 50 of each pool.
 #[component]
 pub fn LeaderboardPage() -> impl IntoView {
@@ -279,6 +365,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                 <crate::i18n::LangSwitch />
             </header>
             <h1>{t!(lang, "players-leaderboard")}</h1>
+            <PlayerSearch />
             <p class="muted">{t!(lang, "players-leaderboard-rule")}</p>
             <Suspense fallback=move || view! { <p>{t!(lang, "table-loading")}</p> }>
                 {move || Suspend::new(async move {

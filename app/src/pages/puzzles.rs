@@ -1,26 +1,28 @@
 //! `/puzzles`: positions where one move is clearly best, on the main board.
 //! (Over 600 lines: the page's pure state, its four components and their
-//! tests stay together; the last 110 lines are tests.)
+//! tests stay together; the last 140 lines are tests.)
 //!
 //! A puzzle near the player's puzzle rating (or of a theme, the puzzle of
 //! the day with `?daily`, one by id with `?id=`, or a streak's next); a click
 //! or Enter on a square plays a move, which the server judges at once (right,
 //! wrong, or right with more to find: the opponent's reply is played on the
-//! board). Once over, every legal move's value is written on its square,
-//! the best marked, and the solution and best line are shown; a first try
-//! moves the player's puzzle rating. The page's state is [`Run`], pure and
+//! board). Once over, the solution is played on the board from the start
+//! (where every legal move's value is written, the best marked), ending on
+//! its last position, and again on demand; the themes, the solution and the
+//! best line are shown (the themes only then: they give the answer away).
+//! The address bar shows `/puzzles/<id>`. The page's state is [`Run`], pure and
 //! tested below; the components draw it.
 
 use crate::i18n::Lang;
 use crate::pages::hint::{board_labels, disc_text};
-use crate::protocol::{flips, square_name, BoardSnapshot};
+use crate::protocol::{flips, square_name, BoardSnapshot, Side};
 use crate::puzzles::{
     puzzle, puzzle_history, puzzle_move, PuzzleChoice, PuzzleStep, PuzzleView, StepOutcome, Theme,
     Unrated,
 };
 use crate::worker::MoveValue;
 use leptos::prelude::*;
-use leptos_router::hooks::use_query_map;
+use leptos_router::hooks::{use_params_map, use_query_map};
 
 /// Where a puzzle stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +49,35 @@ pub struct Run {
     pub phase: Phase,
     /// The server's last answer.
     pub step: Option<PuzzleStep>,
+    /// Once over, the solution's positions from the start (the board and
+    /// its last move), played on the board one after another.
+    pub frames: Vec<(Vec<i8>, Option<u8>)>,
+    /// Which of `frames` the board shows.
+    pub frame: usize,
+}
+
+/// The positions along `line` from `cells` (`side` to move), forced passes
+/// played between: the start first, then one after each move.
+pub fn solution_frames(cells: &[i8], side: Side, line: &[u8]) -> Vec<(Vec<i8>, Option<u8>)> {
+    let color = if side == Side::Black {
+        engine::Color::Black
+    } else {
+        engine::Color::White
+    };
+    let mut frames = vec![(cells.to_vec(), None)];
+    let Ok(mut pos) = engine::Position::from_cells(cells, color) else {
+        return frames;
+    };
+    for &square in line {
+        pos = crate::puzzles::forced_passes(pos);
+        let Some(after) = engine::Square::new(usize::from(square)).and_then(|s| pos.play(s).ok())
+        else {
+            break;
+        };
+        pos = after.position;
+        frames.push((pos.to_cells().to_vec(), Some(square)));
+    }
+    frames
 }
 
 impl Run {
@@ -60,6 +91,8 @@ impl Run {
             version: 1,
             phase: Phase::Solving,
             step: None,
+            frames: Vec::new(),
+            frame: 0,
         }
     }
 
@@ -83,8 +116,9 @@ impl Run {
     }
 
     /// Takes the server's answer: the reply played and the next move
-    /// asked, or the end — the start position again, with every move's
-    /// value on it.
+    /// asked, or the end — the solution to play on the board from the
+    /// start (every move's value written on it), ending on its last
+    /// position.
     pub fn answered(&mut self, step: PuzzleStep) {
         self.version += 1;
         match step.outcome {
@@ -98,15 +132,60 @@ impl Run {
                 if let Some((after, _)) = step.rated {
                     self.view.you = after;
                 }
-                self.cells = self.view.cells.clone();
+                let line = step
+                    .solution
+                    .as_ref()
+                    .map(|s| s.line.as_slice())
+                    .unwrap_or_default();
+                self.frames = solution_frames(&self.view.cells, self.view.side, line);
                 self.legal.clear();
-                self.last = None;
                 self.phase = Phase::Over {
                     solved: step.outcome == StepOutcome::Solved,
                 };
+                self.show(0);
             }
         }
         self.step = Some(step);
+    }
+
+    /// Shows the solution's `frame` on the board (once over).
+    fn show(&mut self, frame: usize) {
+        let Some((cells, last)) = self.frames.get(frame) else {
+            return;
+        };
+        self.frame = frame;
+        self.cells = cells.clone();
+        self.last = *last;
+        self.version += 1;
+    }
+
+    /// The solution's next position, when the board shows `frame` (a
+    /// timer's step: one set for an older replay finds another frame and
+    /// does nothing); whether there is one after it.
+    pub fn advance(&mut self, frame: usize) -> bool {
+        if !matches!(self.phase, Phase::Over { .. }) || self.frame != frame || self.replayed() {
+            return false;
+        }
+        self.show(frame + 1);
+        !self.replayed()
+    }
+
+    /// The solution played from the start again.
+    pub fn replay(&mut self) {
+        if matches!(self.phase, Phase::Over { .. }) {
+            self.show(0);
+        }
+    }
+
+    /// The board shows the solution's last position.
+    pub fn replayed(&self) -> bool {
+        self.frame + 1 >= self.frames.len()
+    }
+
+    /// Whether the board shows the start of the solution (where the values
+    /// are written).
+    fn at_start(&self) -> bool {
+        matches!(self.phase, Phase::Over { .. }) && self.frame == 0
     }
 
     /// The move could not be sent: the puzzle starts again (the server
@@ -135,6 +214,9 @@ impl Run {
         let Some(solution) = self.step.as_ref().and_then(|s| s.solution.as_ref()) else {
             return Vec::new();
         };
+        if !self.at_start() {
+            return Vec::new();
+        }
         solution
             .values
             .iter()
@@ -148,6 +230,11 @@ impl Run {
 
     /// The answer's first move, once over.
     pub fn best(&self) -> Option<u8> {
+        self.solution_best().filter(|_| self.at_start())
+    }
+
+    /// The answer's first move, once over, on any frame.
+    fn solution_best(&self) -> Option<u8> {
         self.step
             .as_ref()
             .and_then(|s| s.solution.as_ref())
@@ -206,7 +293,8 @@ fn names(squares: &[u8]) -> String {
         .join(" ")
 }
 
-/// The choice in the page's address: `?id=`, `?daily`, `?streak`, `?theme=`.
+/// The choice in the page's address: `/puzzles/<id>` (or `?id=`),
+/// `?daily`, `?streak`, `?theme=`.
 fn choice_of(id: Option<String>, daily: bool, streak: bool, theme: Option<String>) -> PuzzleChoice {
     match (id, daily, streak) {
         (Some(id), _, _) => PuzzleChoice::Id { id },
@@ -223,9 +311,10 @@ fn choice_of(id: Option<String>, daily: bool, streak: bool, theme: Option<String
 pub fn PuzzlesPage() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let query = use_query_map();
+    let path_id = use_params_map().with_untracked(|p| p.get("id"));
     let first = query.with_untracked(|q| {
         choice_of(
-            q.get("id"),
+            path_id.or_else(|| q.get("id")),
             q.get("daily").is_some(),
             q.get("streak").is_some(),
             q.get("theme"),
@@ -256,6 +345,18 @@ pub fn PuzzlesPage() -> impl IntoView {
             })}
         </Suspense>
     }
+}
+
+/// Puts `/puzzles/<id>` in the address bar (the router's state is left
+/// alone: the page is the same).
+fn show_address(id: &str) {
+    #[cfg(feature = "hydrate")]
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let path = format!("/puzzles/{id}");
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = id;
 }
 
 #[component]
@@ -313,6 +414,26 @@ fn PuzzleScreen(first: PuzzleView, streak: bool, theme: Option<Theme>) -> impl I
             }
         });
     });
+    // The puzzle's own address in the bar (`/puzzles/<id>`), the query
+    // (a theme, the daily puzzle) left behind: a reload or a copied link
+    // opens this puzzle.
+    let id = Memo::new(move |_| run.with(|r| r.view.id.clone()));
+    Effect::new(move |_| id.with(|id| show_address(id)));
+    // Once over, the solution is played on the board one move at a time.
+    Effect::new(move |_| {
+        let (over, frame, done) =
+            run.with(|r| (matches!(r.phase, Phase::Over { .. }), r.frame, r.replayed()));
+        if over && !done {
+            let wait = if frame == 0 { 1500 } else { 900 };
+            set_timeout(
+                move || {
+                    // The page may be gone: then nothing to show.
+                    run.try_update(|r| r.advance(frame));
+                },
+                std::time::Duration::from_millis(wait),
+            );
+        }
+    });
     let snapshot = Signal::derive(move || run.with(Run::snapshot));
     let labels = Signal::derive(move || run.with(|r| board_labels(&r.values())));
     let hint = Signal::derive(move || run.with(Run::best));
@@ -353,24 +474,11 @@ fn PuzzleCard(
     let over = move || matches!(run.with(|r| r.phase), Phase::Over { .. });
     let meta = move || {
         run.with(|r| {
-            let themes = r
-                .view
-                .themes
-                .iter()
-                .map(|t| theme_name(lang, *t))
-                .collect::<Vec<_>>()
-                .join(", ");
             let how = match r.view.depth.filter(|_| !r.view.exact) {
                 Some(depth) => t!(lang, "puzzles-judged", depth = depth),
                 None => t!(lang, "puzzles-proved"),
             };
-            t!(
-                lang,
-                "puzzles-meta",
-                rating = r.view.rating,
-                themes = themes,
-                how = how
-            )
+            t!(lang, "puzzles-meta", rating = r.view.rating, how = how)
         })
     };
     let solution = move || {
@@ -386,6 +494,11 @@ fn PuzzleCard(
                     {t!(lang, "puzzles-line", line = names(&s.line))}
                     {(s.pv.len() > s.line.len()).then(|| format!(" {}", t!(lang, "puzzles-pv", line = names(&s.pv))))}
                 </p>
+                {(!s.themes.is_empty()).then(|| {
+                    let keys = s.themes.iter().map(|t| t.key()).collect::<Vec<_>>().join(" ");
+                    let names = s.themes.iter().map(|t| theme_name(lang, *t)).collect::<Vec<_>>().join(", ");
+                    view! { <p class="muted" id="puzzle-themes" data-themes=keys>{t!(lang, "puzzles-themes", themes = names)}</p> }
+                })}
             })
         })
     };
@@ -420,7 +533,8 @@ fn PuzzleCard(
         })
     };
     view! {
-        <div class="card puzzle" id="puzzle" data-id=move || run.with(|r| r.view.id.clone()) data-state=state>
+        <div class="card puzzle" id="puzzle" data-id=move || run.with(|r| r.view.id.clone()) data-state=state
+            data-replayed=move || run.with(|r| (over() && r.replayed()).to_string())>
             <p id="puzzle-task"><strong>{move || run.with(|r| task_text(lang, &r.view))}</strong></p>
             <p class="muted" id="puzzle-meta">
                 {move || run.with(|r| r.view.daily).then(|| view! { <strong>{t!(lang, "puzzles-daily")}</strong> " · " })}
@@ -432,6 +546,9 @@ fn PuzzleCard(
                     _ => t!(lang, "puzzles-you", rating = r.view.you.text()),
                 })}
             </p>
+            {move || run.with(|r| r.view.unrated.is_none() && r.view.you.provisional).then(|| view! {
+                <p class="muted provisional-note" id="puzzle-provisional">{t!(lang, "puzzles-provisional")}</p>
+            })}
             {streak_line}
             <p id="puzzle-verdict" aria-live="polite" data-outcome=state>
                 {move || run.with(|r| verdict_text(lang, r))}
@@ -440,6 +557,9 @@ fn PuzzleCard(
             {solution}
             {rating}
             <div class="actions" hidden=move || !over()>
+                <button class="secondary" id="puzzle-replay" on:click=move |_| run.update(Run::replay)>
+                    {t!(lang, "puzzles-replay")}
+                </button>
                 <button class="secondary" id="puzzle-retry" hidden=move || streak.get().is_some()
                     on:click=move |_| run.update(|r| *r = Run { version: r.version + 1, ..Run::new(r.view.clone()) })>
                     {t!(lang, "puzzles-retry")}
@@ -546,7 +666,7 @@ fn PuzzleHistory(finished: RwSignal<u32>) -> impl IntoView {
                             let rating = t.rating.map(|(after, change)| format!(" · {after} ({})", crate::ratings::change_text(change)));
                             view! {
                                 <li data-id=t.id.clone() data-solved=t.solved.to_string()>
-                                    <a href=format!("/puzzles?id={}", t.id)>{t.id.clone()}</a>
+                                    <a href=format!("/puzzles/{}", t.id) rel="external">{t.id.clone()}</a>
                                     " " {word} {rating}
                                 </li>
                             }
@@ -575,7 +695,6 @@ mod tests {
             cells,
             side: Side::Black,
             to_find: 2,
-            themes: vec![Theme::Exact],
             rating: 1500,
             exact: true,
             depth: None,
@@ -587,7 +706,7 @@ mod tests {
     }
 
     #[test]
-    fn a_run_plays_sends_and_ends_on_the_start_with_the_values() {
+    fn a_run_plays_sends_and_ends_on_the_solution_played_from_the_start() {
         let mut run = Run::new(view());
         assert_eq!(run.try_move(0), None, "not legal");
         assert_eq!(run.try_move(37), Some(vec![37]));
@@ -625,15 +744,46 @@ mod tests {
                 exact: true,
                 line: vec![37, 43, 18],
                 pv: vec![37, 43, 18, 20],
+                themes: vec![Theme::MultiMove],
             }),
             rated: Some((ShownRating::new(1450.0, 300.0), -50)),
             unrated: None,
             streak: false,
         });
         assert_eq!(run.phase, Phase::Over { solved: false });
-        assert_eq!(run.cells, view().cells, "the start again, for the values");
+        assert_eq!(
+            run.cells,
+            view().cells,
+            "the solution starts from the start"
+        );
+        assert_eq!(run.last, None, "no highlight on an empty square");
         assert_eq!(run.best(), Some(37));
-        assert_eq!(run.values().len(), 2);
+        assert_eq!(run.values().len(), 2, "the values written on the start");
+        assert_eq!(run.frames.len(), 4, "the start and the line's three moves");
+        assert!(!run.replayed());
+        // The solution, move by move; a stale timer's step does nothing.
+        assert!(run.advance(0));
+        assert!(!run.advance(0), "frame 0 is no longer shown");
+        assert_eq!((run.frame, run.last), (1, Some(37)));
+        assert_eq!(run.cells[36], 1, "f5 played");
+        assert!(run.values().is_empty(), "values only on the start");
+        assert_eq!(run.best(), None);
+        assert!(run.advance(1));
+        assert!(!run.advance(2), "the last position");
+        assert!(run.replayed());
+        assert_eq!(
+            run.last,
+            Some(18),
+            "ends on the final position, its last move marked"
+        );
+        assert_eq!(run.cells[18], 1);
+        assert_eq!(run.cells[27], 1, "c3 flipped d4");
+        assert!(run.legal.is_empty());
+        // Played again from the start on demand.
+        let version = run.version;
+        run.replay();
+        assert_eq!((run.frame, run.cells.clone()), (0, view().cells));
+        assert!(run.version > version);
         assert_eq!(
             verdict_text(Lang::En, &run).unwrap(),
             "c5 is not it: the move was c3."

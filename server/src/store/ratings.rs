@@ -246,6 +246,18 @@ crate::store::rows::row_struct! {
 }
 
 crate::store::rows::row_struct! {
+    /// A player found by name, with one of their pools (none when never
+    /// rated).
+    #[derive(Clone, Debug)]
+    pub struct FoundRow {
+        pub name: String,
+        pub speed: Option<String>,
+        pub rating: Option<f64>,
+        pub deviation: Option<f64>,
+    }
+}
+
+crate::store::rows::row_struct! {
     /// One point of a rating history.
     #[derive(Clone, Copy, Debug)]
     pub struct HistoryRow {
@@ -336,6 +348,26 @@ impl Store {
              WHERE r.speed = $1 AND r.deviation <= $2 AND r.rated_at >= $3 AND a.abuser_at IS NULL
              ORDER BY r.rating DESC, a.name_key LIMIT $4",
             |q| q.bind(speed.key()).bind(max_deviation).bind(since).bind(limit)
+        );
+        Ok(rows)
+    }
+
+    /// Accounts whose folded name (`accounts.name_fold`) starts with
+    /// `folded` (only `a`–`z` and digits: no LIKE wildcard), in name
+    /// order, at most `limit` of them, each with its pools (one row each).
+    pub async fn search_players(
+        &self,
+        folded: &str,
+        limit: i64,
+    ) -> Result<Vec<FoundRow>, StoreError> {
+        let pattern = format!("{folded}%");
+        let rows: Vec<FoundRow> = read!(
+            self,
+            "SELECT a.name AS name, r.speed AS speed, r.rating AS rating, r.deviation AS deviation
+             FROM accounts a LEFT JOIN ratings r ON r.account_id = a.id
+             WHERE a.id IN (SELECT id FROM accounts WHERE name_fold LIKE $1 ORDER BY name_key LIMIT $2)
+             ORDER BY a.name_key, r.speed",
+            |q| q.bind(pattern).bind(limit)
         );
         Ok(rows)
     }
