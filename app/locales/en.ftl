@@ -67,6 +67,11 @@ players-no-ratings = none yet: play a rated game
 players-your-ratings = Your ratings:
 players-your-ratings-link = Your ratings and games
 players-leaderboard = Leaderboard
+players-search = Find a player
+players-search-label = Name starts with
+players-search-go = Search
+players-search-none = No player's name starts so.
+players-search-unrated = no rated game yet
 players-leaderboard-rule = The best 50 of each speed among players whose rating has settled (after a few rated games) and who played a rated game in the last 30 days.
 players-board-empty = Nobody is listed yet: a player appears here once their rating has settled, after a few rated games. Play rated quick matches to get there.
 players-rating = Rating
@@ -98,6 +103,7 @@ game-why-left = a player left
 game-why-left-won = because the other player left
 game-why-abandoned = both players left
 game-why-aborted = aborted
+game-why-forfeit = by forfeit: a first move was not made in time
 game-aborted = Aborted: a side never moved, so it counts for nobody ({ $score }).
 game-why-time = on time
 game-won = { $winner ->
@@ -201,10 +207,12 @@ table-your-move = Your move ({ $side })
 table-to-move = { $side } to move
 table-abandoned = Abandoned: nobody wins
 table-aborted = Aborted: it counts for nobody
+table-forfeit-both = Forfeit: neither player made a first move, both lose
 table-wins = { $side } wins
 table-wins-resigned = { $side } wins by resignation
 table-wins-timeout = { $side } wins (the opponent left)
 table-wins-time = { $side } wins on time
+table-wins-forfeit = { $side } wins by forfeit
 table-draw = Draw
 table-you-won = You won: { $result }
 table-you-lost = You lost: { $result }
@@ -291,6 +299,9 @@ srv-left = { $loser } left and did not come back in time. { $winner } wins.
 srv-abandoned = Both players left: the game is abandoned and nobody wins.
 srv-unrated-after-failures = The result could not be saved with ratings after several tries, so this game ends unrated.
 srv-aborted = The game was aborted: it counts for nobody.
+srv-forfeit = { $loser } did not make a first move in time and forfeits. { $winner } wins.
+srv-forfeit-both = Neither player made a first move in time: both lose by forfeit.
+srv-aborted-first-move = { $side } did not make a first move in time: the game is aborted and counts for nobody.
 srv-out-of-time = { $loser } ran out of time. { $winner } wins on time.
 srv-draw = Game over: a draw, { $black }–{ $white }.
 srv-rematch = Rematch: round { $round } begins.
@@ -308,6 +319,7 @@ srv-seats-taken = Both seats are taken: you can watch this game, not play in it.
 srv-no-seats = Only online tables have seats to take: this table is played in one browser.
 srv-waiting = Waiting for an opponent: share this table's link to start.
 srv-resign-early = Nothing to resign yet: the game starts when an opponent takes the other seat.
+srv-resign-before-first-move = A tournament game cannot be resigned before its first move: a player who does not come loses by forfeit when the first-move timer ends.
 srv-not-your-side = You do not play { $side } at this table.
 srv-which-side = Say which side votes: black or white.
 srv-ai-thinking = Wait: the AI is thinking.
@@ -348,6 +360,7 @@ clock-announce = { $side }: { $seconds ->
    *[other] { $seconds } seconds
 } left.
 clock-you = { $side } (you)
+clock-first-move = { $side } must move within { $seconds } s
 clock-low = Low time
 clock-control = Time control
 
@@ -742,6 +755,11 @@ export-time = { $winner ->
 } (discs { $score })
 export-abandoned = Abandoned by both players (discs { $score })
 export-aborted = Aborted: a side never moved (discs { $score })
+export-forfeit = { $winner ->
+    [Black] White did not make a first move in time; Black wins by forfeit
+   *[White] Black did not make a first move in time; White wins by forfeit
+} (discs { $score })
+export-forfeit-both = Forfeit: neither player made a first move in time; both lose (discs { $score })
 export-tally = Tally at this table: { $black ->
     [one] 1 win
    *[other] { $black } wins
@@ -857,7 +875,7 @@ puzzles-task = { $side ->
     [one] find the best move.
    *[other] find the best move, { $count } times (the opponent answers between).
 }
-puzzles-meta = Puzzle rating { $rating } · { $themes } · { $how }
+puzzles-meta = Puzzle rating { $rating } · { $how }
 puzzles-proved = proved by the solver to the end
 puzzles-judged = judged by the search { $depth ->
     [one] one move ahead
@@ -869,9 +887,12 @@ puzzles-continue = Right: { $square }. The opponent answered { $reply }: find th
 puzzles-continue-pass = Right: { $square }. The opponent must pass: find the next move.
 puzzles-solved = Solved: every move found.
 puzzles-failed = { $square } is not it: the move was { $best }.
-puzzles-answer = Best move { $best }: { $value } ({ $kind }); every move's value is on the board.
+puzzles-answer = Best move { $best }: { $value } ({ $kind }); every move's value is written on the board where the solution starts.
 puzzles-line = Solution: { $line }.
 puzzles-pv = Best line: { $line }.
+puzzles-themes = Themes: { $themes }.
+puzzles-replay = Play the solution again
+puzzles-provisional = A ? after your puzzle rating means it is provisional: it settles after a few more rated puzzles.
 puzzles-rating-after = Your puzzle rating: { $rating } ({ $change })
 puzzles-unrated = You tried this puzzle before: this try changes no rating.
 puzzles-unrated-signed-out = Signed out: sign in or make an account to get a puzzle rating; this try changes no rating.
@@ -976,6 +997,8 @@ srv-origin-refused = commands are accepted only from the site's own pages (Origi
 srv-queue-control = give both base and inc (seconds), or neither for 3+2
 srv-queue-rated = rated is 1 or 0
 srv-ratings-unavailable = The server could not read the ratings. Please try again.
+srv-search-query = Search by { $min } to { $max } letters, digits, _ or - of a name.
+srv-search-limit = Too many searches from your address: wait a minute.
 srv-puzzles-unavailable = The server could not reach the puzzles. Please try again.
 srv-no-such-puzzle = No such puzzle.
 srv-puzzle-limit = Too many puzzle moves from your address: wait a minute.
@@ -1186,3 +1209,27 @@ preview-table = Watch the game, or take the free seat if there is one.
 preview-puzzles = Find the best move: Othello puzzles from real games, rated by difficulty.
 preview-tournaments = Othello arenas and Swiss tournaments, open to everyone who signs in.
 preview-analysis = Set up any Othello position and see the value of every move.
+
+# A tournament game being ready, on any page (issue 67).
+tournament-paired = Round { $round } of { $name }: your game against { $opponent }.
+tournament-paired-go = Go to the game
+tournament-paired-close = Close
+tournament-see-standings = See the standings
+tournament-cell-black = B
+tournament-cell-white = W
+tournament-cell-bye = bye
+tournament-cell-bye-title = A bye: no opponent this round, scored as a win (32 discs).
+tournament-cell-title = { $black ->
+    [yes] With black
+   *[no] With white
+} against number { $opponent } of the standings: { $result ->
+    [won] won
+    [drew] drew
+    [lost] lost
+   *[playing] being played
+}; discs: { $discs }.
+tournament-legend = How to read a round's cell: B3+ 40 means black against number 3 of the standings, won, 40 discs. B black, W white; + won, = drew, − lost; bye: no opponent that round, scored as a win.
+tournament-bq-sentence = BQ (Brightwell quotient) breaks ties on points: a player's discs plus the points of every opponent they met multiplied by { $multiplier }, so wins against strong players count for more.
+tournament-bq-yours = Your BQ: discs { $discs } + { $multiplier } × your opponents' points { $opponents } = { $bq }.
+tournament-bq-of = { $name }: discs { $discs } + { $multiplier } × opponents' points { $opponents } = { $bq }
+tournament-countdown = (in { $left })

@@ -5,7 +5,7 @@
 //! with both players seated (rated only where fair play allows).
 
 use crate::api::CommandError;
-use crate::protocol::{TableId, TimeControl};
+use crate::protocol::{TableId, TimeControl, TournamentId};
 use serde::{Deserialize, Serialize};
 use server_fn::codec::Json;
 
@@ -79,6 +79,26 @@ pub struct ChallengeLists {
     /// The server's time of this answer (ms since the epoch).
     #[serde(default)]
     pub now: i64,
+    /// The caller is in a tournament not over (the notifier looks every
+    /// second: a new pairing takes them to their table at once).
+    #[serde(default)]
+    pub in_tournament: bool,
+    /// The caller's tournament game being played, once its table exists.
+    #[serde(default)]
+    pub tournament_game: Option<TournamentGame>,
+}
+
+/// A tournament game of the caller's, its table seated and not over.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentGame {
+    pub table: TableId,
+    pub tournament: TournamentId,
+    pub round: u32,
+    /// The opponent's name.
+    pub opponent: String,
+    /// "Round 2 of <the tournament>: your game against <opponent>", by key
+    /// (the schedule's events named in the reader's language).
+    pub notice: crate::i18n::Msg,
 }
 
 /// A challenge to send.

@@ -350,16 +350,22 @@ pub enum EndReason {
     /// or draw, never rated). Said of archived games; a live round keeps
     /// how it ended.
     Aborted,
+    /// A tournament game in which a side did not make its first move in
+    /// time: that side loses (the winner gets at least 33 discs, as for a
+    /// resignation); with no winner, neither side came and both lose. Never
+    /// rated.
+    Forfeit,
 }
 
 impl EndReason {
-    pub const ALL: [EndReason; 6] = [
+    pub const ALL: [EndReason; 7] = [
         EndReason::Finished,
         EndReason::Resigned,
         EndReason::Timeout,
         EndReason::Abandoned,
         EndReason::Time,
         EndReason::Aborted,
+        EndReason::Forfeit,
     ];
 
     /// The name stored in `rounds.reason` and `archived_games.reason` (the
@@ -372,6 +378,7 @@ impl EndReason {
             EndReason::Abandoned => "abandoned",
             EndReason::Time => "time",
             EndReason::Aborted => "aborted",
+            EndReason::Forfeit => "forfeit",
         }
     }
 
@@ -473,6 +480,18 @@ pub struct Clocks {
     pub running: Option<Side>,
     /// The server's clock when this snapshot was made (ms since the epoch).
     pub server_ms: i64,
+    /// The side to move has not made its first move yet: its clock does
+    /// not run, its first-move timer does (None otherwise).
+    #[serde(default)]
+    pub first_move: Option<FirstMove>,
+}
+
+/// A side's first-move timer: the time it has left at the snapshot to make
+/// its first move (its clock starts there; docs/PRODUCT.md, Online rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FirstMove {
+    pub side: Side,
+    pub ms: i64,
 }
 
 impl Clocks {

@@ -445,7 +445,12 @@ impl Archive {
             games.push(crate::wthor::WthorGame {
                 black: number(&black),
                 white: number(&white),
-                black_discs: u8::try_from(row.black_discs).unwrap_or(0),
+                black_discs: crate::wthor::black_discs(
+                    winner(row.winner.as_deref()),
+                    reason(&row.reason),
+                    u8::try_from(row.black_discs).unwrap_or(0),
+                    u8::try_from(row.white_discs).unwrap_or(0),
+                ),
                 moves,
             });
         }

@@ -13,7 +13,8 @@ use crate::store::{Store, StoreError};
 use app::api::backend::Caller;
 use app::api::CommandError;
 use app::challenges::{
-    ChallengeLists, ChallengeStatus, ChallengeView, Colour, NewChallenge, EXPIRES_AFTER_MS,
+    ChallengeLists, ChallengeStatus, ChallengeView, Colour, NewChallenge, TournamentGame,
+    EXPIRES_AFTER_MS,
 };
 use app::protocol::{AccountId, TableId, TimeControl};
 use rand::Rng;
@@ -34,6 +35,19 @@ pub struct Challenges {
 fn unavailable(error: StoreError) -> CommandError {
     tracing::error!("challenge store: {error}");
     CommandError::unavailable(app::msg!("srv-challenges-unavailable"))
+}
+
+/// A tournament's name in a message: a player's as written, the
+/// schedule's (`@daily`, `@hourly`) by key, in the reader's language.
+fn event_name(name: &str, arena: bool, control: TimeControl) -> app::i18n::MsgArg {
+    let control = control.label();
+    match (name, arena) {
+        ("@daily", true) => app::msg!("tournament-daily-arena", control = control).into(),
+        ("@hourly", true) => app::msg!("tournament-hourly-arena", control = control).into(),
+        ("@daily", false) => app::msg!("tournament-daily", control = control).into(),
+        ("@hourly", false) => app::msg!("tournament-hourly", control = control).into(),
+        (name, _) => name.into(),
+    }
 }
 
 fn signed_in(caller: &Caller) -> Result<AccountId, CommandError> {
@@ -145,8 +159,30 @@ impl Challenges {
             .challenges_of(me, now - EXPIRES_AFTER_MS - SHOWN_AFTER_MS)
             .await
             .map_err(unavailable)?;
+        let (in_tournament, game) = self
+            .store
+            .current_tournament_game(me)
+            .await
+            .map_err(unavailable)?;
         let mut mine = ChallengeLists {
             now,
+            in_tournament,
+            tournament_game: game.map(|g| {
+                let round = u32::try_from(g.round).unwrap_or(0);
+                let notice = app::msg!(
+                    "tournament-paired",
+                    round = round,
+                    name = event_name(&g.name, g.arena, g.control),
+                    opponent = g.opponent.clone()
+                );
+                TournamentGame {
+                    table: g.table,
+                    tournament: g.tournament,
+                    round,
+                    opponent: g.opponent,
+                    notice,
+                }
+            }),
             ..Default::default()
         };
         for row in &rows {

@@ -41,6 +41,10 @@ pub mod defaults {
     pub const AI_QUEUE_PER_IP: usize = 64;
     pub const TABLE_EXPIRY_SECS: u64 = 86_400;
     pub const GRACE_SECS: u64 = 90;
+    /// How long a side of a timed online game has for its first move (its
+    /// clock starts there), and in a tournament's game.
+    pub const FIRST_MOVE_SECS: u64 = 30;
+    pub const FIRST_MOVE_SECS_EVENT: u64 = 20;
     pub const PRESENCE_CHECK_MS: u64 = 1000;
     pub const TEST_TIME_CONTROLS: bool = false;
     /// The recurring tournaments (`--tournament-schedule`): a daily 5+0
@@ -264,6 +268,20 @@ pub struct Config {
     #[arg(long, env = "OTHELLO_GRACE_SECS", default_value_t = defaults::GRACE_SECS)]
     pub grace_secs: u64,
 
+    /// Seconds a side of a timed online game has for its first move (its
+    /// clock starts at it); missed, the game is aborted.
+    #[arg(long, env = "OTHELLO_FIRST_MOVE_SECS", default_value_t = defaults::FIRST_MOVE_SECS)]
+    pub first_move_secs: u64,
+
+    /// Seconds a side of a tournament's game has for its first move; missed,
+    /// it loses by forfeit.
+    #[arg(
+        long,
+        env = "OTHELLO_FIRST_MOVE_SECS_EVENT",
+        default_value_t = defaults::FIRST_MOVE_SECS_EVENT
+    )]
+    pub first_move_secs_event: u64,
+
     /// Milliseconds between checks of online players' grace periods.
     #[arg(long, env = "OTHELLO_PRESENCE_CHECK_MS", default_value_t = defaults::PRESENCE_CHECK_MS)]
     pub presence_check_ms: u64,
@@ -454,6 +472,8 @@ impl Config {
             ai_queue_per_ip: defaults::AI_QUEUE_PER_IP,
             table_expiry_secs: defaults::TABLE_EXPIRY_SECS,
             grace_secs: defaults::GRACE_SECS,
+            first_move_secs: defaults::FIRST_MOVE_SECS,
+            first_move_secs_event: defaults::FIRST_MOVE_SECS_EVENT,
             presence_check_ms: defaults::PRESENCE_CHECK_MS,
             test_time_controls: defaults::TEST_TIME_CONTROLS,
             tournament_schedule: Default::default(),

@@ -110,6 +110,10 @@ fn result_text(lang: Lang, game: &Game, outcome: Option<Outcome>) -> String {
             }
             (_, EndReason::Abandoned) => t!(lang, "export-abandoned", score = score),
             (_, EndReason::Aborted) => t!(lang, "export-aborted", score = score),
+            (Some(w), EndReason::Forfeit) => {
+                t!(lang, "export-forfeit", winner = w.name(), score = score)
+            }
+            (None, EndReason::Forfeit) => t!(lang, "export-forfeit-both", score = score),
             (Some(w), EndReason::Time) => {
                 t!(lang, "export-time", winner = w.name(), score = score)
             }
@@ -298,15 +302,21 @@ pub fn archived_text(
 }
 
 /// GGF's `RE` for a round that did not end on the board (a resignation, a
-/// player gone, a flag: the winner takes all, `:r`; abandoned: unknown);
+/// player gone, a flag, a forfeit: the winner takes all, `:r`; abandoned,
+/// aborted or both forfeited: unknown);
 /// `None` lets GGF compute it from the final board.
 pub fn ggf_result(winner: Option<app::protocol::Side>, reason: EndReason) -> Option<String> {
     match (winner, reason) {
-        (Some(w), EndReason::Resigned | EndReason::Timeout | EndReason::Time) => Some(match w {
+        (
+            Some(w),
+            EndReason::Resigned | EndReason::Timeout | EndReason::Time | EndReason::Forfeit,
+        ) => Some(match w {
             app::protocol::Side::Black => "+64.000:r".to_string(),
             app::protocol::Side::White => "-64.000:r".to_string(),
         }),
-        (_, EndReason::Abandoned | EndReason::Aborted) => Some("?".to_string()),
+        (_, EndReason::Abandoned | EndReason::Aborted | EndReason::Forfeit) => {
+            Some("?".to_string())
+        }
         _ => None,
     }
 }

@@ -243,7 +243,8 @@ impl Seating {
         self.running_since.is_some()
     }
 
-    fn present(&self, side: Side) -> bool {
+    /// Whether the holder of `side` has a socket open at the table.
+    pub fn present(&self, side: Side) -> bool {
         self.holder(side)
             .is_some_and(|h| self.sockets.get(h).copied().unwrap_or(0) > 0)
     }

@@ -22,6 +22,25 @@ pub struct WthorGame {
     pub moves: Vec<Square>,
 }
 
+/// Black's discs as a WTHOR record gives them: the board's count, but a
+/// game won by forfeit (a side missed its first move) is recorded as the
+/// WOC scores it — the winner takes the empty squares, at least 33
+/// (docs/PRODUCT.md, Tournaments).
+pub fn black_discs(
+    winner: Option<app::protocol::Side>,
+    reason: app::protocol::EndReason,
+    black: u8,
+    white: u8,
+) -> u8 {
+    use app::protocol::{EndReason, Side};
+    let empty = 64u8.saturating_sub(black.saturating_add(white));
+    match (reason, winner) {
+        (EndReason::Forfeit, Some(Side::Black)) => black.saturating_add(empty).max(33),
+        (EndReason::Forfeit, Some(Side::White)) => 64 - white.saturating_add(empty).clamp(33, 64),
+        _ => black,
+    }
+}
+
 /// A date as (year, month, day), from ms since the epoch (UTC).
 pub use app::pages::profile::civil_date;
 
@@ -125,6 +144,18 @@ mod tests {
         assert_eq!(u16::from_le_bytes([record[2], record[3]]), 1);
         assert_eq!(record[6], 40);
         assert_eq!(&record[8..12], &[56, 64, 33, 0]);
+    }
+
+    #[test]
+    fn a_forfeit_is_recorded_as_the_woc_scores_it() {
+        use app::protocol::{EndReason, Side};
+        assert_eq!(black_discs(Some(Side::Black), EndReason::Forfeit, 2, 2), 62);
+        assert_eq!(black_discs(Some(Side::White), EndReason::Forfeit, 2, 2), 2);
+        assert_eq!(black_discs(None, EndReason::Forfeit, 2, 2), 2);
+        assert_eq!(
+            black_discs(Some(Side::Black), EndReason::Finished, 40, 24),
+            40
+        );
     }
 
     #[test]

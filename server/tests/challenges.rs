@@ -132,6 +132,27 @@ async fn a_challenge_is_seen_accepted_once_and_seats_both_players() {
         409,
         "no longer open",
     );
+    // Lena (black) never makes her first move: her clock never ran, and
+    // after her 30 s first-move timer the game is aborted — nobody's win,
+    // never rated.
+    clock.advance(6_000);
+    let early = mario.get_table(table).await.expect("view");
+    clock.advance(6_000);
+    let later = mario.get_table(table).await.expect("view");
+    for v in [&early, &later] {
+        assert_eq!(v.clocks.expect("clocks").black_ms, 180_000);
+    }
+    clock.advance(18_000);
+    live.hub.check_presence().await;
+    let over = mario.get_table(table).await.expect("view");
+    assert_eq!(
+        over.status,
+        app::protocol::RoundStatus::Over {
+            winner: None,
+            reason: app::protocol::EndReason::Aborted
+        }
+    );
+    assert_eq!(over.tally, Default::default());
 }
 
 #[tokio::test]

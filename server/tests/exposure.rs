@@ -395,13 +395,18 @@ async fn a_private_tournament_shows_on_a_profile_only_to_those_who_played_in_it(
         .expect("page");
     let game = &page.rounds[0][0];
     let table = game.table.clone().expect("a table");
-    let white = if game.white.as_deref() == Some("hanna_h") {
-        &host
+    let (white, black) = if game.white.as_deref() == Some("hanna_h") {
+        (&host, &guest)
     } else {
-        &guest
+        (&guest, &host)
     };
     let view = white.get_table(&table).await.expect("view");
     assert_eq!(view.you, vec![Side::White], "white resigns");
+    // (A tournament game is resigned only once someone has moved.)
+    black
+        .play_move(&table, view.board.legal[0])
+        .await
+        .expect("black moves");
     white.resign(&table, None).await.expect("resign");
     live.tournaments.tick().await;
     live.tournaments.tick().await;

@@ -127,7 +127,7 @@ async fn the_ai_plays_the_move_its_configured_depth_finds() {
 }
 
 #[tokio::test]
-async fn a_quick_match_pair_who_never_connect_is_abandoned_after_one_full_grace() {
+async fn a_quick_match_pair_whose_black_never_moves_is_aborted_at_the_first_move_timer() {
     let clock = ManualClock::new(5_000_000);
     let (hub, _dir) = hub_with_clock(clock.clone()).await;
     let first = hub.new_session().await.expect("session");
@@ -153,10 +153,14 @@ async fn a_quick_match_pair_who_never_connect_is_abandoned_after_one_full_grace(
     assert_eq!(seats.black.grace_left, Some((grace / 1000) as u32));
     assert_eq!(seats.white.grace_left, Some((grace / 1000) as u32));
 
-    // One of them shows up just in time: the other forfeits at the deadline.
-    clock.advance(grace - 1);
-    hub.check_presence().await;
+    // One of them shows up, but black never moves: black's first-move
+    // timer (shorter than the grace) ends the game, aborted — it counts
+    // for nobody.
+    let first_move = HubConfig::default().first_move_ms;
+    assert!(first_move < grace);
     hub.socket_opened(&table, &first).await;
+    clock.advance(first_move - 1);
+    hub.check_presence().await;
     let view = hub.view(&first, &table).await.expect("view");
     assert!(matches!(
         view.status,
@@ -165,16 +169,16 @@ async fn a_quick_match_pair_who_never_connect_is_abandoned_after_one_full_grace(
     clock.advance(1);
     hub.check_presence().await;
     let view = hub.view(&second, &table).await.expect("view");
-    let absent = view.you[0];
     assert_eq!(
         view.status,
         app::protocol::RoundStatus::Over {
-            winner: Some(absent.opponent()),
-            reason: app::protocol::EndReason::Timeout
+            winner: None,
+            reason: app::protocol::EndReason::Aborted
         }
     );
 
-    // Another pair where nobody connects: abandoned, nobody wins.
+    // Another pair where nobody connects: aborted at black's first-move
+    // timer, nobody wins.
     let (a, b) = (
         hub.new_session().await.expect("session"),
         hub.new_session().await.expect("session"),
@@ -190,14 +194,14 @@ async fn a_quick_match_pair_who_never_connect_is_abandoned_after_one_full_grace(
     else {
         panic!("paired");
     };
-    clock.advance(grace);
+    clock.advance(first_move);
     hub.check_presence().await;
     let view = hub.view(&a, &table).await.expect("view");
     assert_eq!(
         view.status,
         app::protocol::RoundStatus::Over {
             winner: None,
-            reason: app::protocol::EndReason::Abandoned
+            reason: app::protocol::EndReason::Aborted
         }
     );
     assert_eq!(view.tally, app::protocol::Tally::default());

@@ -10,8 +10,8 @@
 //! the in-process server and the typed player helpers.)
 
 use app::protocol::{
-    EndReason, RoundStatus, SeatView, ServerMessage, Side, TableId, TableMode, TableView, Tally,
-    TimeControl,
+    EndReason, FirstMove, RoundStatus, SeatView, ServerMessage, Side, TableId, TableMode,
+    TableView, Tally, TimeControl,
 };
 use serde_json::json;
 use server::clock::ManualClock;
@@ -23,6 +23,9 @@ use std::sync::Arc;
 use testclient::{my_side, Client, Refusal, Socket};
 
 const GRACE_MS: i64 = 90_000;
+/// How long a side of a timed game (not a tournament's) has for its first
+/// move (`--first-move-secs`).
+const FIRST_MOVE_MS: i64 = 30_000;
 
 /// The server in process: its hub and the clock it reads.
 struct Live {
@@ -628,10 +631,10 @@ async fn quick_match_pairs_two_players_and_both_get_a_full_grace() {
     // Seated at pairing, not yet connected: both have a full grace from now.
     assert_eq!(seat(&first_view, Side::Black).grace_left, Some(90));
     assert_eq!(seat(&first_view, Side::White).grace_left, Some(90));
-    live.advance(GRACE_MS - 1).await;
+    // (Black's first move is due within its first-move timer, which runs
+    // from the pairing.)
+    live.advance(FIRST_MOVE_MS - 1).await;
     let _sockets = (first.connect(&table).await, second.connect(&table).await);
-    // Long after the grace, well within black's 3 minutes.
-    live.advance(60_000).await;
     let black = if Player::side(&first_view) == Side::Black {
         &first
     } else {
@@ -827,12 +830,28 @@ async fn the_flag_falls_on_the_timer_with_no_request_and_counts_once() {
     let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
     let (table, black, white, mut black_socket, _white_socket) = timed_table(&live, C32).await;
     let view = black.view(&table).await;
-    assert_eq!(running(&view), Some(Side::Black));
+    // Before black's first move its clock does not run: its first-move
+    // timer does.
+    assert_eq!(running(&view), None);
+    assert_eq!(
+        view.clocks.expect("clocks").first_move,
+        Some(FirstMove {
+            side: Side::Black,
+            ms: FIRST_MOVE_MS
+        })
+    );
     assert_eq!(view.clocks.expect("clocks").server_ms, 1_000_000);
     assert_eq!(clock_ms(&view, Side::Black), 180_000);
-    // Black thinks 10 s: charged 10 s, gets 2 s; white's clock now runs.
+    // Black's first move after 10 s is free; white's first after 1 s too.
     live.advance(10_000).await;
     black.play(&table, 19).await.expect("play");
+    live.advance(1_000).await;
+    let legal = white.view(&table).await.board.legal[0];
+    white.play(&table, legal).await.expect("play");
+    // Black thinks 10 s: charged 10 s, gets 2 s; white's clock now runs.
+    live.advance(10_000).await;
+    let legal = black.view(&table).await.board.legal[0];
+    black.play(&table, legal).await.expect("play");
     let view = white.view(&table).await;
     assert_eq!(clock_ms(&view, Side::Black), 172_000);
     assert_eq!(clock_ms(&view, Side::White), 180_000);
@@ -849,7 +868,7 @@ async fn the_flag_falls_on_the_timer_with_no_request_and_counts_once() {
     assert_eq!(finished.tally.black_wins, 1);
     // Later ticks and a late move change nothing.
     live.advance(600_000).await;
-    assert_refused(white.play(&table, 18).await, 422, "The game is over");
+    assert_refused(white.play(&table, 20).await, 422, "The game is over");
     let view = black.view(&table).await;
     assert_eq!(view.tally, tally(1, 0, 0));
     // The export carries the control and the time of every move.
@@ -861,16 +880,53 @@ async fn the_flag_falls_on_the_timer_with_no_request_and_counts_once() {
 }
 
 #[tokio::test]
-async fn a_move_that_arrives_after_the_flag_fell_loses_on_time() {
+async fn a_first_move_that_arrives_after_its_timer_finds_the_game_aborted() {
     let dir = tempfile::tempdir().expect("tempdir");
     let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
     let (table, black, _white, _b, _w) = timed_table(&live, C32).await;
-    // No tick: the clock passes 180 s and then black's move arrives.
-    live.clock.advance(180_000);
+    // Read twice 6 s apart before black's first move: no clock moved.
+    live.advance(6_000).await;
+    let early = black.view(&table).await;
+    live.advance(6_000).await;
+    let later = black.view(&table).await;
+    for side in [Side::Black, Side::White] {
+        assert_eq!(clock_ms(&early, side), 180_000);
+        assert_eq!(clock_ms(&later, side), 180_000);
+    }
+    let first = |v: &TableView| v.clocks.and_then(|c| c.first_move).map(|f| f.ms);
+    assert_eq!(first(&early), Some(FIRST_MOVE_MS - 6_000));
+    assert_eq!(first(&later), Some(FIRST_MOVE_MS - 12_000));
+    // No tick: the first-move timer runs out and then black's move
+    // arrives. A private game is aborted: it counts for nobody.
+    live.clock.advance(FIRST_MOVE_MS - 12_000);
     assert_refused(black.play(&table, 19).await, 422, "The game is over");
     let view = black.view(&table).await;
-    assert_eq!(over(&view), (Some(Side::White), EndReason::Time));
+    assert_eq!(over(&view), (None, EndReason::Aborted));
+    assert_eq!(view.tally, tally(0, 0, 0));
     assert!(view.history.is_empty());
+}
+
+#[tokio::test]
+async fn a_move_that_arrives_after_the_flag_fell_loses_on_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (table, black, white, _b, _w) = timed_table(&live, C32).await;
+    first_moves(&table, &black, &white).await;
+    // No tick: the clock passes 180 s and then black's move arrives.
+    live.clock.advance(180_000);
+    let legal = black.view(&table).await.board.legal[0];
+    assert_refused(black.play(&table, legal).await, 422, "The game is over");
+    let view = black.view(&table).await;
+    assert_eq!(over(&view), (Some(Side::White), EndReason::Time));
+    assert_eq!(view.history.len(), 2);
+}
+
+/// Each side makes its first move at once (their clocks start there).
+async fn first_moves(table: &TableId, black: &Player, white: &Player) {
+    let legal = black.view(table).await.board.legal[0];
+    black.play(table, legal).await.expect("black's first move");
+    let legal = white.view(table).await.board.legal[0];
+    white.play(table, legal).await.expect("white's first move");
 }
 
 #[tokio::test]
@@ -938,8 +994,9 @@ async fn grace_and_clock_both_run_for_a_mover_who_left_and_the_earlier_decides()
         base_s: 60,
         increment_s: 0,
     };
-    let (table, _black, white, black_socket, mut white_socket) =
+    let (table, black, white, black_socket, mut white_socket) =
         timed_table(&live, one_minute).await;
+    first_moves(&table, &black, &white).await;
     leave(black_socket, &mut white_socket, Side::Black).await;
     live.advance(59_999).await;
     assert!(playing(&white.view(&table).await));
@@ -947,7 +1004,8 @@ async fn grace_and_clock_both_run_for_a_mover_who_left_and_the_earlier_decides()
     let view = white.view(&table).await;
     assert_eq!(over(&view), (Some(Side::White), EndReason::Time));
     // 3 minutes on the clock: the grace ends first.
-    let (table, _black, white, black_socket, mut white_socket) = timed_table(&live, C32).await;
+    let (table, black, white, black_socket, mut white_socket) = timed_table(&live, C32).await;
+    first_moves(&table, &black, &white).await;
     leave(black_socket, &mut white_socket, Side::Black).await;
     live.advance(GRACE_MS).await;
     let view = white.view(&table).await;
@@ -1040,7 +1098,7 @@ async fn a_rematch_keeps_the_control_with_full_clocks() {
     let dir = tempfile::tempdir().expect("tempdir");
     let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
     let (table, black, white, _b, _w) = timed_table(&live, C32).await;
-    live.advance(30_000).await;
+    live.advance(20_000).await;
     black.play(&table, 19).await.expect("play");
     white.resign(&table).await.expect("resign");
     live.advance(500_000).await;
@@ -1057,11 +1115,17 @@ async fn a_rematch_keeps_the_control_with_full_clocks() {
     assert_eq!(view.mode, timed);
     assert_eq!(clock_ms(&view, Side::Black), 180_000);
     assert_eq!(clock_ms(&view, Side::White), 180_000);
-    assert_eq!(running(&view), Some(Side::Black));
-    live.advance(180_000).await;
+    assert_eq!(running(&view), None, "before black's first move");
+    assert_eq!(
+        view.clocks.and_then(|c| c.first_move).map(|f| f.side),
+        Some(Side::Black)
+    );
+    // Nobody moves in the new round: aborted after the first-move timer,
+    // counted for nobody.
+    live.advance(FIRST_MOVE_MS).await;
     let view = black.view(&table).await;
-    assert_eq!(over(&view).1, EndReason::Time);
-    assert_eq!(view.tally, tally(1, 1, 0));
+    assert_eq!(over(&view).1, EndReason::Aborted);
+    assert_eq!(view.tally, tally(1, 0, 0));
     // A new table from this one keeps the control too.
     let id = black.client.new_table(&table).await.expect("new_table");
     assert_eq!(black.view(&id).await.mode, timed);
@@ -1074,10 +1138,17 @@ async fn after_a_restart_the_clocks_resume_without_charging_the_downtime() {
     let clock = ManualClock::new(1_000_000);
     let live = Live::start(&db, clock.clone()).await;
     let (table, black, white, _b, _w) = timed_table(&live, C32).await;
+    // The first moves (20 s and 7 s) are free; the next cost 5 s and 4 s.
     live.advance(20_000).await;
     black.play(&table, 19).await.expect("play");
     live.advance(7_000).await;
     white.play(&table, 18).await.expect("play");
+    live.advance(5_000).await;
+    let legal = black.view(&table).await.board.legal[0];
+    black.play(&table, legal).await.expect("play");
+    live.advance(4_000).await;
+    let legal = white.view(&table).await.board.legal[0];
+    white.play(&table, legal).await.expect("play");
     live.advance(3_000).await;
     drop(live);
     // The server is down for an hour.
@@ -1089,9 +1160,9 @@ async fn after_a_restart_the_clocks_resume_without_charging_the_downtime() {
     let _sockets = (black.connect(&table).await, white.connect(&table).await);
     let view = black.view(&table).await;
     assert_eq!(running(&view), Some(Side::Black));
-    assert_eq!(clock_ms(&view, Side::Black), 180_000 - 20_000 + 2_000);
-    assert_eq!(clock_ms(&view, Side::White), 180_000 - 7_000 + 2_000);
-    live.advance(162_000 - 1).await;
+    assert_eq!(clock_ms(&view, Side::Black), 180_000 - 5_000 + 2_000);
+    assert_eq!(clock_ms(&view, Side::White), 180_000 - 4_000 + 2_000);
+    live.advance(177_000 - 1).await;
     assert!(playing(&black.view(&table).await));
     live.advance(1).await;
     let view = black.view(&table).await;

@@ -343,6 +343,9 @@ async fn a_puzzles_own_address_opens_it() {
     assert!(page.contains(&format!("data-id=\"{id}\"")), "{page}");
     let (status, _) = visitor.get("/puzzles/nope").await.expect("page");
     assert_eq!(status, 404);
-    let (status, _) = visitor.get(&format!("/puzzles?id={id}")).await.expect("page");
+    let (status, _) = visitor
+        .get(&format!("/puzzles?id={id}"))
+        .await
+        .expect("page");
     assert_eq!(status, 200);
 }

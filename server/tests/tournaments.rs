@@ -175,6 +175,13 @@ async fn a_swiss_of_five_pairs_scores_and_ranks_by_brightwell_quotient() {
         let games = &page.rounds[round as usize - 1];
         assert_eq!(games.len(), 3, "two games and a bye");
         assert_eq!(games.iter().filter(|g| g.white.is_none()).count(), 1);
+        // The bye's player has no game to be taken to.
+        let bye = games.iter().find(|g| g.white.is_none()).expect("a bye");
+        let sitting = players[bye.black.as_str()]
+            .my_challenges()
+            .await
+            .expect("the bye's");
+        assert!(sitting.in_tournament && sitting.tournament_game.is_none());
         // A late joiner is refused.
         let late = live.browser().await;
         late.sign_up(&format!("late{round}"), PASSWORD)
@@ -196,6 +203,14 @@ async fn a_swiss_of_five_pairs_scores_and_ranks_by_brightwell_quotient() {
                 view(black, &id).await.my_table.as_deref(),
                 Some(table.as_str())
             );
+            // And on any page: the notifier's answer names the table and
+            // the opponent (issue 67).
+            let mine = black.my_challenges().await.expect("black's");
+            assert!(mine.in_tournament);
+            let game_ready = mine.tournament_game.expect("the game is ready");
+            assert_eq!(game_ready.table, table);
+            assert_eq!(game_ready.round, round);
+            assert_eq!(Some(game_ready.opponent.as_str()), game.white.as_deref());
             let seated = black.get_table(&table).await.expect("table");
             assert_eq!(seated.you, vec![Side::Black]);
             match ways.next().expect("two games") {
@@ -214,8 +229,19 @@ async fn a_swiss_of_five_pairs_scores_and_ranks_by_brightwell_quotient() {
                     white.resign(&table, None).await.expect("resign");
                 }
                 _ => {
-                    // Black never moves: their clock runs out; a
-                    // tournament game is lost, never aborted.
+                    // One move each (the clocks start at a side's first
+                    // move), then black's clock runs out; a tournament
+                    // game is lost, never aborted.
+                    let view = black.get_table(&table).await.expect("view");
+                    black
+                        .play_move(&table, view.board.legal[0])
+                        .await
+                        .expect("black moves");
+                    let view = white.get_table(&table).await.expect("view");
+                    white
+                        .play_move(&table, view.board.legal[0])
+                        .await
+                        .expect("white moves");
                     clock.advance(181_000);
                     live.hub.check_presence().await;
                 }
@@ -418,6 +444,16 @@ async fn a_player_who_withdraws_is_not_paired_again() {
     );
     for g in &view(&players[0], &id).await.rounds[0] {
         let table = TableId::new(g.table.clone().expect("table"));
+        // (A tournament game is resigned only once someone has moved.)
+        for p in &players {
+            if let Ok(v) = p.get_table(&table).await {
+                if v.you == vec![Side::Black] {
+                    p.play_move(&table, v.board.legal[0])
+                        .await
+                        .expect("black moves");
+                }
+            }
+        }
         for p in &players {
             let _ = p.resign(&table, None).await;
         }
@@ -752,7 +788,8 @@ async fn berserk_halves_a_clock_once_before_the_first_move_and_a_win_scores_a_po
     let v = black.get_table(&table).await.expect("view");
     let clocks = v.clocks.expect("clocks");
     assert_eq!(clocks.black_ms, 90_000, "no increment after berserk");
-    assert_eq!(clocks.white_ms, 180_000 + 7 * 2_000);
+    // (A side's first move adds no increment: its clock starts there.)
+    assert_eq!(clocks.white_ms, 180_000 + 6 * 2_000);
     // The clocks as a restarted server rebuilds them from the stored rows.
     let restarted = server::hub::Hub::start(
         server::store::Store::open(&path).await.expect("store"),
@@ -767,7 +804,7 @@ async fn berserk_halves_a_clock_once_before_the_first_move_and_a_win_scores_a_po
         .await
         .expect("restored");
     let again = seen.clocks.expect("clocks");
-    assert_eq!((again.black_ms, again.white_ms), (90_000, 194_000));
+    assert_eq!((again.black_ms, again.white_ms), (90_000, 192_000));
     assert_eq!(seen.berserk, vec![Side::Black]);
     drop(restarted);
     // White resigns: Black's win scores 2 + 1.
@@ -825,7 +862,9 @@ fn between(g: &app::tournaments::GameLine, a: &str, b: &str) -> bool {
     (g.black == a && white == Some(b)) || (g.black == b && white == Some(a))
 }
 
-/// Ends every game of the page still being played: its white resigns.
+/// Ends every game of the page still being played: black moves (a
+/// tournament game is resigned only once someone has moved), its white
+/// resigns.
 async fn white_resigns(page: &TournamentView, players: &HashMap<String, Client>) {
     for g in page.rounds.iter().flatten() {
         if g.black_points.is_some() {
@@ -834,6 +873,13 @@ async fn white_resigns(page: &TournamentView, players: &HashMap<String, Client>)
         let (Some(table), Some(white)) = (&g.table, &g.white) else {
             continue;
         };
+        let table_id = TableId::new(table.clone());
+        let black = &players[g.black.as_str()];
+        if let Ok(v) = black.get_table(&table_id).await {
+            if v.history.is_empty() && !v.board.legal.is_empty() {
+                let _ = black.play_move(&table_id, v.board.legal[0]).await;
+            }
+        }
         players[white.as_str()]
             .resign(&TableId::new(table.clone()), None)
             .await
@@ -1185,6 +1231,17 @@ async fn swiss_input(
             }),
             bonus: [false; 2],
         })
+        .collect::<Vec<Pairing>>();
+    // A bye counts once its round is played.
+    let on = |round: u32| {
+        pairings
+            .iter()
+            .any(|p| p.round == round && p.white.is_some() && p.result.is_none())
+    };
+    let pairings = pairings
+        .iter()
+        .filter(|p| p.white.is_some() || !on(p.round))
+        .cloned()
         .collect();
     (entrants, pairings, names)
 }
@@ -1406,4 +1463,243 @@ async fn fair_play_and_early_ends_hold_on_postgres() {
     ending_early(&live).await;
     // Last: it leaves rated events open and running.
     abusers_kept_out(&live).await;
+}
+
+/// A tournament game's table, its black and its white, from the page.
+fn only_game<'a>(
+    page: &TournamentView,
+    players: &'a HashMap<String, Client>,
+) -> (TableId, &'a Client, &'a Client, String, String) {
+    let g = page
+        .rounds
+        .iter()
+        .flatten()
+        .find(|g| g.white.is_some() && g.black_points.is_none())
+        .expect("a game being played");
+    let white = g.white.clone().expect("white");
+    (
+        TableId::new(g.table.clone().expect("table")),
+        &players[g.black.as_str()],
+        &players[white.as_str()],
+        g.black.clone(),
+        white,
+    )
+}
+
+fn over(view: &app::protocol::TableView) -> Option<(Option<Side>, EndReason)> {
+    match view.status {
+        app::protocol::RoundStatus::Over { winner, reason } => Some((winner, reason)),
+        _ => None,
+    }
+}
+
+#[tokio::test]
+async fn a_swiss_side_that_never_moves_forfeits_after_20_s_and_is_withdrawn() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&dir.path().join("db.sqlite"), clock.clone()).await;
+    let mut players: HashMap<String, Client> = HashMap::new();
+    for name in ["olga", "petros", "rania"] {
+        players.insert(name.into(), player(&live, name).await);
+    }
+    let olga = players["olga"].clone();
+    let mut new = swiss("No shows", 2);
+    new.starts_in_minutes = 60;
+    let id = create(&olga, new).await.expect("created");
+    for p in players.values() {
+        p.join_tournament(&id).await.expect("join");
+    }
+    olga.start_tournament(&id).await.expect("started");
+    live.tournaments.tick().await;
+    let page = view(&olga, &id).await;
+    assert_eq!(page.summary.round, 1);
+    // The bye is not in the standings while its round is played.
+    let bye = page.rounds[0]
+        .iter()
+        .find(|g| g.white.is_none())
+        .expect("a bye")
+        .black
+        .clone();
+    let line = |page: &TournamentView, name: &str| {
+        page.standings
+            .iter()
+            .find(|l| l.name == name)
+            .cloned()
+            .expect("in the standings")
+    };
+    assert_eq!(line(&page, &bye).points, 0, "{:?}", page.standings);
+    let (table, black, white, black_name, white_name) = only_game(&page, &players);
+    // Nobody may resign before the first move: the first-move timer
+    // handles a player who does not come.
+    refused(
+        white.resign(&table, None).await,
+        422,
+        "before its first move",
+    );
+    refused(
+        black.resign(&table, None).await,
+        422,
+        "before its first move",
+    );
+    // No rematch and no new table at a tournament's table.
+    refused(black.vote_rematch(&table, None, true).await, 422, "");
+    refused(black.new_table(&table).await, 422, "no rematch");
+    // White comes to the board; black never does.
+    let (_white_socket, _) = white.connect(&table).await.expect("socket");
+    // Read twice 6 s apart before black's first move: no clock moved.
+    clock.advance(6_000);
+    let early = white.get_table(&table).await.expect("view");
+    clock.advance(6_000);
+    let later = white.get_table(&table).await.expect("view");
+    for v in [&early, &later] {
+        let c = v.clocks.expect("clocks");
+        assert_eq!((c.black_ms, c.white_ms), (180_000, 180_000));
+        assert_eq!(c.running, None);
+    }
+    let first = |v: &app::protocol::TableView| v.clocks.and_then(|c| c.first_move);
+    assert_eq!(
+        first(&early),
+        Some(app::protocol::FirstMove {
+            side: Side::Black,
+            ms: 14_000
+        })
+    );
+    assert_eq!(first(&later).map(|f| f.ms), Some(8_000));
+    clock.advance(7_999);
+    live.hub.check_presence().await;
+    assert_eq!(over(&white.get_table(&table).await.expect("view")), None);
+    clock.advance(1);
+    live.hub.check_presence().await;
+    let done = white.get_table(&table).await.expect("view");
+    assert_eq!(over(&done), Some((Some(Side::White), EndReason::Forfeit)));
+    // Scored as a resignation (the winner at least 33 discs), the absent
+    // player withdrawn, and the round's bye now counted; round 2 pairs
+    // the two left.
+    live.tournaments.tick().await;
+    let page = view(&olga, &id).await;
+    let g = &page.rounds[0]
+        .iter()
+        .find(|g| g.white.is_some())
+        .expect("the game");
+    assert_eq!((g.black_points, g.white_points), (Some(0), Some(2)));
+    assert!(line(&page, &black_name).withdrawn);
+    assert!(!line(&page, &white_name).withdrawn);
+    assert_eq!(line(&page, &bye).points, 2);
+    assert_eq!(page.summary.round, 2);
+    assert!(page.rounds[1]
+        .iter()
+        .all(|g| g.black != black_name && g.white.as_deref() != Some(black_name.as_str())));
+    // The archive, its pages' data and the exports say why.
+    let game = GameId::new(g.game.clone().expect("archived"));
+    let archived = olga.get_game(&game).await.expect("archived game");
+    assert_eq!(archived.reason, EndReason::Forfeit);
+    assert_eq!(archived.winner, Some(Side::White));
+    let (status, text) = olga
+        .get(&format!("/game/{game}/export.txt"))
+        .await
+        .expect("text");
+    assert_eq!(status, 200);
+    assert!(
+        text.contains("Black did not make a first move in time; White wins by forfeit"),
+        "{text}"
+    );
+    let (status, ggf) = olga
+        .get(&format!("/game/{game}/export.ggf"))
+        .await
+        .expect("ggf");
+    assert_eq!(status, 200);
+    assert!(ggf.contains("RE[-64.000:r]"), "{ggf}");
+    let (status, wtb) = olga
+        .get_bytes(&format!("/@/{white_name}/games.wtb"))
+        .await
+        .expect("wthor");
+    assert_eq!(status, 200);
+    // The forfeit's record: black's discs as the WOC scores them (2).
+    assert_eq!(wtb.len(), 16 + 68, "one game");
+    assert_eq!(wtb[16 + 6], 2);
+}
+
+#[tokio::test]
+async fn both_absent_at_the_first_move_both_lose_by_forfeit_and_both_leave_the_swiss() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&dir.path().join("db.sqlite"), clock.clone()).await;
+    let mut players: HashMap<String, Client> = HashMap::new();
+    for name in ["stavros", "theano"] {
+        players.insert(name.into(), player(&live, name).await);
+    }
+    let first = players["stavros"].clone();
+    let mut new = swiss("Nobody came", 2);
+    new.starts_in_minutes = 60;
+    let id = create(&first, new).await.expect("created");
+    for p in players.values() {
+        p.join_tournament(&id).await.expect("join");
+    }
+    first.start_tournament(&id).await.expect("started");
+    live.tournaments.tick().await;
+    let page = view(&first, &id).await;
+    let (table, black, _, _, _) = only_game(&page, &players);
+    clock.advance(20_000);
+    live.hub.check_presence().await;
+    let done = black.get_table(&table).await.expect("view");
+    assert_eq!(over(&done), Some((None, EndReason::Forfeit)));
+    assert_eq!(done.tally, app::protocol::Tally::default());
+    live.tournaments.tick().await;
+    live.tournaments.tick().await;
+    let page = view(&first, &id).await;
+    let g = &page.rounds[0][0];
+    assert_eq!((g.black_points, g.white_points), (Some(0), Some(0)));
+    assert!(page.standings.iter().all(|l| l.withdrawn && l.points == 0));
+    assert_eq!(page.summary.status, Status::Finished);
+    let archived = first
+        .get_game(&GameId::new(g.game.clone().expect("archived")))
+        .await
+        .expect("archived game");
+    assert_eq!(
+        (archived.winner, archived.reason),
+        (None, EndReason::Forfeit)
+    );
+}
+
+#[tokio::test]
+async fn an_arena_player_who_misses_the_first_move_is_paused_until_joining_again() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = ManualClock::new(1_000_000);
+    let live = Live::start(&dir.path().join("db.sqlite"), clock.clone()).await;
+    let mut players: HashMap<String, Client> = HashMap::new();
+    for name in ["vasso", "yannis"] {
+        players.insert(name.into(), player(&live, name).await);
+    }
+    let first = players["vasso"].clone();
+    let mut new = swiss("Paused arena", 1);
+    new.kind = app::tournaments::Kind::Arena;
+    new.minutes = 30;
+    new.starts_in_minutes = 0;
+    let id = create(&first, new).await.expect("arena");
+    for p in players.values() {
+        p.join_tournament(&id).await.expect("join");
+    }
+    live.tournaments.tick().await;
+    let page = view(&first, &id).await;
+    let (table, black, white, black_name, _) = only_game(&page, &players);
+    let (_white_socket, _) = white.connect(&table).await.expect("socket");
+    clock.advance(20_000);
+    live.hub.check_presence().await;
+    let done = white.get_table(&table).await.expect("view");
+    assert_eq!(over(&done), Some((Some(Side::White), EndReason::Forfeit)));
+    live.tournaments.tick().await;
+    live.tournaments.tick().await;
+    // Paused: not paired again.
+    let page = view(&first, &id).await;
+    assert_eq!(page.rounds.iter().flatten().count(), 1);
+    assert!(page
+        .standings
+        .iter()
+        .any(|l| l.name == black_name && l.withdrawn));
+    // Back by joining again: paired at the next tick.
+    black.join_tournament(&id).await.expect("join again");
+    live.tournaments.tick().await;
+    let page = view(&first, &id).await;
+    assert!(page.standings.iter().all(|l| !l.withdrawn));
+    assert_eq!(page.rounds.iter().flatten().count(), 2);
 }

@@ -2,7 +2,9 @@
 // one player stops moving and loses on time, seen the same way in both views.
 // The server runs with the test-only flag --test-time-controls so the lobby
 // may pick a 20-second control (`/?tc=20s+0`); the presence checker runs every
-// 100 ms so the flag falls promptly with no request from either page.
+// 100 ms so the flag falls promptly with no request from either page. A
+// side's clock starts at its own first move (issue 67): before it the page
+// shows that side's first-move timer instead.
 import { Browser, Page } from '@playwright/test';
 import { test, expect, fastAnimations, waitForIsland, screenshot, saveResult } from './support/fixtures';
 import { clickSquare, status } from './support/board';
@@ -50,7 +52,14 @@ test('timed quick match: the player who stops moving loses on time in both views
     await expect(page.locator('#clocks')).toContainText('20s+0');
   }
 
-  // Black (whoever may play d3) moves at once; white never moves.
+  // Before black's first move no clock runs: black's first-move timer does.
+  for (const page of [first, second]) {
+    await expect(page.locator('#clock-first-move')).toContainText('Black must move within');
+    await expect(page.locator('#clock-black')).not.toHaveClass(/running/);
+  }
+
+  // Black (whoever may play d3) moves at once, white answers, black moves
+  // again; then white never moves.
   const d3 = 19;
   let black: Page | null = null;
   for (let attempt = 0; attempt < 100 && !black; attempt++) {
@@ -63,6 +72,16 @@ test('timed quick match: the player who stops moving loses on time in both views
   expect(black, 'black may play d3').not.toBeNull();
   const white = black === first ? second : first;
   await clickSquare(black!, d3);
+  for (const mover of [white, black!]) {
+    let square = -1;
+    for (let attempt = 0; attempt < 100 && square < 0; attempt++) {
+      const s = await status(mover);
+      if (s && s.legal.length > 0 && !s.legal.includes(d3) && s.drawnVersion >= s.version) square = s.legal[0];
+      else await mover.waitForTimeout(100);
+    }
+    expect(square, 'a legal move').toBeGreaterThanOrEqual(0);
+    await clickSquare(mover, square);
+  }
   // White's clock runs in both views, under 30 s: the low-time warning shows.
   for (const page of [first, second]) {
     await expect(page.locator('#clock-white')).toHaveClass(/running/);

@@ -14,7 +14,10 @@ import { startServer, RunningServer } from './support/server';
 
 let server: RunningServer;
 test.beforeAll(async () => {
-  server = await startServer({ args: ['--client-ip-header', 'X-Real-IP'] });
+  // Four browsers reach their boards one after another: the first-move
+  // timer of a tournament's game (20 s by default) is longer here, so a
+  // slow machine does not forfeit a game before its players arrive.
+  server = await startServer({ args: ['--client-ip-header', 'X-Real-IP', '--first-move-secs-event', '180'] });
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -409,5 +412,140 @@ test('four players play an arena by clicks; its points match the archive', async
   }).toPass({ timeout: 20_000 });
   const audit1 = await audit(watcher, 'arena');
   expect(audit1).toEqual([]);
+  expect(errors.filter((e) => !e.includes('favicon') && !pairingNotSeatedYet(e))).toEqual([]);
+});
+
+test('three players in a two-round Swiss are taken to every pairing from any page; the pages speak in words', async ({ browser }, info) => {
+  test.setTimeout(300_000);
+  const errors: string[] = [];
+  const stamp = Date.now().toString(36).slice(-5);
+  const names = ['ta', 'tb', 'tc'].map((n) => `${n}${stamp}`);
+  const players: Page[] = [];
+  for (let i = 0; i < 3; i++) {
+    const page = await newPlayer(browser, server.url, errors, `198.51.100.${120 + i}`);
+    await signUp(page, names[i]);
+    players.push(page);
+  }
+  const [host] = players;
+  await host.goto('/tournaments');
+  await hydrated(host);
+  await host.fill('#tournament-name', `Pairs ${stamp}`);
+  await host.fill('#tournament-rounds', '2');
+  await host.fill('#tournament-starts', '60');
+  await host.click('#tournament-submit');
+  await host.waitForURL(/\/tournaments\/[0-9a-f]+$/);
+  const url = host.url();
+  await hydrated(host);
+  for (const page of players) {
+    if (page !== host) {
+      await page.goto(url);
+      await hydrated(page);
+    }
+    await page.click('#tournament-join');
+    await expect(page.locator('#tournament-leave')).toBeVisible();
+  }
+  // The start in the reader's time zone, with a countdown.
+  await expect(host.locator('#tournament-status time')).not.toContainText('UTC');
+  await expect(host.locator('#tournament-countdown')).toBeVisible();
+
+  // Someone watching the tournament's page tells when a round is paired.
+  const watcher = await newPlayer(browser, server.url, errors, '198.51.100.129');
+  await watcher.goto(url);
+  await hydrated(watcher);
+  await expect(watcher.locator('main.tournament-page')).toHaveAttribute('data-live', 'true');
+
+  /**
+   * Pairs round `round` (by `pair`), and checks every player with a game in
+   * it is on its table within 5 s of the watcher's page showing the round
+   * (each page's own address: no player clicks anything).
+   */
+  const finished: string[] = [];
+  async function paired(round: number, pair: () => Promise<void>): Promise<Map<string, Page[]>> {
+    const arrivals = players.map((page) =>
+      page
+        .waitForURL((u) => /\/table\//.test(u.pathname) && !finished.includes(u.pathname), { timeout: 60_000, waitUntil: 'commit' })
+        .then(() => ({ page, at: Date.now() }))
+        .catch(() => null),
+    );
+    await pair();
+    await expect(watcher.locator('#tournament-status')).toContainText(`Round ${round} of 2`, { timeout: 30_000 });
+    const seen = Date.now();
+    // The player with the bye goes nowhere: after 8 s this stops waiting
+    // (the times measured decide; a late arrival fails below).
+    const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), 8_000));
+    const arrived = (await Promise.all(arrivals.map((a) => Promise.race([a, late])))).filter((a) => a !== null);
+    const tables = new Map<string, Page[]>();
+    for (const a of arrived) {
+      expect(a!.at - seen, `round ${round}: a player reached the table ${a!.at - seen} ms after the round showed`).toBeLessThanOrEqual(5_000);
+      const table = new URL(a!.page.url()).pathname;
+      tables.set(table, [...(tables.get(table) ?? []), a!.page]);
+    }
+    expect(tables.size).toBe(1);
+    for (const pair of tables.values()) expect(pair.length).toBe(2);
+    return tables;
+  }
+
+  // Round 1: the host on the tournament's page, one player in the lobby, one
+  // on the leaderboard. (Three players: one game and a bye.)
+  await players[1].goto('/');
+  await hydrated(players[1]);
+  await players[2].goto('/players');
+  await hydrated(players[2]);
+  const round1 = await paired(1, () => host.click('#tournament-start'));
+  const [table1, pair1] = [...round1.entries()][0];
+  // The notice names the opponent.
+  for (const page of pair1) {
+    const other = names[players.indexOf(pair1[pair1[0] === page ? 1 : 0])];
+    await expect(page.locator('#tournament-paired')).toContainText(other);
+  }
+  await screenshot(pair1[0], info, 'tournament-paired');
+  for (const page of pair1) {
+    await hydrated(page);
+    await waitForIsland(page);
+    // A tournament's table: the way back, no new table, no rematch, and no
+    // resigning before anyone has moved.
+    await expect(page.locator('#tournament-note')).toBeVisible();
+    await expect(page.locator('#back-to-tournament')).toBeVisible();
+    await expect(page.locator('#new-table')).toHaveCount(0);
+    await expect(page.locator('#resign')).toHaveCount(0);
+  }
+  await oneMove(pair1);
+  await oneMove(pair1);
+  const resigner = pair1[0];
+  await resigner.click('#resign');
+  await resigner.click('#resign-yes');
+  for (const page of pair1) {
+    await expect(page.locator('#tournament-standings-link')).toBeVisible();
+    await expect(page.locator('#back-to-tournament')).toBeVisible();
+    await expect(page.locator('#rematch')).toHaveCount(0);
+    await expect(page.locator('#new-table')).toHaveCount(0);
+  }
+  finished.push(table1);
+
+  // Round 2: both round-1 players left on their finished table, the bye's
+  // player on the leaderboard (or wherever the notifier found them).
+  const round2 = await paired(2, async () => {});
+  const [, pair2] = [...round2.entries()][0];
+  for (const page of pair2) await expect(page.locator('#tournament-paired')).toBeVisible();
+
+  // The tournament's page, in both languages, within a phone's width; the
+  // Greek one keeps no English word.
+  await watcher.setViewportSize({ width: 390, height: 844 });
+  for (const lang of ['en', 'el']) {
+    await watcher.goto(`/lang/${lang}?back=${new URL(url).pathname}`);
+    await hydrated(watcher);
+    await expect(watcher.locator('#crosstable-legend')).toBeVisible();
+    const width = await watcher.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, `${lang}: the page is ${width} px wide`).toBeLessThanOrEqual(390);
+    await expect(watcher.locator('.lang-switch')).toBeInViewport();
+    if (lang === 'el') {
+      const text = await watcher.locator('main').innerText();
+      for (const word of ['bye', 'Blitz', 'Rapid', 'UTC']) expect(text, `Greek page: "${word}"`).not.toContain(word);
+      await screenshot(watcher, info, 'tournament-el-phone-words');
+    }
+  }
+  await watcher.goto('/lang/en?back=/tournaments');
+  await hydrated(watcher);
+  expect(await watcher.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(errors.filter((e) => !e.includes('favicon') && !pairingNotSeatedYet(e))).toEqual([]);
 });

@@ -2,16 +2,19 @@
 //! and the notifier `hydrate()` mounts on every page for a signed-in player —
 //! loaded as a chunk of its own after hydration ([`notifier_view`]), so the
 //! lobby a newcomer loads carries none of it. The notifier looks every
-//! three seconds: a challenge sent to the player shows with Accept and
-//! Decline; one they sent shows until it is answered, and an accepted one
-//! takes them to the table.
+//! three seconds (every second while they play in a running tournament): a
+//! challenge sent to the player shows with Accept and Decline; one they sent
+//! shows until it is answered, and an accepted one takes them to the table.
+//! A tournament game of theirs, once its table exists, takes them there
+//! from any page (once per game and browser; later a notice links to it),
+//! and the table then names the opponent.
 
 use crate::challenges::{
     answer_challenge, cancel_challenge, challenge, my_challenges, ChallengeLists, ChallengeStatus,
-    ChallengeView, Colour, NewChallenge,
+    ChallengeView, Colour, NewChallenge, TournamentGame,
 };
 use crate::i18n::Lang;
-use crate::protocol::TimeControl;
+use crate::protocol::{TableId, TimeControl};
 use leptos::prelude::*;
 
 fn colour_text(lang: Lang, colour: Colour) -> String {
@@ -137,6 +140,53 @@ fn go_to(path: &str) {
     let _ = path;
 }
 
+/// The page's path ("" on the server).
+fn current_path() -> String {
+    #[cfg(feature = "hydrate")]
+    return window().location().pathname().unwrap_or_default();
+    #[cfg(not(feature = "hydrate"))]
+    String::new()
+}
+
+/// The local storage key naming the last tournament table this browser was
+/// taken to (each game takes a player there once).
+#[cfg(feature = "hydrate")]
+const TAKEN_KEY: &str = "othello-tournament-taken";
+
+/// Marks `table` as taken to; false when it already was (another tab, or
+/// the player left it since).
+fn take_once(table: &str) -> bool {
+    #[cfg(feature = "hydrate")]
+    {
+        let Ok(Some(storage)) = window().local_storage() else {
+            return true;
+        };
+        if storage.get_item(TAKEN_KEY).ok().flatten().as_deref() == Some(table) {
+            return false;
+        }
+        let _ = storage.set_item(TAKEN_KEY, table);
+        true
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        let _ = table;
+        false
+    }
+}
+
+/// How long the notice naming the opponent stays on their table (s).
+#[cfg(feature = "hydrate")]
+const HERE_NOTICE_S: u64 = 10;
+
+/// What the notifier says about the player's tournament game.
+#[derive(Clone, Debug, PartialEq)]
+enum Paired {
+    /// On its table: the opponent named.
+    Here(TournamentGame),
+    /// Elsewhere, taken there once already: a link to it.
+    Elsewhere(TournamentGame),
+}
+
 /// A signed-in player's challenges, looked at every three seconds.
 #[component]
 pub fn ChallengeNotifier() -> impl IntoView {
@@ -149,11 +199,62 @@ pub fn ChallengeNotifier() -> impl IntoView {
     // table, once.
     let seen_open = StoredValue::new(Vec::<String>::new());
     let since = StoredValue::new(None::<i64>);
+    let paired = RwSignal::new(None::<Paired>);
+    // A notice closed by the player stays closed for that table.
+    let closed = StoredValue::new(None::<TableId>);
+    let announced = StoredValue::new(None::<TableId>);
+    let waited = StoredValue::new(None::<TableId>);
+    let fast = StoredValue::new(false);
+    let ticks = StoredValue::new(0u32);
     let refresh = move || {
         leptos::task::spawn_local(async move {
             let Ok(now) = my_challenges().await else {
                 return;
             };
+            fast.set_value(now.in_tournament);
+            if let Some(game) = now.tournament_game.clone() {
+                let path = current_path();
+                let here = path == format!("/table/{}", game.table);
+                // The tournament's own page moves its player itself: the
+                // notifier waits a look before it takes them.
+                let on_page = path == format!("/tournaments/{}", game.tournament);
+                let wait = on_page && waited.with_value(|w| w.as_ref() != Some(&game.table));
+                if wait {
+                    waited.set_value(Some(game.table.clone()));
+                    return;
+                }
+                if !here && take_once(game.table.as_str()) {
+                    go_to(&format!("/table/{}", game.table));
+                    return;
+                }
+                let shown = closed.with_value(|c| c.as_ref() != Some(&game.table));
+                if here && closed.with_value(|c| c.as_ref() != Some(&game.table)) {
+                    // On the table the notice names the opponent for a few
+                    // seconds, then leaves the board's buttons clear.
+                    let table = game.table.clone();
+                    #[cfg(feature = "hydrate")]
+                    if announced.with_value(|a| a.as_ref() != Some(&table)) {
+                        announced.set_value(Some(table.clone()));
+                        set_timeout(
+                            move || {
+                                closed.set_value(Some(table));
+                                let _ = paired.try_set(None);
+                            },
+                            std::time::Duration::from_secs(HERE_NOTICE_S),
+                        );
+                    }
+                    #[cfg(not(feature = "hydrate"))]
+                    let _ = (table, announced);
+                }
+                let notice = if here {
+                    Paired::Here(game)
+                } else {
+                    Paired::Elsewhere(game)
+                };
+                let _ = paired.try_set(shown.then_some(notice));
+            } else {
+                let _ = paired.try_set(None);
+            }
             let first = *since.get_value().get_or_insert(now.now);
             since.set_value(Some(first));
             let accepted = now.outgoing.iter().find(|c| {
@@ -179,12 +280,25 @@ pub fn ChallengeNotifier() -> impl IntoView {
     #[cfg(feature = "hydrate")]
     {
         refresh();
-        if let Ok(handle) = set_interval_with_handle(refresh, std::time::Duration::from_secs(3)) {
+        let tick = move || {
+            ticks.update_value(|n| *n += 1);
+            if fast.get_value() || ticks.get_value().is_multiple_of(3) {
+                refresh();
+            }
+        };
+        if let Ok(handle) = set_interval_with_handle(tick, std::time::Duration::from_secs(1)) {
             on_cleanup(move || handle.clear());
         }
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = refresh;
+    let _ = (refresh, fast, ticks);
+    let close = move |_| {
+        closed.set_value(paired.with_untracked(|p| match p {
+            Some(Paired::Here(g) | Paired::Elsewhere(g)) => Some(g.table.clone()),
+            None => None,
+        }));
+        paired.set(None);
+    };
     let answer = move |id: String, accept: bool| {
         leptos::task::spawn_local(async move {
             match answer_challenge(id.clone(), accept).await {
@@ -204,6 +318,20 @@ pub fn ChallengeNotifier() -> impl IntoView {
     };
     view! {
         <aside class="challenges" id="challenges" aria-live="polite" aria-label=t!(lang, "challenge-list")>
+            {move || paired.get().map(|p| {
+                let (game, here) = match p {
+                    Paired::Here(g) => (g, true),
+                    Paired::Elsewhere(g) => (g, false),
+                };
+                let text = game.notice.text(lang);
+                view! {
+                    <div class="card challenge paired" id="tournament-paired" role="status">
+                        <p>{text}</p>
+                        {(!here).then(|| view! { <a class="button" id="tournament-paired-go" href=format!("/table/{}", game.table) rel="external">{t!(lang, "tournament-paired-go")}</a> " " })}
+                        <button class="secondary" id="tournament-paired-close" on:click=close>{t!(lang, "tournament-paired-close")}</button>
+                    </div>
+                }
+            })}
             <For each=move || lists.get().incoming key=|c| c.id.clone() let:c>
                 {
                     let (yes, no) = (c.id.clone(), c.id.clone());

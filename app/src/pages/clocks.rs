@@ -10,7 +10,9 @@
 //! owner of the move named in that same snapshot, so a slow network delays
 //! the display but never shows the wrong side's clock running. When the
 //! local countdown reaches zero the page shows 0:00 and waits for the
-//! server's verdict.
+//! server's verdict. Before a side's first move its clock does not run: the
+//! page counts down its first-move timer instead ("Black must move within
+//! 17 s").
 
 use crate::i18n::Lang;
 use crate::protocol::{Clocks, Side};
@@ -155,6 +157,14 @@ pub fn ClockPanel(clocks: Signal<Option<Clocks>>, you: Signal<Vec<Side>>) -> imp
                 </p>
                 {clock(Side::Black)}
                 {clock(Side::White)}
+                <p class="clock-first-move" id="clock-first-move">
+                    {move || {
+                        let first = clocks.get()?.first_move?;
+                        let ms = first.ms - (now.get() - arrived.get()).max(0.0) as i64;
+                        let seconds = (ms.max(0) + 999) / 1000;
+                        Some(t!(lang, "clock-first-move", side = first.side.name(), seconds = seconds))
+                    }}
+                </p>
                 <p id="clock-announcer" class="sr-only" aria-live="assertive" aria-atomic="true">
                     {move || announcement.get()}
                 </p>

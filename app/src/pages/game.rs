@@ -55,6 +55,7 @@ pub fn result_text(
         EndReason::Abandoned => t!(lang, "game-why-abandoned"),
         EndReason::Time => t!(lang, "game-why-time"),
         EndReason::Aborted => t!(lang, "game-why-aborted"),
+        EndReason::Forfeit => t!(lang, "game-why-forfeit"),
     };
     match winner {
         // The score is the result: "White won 40–24 (no moves left)".

@@ -9,8 +9,8 @@ use crate::i18n::Lang;
 use crate::protocol::{TableId, TimeControl, TournamentId};
 use crate::tournaments::{
     bq_text, create_tournament, join_tournament, leave_tournament, points_text, start_tournament,
-    tournament, tournaments, CrossCell, EarlyEnd, EndedEarly, GameLine, Kind, NewTournament,
-    StandingLine, Status, TournamentSummary, TournamentView,
+    tournament, tournaments, EarlyEnd, EndedEarly, GameLine, Kind, NewTournament, StandingLine,
+    Status, TournamentSummary, TournamentView,
 };
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map};
@@ -114,7 +114,7 @@ pub fn TournamentsPage() -> impl IntoView {
                                     <li>
                                         <a href=format!("/tournaments/{}", s.id)>{display_name(lang, &s)}</a>
                                         " · " {status_text(lang, s.status)} " · " {facts(lang, &s)}
-                                        " · " <span class="muted">{start_text(s.starts_at)}</span>
+                                        " · " <span class="muted"><words::When ms=s.starts_at countdown=false /></span>
                                     </li>
                                 }).collect_view()}
                             </ul>
@@ -349,11 +349,18 @@ fn Tournament(
     let start = (view.mine && open).then(|| {
         view! { <button id="tournament-start" on:click=move |_| { act.dispatch((Act::Start, start_id.clone())); }>{t!(lang, "tournament-start-now")}</button> }
     });
+    // A time in the line is the reader's (a countdown to it), after the
+    // sentence's words around it.
+    let timed = |marked: String, ms: i64| {
+        let (before, after) = marked.split_once('\u{1}').unwrap_or((marked.as_str(), ""));
+        let (before, after) = (before.to_string(), after.to_string());
+        view! { {before} <words::When ms countdown=true /> {after} }.into_any()
+    };
     let round_line = match s.status {
-        Status::Open => t!(lang, "tournament-starts", at = start_text(s.starts_at)),
+        Status::Open => timed(t!(lang, "tournament-starts", at = "\u{1}"), s.starts_at),
         Status::Running => match s.ends_at {
-            Some(end) if arena => t!(lang, "tournament-arena-ends", at = start_text(end)),
-            _ => t!(lang, "tournament-round", round = s.round, rounds = s.rounds),
+            Some(end) if arena => timed(t!(lang, "tournament-arena-ends", at = "\u{1}"), end),
+            _ => t!(lang, "tournament-round", round = s.round, rounds = s.rounds).into_any(),
         },
         Status::Finished => match view.ended_early {
             Some(EndedEarly {
@@ -365,7 +372,8 @@ fn Tournament(
                 after_round,
             }) => t!(lang, "tournament-ended-too-few", round = after_round),
             None => t!(lang, "tournament-final"),
-        },
+        }
+        .into_any(),
     };
     view! {
         <h1 id="tournament-name">{display_name(lang, &s)}</h1>
@@ -432,20 +440,8 @@ pub fn ProfileTournaments(results: Vec<crate::tournaments::TournamentResult>) ->
     })
 }
 
-/// A crosstable cell: `B3+ 40` (black against the 3rd, won, 40 discs).
-fn cell_text(c: &CrossCell) -> String {
-    let Some(opponent) = c.opponent else {
-        return "bye".to_string();
-    };
-    let colour = if c.black { "B" } else { "W" };
-    match (c.points, c.discs) {
-        (Some(p), Some(d)) => {
-            let mark = ["−", "=", "+"][p.min(2) as usize];
-            format!("{colour}{opponent}{mark} {d}")
-        }
-        _ => format!("{colour}{opponent}"),
-    }
-}
+/// The page in words: the crosstable's legend, the BQ, local times.
+mod words;
 
 /// The standings and crosstable.
 #[component]
@@ -467,7 +463,7 @@ fn Standings(
     view! {
         <section class="card" id="standings">
             <h2>{t!(lang, "tournament-standings")}</h2>
-            <p class="muted">{t!(lang, "tournament-bq-rule", multiplier = multiplier)}</p>
+            <words::Legend multiplier mine rule=t!(lang, "tournament-bq-rule", multiplier = multiplier) />
             <p class="muted" id="bq-withdrawn">{if bq_legacy { t!(lang, "tournament-bq-legacy") } else { t!(lang, "tournament-bq-withdrawn") }}</p>
             <div class="table-scroll">
                 <table class="board-table crosstable">
@@ -485,9 +481,9 @@ fn Standings(
                                 <td>{l.rank}</td>
                                 <td><a href=format!("/@/{}", l.name)>{l.name.clone()}</a></td>
                                 <td class="points">{points_text(l.points)}</td>
-                                <td class="bq">{bq_text(l.bq)}</td>
+                                <td class="bq" title=words::bq_numbers(lang, false, &l, multiplier)>{bq_text(l.bq)}</td>
                                 <td class="discs">{l.discs}</td>
-                                {l.results.iter().map(|c| view! { <td class="cross">{cell_text(c)}</td> }).collect_view()}
+                                {l.results.iter().map(|c| view! { <td class="cross" title=words::cell_title(lang, c)>{words::cell_text(lang, c)}</td> }).collect_view()}
                             </tr>
                         }).collect_view()}
                     </tbody>

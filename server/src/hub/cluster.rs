@@ -174,6 +174,7 @@ fn apply_change(entry: &mut Entry, change: &TableChange, version: i64) -> bool {
     entry.clock = entry.clock.as_ref().map(|clock| {
         GameClock::restore(
             clock.control(),
+            clock.first_move_ms(),
             replayed.used_now,
             replayed.table.berserked(),
             to_move,
@@ -310,6 +311,7 @@ impl<S: TableStore> Hub<S> {
                 };
                 Some(GameClock::restore(
                     control,
+                    self.first_move_ms(mode),
                     replayed.used_now,
                     replayed.table.berserked(),
                     to_move,

@@ -83,7 +83,7 @@ impl Entry {
         match (seat, flag) {
             (None, None) => None,
             (Some(command), None) => Some(seat_command(command)),
-            (None, Some(side)) => Some(Command::Flag { side }),
+            (None, Some(side)) => Some(self.flag_command(side)),
             (Some(command), Some(side)) => {
                 let grace_end = self.seating.as_ref().and_then(|s| {
                     [Side::Black, Side::White]
@@ -93,11 +93,36 @@ impl Entry {
                 });
                 let flag_end = self.clock.as_ref().and_then(GameClock::deadline);
                 if flag_end <= grace_end {
-                    Some(Command::Flag { side })
+                    Some(self.flag_command(side))
                 } else {
                     Some(seat_command(command))
                 }
             }
+        }
+    }
+}
+
+impl Entry {
+    /// The command for `side`'s fallen flag: in a tournament's game whose
+    /// first-move timer ran out while the opponent is absent too, neither
+    /// came — both lose (the table's abandon before any move).
+    fn flag_command(&self, side: Side) -> Command {
+        let first_move = self.clock.as_ref().is_some_and(|c| !c.started(side));
+        let tournament = matches!(
+            self.table.mode(),
+            app::protocol::TableMode::Online {
+                tournament: true,
+                ..
+            }
+        );
+        let opponent_absent = self
+            .seating
+            .as_ref()
+            .is_some_and(|s| !s.present(side.opponent()));
+        if first_move && tournament && opponent_absent {
+            Command::Abandon
+        } else {
+            Command::Flag { side }
         }
     }
 }

@@ -37,7 +37,7 @@ use crate::clock::Clock;
 use crate::store::TableStore;
 use crate::store::{Store, StoreError};
 use app::api::CommandError;
-use app::protocol::{Session, Side, TableId, TableView};
+use app::protocol::{Session, Side, TableId, TableMode, TableView};
 use entry::Entry;
 use queue::Waiting;
 use rand::Rng;
@@ -60,6 +60,10 @@ pub struct HubConfig {
     pub table_expiry_ms: i64,
     /// How long a player who left an online table keeps the seat, in milliseconds.
     pub grace_ms: i64,
+    /// How long a side of a timed online game has for its first move, and
+    /// in a tournament's game, in milliseconds.
+    pub first_move_ms: i64,
+    pub first_move_event_ms: i64,
     /// FOR TESTS ONLY: accept time controls other than the presets.
     pub test_time_controls: bool,
     /// On PostgreSQL: an instance silent this long is dead (its sockets stop
@@ -90,6 +94,8 @@ impl From<&crate::config::Config> for HubConfig {
             ai_queue_per_ip: config.ai_queue_per_ip,
             table_expiry_ms: ms(config.table_expiry_secs),
             grace_ms: ms(config.grace_secs),
+            first_move_ms: ms(config.first_move_secs),
+            first_move_event_ms: ms(config.first_move_secs_event),
             test_time_controls: config.test_time_controls,
             instance_timeout_ms: i64::try_from(config.instance_timeout_ms).unwrap_or(i64::MAX),
             test_ai_delay_ms: config.test_ai_delay_ms,
@@ -271,6 +277,17 @@ impl<S: TableStore> Hub<S> {
 
     pub fn now(&self) -> i64 {
         self.inner.clock.now_ms()
+    }
+
+    /// How long a side of a timed game at a table of `mode` has for its
+    /// first move: shorter in a tournament's game.
+    pub(crate) fn first_move_ms(&self, mode: TableMode) -> i64 {
+        match mode {
+            TableMode::Online {
+                tournament: true, ..
+            } => self.inner.config.first_move_event_ms,
+            _ => self.inner.config.first_move_ms,
+        }
     }
 
     /// Brings a table in memory up to its stored version.

@@ -91,6 +91,7 @@ impl<S: TableStore> Hub<S> {
                     };
                     Some(GameClock::restore(
                         control,
+                        self.first_move_ms(mode),
                         used_now,
                         table.berserked(),
                         to_move,

@@ -206,7 +206,7 @@ impl<S: TableStore> Hub<S> {
             TableMode::Online {
                 time: Some(control),
                 ..
-            } => Some(GameClock::new(control)),
+            } => Some(GameClock::new(control, self.first_move_ms(mode))),
             _ => None,
         };
         let entry = Entry {
@@ -257,6 +257,17 @@ impl<S: TableStore> Hub<S> {
             self.sync(&mut entry).await?;
             if entry.seats(session).is_empty() {
                 return Err(TableError::NotASeat.into());
+            }
+            // A tournament's game has no rematch, nor a new table from it:
+            // the tournament pairs the next game.
+            if matches!(
+                entry.table.mode(),
+                TableMode::Online {
+                    tournament: true,
+                    ..
+                }
+            ) {
+                return Err(TableError::NoRematch.into());
             }
             let start = entry.table.start();
             let start = (start != engine::Position::initial()).then_some(start);

@@ -170,7 +170,9 @@ impl Store {
                 plays!(white),
                 " AND winner = 'black'))"
             ),
-            Some("drawn") => " AND winner IS NULL AND reason NOT IN ('abandoned', 'aborted')",
+            Some("drawn") => {
+                " AND winner IS NULL AND reason NOT IN ('abandoned', 'aborted', 'forfeit')"
+            }
             _ => "",
         });
         sql.push_str(" ORDER BY ended_at DESC, id LIMIT $5");
@@ -231,7 +233,7 @@ impl Store {
             " AND winner = 'white') OR (",
             plays!(white),
             " AND winner = 'black') THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN winner IS NULL AND reason NOT IN ('abandoned', 'aborted') THEN 1 ELSE 0 END), 0) \
+             COALESCE(SUM(CASE WHEN winner IS NULL AND reason NOT IN ('abandoned', 'aborted', 'forfeit') THEN 1 ELSE 0 END), 0) \
              FROM archived_games WHERE (",
             plays!(black),
             " OR ",

@@ -257,3 +257,28 @@ pub struct NewGame {
     pub white: Option<AccountId>,
     pub table_id: Option<TableId>,
 }
+
+/// A player's tournament game being played (`Store::current_tournament_game`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurrentGame {
+    pub tournament: TournamentId,
+    /// The stored name (`@daily`, `@hourly`: the schedule's, by key).
+    pub name: String,
+    pub arena: bool,
+    pub control: app::protocol::TimeControl,
+    pub round: i64,
+    pub table: TableId,
+    pub opponent: String,
+}
+
+/// `Store::current_tournament_game`'s row.
+pub(super) type CurrentRow = (
+    String,
+    String,
+    String,
+    i64,
+    i64,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+);

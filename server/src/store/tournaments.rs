@@ -9,9 +9,10 @@
 //! changes nothing and is rolled back.
 
 pub use super::tournament_rows::{
-    EndedGame, EntrantRow, GameRow, NewGame, NewTournament, TournamentRow, TournamentStamp,
+    CurrentGame, EndedGame, EntrantRow, GameRow, NewGame, NewTournament, TournamentRow,
+    TournamentStamp,
 };
-use super::tournament_rows::{RawEnded, RawGame, RawTournament};
+use super::tournament_rows::{CurrentRow, RawEnded, RawGame, RawTournament};
 use super::{on_db, Dialect, Store, StoreError};
 use app::protocol::{AccountId, GameId, TableId, TournamentId};
 use app::tournaments::EarlyEnd;
@@ -524,6 +525,51 @@ impl Store {
                 .await?
         });
         Ok(stamp)
+    }
+
+    /// Whether `account` is in a tournament not over (joined, not
+    /// withdrawn), and its game being played there, if any: a table that exists and whose
+    /// round is not archived yet (tournament id and name, round, table id,
+    /// opponent's name).
+    pub async fn current_tournament_game(
+        &self,
+        account: AccountId,
+    ) -> Result<(bool, Option<CurrentGame>), StoreError> {
+        const QUERY: &str = "SELECT t.id, t.name, t.kind, t.base_ms, t.increment_ms, g.round, g.table_id, o.name \
+            FROM tournament_players p \
+            JOIN tournaments t ON t.id = p.tournament_id AND t.status IN ('open', 'running') \
+            LEFT JOIN tournament_games g ON g.tournament_id = t.id \
+             AND (g.black = p.account_id OR g.white = p.account_id) AND g.white IS NOT NULL \
+             AND g.black_points IS NULL \
+             AND EXISTS (SELECT 1 FROM tables s WHERE s.id = g.table_id) \
+             AND NOT EXISTS (SELECT 1 FROM archived_games a WHERE a.table_id = g.table_id AND a.round = 1) \
+            LEFT JOIN accounts o ON o.id = CASE WHEN g.black = p.account_id THEN g.white ELSE g.black END \
+            WHERE p.account_id = $1 AND p.withdrawn = 0 \
+            ORDER BY g.table_id IS NULL, g.round DESC";
+        let rows = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, CurrentRow>(&pool.sql(QUERY))
+                .bind(account.get())
+                .fetch_all(pool)
+                .await?
+        });
+        let playing = !rows.is_empty();
+        let game = rows.into_iter().find_map(
+            |(id, name, kind, base_ms, increment_ms, round, table, other)| {
+                Some(CurrentGame {
+                    tournament: TournamentId::new(id),
+                    name,
+                    arena: kind == "arena",
+                    control: app::protocol::TimeControl {
+                        base_s: u32::try_from(base_ms / 1000).unwrap_or(0),
+                        increment_s: u32::try_from(increment_ms / 1000).unwrap_or(0),
+                    },
+                    round: round?,
+                    table: TableId::new(table?),
+                    opponent: other.unwrap_or_default(),
+                })
+            },
+        );
+        Ok((playing, game))
     }
 
     /// The tournament a table's game belongs to, if any.

@@ -34,9 +34,13 @@ pub enum Command {
     Forfeit {
         side: Side,
     },
-    /// Both players left an online table: the round ends with no winner.
+    /// Both players left an online table: the round ends with no winner (in
+    /// a tournament's game before anyone moved: both lose by forfeit).
     Abandon,
-    /// `side` ran out of time on its clock (a timed online table).
+    /// `side` ran out of time on its clock (a timed online table), or did
+    /// not make its first move within its first-move timer: then, in a
+    /// tournament's game it loses by forfeit, elsewhere the round is
+    /// aborted.
     Flag {
         side: Side,
     },
@@ -95,6 +99,9 @@ pub enum TableError {
     /// Berserk is for a timed tournament table's player before their first
     /// move, once.
     NoBerserk,
+    /// A tournament's game cannot be resigned before anyone has moved (a
+    /// player who does not come loses by forfeit at the first-move timer).
+    ResignBeforeFirstMove,
 }
 
 /// The most rounds one table plays: a rematch past it is refused ("start a
@@ -127,6 +134,7 @@ impl TableError {
             TableError::RoundsSpent => msg!("srv-rounds-spent", limit = MAX_ROUNDS),
             TableError::NoRematch => msg!("srv-tournament-no-rematch"),
             TableError::NoBerserk => msg!("srv-no-berserk"),
+            TableError::ResignBeforeFirstMove => msg!("srv-resign-before-first-move"),
         }
     }
 }
@@ -380,13 +388,27 @@ impl Table {
                 if self.outcome.is_some() {
                     return Err(TableError::GameOver);
                 }
-                vec![self.finish(None, EndReason::Abandoned)]
+                if self.tournament() && !self.moved(Side::Black) && !self.moved(Side::White) {
+                    vec![self.finish(None, EndReason::Forfeit)]
+                } else {
+                    vec![self.finish(None, EndReason::Abandoned)]
+                }
             }
             Command::Flag { side } => {
                 if self.outcome.is_some() {
                     return Err(TableError::GameOver);
                 }
-                vec![self.finish(Some(side.opponent()), EndReason::Time)]
+                // Only a timed online game has a first-move timer.
+                let timed = matches!(self.mode, TableMode::Online { time: Some(_), .. });
+                if self.moved(side) || !timed {
+                    vec![self.finish(Some(side.opponent()), EndReason::Time)]
+                } else if self.tournament() {
+                    vec![self.finish(Some(side.opponent()), EndReason::Forfeit)]
+                } else {
+                    let over = self.finish(None, EndReason::Aborted);
+                    self.notice = Some(msg!("srv-aborted-first-move", side = side.name()));
+                    vec![over]
+                }
             }
             Command::Berserk { side } => self.go_berserk(side)?,
         };
@@ -422,6 +444,25 @@ impl Table {
         Ok(events)
     }
 
+    /// Whether this is a tournament's game.
+    fn tournament(&self) -> bool {
+        matches!(
+            self.mode,
+            TableMode::Online {
+                tournament: true,
+                ..
+            }
+        )
+    }
+
+    /// Whether `side` placed a disc this round.
+    fn moved(&self, side: Side) -> bool {
+        self.game
+            .events()
+            .iter()
+            .any(|e| matches!(e, GameEvent::Move { color: c, .. } if *c == color(side)))
+    }
+
     fn go_berserk(&mut self, side: Side) -> Result<Vec<Event>, TableError> {
         let timed_tournament = matches!(
             self.mode,
@@ -432,11 +473,7 @@ impl Table {
             }
         );
         let index = usize::from(side == Side::White);
-        let moved = self
-            .game
-            .events()
-            .iter()
-            .any(|e| matches!(e, GameEvent::Move { color: c, .. } if *c == color(side)));
+        let moved = self.moved(side);
         if !timed_tournament || self.outcome.is_some() || moved || self.berserk[index] {
             return Err(TableError::NoBerserk);
         }
@@ -449,6 +486,9 @@ impl Table {
         if self.outcome.is_some() {
             return Err(TableError::GameOver);
         }
+        if self.tournament() && !self.moved(Side::Black) && !self.moved(Side::White) {
+            return Err(TableError::ResignBeforeFirstMove);
+        }
         let over = self.finish(Some(resigner.opponent()), EndReason::Resigned);
         Ok(vec![Event::Resigned { side: resigner }, over])
     }
@@ -457,7 +497,7 @@ impl Table {
         self.outcome = Some(Outcome { winner, reason });
         self.pass_pending = None;
         match (winner, reason) {
-            (_, EndReason::Abandoned | EndReason::Aborted) => {}
+            (_, EndReason::Abandoned | EndReason::Aborted) | (None, EndReason::Forfeit) => {}
             (Some(Side::Black), _) => self.tally.black_wins += 1,
             (Some(Side::White), _) => self.tally.white_wins += 1,
             (None, _) => self.tally.draws += 1,
@@ -481,6 +521,14 @@ impl Table {
             }
             (_, EndReason::Abandoned) => msg!("srv-abandoned"),
             (_, EndReason::Aborted) => msg!("srv-aborted"),
+            (Some(w), EndReason::Forfeit) => {
+                msg!(
+                    "srv-forfeit",
+                    loser = w.opponent().name(),
+                    winner = w.name()
+                )
+            }
+            (None, EndReason::Forfeit) => msg!("srv-forfeit-both"),
             (Some(w), EndReason::Time) => msg!(
                 "srv-out-of-time",
                 loser = w.opponent().name(),

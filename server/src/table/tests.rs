@@ -449,3 +449,100 @@ fn a_table_plays_at_most_max_rounds_then_asks_for_a_new_table() {
     let copy = table.clone();
     assert!(std::sync::Arc::ptr_eq(&copy.past, &table.past));
 }
+
+fn online(tournament: bool) -> Table {
+    Table::new(TableMode::Online {
+        private: false,
+        time: Some(app::protocol::TimeControl::PRESETS[0]),
+        rated: false,
+        tournament,
+    })
+}
+
+#[test]
+fn a_missed_first_move_forfeits_a_tournament_game_and_aborts_another() {
+    // A tournament's game: the absent side loses by forfeit.
+    let mut table = online(true);
+    let events = table
+        .apply(Command::Flag { side: Side::Black })
+        .expect("flag");
+    assert_eq!(
+        events,
+        vec![Event::RoundOver {
+            winner: Some(Side::White),
+            reason: EndReason::Forfeit
+        }]
+    );
+    assert_eq!(table.tally().white_wins, 1);
+    // White's first move missed after black's: also a forfeit.
+    let mut table = online(true);
+    place(&mut table, Side::Black, "f5").expect("legal");
+    let events = table
+        .apply(Command::Flag { side: Side::White })
+        .expect("flag");
+    assert_eq!(
+        events.last(),
+        Some(&Event::RoundOver {
+            winner: Some(Side::Black),
+            reason: EndReason::Forfeit
+        })
+    );
+    // Both absent: both lose, nobody's win or draw.
+    let mut table = online(true);
+    let events = table.apply(Command::Abandon).expect("abandon");
+    assert_eq!(
+        events,
+        vec![Event::RoundOver {
+            winner: None,
+            reason: EndReason::Forfeit
+        }]
+    );
+    assert_eq!(table.tally(), Tally::default());
+    // Elsewhere the game is aborted: it counts for nobody.
+    let mut table = online(false);
+    let events = table
+        .apply(Command::Flag { side: Side::Black })
+        .expect("flag");
+    assert_eq!(
+        events,
+        vec![Event::RoundOver {
+            winner: None,
+            reason: EndReason::Aborted
+        }]
+    );
+    assert_eq!(table.tally(), Tally::default());
+    // A side that has moved and runs out of time loses on time.
+    let mut table = online(true);
+    place(&mut table, Side::Black, "f5").expect("legal");
+    place(&mut table, Side::White, "f6").expect("legal");
+    let events = table
+        .apply(Command::Flag { side: Side::Black })
+        .expect("flag");
+    assert_eq!(
+        events.last(),
+        Some(&Event::RoundOver {
+            winner: Some(Side::White),
+            reason: EndReason::Time
+        })
+    );
+}
+
+#[test]
+fn a_tournament_game_cannot_be_resigned_before_anyone_moved() {
+    let mut table = online(true);
+    assert_eq!(
+        table.apply(Command::Resign { side: Side::White }),
+        Err(TableError::ResignBeforeFirstMove)
+    );
+    assert_eq!(table.outcome(), None);
+    place(&mut table, Side::Black, "f5").expect("legal");
+    table
+        .apply(Command::Resign { side: Side::White })
+        .expect("resign after a move");
+    // Elsewhere a resignation before any move is taken (and archived as
+    // aborted).
+    let mut table = online(false);
+    table
+        .apply(Command::Resign { side: Side::White })
+        .expect("resign");
+}

@@ -9,8 +9,9 @@
 //! the director holds no state of its own, so any instance may tick, and a
 //! round is paired once — its pairings are written in the transaction that
 //! moves the tournament to that round. Each game is an ordinary online
-//! table (`TableMode::Online { tournament: true, .. }`: never aborted, no
-//! rematch), created after its pairing is written (again by the next tick
+//! table (`TableMode::Online { tournament: true, .. }`: never aborted — a
+//! side that misses its first move loses by forfeit and is withdrawn, or
+//! paused in an arena; no rematch), created after its pairing is written (again by the next tick
 //! if the instance stopped in between); its result is read from the archive
 //! when its round ends and scored by the rule in [`swiss`] — in a rated
 //! tournament only when the rating gate lets it count (else 0 points to
@@ -194,7 +195,19 @@ fn ranked(row: &TournamentRow, entrants: &[Entrant], played: &[Pairing]) -> Vec<
             })
             .collect()
     } else {
-        swiss::standings(entrants, played, row.multiplier as f64, row.bq_rule)
+        // A bye counts once its round is played: while a game of its round
+        // is still on, the bye is not in the standings yet.
+        let on = |round: u32| {
+            played
+                .iter()
+                .any(|p| p.round == round && p.white.is_some() && p.result.is_none())
+        };
+        let counted: Vec<Pairing> = played
+            .iter()
+            .filter(|p| p.white.is_some() || !on(p.round))
+            .cloned()
+            .collect();
+        swiss::standings(entrants, &counted, row.multiplier as f64, row.bq_rule)
             .into_iter()
             .map(|s| Ranked {
                 id: s.id,
@@ -508,6 +521,24 @@ impl Tournaments {
         // Score the games whose round ended.
         for ended in self.store.ended_tournament_games(&row.id).await? {
             let winner = ended.winner;
+            // A side that missed its first move (both, with no winner) is
+            // withdrawn from a Swiss and paused in an arena — not paired
+            // again until it joins again (`join`). Done before the score,
+            // so a tick that stops in between does it again.
+            if ended.reason == app::protocol::EndReason::Forfeit {
+                let absent = [
+                    (winner != Some(Side::Black)).then_some(ended.black),
+                    ended.white.filter(|_| winner != Some(Side::White)),
+                ];
+                for account in absent.into_iter().flatten() {
+                    self.store.leave_tournament(&row.id, account).await?;
+                    tracing::info!(
+                        tournament = %row.id,
+                        account = account.get(),
+                        "a player missed their first move: withdrawn (paused in an arena)"
+                    );
+                }
+            }
             let mut score = Score::of(
                 winner,
                 ended.reason,

@@ -104,7 +104,8 @@ impl Score {
     pub fn of(winner: Option<Side>, reason: EndReason, black: u8, white: u8) -> Score {
         let empty = 64u8.saturating_sub(black.saturating_add(white));
         match (reason, winner) {
-            (EndReason::Abandoned, _) => Score {
+            // Both left, or neither made a first move: both lose.
+            (EndReason::Abandoned, _) | (EndReason::Forfeit, None) => Score {
                 black_points: 0,
                 white_points: 0,
                 black_discs: black,
@@ -556,6 +557,13 @@ mod tests {
         // Resigned early: the winner's discs plus the empty squares.
         let resigned = Score::of(Some(Side::Black), EndReason::Resigned, 3, 2);
         assert_eq!((resigned.black_discs, resigned.white_discs), (62, 2));
+        // A forfeit (a side missed its first move) scores as a resignation:
+        // the winner at least 33 discs; neither came: both lose.
+        let forfeit = Score::of(Some(Side::White), EndReason::Forfeit, 2, 2);
+        assert_eq!((forfeit.white_points, forfeit.white_discs), (2, 62));
+        assert_eq!((forfeit.black_points, forfeit.black_discs), (0, 2));
+        let both = Score::of(None, EndReason::Forfeit, 2, 2);
+        assert_eq!((both.black_points, both.white_points), (0, 0));
         // Both left: both lose.
         let gone = Score::of(None, EndReason::Abandoned, 2, 2);
         assert_eq!((gone.black_points, gone.white_points), (0, 0));

@@ -48,7 +48,7 @@ pub(super) fn ActionsCard(t: Table) -> impl IntoView {
             <ResignControl t />
             <RematchButtons t />
             <a class="button secondary" id="export" href=export_href download>{t!(lang, "table-export")}</a>
-            <Show when=move || t.seated()>
+            <Show when=move || t.seated() && !t.view.with(state::is_tournament)>
                 <button class="secondary" id="new-table" on:click=do_new_table.clone()>
                     {t!(lang, "table-new-table")}
                 </button>
@@ -89,6 +89,9 @@ fn TournamentNote(t: Table) -> impl IntoView {
                                     </p>
                                 </Show>
                                 <a class="button" id="back-to-tournament" href=format!("/tournaments/{}", found.id)>{t!(lang, "tournament-back")}</a>
+                                <Show when=move || t.view.with(|v| matches!(v.status, crate::protocol::RoundStatus::Over { .. }))>
+                                    " " <a class="button secondary" id="tournament-standings-link" href=format!("/tournaments/{}#standings", found.id)>{t!(lang, "tournament-see-standings")}</a>
+                                </Show>
                             }.into_any()
                         }
                         _ => ().into_any(),

@@ -142,6 +142,10 @@ pub fn turn_text(
                     t!(lang, "table-wins-timeout", side = w.name())
                 }
                 (Some(w), EndReason::Time) => t!(lang, "table-wins-time", side = w.name()),
+                (Some(w), EndReason::Forfeit) => {
+                    t!(lang, "table-wins-forfeit", side = w.name())
+                }
+                (None, EndReason::Forfeit) => t!(lang, "table-forfeit-both"),
                 (Some(w), EndReason::Finished) => t!(lang, "table-wins", side = w.name()),
                 (None, _) => t!(lang, "table-draw"),
             };
@@ -228,9 +232,14 @@ pub fn mode_line(lang: Lang, v: &TableView) -> String {
 }
 
 /// Whether a seated player may resign: the round has started (at an online
-/// table, both seats are taken) and is not over.
+/// table, both seats are taken; at a tournament's, a disc is placed: before
+/// that a player who never moves loses on time) and is not over.
 pub fn may_resign(v: &TableView) -> bool {
-    !matches!(v.status, RoundStatus::Over { .. }) && !v.you.is_empty() && !waiting_for_opponent(v)
+    let unplayed_tournament_game = is_tournament(v) && v.history.is_empty();
+    !matches!(v.status, RoundStatus::Over { .. })
+        && !v.you.is_empty()
+        && !waiting_for_opponent(v)
+        && !unplayed_tournament_game
 }
 
 /// The resign confirmation's question: at a hot-seat table, for the side to

@@ -353,6 +353,9 @@ fn the_rematch_buttons_follow_the_mode_and_the_votes() {
         },
         &[Side::Black],
     );
+    assert!(!may_resign(&game), "nobody has moved: no resigning");
+    game.history = vec![entry(Side::Black, Some("d3"))];
+    assert!(may_resign(&game), "after the first disc");
     game.status = over(Some(Side::Black), EndReason::Time);
     assert!(is_tournament(&game));
     assert_eq!(rematch(&game), None, "a tournament pairs the next round");
@@ -409,6 +412,7 @@ fn berserk_is_offered_at_a_timed_tournament_game_before_the_first_disc_only() {
         white_ms: 180_000,
         running: Some(Side::Black),
         server_ms: 0,
+        first_move: None,
     });
     v.seats = Some(Seats {
         black: seat(true, None),
