@@ -1,6 +1,8 @@
 //! Puzzles as the pages' [`PuzzleBackend`]: the set the server ships
 //! (`puzzles/puzzles.jsonl`, made by `othello puzzles`, read once), which
 //! puzzle to serve, and each move judged against the proved answer.
+//! (Over 600 lines: the set, the service with its rating-gate verdicts and
+//! sweeps, and their unit tests, ~150 lines.)
 //!
 //! The answer never leaves the server before the puzzle is over for that
 //! solver: a request carries every move the player made in the puzzle (the

@@ -1,7 +1,7 @@
 //! Othello's Swiss system, pure: who plays whom in the next round, and the
-//! standings by points, then the Brightwell quotient, then discs. (Over 600
-//! lines: ~550 of rules and the matching's weights, the rest tests —
-//! property tests over random events and the seeded withdrawal case.)
+//! standings by points, then the Brightwell quotient, then discs.
+//! (Over 600 lines: ~550 of rules and the matching's weights, the rest
+//! tests — property tests over random events and the seeded withdrawal case.)
 //!
 //! The rules (docs/PRODUCT.md, Tournaments):
 //! - **Points** are counted in halves: a win 2, a draw 1, a loss 0 (shown
