@@ -455,6 +455,19 @@ pub async fn berserk(table: TableId) -> Result<crate::protocol::TableView, Comma
     backend::context()?.berserk(&caller, table).await
 }
 
+/// Which rule a Swiss's Brightwell quotient follows for games against an
+/// opponent who withdrew.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BqRule {
+    /// The rule of events finished before the WOC rule was applied: the
+    /// game's discs kept, the player's own points for the opponent's.
+    Legacy,
+    /// The WOC rules: that game's discs left out, 32 discs and the
+    /// player's own points in their place.
+    #[default]
+    Woc,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -161,11 +161,22 @@ async fn a_timed_games_moves_heard_on_the_other_instance_show_the_same_clocks() 
             let pushed = until_discs(socket, n).await;
             assert_eq!(pushed.board.cells, answer.board.cells, "the same board");
             let clocks = pushed.clocks.as_ref().expect("clocks");
-            assert_eq!(
-                clocks.running,
-                Some(side.opponent()),
-                "the other side's clock runs"
-            );
+            if moves == 1 {
+                // The other side has not moved yet: its clock waits for its
+                // first move, a first-move timer runs instead.
+                assert_eq!(clocks.running, None, "no clock before a first move");
+                assert_eq!(
+                    clocks.first_move.as_ref().map(|f| f.side),
+                    Some(side.opponent()),
+                    "the other side's first-move timer runs"
+                );
+            } else {
+                assert_eq!(
+                    clocks.running,
+                    Some(side.opponent()),
+                    "the other side's clock runs"
+                );
+            }
             for s in [Side::Black, Side::White] {
                 assert_eq!(
                     clock_of(&pushed, s),

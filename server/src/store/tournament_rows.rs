@@ -3,9 +3,8 @@
 //! (its integers and text), typed once here in a `From`. The queries are in
 //! `tournaments.rs`.
 
-use crate::tournaments::swiss::BqRule;
 use app::protocol::{AccountId, EndReason, GameId, Side, TableId, TournamentId};
-use app::tournaments::{EarlyEnd, Kind, Status};
+use app::tournaments::{BqRule, EarlyEnd, Kind, Status};
 
 /// A tournament as stored, typed (its kind and status are checked by the
 /// database; an id read back is the one written).

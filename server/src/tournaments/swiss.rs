@@ -151,18 +151,10 @@ impl Score {
     }
 }
 
-/// Which rule a Swiss's Brightwell quotient follows for games against an
-/// opponent who withdrew.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum BqRule {
-    /// The rule of events finished before the WOC rule was applied: the
-    /// game's discs kept, the player's own points for the opponent's.
-    Legacy,
-    /// The WOC rules: that game's discs left out, 32 discs and the
-    /// player's own points in their place.
-    #[default]
-    Woc,
-}
+/// Which rule a Swiss's Brightwell quotient follows (defined with the
+/// tournament types, so the store can read it without depending on this
+/// module).
+pub use app::tournaments::BqRule;
 
 /// What the next round of a Swiss is.
 #[derive(Clone, Debug, PartialEq)]
