@@ -189,7 +189,9 @@ test('four players play a three-round Swiss by clicks; the standings and BQ matc
         await expect(page.locator('#rematch')).toHaveCount(0);
       }
     }
-    if (round === 1) await screenshot(players[0], info, 'tournament-game-over');
+    // The finished game's celebration animates on a software GPU: the
+    // screenshot waits for a frame (as board.spec's celebration does).
+    if (round === 1) await screenshot(players[0], info, 'tournament-game-over', 60_000);
     for (const page of players) await backToTournament(page, finished);
   }
   await expect(host.locator('#tournament-status')).toContainText('final', { timeout: 20_000 });
