@@ -830,6 +830,24 @@ async fn berserk_halves_a_clock_once_before_the_first_move_and_a_win_scores_a_po
 }
 
 /// Signs `name` up in a browser of its own (an address of its own).
+/// A rated Swiss of `rounds` created by `creator` (starting in an hour),
+/// joined by every one of `players` and started at once by its creator.
+async fn started_swiss<'c>(
+    creator: &Client,
+    players: impl IntoIterator<Item = &'c Client>,
+    name: &str,
+    rounds: u32,
+) -> String {
+    let mut new = swiss(name, rounds);
+    new.starts_in_minutes = 60;
+    let id = create(creator, new).await.expect("created");
+    for p in players {
+        p.join_tournament(&id).await.expect("join");
+    }
+    creator.start_tournament(&id).await.expect("started");
+    id
+}
+
 async fn player(live: &Live, name: &str) -> Client {
     let client = live.browser().await;
     client.sign_up(name, PASSWORD).await.expect("sign up");
@@ -907,13 +925,7 @@ async fn linked_apart_in_a_swiss(live: &Live) {
         players.insert(name.into(), player(live, name).await);
     }
     let nikos = players["nikos"].clone();
-    let mut new = swiss("Apart", 2);
-    new.starts_in_minutes = 60;
-    let id = create(&nikos, new).await.expect("created");
-    for p in players.values() {
-        p.join_tournament(&id).await.expect("join");
-    }
-    nikos.start_tournament(&id).await.expect("started");
+    let id = started_swiss(&nikos, players.values(), "Apart", 2).await;
     for round in 1..=2u32 {
         let page = view(&nikos, &id).await;
         assert_eq!(page.summary.round, round);
@@ -1059,13 +1071,7 @@ async fn a_rated_game_between_players_linked_or_marked_after_the_pairing_scores_
         players.insert(name.into(), player(&live, name).await);
     }
     let rena = players["rena"].clone();
-    let mut new = swiss("Late news", 1);
-    new.starts_in_minutes = 60;
-    let id = create(&rena, new).await.expect("created");
-    for p in players.values() {
-        p.join_tournament(&id).await.expect("join");
-    }
-    rena.start_tournament(&id).await.expect("started");
+    let id = started_swiss(&rena, players.values(), "Late news", 1).await;
     let page = view(&rena, &id).await;
     let games = page.rounds[0].clone();
     assert_eq!(games.len(), 2);
@@ -1271,13 +1277,7 @@ async fn finished_events_keep_the_bq_rule_they_were_published_with() {
         players.insert(name.into(), player(&live, name).await);
     }
     let agnes = players["agnes"].clone();
-    let mut new = swiss("Withdrawn opponents", 2);
-    new.starts_in_minutes = 60;
-    let id = create(&agnes, new).await.expect("created");
-    for p in players.values() {
-        p.join_tournament(&id).await.expect("join");
-    }
-    agnes.start_tournament(&id).await.expect("started");
+    let id = started_swiss(&agnes, players.values(), "Withdrawn opponents", 2).await;
     let page = view(&agnes, &id).await;
     white_resigns(&page, &players).await;
     // A player of round 1 withdraws: their opponent's BQ depends on the rule.
@@ -1408,13 +1408,7 @@ async fn ending_early(live: &Live) {
         players.insert(name.into(), player(live, name).await);
     }
     let eva = players["eva"].clone();
-    let mut new = swiss("Two of us", 3);
-    new.starts_in_minutes = 60;
-    let id = create(&eva, new).await.expect("created");
-    for p in players.values() {
-        p.join_tournament(&id).await.expect("join");
-    }
-    eva.start_tournament(&id).await.expect("started");
+    let id = started_swiss(&eva, players.values(), "Two of us", 3).await;
     let page = view(&eva, &id).await;
     assert_eq!(page.ended_early, None);
     white_resigns(&page, &players).await;
@@ -1503,13 +1497,7 @@ async fn a_swiss_side_that_never_moves_forfeits_after_20_s_and_is_withdrawn() {
         players.insert(name.into(), player(&live, name).await);
     }
     let olga = players["olga"].clone();
-    let mut new = swiss("No shows", 2);
-    new.starts_in_minutes = 60;
-    let id = create(&olga, new).await.expect("created");
-    for p in players.values() {
-        p.join_tournament(&id).await.expect("join");
-    }
-    olga.start_tournament(&id).await.expect("started");
+    let id = started_swiss(&olga, players.values(), "No shows", 2).await;
     live.tournaments.tick().await;
     let page = view(&olga, &id).await;
     assert_eq!(page.summary.round, 1);
@@ -1629,13 +1617,7 @@ async fn both_absent_at_the_first_move_both_lose_by_forfeit_and_both_leave_the_s
         players.insert(name.into(), player(&live, name).await);
     }
     let first = players["stavros"].clone();
-    let mut new = swiss("Nobody came", 2);
-    new.starts_in_minutes = 60;
-    let id = create(&first, new).await.expect("created");
-    for p in players.values() {
-        p.join_tournament(&id).await.expect("join");
-    }
-    first.start_tournament(&id).await.expect("started");
+    let id = started_swiss(&first, players.values(), "Nobody came", 2).await;
     live.tournaments.tick().await;
     let page = view(&first, &id).await;
     let (table, black, _, _, _) = only_game(&page, &players);
