@@ -1437,3 +1437,15 @@ tournament-bq-sentence = Ο BQ (συντελεστής Brightwell) ξεχωρί�
 tournament-bq-yours = Ο δικός σου BQ: δίσκοι { $discs } + { $multiplier } × βαθμοί των αντιπάλων σου { $opponents } = { $bq }.
 tournament-bq-of = { $name }: δίσκοι { $discs } + { $multiplier } × βαθμοί αντιπάλων { $opponents } = { $bq }
 tournament-countdown = (σε { $left })
+
+## The site menu on every page
+menu-label = Ιστότοπος
+menu-button = Μενού
+menu-play = Παίξε
+menu-puzzles = Γρίφοι
+menu-tournaments = Τουρνουά
+menu-analysis = Ταμπλό ανάλυσης
+menu-players = Παίκτες
+menu-lab = Εργαστήριο AI
+menu-sign-in = Σύνδεση
+menu-search = Βρες παίκτη

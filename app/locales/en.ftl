@@ -1233,3 +1233,15 @@ tournament-bq-sentence = BQ (Brightwell quotient) breaks ties on points: a playe
 tournament-bq-yours = Your BQ: discs { $discs } + { $multiplier } × your opponents' points { $opponents } = { $bq }.
 tournament-bq-of = { $name }: discs { $discs } + { $multiplier } × opponents' points { $opponents } = { $bq }
 tournament-countdown = (in { $left })
+
+## The site menu on every page
+menu-label = Site
+menu-button = Menu
+menu-play = Play
+menu-puzzles = Puzzles
+menu-tournaments = Tournaments
+menu-analysis = Analysis board
+menu-players = Players
+menu-lab = AI lab
+menu-sign-in = Sign in
+menu-search = Find a player

@@ -15,6 +15,9 @@ pub mod ids;
 pub mod lab;
 #[cfg(feature = "hydrate")]
 mod live;
+// The site menu: server-rendered only (see its module).
+#[cfg(feature = "ssr")]
+pub mod menu;
 pub mod openings;
 pub mod pages;
 pub mod protocol;
@@ -106,6 +109,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             </head>
             <body>
                 <App />
+                {site_menu(lang)}
             </body>
         </html>
     }
@@ -199,6 +203,16 @@ fn preview_tags(lang: i18n::Lang) -> impl IntoView {
 
 #[cfg(not(feature = "ssr"))]
 fn preview_tags(_lang: i18n::Lang) -> impl IntoView {}
+
+/// The site menu, after the app's root: the server writes it, the browser
+/// leaves it as written (see `menu`).
+#[cfg(feature = "ssr")]
+fn site_menu(lang: i18n::Lang) -> impl IntoView {
+    menu::site_menu(lang)
+}
+
+#[cfg(not(feature = "ssr"))]
+fn site_menu(_lang: i18n::Lang) -> impl IntoView {}
 
 /// The application: a router over the site's pages.
 #[component]
