@@ -1449,3 +1449,4 @@ menu-players = Παίκτες
 menu-lab = Εργαστήριο AI
 menu-sign-in = Σύνδεση
 menu-search = Βρες παίκτη
+tournament-sound = Ήχος στο ζευγάρωμα

@@ -1245,3 +1245,4 @@ menu-players = Players
 menu-lab = AI lab
 menu-sign-in = Sign in
 menu-search = Find a player
+tournament-sound = Sound when paired

@@ -501,6 +501,17 @@ test('three players in a two-round Swiss are taken to every pairing from any pag
     await expect(page.locator('#tournament-paired')).toContainText(other);
   }
   await screenshot(pair1[0], info, 'tournament-paired');
+  // Each was called by a sound (counted in the tab's session storage), which
+  // the notice can turn off: both do, for the next round (the player with
+  // the bye keeps it).
+  const sounds = (page: Page) => page.evaluate(() => Number(sessionStorage.getItem('othello-pairing-sounds') ?? 0));
+  for (const page of pair1) expect(await sounds(page), 'a sound called the player').toBeGreaterThanOrEqual(1);
+  for (const page of pair1) {
+    await expect(page.locator('#tournament-sound')).toBeChecked();
+    await page.uncheck('#tournament-sound');
+  }
+  const heard = new Map<Page, number>();
+  for (const page of players) heard.set(page, await sounds(page));
   for (const page of pair1) {
     await hydrated(page);
     await waitForIsland(page);
@@ -529,6 +540,11 @@ test('three players in a two-round Swiss are taken to every pairing from any pag
   const round2 = await paired(2, async () => {});
   const [, pair2] = [...round2.entries()][0];
   for (const page of pair2) await expect(page.locator('#tournament-paired')).toBeVisible();
+  for (const page of pair2) {
+    const now = await sounds(page);
+    if (pair1.includes(page)) expect(now, 'the sound turned off stays off').toBe(heard.get(page));
+    else expect(now, 'a sound called the player').toBeGreaterThan(heard.get(page)!);
+  }
 
   // The tournament's page, in both languages, within a phone's width; the
   // Greek one keeps no English word.

@@ -224,7 +224,17 @@ pub fn ChallengeNotifier() -> impl IntoView {
                     return;
                 }
                 if !here && take_once(game.table.as_str()) {
-                    go_to(&format!("/table/{}", game.table));
+                    // The sound first, from the page the player has clicked
+                    // on (a page just opened may not make one), then away.
+                    let table = format!("/table/{}", game.table);
+                    if super::pairing_sound::play() {
+                        #[cfg(feature = "hydrate")]
+                        set_timeout(move || go_to(&table), std::time::Duration::from_millis(350));
+                        #[cfg(not(feature = "hydrate"))]
+                        go_to(&table);
+                    } else {
+                        go_to(&table);
+                    }
                     return;
                 }
                 let shown = closed.with_value(|c| c.as_ref() != Some(&game.table));
@@ -316,6 +326,8 @@ pub fn ChallengeNotifier() -> impl IntoView {
             }
         });
     };
+    // The pairing sound's switch, as this browser keeps it.
+    let (sound, set_sound) = signal(super::pairing_sound::enabled());
     view! {
         <aside class="challenges" id="challenges" aria-live="polite" aria-label=t!(lang, "challenge-list")>
             {move || paired.get().map(|p| {
@@ -329,6 +341,15 @@ pub fn ChallengeNotifier() -> impl IntoView {
                         <p>{text}</p>
                         {(!here).then(|| view! { <a class="button" id="tournament-paired-go" href=format!("/table/{}", game.table) rel="external">{t!(lang, "tournament-paired-go")}</a> " " })}
                         <button class="secondary" id="tournament-paired-close" on:click=close>{t!(lang, "tournament-paired-close")}</button>
+                        <label class="check pairing-sound">
+                            <input type="checkbox" id="tournament-sound" prop:checked=sound
+                                on:change=move |ev| {
+                                    let on = event_target_checked(&ev);
+                                    super::pairing_sound::set_enabled(on);
+                                    set_sound.set(on);
+                                } />
+                            {t!(lang, "tournament-sound")}
+                        </label>
                     </div>
                 }
             })}

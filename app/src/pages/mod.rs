@@ -14,6 +14,7 @@ pub mod lab_parts;
 pub mod lobby;
 pub mod offline;
 pub mod offline_puzzles;
+pub mod pairing_sound;
 pub mod players;
 pub mod practice;
 pub mod profile;

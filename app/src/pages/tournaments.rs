@@ -258,6 +258,7 @@ pub fn TournamentPage() -> impl IntoView {
         seen.set_value(Some(view.my_table.clone()));
         if let (Some(before), Some(table)) = (before, view.my_table) {
             if before.as_ref() != Some(&table) {
+                super::pairing_sound::play();
                 navigate(&format!("/table/{table}"), Default::default());
             }
         }
