@@ -567,3 +567,101 @@ test('three players in a two-round Swiss are taken to every pairing from any pag
   expect(await watcher.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(errors.filter((e) => !e.includes('favicon') && !pairingNotSeatedYet(e))).toEqual([]);
 });
+
+test('four players in an arena are taken to their next game from a finished table or another page', async ({ browser }, info) => {
+  test.setTimeout(300_000);
+  const errors: string[] = [];
+  const stamp = Date.now().toString(36).slice(-5);
+  const names = ['na', 'nb', 'nc', 'nd'].map((n) => `${n}${stamp}`);
+  const players: Page[] = [];
+  for (let i = 0; i < 4; i++) {
+    const page = await newPlayer(browser, server.url, errors, `198.51.100.${140 + i}`);
+    await signUp(page, names[i]);
+    players.push(page);
+  }
+  const [host] = players;
+  await host.goto('/tournaments');
+  await hydrated(host);
+  await host.fill('#tournament-name', `Next ${stamp}`);
+  await host.selectOption('#tournament-kind', 'arena');
+  await host.fill('#tournament-minutes', '30');
+  await host.fill('#tournament-starts', '0');
+  await host.click('#tournament-submit');
+  await host.waitForURL(/\/tournaments\/[0-9a-f]+$/);
+  const url = host.url();
+  const id = url.split('/').pop()!;
+  for (const page of players) {
+    if (page !== host) await page.goto(url);
+    await hydrated(page);
+    await page.click('#tournament-join');
+  }
+  const finished: string[] = [];
+  for (const page of players) await toMyGame(page, finished, url);
+  const tables = new Map<string, Page[]>();
+  for (const page of players) {
+    const table = new URL(page.url()).pathname;
+    tables.set(table, [...(tables.get(table) ?? []), page]);
+  }
+  expect(tables.size).toBe(2);
+  finished.push(...tables.keys());
+  const [pairA, pairB] = [...tables.values()];
+
+  // When each player's next game is paired: the tournament's own record,
+  // looked at every 250 ms by a watcher (a player's count of games grows).
+  const watcher = await newPlayer(browser, server.url, errors, '198.51.100.149');
+  await watcher.goto(url);
+  await hydrated(watcher);
+  const counts = async () => {
+    const view = await watcher.evaluate(async (id) => {
+      const r = await fetch('/api/tournament', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ id }),
+      });
+      return r.json();
+    }, id);
+    const games = (view.rounds as Game[][]).flat().filter((g) => g.white !== null);
+    return new Map(names.map((n) => [n, games.filter((g) => g.black === n || g.white === n).length]));
+  };
+  const start = await counts();
+  for (const n of names) expect(start.get(n)).toBe(1);
+  const pairedAt = new Map<string, number>();
+  let watching = true;
+  const watch = (async () => {
+    while (watching && pairedAt.size < 4) {
+      const now = await counts();
+      for (const n of names) if (!pairedAt.has(n) && now.get(n)! > 1) pairedAt.set(n, Date.now());
+      await watcher.waitForTimeout(250);
+    }
+  })();
+  const arrivals = players.map((page) =>
+    page
+      .waitForURL((u) => /\/table\//.test(u.pathname) && !finished.includes(u.pathname), { timeout: 90_000, waitUntil: 'commit' })
+      .then(() => Date.now()),
+  );
+
+  // Pair A finishes first and both go elsewhere (the lobby, the leaderboard);
+  // pair B finishes and stays on its finished table. Nobody clicks after.
+  for (const pair of [pairA, pairB]) {
+    await oneMove(pair);
+    await oneMove(pair);
+    await pair[0].click('#resign');
+    await pair[0].click('#resign-yes');
+    for (const page of pair) await expect(page.locator('#back-to-tournament')).toBeVisible();
+    if (pair === pairA) {
+      await Promise.all([pairA[0].goto('/').catch(() => {}), pairA[1].goto('/players').catch(() => {})]);
+    }
+  }
+  const arrived = await Promise.all(arrivals);
+  await expect.poll(() => pairedAt.size, { timeout: 10_000 }).toBe(4);
+  watching = false;
+  await watch;
+  for (let i = 0; i < 4; i++) {
+    const late = arrived[i] - pairedAt.get(names[i])!;
+    expect(late, `${names[i]} reached the next table ${late} ms after its pairing`).toBeLessThanOrEqual(5_000);
+  }
+  await hydrated(players[0]);
+  await expect(players[0].locator('#tournament-paired')).toBeVisible();
+  await screenshot(players[0], info, 'arena-taken');
+  expect(errors.filter((e) => !e.includes('favicon') && !pairingNotSeatedYet(e))).toEqual([]);
+});
