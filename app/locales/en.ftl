@@ -237,13 +237,13 @@ table-take-seat = Take the free seat
 table-watching = You are watching this game.
 table-rules = Rules
 table-round = Round { $round }
-table-ai-search = AI looked { $depth ->
+table-ai-search = The AI thought { $depth ->
     [one] 1 move
    *[other] { $depth } moves
-} ahead: { $nodes ->
+} ahead (its own and yours) and weighed { $nodes ->
     [one] 1 position
    *[other] { $nodes } positions
-}.
+} before it played.
 table-ai-book = The AI played a move from its opening book.
 table-share-title = Waiting for an opponent
 table-share-label = Link to this table

@@ -128,6 +128,9 @@ test.describe('phone, portrait', () => {
     await page.waitForURL(/\/table\//);
     await waitForIsland(page);
     expect(await inView(page, '#board-canvas'), 'the board').toBe(true);
+    // The renderer's line sits under the board, not over its corner.
+    const [canvas, backend] = await Promise.all(['#board-canvas', '#backend'].map((s) => page.locator(s).boundingBox()));
+    expect(backend!.y, 'the renderer line starts below the board').toBeGreaterThanOrEqual(canvas!.y + canvas!.height - 0.5);
     expect(await inView(page, '#turn'), 'the turn').toBe(true);
     expect(await inView(page, '#resign'), 'Resign').toBe(true);
     expect(await inView(page, '#export'), 'Export').toBe(true);

@@ -148,7 +148,7 @@ test('the Greek table offers a Υπόδειξη, and counts of one read in the s
   await waitForIsland(page);
   await waitForTurnOrEnd(page);
   await expect(page.locator('#hint')).toHaveText('Υπόδειξη');
-  await expect(page.locator('#ai-search')).toHaveText(/^Ο υπολογιστής είδε 1 κίνηση μπροστά: (1 θέση|\d+ θέσεις)\.$/);
+  await expect(page.locator('#ai-search')).toHaveText(/^Ο υπολογιστής σκέφτηκε 1 κίνηση μπροστά \(δικές του και δικές σου\) και ζύγισε (1 θέση|\d+ θέσεις) πριν παίξει\.$/);
   await expect(page.locator('#history li').first()).toHaveText(/^(\d+\.\s*)?Μαύρα [a-h][1-8] — γυρίζει 1$/);
   expect(await overflowing(page)).toEqual([]);
   await screenshot(page, info, 'i18n-table-el-vs-ai');
@@ -159,7 +159,7 @@ test('the Greek table offers a Υπόδειξη, and counts of one read in the s
   await page.waitForURL((url) => url.pathname === tableUrl);
   await waitForIsland(page);
   await expect(page.locator('#hint')).toHaveText('Hint');
-  await expect(page.locator('#ai-search')).toHaveText(/^AI looked 1 move ahead: (1 position|\d+ positions)\.$/);
+  await expect(page.locator('#ai-search')).toHaveText(/^The AI thought 1 move ahead \(its own and yours\) and weighed (1 position|\d+ positions) before it played\.$/);
   await expect(page.locator('#history li').first()).toHaveText(/^(\d+\.\s*)?Black [a-h][1-8] — flips 1$/);
   expect(consoleErrors).toEqual([]);
 });

@@ -67,7 +67,7 @@ test('an offline game against the AI with the network blocked, surviving a reloa
   expect(history.length).toBeGreaterThanOrEqual(6);
   expect(history[0]).toMatch(/^Black [a-h][1-8]$/);
   expect(history[1]).toMatch(/^White [a-h][1-8]$/);
-  await expect(page.locator('#ai-search')).toContainText('AI looked 2 moves ahead');
+  await expect(page.locator('#ai-search')).toContainText('The AI thought 2 moves ahead');
   await screenshot(page, info, 'offline-game');
 
   // A reload (the page itself still comes from the server) resumes the game.
