@@ -124,6 +124,20 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await page.click('#review-back');
   await expect(page.locator('#table-review')).toHaveCount(0);
   await expect(page.locator('#black-count')).toHaveText(String(final[0]));
+  // The summary's costliest move and a dot of the graph show their
+  // positions too (the number the headline names).
+  const go = page.locator('#analysis-headline-go');
+  const named = Number(/was (\d+)\./.exec((await page.locator('#analysis-headline').textContent()) ?? '')![1]);
+  expect(Number(await go.getAttribute('data-number'))).toBe(named);
+  await go.click();
+  await expect(page.locator('#table-review')).toContainText(`after move ${named}`);
+  await page.click('#review-back');
+  const dot = page.locator('#analysis-graph circle.mistake-dot').first();
+  const dotNumber = Number(await dot.getAttribute('data-number'));
+  await dot.click();
+  await expect(page.locator('#table-review')).toContainText(`after move ${dotNumber}`);
+  await page.click('#review-back');
+  await expect(page.locator('#table-review')).toHaveCount(0);
 
   // A long move list fits its card: no entry runs past it, no sideways scroll.
   const list = page.locator('#history');

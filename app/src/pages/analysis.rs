@@ -229,7 +229,20 @@ fn ready_view(
             loss = m.loss,
             best = m.best.as_str()
         );
-        view! { <p class="analysis-headline" id="analysis-headline" data-mark=m.square.clone()>{text}</p> }
+        // Its position on the board, a click away (as the list's rows).
+        let number = list_number(numbers, m.ply);
+        let go = on_pick.map(|pick| {
+            view! {
+                <button class="link-button move-link" id="analysis-headline-go" data-number=number.to_string()
+                    data-mark=m.square.clone() on:click=move |_| pick.run(number)>
+                    {t!(lang, "analysis-show-position")}
+                </button>
+            }
+        });
+        view! {
+            <p class="analysis-headline" id="analysis-headline" data-mark=m.square.clone()>{text}</p>
+            {go}
+        }
     });
     let summary = t!(
         lang,
@@ -278,7 +291,7 @@ fn ready_view(
     };
     view! {
         {headline}
-        {graph(lang, &analysis, numbers)}
+        {graph(lang, &analysis, numbers, on_pick)}
         <p class="graph-legend" id="analysis-legend">
             {t!(lang, "analysis-legend")}
             // Said only when the graph draws the line (some values exact).
@@ -315,7 +328,12 @@ fn book_line(lang: crate::i18n::Lang, moves: &[MoveAnalysis]) -> Option<impl Int
 /// The evaluation graph: black's value in discs after each move (estimates
 /// in the midgame, exact right of the dashed line), on one scale of ±64 —
 /// and under it each side's cumulative loss.
-fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis, numbers: &[u32]) -> impl IntoView {
+fn graph(
+    lang: crate::i18n::Lang,
+    analysis: &GameAnalysis,
+    numbers: &[u32],
+    on_pick: Option<Callback<u32>>,
+) -> impl IntoView {
     const W: f64 = 300.0;
     const H: f64 = 120.0;
     let n = analysis.moves.len();
@@ -343,12 +361,22 @@ fn graph(lang: crate::i18n::Lang, analysis: &GameAnalysis, numbers: &[u32]) -> i
         .filter_map(|ply| {
             let i = analysis.moves.iter().position(|m| m.ply == *ply)?;
             let m = &analysis.moves[i];
+            // A click on a dot shows its position (the list below is the
+            // keyboard's way to the same positions).
+            let number = list_number(numbers, m.ply);
             Some(view! {
                 <circle
                     class=format!("mistake-dot {}", m.severity.label())
+                    class:pickable=on_pick.is_some()
                     cx=format!("{:.1}", x(i))
                     cy=format!("{:.1}", y(m))
                     r="4"
+                    data-number=number.to_string()
+                    on:click=move |_| {
+                        if let Some(pick) = on_pick {
+                            pick.run(number);
+                        }
+                    }
                 >
                     <title>{format!("{}. {} {}: {}", list_number(numbers, m.ply), crate::i18n::side_name(lang, m.side), m.square, severity_text(lang, m.severity))}</title>
                 </circle>
