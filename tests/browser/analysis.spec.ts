@@ -138,6 +138,18 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await expect(page.locator('#table-review')).toContainText(`after move ${dotNumber}`);
   await page.click('#review-back');
   await expect(page.locator('#table-review')).toHaveCount(0);
+  // With the focus in the review, the arrow keys step through the game.
+  await row.locator('.what').click();
+  await expect(page.locator('#table-review')).toContainText(`after move ${number}`);
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('#table-review')).toContainText(`after move ${Math.max(1, number - 1)}`);
+  // (A pass has no score of its own in `scores`.)
+  const before = scores[number - 1];
+  if (before) await expect(page.locator('#black-count')).toHaveText(String(before[0]));
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#table-review')).toContainText(`after move ${Math.max(1, number - 1) + 1}`);
+  await page.click('#review-back');
+  await expect(page.locator('#table-review')).toHaveCount(0);
 
   // A long move list fits its card: no entry runs past it, no sideways scroll.
   const list = page.locator('#history');

@@ -240,6 +240,39 @@ fn TableScreen(initial: TableView) -> impl IntoView {
     focus_board_if_idle();
     let passes = Signal::derive(move || view_state.with(state::pass_log));
     let celebrate = Signal::derive(move || view_state.with(state::celebrates));
+    // The arrow keys step through a finished game while the focus is in its
+    // review (the analysis or the move list): ← the move before, → the one
+    // after; past the last move, the game's own end again.
+    let step = move |ev: leptos::ev::KeyboardEvent| {
+        #[cfg(feature = "hydrate")]
+        {
+            use wasm_bindgen::JsCast;
+            let forward = match ev.key().as_str() {
+                "ArrowRight" => true,
+                "ArrowLeft" => false,
+                _ => return,
+            };
+            let in_review = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|e| e.closest("#analysis, #history").ok().flatten())
+                .is_some();
+            let last = positions.with_untracked(Vec::len);
+            if !in_review || last == 0 || !view_state.with_untracked(state::reviewable) {
+                return;
+            }
+            ev.prevent_default();
+            let now = review.get_untracked().unwrap_or(last);
+            let next = if forward {
+                now + 1
+            } else {
+                now.saturating_sub(1).max(1)
+            };
+            review.set((!forward || now < last).then_some(next.min(last)));
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = ev;
+    };
 
     view! {
         <main class="table-page">
@@ -256,7 +289,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     </p>
                 })}
             </section>
-            <aside class="hud">
+            <aside class="hud" on:keydown=step>
                 <ScoreCard t snapshot players_seen />
                 <crate::pages::players::PlayersCard table=table_id.clone() view=view_state seen=players_seen />
                 <crate::pages::hint::HintPanel view=view_state hint values=hint_values />
