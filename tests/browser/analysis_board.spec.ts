@@ -54,6 +54,14 @@ test('a position set up by editing; a variation; the link reopens it', async ({ 
   const other = (await status(page)).legal.find((s) => s !== second)!;
   await playSquare(page, other, 2);
   await expect(page.locator('#analysis-variations li')).toHaveCount(2);
+  // A tree: the second line starts where it leaves the first (its move 2),
+  // one step in.
+  const lines = page.locator('#analysis-variations li');
+  await expect(lines.nth(0)).toHaveAttribute('data-depth', '0');
+  await expect(lines.nth(0)).toHaveText(/^1\. [a-h][1-8] 2\. [a-h][1-8]$/);
+  await expect(lines.nth(1)).toHaveAttribute('data-depth', '1');
+  const otherName = 'abcdefgh'[other % 8] + String(Math.floor(other / 8) + 1);
+  await expect(lines.nth(1)).toHaveText(`2. ${otherName}`);
   await valuesShown(page);
   await expect(page.locator('#analysis-board-graph')).toHaveAttribute('data-points', /^[1-9]/);
   await screenshot(page, info, 'analysis-board');

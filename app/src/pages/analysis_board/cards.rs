@@ -211,14 +211,18 @@ pub(super) fn MovesCard(ctx: Ctx) -> impl IntoView {
     };
     let variations = move || {
         ctx.explorer.with(|e| {
-            let lines = e.variations();
+            let lines = e.branches();
             (lines.len() > 1).then(|| {
                 let items = lines
                     .into_iter()
-                    .map(|n| {
-                        let text = engine::format_moves(&e.moves_to(n));
+                    .map(|b| {
+                        // A tree in outline: each line from where it leaves
+                        // the one before it, one step further in.
+                        let (n, depth, text) = (b.leaf, b.depth, b.text());
                         view! {
-                            <li><button type="button" class="link-button" data-node=n.to_string()
+                            <li class="branch" data-depth=depth.to_string()
+                                style=format!("--depth: {}", depth.min(8))>
+                                <button type="button" class="link-button" data-node=n.to_string()
                                 on:click=move |_| ctx.step(|e| e.go(n))>{text}</button></li>
                         }
                     })

@@ -251,6 +251,62 @@ impl Explorer {
             .filter(|&n| self.nodes[n].children.is_empty())
             .collect()
     }
+
+    /// The lines explored as a tree: each line (in the order they were
+    /// begun) from where it leaves the line it shares most with among those
+    /// listed before it, one level deeper than that line.
+    pub fn branches(&self) -> Vec<Branch> {
+        let mut listed: Vec<(Vec<usize>, usize)> = Vec::new();
+        let mut out = Vec::new();
+        for leaf in self.variations() {
+            let path = self.path(leaf);
+            let parent = listed
+                .iter()
+                .map(|(other, depth)| {
+                    let shared = other.iter().zip(&path).take_while(|(a, b)| a == b).count();
+                    (shared, *depth)
+                })
+                .max_by_key(|&(shared, _)| shared);
+            let (shared, depth) = match parent {
+                Some((shared, depth)) => (shared, depth + 1),
+                None => (0, 0),
+            };
+            let moves = path[shared..]
+                .iter()
+                .filter_map(|&n| self.nodes[n].square)
+                .collect();
+            out.push(Branch {
+                leaf,
+                from: shared + 1,
+                depth,
+                moves,
+            });
+            listed.push((path, depth));
+        }
+        out
+    }
+}
+
+/// One line of the variations' tree ([`Explorer::branches`]): its last node,
+/// the number of its first own move, its depth in the tree and its own moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Branch {
+    pub leaf: usize,
+    pub from: usize,
+    pub depth: usize,
+    pub moves: Vec<Square>,
+}
+
+impl Branch {
+    /// "12. c4 13. d3" (each move with its number).
+    pub fn text(&self) -> String {
+        self.moves
+            .iter()
+            .enumerate()
+            .map(|(i, square)| format!("{}. {square}", self.from + i))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 /// A position as a link writes it: 64 cells `-XO` and the side `X` or `O`.
@@ -504,6 +560,29 @@ mod tests {
         setup.cycle(64);
         setup.side = Color::White;
         assert_eq!(setup.position().side_to_move, Color::White);
+    }
+
+    #[test]
+    fn the_lines_explored_read_as_a_tree() {
+        let mut e = Explorer::new(Position::initial());
+        e.play_all(&[sq("f5"), sq("d6"), sq("c3")]).expect("legal");
+        assert!(e.back());
+        assert!(e.back());
+        e.play(sq("f6")).expect("legal");
+        e.play(sq("e6")).expect("legal");
+        assert!(e.back());
+        e.play(sq("d3")).expect("legal");
+        let tree = e.branches();
+        let shape: Vec<_> = tree.iter().map(|b| (b.from, b.depth, b.text())).collect();
+        assert_eq!(
+            shape,
+            vec![
+                (1, 0, "1. f5 2. d6 3. c3".to_string()),
+                (2, 1, "2. f6 3. e6".to_string()),
+                (3, 2, "3. d3".to_string()),
+            ]
+        );
+        assert_eq!(e.moves_to(tree[2].leaf), vec![sq("f5"), sq("f6"), sq("d3")]);
     }
 
     #[test]
