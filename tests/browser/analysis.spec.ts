@@ -171,6 +171,21 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await screenshot(page, info, 'move-list');
   await page.click('#review-back');
 
+  // "Open in the analysis board" carries the game and its review's marks:
+  // the first listed mistake is marked on its move there.
+  const open = page.locator('#open-analysis');
+  await expect(open).toHaveAttribute('href', new RegExp(`^/analysis\\?line=([a-h][1-8])+&review=table:${table}$`));
+  const board = await page.context().newPage();
+  // (This spec's own server: the page's address, not the suite's base URL.)
+  await board.goto(new URL((await open.getAttribute('href'))!, page.url()).toString());
+  await board.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  const ply = Number(await mistakes.first().getAttribute('data-ply'));
+  const severity = (await mistakes.first().locator('.severity').textContent())!.trim();
+  const mark = board.locator(`#analysis-line li:nth-child(${ply}) .review-mark`);
+  await expect(mark).toHaveText({ blunder: '??', mistake: '?', inaccuracy: '?!' }[severity]!);
+  await expect(mark).toHaveAttribute('title', new RegExp(`^${severity} `, 'i'));
+  await board.close();
+
   await page.locator('#analysis').scrollIntoViewIfNeeded();
   await screenshot(page, info, 'analysis-panel');
   await page.locator('#analysis').screenshot({ path: `${info.outputDir}/analysis-card.png` }).catch(() => {});

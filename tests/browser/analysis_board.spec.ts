@@ -174,11 +174,13 @@ test('a finished table opens in the analysis board with its moves', async ({ pag
     return { n, black: view.black_count, white: view.white_count };
   }, table);
   const link = page.locator('#open-analysis');
-  await expect(link).toHaveAttribute('href', /^\/analysis\?line=([a-h][1-8])+$/);
+  await expect(link).toHaveAttribute('href', new RegExp(`^/analysis\\?line=([a-h][1-8])+&review=table:${table}$`));
   await link.click();
   await page.waitForURL(/\/analysis\?line=/);
   await waitForIsland(page);
   await expect(page.locator('#analysis-line li')).toHaveCount(played.n);
+  // The game was not analysed: its moves carry no review marks.
+  await expect(page.locator('#analysis-line .review-mark')).toHaveCount(0);
   await page.waitForFunction(
     ([b, w]) => {
       const s = (window as any).othello3d.status();

@@ -50,6 +50,9 @@ pub(crate) struct Ctx {
     /// The opening book's moves (squares) at each node the server valued.
     server_book: RwSignal<HashMap<usize, Vec<u8>>>,
     server_error: RwSignal<Option<(usize, String)>>,
+    /// The review of the game the link came from (`review=`): its moves'
+    /// analysis, which marks them in the move list.
+    review: RwSignal<Vec<crate::protocol::MoveAnalysis>>,
     lang: Lang,
 }
 
@@ -389,6 +392,7 @@ pub fn AnalysisBoardPage() -> impl IntoView {
         server_valued: RwSignal::new(HashSet::new()),
         server_book: RwSignal::new(HashMap::new()),
         server_error: RwSignal::new(None),
+        review: RwSignal::new(Vec::new()),
         lang,
     };
     // After hydration (an effect runs once the page is live), never
@@ -400,6 +404,17 @@ pub fn AnalysisBoardPage() -> impl IntoView {
             let (explorer, error) = opening(pos, line, at);
             ctx.replace(explorer);
             ctx.error.set(error);
+        }
+        // The game's review, when the link names the game: its marks.
+        let review = query.with_untracked(|q| q.get("review"));
+        if let Some((kind, id)) = review.as_deref().and_then(state::review_of) {
+            leptos::task::spawn_local(async move {
+                if let Ok(crate::protocol::AnalysisView::Ready { analysis }) =
+                    crate::api::analysis_get(kind, id).await
+                {
+                    let _ = ctx.review.try_set(analysis.moves);
+                }
+            });
         }
     });
     #[cfg(not(feature = "hydrate"))]

@@ -276,6 +276,8 @@ fn LabScreen(initial: LabView) -> impl IntoView {
     let query = use_query_map();
     let url_reading = query.with_untracked(|q| state::url_reading(q.get("reading").as_deref()));
     let lab_id = initial.id.clone();
+    // The game the analysis board's link names for its review's marks.
+    let review_id = StoredValue::new(lab_id.to_string());
     let ctl = Ctl {
         id: StoredValue::new(lab_id.clone()),
         view: RwSignal::new(initial.clone()),
@@ -354,7 +356,8 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                 <Show when=move || view_state.with(|v| v.is_over())>
                     <p class="open-analysis"><a id="open-analysis" href=move || view_state.with(|v| {
                         let squares: Vec<String> = v.moves.iter().map(|m| m.square.clone()).collect();
-                        crate::pages::analysis_board::state::game_link(&[], crate::protocol::Side::Black, &squares)
+                        let link = crate::pages::analysis_board::state::game_link(&[], crate::protocol::Side::Black, &squares);
+                        crate::pages::analysis_board::state::with_review(link, crate::protocol::GameKind::Lab, &review_id.get_value())
                     })>{t!(lang, "analysis-board-open")}</a></p>
                 </Show>
                 <LabExports ctl />

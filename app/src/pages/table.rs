@@ -311,7 +311,10 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     yours=Signal::derive(move || view_state.with(|v| v.you.clone()))
                 />
                 <Show when=move || view_state.with(state::reviewable)>
-                    <p class="open-analysis"><a id="open-analysis" href=move || view_state.with(analysis_link)>{t!(lang, "analysis-board-open")}</a></p>
+                    <p class="open-analysis"><a id="open-analysis" href={
+                        let id = table_id.to_string();
+                        move || crate::pages::analysis_board::state::with_review(view_state.with(analysis_link), crate::protocol::GameKind::Table, &id)
+                    }>{t!(lang, "analysis-board-open")}</a></p>
                 </Show>
                 <HistoryCard t />
                 <p class="connection" data-connected=move || connected.get().to_string()>

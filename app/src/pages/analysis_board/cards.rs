@@ -5,7 +5,7 @@
 use super::state::{self, Explorer, Setup, ValueKind};
 use super::Ctx;
 use crate::pages::hint::disc_text;
-use crate::protocol::{square_name, Side};
+use crate::protocol::{square_name, Severity, Side};
 use crate::worker::MoveValue;
 use engine::Color;
 use leptos::prelude::*;
@@ -178,24 +178,59 @@ fn ServerSearch(ctx: Ctx) -> impl IntoView {
     }
 }
 
+/// A move's mark from the game's review: "?!", "?" or "??", its words and
+/// the better move on hover (which marks that square on the board).
+fn review_mark(
+    lang: crate::i18n::Lang,
+    m: &crate::protocol::MoveAnalysis,
+) -> impl IntoView + use<> {
+    let symbol = match m.severity {
+        Severity::Blunder => "??",
+        Severity::Mistake => "?",
+        _ => "?!",
+    };
+    let title = format!(
+        "{} {}",
+        crate::pages::analysis::severity_text(lang, m.severity),
+        t!(lang, "analysis-best-was", square = &m.best)
+    );
+    view! {
+        <span class=format!("review-mark {}", m.severity.label()) title=title.clone()
+            aria-label=title data-mark=m.best.clone()>{symbol}</span>
+    }
+}
+
 /// The line's moves (each one goes there), the buttons to step through it,
 /// and every line explored.
 #[component]
 pub(super) fn MovesCard(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let moves = move || {
+        let review = ctx.review.get();
         ctx.explorer.with(|e| {
             let current = e.current();
-            e.line()
-                .into_iter()
-                .enumerate()
-                .map(|(i, n)| {
-                    let name = e
-                        .node(n)
+            let line = e.line();
+            let names: Vec<String> = line
+                .iter()
+                .map(|&n| {
+                    e.node(n)
                         .and_then(|n| n.square)
                         .map(|s| s.to_string())
-                        .unwrap_or_default();
+                        .unwrap_or_default()
+                })
+                .collect();
+            // The review's marks, on the moves the game itself played.
+            let game: Vec<String> = review.iter().map(|m| m.square.clone()).collect();
+            let marked = state::on_game(&names, &game);
+            line.into_iter()
+                .zip(names)
+                .enumerate()
+                .map(|(i, (n, name))| {
                     let here = n == current;
+                    let mark = review
+                        .get(i)
+                        .filter(|m| i < marked && m.severity != Severity::Best)
+                        .map(|m| review_mark(lang, m));
                     view! {
                         <li>
                             <button type="button" class="link-button move" class:current=here
@@ -203,6 +238,7 @@ pub(super) fn MovesCard(ctx: Ctx) -> impl IntoView {
                                 on:click=move |_| ctx.step(|e| e.go(n))>
                                 {format!("{}. {name}", i + 1)}
                             </button>
+                            {mark}
                         </li>
                     }
                 })

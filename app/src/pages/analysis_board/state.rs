@@ -404,6 +404,30 @@ pub fn game_link(start: &[i8], first: crate::protocol::Side, squares: &[String])
     }
 }
 
+/// `link` (a [`game_link`]) carrying the game whose review marks its moves
+/// on the analysis board: `review=table:<id>` (or `game:`, `lab:`).
+pub fn with_review(link: String, kind: crate::protocol::GameKind, id: &str) -> String {
+    let joint = if link.contains('?') { '&' } else { '?' };
+    format!("{link}{joint}review={}:{id}", kind.key())
+}
+
+/// The game a link's `review=` names (a kind and an id of letters and digits).
+pub fn review_of(text: &str) -> Option<(crate::protocol::GameKind, String)> {
+    use crate::protocol::GameKind;
+    let (kind, id) = text.split_once(':')?;
+    let kind = [GameKind::Table, GameKind::Game, GameKind::Lab]
+        .into_iter()
+        .find(|k| k.key() == kind)?;
+    let plain = !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric());
+    plain.then(|| (kind, id.to_string()))
+}
+
+/// How many of `line`'s first moves are the reviewed game's own (`game`):
+/// only those carry the review's marks.
+pub fn on_game(line: &[String], game: &[String]) -> usize {
+    line.iter().zip(game).take_while(|(a, b)| a == b).count()
+}
+
 /// A transcript's squares (`f5d6c3`, spaces allowed).
 fn read_moves(text: &str) -> Result<Vec<Square>, LoadError> {
     parse_moves(text).map_err(|e| match e {
@@ -560,6 +584,32 @@ mod tests {
         setup.cycle(64);
         setup.side = Color::White;
         assert_eq!(setup.position().side_to_move, Color::White);
+    }
+
+    #[test]
+    fn a_review_link_names_its_game_and_marks_only_the_games_own_moves() {
+        use crate::protocol::GameKind;
+        let link = with_review(
+            game_link(&[], crate::protocol::Side::Black, &["f5".into()]),
+            GameKind::Table,
+            "ab12",
+        );
+        assert_eq!(link, "/analysis?line=f5&review=table:ab12");
+        assert_eq!(
+            with_review("/analysis".into(), GameKind::Lab, "x1"),
+            "/analysis?review=lab:x1"
+        );
+        assert_eq!(
+            review_of("game:ff00"),
+            Some((GameKind::Game, "ff00".to_string()))
+        );
+        assert_eq!(review_of("game:../x"), None);
+        assert_eq!(review_of("move:ab"), None);
+        assert_eq!(review_of("table:"), None);
+        let game: Vec<String> = ["f5", "d6", "c3"].map(String::from).to_vec();
+        assert_eq!(on_game(&["f5".into(), "d6".into()], &game), 2);
+        assert_eq!(on_game(&["f5".into(), "f6".into(), "c3".into()], &game), 1);
+        assert_eq!(on_game(&[], &game), 0);
     }
 
     #[test]
