@@ -10,6 +10,7 @@ pub mod api;
 pub mod archive;
 pub mod assets;
 pub mod board;
+pub mod bots;
 pub mod challenges;
 pub mod ids;
 pub mod lab;

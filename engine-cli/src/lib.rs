@@ -5,6 +5,7 @@
 
 pub mod bias;
 pub mod book_cli;
+pub mod bot;
 pub mod nboard;
 pub mod puzzles;
 pub mod report;

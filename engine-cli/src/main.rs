@@ -13,6 +13,7 @@
 //! othello accuracy [--seed S] [--positions N] ...      evaluation vs exact scores
 //! othello gen-positions [--seed S] [--count N] ...   OBF test positions with exact scores
 //! othello nboard                                       NBoard protocol on stdin/stdout
+//! othello bot --server URL --token FILE --engine CMD   the site's Bot API to an NBoard engine
 //! othello puzzles --seed S --count N --out FILE ...    puzzle generator (docs/ENGINE.md)
 //! othello puzzles-stats FILE                           distribution of a puzzle file
 //! othello book build|show|stats ...                    the opening book (docs/ARCHITECTURE.md)
@@ -80,6 +81,12 @@ const USAGE: &str = "usage:
                                     speak the NBoard protocol (version 2) on stdin/stdout, for the
                                     NBoard GUI (docs/ENGINE.md); answers from the opening book
                                     (default book/book.bin when present) where it can
+  othello bot --server URL --token FILE --engine \"CMD ARGS\" [--accept blitz,rapid]
+              [--rated|--casual|--any]
+                                    play as a bot account on the site (docs/PRODUCT.md, Bots):
+                                    accepts matching challenges, plays each game with the NBoard
+                                    engine CMD (e.g. \"othello nboard\" or \"edax -nboard\"),
+                                    reconnects when the site or the network drops
   othello label-bias [--seed S] [--positions N] [--empties A-B] [--max-depth D] [--threads T]
                      [--weights FILE] [--no-exact]
                                     mean value of the static evaluation and of 1..D-ply searches
@@ -131,6 +138,7 @@ enum Command {
     LabelBias(engine_cli::bias::BiasConfig, Option<PathBuf>),
     GenPositions(engine_cli::bias::GenConfig),
     NBoard(Option<PathBuf>, Option<PathBuf>),
+    Bot(engine_cli::bot::Config),
     Puzzles(puzzles::Config),
     PuzzleStats(PathBuf),
     Book(engine_cli::book_cli::BookCommand),
@@ -194,6 +202,7 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
             engine_cli::bias::parse_bias(rest).map(|(c, w)| Command::LabelBias(c, w))
         }
         [cmd, rest @ ..] if cmd == "nboard" => parse_nboard(rest),
+        [cmd, rest @ ..] if cmd == "bot" => engine_cli::bot::parse(rest).map(Command::Bot),
         [cmd, rest @ ..] if cmd == "puzzles" => puzzles::parse_args(rest).map(Command::Puzzles),
         [cmd, file] if cmd == "puzzles-stats" => Ok(Command::PuzzleStats(PathBuf::from(file))),
         [cmd, rest @ ..] if cmd == "book" => engine_cli::book_cli::parse(rest).map(Command::Book),
@@ -342,6 +351,12 @@ fn main() -> ExitCode {
         Command::GenPositions(config) => {
             for line in engine_cli::bias::gen_positions(&config, default_weights()) {
                 println!("{line}");
+            }
+        }
+        Command::Bot(config) => {
+            if let Err(message) = engine_cli::bot::run(config) {
+                eprintln!("othello: {message}");
+                return ExitCode::FAILURE;
             }
         }
         Command::NBoard(weights_file, book_file) => {

@@ -339,7 +339,9 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
         return with_headers(too_large(guard.max_body, json), None);
     }
     if request.method() != Method::GET && request.method() != Method::HEAD {
-        if path.starts_with("/api/") {
+        // The Bot API authenticates by bearer token, never a cookie: a
+        // page on another site cannot make a browser send one.
+        if path.starts_with("/api/") && !crate::bots::api::is_bot_path(&path) {
             if let Some(error) = command_refusal(&guard, request.headers()) {
                 return with_headers(refuse(error, json), None);
             }

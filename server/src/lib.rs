@@ -10,6 +10,7 @@ pub mod ai;
 pub mod analysis;
 pub mod archive;
 pub mod book;
+pub mod bots;
 pub mod challenges;
 pub mod clock;
 pub mod clock_control;
@@ -84,6 +85,8 @@ pub struct AppParts {
     pub tournaments: tournaments::Tournaments,
     /// Challenges between named players.
     pub challenges: challenges::Challenges,
+    /// Bot accounts, their tokens and the Bot API's service.
+    pub bots: bots::Bots,
     pub guard: guard::SharedGuard,
     pub limits: Arc<limits::Limits>,
     pub secure_cookies: bool,
@@ -245,6 +248,7 @@ pub async fn prepare_with_clock(
         config.tournament_schedule.0.clone(),
     );
     let challenges = challenges::Challenges::new(store.clone(), hub.clone());
+    let bots = bots::Bots::new(store.clone(), hub.clone(), challenges.clone());
     let (assets, hash_file) = site_assets(&config.site_root)?;
     // With `hash_files`, Leptos' `HydrationScripts` names `frontend.<hash>.js`
     // and `frontend.<hash>.wasm` from `hash.txt` (an absolute path: Leptos
@@ -272,6 +276,7 @@ pub async fn prepare_with_clock(
         puzzles,
         tournaments,
         challenges,
+        bots,
         guard: Arc::new(guard::Guard::new(guard::GuardConfig {
             listen: config.listen,
             public_url: config.public_url.clone(),
@@ -399,6 +404,7 @@ fn spawn_sweeper(state: AppState, every_secs: u64) {
                 tracing::error!("sweeping anonymous puzzle tries failed: {error}");
             }
             state.guard.forget_idle();
+            state.bots.forget_idle();
             state.forget_what_is_gone();
         }
     });

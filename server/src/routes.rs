@@ -129,7 +129,11 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/i18n/{file}", get(i18n_catalog))
         .layer(middleware::from_fn(static_cache));
-    let backend = BackendHandle(Arc::new(state.hub.clone()));
+    // The people's game commands refuse a bot (it plays by the Bot API).
+    let backend = BackendHandle(Arc::new(crate::bots::web::PeopleOnly::new(
+        state.bots.clone(),
+        state.hub.clone(),
+    )));
     let lab_backend = app::lab::backend::LabBackendHandle(Arc::new(state.lab.clone()));
     let analysis_backend =
         app::api::analysis_backend::AnalysisBackendHandle(Arc::new(state.analysis.clone()));
@@ -152,10 +156,13 @@ pub fn router(state: AppState) -> Router {
         }));
     let puzzle_backend =
         app::puzzles::backend::PuzzleBackendHandle(Arc::new(state.puzzles.clone()));
-    let challenge_backend =
-        app::challenges::backend::ChallengeBackendHandle(Arc::new(state.challenges.clone()));
-    let tournament_backend =
-        app::tournaments::backend::TournamentBackendHandle(Arc::new(state.tournaments.clone()));
+    let challenge_backend = app::challenges::backend::ChallengeBackendHandle(Arc::new(
+        crate::bots::web::PeopleOnly::new(state.bots.clone(), state.challenges.clone()),
+    ));
+    let bot_backend = app::bots::backend::BotBackendHandle(Arc::new(state.bots.clone()));
+    let tournament_backend = app::tournaments::backend::TournamentBackendHandle(Arc::new(
+        crate::bots::web::PeopleOnly::new(state.bots.clone(), state.tournaments.clone()),
+    ));
     let with_session = Router::new()
         .leptos_routes_with_context(
             &state,
@@ -170,6 +177,7 @@ pub fn router(state: AppState) -> Router {
                 provide_context(puzzle_backend.clone());
                 provide_context(tournament_backend.clone());
                 provide_context(challenge_backend.clone());
+                provide_context(bot_backend.clone());
             },
             move || {
                 provide_request_nonce();
@@ -218,6 +226,7 @@ pub fn router(state: AppState) -> Router {
         .route("/readyz", get(ready))
         .route("/sw.js", get(crate::offline::service_worker))
         .route("/manifest.webmanifest", get(crate::offline::web_manifest))
+        .merge(crate::bots::api::routes())
         .merge(with_session)
         .merge(static_files)
         .layer(middleware::from_fn_with_state(

@@ -279,6 +279,10 @@ pub async fn queue_socket(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    // A bot seeks by the Bot API, not here.
+    if let Err(refusal) = state.bots.people_only(&caller.session).await {
+        return ErrorResponse(refusal).into_response();
+    }
     // The table a match makes counts against this player's session and address.
     let ip = caller.address.map(crate::guard::ClientIp);
     let permit = match admit(&state, &headers, &caller.session, ip) {

@@ -81,6 +81,10 @@ fn well_formed(name: &str) -> Option<(&'static str, u16)> {
         "table_tournament" => (r#"{"table":"nope"}"#, 200),
         "start_tournament" => (r#"{"id":"nope"}"#, 422),
         "berserk" => (r#"{"table":"nope"}"#, 422),
+        "bot_status" => (r#"{}"#, 200),
+        "become_bot" => (r#"{}"#, 422),
+        "create_bot_token" => (r#"{"label":"x"}"#, 422),
+        "revoke_bot_token" => (r#"{"id":"nope"}"#, 422),
         _ => return None,
     })
 }
@@ -476,6 +480,8 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
                     | "puzzle_history"
                     | "tournaments"
                     | "my_challenges"
+                    | "bot_status"
+                    | "become_bot"
             );
             if no_arguments && bad == "[]" {
                 // No arguments to read: an empty list is an empty argument
@@ -644,6 +650,10 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
         "table_tournament" => status_of(client.table_tournament("nope").await),
         "start_tournament" => status_of(client.start_tournament("nope").await),
         "berserk" => status_of(client.berserk("nope").await),
+        "bot_status" => status_of(client.bot_status().await),
+        "become_bot" => status_of(client.become_bot().await),
+        "create_bot_token" => status_of(client.create_bot_token("x").await),
+        "revoke_bot_token" => status_of(client.revoke_bot_token("nope").await),
         _ => return None,
     })
 }

@@ -584,6 +584,25 @@ impl Client {
         self.call("cancel_challenge", json!({ "id": id })).await
     }
 
+    // ----- bot accounts (the account page's card) -----
+
+    pub async fn bot_status(&self) -> Result<app::bots::BotCardView, Refusal> {
+        self.call("bot_status", json!({})).await
+    }
+
+    pub async fn become_bot(&self) -> Result<app::bots::BotCardView, Refusal> {
+        self.call("become_bot", json!({})).await
+    }
+
+    pub async fn create_bot_token(&self, label: &str) -> Result<app::bots::NewBotToken, Refusal> {
+        self.call("create_bot_token", json!({ "label": label }))
+            .await
+    }
+
+    pub async fn revoke_bot_token(&self, id: &str) -> Result<(), Refusal> {
+        self.call("revoke_bot_token", json!({ "id": id })).await
+    }
+
     // ----- tournaments -----
 
     pub async fn tournaments(&self) -> Result<Vec<app::tournaments::TournamentSummary>, Refusal> {

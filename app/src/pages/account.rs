@@ -84,6 +84,7 @@ pub fn AccountPage() -> impl IntoView {
                     {error_view}
                 </section>
                 <crate::pages::account_manage::ManageAccount />
+                <crate::pages::bot_card::BotCard />
             }
             .into_any()
         }

@@ -4,6 +4,7 @@ pub mod account;
 pub mod account_manage;
 pub mod analysis;
 pub mod analysis_board;
+pub mod bot_card;
 pub mod challenges;
 pub mod clocks;
 pub mod game;

@@ -18,6 +18,7 @@
 pub mod accounts;
 mod analyses;
 pub mod archive;
+pub mod bots;
 pub mod bus;
 pub mod challenges;
 mod explain_budget;
