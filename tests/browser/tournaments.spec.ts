@@ -5,6 +5,7 @@
 // After three rounds the standings on the page (points, BQ, discs) equal a
 // computation of this test's own from the archived games; nobody met twice.
 // The pages are checked by axe in both languages and on a phone.
+// Over 600 lines: the tournament flows share one server and the helpers above them.
 import { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, screenshot, waitForIsland } from './support/fixtures';

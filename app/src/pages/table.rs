@@ -1,6 +1,7 @@
 //! The table page: the 3D board, score, turn, messages, tally, rematch votes,
 //! resign, export and the rules sidebar. Commands go through server functions;
 //! the table's WebSocket pushes every change.
+//! Over 600 lines: the page's cards share one `Table` of signals; its state logic lives in table/state.rs.
 //!
 //! The page's decisions (which view to keep, the board to draw, the turn,
 //! presence and mode lines, which buttons to offer) are pure functions in

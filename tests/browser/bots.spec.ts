@@ -1,0 +1,67 @@
+// Bot accounts in the browser (PRODUCT.md, Bots): a new account turns into
+// a bot on its account page (after saying it understands it is for good),
+// makes an API token (shown once), sees the Bot API take it, revokes it and
+// sees it refused; a bot account cannot play from the site's pages.
+import { test, expect, screenshot } from './support/fixtures';
+import { newPlayer, signUp } from './support/online';
+import { startServer, RunningServer } from './support/server';
+
+let server: RunningServer;
+test.beforeAll(async () => {
+  server = await startServer({ args: ['--client-ip-header', 'X-Real-IP'] });
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+test('an account becomes a bot, makes a token shown once, uses it by the API and revokes it', async ({ browser }, info) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  const name = `bot${Date.now().toString(36).slice(-5)}`;
+  const page = await newPlayer(browser, server.url, errors, '198.51.100.171');
+  await signUp(page, name);
+  await page.goto('/account');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  const card = page.locator('#bot-account');
+  await expect(card).toBeVisible();
+  // Not without saying it understands: the button waits for the box.
+  await expect(page.locator('#become-bot')).toBeDisabled();
+  await page.check('#become-bot-confirm');
+  await page.click('#become-bot');
+  await expect(page.locator('#bot-token-form')).toBeVisible();
+  await expect(page.locator('#bot-tokens-none')).toBeVisible();
+
+  await page.fill('#bot-token-label', 'engine');
+  await page.click('#create-bot-token');
+  const token = (await page.locator('#bot-token-new').innerText()).trim();
+  expect(token).toMatch(/^oth_[0-9a-f]{64}$/);
+  await expect(page.locator('#bot-token-once')).toBeVisible();
+  await expect(page.locator('#bot-tokens tbody tr')).toHaveCount(1);
+  await screenshot(page, info, 'bot-token');
+
+  const api = (bearer: string) =>
+    page.request.get(`${server.url}/api/bot/account`, { headers: { Authorization: `Bearer ${bearer}` } });
+  const me = await api(token);
+  expect(me.status()).toBe(200);
+  expect(await me.text()).toContain(name);
+  expect((await api(`oth_${'0'.repeat(64)}`)).status()).toBe(401);
+
+  // Shown once: after a reload the list names it, the token itself is gone.
+  await page.reload();
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(page.locator('#bot-tokens tbody tr')).toHaveCount(1);
+  await expect(page.locator('#bot-token-new')).toHaveCount(0);
+  expect(await page.locator('#bot-account').innerText()).not.toContain(token);
+
+  await page.click('#bot-tokens .revoke-token');
+  await expect(page.locator('#bot-tokens .revoke-token')).toHaveCount(0);
+  expect((await api(token)).status()).toBe(401);
+
+  // A bot plays by the API only: the lobby's "Play vs AI" is refused, in words.
+  await page.goto('/');
+  await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await page.click('#start-ai');
+  await expect(page.locator('.lobby-panel .error[role="alert"]')).toContainText('Bot API');
+  expect(page.url()).not.toContain('/table/');
+  expect(errors.filter((e) => !e.includes('favicon') && !/status of 403/.test(e))).toEqual([]);
+});
