@@ -237,7 +237,7 @@ fn GameScreen(game: GameView) -> impl IntoView {
                     on_pick=Callback::new(move |number: u32| go(number as usize))
                     yours=Signal::derive(move || game.with_value(|g| g.you.clone()))
                 />
-                <p class="open-analysis"><a id="open-analysis" href=game.with_value(|g| crate::pages::analysis_board::state::with_review(analysis_link(g), crate::protocol::GameKind::Game, &g.id.to_string()))>{t!(lang, "analysis-board-open")}</a></p>
+                <p class="open-analysis"><a id="open-analysis" href=game.with_value(|g| crate::pages::analysis_board::state::with_review(analysis_link(g), crate::protocol::GameKind::Game, g.id.as_ref()))>{t!(lang, "analysis-board-open")}</a></p>
             </aside>
         </main>
     }
