@@ -39,6 +39,7 @@ pub mod schedule;
 pub mod seating;
 pub mod serve;
 pub mod session;
+pub mod sound;
 pub mod store;
 pub mod table;
 pub mod telemetry;

@@ -226,6 +226,7 @@ pub fn router(state: AppState) -> Router {
         .route("/readyz", get(ready))
         .route("/sw.js", get(crate::offline::service_worker))
         .route("/manifest.webmanifest", get(crate::offline::web_manifest))
+        .route(crate::sound::PATH, get(crate::sound::paired))
         .merge(crate::bots::api::routes())
         .merge(with_session)
         .merge(static_files)

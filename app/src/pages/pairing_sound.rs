@@ -1,11 +1,14 @@
 //! The sound that comes with a tournament pairing (PRODUCT.md, Tournaments:
-//! "taken to every pairing"): two short rising tones from the Web Audio API,
-//! played by the challenge notifier before it takes the player to their
+//! "taken to every pairing"): two short rising tones (a file the server
+//! makes, `server/src/sound.rs`), played by the challenge notifier before it takes the player to their
 //! new table (the page they were on has had their clicks, which browsers
 //! ask before a page may make a sound). The player turns it off (or on
 //! again) in the pairing notice; the choice is kept in the browser. Each
 //! sound played is counted in the tab's session storage
-//! (`othello-pairing-sounds`), which the browser suite reads.
+//! (`othello-pairing-sounds`), which the browser suite reads. Two lazy
+//! chunks call it (the notifier's and the tournaments' page): its functions
+//! are inlined into each, so wasm-split does not move them into the main
+//! module the lobby loads.
 
 /// The local storage key that turns the sound off ("off").
 #[cfg(feature = "hydrate")]
@@ -15,6 +18,7 @@ const OFF_KEY: &str = "othello-pairing-sound";
 const COUNT_KEY: &str = "othello-pairing-sounds";
 
 /// Whether the player wants the sound (the default).
+#[inline(always)]
 pub fn enabled() -> bool {
     #[cfg(feature = "hydrate")]
     {
@@ -28,6 +32,7 @@ pub fn enabled() -> bool {
 }
 
 /// Turns the sound on or off for this browser.
+#[inline(always)]
 pub fn set_enabled(on: bool) {
     #[cfg(feature = "hydrate")]
     if let Ok(Some(storage)) = leptos::prelude::window().local_storage() {
@@ -42,7 +47,8 @@ pub fn set_enabled(on: bool) {
 }
 
 /// Plays the pairing sound unless the player turned it off; true when it
-/// was started (a browser without Web Audio stays silent).
+/// was started (a page that cannot add the element stays silent).
+#[inline(always)]
 pub fn play() -> bool {
     if !enabled() {
         return false;
@@ -67,26 +73,31 @@ pub fn play() -> bool {
     false
 }
 
-/// Two soft tones, 660 Hz then 880 Hz, 0.12 s each, fading out.
+/// Plays the server's sound file (two soft tones, `server/src/sound.rs`)
+/// with an `<audio autoplay>` element at the end of the body, one per page
+/// (set again to play again). The Web Audio API from Rust would add imports
+/// to the JS glue every page loads (about 500 B on the wire): the element
+/// uses bindings the app already has.
 #[cfg(feature = "hydrate")]
+#[inline(always)]
 fn tones() -> Result<(), wasm_bindgen::JsValue> {
-    use web_sys::{AudioContext, OscillatorType};
-    let context = AudioContext::new()?;
-    let start = context.current_time();
-    for (i, pitch) in [660.0_f32, 880.0].into_iter().enumerate() {
-        let at = start + 0.14 * i as f64;
-        let tone = context.create_oscillator()?;
-        tone.set_type(OscillatorType::Sine);
-        tone.frequency().set_value(pitch);
-        let gain = context.create_gain()?;
-        gain.gain().set_value_at_time(0.0, at)?;
-        gain.gain().linear_ramp_to_value_at_time(0.25, at + 0.01)?;
-        gain.gain()
-            .exponential_ramp_to_value_at_time(0.001, at + 0.12)?;
-        tone.connect_with_audio_node(&gain)?;
-        gain.connect_with_audio_node(&context.destination())?;
-        tone.start_with_when(at)?;
-        tone.stop_with_when(at + 0.13)?;
-    }
+    const ID: &str = "pairing-sound";
+    let document = leptos::prelude::document();
+    let audio = match document.get_element_by_id(ID) {
+        Some(audio) => audio,
+        None => {
+            let audio = document.create_element("audio")?;
+            audio.set_attribute("id", ID)?;
+            audio.set_attribute("autoplay", "")?;
+            audio.set_attribute("hidden", "")?;
+            let body = document.body().ok_or(wasm_bindgen::JsValue::NULL)?;
+            body.insert_before(&audio, None)?;
+            audio
+        }
+    };
+    audio.set_attribute("src", SOUND)?;
     Ok(())
 }
+
+/// The sound's address (served by the server: `server/src/sound.rs`).
+pub const SOUND: &str = "/sound/paired.wav";

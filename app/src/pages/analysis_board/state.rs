@@ -406,6 +406,10 @@ pub fn game_link(start: &[i8], first: crate::protocol::Side, squares: &[String])
 
 /// `link` (a [`game_link`]) carrying the game whose review marks its moves
 /// on the analysis board: `review=table:<id>` (or `game:`, `lab:`).
+/// Inlined into each page that links (the table's, the game's, the lab's
+/// chunks): shared by three lazy chunks, wasm-split would move it into the
+/// main module the lobby loads (`game_link` is the same, docs/ARCHITECTURE.md).
+#[inline(always)]
 pub fn with_review(link: String, kind: crate::protocol::GameKind, id: &str) -> String {
     let joint = if link.contains('?') { '&' } else { '?' };
     format!("{link}{joint}review={}:{id}", kind.key())
