@@ -6,7 +6,7 @@
 // computation of this test's own from the archived games; nobody met twice.
 // The pages are checked by axe in both languages and on a phone.
 // Over 600 lines: the tournament flows share one server and the helpers above them.
-import { Page } from '@playwright/test';
+import { Browser, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, screenshot, waitForIsland } from './support/fixtures';
 import { status, clickSquare, waitForNewVersion } from './support/board';
@@ -297,21 +297,23 @@ test('four players play a three-round Swiss by clicks; the standings and BQ matc
   expect(errors.filter((e) => !e.includes('favicon') && !pairingNotSeatedYet(e))).toEqual([]);
 });
 
-test('four players play an arena by clicks; its points match the archive', async ({ browser }, info) => {
-  test.setTimeout(300_000);
-  const errors: string[] = [];
+/**
+ * Four new players (names `prefixes` + a stamp, addresses 198.51.100.`ip`…)
+ * in an arena the first creates, already running, all four joined on its page.
+ */
+async function runningArena(browser: Browser, errors: string[], prefixes: string[], ip: number, title: string) {
   const stamp = Date.now().toString(36).slice(-5);
-  const names = ['aa', 'ab', 'ac', 'ad'].map((n) => `${n}${stamp}`);
+  const names = prefixes.map((n) => `${n}${stamp}`);
   const players: Page[] = [];
   for (let i = 0; i < 4; i++) {
-    const page = await newPlayer(browser, server.url, errors, `198.51.100.${80 + i}`);
+    const page = await newPlayer(browser, server.url, errors, `198.51.100.${ip + i}`);
     await signUp(page, names[i]);
     players.push(page);
   }
   const [host] = players;
   await host.goto('/tournaments');
   await hydrated(host);
-  await host.fill('#tournament-name', `Arena ${stamp}`);
+  await host.fill('#tournament-name', `${title} ${stamp}`);
   await host.selectOption('#tournament-kind', 'arena');
   await host.fill('#tournament-minutes', '30');
   await host.fill('#tournament-starts', '0');
@@ -319,12 +321,19 @@ test('four players play an arena by clicks; its points match the archive', async
   await host.waitForURL(/\/tournaments\/[0-9a-f]+$/);
   const url = host.url();
   const id = url.split('/').pop()!;
-  // Everybody joins (the arena runs already); each is paired at once.
   for (const page of players) {
     if (page !== host) await page.goto(url);
     await hydrated(page);
     await page.click('#tournament-join');
   }
+  return { names, players, url, id };
+}
+
+test('four players play an arena by clicks; its points match the archive', async ({ browser }, info) => {
+  test.setTimeout(300_000);
+  const errors: string[] = [];
+  // Everybody joins (the arena runs already); each is paired at once.
+  const { names, players, url, id } = await runningArena(browser, errors, ['aa', 'ab', 'ac', 'ad'], 80, 'Arena');
   const finished: string[] = [];
   for (let wave = 1; wave <= 2; wave++) {
     for (const page of players) {
@@ -572,30 +581,7 @@ test('three players in a two-round Swiss are taken to every pairing from any pag
 test('four players in an arena are taken to their next game from a finished table or another page', async ({ browser }, info) => {
   test.setTimeout(300_000);
   const errors: string[] = [];
-  const stamp = Date.now().toString(36).slice(-5);
-  const names = ['na', 'nb', 'nc', 'nd'].map((n) => `${n}${stamp}`);
-  const players: Page[] = [];
-  for (let i = 0; i < 4; i++) {
-    const page = await newPlayer(browser, server.url, errors, `198.51.100.${140 + i}`);
-    await signUp(page, names[i]);
-    players.push(page);
-  }
-  const [host] = players;
-  await host.goto('/tournaments');
-  await hydrated(host);
-  await host.fill('#tournament-name', `Next ${stamp}`);
-  await host.selectOption('#tournament-kind', 'arena');
-  await host.fill('#tournament-minutes', '30');
-  await host.fill('#tournament-starts', '0');
-  await host.click('#tournament-submit');
-  await host.waitForURL(/\/tournaments\/[0-9a-f]+$/);
-  const url = host.url();
-  const id = url.split('/').pop()!;
-  for (const page of players) {
-    if (page !== host) await page.goto(url);
-    await hydrated(page);
-    await page.click('#tournament-join');
-  }
+  const { names, players, url, id } = await runningArena(browser, errors, ['na', 'nb', 'nc', 'nd'], 140, 'Next');
   const finished: string[] = [];
   for (const page of players) await toMyGame(page, finished, url);
   const tables = new Map<string, Page[]>();
