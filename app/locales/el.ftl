@@ -250,6 +250,10 @@ table-resign-yes = Ναι, παραιτούμαι
 table-resign-no = Όχι, συνεχίζω
 table-reviewing = Βλέπεις τη θέση μετά την κίνηση { $number }.
 table-review-back = Πίσω στην παρτίδα
+table-review-better = Καλύτερη ήταν η { $square }, σημειωμένη στο ταμπλό: αυτή η κίνηση έχασε { $loss ->
+    [one] 1 πούλι
+   *[other] { $loss } πούλια
+} σε σχέση με εκείνη.
 table-vote-withdraw-side = { $side }: απόσυρε την πρόταση για ρεβάνς
 table-vote-side = { $side }: πρότεινε ρεβάνς
 table-vote-withdraw = Απόσυρε την πρόταση για ρεβάνς
@@ -478,7 +482,6 @@ analysis-opening = Άνοιγμα:
 analysis-checking = Έλεγχος για ανάλυση…
 analysis-intro = Βρες πόσα πούλια κόστισε κάθε κίνηση σε σχέση με την καλύτερη: αναζήτηση με την εκπαιδευμένη αξιολόγηση στο μέσο της παρτίδας, ακριβής λύση στα τελευταία κενά τετράγωνα.
 analysis-failed = Η ανάλυση απέτυχε:
-analysis-start = Ανάλυση
 analysis-running = Ανάλυση… { $done } από { $total ->
     [one] 1 κίνηση
    *[other] { $total } κινήσεις

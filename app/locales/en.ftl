@@ -225,6 +225,10 @@ table-resign-yes = Yes, resign
 table-resign-no = No, keep playing
 table-reviewing = Showing the position after move { $number }.
 table-review-back = Back to the game
+table-review-better = Better was { $square }, marked on the board: this move lost { $loss ->
+    [one] 1 disc
+   *[other] { $loss } discs
+} against it.
 table-vote-withdraw-side = { $side }: withdraw the rematch offer
 table-vote-side = { $side }: offer a rematch
 table-vote-withdraw = Withdraw your rematch offer
@@ -400,7 +404,6 @@ analysis-opening = Opening:
 analysis-checking = Checking for an analysis…
 analysis-intro = Find each move's loss in discs against the best move: the trained evaluation's search in the midgame, the exact solver for the last empty squares.
 analysis-failed = The analysis failed:
-analysis-start = Analyse
 analysis-running = Analysing… { $done } of { $total ->
     [one] 1 move
    *[other] { $total } moves

@@ -93,7 +93,7 @@ for (const lang of ['en', 'el'] as const) {
     );
     await expect(page.locator('#black-count')).toHaveText('13');
     found.push(...(await audit(page, info, `game-over-${lang}`)));
-    await page.click('#analyse');
+    await page.click('#review-game');
     await expect(page.locator('#analysis')).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
     found.push(...(await audit(page, info, `analysis-${lang}`)));
     await screenshot(page, info, `a11y-analysis-${lang}`);

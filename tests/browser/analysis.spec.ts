@@ -54,9 +54,11 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await expect(page.locator('#turn')).toContainText(/wins|Draw/);
   await expect(page.locator('#opening')).toBeVisible();
 
-  // Analyse: progress, then the graph and the worst moves.
-  await expect(page.locator('#analyse')).toBeVisible();
-  await page.click('#analyse');
+  // One entry to the review: "Review this game" (the card has no button of
+  // its own) starts it.
+  await expect(page.locator('#analysis')).toHaveAttribute('data-state', 'none');
+  await expect(page.locator('#analysis button')).toHaveCount(0);
+  await page.click('#review-game');
   await expect(page.locator('#analysis')).toHaveAttribute('data-state', /running|ready/);
   await expect(page.locator('#analysis')).toHaveAttribute('data-state', 'ready', { timeout: 240_000 });
   const graph = page.locator('#analysis-graph');
@@ -109,6 +111,12 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await expect(page.locator(`#history li[data-number="${number}"]`)).toContainText(square);
   await row.locator('.what').click();
   await expect(page.locator('#table-review')).toContainText(`after move ${number}`);
+  // The better move is named and drawn on the board (the hint's mark).
+  // (A listed mistake lost discs: its best move is another square.)
+  const bestSquare = (await row.getAttribute('data-best'))!;
+  expect(bestSquare).not.toBe(square);
+  await expect(page.locator('#review-better')).toContainText(`Better was ${bestSquare}`);
+  await expect.poll(() => page.evaluate(() => (window as any).othello3d.status().hint)).toBe(index(bestSquare));
   const expected = scores[number];
   expect(expected, `score after move ${number}`).toBeTruthy();
   await expect(page.locator('#black-count')).toHaveText(String(expected[0]));
@@ -334,5 +342,59 @@ test('a finished hot-seat game is analysed: graph, worst moves, stored for reloa
   await expect(banner).toHaveCount(0);
 
   saveResult(info, 'analysis', { plies: plies.n, mistakes: await mistakes.count(), practised: positions, wrongGuesses: wrongSeen });
+  expect(consoleErrors).toEqual([]);
+});
+
+test('on a phone and a laptop, a picked move shows its position in view, the review keeps its place, the banner fits', async ({ page, consoleErrors }, info) => {
+  test.setTimeout(300_000);
+  for (const [width, height, name] of [[390, 844, 'phone'], [1280, 800, 'laptop']] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`${server.url}/lang/${name === 'phone' ? 'el' : 'en'}?back=/`);
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await page.click('#start-hot-seat');
+    await page.waitForURL(/\/table\//);
+    await waitForIsland(page);
+    const table = page.url().split('/table/')[1];
+    await page.evaluate(async (id) => {
+      const call = async (fn: string, body: unknown) => {
+        const r = await fetch(`/api/${fn}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (!r.ok) throw new Error(`${fn}: ${r.status} ${await r.text()}`);
+        return r.json();
+      };
+      let view = await call('get_table', { table: id });
+      while (view.status.state === 'playing') view = await call('play_move', { table: id, square: view.board.legal[0] });
+    }, table);
+    await page.click('#review-game');
+    await expect(page.locator('#analysis')).toHaveAttribute('data-state', 'ready', { timeout: 240_000 });
+    const rows = page.locator('#mistakes li');
+    expect(await rows.count()).toBeGreaterThan(2);
+    const row = rows.nth(2).locator('.what');
+    await row.scrollIntoViewIfNeeded();
+    const top = async () => Math.round((await row.boundingBox())!.y);
+    const before = await top();
+    await row.click();
+    await expect(page.locator('#table-review')).toBeVisible();
+    const best = (await rows.nth(2).getAttribute('data-best'))!;
+    await expect(page.locator('#review-better')).toContainText(best);
+    // The row stays where it was clicked.
+    await page.waitForTimeout(300);
+    expect(Math.abs((await top()) - before), `the review keeps its place (${name})`).toBeLessThanOrEqual(2);
+    // The board and the banner are on the screen, the banner within its width.
+    const board = (await page.locator('.table-board').boundingBox())!;
+    expect(board.y, `the board's top is on screen (${name})`).toBeGreaterThanOrEqual(-1);
+    expect(board.y + board.height, `the board's bottom is on screen (${name})`).toBeLessThanOrEqual(height + 1);
+    const banner = (await page.locator('#table-review').boundingBox())!;
+    expect(banner.x).toBeGreaterThanOrEqual(0);
+    expect(banner.x + banner.width).toBeLessThanOrEqual(width);
+    await expect(page.locator('#table-review')).toBeInViewport({ ratio: 1 });
+    await screenshot(page, info, `review-picked-${name}`);
+    // Back to the game: the board is the game's end again.
+    await page.click('#review-back');
+    await expect(page.locator('#table-review')).toHaveCount(0);
+  }
   expect(consoleErrors).toEqual([]);
 });

@@ -65,6 +65,18 @@ pub fn AnalysisPanel(
     /// The sides the viewer played: their own mistakes are listed first.
     #[prop(optional, into)]
     yours: Option<Signal<Vec<Side>>>,
+    /// The page's own "Review this game" (a table's, in its score card): a
+    /// count of its presses. With it the card shows no button of its own, so
+    /// the game has one entry to its review.
+    #[prop(optional)]
+    requests: Option<RwSignal<u32>>,
+    /// Receives the analysis once it is ready (the table draws the better
+    /// move of a reviewed position from it).
+    #[prop(optional)]
+    analysed: Option<RwSignal<Option<GameAnalysis>>>,
+    /// "Open in the analysis board": the game's link there, with its review.
+    #[prop(optional, into)]
+    open: Option<Signal<String>>,
 ) -> impl IntoView {
     let lang = crate::i18n::use_lang();
     let state = RwSignal::new(None::<AnalysisView>);
@@ -85,7 +97,7 @@ pub fn AnalysisPanel(
         }
         now
     });
-    let start = move |_| {
+    let start = move || {
         error.set(None);
         let game = id.get_value();
         leptos::task::spawn_local(async move {
@@ -101,6 +113,26 @@ pub fn AnalysisPanel(
             }
         });
     };
+    // The page's own entry starts it (not on the first run: a press only).
+    if let Some(requests) = requests {
+        Effect::new(move |seen: Option<u32>| {
+            let now = requests.get();
+            if seen.is_some_and(|s| s != now) {
+                start();
+            }
+            now
+        });
+    }
+    // The ready analysis, for the page.
+    if let Some(analysed) = analysed {
+        Effect::new(move |_| {
+            let ready = state.with(|s| match s {
+                Some(AnalysisView::Ready { analysis }) => Some(analysis.clone()),
+                _ => None,
+            });
+            analysed.set(ready);
+        });
+    }
     let body = move || {
         match state.get() {
         None => view! { <p class="muted">{t!(lang, "analysis-checking")}</p> }.into_any(),
@@ -114,7 +146,9 @@ pub fn AnalysisPanel(
                     {t!(lang, "analysis-intro")}
                 </p>
                 {failed.map(|m| view! { <p class="error" role="alert">{t!(lang, "analysis-failed")} " " {m}</p> })}
-                <button id="analyse" on:click=start>{t!(lang, "analysis-start")}</button>
+                {requests.is_none().then(|| view! {
+                    <button id="analyse" on:click=move |_| start()>{t!(lang, "table-review-game")}</button>
+                })}
             }
             .into_any()
         }
@@ -150,6 +184,9 @@ pub fn AnalysisPanel(
                     <p class="error" role="alert">
                         {move || error.get().map(|e| e.text(lang))}
                     </p>
+                    {open.map(|href| view! {
+                        <p class="open-analysis"><a id="open-analysis" href=href>{t!(lang, "analysis-board-open")}</a></p>
+                    })}
                 </div>
             }
         })
@@ -278,7 +315,7 @@ fn ready_view(
                     view! { <span class="book-mark" title=t!(lang, "analysis-book-mark-title")>{t!(lang, "analysis-book-mark")}</span> }
                 });
                 view! {
-                    <li class=format!("mistake-row {} {}", m.side.key(), m.severity.label()) data-ply=m.ply.to_string() data-number=number.to_string() data-mark=m.square.clone()>
+                    <li class=format!("mistake-row {} {}", m.side.key(), m.severity.label()) data-ply=m.ply.to_string() data-number=number.to_string() data-mark=m.square.clone() data-best=m.best.clone()>
                         {what}
                         {book}
                         <span class="severity">{severity_text(lang, m.severity)}</span>

@@ -236,8 +236,8 @@ fn GameScreen(game: GameView) -> impl IntoView {
                     over=Signal::derive(move || total > 0)
                     on_pick=Callback::new(move |number: u32| go(number as usize))
                     yours=Signal::derive(move || game.with_value(|g| g.you.clone()))
+                    open=game.with_value(|g| crate::pages::analysis_board::state::with_review(analysis_link(g), crate::protocol::GameKind::Game, g.id.as_ref()))
                 />
-                <p class="open-analysis"><a id="open-analysis" href=game.with_value(|g| crate::pages::analysis_board::state::with_review(analysis_link(g), crate::protocol::GameKind::Game, g.id.as_ref()))>{t!(lang, "analysis-board-open")}</a></p>
             </aside>
         </main>
     }

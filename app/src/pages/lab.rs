@@ -352,14 +352,12 @@ fn LabScreen(initial: LabView) -> impl IntoView {
                     {move || view_state.with(|v| eval_graph(&v.moves, selected.get()))}
                     <p class="graph-legend">{t!(lang, "lab-graph-legend")}</p>
                 </div>
-                <crate::pages::analysis::AnalysisPanel kind=crate::protocol::GameKind::Lab id=lab_id.to_string() over=Signal::derive(move || view_state.with(|v| v.is_over())) />
-                <Show when=move || view_state.with(|v| v.is_over())>
-                    <p class="open-analysis"><a id="open-analysis" href=move || view_state.with(|v| {
+                <crate::pages::analysis::AnalysisPanel kind=crate::protocol::GameKind::Lab id=lab_id.to_string() over=Signal::derive(move || view_state.with(|v| v.is_over()))
+                    open=Signal::derive(move || view_state.with(|v| {
                         let squares: Vec<String> = v.moves.iter().map(|m| m.square.clone()).collect();
                         let link = crate::pages::analysis_board::state::game_link(&[], crate::protocol::Side::Black, &squares);
                         crate::pages::analysis_board::state::with_review(link, crate::protocol::GameKind::Lab, &review_id.get_value())
-                    })>{t!(lang, "analysis-board-open")}</a></p>
-                </Show>
+                    })) />
                 <LabExports ctl />
                 <div class="card">
                     <h2>{t!(lang, "lab-another")}</h2>

@@ -51,19 +51,11 @@ pub fn TablePage() -> impl IntoView {
 
 /// "Review this game": brings the analysis into view and starts it (a
 /// finished game's review is otherwise below the fold on a laptop).
-fn review_game() {
+fn review_game(requests: RwSignal<u32>) {
+    requests.update(|n| *n += 1);
     #[cfg(feature = "hydrate")]
-    {
-        use wasm_bindgen::JsCast;
-        if let Some(card) = document().get_element_by_id("analysis") {
-            card.scroll_into_view();
-        }
-        if let Some(button) = document()
-            .get_element_by_id("analyse")
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            button.click();
-        }
+    if let Some(card) = document().get_element_by_id("analysis") {
+        card.scroll_into_view();
     }
 }
 
@@ -103,6 +95,8 @@ struct Table {
     /// The move-list entry (1-based, passes counted) whose position the
     /// board shows instead of the game's, while the player reviews it.
     review: RwSignal<Option<usize>>,
+    /// Presses of "Review this game" (the game's one entry to its review).
+    review_requests: RwSignal<u32>,
     lang: Lang,
 }
 
@@ -189,6 +183,7 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         view: RwSignal::new(initial),
         message: RwSignal::new(None),
         review: RwSignal::new(None),
+        review_requests: RwSignal::new(0),
         lang,
     };
     let (view_state, review) = (t.view, t.review);
@@ -233,6 +228,24 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         state::shown_board(&v, reviewed)
     });
     let hint = RwSignal::new(None::<u8>);
+    // The game's analysis once ready, and the better move of the entry under
+    // review (drawn on the board where the hint is, named in the banner).
+    let analysed = RwSignal::new(None::<crate::protocol::GameAnalysis>);
+    let better = Memo::new(move |_| {
+        let n = review.get()?;
+        analysed.with(|a| {
+            let a = a.as_ref()?;
+            view_state.with(|v| state::better_move(&v.history, a, n))
+        })
+    });
+    let marked = Signal::derive(move || {
+        better
+            .with(|b| {
+                b.as_ref()
+                    .and_then(|(sq, _)| crate::protocol::square_index(sq))
+            })
+            .or_else(|| hint.get())
+    });
     // Every legal move's value from the Hint, written on the board.
     let hint_values = RwSignal::new(Vec::<crate::worker::MoveValue>::new());
     let labels =
@@ -279,10 +292,15 @@ fn TableScreen(initial: TableView) -> impl IntoView {
         <main class="table-page">
             <TableHeader t rules_open />
             <section class="table-board">
-                <MainBoard snapshot on_square passes hint labels celebrate />
+                <MainBoard snapshot on_square passes hint=marked labels celebrate />
                 {move || review.get().map(|n| view! {
                     <p class="review-banner" id="table-review" role="status">
-                        {t!(lang, "table-reviewing", number = n)}
+                        <span class="review-text">
+                            {t!(lang, "table-reviewing", number = n)}
+                            {move || better.get().map(|(square, loss)| view! {
+                                " " <span id="review-better">{t!(lang, "table-review-better", square = square, loss = loss)}</span>
+                            })}
+                        </span>
                         " "
                         <button class="secondary small" id="review-back" on:click=move |_| review.set(None)>
                             {t!(lang, "table-review-back")}
@@ -310,13 +328,13 @@ fn TableScreen(initial: TableView) -> impl IntoView {
                     numbers=Signal::derive(move || view_state.with(|v| state::placement_numbers(&v.history)))
                     on_pick=Callback::new(move |number: u32| review.set(Some(number as usize)))
                     yours=Signal::derive(move || view_state.with(|v| v.you.clone()))
-                />
-                <Show when=move || view_state.with(state::reviewable)>
-                    <p class="open-analysis"><a id="open-analysis" href={
+                    requests=t.review_requests
+                    analysed=analysed
+                    open=Signal::derive({
                         let id = table_id.to_string();
                         move || crate::pages::analysis_board::state::with_review(view_state.with(analysis_link), crate::protocol::GameKind::Table, &id)
-                    }>{t!(lang, "analysis-board-open")}</a></p>
-                </Show>
+                    })
+                />
                 <HistoryCard t />
                 <p class="connection" data-connected=move || connected.get().to_string()>
                     {move || if connected.get() { t!(lang, "table-live") } else { t!(lang, "table-connecting") }}
@@ -390,7 +408,7 @@ fn ScoreCard(
                 {move || t!(lang, "table-round", round = view_state.with(|v| v.round))}
             </p>
             <Show when=move || view_state.with(state::reviewable)>
-                <button class="secondary" id="review-game" on:click=|_| review_game()>
+                <button class="secondary" id="review-game" on:click=move |_| review_game(t.review_requests)>
                     {t!(lang, "table-review-game")}
                 </button>
             </Show>

@@ -338,6 +338,24 @@ pub fn placement_numbers(history: &[HistoryEntry]) -> Vec<u32> {
         .collect()
 }
 
+/// The better move of a reviewed entry (its list number, passes counted):
+/// the analysis' best move where the one played lost discs, with the loss.
+pub fn better_move(
+    history: &[HistoryEntry],
+    analysis: &crate::protocol::GameAnalysis,
+    number: usize,
+) -> Option<(String, i32)> {
+    let ply = placement_numbers(history)
+        .iter()
+        .position(|&n| n as usize == number)? as u32
+        + 1;
+    analysis
+        .moves
+        .iter()
+        .find(|m| m.ply == ply && m.loss > 0 && m.best != m.square)
+        .map(|m| (m.best.clone(), m.loss))
+}
+
 /// One entry of the move list: a placement and its flips, or a pass.
 pub fn history_text(lang: Lang, h: &HistoryEntry) -> String {
     match &h.square {

@@ -479,3 +479,33 @@ fn the_tab_title_says_your_move_only_to_the_one_seated_player_to_move() {
     ai.status = v_playing(Side::White);
     assert_eq!(tab_title(Lang::En, &ai), "Your move (White) · Othello 3D");
 }
+
+#[test]
+fn a_reviewed_entry_names_its_better_move_only_where_the_played_one_lost() {
+    use crate::pages::analysis::tests::entry_at;
+    let history = vec![
+        entry(Side::Black, Some("d3")),
+        entry(Side::White, None),
+        entry(Side::Black, Some("c5")),
+    ];
+    let mut lost = entry_at(2, Side::Black, "c5", 6);
+    lost.best = "f6".into();
+    let analysis = crate::protocol::GameAnalysis {
+        moves: vec![entry_at(1, Side::Black, "d3", 0), lost],
+        depth: 3,
+        exact_empties: 12,
+        discs: true,
+        worst: vec![2],
+        opening: None,
+        start: Vec::new(),
+    };
+    // Entry 3 of the list (after a pass) is the second placement.
+    assert_eq!(
+        better_move(&history, &analysis, 3),
+        Some(("f6".to_string(), 6))
+    );
+    // The best move played, a pass, and an entry past the list: nothing.
+    assert_eq!(better_move(&history, &analysis, 1), None);
+    assert_eq!(better_move(&history, &analysis, 2), None);
+    assert_eq!(better_move(&history, &analysis, 9), None);
+}
