@@ -1246,6 +1246,15 @@ menu-tournaments = Tournaments
 menu-analysis = Analysis board
 menu-players = Players
 menu-lab = AI lab
+menu-bots = Bots
+bots-title = Bots
+bots-intro = Bots are programs (Othello engines) that play here through the Bot API, rated like everyone. Challenge one from its card; a bot answers while it is online.
+bots-tag = BOT
+bots-online = Online: it answers challenges now.
+bots-offline = Offline
+bots-none = No bot has joined yet. Any account that has not played can become one on its account page, and any engine speaking NBoard can play through the othello bot command.
+bots-board = Bots' leaderboard, { $speed }
+bots-board-empty = No bot has a rating at this speed yet.
 menu-sign-in = Sign in
 
 ## Bot accounts (issue 70): the account page's card and the Bot API's refusals

@@ -41,6 +41,44 @@ pub struct NewBotToken {
     pub token: String,
 }
 
+/// One bot on `/bots`: whether it is online (its event stream used a token
+/// within the last minutes), its ratings and its latest games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BotLine {
+    pub name: String,
+    pub online: bool,
+    pub ratings: Vec<crate::ratings::PoolRating>,
+    pub recent: Vec<crate::archive::GameSummary>,
+}
+
+/// `/bots`: every bot account, online ones first.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BotsView {
+    pub bots: Vec<BotLine>,
+}
+
+impl BotsView {
+    /// The bots' leaderboard of a pool: every bot rated in it, best first
+    /// (name, rating, provisional, games).
+    pub fn board(
+        &self,
+        speed: crate::protocol::Speed,
+    ) -> Vec<(String, crate::ratings::ShownRating, u32)> {
+        let mut lines: Vec<_> = self
+            .bots
+            .iter()
+            .filter_map(|bot| {
+                bot.ratings
+                    .iter()
+                    .find(|pool| pool.speed == speed)
+                    .map(|pool| (bot.name.clone(), pool.rating, pool.games))
+            })
+            .collect();
+        lines.sort_by(|a, b| b.1.rating.cmp(&a.1.rating).then_with(|| a.0.cmp(&b.0)));
+        lines
+    }
+}
+
 /// Server-side glue: the trait the server implements.
 #[cfg(feature = "ssr")]
 pub mod backend {
@@ -58,6 +96,7 @@ pub mod backend {
             label: String,
         ) -> Result<NewBotToken, CommandError>;
         async fn revoke_bot_token(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
+        async fn bots_page(&self) -> Result<BotsView, CommandError>;
     }
 
     /// The bot backend, provided to server functions as context.
@@ -98,4 +137,10 @@ pub async fn create_bot_token(label: String) -> Result<NewBotToken, CommandError
 pub async fn revoke_bot_token(id: String) -> Result<(), CommandError> {
     let caller = crate::api::backend::caller()?;
     backend::context()?.revoke_bot_token(&caller, id).await
+}
+
+/// Every bot, online ones first, with its ratings and latest games.
+#[leptos::server(endpoint = "bots_page", input = Json)]
+pub async fn bots_page() -> Result<BotsView, CommandError> {
+    backend::context()?.bots_page().await
 }

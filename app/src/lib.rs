@@ -238,6 +238,7 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/game/:id") view={Lazy::<GameRoute>::new()} />
                 <Route path=path!("/@/:name") view={Lazy::<ProfileRoute>::new()} />
                 <Route path=path!("/players") view={Lazy::<PlayersRoute>::new()} />
+                <Route path=path!("/bots") view={Lazy::<BotsRoute>::new()} />
                 <Route path=path!("/puzzles/:id?") view={Lazy::<PuzzlesRoute>::new()} />
                 <Route path=path!("/tournaments/:id?") view={Lazy::<TournamentsRoute>::new()} />
             </Routes>
@@ -366,6 +367,20 @@ impl LazyRoute for PlayersRoute {
     }
     fn view(_this: Self) -> AnyView {
         view! { <pages::players::LeaderboardPage /> }.into_any()
+    }
+}
+
+/// `/bots`, loaded on demand.
+#[derive(Debug)]
+pub struct BotsRoute;
+
+#[lazy_route]
+impl LazyRoute for BotsRoute {
+    fn data() -> Self {
+        BotsRoute
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <pages::bots::BotsPage /> }.into_any()
     }
 }
 

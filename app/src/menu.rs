@@ -14,12 +14,13 @@ use leptos::prelude::*;
 
 /// The sections, in the menu's order (the account comes last, by itself):
 /// each entry's id (`menu-puzzles`) and where it goes.
-const SECTIONS: [(&str, &str); 6] = [
+const SECTIONS: [(&str, &str); 7] = [
     ("play", "/"),
     ("puzzles", "/puzzles"),
     ("tournaments", "/tournaments"),
     ("analysis", "/analysis"),
     ("players", "/players"),
+    ("bots", "/bots"),
     ("lab", "/lab"),
 ];
 
@@ -31,6 +32,7 @@ fn section_text(lang: Lang, id: &str) -> String {
         "tournaments" => t!(lang, "menu-tournaments"),
         "analysis" => t!(lang, "menu-analysis"),
         "players" => t!(lang, "menu-players"),
+        "bots" => t!(lang, "menu-bots"),
         _ => t!(lang, "menu-lab"),
     }
 }
@@ -45,6 +47,7 @@ fn current(path: &str) -> Option<&'static str> {
         "tournaments" => "tournaments",
         "analysis" => "analysis",
         "players" | "@" => "players",
+        "bots" => "bots",
         "lab" => "lab",
         "account" => "account",
         _ => return None,
@@ -119,6 +122,7 @@ mod tests {
         assert_eq!(current("/@/ann"), Some("players"));
         assert_eq!(current("/puzzles/12"), Some("puzzles"));
         assert_eq!(current("/account"), Some("account"));
+        assert_eq!(current("/bots"), Some("bots"));
         assert_eq!(current("/game/9"), None);
     }
 }

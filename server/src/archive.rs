@@ -208,8 +208,33 @@ impl Archive {
             )
             .await
             .map_err(unavailable)?;
+        self.summaries(&rows, session).await
+    }
+
+    /// An account's latest `limit` games, newest first (as its owner sees
+    /// them: `/bots` lists a bot's).
+    pub async fn recent_of(
+        &self,
+        account: app::protocol::AccountId,
+        limit: i64,
+    ) -> Result<Vec<GameSummary>, CommandError> {
+        let session = crate::identity::identity_of(account);
+        let rows = self
+            .store
+            .archived_games_of(&Identity::of(&session), i64::MAX, limit)
+            .await
+            .map_err(unavailable)?;
+        self.summaries(&rows, &session).await
+    }
+
+    /// Rows as `session` sees them in a list.
+    async fn summaries(
+        &self,
+        rows: &[ArchivedRow],
+        session: &Session,
+    ) -> Result<Vec<GameSummary>, CommandError> {
         let mut games = Vec::with_capacity(rows.len());
-        for row in &rows {
+        for row in rows {
             games.push(self.summary(row, session).await?);
         }
         Ok(games)
@@ -226,11 +251,7 @@ impl Archive {
             .archived_games_of(&Identity::of(session), before.unwrap_or(i64::MAX), PAGE)
             .await
             .map_err(unavailable)?;
-        let mut games = Vec::with_capacity(rows.len());
-        for row in &rows {
-            games.push(self.summary(row, session).await?);
-        }
-        Ok(games)
+        self.summaries(&rows, session).await
     }
 }
 

@@ -401,6 +401,40 @@ async fn challenged_and_played(live: &Live) {
         refusal_key(&person, "become_bot", json!({})).await,
         (422, "srv-bot-played".to_string())
     );
+
+    // `/bots` lists the bot: online (its stream is open), rated by the
+    // game, which it shows; the people's leaderboard lists paula, no bot,
+    // whatever its rating's deviation and age.
+    let listing: app::bots::BotsView = person.call("bots_page", json!({})).await.expect("bots");
+    assert_eq!(listing.bots.len(), 1, "{listing:?}");
+    let robot = &listing.bots[0];
+    assert_eq!(robot.name, "robot");
+    assert!(robot.online, "{robot:?}");
+    assert_eq!(robot.ratings.len(), 1, "{robot:?}");
+    assert!(
+        robot.ratings[0].rating.rating > 1500,
+        "the bot won: {robot:?}"
+    );
+    assert_eq!(robot.recent.len(), 1);
+    assert_eq!(robot.recent[0].white.name.as_deref(), Some("robot"));
+    assert_eq!(listing.board(robot.ratings[0].speed).len(), 1);
+    let mut people = Vec::new();
+    for speed in app::protocol::Speed::ALL {
+        for line in live
+            .store
+            .leaderboard(speed, f64::MAX, 0, 50)
+            .await
+            .expect("leaderboard")
+        {
+            people.push(line.name);
+        }
+    }
+    assert_eq!(people, vec!["paula".to_string()]);
+    // Nobody uses its token for longer than the online window: offline.
+    drop(events);
+    live.clock.advance(server::bots::ONLINE_WITHIN_MS + 1);
+    let listing: app::bots::BotsView = person.call("bots_page", json!({})).await.expect("bots");
+    assert!(!listing.bots[0].online, "{listing:?}");
 }
 
 #[tokio::test]

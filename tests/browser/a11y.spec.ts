@@ -106,6 +106,7 @@ for (const lang of ['en', 'el'] as const) {
     for (const [path, name] of [
       ['/lab', 'lab'],
       ['/players', 'leaderboard'],
+      ['/bots', 'bots'],
       ['/account', 'account'],
       ['/offline', 'offline'],
       ['/analysis?line=f5d6c3', 'analysis-board'],

@@ -65,3 +65,64 @@ test('an account becomes a bot, makes a token shown once, uses it by the API and
   expect(page.url()).not.toContain('/table/');
   expect(errors.filter((e) => !e.includes('favicon') && !/status of 403/.test(e))).toEqual([]);
 });
+
+test('/bots lists a bot online with its BOT tag and a challenge link, in the menu of every page; the people are elsewhere', async ({ browser }, info) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  const name = `eng${Date.now().toString(36).slice(-5)}`;
+  const bot = await newPlayer(browser, server.url, errors, '198.51.100.172');
+  await signUp(bot, name);
+  // The account turns into a bot and makes a token (its page's own calls).
+  const token = await bot.evaluate(async () => {
+    const call = async (fn: string, body: unknown) => {
+      const r = await fetch(`/api/${fn}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!r.ok) throw new Error(`${fn}: ${r.status} ${await r.text()}`);
+      return r.json();
+    };
+    await call('become_bot', {});
+    return (await call('create_bot_token', { label: 'engine' })).token as string;
+  });
+  const person = await newPlayer(browser, server.url, errors, '198.51.100.173');
+  await person.setViewportSize({ width: 1280, height: 800 });
+  // Before its program uses the token, the bot is listed offline.
+  await person.goto('/players');
+  await person.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await person.click('#menu-bots');
+  await person.waitForURL((url) => url.pathname === '/bots');
+  await person.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(person.locator('#menu-bots')).toHaveAttribute('aria-current', 'page');
+  const card = person.locator(`.bot-line[data-name="${name}"]`);
+  await expect(card).toHaveAttribute('data-online', 'false');
+  await expect(card.locator('.bot-status')).toHaveText('Offline');
+  // Its program connects (any Bot API call with the token): online.
+  const me = await person.request.get(`${server.url}/api/bot/account`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(me.status()).toBe(200);
+  await person.reload();
+  await person.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(card).toHaveAttribute('data-online', 'true');
+  await expect(card.locator('.bot-status')).toHaveText('Online: it answers challenges now.');
+  await expect(card.locator('.bot-tag')).toHaveText('BOT');
+  await expect(card.locator('.bot-ratings')).toHaveText('no rated game yet');
+  // Online bots come first.
+  await expect(person.locator('.bot-line').first()).toHaveAttribute('data-online', 'true');
+  await expect(person.locator('#bots-board-blitz')).toBeVisible();
+  await screenshot(person, info, 'bots-page');
+  // Its challenge link opens the bot's profile at the challenge form.
+  await card.locator('.challenge-link').click();
+  await person.waitForURL((url) => url.pathname === `/@/${name}` && url.hash === '#challenge');
+  // In Greek, the page speaks Greek.
+  await person.goto('/lang/el?back=/bots');
+  await person.waitForFunction(() => document.body.dataset.hydrated === 'true');
+  await expect(person.locator('h1')).toHaveText('Μποτ');
+  await expect(card.locator('.bot-status')).toHaveText('Συνδεδεμένο: απαντά τώρα σε προκλήσεις.');
+  // No sideways scroll on a phone.
+  await person.setViewportSize({ width: 390, height: 844 });
+  const wide = await person.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(wide).toBeLessThanOrEqual(0);
+  await screenshot(person, info, 'bots-page-el-phone');
+  expect(errors).toEqual([]);
+});

@@ -6,11 +6,11 @@
 import { test, expect, screenshot } from './support/fixtures';
 import type { Page } from '@playwright/test';
 
-const SECTIONS = ['/', '/puzzles', '/tournaments', '/analysis', '/players', '/lab', '/account'];
+const SECTIONS = ['/', '/puzzles', '/tournaments', '/analysis', '/players', '/bots', '/lab', '/account'];
 const GREEK = { locale: 'el-GR', extraHTTPHeaders: { 'Accept-Language': 'el' } };
 const WORDS = {
-  en: { play: 'Play', puzzles: 'Puzzles', tournaments: 'Tournaments', analysis: 'Analysis board', players: 'Players', lab: 'AI lab', account: 'Sign in', button: 'Menu' },
-  el: { play: 'Παίξε', puzzles: 'Γρίφοι', tournaments: 'Τουρνουά', analysis: 'Ταμπλό ανάλυσης', players: 'Παίκτες', lab: 'Εργαστήριο AI', account: 'Σύνδεση', button: 'Μενού' },
+  en: { play: 'Play', puzzles: 'Puzzles', tournaments: 'Tournaments', analysis: 'Analysis board', players: 'Players', bots: 'Bots', lab: 'AI lab', account: 'Sign in', button: 'Menu' },
+  el: { play: 'Παίξε', puzzles: 'Γρίφοι', tournaments: 'Τουρνουά', analysis: 'Ταμπλό ανάλυσης', players: 'Παίκτες', bots: 'Μποτ', lab: 'Εργαστήριο AI', account: 'Σύνδεση', button: 'Μενού' },
 };
 
 async function hydrated(page: Page) {
@@ -28,7 +28,7 @@ async function expectFullMenu(page: Page, lang: 'en' | 'el', current: string | n
   const links = await menuLinks(page, '.site-menu-wide');
   expect(links.map((l) => l.href)).toEqual(SECTIONS);
   const words = WORDS[lang];
-  expect(links.map((l) => l.text)).toEqual([words.play, words.puzzles, words.tournaments, words.analysis, words.players, words.lab, words.account]);
+  expect(links.map((l) => l.text)).toEqual([words.play, words.puzzles, words.tournaments, words.analysis, words.players, words.bots, words.lab, words.account]);
   expect(links.filter((l) => l.current === 'page').map((l) => l.href)).toEqual(current ? [current] : []);
   await expect(page.locator('#menu-search')).toBeVisible();
 }

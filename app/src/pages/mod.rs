@@ -5,6 +5,7 @@ pub mod account_manage;
 pub mod analysis;
 pub mod analysis_board;
 pub mod bot_card;
+pub mod bots;
 pub mod challenges;
 pub mod clocks;
 pub mod game;

@@ -9,7 +9,7 @@ use crate::ratings::{
 };
 use leptos::prelude::*;
 
-fn speed_name(lang: crate::i18n::Lang, speed: Speed) -> String {
+pub(crate) fn speed_name(lang: crate::i18n::Lang, speed: Speed) -> String {
     match speed {
         Speed::Blitz => t!(lang, "speed-blitz"),
         Speed::Rapid => t!(lang, "speed-rapid"),

@@ -41,6 +41,13 @@ pub const TOKEN_BURST: u32 = 60;
 /// How long an account found not to be a bot is trusted from memory (a bot
 /// stays one: that answer is kept).
 const PERSON_CACHE: Duration = Duration::from_secs(5);
+/// A bot counts as online while one of its tokens was used this recently
+/// (an open event stream uses its token every [`TOUCH_EVERY_MS`]).
+pub const ONLINE_WITHIN_MS: i64 = 3 * 60_000;
+/// The most bots `/bots` lists.
+const BOTS_LISTED: i64 = 50;
+/// The latest games `/bots` shows of each bot.
+const RECENT_GAMES: i64 = 3;
 /// How often a token's `last_used` is written at most.
 const TOUCH_EVERY_MS: i64 = 60_000;
 
@@ -218,12 +225,7 @@ impl Bots {
             ))
             .into());
         }
-        let now = self.inner.hub.now();
-        if owner.last_used.is_none_or(|at| now - at >= TOUCH_EVERY_MS) {
-            if let Err(error) = self.inner.store.touch_bot_token(&owner.token, now).await {
-                tracing::warn!("cannot note a bot token's use: {error}");
-            }
-        }
+        self.still_used(&owner).await;
         Ok(BotCaller {
             account: owner.account,
             name: owner.name,
@@ -235,6 +237,40 @@ impl Bots {
                 device: None,
             },
         })
+    }
+
+    /// `/bots`: every bot (at most [`BOTS_LISTED`]), online ones first, then
+    /// by name, each with its ratings and latest games.
+    pub async fn listing(&self) -> Result<app::bots::BotsView, CommandError> {
+        let store = &self.inner.store;
+        let now = self.inner.hub.now();
+        let archive = crate::archive::Archive {
+            store: store.clone(),
+        };
+        let rows = store.bot_accounts(BOTS_LISTED).await.map_err(unavailable)?;
+        let mut bots = Vec::with_capacity(rows.len());
+        for row in rows {
+            bots.push(app::bots::BotLine {
+                online: row.seen.is_some_and(|at| now - at < ONLINE_WITHIN_MS),
+                ratings: crate::ratings::pools(store, row.account).await?,
+                recent: archive.recent_of(row.account, RECENT_GAMES).await?,
+                name: row.name,
+            });
+        }
+        // Stable: the store's name order within each group.
+        bots.sort_by_key(|bot| !bot.online);
+        Ok(app::bots::BotsView { bots })
+    }
+
+    /// Notes that a stream's token is still in use (at most once a
+    /// [`TOUCH_EVERY_MS`]), which is what keeps its bot online on `/bots`.
+    pub(crate) async fn still_used(&self, owner: &crate::store::bots::TokenOwner) {
+        let now = self.inner.hub.now();
+        if owner.last_used.is_none_or(|at| now - at >= TOUCH_EVERY_MS) {
+            if let Err(error) = self.inner.store.touch_bot_token(&owner.token, now).await {
+                tracing::warn!("bot token {}: last use not written: {error}", owner.token);
+            }
+        }
     }
 
     /// The account page's card.

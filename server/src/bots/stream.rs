@@ -142,8 +142,11 @@ async fn watch_events(bots: Bots, bot: BotCaller, tx: mpsc::Sender<String>) {
         checked += 1;
         if checked >= RECHECK_EVERY {
             checked = 0;
-            if matches!(bots.store().bot_of_token(&bot.token_hash).await, Ok(None)) {
-                return;
+            match bots.store().bot_of_token(&bot.token_hash).await {
+                Ok(None) => return,
+                // An open stream keeps its bot online (`/bots`).
+                Ok(Some(owner)) => bots.still_used(&owner).await,
+                Err(_) => {}
             }
         }
         let mut lines = challenge_events(&bots, &bot, &mut seen, first).await;

@@ -42,6 +42,10 @@ impl app::bots::backend::BotBackend for Bots {
     async fn revoke_bot_token(&self, caller: &Caller, id: String) -> Result<(), CommandError> {
         self.revoke_token(caller, &id).await
     }
+
+    async fn bots_page(&self) -> Result<app::bots::BotsView, CommandError> {
+        self.listing().await
+    }
 }
 
 /// A pages' backend that refuses a bot's identity its game commands (403).

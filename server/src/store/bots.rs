@@ -28,6 +28,15 @@ pub struct TokenOwner {
     pub last_used: Option<i64>,
 }
 
+/// A bot account as `/bots` lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotAccountRow {
+    pub account: AccountId,
+    pub name: String,
+    /// When any of its live tokens was last used (ms), if ever.
+    pub seen: Option<i64>,
+}
+
 /// What asking to become a bot did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Upgrade {
@@ -166,6 +175,28 @@ impl Store {
             token,
             last_used,
         }))
+    }
+
+    /// Every bot account (at most `limit`, by name): its id, name, and when
+    /// any of its live tokens was last used (what "online" is read from).
+    pub async fn bot_accounts(&self, limit: i64) -> Result<Vec<BotAccountRow>, StoreError> {
+        const SELECT: &str = "SELECT a.id, a.name, \
+            (SELECT MAX(t.last_used) FROM bot_tokens t WHERE t.account_id = a.id AND t.revoked_at IS NULL) \
+            FROM accounts a WHERE a.bot = 1 ORDER BY a.name_key LIMIT $1";
+        let rows: Vec<(i64, String, Option<i64>)> = on_db!(self.db(), |pool| {
+            sqlx::query_as(&pool.sql(SELECT))
+                .bind(limit)
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows
+            .into_iter()
+            .map(|(account, name, seen)| BotAccountRow {
+                account: AccountId::new(account),
+                name,
+                seen,
+            })
+            .collect())
     }
 
     /// Notes when a token was last used.

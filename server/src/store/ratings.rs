@@ -331,8 +331,9 @@ impl Store {
         Ok(rows)
     }
 
-    /// The best `limit` players of a pool among those whose RD is at most
-    /// `max_deviation` and who played a rated game since `since` (ms).
+    /// The best `limit` people (bots have their own board, on `/bots`) of
+    /// a pool among those whose RD is at most `max_deviation` and who played
+    /// a rated game since `since` (ms).
     pub async fn leaderboard(
         &self,
         speed: Speed,
@@ -345,7 +346,7 @@ impl Store {
             self,
             "SELECT a.name AS name, r.rating AS rating, r.deviation AS deviation, r.games AS games
              FROM ratings r JOIN accounts a ON a.id = r.account_id
-             WHERE r.speed = $1 AND r.deviation <= $2 AND r.rated_at >= $3 AND a.abuser_at IS NULL
+             WHERE r.speed = $1 AND r.deviation <= $2 AND r.rated_at >= $3 AND a.abuser_at IS NULL AND a.bot = 0
              ORDER BY r.rating DESC, a.name_key LIMIT $4",
             |q| q.bind(speed.key()).bind(max_deviation).bind(since).bind(limit)
         );
