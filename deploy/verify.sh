@@ -62,6 +62,30 @@ else
     skip "systemd-analyze not installed (unit syntax not verified)"
 fi
 
+# --- house bots unit ---------------------------------------------------------
+bots_unit="$here/othello-house-bots.service"
+require "$bots_unit" '^ExecStart=%h/othello3d/deploy/house-bots\.sh http://127\.0\.0\.1:40085 %h/othello3d/data/house-bots$' "house bots unit runs the bridges' script"
+require "$bots_unit" '^Nice=10$' "house bots unit runs below the server's priority"
+require "$bots_unit" '^Environment=OTHELLO_DATABASE=%h/othello3d/data/othello\.db$' "house bots unit names the site's database"
+require "$bots_unit" '^After=othello\.service$' "house bots unit starts after the server"
+require "$bots_unit" '^Restart=on-failure$' "house bots unit restarts on failure"
+if bash -n "$here/house-bots.sh"; then
+    ok "house-bots.sh parses"
+else
+    fail "house-bots.sh does not parse"
+fi
+if command -v systemd-analyze >/dev/null 2>&1; then
+    mkdir -p "$tmp/home/othello3d/deploy"
+    printf '#!/bin/sh\nexit 0\n' >"$tmp/home/othello3d/deploy/house-bots.sh"
+    chmod +x "$tmp/home/othello3d/deploy/house-bots.sh"
+    cp "$bots_unit" "$tmp/othello-house-bots.service"
+    if out="$(cd "$tmp" && HOME="$tmp/home" systemd-analyze verify "$tmp/othello-house-bots.service" 2>&1)" && [ -z "$out" ]; then
+        ok "systemd-analyze verify othello-house-bots.service"
+    else
+        fail "systemd-analyze verify othello-house-bots.service:"$'\n'"$out"
+    fi
+fi
+
 # --- nginx reverse proxy ------------------------------------------------------
 require "$conf" '^[[:space:]]*listen 443 ssl http2;' "nginx listens on 443 with TLS and HTTP/2"
 require "$conf" 'return 301 https://\$host\$request_uri;' "nginx redirects port 80 to HTTPS"

@@ -46,6 +46,9 @@ pub struct Config {
     /// Speeds accepted (`blitz`, `rapid`); empty: all.
     pub accept: Vec<String>,
     pub rated: Rated,
+    /// The deepest search asked of the engine, whatever the clock allows
+    /// (a house bot's strength); `None`: as deep as the clock allows.
+    pub max_depth: Option<u32>,
 }
 
 mod player;
@@ -54,13 +57,14 @@ pub use player::ggf;
 use player::{budget, depth_for, Engine};
 
 pub const USAGE: &str = "othello bot --server URL --token FILE --engine \"CMD ARGS\" \
-[--accept blitz,rapid] [--rated|--casual|--any]";
+[--accept blitz,rapid] [--rated|--casual|--any] [--max-depth D]";
 
 /// Parses `othello bot`'s arguments (the token is read from its file).
 pub fn parse(args: &[String]) -> Result<Config, String> {
     let (mut server, mut token_file, mut engine) = (None, None, None);
     let mut accept = Vec::new();
     let mut rated = Rated::Any;
+    let mut max_depth = None;
     let mut rest = args;
     while let Some((flag, tail)) = rest.split_first() {
         let mut value = || -> Result<String, String> {
@@ -86,6 +90,17 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
                 {
                     return Err(format!("bot: --accept takes blitz and rapid, got '{bad}'"));
                 }
+            }
+            "--max-depth" => {
+                let text = value()?;
+                max_depth = Some(
+                    text.parse::<u32>()
+                        .ok()
+                        .filter(|d| (1..=60).contains(d))
+                        .ok_or_else(|| {
+                            format!("bot: --max-depth takes a depth from 1 to 60, got '{text}'")
+                        })?,
+                );
             }
             "--rated" | "--casual" | "--any" => {
                 rated = match flag.as_str() {
@@ -127,6 +142,7 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
         engine,
         accept,
         rated,
+        max_depth,
     })
 }
 
@@ -423,7 +439,8 @@ fn on_state(
     let Some(e) = engine.as_mut() else {
         return Next::Wait;
     };
-    let choice = match e.best_move(&ggf(start, moves), depth_for(think), Instant::now() + hard) {
+    let depth = depth_for(think).min(config.max_depth.unwrap_or(u32::MAX));
+    let choice = match e.best_move(&ggf(start, moves), depth, Instant::now() + hard) {
         Ok(Some(square)) if legal.contains(&square) => square,
         Ok(Some(square)) => {
             eprintln!("othello bot: game {id}: the engine's {square} is not legal here");
@@ -472,6 +489,7 @@ mod tests {
             engine: vec!["e".into()],
             accept: accept.iter().map(|s| s.to_string()).collect(),
             rated,
+            max_depth: None,
         };
         let blitz_rated = serde_json::json!({"control": {"speed": "blitz"}, "rated": true});
         let rapid_casual = serde_json::json!({"control": {"speed": "rapid"}, "rated": false});
@@ -513,6 +531,32 @@ mod tests {
         assert_eq!(config.engine, vec!["othello", "nboard"]);
         assert_eq!(config.accept, vec!["blitz"]);
         assert_eq!(config.rated, Rated::Casual);
+        assert_eq!(config.max_depth, None);
+        let capped = parse(&args(&[
+            "--server",
+            "http://x",
+            "--token",
+            &token,
+            "--engine",
+            "e",
+            "--max-depth",
+            "3",
+        ]))
+        .expect("parses");
+        assert_eq!(capped.max_depth, Some(3));
+        for bad in ["0", "61", "deep"] {
+            assert!(parse(&args(&[
+                "--server",
+                "http://x",
+                "--token",
+                &token,
+                "--engine",
+                "e",
+                "--max-depth",
+                bad,
+            ]))
+            .is_err());
+        }
         assert!(parse(&args(&[
             "--server", "ftp://x", "--token", &token, "--engine", "e"
         ]))

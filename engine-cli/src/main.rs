@@ -82,7 +82,7 @@ const USAGE: &str = "usage:
                                     NBoard GUI (docs/ENGINE.md); answers from the opening book
                                     (default book/book.bin when present) where it can
   othello bot --server URL --token FILE --engine \"CMD ARGS\" [--accept blitz,rapid]
-              [--rated|--casual|--any]
+              [--rated|--casual|--any] [--max-depth D]
                                     play as a bot account on the site (docs/PRODUCT.md, Bots):
                                     accepts matching challenges, plays each game with the NBoard
                                     engine CMD (e.g. \"othello nboard\" or \"edax -nboard\"),

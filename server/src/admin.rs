@@ -13,6 +13,10 @@
 //!   not over (removed from open ones, withdrawn from running ones; it may
 //!   not join another).
 //! - `admin log` prints every action taken.
+//! - `admin house-bots --dir D` sets up the site's own bots
+//!   (`bots::house`): each one's account, bot flag and a token in
+//!   `D/<name>.token`; one line per bot (name, depth, file, what was done)
+//!   for `deploy/house-bots.sh`, which starts their bridges.
 //! - `admin name-collisions` lists the live accounts whose names look alike
 //!   once folded (`accounts::fold`): ones created before the folded name
 //!   was unique (migration 0028). New names cannot collide with them.
@@ -140,6 +144,13 @@ pub async fn execute(
                     out,
                     format!("{}: {}", escaped(&folded), escaped(&names.join(", "))),
                 )?;
+            }
+        }
+        Action::HouseBots { dir } => {
+            for (name, depth) in crate::bots::house::HOUSE_BOTS {
+                let file = dir.join(format!("{name}.token"));
+                let done = crate::bots::house::provision(store, name, &file, now).await?;
+                write(out, format!("{name} {depth} {} {done:?}", file.display()))?;
             }
         }
         Action::Log => {

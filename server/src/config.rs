@@ -97,6 +97,14 @@ pub enum Action {
     /// Lists live accounts whose names look alike once folded (names
     /// created before the folded name was unique; none can be made now).
     NameCollisions,
+    /// Sets up the house bots: each one's account (no password), the bot
+    /// flag, and a token in `<dir>/<name>.token` unless that file holds a
+    /// live one already; prints one line per bot: name, deepest search,
+    /// token file, what was done.
+    HouseBots {
+        #[arg(long)]
+        dir: std::path::PathBuf,
+    },
 }
 
 /// Othello 3D web server.

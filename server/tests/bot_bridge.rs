@@ -53,11 +53,17 @@ impl Bridge {
     fn start(url: &str, token: &str, dir: &Path) -> Bridge {
         let token_file = dir.join("bot.token");
         std::fs::write(&token_file, format!("{token}\n")).expect("token file");
+        Bridge::with(url, &token_file, &["--accept", "blitz,rapid", "--casual"])
+    }
+
+    /// The bridge on a token file, with more of `othello bot`'s options.
+    fn with(url: &str, token_file: &Path, options: &[&str]) -> Bridge {
         let engine = format!("{} nboard", othello().display());
         let child = Command::new(othello())
             .args(["bot", "--server", url, "--token"])
-            .arg(&token_file)
-            .args(["--engine", &engine, "--accept", "blitz,rapid", "--casual"])
+            .arg(token_file)
+            .args(["--engine", &engine])
+            .args(options)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
@@ -89,9 +95,15 @@ async fn bot_token(browser: &Client) -> String {
 /// Paula challenges the bot (she plays black) and waits for its answer:
 /// the table.
 async fn challenge_accepted(person: &Client, rated: bool) -> Option<TableId> {
+    challenge_answered(person, "robot", rated).await
+}
+
+/// Paula challenges the bot `name` (she plays black): the table once it
+/// accepted.
+async fn challenge_answered(person: &Client, name: &str, rated: bool) -> Option<TableId> {
     let id = person
         .challenge(&NewChallenge {
-            name: "robot".into(),
+            name: name.into(),
             control: TimeControl::PRESETS[0],
             colour: Colour::Black,
             rated,
@@ -267,4 +279,92 @@ async fn the_bridge_reconnects_after_the_server_restarts_and_finishes_the_game()
     };
     assert_eq!(reason, EndReason::Finished, "{:?}", over.history);
     assert!(over.history.len() > played + 10);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_house_bot_is_set_up_once_and_plays_a_person_rated_through_the_api() {
+    let othello = othello();
+    assert!(othello.is_file());
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live =
+        support::Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let tokens = dir.path().join("house");
+    let action = server::admin::Action::HouseBots {
+        dir: tokens.clone(),
+    };
+    let run = |live: &support::Live| {
+        let (store, action) = (live.store.clone(), action.clone());
+        async move {
+            let mut out = Vec::new();
+            server::admin::execute(&store, &action, 2_000_000, &mut out)
+                .await
+                .expect("house bots set up");
+            String::from_utf8(out).expect("utf-8")
+        }
+    };
+    // The first run makes the four accounts and their tokens; the next one
+    // finds every token live and changes nothing.
+    let first = run(&live).await;
+    let lines: Vec<Vec<&str>> = first.lines().map(|l| l.split(' ').collect()).collect();
+    assert_eq!(
+        lines.len(),
+        server::bots::house::HOUSE_BOTS.len(),
+        "{first}"
+    );
+    for (line, (name, depth)) in lines.iter().zip(server::bots::house::HOUSE_BOTS) {
+        assert_eq!(line[0], name);
+        assert_eq!(line[1], depth.to_string());
+        assert_eq!(line[3], "Created", "{first}");
+        let file = Path::new(line[2]);
+        assert!(file.starts_with(&tokens));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(file)
+                .expect("token file")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "{}", file.display());
+        }
+    }
+    let again = run(&live).await;
+    assert!(again.lines().all(|l| l.ends_with(" Kept")), "{again}");
+    assert_eq!(first.replace("Created", "Kept"), again);
+    // Nobody signs in as a house bot, whatever the password.
+    let guess = live.browser().await;
+    assert!(guess
+        .sign_in("Pebble-bot", PASSWORD)
+        .await
+        .is_err_and(|refusal| refusal.status < 500));
+
+    // The weakest one's bridge, as deploy/house-bots.sh starts it.
+    let (name, depth) = server::bots::house::HOUSE_BOTS[0];
+    let _bridge = Bridge::with(
+        &live.url,
+        &tokens.join(format!("{name}.token")),
+        &["--max-depth", &depth.to_string()],
+    );
+    let person = live.browser().await;
+    person.sign_up("paula", PASSWORD).await.expect("sign up");
+    let table = challenge_answered(&person, name, true)
+        .await
+        .expect("a rated challenge is accepted");
+    let over = play(&person, &table, usize::MAX, Duration::from_secs(240)).await;
+    assert!(matches!(over.status, RoundStatus::Over { .. }));
+    // Rated: paula's rating moved, and the bot's, shown on /bots.
+    let mine: Vec<app::ratings::PoolRating> =
+        person.call("my_ratings", json!({})).await.expect("ratings");
+    assert_eq!(mine.len(), 1, "{mine:?}");
+    assert_eq!(mine[0].games, 1);
+    assert_ne!(mine[0].rating.rating, 1500, "{mine:?}");
+    let listing: app::bots::BotsView = person.call("bots_page", json!({})).await.expect("bots");
+    let pebble = listing
+        .bots
+        .iter()
+        .find(|b| b.name == name)
+        .expect("listed");
+    assert!(pebble.online, "{pebble:?}");
+    assert_eq!(pebble.ratings.len(), 1, "{pebble:?}");
+    assert_eq!(pebble.recent.len(), 1);
+    assert_eq!(listing.bots.len(), server::bots::house::HOUSE_BOTS.len());
 }

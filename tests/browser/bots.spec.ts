@@ -5,6 +5,11 @@
 import { test, expect, screenshot } from './support/fixtures';
 import { newPlayer, signUp } from './support/online';
 import { startServer, RunningServer } from './support/server';
+import { clickSquare } from './support/board';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 let server: RunningServer;
 test.beforeAll(async () => {
@@ -125,4 +130,81 @@ test('/bots lists a bot online with its BOT tag and a challenge link, in the men
   expect(wide).toBeLessThanOrEqual(0);
   await screenshot(person, info, 'bots-page-el-phone');
   expect(errors).toEqual([]);
+});
+
+test('a signed-up player plays a house bot by clicks, rated, found from the lobby menu; both ratings move', async ({ browser }, info) => {
+  test.setTimeout(300_000);
+  const errors: string[] = [];
+  // The house bots as the deploy kit runs them: deploy/house-bots.sh sets
+  // them up and starts their `othello bot` bridges (the engine's command
+  // that `cargo test` built), which play through the Bot API.
+  const own = await startServer({ args: ['--client-ip-header', 'X-Real-IP'] });
+  const bots = spawn('bash', ['deploy/house-bots.sh', own.url, mkdtempSync(join(tmpdir(), 'house-bots-')), '--database', own.database], {
+    env: {
+      ...process.env,
+      OTHELLO_SERVER_BIN: resolve(process.env.OTHELLO_SERVER_BIN ?? 'target/debug/othello-server'),
+      OTHELLO_BIN: resolve(process.env.OTHELLO_BIN ?? 'target/debug/othello'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const said: string[] = [];
+  bots.stdout.on('data', (d) => said.push(String(d)));
+  bots.stderr.on('data', (d) => said.push(String(d)));
+  try {
+    const page = await newPlayer(browser, own.url, errors, '198.51.100.174');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signUp(page, `hum${Date.now().toString(36).slice(-5)}`);
+    // The menu's "Bots" (on the lobby as on every page) opens /bots, where
+    // the house bots are online.
+    await page.click('#menu-bots');
+    await page.waitForURL((url) => url.pathname === '/bots');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    const pebble = page.locator('.bot-line[data-name="Pebble-bot"]');
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+        return pebble.getAttribute('data-online');
+      }, { timeout: 60_000, message: `the house bots come online: ${said.join('')}` })
+      .toBe('true');
+    await expect(page.locator('.bot-line')).toHaveCount(4);
+    await pebble.locator('.challenge-link').click();
+    await page.waitForURL(/\/@\/Pebble-bot/);
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await page.locator('#challenge form[data-live=true]').waitFor();
+    await page.selectOption('#challenge-colour', 'black');
+    await page.check('#challenge-rated');
+    await page.click('#challenge-send');
+    // The bot accepts: the player is taken to the table, rated.
+    await page.waitForURL(/\/table\//, { timeout: 30_000 });
+    await page.waitForFunction(() => (window as any).othello3d?.status, null, { timeout: 60_000 });
+    await expect(page.locator('#mode')).toContainText('rated');
+    await expect(page.locator('#player-white')).toContainText('Pebble-bot');
+    // Every move by a click on the board; the bot answers each.
+    const status = () => page.evaluate(() => (window as any).othello3d.status());
+    let clicks = 0;
+    while (!(await page.locator('#turn').textContent())?.match(/wins|Draw|You (won|lost)/)) {
+      const s = await status();
+      if (s.legal.length > 0) {
+        await clickSquare(page, s.legal[0]);
+        clicks++;
+        await page.waitForFunction((v) => (window as any).othello3d.status().version > v, s.version, { timeout: 60_000 });
+      } else {
+        await page.waitForTimeout(200);
+      }
+      expect(clicks).toBeLessThan(40);
+    }
+    expect(clicks).toBeGreaterThan(5);
+    // Rated: both players' ratings moved, one up and one down.
+    await expect(page.locator('#players .rating-change')).toHaveCount(2, { timeout: 20_000 });
+    await screenshot(page, info, 'house-bot-game-over');
+    await page.goto('/bots');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await expect(pebble.locator('.bot-ratings')).toHaveText(/^Blitz \d+\?$/);
+    await expect(pebble.locator('.game-list li')).toHaveCount(1);
+  } finally {
+    bots.kill('SIGTERM');
+    await own.stop();
+  }
+  expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
 });

@@ -2,9 +2,10 @@
 //! The build, run and test driver behind `cargo xtask`.
 //!
 //! ```text
-//! cargo xtask run [--release] [-- SERVER ARGS]
+//! cargo xtask run [--release] [--no-house-bots] [-- SERVER ARGS]
 //!                                    build everything and start the site on :40085
 //!                                    (the test command's build; --release: production)
+//!                                    with the house bots' bridges beside it (house.rs)
 //! cargo xtask test                   every test: fmt, clippy, cargo test, the browser suite
 //! cargo xtask build [--release]      build the site (wasm, Three.js, CSS) and the server
 //! cargo xtask site                   build only the site folder
@@ -18,6 +19,7 @@
 
 mod compress;
 mod hash;
+mod house;
 mod imports;
 mod lengths;
 mod load;
@@ -1242,6 +1244,7 @@ fn run(args: &[String]) -> Result {
         None => (args, &[][..]),
     };
     let release = ours.iter().any(|a| a == "--release");
+    let house_bots = !ours.iter().any(|a| a == "--no-house-bots");
     let mut twins = None;
     let binary = if release {
         build(true)?;
@@ -1278,7 +1281,13 @@ fn run(args: &[String]) -> Result {
             }
         });
     }
+    // The site's own bots, through the Bot API (deploy/house-bots.sh).
+    let bots = (server.is_ok() && house_bots)
+        .then(|| house::HouseBots::start(binary.clone(), server_args.to_vec()));
     let status = server.and_then(|mut child| child.wait().map_err(|e| format!("the server: {e}")));
+    if let Some(bots) = bots {
+        bots.stop();
+    }
     if let Some(rest) = rest.take() {
         rest.stop();
     }

@@ -12,6 +12,7 @@
 //! through the API alone, and a person's browser never holds a bot's seat.
 
 pub mod api;
+pub mod house;
 mod seek;
 mod stream;
 pub mod web;
@@ -104,6 +105,15 @@ pub fn well_formed(token: &str) -> bool {
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     })
+}
+
+/// A new token (256 random bits) and its public id.
+pub(crate) fn new_token() -> (String, String) {
+    let token = format!(
+        "{TOKEN_PREFIX}{}",
+        crate::hex::hex(&rand::random::<[u8; 32]>())
+    );
+    (crate::hex::hex(&rand::random::<[u8; 8]>()), token)
 }
 
 fn signed_in(caller: &Caller) -> Result<AccountId, CommandError> {
@@ -352,11 +362,7 @@ impl Bots {
                 limit = TOKENS_PER_BOT
             )));
         }
-        let token = format!(
-            "{TOKEN_PREFIX}{}",
-            crate::hex::hex(&rand::random::<[u8; 32]>())
-        );
-        let id = crate::hex::hex(&rand::random::<[u8; 8]>());
+        let (id, token) = new_token();
         self.inner
             .store
             .create_bot_token(
