@@ -1342,16 +1342,24 @@ fn test(playwright_args: &[String]) -> Result {
             &["build", "-p", "server", "--bin", "othello-server"],
         )?;
     }
+    // The engine's command (the house bots' bridges in bots.spec.ts), which
+    // `cargo test` built for engine-cli's own tests.
+    let othello = target_dir().join("debug/othello");
+    if !othello.exists() {
+        step("building othello (the engine's command) for the browser suite");
+        sh(&cargo(), &["build", "-p", "engine-cli", "--bin", "othello"])?;
+    }
     ensure_chromium()?;
     step("browser suite (Playwright + Debian Chromium: WebGPU and WebGL 2)");
     fs::create_dir_all(root.join("test-results")).map_err(|e| e.to_string())?;
     let server = server.to_string_lossy().to_string();
+    let othello = othello.to_string_lossy().to_string();
     let mut args = vec!["test"];
     args.extend(playwright_args.iter().map(String::as_str));
     sh_env(
         &root.join("node_modules/.bin/playwright").to_string_lossy(),
         &args,
-        &[("OTHELLO_SERVER_BIN", &server)],
+        &[("OTHELLO_SERVER_BIN", &server), ("OTHELLO_BIN", &othello)],
     )?;
     end_step();
     // The lobby's bytes as the perf spec measured them (WebGPU run).
