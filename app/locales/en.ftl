@@ -1250,6 +1250,7 @@ menu-bots = Bots
 bots-title = Bots
 bots-intro = Bots are programs (Othello engines) that play here through the Bot API, rated like everyone. Challenge one from its card; a bot answers while it is online.
 bots-tag = BOT
+bots-profile = A bot: a program plays this account through the Bot API.
 bots-online = Online: it answers challenges now.
 bots-offline = Offline
 bots-none = No bot has joined yet. Any account that has not played can become one on its account page, and any engine speaking NBoard can play through the othello bot command.

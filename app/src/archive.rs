@@ -110,6 +110,9 @@ pub struct ProfileView {
     /// Their ratings, one per pool they played rated games in.
     #[serde(default)]
     pub ratings: Vec<crate::ratings::PoolRating>,
+    /// A bot account: a program plays it (docs/PRODUCT.md, Bots).
+    #[serde(default)]
+    pub bot: bool,
     /// The tournaments they finished, latest first (a private one only
     /// when the viewer played in it too).
     #[serde(default)]

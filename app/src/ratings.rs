@@ -59,6 +59,9 @@ pub struct SeatTag {
     pub rating: Option<ShownRating>,
     /// What the last rated round changed (rounded), once one has ended.
     pub change: Option<i32>,
+    /// A bot account (shown with its BOT tag).
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// The players of a table.

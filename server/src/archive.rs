@@ -345,6 +345,7 @@ impl Archive {
             games: self.filtered(&identity, before, mode, result).await?,
             ratings: crate::ratings::pools(&self.store, account.id).await?,
             tournaments: self.tournaments_shown(account.id, viewer).await?,
+            bot: self.store.is_bot(account.id).await.map_err(unavailable)?,
         })
     }
 

@@ -98,6 +98,7 @@ impl Ratings {
                 .account_name(account)
                 .await
                 .map_err(unavailable)?;
+            tags[index].bot = self.store.is_bot(account).await.map_err(unavailable)?;
             if let (true, Some(speed)) = (rated, speed) {
                 let row = self
                     .store

@@ -2,10 +2,10 @@
 // a bot on its account page (after saying it understands it is for good),
 // makes an API token (shown once), sees the Bot API take it, revokes it and
 // sees it refused; a bot account cannot play from the site's pages.
-import { test, expect, screenshot } from './support/fixtures';
+import { test, expect, screenshot, waitForIsland } from './support/fixtures';
 import { newPlayer, signUp } from './support/online';
 import { startServer, RunningServer } from './support/server';
-import { clickSquare } from './support/board';
+import { clickSquare, isOver, status, waitForNewVersion, waitForTurnOrEnd } from './support/board';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -171,29 +171,31 @@ test('a signed-up player plays a house bot by clicks, rated, found from the lobb
     await pebble.locator('.challenge-link').click();
     await page.waitForURL(/\/@\/Pebble-bot/);
     await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    // Its profile says it is a bot.
+    await expect(page.locator('#profile-bot .bot-tag')).toHaveText('BOT');
     await page.locator('#challenge form[data-live=true]').waitFor();
     await page.selectOption('#challenge-colour', 'black');
     await page.check('#challenge-rated');
     await page.click('#challenge-send');
     // The bot accepts: the player is taken to the table, rated.
     await page.waitForURL(/\/table\//, { timeout: 30_000 });
-    await page.waitForFunction(() => (window as any).othello3d?.status, null, { timeout: 60_000 });
+    await waitForIsland(page);
     await expect(page.locator('#mode')).toContainText('rated');
     await expect(page.locator('#player-white')).toContainText('Pebble-bot');
+    // Marked BOT at the table too; the person is not.
+    await expect(page.locator('#player-white .bot-tag')).toHaveText('BOT');
+    await expect(page.locator('#player-black .bot-tag')).toHaveCount(0);
     // Every move by a click on the board; the bot answers each.
-    const status = () => page.evaluate(() => (window as any).othello3d.status());
     let clicks = 0;
-    while (!(await page.locator('#turn').textContent())?.match(/wins|Draw|You (won|lost)/)) {
-      const s = await status();
-      if (s.legal.length > 0) {
-        await clickSquare(page, s.legal[0]);
-        clicks++;
-        await page.waitForFunction((v) => (window as any).othello3d.status().version > v, s.version, { timeout: 60_000 });
-      } else {
-        await page.waitForTimeout(200);
-      }
-      expect(clicks).toBeLessThan(40);
+    for (let guard = 0; guard < 40; guard++) {
+      await waitForTurnOrEnd(page);
+      if (await isOver(page)) break;
+      const s = await status(page);
+      await clickSquare(page, s.legal[0]);
+      await waitForNewVersion(page, s.version);
+      clicks++;
     }
+    expect(await isOver(page)).toBe(true);
     expect(clicks).toBeGreaterThan(5);
     // Rated: both players' ratings moved, one up and one down.
     await expect(page.locator('#players .rating-change')).toHaveCount(2, { timeout: 20_000 });

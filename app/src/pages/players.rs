@@ -27,8 +27,11 @@ fn seat_line(lang: crate::i18n::Lang, side: Side, tag: SeatTag, over: bool) -> i
         Side::Black => "player-black",
         Side::White => "player-white",
     };
+    let bot = tag
+        .bot
+        .then(|| view! { " " <span class="bot-tag">{t!(lang, "bots-tag")}</span> });
     let name = match tag.name {
-        Some(name) => view! { <a href=format!("/@/{name}")>{name.clone()}</a> }.into_any(),
+        Some(name) => view! { <a href=format!("/@/{name}")>{name.clone()}</a> {bot} }.into_any(),
         None => view! { <span class="muted">{t!(lang, "players-anonymous")}</span> }.into_any(),
     };
     let rating = tag.rating.map(

@@ -124,6 +124,9 @@ pub fn ProfilePage() -> impl IntoView {
                                     <crate::i18n::LangSwitch />
                                 </header>
                                 <h1 id="profile-name">{profile.name.clone()}</h1>
+                                {profile.bot.then(|| view! {
+                                    <p id="profile-bot"><span class="bot-tag">{t!(lang, "bots-tag")}</span> " " {t!(lang, "bots-profile")}</p>
+                                })}
                                 <p id="profile-since">
                                     {t!(lang, "profile-since", date = date_text(profile.member_since))}
                                 </p>

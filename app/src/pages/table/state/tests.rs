@@ -224,6 +224,7 @@ fn a_rated_change_is_read_from_the_viewers_seat_of_a_rated_table() {
             provisional: false,
         }),
         change: Some(change),
+        bot: false,
     };
     let mut players = PlayersView {
         black: tag(1500, 7),
