@@ -37,6 +37,13 @@ pub enum ErrorKind {
     /// The thing changed under the command (another step or turn is being
     /// played, a stale copy): 409. Nothing changed; reload and try again.
     Conflict,
+    /// The command was decided on a stale copy of a table shared between
+    /// instances: 409, like [`ErrorKind::Conflict`]. The server decides it
+    /// again on the reloaded table; only past its tries does a caller see it.
+    Stale,
+    /// The request got no answer at all (the server is down or the network
+    /// is gone). Made in the browser only, never sent by the server; 503.
+    Unreachable,
     /// A fault of the server's own (a bug, a broken invariant): 500. The
     /// message carries only a reference; the detail is in the server's log.
     Internal,
@@ -55,7 +62,8 @@ impl ErrorKind {
             ErrorKind::WrongContentType => 415,
             ErrorKind::Limited => 429,
             ErrorKind::Forbidden => 403,
-            ErrorKind::Conflict => 409,
+            ErrorKind::Conflict | ErrorKind::Stale => 409,
+            ErrorKind::Unreachable => 503,
             ErrorKind::Internal => 500,
         }
     }
@@ -107,6 +115,16 @@ impl CommandError {
     /// The state changed under the command; nothing changed (409).
     pub fn conflict(msg: Msg) -> Self {
         Self::of(ErrorKind::Conflict, msg)
+    }
+
+    /// Decided on a stale copy of a shared table; decide again (409).
+    pub fn stale(msg: Msg) -> Self {
+        Self::of(ErrorKind::Stale, msg)
+    }
+
+    /// No answer came: the server or the network is gone (the browser's).
+    pub fn unreachable(msg: Msg) -> Self {
+        Self::of(ErrorKind::Unreachable, msg)
     }
 
     /// A fault of the server's own (500). `detail` goes to the server's log
@@ -193,7 +211,7 @@ impl FromServerFnError for CommandError {
             ),
             // Only in the browser: the request never got an answer.
             ServerFnErrorErr::Request(m) => {
-                Self::unavailable(crate::msg!("srv-unreachable", why = m))
+                Self::unreachable(crate::msg!("srv-unreachable", why = m))
             }
             other => Self::internal(other),
         }
@@ -499,4 +517,25 @@ pub async fn analysis_get(
 ) -> Result<crate::protocol::AnalysisView, CommandError> {
     let analysis = analysis_backend::context()?;
     analysis.get(kind, &id).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_is_told_by_its_kind_not_its_words() {
+        // A stale decision answers like a conflict; an unanswered request
+        // like an unavailable server; the lobby reads "cannot reach" from
+        // the kind, whatever message came with it.
+        assert_eq!(ErrorKind::Stale.status(), ErrorKind::Conflict.status());
+        assert_eq!(ErrorKind::Unreachable.status(), 503);
+        let gone = CommandError::unreachable(crate::msg!("lobby-cannot-reach"));
+        assert!(crate::pages::lobby::server_unreachable(&gone));
+        let busy = CommandError::unavailable(crate::msg!("lobby-cannot-reach"));
+        assert!(!crate::pages::lobby::server_unreachable(&busy));
+        let wire = serde_json::to_string(&CommandError::stale(crate::msg!("srv-table-stale")))
+            .expect("json");
+        assert!(wire.contains("\"kind\":\"stale\""), "{wire}");
+    }
 }

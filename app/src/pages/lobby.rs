@@ -10,14 +10,10 @@ use crate::protocol::{BoardSnapshot, Side, TableId, TableMode, TimeControl};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
-/// Whether a failed call means the server could not be reached at all (the
-/// key `CommandError` gives a request that never got an answer, or
-/// [`code_unreachable`]'s).
+/// Whether a failed call means the server could not be reached at all (a
+/// request that never got an answer, or [`code_unreachable`]).
 pub fn server_unreachable(error: &crate::api::CommandError) -> bool {
-    matches!(
-        error.msg.key.as_str(),
-        "srv-unreachable" | "lobby-cannot-reach"
-    )
+    error.kind == crate::api::ErrorKind::Unreachable
 }
 
 /// A chunk of the lobby's code could not be fetched (the server is gone and
@@ -25,7 +21,7 @@ pub fn server_unreachable(error: &crate::api::CommandError) -> bool {
 /// no answer.
 #[cfg(feature = "hydrate")]
 fn code_unreachable() -> CommandError {
-    CommandError::unavailable(crate::msg!("lobby-cannot-reach"))
+    CommandError::unreachable(crate::msg!("lobby-cannot-reach"))
 }
 
 /// A table being started, as the chunk gives it back.

@@ -18,7 +18,7 @@
 //!   takes with `SKIP LOCKED` and a lease;
 //! - quick match is the `queue` table.
 
-use super::coordination::{Change, Coordination, STALE, TRIES};
+use super::coordination::{Change, Coordination, TRIES};
 use super::entry::Entry;
 use super::queue::Queued;
 use super::recovery::{replay, start_of, Replayed};
@@ -389,11 +389,13 @@ impl<S: TableStore> Hub<S> {
     }
 
     /// What a failed shared write answers: a stale write reloads the table
-    /// and answers [`STALE`] (decide again); a vanished table 404.
+    /// and answers [`ErrorKind::Stale`] (decide again); a vanished table 404.
+    ///
+    /// [`ErrorKind::Stale`]: app::api::ErrorKind::Stale
     pub(super) async fn write_failed(&self, entry: &mut Entry, error: StoreError) -> CommandError {
         match error {
             StoreError::Stale => match self.sync(entry).await {
-                Ok(()) => CommandError::conflict(app::msg!("srv-table-stale")),
+                Ok(()) => CommandError::stale(app::msg!("srv-table-stale")),
                 Err(error) => error,
             },
             StoreError::Gone => {
@@ -517,7 +519,7 @@ impl<S: TableStore> Hub<S> {
             if after != before {
                 match self.write_seating(&mut entry, &after, None).await {
                     Ok(()) => {}
-                    Err(error) if error.msg.key == STALE => continue,
+                    Err(error) if error.kind == app::api::ErrorKind::Stale => continue,
                     Err(error) => {
                         tracing::error!(table = %id, "cannot record presence: {}", error.message);
                         return;

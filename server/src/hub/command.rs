@@ -25,7 +25,7 @@ impl<S: TableStore> Hub<S> {
     ) -> Result<TableView, CommandError> {
         // Decided first on the table as held: a shared table is kept
         // current by the bus, and the write's version check refuses a
-        // decision made on a stale copy (`STALE`, decided again below) — so
+        // decision made on a stale copy (`ErrorKind::Stale`, decided again below) — so
         // an accepted command costs no read. A refusal writes nothing to
         // check, so it is given only after deciding again on the stored
         // table (a table held here alone is the stored one: the same

@@ -28,16 +28,13 @@ use app::protocol::{Session, TableId, TimeControl};
 use async_trait::async_trait;
 use std::collections::HashMap;
 
-/// The key of what a refused write answers when another instance wrote the
-/// table first; the command path tries again on the reloaded table.
-pub(super) const STALE: &str = "srv-table-stale";
-
 /// Tries of one command against a table other instances keep changing.
 pub(super) const TRIES: usize = 5;
 
-/// Whether a refusal is [`STALE`] (try again on the reloaded table).
+/// Whether a refusal is [`app::api::ErrorKind::Stale`]: another instance
+/// wrote the table first; try again on the reloaded table.
 pub(super) fn is_stale<T>(result: &Result<T, CommandError>) -> bool {
-    matches!(result, Err(e) if e.msg.key == STALE)
+    matches!(result, Err(e) if e.kind == app::api::ErrorKind::Stale)
 }
 
 /// What a command wrote, for the other instances (the bus).
