@@ -21,6 +21,7 @@
 //! (`ulimit -n`), so large runs need several.
 
 mod arena;
+mod house;
 
 use app::protocol::{RoundStatus, Side};
 use clap::Parser;
@@ -70,6 +71,14 @@ struct Args {
     /// The arena's length in minutes (5 to 180).
     #[arg(long, default_value_t = 10)]
     arena_minutes: u32,
+    /// Instead of games: the house-bots bench with this many bot games
+    /// (`src/house.rs`): the depth-6 AI's answers idle, then with the
+    /// bots playing.
+    #[arg(long, default_value_t = 0)]
+    house_bots: usize,
+    /// Answers of the depth-6 AI measured in each phase of `--house-bots`.
+    #[arg(long, default_value_t = 15)]
+    samples: usize,
     /// Internal: this process runs shard K of `--shards` for its parent.
     #[arg(long, hide = true)]
     shard: Option<usize>,
@@ -419,6 +428,19 @@ fn run_shards(args: &Args) -> Result<(Outcome, Held), String> {
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let args = Arc::new(Args::parse());
+    if args.house_bots > 0 {
+        let ok = house::run(house::Bench {
+            url: args.urls[0].clone(),
+            games: args.house_bots,
+            samples: args.samples,
+        })
+        .await;
+        return if ok {
+            std::process::ExitCode::SUCCESS
+        } else {
+            std::process::ExitCode::FAILURE
+        };
+    }
     if args.arena_players > 0 {
         let ok = arena::run(arena::Arena {
             url: args.urls[0].clone(),
