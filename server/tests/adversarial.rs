@@ -85,6 +85,7 @@ fn well_formed(name: &str) -> Option<(&'static str, u16)> {
         "become_bot" => (r#"{}"#, 422),
         "create_bot_token" => (r#"{"label":"x"}"#, 422),
         "revoke_bot_token" => (r#"{"id":"nope"}"#, 422),
+        "bots_page" => (r#"{}"#, 200),
         _ => return None,
     })
 }
@@ -482,6 +483,7 @@ async fn bad_input_gets_a_4xx_with_a_message_for_every_server_function() {
                     | "my_challenges"
                     | "bot_status"
                     | "become_bot"
+                    | "bots_page"
             );
             if no_arguments && bad == "[]" {
                 // No arguments to read: an empty list is an empty argument
@@ -654,6 +656,7 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
         "become_bot" => status_of(client.become_bot().await),
         "create_bot_token" => status_of(client.create_bot_token("x").await),
         "revoke_bot_token" => status_of(client.revoke_bot_token("nope").await),
+        "bots_page" => status_of(client.bots_page().await),
         _ => return None,
     })
 }

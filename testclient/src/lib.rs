@@ -590,6 +590,11 @@ impl Client {
         self.call("bot_status", json!({})).await
     }
 
+    /// `/bots`: every bot, online ones first, with ratings and latest games.
+    pub async fn bots_page(&self) -> Result<app::bots::BotsView, Refusal> {
+        self.call("bots_page", json!({})).await
+    }
+
     pub async fn become_bot(&self) -> Result<app::bots::BotCardView, Refusal> {
         self.call("become_bot", json!({})).await
     }

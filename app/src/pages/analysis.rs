@@ -1,5 +1,5 @@
 // Over 600 lines: the analysis card reads top to bottom in one file (its states, the review with its entry and pick, the two SVG graphs, their tests); the graphs could move to a module of their own when it grows again.
-//! Game analysis on the table and lab pages: the "Analyse" button of a
+//! Game analysis on the table and lab pages: the review of a
 //! finished game, its progress, the evaluation graph (SVG) and the list of the
 //! worst moves; and the opening's name beside the move list.
 
