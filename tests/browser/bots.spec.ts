@@ -180,6 +180,9 @@ test('a signed-up player plays a house bot by clicks, rated, found from the lobb
     // The bot accepts: the player is taken to the table, rated.
     await page.waitForURL(/\/table\//, { timeout: 30_000 });
     await waitForIsland(page);
+    // The table's page is not loaded again by the challenge's notifier (it
+    // once was, within 15 s of the answer): a mark on this load stays.
+    await page.evaluate(() => ((window as any).sameLoad = true));
     await expect(page.locator('#mode')).toContainText('rated');
     await expect(page.locator('#player-white')).toContainText('Pebble-bot');
     // Marked BOT at the table too; the person is not.
@@ -197,6 +200,7 @@ test('a signed-up player plays a house bot by clicks, rated, found from the lobb
     }
     expect(await isOver(page)).toBe(true);
     expect(clicks).toBeGreaterThan(5);
+    expect(await page.evaluate(() => (window as any).sameLoad), 'the table was not loaded twice').toBe(true);
     // Rated: both players' ratings moved, one up and one down.
     await expect(page.locator('#players .rating-change')).toHaveCount(2, { timeout: 20_000 });
     await screenshot(page, info, 'house-bot-game-over');

@@ -272,8 +272,11 @@ pub fn ChallengeNotifier() -> impl IntoView {
                     && c.answered_at
                         .is_some_and(|at| at >= first - ACCEPTED_LEAD_MS)
             });
-            if let Some(table) = accepted.and_then(|c| c.table.clone()) {
-                go_to(&format!("/table/{table}"));
+            // (Not from that table's own page: the page it opened would
+            // load itself again.)
+            let to = accepted.and_then(|c| c.table.as_ref().map(|t| format!("/table/{t}")));
+            if let Some(path) = to.filter(|path| *path != current_path()) {
+                go_to(&path);
                 return;
             }
             seen_open.update_value(|seen| {
