@@ -169,6 +169,10 @@ lobby-untimed = Χωρίς χρόνο (ιδιωτικά τραπέζια)
 lobby-quick-match = Γρήγορος αγώνας
 lobby-waiting = Περιμένουμε αντίπαλο…
 lobby-leave-queue = Έξοδος από την ουρά
+lobby-bot-offer = Κανείς δεν ήρθε σε { $secs } δευτ. Το { $bot }, ένα bot με βαθμό { $rating }, είναι συνδεδεμένο: θέλετε να παίξετε μαζί του;
+lobby-bot-offer-play = Παίξτε με το { $bot }
+lobby-bot-offer-wait = Συνεχίστε να περιμένετε
+lobby-bot-offer-sent = Η πρόκληση στάλθηκε στο { $bot }: πηγαίνετε στο τραπέζι μόλις τη δεχτεί.
 lobby-private-table = Ιδιωτικό τραπέζι
 lobby-from-title = Ξεκίνα από μια θέση
 lobby-from-text = Επικόλλησε μια θέση σε μορφή OBF: 64 τετράγωνα (X μαύρο, O λευκό, - κενό) από a1 έως h8, ένα διάστημα και μετά X ή O για την πλευρά που παίζει. Με τον υπολογιστή παίζεις με το χρώμα που διάλεξες παραπάνω.
@@ -1231,6 +1235,8 @@ tournament-finished = τελείωσε
 tournament-rated = με βαθμολογία
 tournament-casual = φιλικό
 tournament-private = ιδιωτικό (μόνο με σύνδεσμο)
+tournament-bots = μπορούν να μπουν bots (μπαίνουν μέσω του Bot API)
+tournament-bots-welcome = ανοιχτό και σε bots
 tournament-facts = { $control } · { $rounds ->
     [one] 1 γύρος
    *[other] { $rounds } γύροι
@@ -1308,6 +1314,8 @@ tournament-ended-too-few = Τελείωσε μετά τον γύρο { $round }:
 tournament-bq-legacy = Το BQ αυτού του τουρνουά ακολουθεί τον κανόνα με τον οποίο δημοσιεύτηκε: μια παρτίδα με αντίπαλο που αποσύρθηκε κρατά τα πούλια της, και οι δικοί σου βαθμοί μετρούν στη θέση των δικών του.
 tournament-bq-withdrawn = Μια παρτίδα με αντίπαλο που αποσύρθηκε: τα πούλια της δεν μετρούν στο BQ· στη θέση τους μετρούν 32 πούλια και οι δικοί σου βαθμοί (όπως όταν μένεις εκτός).
 srv-tournament-abuser = Αυτός ο λογαριασμός έχει σημειωθεί για κατάχρηση βαθμολογίας: δεν μπορεί να μπει σε τουρνουά με βαθμολογία (στα φιλικά μπορεί).
+srv-tournament-no-bots = Τα bots δεν μπορούν να μπουν σε αυτό το τουρνουά: ο δημιουργός του δεν τα επέτρεψε.
+srv-tournament-bots-arena = Μόνο μια αρένα μπορεί να δεχτεί bots.
 tournament-leaders = Οι πρώτοι { $shown } από { $players ->
     [one] { $players } παίκτη
    *[other] { $players } παίκτες

@@ -165,6 +165,10 @@ lobby-untimed = Untimed (private tables)
 lobby-quick-match = Quick match
 lobby-waiting = Waiting for an opponent…
 lobby-leave-queue = Leave queue
+lobby-bot-offer = No one has come in { $secs } s. { $bot }, a bot rated { $rating }, is online: play it instead?
+lobby-bot-offer-play = Play { $bot }
+lobby-bot-offer-wait = Keep waiting
+lobby-bot-offer-sent = Challenge sent to { $bot }: you go to the table as soon as it accepts.
 lobby-private-table = Private table
 lobby-from-title = Start from a position
 lobby-from-text = Paste a position in OBF: 64 cells (X black, O white, - empty) from a1 to h8, a space, then X or O for the side to move. Against the AI you play the colour chosen above.
@@ -1033,6 +1037,8 @@ tournament-finished = over
 tournament-rated = rated
 tournament-casual = casual
 tournament-private = private (by link only)
+tournament-bots = bots may enter (they join by the Bot API)
+tournament-bots-welcome = bots welcome
 tournament-facts = { $control } · { $rounds ->
     [one] 1 round
    *[other] { $rounds } rounds
@@ -1104,6 +1110,8 @@ tournament-ended-too-few = Over after round { $round }: fewer than two players w
 tournament-bq-legacy = This tournament's BQ follows the rule it was published with: a game against an opponent who withdrew keeps its discs, and your own points stand in for theirs.
 tournament-bq-withdrawn = A game against an opponent who withdrew: its discs are left out of the BQ, and 32 discs and your own points stand in (as for a bye).
 srv-tournament-abuser = This account is marked as a rating abuser: it cannot join a rated tournament (casual ones are open to it).
+srv-tournament-no-bots = Bots may not enter this tournament: its creator did not allow them.
+srv-tournament-bots-arena = Only an arena can let bots in.
 tournament-leaders = The first { $shown } of { $players ->
     [one] { $players } player
    *[other] { $players } players

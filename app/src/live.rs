@@ -133,6 +133,8 @@ fn retry_later(link: Link, attempt: u32) {
 pub fn join_queue(
     control: crate::protocol::TimeControl,
     rated: bool,
+    lang: crate::i18n::Lang,
+    queued: RwSignal<bool>,
     on_matched: Callback<crate::protocol::TableId>,
     on_error: Callback<crate::i18n::Msg>,
 ) -> Option<web_sys::WebSocket> {
@@ -142,6 +144,7 @@ pub fn join_queue(
         control.increment_s,
         if rated { "&rated=1" } else { "" }
     ))?;
+    let offered_on = socket.clone();
     let on_message =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             let Some(text) = event.data().as_string() else {
@@ -154,6 +157,22 @@ pub fn join_queue(
                 Some(crate::protocol::QueueMessage::Error { msg }) => {
                     let _ = on_error.try_run(msg);
                 }
+                Some(crate::protocol::QueueMessage::BotOffer {
+                    bot,
+                    rating,
+                    waited_s,
+                }) => crate::pages::bot_offer::show(
+                    lang,
+                    crate::pages::bot_offer::Offered {
+                        bot,
+                        rating,
+                        waited_s,
+                        control,
+                        rated,
+                    },
+                    offered_on.clone(),
+                    queued,
+                ),
                 _ => {}
             }
         });

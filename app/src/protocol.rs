@@ -612,6 +612,13 @@ pub enum ServerMessage {
     Queued,
     /// Quick match: paired; go to this table.
     Matched { table: TableId },
+    /// Quick match: nobody came within `waited_s` seconds; the nearest-rated
+    /// bot online may be challenged instead (the player decides).
+    BotOffer {
+        bot: String,
+        rating: i32,
+        waited_s: u32,
+    },
 }
 
 impl ServerMessage {
@@ -638,6 +645,13 @@ pub enum QueueMessage {
     Queued,
     /// Paired; go to this table.
     Matched { table: TableId },
+    /// Nobody came within `waited_s` seconds: `bot` (rated `rating` in the
+    /// control's pool) is online and may be challenged instead.
+    BotOffer {
+        bot: String,
+        rating: i32,
+        waited_s: u32,
+    },
 }
 
 impl QueueMessage {
@@ -653,10 +667,21 @@ impl QueueMessage {
             table: Option<TableId>,
             #[serde(default)]
             msg: Option<crate::i18n::Msg>,
+            #[serde(default)]
+            bot: Option<String>,
+            #[serde(default)]
+            rating: i32,
+            #[serde(default)]
+            waited_s: u32,
         }
         let wire: Wire = serde_json::from_str(text).ok()?;
         match (wire.kind.as_str(), wire.table, wire.msg) {
             ("matched", Some(table), _) => Some(QueueMessage::Matched { table }),
+            ("bot_offer", _, _) => Some(QueueMessage::BotOffer {
+                bot: wire.bot?,
+                rating: wire.rating,
+                waited_s: wire.waited_s,
+            }),
             ("error", _, Some(msg)) => Some(QueueMessage::Error { msg }),
             ("queued", _, _) => Some(QueueMessage::Queued),
             ("pong", _, _) => Some(QueueMessage::Pong),
@@ -893,6 +918,18 @@ mod tests {
             ),
             (ServerMessage::Queued, QueueMessage::Queued),
             (ServerMessage::Pong, QueueMessage::Pong),
+            (
+                ServerMessage::BotOffer {
+                    bot: "Tide-bot".into(),
+                    rating: 1523,
+                    waited_s: 20,
+                },
+                QueueMessage::BotOffer {
+                    bot: "Tide-bot".into(),
+                    rating: 1523,
+                    waited_s: 20,
+                },
+            ),
         ];
         for (sent, read) in pairs {
             let wire = serde_json::to_string(&sent).expect("serialize");
@@ -901,6 +938,7 @@ mod tests {
         for other in [
             r#"{"type":"state","table":{}}"#,
             r#"{"type":"matched"}"#,
+            r#"{"type":"bot_offer","rating":1500}"#,
             r#"{"type":"unknown"}"#,
             "not json",
         ] {

@@ -132,6 +132,9 @@ pub struct TournamentSummary {
     pub players: u32,
     /// Who made it (None: the site's schedule).
     pub creator: Option<String>,
+    /// Bot accounts may enter (an arena whose creator allowed them).
+    #[serde(default)]
+    pub bots: bool,
 }
 
 /// One line of the standings.
@@ -322,6 +325,9 @@ pub struct NewTournament {
     pub rounds: u32,
     /// Minutes from now until it starts.
     pub starts_in_minutes: u32,
+    /// Bot accounts may enter (arenas only).
+    #[serde(default)]
+    pub bots: bool,
 }
 
 /// Points in halves as shown: `2`, `1½`, `½`, `0`.

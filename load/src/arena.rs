@@ -128,6 +128,7 @@ pub async fn run(arena: Arena) -> bool {
         private: false,
         rounds: 1,
         starts_in_minutes: 0,
+        bots: false,
     };
     let id: String = match players[0]
         .1

@@ -45,6 +45,8 @@ pub mod defaults {
     /// clock starts there), and in a tournament's game.
     pub const FIRST_MOVE_SECS: u64 = 30;
     pub const FIRST_MOVE_SECS_EVENT: u64 = 20;
+    /// How long a person waits in quick match before a bot is offered.
+    pub const BOT_OFFER_SECS: u64 = 20;
     pub const PRESENCE_CHECK_MS: u64 = 1000;
     pub const TEST_TIME_CONTROLS: bool = false;
     /// The recurring tournaments (`--tournament-schedule`): a daily 5+0
@@ -290,6 +292,11 @@ pub struct Config {
     )]
     pub first_move_secs_event: u64,
 
+    /// Seconds a signed-in person waits alone in quick match before the
+    /// nearest-rated bot online is offered instead (0: never offered).
+    #[arg(long, env = "OTHELLO_BOT_OFFER_SECS", default_value_t = defaults::BOT_OFFER_SECS)]
+    pub bot_offer_secs: u64,
+
     /// Milliseconds between checks of online players' grace periods.
     #[arg(long, env = "OTHELLO_PRESENCE_CHECK_MS", default_value_t = defaults::PRESENCE_CHECK_MS)]
     pub presence_check_ms: u64,
@@ -482,6 +489,7 @@ impl Config {
             grace_secs: defaults::GRACE_SECS,
             first_move_secs: defaults::FIRST_MOVE_SECS,
             first_move_secs_event: defaults::FIRST_MOVE_SECS_EVENT,
+            bot_offer_secs: defaults::BOT_OFFER_SECS,
             presence_check_ms: defaults::PRESENCE_CHECK_MS,
             test_time_controls: defaults::TEST_TIME_CONTROLS,
             tournament_schedule: Default::default(),

@@ -96,6 +96,9 @@ pub struct AppParts {
     /// WebSocket keep-alive: ping period and the silence that closes.
     pub ws_ping: std::time::Duration,
     pub ws_silent: std::time::Duration,
+    /// How long a signed-in person waits in quick match before a bot is
+    /// offered (`None`: never).
+    pub bot_offer_after: Option<std::time::Duration>,
     /// Messages per second a client may send on one socket.
     pub ws_messages_per_sec: u32,
     /// `/readyz`'s last database check, shared by every probe for a second.
@@ -299,6 +302,8 @@ pub async fn prepare_with_clock(
         session_expiry_secs: config.session_expiry_secs,
         ws_ping: std::time::Duration::from_secs(config.ws_ping_secs),
         ws_silent: std::time::Duration::from_secs(config.ws_silent_secs),
+        bot_offer_after: (config.bot_offer_secs > 0)
+            .then(|| std::time::Duration::from_secs(config.bot_offer_secs)),
         ws_messages_per_sec: config.ws_messages_per_sec,
         readiness: Arc::new(routes::Readiness::default()),
         started: Arc::new(std::time::Instant::now()),

@@ -323,11 +323,19 @@ pub async fn queue_socket(
     };
     let hub = state.hub.clone();
     let keep = KeepAlive::of(&state);
+    // A signed-in person is offered a bot after a while alone.
+    let offer = crate::accounts::account_of(&caller.session)
+        .zip(state.bot_offer_after)
+        .map(|(account, after)| BotOffer {
+            bots: state.bots.clone(),
+            account,
+            after,
+        });
     bounded(upgrade).on_upgrade(move |socket| async move {
         let _permit = permit;
         let sockets = &hub.metrics().open_sockets;
         sockets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        wait_in_queue(socket, hub.clone(), caller, keep, control, rating).await;
+        wait_in_queue(socket, hub.clone(), caller, keep, control, rating, offer).await;
         sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     })
 }
@@ -358,6 +366,35 @@ fn read(incoming: Option<Result<Message, axum::Error>>) -> Incoming {
     }
 }
 
+/// Who may be offered a bot in quick match, and after how long alone.
+struct BotOffer {
+    bots: crate::bots::Bots,
+    account: AccountId,
+    after: Duration,
+}
+
+impl BotOffer {
+    /// The offer to send (the nearest-rated bot online), if any.
+    async fn message(&self, control: app::protocol::TimeControl, rated: bool) -> Option<Message> {
+        match self
+            .bots
+            .offer_for(self.account, control.speed(), rated)
+            .await
+        {
+            Ok(Some((bot, rating))) => Some(encode(&ServerMessage::BotOffer {
+                bot,
+                rating,
+                waited_s: self.after.as_secs() as u32,
+            })),
+            Ok(None) => None,
+            Err(error) => {
+                tracing::warn!("quick match: no bot offered: {}", error.msg.english());
+                None
+            }
+        }
+    }
+}
+
 async fn wait_in_queue(
     mut socket: WebSocket,
     hub: crate::hub::Hub,
@@ -365,6 +402,7 @@ async fn wait_in_queue(
     keep: KeepAlive,
     control: app::protocol::TimeControl,
     rating: Option<f64>,
+    offer: Option<BotOffer>,
 ) {
     let queued = match hub.enqueue(caller.clone(), control, rating).await {
         Ok(q) => q,
@@ -389,8 +427,24 @@ async fn wait_in_queue(
     let mut widen = tokio::time::interval_at(Instant::now() + REMATCH_EVERY, REMATCH_EVERY);
     let mut heard = Instant::now();
     let mut rate = MessageRate::new(keep.messages_per_sec);
+    // Offered once, after the wait the server's flag names.
+    let mut offered = offer.is_none();
+    let offer_at = tokio::time::sleep(offer.as_ref().map_or(Duration::ZERO, |o| o.after));
+    tokio::pin!(offer_at);
     loop {
         tokio::select! {
+            () = &mut offer_at, if !offered => {
+                offered = true;
+                if let Some(message) = match &offer {
+                    Some(offer) => offer.message(control, rating.is_some()).await,
+                    None => None,
+                } {
+                    if !send(&mut socket, message).await {
+                        hub.dequeue(ticket);
+                        return;
+                    }
+                }
+            }
             _ = widen.tick(), if rating.is_some() => {
                 // Paired: the table arrives on `matched`.
                 hub.match_waiting(ticket, &caller, control).await;

@@ -644,6 +644,7 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
                     private: false,
                     rounds: 3,
                     starts_in_minutes: 5,
+                    bots: false,
                 })
                 .await,
         ),

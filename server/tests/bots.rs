@@ -533,3 +533,225 @@ async fn a_bot_seeks_a_quick_match_and_meets_a_person() {
     let seats = view.seats.expect("seats");
     assert!(seats.black.taken && seats.white.taken, "both seated");
 }
+
+/// The next message on a queue socket other than a keep-alive's answer.
+async fn next_queue_message(queue: &mut testclient::Socket) -> app::protocol::ServerMessage {
+    loop {
+        match queue.next_message().await.expect("a message") {
+            app::protocol::ServerMessage::Pong => continue,
+            other => return other,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_person_alone_in_quick_match_is_offered_the_nearest_rated_bot_online() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start_with(
+        &dir.path().join("db.sqlite"),
+        ManualClock::new(1_000_000),
+        |config| {
+            config.bot_offer_secs = 1;
+        },
+    )
+    .await;
+    // Two bots, one online (its token used now), one never connected.
+    let (_online, token) = bot(&live, "tidebot").await;
+    let (_offline, _) = bot(&live, "sleepybot").await;
+    let api = Api::new(&live, &token);
+    let (status, _) = api
+        .send(reqwest::Method::GET, "/api/bot/account", None)
+        .await;
+    assert_eq!(status, 200);
+
+    // An anonymous browser is never offered a bot (it could not challenge).
+    let stranger = live.browser().await;
+    let mut queue = stranger
+        .socket("/ws/queue?base=180&inc=2")
+        .await
+        .expect("queue");
+    assert!(matches!(
+        next_queue_message(&mut queue).await,
+        app::protocol::ServerMessage::Queued
+    ));
+    let quiet = tokio::time::timeout(
+        std::time::Duration::from_millis(2_500),
+        next_queue_message(&mut queue),
+    )
+    .await;
+    assert!(quiet.is_err(), "no offer to an anonymous player: {quiet:?}");
+    drop(queue);
+
+    // A signed-in person waiting rated: the online bot, once, after the wait.
+    let person = live.browser().await;
+    person.sign_up("paula", PASSWORD).await.expect("sign up");
+    let waited = std::time::Instant::now();
+    let mut queue = person
+        .socket("/ws/queue?base=180&inc=2&rated=1")
+        .await
+        .expect("queue");
+    assert!(matches!(
+        next_queue_message(&mut queue).await,
+        app::protocol::ServerMessage::Queued
+    ));
+    match next_queue_message(&mut queue).await {
+        app::protocol::ServerMessage::BotOffer {
+            bot,
+            rating,
+            waited_s,
+        } => {
+            assert_eq!(
+                bot, "tidebot",
+                "the online bot, not the one never connected"
+            );
+            assert_eq!(
+                rating, 1500,
+                "an unrated bot counts from the starting rating"
+            );
+            assert_eq!(waited_s, 1);
+            assert!(
+                waited.elapsed() >= std::time::Duration::from_millis(900),
+                "offered only after the wait"
+            );
+        }
+        other => panic!("expected a bot offer, got {other:?}"),
+    }
+    let again = tokio::time::timeout(
+        std::time::Duration::from_millis(2_500),
+        next_queue_message(&mut queue),
+    )
+    .await;
+    assert!(again.is_err(), "offered once: {again:?}");
+
+    // The offer taken: a challenge to the bot with the queue's control.
+    let sent = person
+        .challenge(&NewChallenge {
+            name: "tidebot".into(),
+            control: TimeControl::PRESETS[0],
+            colour: Colour::Random,
+            rated: true,
+        })
+        .await
+        .expect("challenge sent");
+    assert!(!sent.is_empty());
+    drop(queue);
+
+    // A person linked to the only online bot (one address) waiting rated is
+    // offered nothing: they could not meet rated.
+    let sibling = _online.sibling();
+    sibling.sign_up("linda", PASSWORD).await.expect("sign up");
+    let mut queue = sibling
+        .socket("/ws/queue?base=180&inc=2&rated=1")
+        .await
+        .expect("queue");
+    let first = next_queue_message(&mut queue).await;
+    assert!(
+        matches!(first, app::protocol::ServerMessage::Queued),
+        "{first:?}"
+    );
+    let quiet = tokio::time::timeout(
+        std::time::Duration::from_millis(2_500),
+        next_queue_message(&mut queue),
+    )
+    .await;
+    assert!(
+        quiet.is_err(),
+        "no offer of a linked bot for a rated wait: {quiet:?}"
+    );
+    // Casual, the same person is offered it (a link bars rated games only).
+    drop(queue);
+    let mut queue = sibling
+        .socket("/ws/queue?base=180&inc=2")
+        .await
+        .expect("queue");
+    let first = next_queue_message(&mut queue).await;
+    assert!(
+        matches!(first, app::protocol::ServerMessage::Queued),
+        "{first:?}"
+    );
+    let offer = next_queue_message(&mut queue).await;
+    assert!(
+        matches!(&offer, app::protocol::ServerMessage::BotOffer { bot, .. } if bot == "tidebot"),
+        "{offer:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_bot_enters_only_arenas_that_allow_bots_and_plays_its_pairing_there() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (_robot, token) = bot(&live, "arenabot").await;
+    let api = Api::new(&live, &token);
+    let person = live.browser().await;
+    person.sign_up("petra", PASSWORD).await.expect("sign up");
+    let arena = |bots: bool| app::tournaments::NewTournament {
+        name: "Night arena".into(),
+        kind: app::tournaments::Kind::Arena,
+        minutes: 10,
+        control: TimeControl::PRESETS[0],
+        rated: true,
+        private: false,
+        rounds: 0,
+        starts_in_minutes: 0,
+        bots,
+    };
+    // A Swiss never lets bots in.
+    let mut swiss = arena(true);
+    swiss.kind = app::tournaments::Kind::Swiss;
+    swiss.rounds = 3;
+    assert_eq!(
+        refusal_key(&person, "create_tournament", json!({ "new": swiss })).await,
+        (422, "srv-tournament-bots-arena".to_string())
+    );
+    // An arena whose creator did not allow bots refuses one, and the
+    // page's Join refuses a bot's browser as every page command does.
+    let closed: String = person
+        .call("create_tournament", json!({ "new": arena(false) }))
+        .await
+        .expect("arena");
+    let (status, answer) = api
+        .post(&format!("/api/bot/tournament/{closed}/join"))
+        .await;
+    assert_eq!(
+        (status, answer["error"]["key"].clone()),
+        (403, json!("srv-tournament-no-bots"))
+    );
+    let (status, answer) = api.post("/api/bot/tournament/not-an-id!/join").await;
+    assert_eq!(
+        (status, answer["error"]["key"].clone()),
+        (404, json!("srv-no-tournament"))
+    );
+    // One that allows them says so, and the bot enters through the API.
+    let open: String = person
+        .call("create_tournament", json!({ "new": arena(true) }))
+        .await
+        .expect("arena");
+    let page: app::tournaments::TournamentView = person
+        .call("tournament", json!({ "id": open }))
+        .await
+        .expect("page");
+    assert!(page.summary.bots);
+    let mut events = api.stream("/api/stream/event").await;
+    let (status, answer) = api.post(&format!("/api/bot/tournament/{open}/join")).await;
+    assert_eq!(status, 200, "{answer}");
+    person.join_tournament(&open).await.expect("join");
+    // The arena begins and pairs them: the bot hears of its game as of any.
+    live.tournaments.tick().await;
+    let start = events.next_of("gameStart").await;
+    assert_eq!(start["game"]["opponent"], "petra", "{start}");
+    let page: app::tournaments::TournamentView = person
+        .call("tournament", json!({ "id": open }))
+        .await
+        .expect("page");
+    let table = page.my_table.expect("petra's game");
+    assert_eq!(start["game"]["id"], table.as_str());
+    // Withdrawn by the API, it is out of the standings' players.
+    let (status, answer) = api
+        .post(&format!("/api/bot/tournament/{open}/withdraw"))
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let (status, _) = api
+        .post(&format!("/api/bot/tournament/{open}/withdraw"))
+        .await;
+    assert_eq!(status, 422, "not in it any more");
+}

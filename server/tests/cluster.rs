@@ -943,6 +943,7 @@ async fn a_swiss_goes_on_on_the_other_instance_when_the_one_that_paired_it_is_ki
             private: false,
             rounds: 3,
             starts_in_minutes: 60,
+            bots: false,
         })
         .await
         .expect("created on a");

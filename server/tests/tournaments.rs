@@ -40,6 +40,7 @@ fn swiss(name: &str, rounds: u32) -> NewTournament {
         private: false,
         rounds,
         starts_in_minutes: 1,
+        bots: false,
     }
 }
 

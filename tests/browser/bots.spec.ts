@@ -132,13 +132,14 @@ test('/bots lists a bot online with its BOT tag and a challenge link, in the men
   expect(errors).toEqual([]);
 });
 
-test('a signed-up player plays a house bot by clicks, rated, found from the lobby menu; both ratings move', async ({ browser }, info) => {
+test('a signed-up player plays a house bot by clicks, rated, found from the lobby menu; both ratings move; quick match offers a bot', async ({ browser }, info) => {
   test.setTimeout(300_000);
   const errors: string[] = [];
   // The house bots as the deploy kit runs them: deploy/house-bots.sh sets
   // them up and starts their `othello bot` bridges (the engine's command
   // that `cargo test` built), which play through the Bot API.
-  const own = await startServer({ args: ['--client-ip-header', 'X-Real-IP'] });
+  // Quick match offers a bot after 2 s alone (20 s by default).
+  const own = await startServer({ args: ['--client-ip-header', 'X-Real-IP', '--bot-offer-secs', '2'] });
   const bots = spawn('bash', ['deploy/house-bots.sh', own.url, mkdtempSync(join(tmpdir(), 'house-bots-')), '--database', own.database], {
     env: {
       ...process.env,
@@ -210,6 +211,34 @@ test('a signed-up player plays a house bot by clicks, rated, found from the lobb
     await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
     await expect(pebble.locator('.bot-ratings')).toHaveText(/^Blitz \d+\?$/);
     await expect(pebble.locator('.game-list li')).toHaveCount(1);
+
+    // Quick match, alone: after the wait the nearest-rated bot online is
+    // offered; "Keep waiting" keeps the player in the queue without it.
+    await page.goto('/');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await page.check('#rated');
+    await page.click('#quick-match');
+    await expect(page.locator('#queue-status')).toBeVisible();
+    const offer = page.locator('#bot-offer');
+    await expect(offer).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator('#bot-offer-text')).toContainText('No one has come in 2 s');
+    await screenshot(page, info, 'quick-match-bot-offer');
+    await page.click('#bot-offer-wait');
+    await expect(offer).toHaveCount(0);
+    await expect(page.locator('#queue-status')).toBeVisible();
+    // Left and joined again: offered again; taken, the bot's table is the
+    // player's next game, rated, and the queue is left.
+    await page.click('#leave-queue');
+    await page.click('#quick-match');
+    await expect(offer).toBeVisible({ timeout: 15_000 });
+    const offered = (await offer.getAttribute('data-bot'))!;
+    expect(['Pebble-bot', 'Ripple-bot', 'Tide-bot', 'Storm-bot']).toContain(offered);
+    await expect(page.locator('#bot-offer-text')).toContainText(offered);
+    await page.click('#bot-offer-play');
+    await page.waitForURL(/\/table\//, { timeout: 30_000 });
+    await waitForIsland(page);
+    await expect(page.locator('#mode')).toContainText('rated');
+    await expect(page.locator('#players')).toContainText(offered);
     // (Read before the server stops: its pages poll it while open.)
     expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
   } finally {

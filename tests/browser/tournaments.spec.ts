@@ -301,7 +301,7 @@ test('four players play a three-round Swiss by clicks; the standings and BQ matc
  * Four new players (names `prefixes` + a stamp, addresses 198.51.100.`ip`…)
  * in an arena the first creates, already running, all four joined on its page.
  */
-async function runningArena(browser: Browser, errors: string[], prefixes: string[], ip: number, title: string) {
+async function runningArena(browser: Browser, errors: string[], prefixes: string[], ip: number, title: string, bots = false) {
   const stamp = Date.now().toString(36).slice(-5);
   const names = prefixes.map((n) => `${n}${stamp}`);
   const players: Page[] = [];
@@ -317,10 +317,13 @@ async function runningArena(browser: Browser, errors: string[], prefixes: string
   await host.selectOption('#tournament-kind', 'arena');
   await host.fill('#tournament-minutes', '30');
   await host.fill('#tournament-starts', '0');
+  // The creator may let bots in (they join by the Bot API); the page says so.
+  if (bots) await host.check('#tournament-bots');
   await host.click('#tournament-submit');
   await host.waitForURL(/\/tournaments\/[0-9a-f]+$/);
   const url = host.url();
   const id = url.split('/').pop()!;
+  if (bots) await expect(host.locator('main.tournament-page')).toContainText('bots welcome');
   for (const page of players) {
     if (page !== host) await page.goto(url);
     await hydrated(page);
@@ -333,7 +336,7 @@ test('four players play an arena by clicks; its points match the archive', async
   test.setTimeout(300_000);
   const errors: string[] = [];
   // Everybody joins (the arena runs already); each is paired at once.
-  const { names, players, url, id } = await runningArena(browser, errors, ['aa', 'ab', 'ac', 'ad'], 80, 'Arena');
+  const { names, players, url, id } = await runningArena(browser, errors, ['aa', 'ab', 'ac', 'ad'], 80, 'Arena', true);
   const finished: string[] = [];
   for (let wave = 1; wave <= 2; wave++) {
     for (const page of players) {

@@ -150,26 +150,29 @@ fn current_path() -> String {
 
 /// The local storage key naming the last tournament table this browser was
 /// taken to (each game takes a player there once).
-#[cfg(feature = "hydrate")]
 const TAKEN_KEY: &str = "othello-tournament-taken";
+/// The local storage key naming the last accepted challenge whose table this
+/// browser was taken to (or was on): each takes a player there once, so a
+/// page opened after a quick game does not lead back to its finished table.
+const CHALLENGE_TAKEN_KEY: &str = "othello-challenge-taken";
 
-/// Marks `table` as taken to; false when it already was (another tab, or
-/// the player left it since).
-fn take_once(table: &str) -> bool {
+/// Marks `value` as taken to under `key`; false when it already was
+/// (another tab, or the player left it since).
+fn take_once(key: &str, value: &str) -> bool {
     #[cfg(feature = "hydrate")]
     {
         let Ok(Some(storage)) = window().local_storage() else {
             return true;
         };
-        if storage.get_item(TAKEN_KEY).ok().flatten().as_deref() == Some(table) {
+        if storage.get_item(key).ok().flatten().as_deref() == Some(value) {
             return false;
         }
-        let _ = storage.set_item(TAKEN_KEY, table);
+        let _ = storage.set_item(key, value);
         true
     }
     #[cfg(not(feature = "hydrate"))]
     {
-        let _ = table;
+        let _ = (key, value);
         false
     }
 }
@@ -223,7 +226,7 @@ pub fn ChallengeNotifier() -> impl IntoView {
                     waited.set_value(Some(game.table.clone()));
                     return;
                 }
-                if !here && take_once(game.table.as_str()) {
+                if !here && take_once(TAKEN_KEY, game.table.as_str()) {
                     // The sound first, from the page the player has clicked
                     // on (a page just opened may not make one), then away.
                     let table = format!("/table/{}", game.table);
@@ -272,12 +275,15 @@ pub fn ChallengeNotifier() -> impl IntoView {
                     && c.answered_at
                         .is_some_and(|at| at >= first - ACCEPTED_LEAD_MS)
             });
-            // (Not from that table's own page: the page it opened would
-            // load itself again.)
-            let to = accepted.and_then(|c| c.table.as_ref().map(|t| format!("/table/{t}")));
-            if let Some(path) = to.filter(|path| *path != current_path()) {
-                go_to(&path);
-                return;
+            // Once per challenge (not from that table's own page: the page
+            // it opened would load itself again; being there counts).
+            if let Some((id, path)) =
+                accepted.and_then(|c| c.table.as_ref().map(|t| (&c.id, format!("/table/{t}"))))
+            {
+                if take_once(CHALLENGE_TAKEN_KEY, id) && path != current_path() {
+                    go_to(&path);
+                    return;
+                }
             }
             seen_open.update_value(|seen| {
                 seen.extend(

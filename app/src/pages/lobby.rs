@@ -358,6 +358,8 @@ fn OnlineCard(
                     {t!(lang, "lobby-private-table")}
                 </button>
             </div>
+            // Quick match's offer of a bot appears here (`pages::bot_offer`).
+            <div id="bot-offer-slot"></div>
         </div>
     }
     .into_any()
@@ -372,11 +374,13 @@ fn OnlineCard(
 fn open_queue(
     control: TimeControl,
     rated: bool,
+    lang: crate::i18n::Lang,
+    queued: RwSignal<bool>,
     on_matched: Callback<TableId>,
     on_error: Callback<crate::i18n::Msg>,
 ) -> Result<Option<web_sys::WebSocket>, NotLoaded> {
     Ok(crate::live::join_queue(
-        control, rated, on_matched, on_error,
+        control, rated, lang, queued, on_matched, on_error,
     ))
 }
 
@@ -418,7 +422,7 @@ fn QuickMatch(
         leptos::task::spawn_local(async move {
             let rated = rated.get_untracked();
             // No chunk, or no socket: the server cannot be reached.
-            let socket = open_queue(chosen, rated, on_matched, on_queue_error).await;
+            let socket = open_queue(chosen, rated, lang, queued, on_matched, on_queue_error).await;
             match socket.unwrap_or(None) {
                 // Left meanwhile (the page, or the queue with "Leave"): the
                 // socket is closed at once, which leaves the queue.

@@ -5,6 +5,8 @@ pub mod account_manage;
 pub mod analysis;
 pub mod analysis_board;
 pub mod bot_card;
+#[cfg(feature = "hydrate")]
+pub mod bot_offer;
 pub mod bots;
 pub mod challenges;
 pub mod clocks;

@@ -57,7 +57,7 @@ fn facts(lang: Lang, s: &TournamentSummary) -> String {
     } else {
         t!(lang, "tournament-casual")
     };
-    match (s.kind, s.ends_at) {
+    let facts = match (s.kind, s.ends_at) {
         (Kind::Arena, Some(end)) => t!(
             lang,
             "tournament-arena-facts",
@@ -74,6 +74,11 @@ fn facts(lang: Lang, s: &TournamentSummary) -> String {
             rated = rated,
             players = s.players
         ),
+    };
+    if s.bots {
+        format!("{facts} · {}", t!(lang, "tournament-bots-welcome"))
+    } else {
+        facts
     }
 }
 
@@ -142,6 +147,7 @@ fn CreateForm() -> impl IntoView {
     let starts = RwSignal::new(String::from("5"));
     let rated = RwSignal::new(true);
     let private = RwSignal::new(false);
+    let bots = RwSignal::new(false);
     let create = Action::new(move |new: &NewTournament| create_tournament(new.clone()));
     Effect::new(move |_| match create.value().get() {
         Some(Ok(id)) => navigate(&format!("/tournaments/{id}"), Default::default()),
@@ -171,6 +177,7 @@ fn CreateForm() -> impl IntoView {
             private: private.get_untracked(),
             rounds,
             starts_in_minutes: starts,
+            bots: arena.get_untracked() && bots.get_untracked(),
         });
     };
     let signed_in = crate::accounts::signed_in().is_some();
@@ -197,6 +204,7 @@ fn CreateForm() -> impl IntoView {
                 </Show>
                 <Show when=move || arena.get()>
                     <label>{t!(lang, "tournament-minutes")} " " <input id="tournament-minutes" type="number" min="5" max="180" bind:value=minutes /></label>
+                    <label><input id="tournament-bots" type="checkbox" bind:checked=bots /> " " {t!(lang, "tournament-bots")}</label>
                 </Show>
                 <label>{t!(lang, "tournament-starts-in")} " " <input id="tournament-starts" type="number" min="0" bind:value=starts /></label>
                 <label><input id="tournament-rated" type="checkbox" bind:checked=rated /> " " {t!(lang, "tournament-rated")}</label>

@@ -39,6 +39,11 @@ pub fn routes() -> Router<AppState> {
         .route("/api/bot/challenge/{id}/accept", post(accept))
         .route("/api/bot/challenge/{id}/decline", post(decline))
         .route("/api/bot/seek", post(super::seek::seek))
+        .route("/api/bot/tournament/{id}/join", post(join_tournament))
+        .route(
+            "/api/bot/tournament/{id}/withdraw",
+            post(withdraw_tournament),
+        )
 }
 
 /// A refusal of the Bot API: a status and its keyed message.
@@ -253,6 +258,40 @@ async fn decline(
 ) -> Result<Response, ApiError> {
     let bot = bot_of(&state.bots, &headers, ip).await?;
     state.challenges.answer(&bot.caller, &id, false).await?;
+    Ok(ok())
+}
+
+/// A tournament's id from a path; a malformed one is not found (404).
+fn tournament_of(text: &str) -> Result<app::protocol::TournamentId, ApiError> {
+    app::protocol::TournamentId::parse(text)
+        .map_err(|_| CommandError::not_found(app::msg!("srv-no-tournament")).into())
+}
+
+/// `POST /api/bot/tournament/{id}/join`: enters a tournament whose creator
+/// allowed bots (403 elsewhere) — the same door a person's "Join" uses.
+async fn join_tournament(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ip: Option<Extension<app::api::backend::ClientIp>>,
+) -> Result<Response, ApiError> {
+    let bot = bot_of(&state.bots, &headers, ip).await?;
+    let id = tournament_of(&id)?;
+    state.tournaments.join(&bot.caller, &id).await?;
+    Ok(ok())
+}
+
+/// `POST /api/bot/tournament/{id}/withdraw`: leaves it (before the start) or
+/// withdraws (after).
+async fn withdraw_tournament(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ip: Option<Extension<app::api::backend::ClientIp>>,
+) -> Result<Response, ApiError> {
+    let bot = bot_of(&state.bots, &headers, ip).await?;
+    let id = tournament_of(&id)?;
+    state.tournaments.leave(&bot.caller, &id).await?;
     Ok(ok())
 }
 

@@ -272,6 +272,47 @@ impl Bots {
         Ok(app::bots::BotsView { bots })
     }
 
+    /// The bot a person waiting in quick match is offered (docs/PRODUCT.md,
+    /// Bots): the online bot whose rating in the control's pool is nearest
+    /// the person's (an unrated one counts from the starting rating), never
+    /// the person's own account, and for a rated wait never a bot linked to
+    /// them (the rating gate's rule: they could not meet rated). `None` when
+    /// no bot fits.
+    pub async fn offer_for(
+        &self,
+        account: AccountId,
+        speed: app::protocol::Speed,
+        rated: bool,
+    ) -> Result<Option<(String, i32)>, CommandError> {
+        let store = &self.inner.store;
+        let now = self.inner.hub.now();
+        let rating_of = |account| async move {
+            store
+                .rating_of(account, speed)
+                .await
+                .map(|row| row.map_or(crate::glicko::START_RATING, |r| r.rating))
+                .map_err(unavailable)
+        };
+        let mut bots = Vec::new();
+        for row in store.bot_accounts(BOTS_LISTED).await.map_err(unavailable)? {
+            let online = row.seen.is_some_and(|at| now - at < ONLINE_WITHIN_MS);
+            if !online || row.account == account {
+                continue;
+            }
+            if rated
+                && !crate::rating_gate::may_meet_rated(
+                    self.inner.hub.linked(account, row.account).await,
+                    false,
+                )
+            {
+                continue;
+            }
+            bots.push((row.name, rating_of(row.account).await?));
+        }
+        let mine = rating_of(account).await?;
+        Ok(nearest(mine, bots).map(|(name, rating)| (name, rating.round() as i32)))
+    }
+
     /// Notes that a stream's token is still in use (at most once a
     /// [`TOUCH_EVERY_MS`]), which is what keeps its bot online on `/bots`.
     pub(crate) async fn still_used(&self, owner: &crate::store::bots::TokenOwner) {
@@ -397,8 +438,36 @@ impl Bots {
     }
 }
 
+/// The bot whose rating is nearest `rating` (the first listed on a tie).
+fn nearest(rating: f64, bots: Vec<(String, f64)>) -> Option<(String, f64)> {
+    bots.into_iter().fold(None, |best, bot| match best {
+        Some(best) if (best.1 - rating).abs() <= (bot.1 - rating).abs() => Some(best),
+        _ => Some(bot),
+    })
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_offer_is_the_nearest_rated_bot_first_listed_on_a_tie() {
+        let bots = |list: &[(&str, f64)]| {
+            list.iter()
+                .map(|(n, r)| (n.to_string(), *r))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(super::nearest(1500.0, bots(&[])), None);
+        let four = bots(&[
+            ("Pebble", 1200.0),
+            ("Ripple", 1450.0),
+            ("Tide", 1550.0),
+            ("Storm", 1900.0),
+        ]);
+        assert_eq!(super::nearest(1500.0, four.clone()).unwrap().0, "Ripple");
+        assert_eq!(super::nearest(1530.0, four.clone()).unwrap().0, "Tide");
+        assert_eq!(super::nearest(800.0, four.clone()).unwrap().0, "Pebble");
+        assert_eq!(super::nearest(2400.0, four).unwrap().0, "Storm");
+    }
+
     use super::*;
 
     #[test]

@@ -32,6 +32,8 @@ pub struct TournamentRow {
     pub bq_rule: BqRule,
     /// Why a Swiss ended before its last round (None: it did not).
     pub ended_early: Option<EarlyEnd>,
+    /// Bot accounts may enter (an arena's creator allowed them; migration 0031).
+    pub bots: bool,
 }
 
 crate::store::rows::row_struct! {
@@ -58,6 +60,7 @@ crate::store::rows::row_struct! {
         players: i64,
         bq_rule: String,
         ended_early: Option<String>,
+        bots: i64,
     }
 }
 
@@ -90,6 +93,7 @@ impl From<RawTournament> for TournamentRow {
                 BqRule::Woc
             },
             ended_early: raw.ended_early.as_deref().and_then(EarlyEnd::parse),
+            bots: raw.bots != 0,
         }
     }
 }
@@ -112,6 +116,8 @@ pub struct NewTournament<'a> {
     pub multiplier: i64,
     pub starts_at: i64,
     pub now: i64,
+    /// Bot accounts may enter.
+    pub bots: bool,
 }
 
 crate::store::rows::row_struct! {

@@ -21,7 +21,7 @@ const SELECT: &str = "SELECT t.id, t.kind, t.name, t.creator, a.name AS creator_
     t.increment_ms, t.rated, t.private, t.rounds, t.multiplier, t.starts_at, t.ends_at, t.status, t.round, \
     t.created_at, t.finished_at, \
     (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id AND p.withdrawn = 0) AS players, \
-    t.bq_rule, t.ended_early \
+    t.bq_rule, t.ended_early, t.bots \
     FROM tournaments t LEFT JOIN accounts a ON a.id = t.creator";
 
 impl Store {
@@ -29,8 +29,8 @@ impl Store {
     pub async fn create_tournament(&self, new: &NewTournament<'_>) -> Result<(), StoreError> {
         const INSERT: &str = "INSERT INTO tournaments (id, kind, name, creator, address, base_ms, \
             increment_ms, rated, private, rounds, multiplier, starts_at, status, round, created_at, \
-            ends_at) \
-            VALUES ($1, $13, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', 0, $12, $14)";
+            ends_at, bots) \
+            VALUES ($1, $13, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'open', 0, $12, $14, $15)";
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(INSERT))
                 .bind(new.id.as_str())
@@ -47,6 +47,7 @@ impl Store {
                 .bind(new.now)
                 .bind(new.kind.key())
                 .bind(new.ends_at)
+                .bind(i64::from(new.bots))
                 .execute(pool)
                 .await?;
         });

@@ -85,6 +85,7 @@ fn summary(row: &TournamentRow) -> TournamentSummary {
         starts_at: row.starts_at,
         players: row.players.clamp(0, u32::MAX as i64) as u32,
         creator: row.creator_name.clone(),
+        bots: row.bots,
     }
 }
 
@@ -307,6 +308,8 @@ impl Tournaments {
                     multiplier: BQ_MULTIPLIER,
                     starts_at: start,
                     now,
+                    // The site's own events are for people.
+                    bots: false,
                 })
                 .await;
             // Another instance may have created it first: the same id.
@@ -363,6 +366,13 @@ impl Tournaments {
                 days = (MAX_START_MINUTES / 1440) as i64
             )));
         }
+        // Bots enter arenas only (a Swiss withdraws whoever misses a
+        // game: its rounds are for people who sit them).
+        if new.bots && !arena {
+            return Err(CommandError::refused(app::msg!(
+                "srv-tournament-bots-arena"
+            )));
+        }
         self.hub.check_control(false, Some(new.control))?;
         let now = self.hub.now();
         let address = caller.address.map(|a| a.to_string());
@@ -397,6 +407,7 @@ impl Tournaments {
                 multiplier: BQ_MULTIPLIER,
                 starts_at: now + i64::from(new.starts_in_minutes) * 60_000,
                 now,
+                bots: new.bots,
             })
             .await
             .map_err(unavailable)?;
@@ -417,6 +428,10 @@ impl Tournaments {
             } else {
                 app::msg!("srv-tournament-started")
             }));
+        }
+        // A bot enters only where its creator allowed bots.
+        if !row.bots && self.store.is_bot(account).await.map_err(unavailable)? {
+            return Err(CommandError::forbidden(app::msg!("srv-tournament-no-bots")));
         }
         // A rated tournament's score must be able to count: an account
         // marked as a rating abuser never could (the rating gate says so).

@@ -34,8 +34,32 @@ impl Live {
         Live::start_on(server::config::Database::Postgres(url.to_string()), clock).await
     }
 
-    async fn start_on(database: server::config::Database, clock: ManualClock) -> Live {
+    /// As [`Live::start`], with the test's own settings on top.
+    pub async fn start_with(
+        database: &Path,
+        clock: ManualClock,
+        configure: impl FnOnce(&mut Config),
+    ) -> Live {
         let mut config = Config::for_tests(std::path::PathBuf::new());
+        configure(&mut config);
+        Live::start_configured(
+            config,
+            server::config::Database::Sqlite(database.to_path_buf()),
+            clock,
+        )
+        .await
+    }
+
+    async fn start_on(database: server::config::Database, clock: ManualClock) -> Live {
+        let config = Config::for_tests(std::path::PathBuf::new());
+        Live::start_configured(config, database, clock).await
+    }
+
+    async fn start_configured(
+        mut config: Config,
+        database: server::config::Database,
+        clock: ManualClock,
+    ) -> Live {
         config.database = database;
         // Behind a "proxy": each test browser says its own address, so
         // fair play sees players as different people (`browser`), and a
