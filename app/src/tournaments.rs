@@ -330,6 +330,27 @@ pub struct NewTournament {
     pub bots: bool,
 }
 
+/// The name the site's schedule stores for its daily tournaments (shown by
+/// key, [`scheduled_name`]).
+pub const SCHEDULED_DAILY: &str = "@daily";
+/// The name the site's schedule stores for its hourly tournaments.
+pub const SCHEDULED_HOURLY: &str = "@hourly";
+
+/// A scheduled tournament's name as a message ("Daily arena 5+0");
+/// `None` for a player's own name, which is shown as written. The one place
+/// the schedule's stored names are read: the pages, the challenge notices
+/// and the export all ask it.
+pub fn scheduled_name(name: &str, kind: Kind, control: TimeControl) -> Option<crate::i18n::Msg> {
+    let control = control.label();
+    Some(match (name, kind == Kind::Arena) {
+        (SCHEDULED_DAILY, true) => crate::msg!("tournament-daily-arena", control = control),
+        (SCHEDULED_HOURLY, true) => crate::msg!("tournament-hourly-arena", control = control),
+        (SCHEDULED_DAILY, false) => crate::msg!("tournament-daily", control = control),
+        (SCHEDULED_HOURLY, false) => crate::msg!("tournament-hourly", control = control),
+        _ => return None,
+    })
+}
+
 /// Points in halves as shown: `2`, `1½`, `½`, `0`.
 pub fn points_text(halves: u32) -> String {
     match (halves / 2, halves % 2) {
@@ -475,6 +496,26 @@ pub enum BqRule {
 }
 
 #[cfg(test)]
+mod scheduled_tests {
+    use super::*;
+
+    #[test]
+    fn the_schedules_names_are_shown_by_key_and_a_players_as_written() {
+        let control = TimeControl::PRESETS[0];
+        let daily = scheduled_name(SCHEDULED_DAILY, Kind::Arena, control).expect("scheduled");
+        assert_eq!(daily.key, "tournament-daily-arena");
+        assert_eq!(daily.english(), format!("Daily arena {}", control.label()));
+        let hourly = scheduled_name(SCHEDULED_HOURLY, Kind::Swiss, control).expect("scheduled");
+        assert_eq!(
+            hourly.english(),
+            format!("Hourly Swiss {}", control.label())
+        );
+        assert_eq!(scheduled_name("Friday night", Kind::Arena, control), None);
+        assert_eq!(scheduled_name("@weekly", Kind::Swiss, control), None);
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -517,6 +558,7 @@ mod tests {
                 starts_at: 0,
                 players: 2,
                 creator: None,
+                bots: false,
             },
             multiplier: 6,
             standings: Vec::new(),

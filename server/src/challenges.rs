@@ -40,14 +40,12 @@ fn unavailable(error: StoreError) -> CommandError {
 /// A tournament's name in a message: a player's as written, the
 /// schedule's (`@daily`, `@hourly`) by key, in the reader's language.
 fn event_name(name: &str, arena: bool, control: TimeControl) -> app::i18n::MsgArg {
-    let control = control.label();
-    match (name, arena) {
-        ("@daily", true) => app::msg!("tournament-daily-arena", control = control).into(),
-        ("@hourly", true) => app::msg!("tournament-hourly-arena", control = control).into(),
-        ("@daily", false) => app::msg!("tournament-daily", control = control).into(),
-        ("@hourly", false) => app::msg!("tournament-hourly", control = control).into(),
-        (name, _) => name.into(),
-    }
+    let kind = if arena {
+        app::tournaments::Kind::Arena
+    } else {
+        app::tournaments::Kind::Swiss
+    };
+    app::tournaments::scheduled_name(name, kind, control).map_or_else(|| name.into(), Into::into)
 }
 
 fn signed_in(caller: &Caller) -> Result<AccountId, CommandError> {

@@ -26,8 +26,8 @@ impl Every {
     /// The name stored for a scheduled tournament (shown through a key).
     pub fn key(self) -> &'static str {
         match self {
-            Every::Hour => "@hourly",
-            Every::Day => "@daily",
+            Every::Hour => app::tournaments::SCHEDULED_HOURLY,
+            Every::Day => app::tournaments::SCHEDULED_DAILY,
         }
     }
 }

@@ -37,17 +37,8 @@ pub fn start_text(ms: i64) -> String {
 
 /// A tournament's name: a player's, or the schedule's by key.
 pub fn display_name(lang: Lang, s: &TournamentSummary) -> String {
-    match s.name.as_str() {
-        "@daily" if s.kind == Kind::Arena => {
-            t!(lang, "tournament-daily-arena", control = s.control.label())
-        }
-        "@hourly" if s.kind == Kind::Arena => {
-            t!(lang, "tournament-hourly-arena", control = s.control.label())
-        }
-        "@daily" => t!(lang, "tournament-daily", control = s.control.label()),
-        "@hourly" => t!(lang, "tournament-hourly", control = s.control.label()),
-        name => name.to_string(),
-    }
+    crate::tournaments::scheduled_name(&s.name, s.kind, s.control)
+        .map_or_else(|| s.name.clone(), |name| name.text(lang))
 }
 
 /// The line under a tournament's name: control, rounds, rated, players.

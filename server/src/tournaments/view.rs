@@ -417,23 +417,9 @@ impl Tournaments {
     /// The crosstable as plain text (the export): every player.
     pub async fn export(&self, id: &TournamentId) -> Result<String, CommandError> {
         let view = self.shared(id).await?.complete();
-        let name = match view.summary.name.as_str() {
-            "@daily" | "@hourly" => format!(
-                "{} {} {}",
-                if view.summary.name == "@daily" {
-                    "Daily"
-                } else {
-                    "Hourly"
-                },
-                if view.summary.kind == app::tournaments::Kind::Arena {
-                    "arena"
-                } else {
-                    "Swiss"
-                },
-                view.summary.control.label()
-            ),
-            name => name.to_string(),
-        };
+        let summary = &view.summary;
+        let name = app::tournaments::scheduled_name(&summary.name, summary.kind, summary.control)
+            .map_or_else(|| summary.name.clone(), |name| name.english());
         let mut text = format!(
             "{}\n{} · {} rounds · BQ multiplier {}\n",
             name,
