@@ -1,3 +1,4 @@
+// Over 600 lines: the tournament types every side shares (summary, view, standings, the crosstable's words, scheduled names) with their unit tests; the server functions could move to a module of their own when it grows again.
 //! Tournaments as the pages see them: Swiss events of a fixed number of
 //! rounds between signed-in players, standings by points, then the
 //! Brightwell quotient, then discs (the rules in docs/PRODUCT.md,

@@ -1,3 +1,4 @@
+// Over 600 lines: the Bot API end to end shares one set-up (a live server, a bot with its token, a person) across upgrade, tokens, the streams, challenges, quick match and arenas; split by door (challenges, queue, tournaments) when it grows again.
 //! Bot accounts and the Bot API end to end, in process (docs/PROTOCOL.md,
 //! Bot API): who may become a bot, tokens (shown once, hashed, revocable),
 //! a bot kept off the people's game commands, and a person's challenge
