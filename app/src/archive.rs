@@ -55,6 +55,22 @@ pub struct GameView {
     /// A rated game: black's and white's rating before and after it.
     #[serde(default)]
     pub ratings: Option<[(i32, i32); 2]>,
+    /// One game of a synchro pair: the other game, and the disc sum.
+    #[serde(default)]
+    pub synchro: Option<SynchroView>,
+}
+
+/// A synchro pair as one of its games sees it (docs/PRODUCT.md, Bots: two
+/// games at once from one start, colours swapped, won by the disc sum).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SynchroView {
+    /// The other game's table.
+    pub other_table: crate::protocol::TableId,
+    /// The other game, once it is over.
+    pub other_game: Option<GameId>,
+    /// Once both are over: the discs of this game's black player over both
+    /// games, and of its white player (who played the other colours there).
+    pub sums: Option<[u32; 2]>,
 }
 
 /// A line of a games list.

@@ -69,6 +69,12 @@ pub struct ChallengeView {
     /// When it was answered (ms since the epoch, the server's clock).
     #[serde(default)]
     pub answered_at: Option<i64>,
+    /// Starts from a random balanced position.
+    #[serde(default)]
+    pub random_start: bool,
+    /// A synchro pair: two games at once, colours swapped.
+    #[serde(default)]
+    pub synchro: bool,
 }
 
 /// The caller's challenges: those sent to them and those they sent.
@@ -109,6 +115,13 @@ pub struct NewChallenge {
     pub control: TimeControl,
     pub colour: Colour,
     pub rated: bool,
+    /// Start from a random balanced position (picked when accepted).
+    #[serde(default)]
+    pub random_start: bool,
+    /// A synchro pair: two games at once from the same start, colours
+    /// swapped, scored by the disc sum (`colour` is the first game's).
+    #[serde(default)]
+    pub synchro: bool,
 }
 
 /// Server-side glue: the trait the server implements.
@@ -133,6 +146,7 @@ pub mod backend {
             accept: bool,
         ) -> Result<Option<TableId>, CommandError>;
         async fn cancel_challenge(&self, caller: &Caller, id: String) -> Result<(), CommandError>;
+        async fn synchro_partner(&self, table: TableId) -> Result<Option<TableId>, CommandError>;
     }
 
     /// The challenge backend, provided to server functions as context.
@@ -151,6 +165,13 @@ pub mod backend {
 pub async fn challenge(new: NewChallenge) -> Result<String, CommandError> {
     let caller = crate::api::backend::caller()?;
     backend::context()?.challenge(&caller, new).await
+}
+
+/// The other table of the synchro pair `table` belongs to (None: not one
+/// of a pair). Anyone may ask, as anyone may watch either game.
+#[leptos::server(endpoint = "synchro_partner", input = Json)]
+pub async fn synchro_partner(table: TableId) -> Result<Option<TableId>, CommandError> {
+    backend::context()?.synchro_partner(table).await
 }
 
 /// The caller's open and recently answered challenges.

@@ -9,6 +9,7 @@ pub mod bot;
 pub mod nboard;
 pub mod puzzles;
 pub mod report;
+pub mod starts;
 pub mod strong_cli;
 pub mod train;
 

@@ -96,6 +96,12 @@ const USAGE: &str = "usage:
                                     one per game, empties cycling A..B, each with a legal move;
                                     prints OBF lines with the best move and exact score
                                     (engine/tests/data/small14-20.obf)
+  othello balanced-starts [--count N] [--seed S] [--plies A-B] [--depth D] [--within W]
+                                    N random balanced starts (default 100, seed 1, 8-12 plies,
+                                    depth 12, within 2 discs): random legal moves from the initial
+                                    position, kept when the strong search values them within W
+                                    discs of even; prints their moves and value
+                                    (book/balanced-starts.txt)
   othello puzzles --seed S --count N --out FILE [--games FILE] [--threads T] [--midgame-depth D]
                                     generate puzzles (JSON Lines) from self-play games of seed S
                                     (and first from the transcripts of --games FILE, one per line);
@@ -137,6 +143,7 @@ enum Command {
     CompareSolvers(PathBuf),
     LabelBias(engine_cli::bias::BiasConfig, Option<PathBuf>),
     GenPositions(engine_cli::bias::GenConfig),
+    BalancedStarts(engine_cli::starts::Config),
     NBoard(Option<PathBuf>, Option<PathBuf>),
     Bot(engine_cli::bot::Config),
     Puzzles(puzzles::Config),
@@ -194,6 +201,9 @@ fn parse_args(args: &[String]) -> Result<Command, String> {
         [cmd, file] if cmd == "compare-solvers" => Ok(Command::CompareSolvers(PathBuf::from(file))),
         [cmd, rest @ ..] if cmd == "accuracy" => {
             strong_cli::parse_accuracy(rest).map(Command::Accuracy)
+        }
+        [cmd, rest @ ..] if cmd == "balanced-starts" => {
+            engine_cli::starts::parse(rest).map(Command::BalancedStarts)
         }
         [cmd, rest @ ..] if cmd == "gen-positions" => {
             engine_cli::bias::parse_gen(rest).map(Command::GenPositions)
@@ -351,6 +361,34 @@ fn main() -> ExitCode {
         Command::GenPositions(config) => {
             for line in engine_cli::bias::gen_positions(&config, default_weights()) {
                 println!("{line}");
+            }
+        }
+        Command::BalancedStarts(config) => {
+            println!(
+                "# Random balanced starts: {} positions {}-{} plies from the initial one, \
+                 reached by random legal moves (seed {}), each within {} discs of even by the \
+                 strong search at depth {} (the value: the side to move's view).",
+                config.count,
+                config.plies.0,
+                config.plies.1,
+                config.seed,
+                config.within,
+                config.depth
+            );
+            println!(
+                "# Made by: othello balanced-starts --count {} --seed {} --plies {}-{} --depth {} --within {}",
+                config.count, config.seed, config.plies.0, config.plies.1, config.depth, config.within
+            );
+            let kept = engine_cli::starts::generate(&config, |start| {
+                println!("{} {:+.2}", start.moves, start.value);
+            });
+            if kept.len() < config.count {
+                eprintln!(
+                    "othello: only {} balanced starts found of {} wanted",
+                    kept.len(),
+                    config.count
+                );
+                return ExitCode::FAILURE;
             }
         }
         Command::Bot(config) => {

@@ -103,6 +103,8 @@ async fn keep_playing(
                 control: TimeControl::PRESETS[0],
                 colour: Colour::Black,
                 rated: false,
+                random_start: false,
+                synchro: false,
             })
             .await
             .map_err(|e| format!("challenge {bot}: {}", e.message))?;

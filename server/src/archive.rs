@@ -141,6 +141,43 @@ impl Archive {
         })
     }
 
+    /// A synchro pair's other game and sum, seen from `row` (the pair is the
+    /// first game of both tables; a rematch after it is a game of its own).
+    async fn synchro(
+        &self,
+        row: &ArchivedRow,
+    ) -> Result<Option<app::archive::SynchroView>, CommandError> {
+        if row.round != 1 {
+            return Ok(None);
+        }
+        let Some((first, second)) = self
+            .store
+            .synchro_pair(&row.table_id)
+            .await
+            .map_err(unavailable)?
+        else {
+            return Ok(None);
+        };
+        let other_table = if row.table_id == first { second } else { first };
+        let other = self
+            .store
+            .archived_game_at(&other_table, 1)
+            .await
+            .map_err(unavailable)?;
+        // Colours are swapped there: this game's black played white.
+        let discs = |n: i64| n.clamp(0, 64) as u32;
+        Ok(Some(app::archive::SynchroView {
+            other_table: app::protocol::TableId::new(other_table),
+            sums: other.as_ref().map(|other| {
+                [
+                    discs(row.black_discs) + discs(other.white_discs),
+                    discs(row.white_discs) + discs(other.black_discs),
+                ]
+            }),
+            other_game: other.map(|other| GameId::new(other.id)),
+        }))
+    }
+
     /// A stored game by id (404 for an unknown or malformed one).
     async fn row(&self, id: &GameId) -> Result<ArchivedRow, CommandError> {
         let missing = || CommandError::not_found(app::msg!("srv-no-game"));
@@ -186,6 +223,7 @@ impl Archive {
                 ]),
                 _ => None,
             },
+            synchro: self.synchro(&row).await?,
         })
     }
 

@@ -89,6 +89,8 @@ impl Challenges {
             table: row.table_id.clone().map(TableId::new),
             expires_at: row.expires_at,
             answered_at: row.answered_at,
+            random_start: row.random_start != 0,
+            synchro: row.synchro != 0,
         }
     }
 
@@ -138,6 +140,8 @@ impl Challenges {
                 rated: new.rated,
                 now,
                 expires_at: now + EXPIRES_AFTER_MS,
+                random_start: new.random_start,
+                synchro: new.synchro,
             })
             .await
             .map_err(unavailable)?;
@@ -233,9 +237,17 @@ impl Challenges {
             };
         }
         let table = TableId::new(crate::hex::hex(&rand::random::<[u8; 8]>()));
+        // A synchro pair's second game, colours swapped.
+        let pair =
+            (row.synchro != 0).then(|| TableId::new(crate::hex::hex(&rand::random::<[u8; 8]>())));
         if !self
             .store
-            .answer_challenge(id, "accepted", Some(table.as_str()), now)
+            .answer_challenge(
+                id,
+                "accepted",
+                Some((table.as_str(), pair.as_ref().map(TableId::as_str))),
+                now,
+            )
             .await
             .map_err(unavailable)?
         {
@@ -253,24 +265,53 @@ impl Challenges {
         };
         let rated = row.rated != 0
             && crate::rating_gate::may_meet_rated(self.hub.linked(black, white).await, false);
-        let seated = self
-            .hub
-            .create_paired_table(
-                &table,
-                &crate::identity::identity_of(black),
-                &crate::identity::identity_of(white),
-                control_of(&row),
-                rated,
-                false,
-            )
-            .await;
-        if let Err(error) = seated {
-            // The answer is written; without its table it is withdrawn.
-            let _ = self.store.cancel_accepted_challenge(id).await;
-            return Err(error);
+        // Both games of a pair start from the same position.
+        let start = (row.random_start != 0).then(crate::starts::pick);
+        let mut games = vec![(&table, black, white)];
+        if let Some(pair) = &pair {
+            games.push((pair, white, black));
         }
-        tracing::info!(challenge = %id, table = %table, ?rated, "challenge accepted");
+        for (id_of, black, white) in games {
+            let seated = self
+                .hub
+                .create_paired_table(
+                    id_of,
+                    &crate::identity::identity_of(black),
+                    &crate::identity::identity_of(white),
+                    control_of(&row),
+                    rated,
+                    false,
+                    start,
+                )
+                .await;
+            if let Err(error) = seated {
+                // The answer is written; without its tables it is withdrawn.
+                let _ = self.store.cancel_accepted_challenge(id).await;
+                return Err(error);
+            }
+        }
+        tracing::info!(challenge = %id, table = %table, pair = ?pair, ?rated, "challenge accepted");
         Ok(Some(table))
+    }
+
+    /// The other table of the synchro pair `table` belongs to; a malformed
+    /// id is not found (404) before any query.
+    pub async fn partner(&self, table: &TableId) -> Result<Option<TableId>, CommandError> {
+        if !table.is_well_formed() {
+            return Err(CommandError::not_found(app::msg!("srv-no-table")));
+        }
+        let pair = self
+            .store
+            .synchro_pair(table.as_str())
+            .await
+            .map_err(unavailable)?;
+        Ok(pair.map(|(first, second)| {
+            TableId::new(if first == table.as_str() {
+                second
+            } else {
+                first
+            })
+        }))
     }
 
     /// Withdraws a challenge the caller sent.
@@ -314,5 +355,9 @@ impl app::challenges::backend::ChallengeBackend for Challenges {
 
     async fn cancel_challenge(&self, caller: &Caller, id: String) -> Result<(), CommandError> {
         self.cancel(caller, &id).await
+    }
+
+    async fn synchro_partner(&self, table: TableId) -> Result<Option<TableId>, CommandError> {
+        self.partner(&table).await
     }
 }

@@ -40,6 +40,7 @@ pub mod seating;
 pub mod serve;
 pub mod session;
 pub mod sound;
+pub mod starts;
 pub mod store;
 pub mod table;
 pub mod telemetry;

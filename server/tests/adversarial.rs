@@ -626,6 +626,8 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
                     control: app::protocol::TimeControl::PRESETS[0],
                     colour: app::challenges::Colour::Random,
                     rated: false,
+                    random_start: false,
+                    synchro: false,
                 })
                 .await,
         ),

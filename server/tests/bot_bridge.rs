@@ -107,6 +107,8 @@ async fn challenge_answered(person: &Client, name: &str, rated: bool) -> Option<
             control: TimeControl::PRESETS[0],
             colour: Colour::Black,
             rated,
+            random_start: false,
+            synchro: false,
         })
         .await
         .expect("sent");

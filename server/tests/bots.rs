@@ -289,6 +289,8 @@ async fn challenged_and_played(live: &Live) {
             control: TimeControl::PRESETS[0],
             colour: Colour::Black,
             rated: true,
+            random_start: false,
+            synchro: false,
         })
         .await
         .expect("sent");
@@ -631,6 +633,8 @@ async fn a_person_alone_in_quick_match_is_offered_the_nearest_rated_bot_online()
             control: TimeControl::PRESETS[0],
             colour: Colour::Random,
             rated: true,
+            random_start: false,
+            synchro: false,
         })
         .await
         .expect("challenge sent");
@@ -755,4 +759,147 @@ async fn a_bot_enters_only_arenas_that_allow_bots_and_plays_its_pairing_there() 
         .post(&format!("/api/bot/tournament/{open}/withdraw"))
         .await;
     assert_eq!(status, 422, "not in it any more");
+}
+
+#[tokio::test]
+async fn a_synchro_pair_from_a_random_start_is_two_games_swapped_archived_and_summed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = Live::start(&dir.path().join("db.sqlite"), ManualClock::new(1_000_000)).await;
+    let (_robot, token) = bot(&live, "pairbot").await;
+    let api = Api::new(&live, &token);
+    let mut events = api.stream("/api/stream/event").await;
+    let person = live.browser().await;
+    person.sign_up("sofia", PASSWORD).await.expect("sign up");
+    let id = person
+        .challenge(&NewChallenge {
+            name: "pairbot".into(),
+            control: TimeControl::PRESETS[0],
+            colour: Colour::Black,
+            rated: false,
+            random_start: true,
+            synchro: true,
+        })
+        .await
+        .expect("sent");
+    // The bot reads what it is asked for.
+    let challenge = events.next_of("challenge").await;
+    assert_eq!(challenge["challenge"]["synchro"], true, "{challenge}");
+    assert_eq!(challenge["challenge"]["start"], "random");
+    let (status, accepted) = api.post(&format!("/api/bot/challenge/{id}/accept")).await;
+    assert_eq!(status, 200, "{accepted}");
+    let first = TableId::new(accepted["table"].as_str().expect("table").to_string());
+    let lists = person.my_challenges().await.expect("lists");
+    let sent = lists.outgoing.iter().find(|c| c.id == id).expect("listed");
+    assert!(sent.synchro && sent.random_start);
+    // The pair: the other table found from either one, and not for others.
+    let second: Option<TableId> = person
+        .call("synchro_partner", json!({ "table": first }))
+        .await
+        .expect("partner");
+    let second = second.expect("a pair");
+    let back: Option<TableId> = person
+        .call("synchro_partner", json!({ "table": second }))
+        .await
+        .expect("partner");
+    assert_eq!(back.as_ref(), Some(&first));
+    let lone = person
+        .create_private(Some(TimeControl::PRESETS[0]))
+        .await
+        .expect("table");
+    let none: Option<TableId> = person
+        .call("synchro_partner", json!({ "table": lone }))
+        .await
+        .expect("partner");
+    assert_eq!(none, None);
+    assert_eq!(
+        refusal_key(
+            &person,
+            "synchro_partner",
+            json!({ "table": "not a table" })
+        )
+        .await,
+        (404, "srv-no-table".to_string())
+    );
+    // Two games, both from one random start of the published set, colours
+    // swapped: sofia black in the first, white in the second.
+    let a = person.get_table(&first).await.expect("first");
+    let b = person.get_table(&second).await.expect("second");
+    assert_eq!(a.you, vec![Side::Black]);
+    assert_eq!(b.you, vec![Side::White]);
+    assert_eq!(a.board.cells, b.board.cells, "one start for both");
+    let discs = a.board.cells.iter().filter(|c| **c != 0).count();
+    assert!((12..=16).contains(&discs), "8-12 plies in: {discs} discs");
+    let published: Vec<Vec<i8>> = server::starts::all()
+        .iter()
+        .map(|p| p.to_cells().to_vec())
+        .collect();
+    assert!(
+        published.contains(&a.board.cells),
+        "a start of the published set"
+    );
+    // The bot hears of both games.
+    let mut started = [
+        events.next_of("gameStart").await["game"]["id"].clone(),
+        events.next_of("gameStart").await["game"]["id"].clone(),
+    ];
+    started.sort_by_key(|v| v.to_string());
+    let mut expected = [json!(first.as_str()), json!(second.as_str())];
+    expected.sort_by_key(|v| v.to_string());
+    assert_eq!(started, expected);
+
+    // Each game: one move by whoever is to move, then sofia resigns the
+    // first and the bot the second.
+    for table in [&first, &second] {
+        let view = person.get_table(table).await.expect("view");
+        let RoundStatus::Playing { to_move } = view.status else {
+            panic!("playing: {:?}", view.status);
+        };
+        if !view.you.contains(&to_move) {
+            let mut game = api.stream(&format!("/api/bot/game/stream/{table}")).await;
+            let full = game.next().await.expect("gameFull");
+            let square = full["state"]["legal"][0]
+                .as_str()
+                .expect("legal")
+                .to_string();
+            let (status, answer) = api
+                .post(&format!("/api/bot/game/{table}/move/{square}"))
+                .await;
+            assert_eq!(status, 200, "{answer}");
+        } else {
+            person
+                .play_move(table, view.board.legal[0])
+                .await
+                .expect("move");
+        }
+    }
+    person.resign(&first, None).await.expect("resigned");
+    // Before the other ends, the first game's page waits for the sum.
+    let games = person.my_games(None).await.expect("games");
+    let game_a = games.first().expect("archived").id.clone();
+    let view_a = person.get_game(&game_a).await.expect("game");
+    let pair = view_a.synchro.clone().expect("one of a pair");
+    assert_eq!(pair.other_table, second);
+    assert_eq!((pair.other_game, pair.sums), (None, None));
+    let (status, answer) = api.post(&format!("/api/bot/game/{second}/resign")).await;
+    assert_eq!(status, 200, "{answer}");
+    // Both archived, each linking the other; the sums are each player's
+    // discs over both games (colours swapped in the second).
+    let games = person.my_games(None).await.expect("games");
+    assert_eq!(games.len(), 2, "both games archived");
+    let game_b = games
+        .iter()
+        .find(|g| g.id != game_a)
+        .expect("the other")
+        .id
+        .clone();
+    let view_a = person.get_game(&game_a).await.expect("game");
+    let view_b = person.get_game(&game_b).await.expect("game");
+    let pair_a = view_a.synchro.clone().expect("pair");
+    let pair_b = view_b.synchro.clone().expect("pair");
+    assert_eq!(pair_a.other_game.as_ref(), Some(&game_b));
+    assert_eq!(pair_b.other_game.as_ref(), Some(&game_a));
+    let sofia = u32::from(view_a.black_discs) + u32::from(view_b.white_discs);
+    let robot = u32::from(view_a.white_discs) + u32::from(view_b.black_discs);
+    assert_eq!(pair_a.sums, Some([sofia, robot]));
+    assert_eq!(pair_b.sums, Some([robot, sofia]));
 }

@@ -25,6 +25,8 @@ fn to(name: &str, colour: Colour, rated: bool) -> NewChallenge {
         control: TimeControl::PRESETS[0],
         colour,
         rated,
+        random_start: false,
+        synchro: false,
     }
 }
 

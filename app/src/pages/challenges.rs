@@ -25,14 +25,21 @@ fn colour_text(lang: Lang, colour: Colour) -> String {
     }
 }
 
-/// "3+2, rated" / "3+2, casual".
+/// "3+2, rated" / "3+2, casual", and a random start or a synchro pair.
 fn terms(lang: Lang, c: &ChallengeView) -> String {
     let kind = if c.rated {
         t!(lang, "tournament-rated")
     } else {
         t!(lang, "tournament-casual")
     };
-    format!("{}, {}", c.control.label(), kind)
+    let mut terms = format!("{}, {}", c.control.label(), kind);
+    if c.random_start {
+        terms = format!("{terms}, {}", t!(lang, "challenge-random-start-short"));
+    }
+    if c.synchro {
+        terms = format!("{terms}, {}", t!(lang, "challenge-synchro-short"));
+    }
+    terms
 }
 
 /// The colour the challenged player gets, as they read it.
@@ -51,6 +58,8 @@ pub fn ChallengeForm(name: String) -> impl IntoView {
     let control = RwSignal::new(0usize);
     let colour = RwSignal::new(String::from("random"));
     let rated = RwSignal::new(false);
+    let random_start = RwSignal::new(false);
+    let synchro = RwSignal::new(false);
     let (note, set_note) = signal(None::<(bool, String)>);
     let target = StoredValue::new(name.clone());
     let send = Action::new(move |new: &NewChallenge| challenge(new.clone()));
@@ -72,6 +81,8 @@ pub fn ChallengeForm(name: String) -> impl IntoView {
             control: TimeControl::PRESETS[control.get_untracked().min(2)],
             colour: Colour::parse(&colour.get_untracked()).unwrap_or(Colour::Random),
             rated: rated.get_untracked(),
+            random_start: random_start.get_untracked(),
+            synchro: synchro.get_untracked(),
         });
     };
     view! {
@@ -89,6 +100,8 @@ pub fn ChallengeForm(name: String) -> impl IntoView {
                     </select>
                 </label>
                 <label><input id="challenge-rated" type="checkbox" bind:checked=rated /> " " {t!(lang, "tournament-rated")}</label>
+                <label><input id="challenge-random-start" type="checkbox" bind:checked=random_start /> " " {t!(lang, "challenge-random-start")}</label>
+                <label><input id="challenge-synchro" type="checkbox" bind:checked=synchro /> " " {t!(lang, "challenge-synchro")}</label>
                 <button type="submit" id="challenge-send">{t!(lang, "challenge-send")}</button>
             </form>
             {move || note.get().map(|(error, text)| if error {

@@ -271,6 +271,46 @@ fn GameScoreCard(game: StoredValue<GameView>, snapshot: Signal<BoardSnapshot>) -
             </p>
         }
     });
+    // One game of a synchro pair: the other game, and the disc sum once
+    // both are over.
+    let synchro = game.with_value(|g| {
+        g.synchro.clone().map(|pair| {
+            let (black, white) = (player_name(lang, &g.black), player_name(lang, &g.white));
+            let other = match &pair.other_game {
+                Some(id) => format!("/game/{id}"),
+                None => format!("/table/{}", pair.other_table),
+            };
+            let sum = match pair.sums {
+                Some([b, w]) => {
+                    let outcome = match b.cmp(&w) {
+                        std::cmp::Ordering::Greater => {
+                            t!(lang, "synchro-wins", name = black.clone())
+                        }
+                        std::cmp::Ordering::Less => t!(lang, "synchro-wins", name = white.clone()),
+                        std::cmp::Ordering::Equal => t!(lang, "synchro-drawn"),
+                    };
+                    t!(
+                        lang,
+                        "synchro-sum",
+                        black = black,
+                        bsum = b,
+                        white = white,
+                        wsum = w,
+                        outcome = outcome
+                    )
+                }
+                None => t!(lang, "synchro-waiting"),
+            };
+            view! {
+                <p id="game-synchro">
+                    {t!(lang, "synchro-pair")} " "
+                    <a id="synchro-other" href=other>{t!(lang, "synchro-other")}</a>
+                    ". "
+                    <span id="synchro-sum">{sum}</span>
+                </p>
+            }
+        })
+    });
     view! {
         <div class="card score">
             <div class="count black-count" id="black-count">
@@ -288,6 +328,7 @@ fn GameScoreCard(game: StoredValue<GameView>, snapshot: Signal<BoardSnapshot>) -
             </p>
             <p id="game-result">{result}</p>
             {ratings}
+            {synchro}
             {you_text}
             <p>
                 <a id="game-ggf" href=game.with_value(|g| format!("/game/{}/export.ggf", g.id)) download>

@@ -207,6 +207,12 @@ struct ChallengeBody {
     rated: bool,
     #[serde(default = "random")]
     colour: Colour,
+    /// Start from a random balanced position.
+    #[serde(default)]
+    random_start: bool,
+    /// A synchro pair (two games, colours swapped).
+    #[serde(default)]
+    synchro: bool,
 }
 
 fn random() -> Colour {
@@ -231,6 +237,8 @@ async fn challenge(
                 control: body.control,
                 colour: body.colour,
                 rated: body.rated,
+                random_start: body.random_start,
+                synchro: body.synchro,
             },
         )
         .await?;

@@ -196,6 +196,8 @@ fn challenge_json(bot: &BotCaller, view: &ChallengeView, incoming: bool) -> Valu
         "rated": view.rated,
         "colour": colour,
         "expires_at": view.expires_at,
+        "start": if view.random_start { "random" } else { "standard" },
+        "synchro": view.synchro,
     })
 }
 

@@ -136,6 +136,10 @@ impl<B: ChallengeBackend> ChallengeBackend for PeopleOnly<B> {
     async fn cancel_challenge(&self, caller: &Caller, id: String) -> Result<(), CommandError> {
         self.inner.cancel_challenge(caller, id).await
     }
+
+    async fn synchro_partner(&self, table: TableId) -> Result<Option<TableId>, CommandError> {
+        self.inner.synchro_partner(table).await
+    }
 }
 
 #[async_trait::async_trait]

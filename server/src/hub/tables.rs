@@ -88,6 +88,7 @@ impl<S: TableStore> Hub<S> {
         control: TimeControl,
         rated: bool,
         tournament: bool,
+        start: Option<engine::Position>,
     ) -> Result<(), CommandError> {
         let place = self.inner.limits.uncounted(Kind::Table);
         let mode = TableMode::Online {
@@ -101,7 +102,7 @@ impl<S: TableStore> Hub<S> {
             black,
             mode,
             Some(white),
-            None,
+            start,
             Some((id.clone(), Side::Black)),
         )
         .await

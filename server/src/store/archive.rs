@@ -76,6 +76,9 @@ crate::store::rows::row_struct! {
     #[derive(Clone, Debug)]
     pub struct ArchivedRow {
         pub id: String,
+        /// The table it was played at, and which of its rounds it was.
+        pub table_id: String,
+        pub round: i64,
         pub mode: ModeColumns as flatten,
         pub black_account: Option<i64>,
         pub black_ai: Option<i64>,
@@ -121,9 +124,26 @@ impl ArchivedRow {
     }
 }
 
-const COLUMNS: &str = concat!("id, ", mode_columns!(), ", black_account, black_ai, black_browser, white_account, white_ai, white_browser, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at, black_before, black_after, white_before, white_after");
+const COLUMNS: &str = concat!("id, table_id, round, ", mode_columns!(), ", black_account, black_ai, black_browser, white_account, white_ai, white_browser, start_obf, moves, times, winner, reason, black_discs, white_discs, ended_at, black_before, black_after, white_before, white_after");
 
 impl Store {
+    /// The game archived from a table's round, if it is over.
+    pub async fn archived_game_at(
+        &self,
+        table: &str,
+        round: i64,
+    ) -> Result<Option<ArchivedRow>, StoreError> {
+        let query =
+            format!("SELECT {COLUMNS} FROM archived_games WHERE table_id = $1 AND round = $2");
+        Ok(on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, ArchivedRow>(&pool.sql(&query))
+                .bind(table)
+                .bind(round)
+                .fetch_optional(pool)
+                .await?
+        }))
+    }
+
     /// An archived game by id.
     pub async fn archived_game(&self, id: &str) -> Result<Option<ArchivedRow>, StoreError> {
         let query = format!("SELECT {COLUMNS} FROM archived_games WHERE id = $1");

@@ -24,6 +24,12 @@ crate::store::rows::row_struct! {
         pub created_at: i64,
         pub expires_at: i64,
         pub answered_at: Option<i64>,
+        /// Starts from a random balanced position (migration 0032).
+        pub random_start: i64,
+        /// A synchro pair: two games, colours swapped.
+        pub synchro: i64,
+        /// A synchro pair's second table, once accepted.
+        pub pair_table: Option<String>,
     }
 }
 
@@ -40,11 +46,13 @@ pub struct NewChallengeRow<'a> {
     pub rated: bool,
     pub now: i64,
     pub expires_at: i64,
+    pub random_start: bool,
+    pub synchro: bool,
 }
 
 const SELECT: &str = "SELECT c.id, c.challenger, a.name AS challenger_name, c.challenged, \
     b.name AS challenged_name, c.base_ms, c.increment_ms, c.colour, c.rated, c.status, c.table_id, \
-    c.created_at, c.expires_at, c.answered_at FROM challenges c \
+    c.created_at, c.expires_at, c.answered_at, c.random_start, c.synchro, c.pair_table FROM challenges c \
     JOIN accounts a ON a.id = c.challenger JOIN accounts b ON b.id = c.challenged";
 
 impl Store {
@@ -52,8 +60,8 @@ impl Store {
     pub async fn create_challenge(&self, new: &NewChallengeRow<'_>) -> Result<(), StoreError> {
         const INSERT: &str =
             "INSERT INTO challenges (id, challenger, challenged, address, base_ms, \
-            increment_ms, colour, rated, status, created_at, expires_at) \
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9, $10)";
+            increment_ms, colour, rated, status, created_at, expires_at, random_start, synchro) \
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9, $10, $11, $12)";
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(INSERT))
                 .bind(new.id)
@@ -66,6 +74,8 @@ impl Store {
                 .bind(i64::from(new.rated))
                 .bind(new.now)
                 .bind(new.expires_at)
+                .bind(i64::from(new.random_start))
+                .bind(i64::from(new.synchro))
                 .execute(pool)
                 .await?;
         });
@@ -131,7 +141,8 @@ impl Store {
     /// Withdraws an accepted challenge whose table could not be made.
     pub async fn cancel_accepted_challenge(&self, id: &str) -> Result<(), StoreError> {
         const CANCEL: &str =
-            "UPDATE challenges SET status = 'cancelled', table_id = NULL WHERE id = $1 AND status = 'accepted'";
+            "UPDATE challenges SET status = 'cancelled', table_id = NULL, pair_table = NULL \
+            WHERE id = $1 AND status = 'accepted'";
         on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(CANCEL))
                 .bind(id)
@@ -141,27 +152,43 @@ impl Store {
         Ok(())
     }
 
-    /// Answers an open, unexpired challenge: `status` with its table (when
-    /// accepted). False, writing nothing, when it was no longer open.
+    /// Answers an open, unexpired challenge: `status` with its table and a
+    /// synchro pair's second table (when accepted). False, writing nothing,
+    /// when it was no longer open.
     pub async fn answer_challenge(
         &self,
         id: &str,
         status: &str,
-        table_id: Option<&str>,
+        tables: Option<(&str, Option<&str>)>,
         now: i64,
     ) -> Result<bool, StoreError> {
-        const ANSWER: &str = "UPDATE challenges SET status = $2, table_id = $3, answered_at = $4 \
-            WHERE id = $1 AND status = 'open' AND expires_at > $4";
+        const ANSWER: &str = "UPDATE challenges SET status = $2, table_id = $3, pair_table = $5, \
+            answered_at = $4 WHERE id = $1 AND status = 'open' AND expires_at > $4";
         let done = on_db!(self.db(), |pool| {
             sqlx::query(&pool.sql(ANSWER))
                 .bind(id)
                 .bind(status)
-                .bind(table_id)
+                .bind(tables.map(|(table, _)| table))
                 .bind(now)
+                .bind(tables.and_then(|(_, pair)| pair))
                 .execute(pool)
                 .await?
                 .rows_affected()
         });
         Ok(done == 1)
+    }
+
+    /// A synchro pair's two tables (first, second), given either.
+    pub async fn synchro_pair(&self, table: &str) -> Result<Option<(String, String)>, StoreError> {
+        const PAIR: &str = "SELECT table_id, pair_table FROM challenges \
+            WHERE (table_id = $1 OR pair_table = $1) AND pair_table IS NOT NULL AND status = 'accepted' \
+            LIMIT 1";
+        let row = on_db!(self.db(), |pool| {
+            sqlx::query_as::<_, (String, String)>(&pool.sql(PAIR))
+                .bind(table)
+                .fetch_optional(pool)
+                .await?
+        });
+        Ok(row)
     }
 }

@@ -824,6 +824,7 @@ impl Tournaments {
                 control,
                 rated,
                 true,
+                None,
             )
             .await
         {

@@ -119,6 +119,7 @@ mod tests {
             ended_at: 0,
             you: Vec::new(),
             ratings: None,
+            synchro: None,
         }
     }
 

@@ -44,6 +44,9 @@ pub(super) fn ActionsCard(t: Table) -> impl IntoView {
         <Show when=move || t.view.with(state::is_tournament)>
             <TournamentNote t />
         </Show>
+        <Show when=move || t.view.with(|v| matches!(v.mode, crate::protocol::TableMode::Online { private: true, time: Some(_), tournament: false, .. }))>
+            <SynchroNote t />
+        </Show>
         <div class="card actions row">
             <ResignControl t />
             <RematchButtons t />
@@ -54,6 +57,33 @@ pub(super) fn ActionsCard(t: Table) -> impl IntoView {
                 </button>
             </Show>
         </div>
+    }
+}
+
+/// At one game of a synchro pair (a challenge's): what it is, and the way
+/// to the other game (in a tab of its own: both are played at once).
+#[component]
+fn SynchroNote(t: Table) -> impl IntoView {
+    let lang = t.lang;
+    let id = t.id.get_value();
+    let partner = Resource::new(move || id.clone(), crate::challenges::synchro_partner);
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                match crate::pages::settled(partner).await {
+                    Some(Ok(Some(other))) => view! {
+                        <div class="card notice" id="synchro-note">
+                            <p>{t!(lang, "synchro-table")}</p>
+                            <a class="button" id="synchro-table-other" href=format!("/table/{other}") target="_blank">
+                                {t!(lang, "synchro-table-other")}
+                            </a>
+                        </div>
+                    }
+                    .into_any(),
+                    _ => ().into_any(),
+                }
+            })}
+        </Suspense>
     }
 }
 
