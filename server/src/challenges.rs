@@ -278,10 +278,12 @@ impl Challenges {
                     id_of,
                     &crate::identity::identity_of(black),
                     &crate::identity::identity_of(white),
-                    control_of(&row),
-                    rated,
-                    false,
-                    start,
+                    crate::hub::PairedGame {
+                        control: control_of(&row),
+                        rated,
+                        tournament: false,
+                        start,
+                    },
                 )
                 .await;
             if let Err(error) = seated {

@@ -156,7 +156,8 @@ test('a signed-up player plays a house bot by clicks, rated, found from the lobb
     const page = await newPlayer(browser, own.url, errors, '198.51.100.174');
     opened = page.context();
     await page.setViewportSize({ width: 1280, height: 800 });
-    await signUp(page, `hum${Date.now().toString(36).slice(-5)}`);
+    const me = `hum${Date.now().toString(36).slice(-5)}`;
+    await signUp(page, me);
     // The menu's "Bots" (on the lobby as on every page) opens /bots, where
     // the house bots are online.
     await page.click('#menu-bots');
@@ -239,6 +240,55 @@ test('a signed-up player plays a house bot by clicks, rated, found from the lobb
     await waitForIsland(page);
     await expect(page.locator('#mode')).toContainText('rated');
     await expect(page.locator('#players')).toContainText(offered);
+
+    // A synchro pair from a random start, asked of Pebble-bot on its
+    // profile: two games at once, colours swapped; both archived, the sum
+    // shown on each game's page.
+    await page.goto('/@/Pebble-bot');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await page.locator('#challenge form[data-live=true]').waitFor();
+    await page.check('#challenge-random-start');
+    await page.check('#challenge-synchro');
+    await page.click('#challenge-send');
+    await page.waitForURL(/\/table\//, { timeout: 30_000 });
+    await waitForIsland(page);
+    const first = new URL(page.url()).pathname;
+    await expect(page.locator('#synchro-note')).toBeVisible();
+    const other = (await page.locator('#synchro-table-other').getAttribute('href'))!;
+    expect(other).toMatch(/^\/table\/[0-9a-f]+$/);
+    expect(other).not.toBe(first);
+    const second = await page.context().newPage();
+    await second.goto(other);
+    await waitForIsland(second);
+    await expect(second.locator('#synchro-note')).toBeVisible();
+    await screenshot(second, info, 'synchro-second-table');
+    // A random start (8-12 moves in: at least 12 discs; the server test
+    // checks it is one start of the published set for both); the person's
+    // colours swapped.
+    for (const p of [page, second]) {
+      const s = await status(p);
+      expect(s.black + s.white).toBeGreaterThanOrEqual(12);
+    }
+    const mine = async (p: typeof page) => (await p.locator('#player-black .bot-tag').count()) === 0 ? 'black' : 'white';
+    expect(await mine(second)).not.toBe(await mine(page));
+    for (const p of [page, second]) {
+      await p.click('#resign');
+      await p.click('#resign-yes');
+      await expect.poll(() => isOver(p), { timeout: 15_000 }).toBe(true);
+    }
+    await second.close();
+    // The newest game in the person's profile is one of the pair: it names
+    // the other and the disc sum over both.
+    await page.goto(`/@/${me}`);
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await page.locator('#profile-games li a').first().click();
+    await page.waitForURL(/\/game\//);
+    await expect(page.locator('#synchro-sum')).toContainText('Disc sum over both games');
+    await expect(page.locator('#synchro-other')).toHaveAttribute('href', /^\/game\/[0-9a-f]+$/);
+    await screenshot(page, info, 'synchro-game-sum');
+    await page.locator('#synchro-other').click();
+    await page.waitForURL(/\/game\//);
+    await expect(page.locator('#synchro-sum')).toContainText('Disc sum over both games');
     // (Read before the server stops: its pages poll it while open.)
     expect(errors.filter((e) => !e.includes('favicon'))).toEqual([]);
   } finally {

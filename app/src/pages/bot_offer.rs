@@ -84,6 +84,8 @@ fn BotOffer(offered: Offered, socket: web_sys::WebSocket, queued: RwSignal<bool>
                 control,
                 colour: Colour::Random,
                 rated,
+                random_start: false,
+                synchro: false,
             })
             .await;
             match sent {

@@ -31,6 +31,7 @@ mod shared_queue;
 mod tables;
 
 pub use queue::{rating_window, Queued, RatingWindow, RATING_WINDOW};
+pub use tables::PairedGame;
 
 use crate::ai::AiPool;
 use crate::clock::Clock;

@@ -16,6 +16,17 @@ use rand::Rng;
 use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
+/// A game two players are seated at by the site (a challenge's, a
+/// tournament's): its clock, rated or not, a tournament's or not, and the
+/// position it starts from (`None`: the usual one).
+#[derive(Clone, Copy, Debug)]
+pub struct PairedGame {
+    pub control: TimeControl,
+    pub rated: bool,
+    pub tournament: bool,
+    pub start: Option<engine::Position>,
+}
+
 impl<S: TableStore> Hub<S> {
     /// Creates a table owned by the caller (counted against their session
     /// and address: 429 past either cap). An online table seats its creator
@@ -85,24 +96,21 @@ impl<S: TableStore> Hub<S> {
         id: &TableId,
         black: &Session,
         white: &Session,
-        control: TimeControl,
-        rated: bool,
-        tournament: bool,
-        start: Option<engine::Position>,
+        game: PairedGame,
     ) -> Result<(), CommandError> {
         let place = self.inner.limits.uncounted(Kind::Table);
         let mode = TableMode::Online {
             private: true,
-            time: Some(control),
-            rated,
-            tournament,
+            time: Some(game.control),
+            rated: game.rated,
+            tournament: game.tournament,
         };
         self.create_planned(
             place,
             black,
             mode,
             Some(white),
-            start,
+            game.start,
             Some((id.clone(), Side::Black)),
         )
         .await

@@ -821,10 +821,12 @@ impl Tournaments {
                 table,
                 &crate::identity::identity_of(black),
                 &crate::identity::identity_of(white),
-                control,
-                rated,
-                true,
-                None,
+                crate::hub::PairedGame {
+                    control,
+                    rated,
+                    tournament: true,
+                    start: None,
+                },
             )
             .await
         {

@@ -44,9 +44,7 @@ pub(super) fn ActionsCard(t: Table) -> impl IntoView {
         <Show when=move || t.view.with(state::is_tournament)>
             <TournamentNote t />
         </Show>
-        <Show when=move || t.view.with(|v| matches!(v.mode, crate::protocol::TableMode::Online { private: true, time: Some(_), tournament: false, .. }))>
-            <SynchroNote t />
-        </Show>
+        <SynchroNote t />
         <div class="card actions row">
             <ResignControl t />
             <RematchButtons t />
@@ -61,29 +59,48 @@ pub(super) fn ActionsCard(t: Table) -> impl IntoView {
 }
 
 /// At one game of a synchro pair (a challenge's): what it is, and the way
-/// to the other game (in a tab of its own: both are played at once).
+/// to the other game (in a tab of its own: both are played at once). Asked
+/// once the page runs (an effect: the server's page and the hydrated one
+/// both start without it), and only at a challenge's kind of table.
 #[component]
 fn SynchroNote(t: Table) -> impl IntoView {
     let lang = t.lang;
-    let id = t.id.get_value();
-    let partner = Resource::new(move || id.clone(), crate::challenges::synchro_partner);
-    view! {
-        <Suspense fallback=|| ()>
-            {move || Suspend::new(async move {
-                match crate::pages::settled(partner).await {
-                    Some(Ok(Some(other))) => view! {
-                        <div class="card notice" id="synchro-note">
-                            <p>{t!(lang, "synchro-table")}</p>
-                            <a class="button" id="synchro-table-other" href=format!("/table/{other}") target="_blank">
-                                {t!(lang, "synchro-table-other")}
-                            </a>
-                        </div>
-                    }
-                    .into_any(),
-                    _ => ().into_any(),
+    let partner = RwSignal::new(None::<crate::protocol::TableId>);
+    let asked = StoredValue::new(false);
+    Effect::new(move |_| {
+        let challenge_table = t.view.with(|v| {
+            matches!(
+                v.mode,
+                crate::protocol::TableMode::Online {
+                    private: true,
+                    time: Some(_),
+                    tournament: false,
+                    ..
                 }
-            })}
-        </Suspense>
+            )
+        });
+        if !challenge_table || asked.get_value() {
+            return;
+        }
+        asked.set_value(true);
+        let id = t.id.get_value();
+        leptos::task::spawn_local(async move {
+            if let Ok(Some(other)) = crate::challenges::synchro_partner(id).await {
+                let _ = partner.try_set(Some(other));
+            }
+        });
+    });
+    move || {
+        partner.get().map(|other| {
+            view! {
+                <div class="card notice" id="synchro-note">
+                    <p>{t!(lang, "synchro-table")}</p>
+                    <a class="button" id="synchro-table-other" href=format!("/table/{other}") target="_blank">
+                        {t!(lang, "synchro-table-other")}
+                    </a>
+                </div>
+            }
+        })
     }
 }
 
