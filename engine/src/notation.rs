@@ -273,6 +273,11 @@ pub struct GgfInfo {
     /// computed: black's final score like `+12.000` for a finished game,
     /// `?` otherwise.
     pub result: Option<String>,
+    /// `TY` override: GGS's game type (`s8` a synchro game); `None`: `8`.
+    pub kind: Option<String>,
+    /// `GC`: a comment on the game (e.g. the other game of a synchro pair);
+    /// `None`: not written.
+    pub comment: Option<String>,
 }
 
 fn ggf_escape(s: &str) -> String {
@@ -320,14 +325,19 @@ impl Game {
             }
             None => "?".to_string(),
         };
+        let comment = info
+            .comment
+            .as_ref()
+            .map_or(String::new(), |c| format!("GC[{}]", ggf_escape(c)));
         let mut out = format!(
-            "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{}]TI[{}]TY[8]BO[{}]",
+            "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{}]TI[{}]TY[{}]{comment}BO[{}]",
             ggf_escape(&info.place),
             ggf_escape(&info.date),
             ggf_escape(&info.black),
             ggf_escape(&info.white),
             ggf_escape(&result),
             ggf_escape(&info.time),
+            ggf_escape(info.kind.as_deref().unwrap_or("8")),
             ggf_board(self.start()),
         );
         for event in self.events() {

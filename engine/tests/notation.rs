@@ -136,6 +136,8 @@ fn ggf_export() {
         white: "alice".into(),
         time: "0".into(),
         result: None,
+        kind: None,
+        comment: None,
     };
     let ggf = game.to_ggf(&info);
     assert_eq!(

@@ -1,3 +1,4 @@
+// Over 600 lines: the archive service reads top to bottom in one file (a game replayed, its view with ratings and a synchro pair's sum, the exports, profiles and lists); the profile queries could move to a module of their own when it grows again.
 //! The game archive as the pages' [`ArchiveBackend`]: an archived game with
 //! its boards replayed, and a player's games list. Players are stored as
 //! identities; an account's name is read when shown (so a renamed or
@@ -338,13 +339,31 @@ impl Archive {
         let start = Position::from_obf(&row.start_obf).map_err(|e| broken(e.to_string()))?;
         let moves = engine::parse_moves(&row.moves).map_err(|e| broken(e.to_string()))?;
         let game = engine::Game::replay_from(start, &moves).map_err(|e| broken(e.to_string()))?;
+        // One game of a synchro pair: GGS's type `s8`, and the other game
+        // (with the disc sum once both are over) in the game's comment.
+        let (black, white) = (shown_name(&summary.black), shown_name(&summary.white));
+        let pair = self.synchro(row).await?;
+        let comment = pair.as_ref().map(|pair| {
+            let other = pair.other_game.as_ref().map_or_else(
+                || format!("table {}", pair.other_table),
+                |game| format!("game {game}"),
+            );
+            match pair.sums {
+                Some([b, w]) => format!(
+                    "synchro pair with {other}, colours swapped; disc sum {black} {b} - {w} {white}"
+                ),
+                None => format!("synchro pair with {other}, colours swapped"),
+            }
+        });
         Ok(game.to_ggf(&engine::GgfInfo {
             place: "Othello 3D".into(),
             date: String::new(),
-            black: shown_name(&summary.black),
-            white: shown_name(&summary.white),
+            black,
+            white,
             time: String::new(),
             result: crate::export::ggf_result(summary.winner, summary.reason),
+            kind: pair.is_some().then(|| "s8".to_string()),
+            comment,
         }))
     }
 

@@ -344,6 +344,8 @@ fn ggf_round(mode: TableMode, round: &RoundRef<'_>, times: &MoveTimes) -> String
             )
         }),
         result,
+        kind: None,
+        comment: None,
     };
     let record = round.game.to_ggf(&info);
     if control.is_none() {

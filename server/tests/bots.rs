@@ -902,4 +902,26 @@ async fn a_synchro_pair_from_a_random_start_is_two_games_swapped_archived_and_su
     let robot = u32::from(view_a.white_discs) + u32::from(view_b.black_discs);
     assert_eq!(pair_a.sums, Some([sofia, robot]));
     assert_eq!(pair_b.sums, Some([robot, sofia]));
+    // Exported as two GGF games of GGS's synchro type, each naming the
+    // other and the sum.
+    let (status, ggf) = person
+        .get(&format!("/game/{game_a}/export.ggf"))
+        .await
+        .expect("ggf");
+    assert_eq!(status, 200);
+    assert!(ggf.contains("TY[s8]"), "{ggf}");
+    assert!(
+        ggf.contains(&format!(
+            "GC[synchro pair with game {game_b}, colours swapped; disc sum sofia {sofia} - {robot} pairbot]"
+        )),
+        "{ggf}"
+    );
+    let (_, ggf_b) = person
+        .get(&format!("/game/{game_b}/export.ggf"))
+        .await
+        .expect("ggf");
+    assert!(
+        ggf_b.contains(&format!("GC[synchro pair with game {game_a}")),
+        "{ggf_b}"
+    );
 }
