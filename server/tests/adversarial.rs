@@ -86,6 +86,7 @@ fn well_formed(name: &str) -> Option<(&'static str, u16)> {
         "create_bot_token" => (r#"{"label":"x"}"#, 422),
         "revoke_bot_token" => (r#"{"id":"nope"}"#, 422),
         "bots_page" => (r#"{}"#, 200),
+        "synchro_partner" => (r#"{"table":"nope"}"#, 200),
         _ => return None,
     })
 }
@@ -660,6 +661,7 @@ async fn typed_call(client: &Client, name: &str) -> Option<u16> {
         "create_bot_token" => status_of(client.create_bot_token("x").await),
         "revoke_bot_token" => status_of(client.revoke_bot_token("nope").await),
         "bots_page" => status_of(client.bots_page().await),
+        "synchro_partner" => status_of(client.synchro_partner("nope").await),
         _ => return None,
     })
 }

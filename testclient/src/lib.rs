@@ -645,6 +645,14 @@ impl Client {
             .await
     }
 
+    /// The other table of the synchro pair `table` is one of, if any.
+    pub async fn synchro_partner(
+        &self,
+        table: &str,
+    ) -> Result<Option<app::protocol::TableId>, Refusal> {
+        self.call("synchro_partner", json!({ "table": table })).await
+    }
+
     pub async fn berserk(&self, table: &str) -> Result<TableView, Refusal> {
         self.call("berserk", json!({ "table": table })).await
     }
