@@ -650,7 +650,8 @@ impl Client {
         &self,
         table: &str,
     ) -> Result<Option<app::protocol::TableId>, Refusal> {
-        self.call("synchro_partner", json!({ "table": table })).await
+        self.call("synchro_partner", json!({ "table": table }))
+            .await
     }
 
     pub async fn berserk(&self, table: &str) -> Result<TableView, Refusal> {
