@@ -169,6 +169,7 @@ lobby-bot-offer = No one has come in { $secs } s. { $bot }, a bot rated { $ratin
 lobby-bot-offer-play = Play { $bot }
 lobby-bot-offer-wait = Keep waiting
 lobby-bot-offer-sent = Challenge sent to { $bot }: you go to the table as soon as it accepts.
+lobby-play-bot = Play a bot
 lobby-private-table = Private table
 lobby-from-title = Start from a position
 lobby-from-text = Paste a position in OBF: 64 cells (X black, O white, - empty) from a1 to h8, a space, then X or O for the side to move. Against the AI you play the colour chosen above.

@@ -132,7 +132,7 @@ test('/bots lists a bot online with its BOT tag and a challenge link, in the men
   expect(errors).toEqual([]);
 });
 
-test('a signed-up player plays a house bot by clicks, rated, found from the lobby menu; both ratings move; quick match offers a bot', async ({ browser }, info) => {
+test('a signed-up player plays a house bot by clicks, rated, found by Play a bot in the lobby; both ratings move; quick match offers a bot', async ({ browser }, info) => {
   test.setTimeout(300_000);
   const errors: string[] = [];
   // The house bots as the deploy kit runs them: deploy/house-bots.sh sets
@@ -158,9 +158,11 @@ test('a signed-up player plays a house bot by clicks, rated, found from the lobb
     await page.setViewportSize({ width: 1280, height: 800 });
     const me = `hum${Date.now().toString(36).slice(-5)}`;
     await signUp(page, me);
-    // The menu's "Bots" (on the lobby as on every page) opens /bots, where
-    // the house bots are online.
-    await page.click('#menu-bots');
+    // The lobby's "Play a bot" (beside quick match) opens /bots, where the
+    // house bots are online with their ratings.
+    await page.goto('/');
+    await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
+    await page.click('#play-bot');
     await page.waitForURL((url) => url.pathname === '/bots');
     await page.waitForFunction(() => document.body.dataset.hydrated === 'true');
     const pebble = page.locator('.bot-line[data-name="Pebble-bot"]');

@@ -190,9 +190,15 @@ test('four players play a three-round Swiss by clicks; the standings and BQ matc
         await expect(page.locator('#rematch')).toHaveCount(0);
       }
     }
-    // The finished game's celebration animates on a software GPU: the
-    // screenshot waits for a frame (as board.spec's celebration does).
-    if (round === 1) await screenshot(players[0], info, 'tournament-game-over', 60_000);
+    // The finished game's celebration animates on a software GPU: under a
+    // loaded two-core run a frame can take longer than any sane wait, so
+    // this picture (for people to look at, not an assertion) is taken when
+    // a frame comes and noted when none does.
+    if (round === 1) {
+      await screenshot(players[0], info, 'tournament-game-over', 30_000).catch((e) =>
+        info.annotations.push({ type: 'screenshot skipped', description: String(e).slice(0, 200) }),
+      );
+    }
     for (const page of players) await backToTournament(page, finished);
   }
   await expect(host.locator('#tournament-status')).toContainText('final', { timeout: 20_000 });

@@ -357,6 +357,7 @@ fn OnlineCard(
                 <button class="secondary" id="private-table" on:click=start_private disabled=unavailable>
                     {t!(lang, "lobby-private-table")}
                 </button>
+                <a class="button secondary" id="play-bot" href="/bots">{t!(lang, "lobby-play-bot")}</a>
             </div>
             // Quick match's offer of a bot appears here (`pages::bot_offer`).
             <div id="bot-offer-slot"></div>
