@@ -92,17 +92,6 @@ macro_rules! text_id {
             }
         }
 
-        /// An id reads as its text wherever text is asked for (a query's
-        /// parameter, a path); text becomes an id only through
-        /// [`Self::new`] or [`Self::parse`].
-        impl std::ops::Deref for $name {
-            type Target = str;
-
-            fn deref(&self) -> &str {
-                &self.0
-            }
-        }
-
         impl AsRef<str> for $name {
             fn as_ref(&self) -> &str {
                 &self.0
@@ -113,18 +102,6 @@ macro_rules! text_id {
         impl Borrow<str> for $name {
             fn borrow(&self) -> &str {
                 &self.0
-            }
-        }
-
-        impl From<String> for $name {
-            fn from(text: String) -> Self {
-                Self(text)
-            }
-        }
-
-        impl From<&str> for $name {
-            fn from(text: &str) -> Self {
-                Self(text.to_string())
             }
         }
 

@@ -907,8 +907,12 @@ mod tests {
     fn queue_messages_read_what_the_server_sends_on_the_queue() {
         let pairs = [
             (
-                ServerMessage::Matched { table: "t1".into() },
-                QueueMessage::Matched { table: "t1".into() },
+                ServerMessage::Matched {
+                    table: crate::ids::TableId::new("t1"),
+                },
+                QueueMessage::Matched {
+                    table: crate::ids::TableId::new("t1"),
+                },
             ),
             (
                 ServerMessage::error(crate::msg!("srv-queue-unavailable")),

@@ -546,7 +546,7 @@ mod tests {
     fn a_pushed_page_reads_back() {
         let view = TournamentView {
             summary: TournamentSummary {
-                id: "t1".into(),
+                id: crate::ids::TournamentId::new("t1"),
                 name: "Friday".into(),
                 kind: Kind::Arena,
                 ends_at: Some(60_000),
@@ -567,7 +567,7 @@ mod tests {
             joined: true,
             signed_in: true,
             mine: false,
-            my_table: Some("abc".into()),
+            my_table: Some(crate::ids::TableId::new("abc")),
             my_line: None,
             ended_early: None,
             bq_legacy: false,
@@ -589,7 +589,7 @@ mod tests {
             joined: true,
             signed_in: true,
             mine: false,
-            my_table: Some("abc".into()),
+            my_table: Some(crate::ids::TableId::new("abc")),
             line: None,
         };
         let text = format!(

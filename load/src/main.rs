@@ -117,7 +117,7 @@ fn rss_kib(pid: u32) -> Option<u64> {
 async fn new_player(http: &reqwest::Client, url: &str) -> Result<Client, String> {
     let player = Client::with_http(http.clone(), url);
     // No such table: a 404 that still sets the session cookie.
-    let _ = player.get_table(&"-".into()).await;
+    let _ = player.get_table(&app::ids::TableId::new("-")).await;
     if player.token().is_none() {
         return Err("no session cookie".into());
     }

@@ -22,7 +22,7 @@ enum Path {
 
 fn record(table: &str, seq: i64) -> Record {
     Record {
-        table_id: table.into(),
+        table_id: app::ids::TableId::new(table),
         rows: vec![MoveRow {
             seq,
             round: 1,
@@ -48,7 +48,7 @@ async fn run(writers: usize, per_writer: i64, sync: SqliteSynchronous, path: Pat
     for w in 0..writers {
         store
             .create_table(
-                &format!("t{w}").into(),
+                &app::ids::TableId::new(format!("t{w}")),
                 app::protocol::TableMode::HotSeat,
                 "owner",
                 (None, None),

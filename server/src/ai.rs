@@ -812,7 +812,7 @@ mod tests {
             .position;
         for depth in 1..=6u32 {
             pool.submit(Job {
-                table_id: "t".into(),
+                table_id: app::ids::TableId::new("t"),
                 owner: "player".into(),
                 key: "ip:192.0.2.1".into(),
                 version: u64::from(depth),
@@ -942,7 +942,7 @@ mod tests {
             .expect("room");
         let _queued = pool.run_as("analysis", || 1).expect("room");
         pool.submit(Job {
-            table_id: "t".into(),
+            table_id: app::ids::TableId::new("t"),
             owner: "player".into(),
             key: "ip:192.0.2.1".into(),
             version: 1,

@@ -182,11 +182,11 @@ impl Archive {
     /// A stored game by id (404 for an unknown or malformed one).
     async fn row(&self, id: &GameId) -> Result<ArchivedRow, CommandError> {
         let missing = || CommandError::not_found(app::msg!("srv-no-game"));
-        if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if id.as_str().len() > 64 || !id.as_str().bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(missing());
         }
         self.store
-            .archived_game(id)
+            .archived_game(id.as_str())
             .await
             .map_err(unavailable)?
             .ok_or_else(missing)
@@ -318,7 +318,7 @@ impl Archive {
         };
         let mut text = crate::export::archived_text(
             lang,
-            id,
+            id.as_str(),
             summary.mode,
             (&shown_name(&summary.black), &shown_name(&summary.white)),
             &game,

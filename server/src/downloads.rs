@@ -38,7 +38,7 @@ pub async fn game_text(
         Ok(mut text) => {
             if let Some(section) = state
                 .analysis
-                .export_section(GameKind::Game, &id, lang)
+                .export_section(GameKind::Game, id.as_str(), lang)
                 .await
             {
                 text.push('\n');

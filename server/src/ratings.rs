@@ -69,7 +69,7 @@ impl Ratings {
         let speed = time.map(|t| t.speed());
         let change = if rated {
             self.store
-                .last_rating_change(table)
+                .last_rating_change(table.as_str())
                 .await
                 .map_err(unavailable)?
         } else {

@@ -483,7 +483,7 @@ async fn export_text(
             // Per-move loss, once the game has been analysed.
             if let Some(section) = state
                 .analysis
-                .export_section(GameKind::Table, &id, lang)
+                .export_section(GameKind::Table, id.as_str(), lang)
                 .await
             {
                 text.push('\n');
@@ -556,7 +556,7 @@ async fn lab_export_text(
             let lang = app::i18n::lang_of_headers(&headers);
             if let Some(section) = state
                 .analysis
-                .export_section(GameKind::Lab, &id, lang)
+                .export_section(GameKind::Lab, id.as_str(), lang)
                 .await
             {
                 text.push('\n');
@@ -578,7 +578,7 @@ async fn lab_export_json(
 ) -> axum::response::Response {
     match state.lab.export_json(&id).await {
         Ok(mut value) => {
-            if let Some(analysis) = state.analysis.stored_of(GameKind::Lab, &id).await {
+            if let Some(analysis) = state.analysis.stored_of(GameKind::Lab, id.as_str()).await {
                 value["analysis"] = serde_json::to_value(analysis).unwrap_or_default();
             }
             attachment(

@@ -551,14 +551,14 @@ async fn analyses_running_are_capped_per_address_and_free_their_place_when_done(
     for table in &tables[..cap] {
         let view = fresh(&site.url)
             .await
-            .analysis_start("table", table)
+            .analysis_start("table", table.as_str())
             .await
             .expect("started");
         assert!(matches!(view, AnalysisView::Running { .. }), "{view:?}");
     }
     let refused = fresh(&site.url)
         .await
-        .analysis_start("table", &tables[cap])
+        .analysis_start("table", tables[cap].as_str())
         .await
         .expect_err("the address's cap");
     assert_eq!(refused.status, 429, "{refused}");
@@ -580,7 +580,7 @@ async fn analyses_running_are_capped_per_address_and_free_their_place_when_done(
     // Asking about a running one is not starting one.
     fresh(&site.url)
         .await
-        .analysis_start("table", &tables[0])
+        .analysis_start("table", tables[0].as_str())
         .await
         .expect("already running");
     release.send(()).expect("release");
@@ -588,7 +588,10 @@ async fn analyses_running_are_capped_per_address_and_free_their_place_when_done(
     let deadline = Instant::now() + Duration::from_secs(60);
     for table in &tables[..cap] {
         while !matches!(
-            watcher.analysis_get("table", table).await.expect("get"),
+            watcher
+                .analysis_get("table", table.as_str())
+                .await
+                .expect("get"),
             AnalysisView::Ready { .. }
         ) {
             assert!(Instant::now() < deadline, "the analyses never finished");
@@ -597,7 +600,7 @@ async fn analyses_running_are_capped_per_address_and_free_their_place_when_done(
     }
     fresh(&site.url)
         .await
-        .analysis_start("table", &tables[cap])
+        .analysis_start("table", tables[cap].as_str())
         .await
         .expect("a place again");
 }

@@ -339,12 +339,12 @@ async fn every_finished_round_is_archived_kept_after_its_table_and_moves_with_th
     assert_eq!((game.plies[0].square, game.plies[1].square), (37, 43));
     assert_eq!(game.black_discs + game.white_discs, 6);
     refused(
-        stranger.get_game(&"0123abcd".into()).await,
+        stranger.get_game(&app::ids::GameId::new("0123abcd")).await,
         404,
         "No such game",
     );
     refused(
-        stranger.get_game(&"../../etc".into()).await,
+        stranger.get_game(&app::ids::GameId::new("../../etc")).await,
         404,
         "No such game",
     );

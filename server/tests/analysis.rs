@@ -119,23 +119,29 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
     // Not finished: refused (4xx path), and the state says so.
     let early = w
         .analyses
-        .start(GameKind::Table, &table)
+        .start(GameKind::Table, table.as_str())
         .await
         .expect_err("refused");
     assert!(early.message.contains("not finished"), "{}", early.message);
     assert_eq!(
-        w.analyses.get(GameKind::Table, &table).await.expect("get"),
+        w.analyses
+            .get(GameKind::Table, table.as_str())
+            .await
+            .expect("get"),
         AnalysisView::None { available: false }
     );
 
     let table = finished_hot_seat(&w.hub, &player).await;
     assert_eq!(
-        w.analyses.get(GameKind::Table, &table).await.expect("get"),
+        w.analyses
+            .get(GameKind::Table, table.as_str())
+            .await
+            .expect("get"),
         AnalysisView::None { available: true }
     );
     let started = w
         .analyses
-        .start(GameKind::Table, &table)
+        .start(GameKind::Table, table.as_str())
         .await
         .expect("start");
     let total = match started {
@@ -145,12 +151,12 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
     // Starting again while it runs does not start a second one.
     assert!(matches!(
         w.analyses
-            .start(GameKind::Table, &table)
+            .start(GameKind::Table, table.as_str())
             .await
             .expect("again"),
         AnalysisView::Running { .. } | AnalysisView::Ready { .. }
     ));
-    let analysis = wait_ready(&w.analyses, GameKind::Table, &table).await;
+    let analysis = wait_ready(&w.analyses, GameKind::Table, table.as_str()).await;
     assert_eq!(analysis.moves.len() as u32, total);
     assert!(total >= 55, "a whole game: {total} placements");
     // The last 10 empties are exact, the rest depth-2 searches.
@@ -181,7 +187,7 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
     // Stored: the same result comes back at once, from the database.
     let again = w
         .analyses
-        .start(GameKind::Table, &table)
+        .start(GameKind::Table, table.as_str())
         .await
         .expect("stored");
     assert_eq!(
@@ -192,7 +198,7 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
     );
     let section = w
         .analyses
-        .export_section(GameKind::Table, &table, app::i18n::Lang::En)
+        .export_section(GameKind::Table, table.as_str(), app::i18n::Lang::En)
         .await
         .expect("export section");
     assert!(
@@ -203,7 +209,7 @@ async fn a_finished_hot_seat_game_is_analysed_once_and_stored() {
     // In Greek for a Greek page, like the rest of the export.
     let greek = w
         .analyses
-        .export_section(GameKind::Table, &table, app::i18n::Lang::El)
+        .export_section(GameKind::Table, table.as_str(), app::i18n::Lang::El)
         .await
         .expect("export section");
     assert!(
@@ -271,8 +277,11 @@ async fn a_finished_lab_game_is_analysed_and_its_endgame_is_exact() {
         assert!(exact.exact, "ply {}", m.ply);
         assert!(exact.played.is_some());
     }
-    w.analyses.start(GameKind::Lab, &id).await.expect("start");
-    let analysis = wait_ready(&w.analyses, GameKind::Lab, &id).await;
+    w.analyses
+        .start(GameKind::Lab, id.as_str())
+        .await
+        .expect("start");
+    let analysis = wait_ready(&w.analyses, GameKind::Lab, id.as_str()).await;
     assert_eq!(analysis.moves.len(), view.moves.len());
     // The analysis and the lab's own exact values agree on the last move.
     let last = analysis.moves.last().expect("moves");
@@ -308,7 +317,7 @@ async fn lab_games_idle_for_24_hours_are_deleted_on_the_injected_clock() {
         .await
         .expect("the active lab game stays");
     let store = w.hub.store();
-    let stored = |id: LabId| async move { store.lab_game(&id).await.expect("read") };
+    let stored = |id: LabId| async move { store.lab_game(id.as_str()).await.expect("read") };
     assert!(
         stored(idle.clone()).await.is_none(),
         "deleted from the database too"
@@ -364,10 +373,10 @@ async fn an_archived_game_is_analysed_like_its_table() {
     let archived = wait_ready(&w.analyses, GameKind::Game, &id).await;
     assert_eq!(archived.moves.len(), games[0].moves.len() / 2);
     w.analyses
-        .start(GameKind::Table, &table)
+        .start(GameKind::Table, table.as_str())
         .await
         .expect("start");
-    let live = wait_ready(&w.analyses, GameKind::Table, &table).await;
+    let live = wait_ready(&w.analyses, GameKind::Table, table.as_str()).await;
     assert_eq!(
         archived.worst, live.worst,
         "the same game, the same verdict"
@@ -392,7 +401,7 @@ async fn a_poll_as_the_run_ends_never_answers_none() {
         let table = finished_hot_seat(&w.hub, &player).await;
         let started = w
             .analyses
-            .start(GameKind::Table, &table)
+            .start(GameKind::Table, table.as_str())
             .await
             .expect("start");
         assert!(
@@ -404,7 +413,11 @@ async fn a_poll_as_the_run_ends_never_answers_none() {
                 let (analyses, table) = (w.analyses.clone(), table.clone());
                 tokio::spawn(async move {
                     loop {
-                        match analyses.get(GameKind::Table, &table).await.expect("get") {
+                        match analyses
+                            .get(GameKind::Table, table.as_str())
+                            .await
+                            .expect("get")
+                        {
                             AnalysisView::Ready { .. } => return,
                             AnalysisView::Running { .. } => tokio::task::yield_now().await,
                             other => panic!("a poll answered {other:?} as the run ended"),
@@ -433,10 +446,10 @@ async fn several_heavy_workers_analyse_a_game_as_one_does() {
         let player = w.hub.new_session().await.expect("session");
         let table = finished_hot_seat(&w.hub, &player).await;
         w.analyses
-            .start(GameKind::Table, &table)
+            .start(GameKind::Table, table.as_str())
             .await
             .expect("start");
-        analyses.push(wait_ready(&w.analyses, GameKind::Table, &table).await);
+        analyses.push(wait_ready(&w.analyses, GameKind::Table, table.as_str()).await);
     }
     assert!(analyses[0].moves.len() >= 55);
     assert_eq!(analyses[0], analyses[1]);

@@ -122,7 +122,7 @@ async fn a_challenge_is_seen_accepted_once_and_seats_both_players() {
     ));
     let after = lena.my_challenges().await.expect("lena's");
     assert_eq!(after.outgoing[0].status, ChallengeStatus::Accepted);
-    assert_eq!(after.outgoing[0].table.as_deref(), Some(table.as_str()));
+    assert_eq!(after.outgoing[0].table.as_ref(), Some(table));
     assert!(mario
         .my_challenges()
         .await

@@ -948,14 +948,14 @@ async fn a_swiss_goes_on_on_the_other_instance_when_the_one_that_paired_it_is_ki
         .await
         .expect("created on a");
     for (_, client) in &players {
-        client.join_tournament(&id).await.expect("join");
+        client.join_tournament(id.as_str()).await.expect("join");
     }
     players[0]
         .1
-        .start_tournament(&id)
+        .start_tournament(id.as_str())
         .await
         .expect("started on a");
-    let first = players[0].1.tournament(&id).await.expect("page");
+    let first = players[0].1.tournament(id.as_str()).await.expect("page");
     assert_eq!(first.summary.round, 1);
     assert_eq!(first.rounds[0].len(), 2);
     a.kill();
@@ -968,7 +968,7 @@ async fn a_swiss_goes_on_on_the_other_instance_when_the_one_that_paired_it_is_ki
     for round in 1..=3u32 {
         let deadline = Instant::now() + PATIENCE;
         let page = loop {
-            let page = watcher.tournament(&id).await.expect("page on b");
+            let page = watcher.tournament(id.as_str()).await.expect("page on b");
             // A pairing shows its table once the table exists (the pairing
             // is written first, then seated): wait for both.
             let seated = |page: &app::tournaments::TournamentView| {
@@ -998,7 +998,7 @@ async fn a_swiss_goes_on_on_the_other_instance_when_the_one_that_paired_it_is_ki
     }
     let deadline = Instant::now() + PATIENCE;
     let last = loop {
-        let page = watcher.tournament(&id).await.expect("page");
+        let page = watcher.tournament(id.as_str()).await.expect("page");
         if page.summary.status == app::tournaments::Status::Finished {
             break page;
         }

@@ -255,7 +255,7 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
         let store = Store::open(&path).await.expect("store");
         store
             .create_table(
-                &"old".into(),
+                &app::ids::TableId::new("old"),
                 TableMode::HotSeat,
                 &owner.0,
                 (None, None),
@@ -302,7 +302,7 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
     }
     let store = Store::open(&path).await.expect("store");
     let kinds: Vec<MoveKind> = store
-        .moves(&"old".into())
+        .moves(&app::ids::TableId::new("old"))
         .await
         .expect("rows")
         .iter()
@@ -324,7 +324,10 @@ async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
     )
     .await
     .expect("hub");
-    let view = hub.view(&owner, &"old".into()).await.expect("restored");
+    let view = hub
+        .view(&owner, &app::ids::TableId::new("old"))
+        .await
+        .expect("restored");
     assert_eq!(view.round, 4);
     assert_eq!(
         view.status,

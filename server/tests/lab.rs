@@ -451,12 +451,16 @@ async fn a_whole_lab_game_is_explained_move_by_move_through_the_responses_api() 
     // by move: the same evaluation judges the lab and the analysis.
     let analyst = observer.at(&url);
     analyst
-        .analysis_start("lab", &lab)
+        .analysis_start("lab", lab.as_str())
         .await
         .expect("analysis starts");
     let started = std::time::Instant::now();
     let analysis = loop {
-        match analyst.analysis_get("lab", &lab).await.expect("analysis") {
+        match analyst
+            .analysis_get("lab", lab.as_str())
+            .await
+            .expect("analysis")
+        {
             app::protocol::AnalysisView::Ready { analysis } => break analysis,
             app::protocol::AnalysisView::Failed { message } => panic!("analysis failed: {message}"),
             _ => {
@@ -774,7 +778,7 @@ async fn a_lab_game_survives_sigkill_and_a_new_lab_game_starts_afresh() {
     assert_eq!(refused.status, 422, "{refused}");
     let refused = observer
         .at(&url)
-        .lab_get(&"nope".into())
+        .lab_get(&app::ids::LabId::new("nope"))
         .await
         .expect_err("no such game");
     assert_eq!(refused.status, 404, "an unknown lab game is not found");

@@ -353,7 +353,11 @@ async fn a_visitor_sits_only_by_the_button_and_later_ones_watch() {
     assert_eq!(view.you, [Side::Black], "colours carry over");
 
     // The bad inputs of the seat button: an unknown table, a hot-seat table.
-    assert_refused(guest.take_seat(&"nope".into()).await, 404, "No such table");
+    assert_refused(
+        guest.take_seat(&app::ids::TableId::new("nope")).await,
+        404,
+        "No such table",
+    );
     let hot = guest
         .client
         .create_table(TableMode::HotSeat)

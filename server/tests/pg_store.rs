@@ -29,7 +29,7 @@ async fn open(cluster: &PgCluster) -> PgStore {
 /// A placement at `table` as row `seq` of round 1.
 fn place(table: &str, seq: i64, square: i64, now: i64) -> Record {
     Record {
-        table_id: table.into(),
+        table_id: app::ids::TableId::new(table),
         rows: vec![MoveRow {
             seq,
             round: 1,
@@ -66,14 +66,14 @@ async fn many_tables_moves_at_once_are_each_written_once_and_a_stale_or_gone_one
             .await
             .expect("create");
     }
-    let start = version(&store, &ids[0]).await;
+    let start = version(&store, ids[0].as_str()).await;
     // 120 tables' first moves, two competing second moves of one table
     // decided at the same version, and a move at a table that does not
     // exist: all sent at once, so they share the writer's batches.
     let mut writes = Vec::new();
     for (n, id) in ids.iter().enumerate() {
         let store = store.clone();
-        let record = place(id, 1, 19, 100 + n as i64);
+        let record = place(id.as_str(), 1, 19, 100 + n as i64);
         writes.push(tokio::spawn(async move {
             store.record_at(&record, start).await
         }));
@@ -94,8 +94,8 @@ async fn many_tables_moves_at_once_are_each_written_once_and_a_stale_or_gone_one
     );
     assert_eq!(stats.failed_batches(), 0);
     let (a, b, ghost) = (
-        place(&ids[7], 2, 18, 500),
-        place(&ids[7], 2, 26, 501),
+        place(ids[7].as_str(), 2, 18, 500),
+        place(ids[7].as_str(), 2, 26, 501),
         place("no-such-table", 1, 19, 502),
     );
     let (ra, rb, rg) = tokio::join!(
@@ -112,22 +112,26 @@ async fn many_tables_moves_at_once_are_each_written_once_and_a_stale_or_gone_one
     );
     assert!(matches!(rg, Err(StoreError::Gone)), "{rg:?}");
     // A move decided at an older version is refused and writes nothing.
-    let late = place(&ids[8], 2, 18, 600);
+    let late = place(ids[8].as_str(), 2, 18, 600);
     assert!(matches!(
         store.record_at(&late, start).await,
         Err(StoreError::Stale)
     ));
     for (n, id) in ids.iter().enumerate() {
-        let moves = store.moves(id).await.expect("rows");
+        let moves = store.moves(id.as_str()).await.expect("rows");
         let expected = if n == 7 { 2 } else { 1 };
         assert_eq!(moves.len(), expected, "table {id}: {moves:?}");
         assert_eq!(moves[0].square, Some(19));
         assert_eq!(moves[0].time_ms, Some(10));
-        assert_eq!(version(&store, id).await, start + expected as i64, "{id}");
+        assert_eq!(
+            version(&store, id.as_str()).await,
+            start + expected as i64,
+            "{id}"
+        );
     }
     let winner = if ra.is_ok() { 18 } else { 26 };
     assert_eq!(
-        store.moves(&ids[7]).await.expect("rows")[1].square,
+        store.moves(ids[7].as_str()).await.expect("rows")[1].square,
         Some(winner)
     );
     assert!(store.moves("no-such-table").await.expect("rows").is_empty());
@@ -138,7 +142,13 @@ async fn a_table_read_since_a_row_has_its_header_version_and_only_the_later_rows
     let cluster = PgCluster::start();
     let store = open(&cluster).await;
     Store::Postgres(store.clone())
-        .create_table(&"t".into(), AI_TABLE, "owner", (Some("b"), None), 5)
+        .create_table(
+            &app::ids::TableId::new("t"),
+            AI_TABLE,
+            "owner",
+            (Some("b"), None),
+            5,
+        )
         .await
         .expect("create");
     let start = version(&store, "t").await;
@@ -176,13 +186,19 @@ async fn a_records_bus_message_is_sent_by_its_commit_and_never_for_a_refused_rec
     let bus = PgBus::start(store.pool().clone()).await.expect("listen");
     let mut heard = bus.subscribe();
     Store::Postgres(store.clone())
-        .create_table(&"t".into(), TableMode::HotSeat, "owner", (None, None), 1)
+        .create_table(
+            &app::ids::TableId::new("t"),
+            TableMode::HotSeat,
+            "owner",
+            (None, None),
+            1,
+        )
         .await
         .expect("create");
     let start = version(&store, "t").await;
     let message = |version: i64| {
         BusMessage::Table {
-            id: "t".into(),
+            id: app::ids::TableId::new("t"),
             version,
             change: None,
         }
@@ -204,7 +220,7 @@ async fn a_records_bus_message_is_sent_by_its_commit_and_never_for_a_refused_rec
     assert_eq!(
         first,
         BusMessage::Table {
-            id: "t".into(),
+            id: app::ids::TableId::new("t"),
             version: start + 1,
             change: None
         },
@@ -217,7 +233,13 @@ async fn while_the_database_is_down_a_write_fails_cleanly_and_the_writer_works_a
     let cluster = PgCluster::start();
     let store = open(&cluster).await;
     Store::Postgres(store.clone())
-        .create_table(&"t".into(), TableMode::HotSeat, "owner", (None, None), 1)
+        .create_table(
+            &app::ids::TableId::new("t"),
+            TableMode::HotSeat,
+            "owner",
+            (None, None),
+            1,
+        )
         .await
         .expect("create");
     let start = version(&store, "t").await;

@@ -166,7 +166,7 @@ async fn a_rated_round_changes_both_ratings_once_and_everyone_sees_it() {
     let game = &profile.games[0];
     let change = live
         .store
-        .last_rating_change(&table)
+        .last_rating_change(table.as_str())
         .await
         .expect("read")
         .expect("rated");

@@ -97,7 +97,7 @@ async fn a_missing_or_forged_session_cannot_move_and_bad_input_changes_nothing()
     // Out-of-range square, unknown table, malformed JSON: clear errors.
     assert_refused(owner.play_move(&table, 64).await, 422, "not on the board");
     assert_refused(
-        owner.play_move(&"nope".into(), 37).await,
+        owner.play_move(&app::ids::TableId::new("nope"), 37).await,
         404,
         "No such table",
     );

@@ -201,7 +201,7 @@ async fn a_swiss_of_five_pairs_scores_and_ranks_by_brightwell_quotient() {
             let white = &players[game.white.as_deref().expect("white")];
             // Each player finds their game on the tournament's page.
             assert_eq!(
-                view(black, &id).await.my_table.as_deref(),
+                view(black, &id).await.my_table.as_ref().map(|t| t.as_str()),
                 Some(table.as_str())
             );
             // And on any page: the notifier's answer names the table and
@@ -581,7 +581,11 @@ async fn an_arena_pairs_free_players_at_once_doubles_streaks_and_ends_on_time() 
         // Each finds their game on the page, whichever batch paired it.
         for client in [black_client, white_client] {
             assert_eq!(
-                view(client, &id).await.my_table.as_deref(),
+                view(client, &id)
+                    .await
+                    .my_table
+                    .as_ref()
+                    .map(|t| t.as_str()),
                 Some(table.as_str())
             );
         }
@@ -704,7 +708,7 @@ async fn a_tournament_socket_pushes_the_page_live_and_joins_race_safely() {
     assert_eq!(spectator.my_table, None);
     assert_eq!(spectator.standings, mine.standings);
     assert_eq!(
-        spectator.rounds[0][0].table.as_deref(),
+        spectator.rounds[0][0].table.as_ref().map(|t| t.as_str()),
         Some(table.as_str())
     );
     // The page over the server function is the same one.
@@ -744,9 +748,9 @@ async fn berserk_halves_a_clock_once_before_the_first_move_and_a_win_scores_a_po
         .await
         .my_table
         .expect("paired in the Swiss");
-    refused(players[0].berserk(&swiss_table).await, 422, "arena");
+    refused(players[0].berserk(swiss_table.as_str()).await, 422, "arena");
     let found = players[0]
-        .table_tournament(&table)
+        .table_tournament(table.as_str())
         .await
         .expect("asked")
         .expect("an arena's table");
@@ -758,14 +762,14 @@ async fn berserk_halves_a_clock_once_before_the_first_move_and_a_win_scores_a_po
     } else {
         (&players[1], &players[0])
     };
-    refused(players[2].berserk(&table).await, 422, "");
+    refused(players[2].berserk(table.as_str()).await, 422, "");
     // Black goes berserk: half of 3 minutes, and no increment from now on.
-    let v = black.berserk(&table).await.expect("berserk");
+    let v = black.berserk(table.as_str()).await.expect("berserk");
     assert_eq!(v.berserk, vec![Side::Black]);
     let clocks = v.clocks.expect("clocks");
     assert_eq!(clocks.black_ms, 90_000);
     assert_eq!(clocks.white_ms, 180_000);
-    refused(black.berserk(&table).await, 422, "once");
+    refused(black.berserk(table.as_str()).await, 422, "once");
     // Seven moves each; White may not go berserk after its first.
     for turn in 0..7 {
         let v = black.get_table(&table).await.expect("view");
@@ -783,7 +787,7 @@ async fn berserk_halves_a_clock_once_before_the_first_move_and_a_win_scores_a_po
             .await
             .expect("white");
         if turn == 0 {
-            refused(white.berserk(&table).await, 422, "first move");
+            refused(white.berserk(table.as_str()).await, 422, "first move");
         }
     }
     let v = black.get_table(&table).await.expect("view");

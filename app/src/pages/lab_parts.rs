@@ -280,7 +280,7 @@ mod tests {
     #[test]
     fn a_reviewed_move_shows_its_own_score_and_side_to_move() {
         let view = LabView {
-            id: "x".into(),
+            id: crate::ids::LabId::new("x"),
             black_depth: 3,
             white_depth: 1,
             board: BoardSnapshot::empty(),

@@ -71,7 +71,7 @@ impl Accounts {
                 account.id,
                 &caller.session.0,
                 address.as_deref(),
-                report.table.as_deref(),
+                report.table.as_ref().map(|t| t.as_str()),
                 report.reason.key(),
                 report.text.trim(),
                 now,

@@ -239,7 +239,7 @@ impl<S: TableStore> Hub<S> {
         cluster: &Cluster,
         id: &TableId,
     ) -> Result<Option<Entry>, StoreError> {
-        let Some(stored) = cluster.pg.table_since(id, 1).await? else {
+        let Some(stored) = cluster.pg.table_since(id.as_str(), 1).await? else {
             return Ok(None);
         };
         let Some(mode) = mode_of(&stored.header) else {
@@ -284,7 +284,7 @@ impl<S: TableStore> Hub<S> {
                 None => {
                     cluster
                         .pg
-                        .presence(&header.id, self.alive_since(cluster))
+                        .presence(header.id.as_str(), self.alive_since(cluster))
                         .await?
                 }
             };
@@ -346,7 +346,11 @@ impl<S: TableStore> Hub<S> {
     /// forgotten and answers 404.
     async fn sync_shared(&self, cluster: &Cluster, entry: &mut Entry) -> Result<(), CommandError> {
         let gone = || CommandError::not_found(app::msg!("srv-no-table"));
-        let Some(stored) = cluster.pg.table_since(&entry.id, entry.next_seq).await? else {
+        let Some(stored) = cluster
+            .pg
+            .table_since(entry.id.as_str(), entry.next_seq)
+            .await?
+        else {
             self.forget(&entry.id);
             return Err(gone());
         };
@@ -417,7 +421,7 @@ impl<S: TableStore> Hub<S> {
     ) -> Result<(), CommandError> {
         match cluster
             .pg
-            .update_seating_at(&entry.id, seating, touch, entry.version)
+            .update_seating_at(entry.id.as_str(), seating, touch, entry.version)
             .await
         {
             Ok(()) => {
@@ -471,7 +475,11 @@ impl<S: TableStore> Hub<S> {
         if entry.jobs_stored == Some(jobs) {
             return;
         }
-        match cluster.pg.set_jobs(&entry.id, timer, ai, lease).await {
+        match cluster
+            .pg
+            .set_jobs(entry.id.as_str(), timer, ai, lease)
+            .await
+        {
             Ok(()) => entry.jobs_stored = Some(jobs),
             Err(error) => {
                 entry.jobs_stored = None;
@@ -483,7 +491,7 @@ impl<S: TableStore> Hub<S> {
     /// A socket opened or closed on this instance: its count changes, then
     /// the table's seats are brought in line with every live instance's.
     async fn shared_presence(&self, cluster: &Cluster, id: &TableId, session: &str, delta: i32) {
-        if let Err(error) = cluster.pg.add_presence(id, session, delta).await {
+        if let Err(error) = cluster.pg.add_presence(id.as_str(), session, delta).await {
             tracing::error!(table = %id, "cannot count the socket: {error}");
             return;
         }
@@ -502,7 +510,11 @@ impl<S: TableStore> Hub<S> {
                 return;
             }
             let now = self.now();
-            let sockets = match cluster.pg.presence(id, self.alive_since(cluster)).await {
+            let sockets = match cluster
+                .pg
+                .presence(id.as_str(), self.alive_since(cluster))
+                .await
+            {
                 Ok(sockets) => sockets,
                 Err(error) => {
                     tracing::error!(table = %id, "cannot count the sockets: {error}");
@@ -802,7 +814,9 @@ impl<S: TableStore> Coordination<S> for Cluster {
         hub: &Hub<S>,
         id: &TableId,
     ) -> Result<Option<HashMap<String, u32>>, StoreError> {
-        Ok(Some(self.pg.presence(id, hub.alive_since(self)).await?))
+        Ok(Some(
+            self.pg.presence(id.as_str(), hub.alive_since(self)).await?,
+        ))
     }
 
     async fn tick(&self, hub: &Hub<S>) {

@@ -432,7 +432,7 @@ impl<S: TableStore> Hub<S> {
         self.sync(&mut entry).await?;
         Ok(crate::export::text_in(
             lang,
-            &entry.id,
+            entry.id.as_str(),
             &entry.table,
             &entry.times,
         ))

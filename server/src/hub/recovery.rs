@@ -102,9 +102,11 @@ impl<S: TableStore> Hub<S> {
             };
             // The creator's place under the per-session cap (addresses are
             // not stored: their counts start again at a restart).
-            self.inner
-                .limits
-                .restored(crate::limits::Kind::Table, &header.owner, &header.id);
+            self.inner.limits.restored(
+                crate::limits::Kind::Table,
+                &header.owner,
+                header.id.as_str(),
+            );
             let entry = Entry {
                 id: header.id.clone(),
                 table,
@@ -323,7 +325,7 @@ mod tests {
     #[test]
     fn a_table_at_the_round_cap_is_replayed_quickly() {
         let header = StoredTable {
-            id: "full".into(),
+            id: app::ids::TableId::new("full"),
             mode: crate::store::mode::ModeColumns::of(TableMode::HotSeat),
             owner: "someone".into(),
             created_at: 0,

@@ -240,7 +240,7 @@ impl<S: TableStore> Hub<S> {
         if let Ok(mut tables) = self.inner.tables.lock() {
             tables.insert(id.clone(), entry.clone());
         }
-        place.keep(&id);
+        place.keep(id.as_str());
         let mut guard = entry.lock().await;
         let to_move = guard.clock_side();
         if let Some(clock) = guard.clock.as_mut() {

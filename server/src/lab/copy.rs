@@ -72,7 +72,7 @@ impl LabHub {
         TableStore::remember_session(&self.inner.store, &caller.session.0, self.now()).await?;
         self.inner
             .store
-            .set_lab_owner(id, &caller.session.0)
+            .set_lab_owner(id.as_str(), &caller.session.0)
             .await?;
         Ok(())
     }
@@ -89,7 +89,7 @@ impl LabHub {
         let place = self.reserve_game(caller).await?;
         let id = self.create_in(black_depth, white_depth, lang).await?;
         self.own(caller, &id).await?;
-        place.keep(&id);
+        place.keep(id.as_str());
         Ok(id)
     }
 
@@ -98,15 +98,15 @@ impl LabHub {
         let place = self.reserve_game(caller).await?;
         let copy = self.copy(id).await?;
         self.own(caller, &copy).await?;
-        place.keep(&copy);
+        place.keep(copy.as_str());
         Ok(copy)
     }
 
     /// Refuses anyone but the owner of lab game `id` (403); a game that does
     /// not exist is the lab's to say (404).
     async fn owned_by(&self, caller: &Caller, id: &LabId) -> Result<(), CommandError> {
-        self.entry(id).await?;
-        match self.inner.store.lab_owner(id).await? {
+        self.entry(id.as_str()).await?;
+        match self.inner.store.lab_owner(id.as_str()).await? {
             Some(owner) if owner == caller.session.0 => Ok(()),
             _ => Err(CommandError::forbidden(app::msg!("srv-lab-owner-only"))),
         }
@@ -162,7 +162,7 @@ impl LabHub {
     /// original's last explanation is still being written the copy is
     /// refused ("wait"), and a failed one is copied as failed.
     pub async fn copy(&self, id: &LabId) -> Result<LabId, CommandError> {
-        let entry = self.entry(id).await?;
+        let entry = self.entry(id.as_str()).await?;
         // Held while copying, so the stored and the in-memory copy agree.
         let source = entry.lock().await;
         if let Some(pending) = source
@@ -179,7 +179,7 @@ impl LabHub {
         let now = self.now();
         self.inner
             .store
-            .copy_lab_game(id, &copy_id, now, now + self.lease_ms())
+            .copy_lab_game(id.as_str(), copy_id.as_str(), now, now + self.lease_ms())
             .await
             .map_err(super::changed_meanwhile)?;
         let mut game = LabGame::new(copy_id.clone(), source.black_depth, source.white_depth, now);
@@ -233,7 +233,7 @@ impl LabHub {
 
     /// Whether `session` started lab game `id`.
     pub async fn is_owner(&self, id: &LabId, session: &str) -> Result<bool, CommandError> {
-        let owner = self.inner.store.lab_owner(id).await?;
+        let owner = self.inner.store.lab_owner(id.as_str()).await?;
         Ok(owner.as_deref() == Some(session))
     }
 }

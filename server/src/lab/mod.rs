@@ -300,7 +300,7 @@ impl LabHub {
         let now = self.now();
         self.inner
             .store
-            .create_lab_game(&id, black_depth, white_depth, lang.code(), now)
+            .create_lab_game(id.as_str(), black_depth, white_depth, lang.code(), now)
             .await?;
         let mut game = LabGame::new(id.clone(), black_depth, white_depth, now);
         game.lang = lang;
@@ -359,7 +359,7 @@ impl LabHub {
 
     /// The view of a lab game.
     pub async fn view(&self, id: &LabId) -> Result<LabView, CommandError> {
-        let entry = self.entry(id).await?;
+        let entry = self.entry(id.as_str()).await?;
         let game = entry.lock().await;
         Ok(view(&game, self.visitor_provider_status()))
     }
@@ -369,7 +369,7 @@ impl LabHub {
     /// game; every few seconds it also checks the stored version, in case a
     /// message was missed.
     pub async fn wait(&self, id: &LabId, since: u64) -> Result<LabView, CommandError> {
-        let entry = self.entry(id).await?;
+        let entry = self.entry(id.as_str()).await?;
         let mut changes = entry.lock().await.changes.subscribe();
         let deadline = tokio::time::Instant::now() + WAIT_LIMIT;
         loop {
@@ -384,14 +384,14 @@ impl LabHub {
             {
                 break;
             }
-            self.entry(id).await?;
+            self.entry(id.as_str()).await?;
         }
         self.view(id).await
     }
 
     /// Plays the next turn: search, place, commit; the explanation follows.
     pub async fn next_turn(&self, id: &LabId) -> Result<LabView, CommandError> {
-        let entry = self.entry(id).await?;
+        let entry = self.entry(id.as_str()).await?;
         // One turn at a time per game; the game's lock is not held while the
         // search waits for and runs on the pool (watchers and the list go on).
         let _turn = self.turn_of(id)?;
@@ -500,7 +500,7 @@ impl LabHub {
             .inner
             .store
             .record_lab_move(
-                id,
+                id.as_str(),
                 ply,
                 side,
                 index,
@@ -522,7 +522,7 @@ impl LabHub {
             explained: Explained::Pending,
         });
         game.changed(now);
-        self.publish(id, stored).await;
+        self.publish(id.as_str(), stored).await;
         tracing::info!(lab = %id, ply, side = before.side_to_move.name(), %square, value = facts.search_value, nodes = facts.nodes, "lab move");
         self.spawn_explanation(id.to_string(), ply, facts);
         Ok(view(&game, self.visitor_provider_status()))
@@ -530,7 +530,7 @@ impl LabHub {
 
     /// Asks again for the latest move's failed explanation; no disc is placed.
     pub async fn retry(&self, id: &LabId) -> Result<LabView, CommandError> {
-        let entry = self.entry(id).await?;
+        let entry = self.entry(id.as_str()).await?;
         let mut game = entry.lock().await;
         let ply = game.moves.len() as u32;
         let Some(last) = game.moves.last_mut() else {
@@ -548,7 +548,7 @@ impl LabHub {
             .inner
             .store
             .record_lab_explanation(
-                id,
+                id.as_str(),
                 ply,
                 ExplainState::Failed,
                 Outcome::Pending,
@@ -563,7 +563,7 @@ impl LabHub {
             last.explained = Explained::Pending;
         }
         game.changed(now);
-        self.publish(id, stored).await;
+        self.publish(id.as_str(), stored).await;
         tracing::info!(lab = %id, ply, "lab explanation retried");
         self.spawn_explanation(id.to_string(), ply, facts);
         Ok(view(&game, self.visitor_provider_status()))
@@ -694,21 +694,21 @@ impl LabHub {
 
     /// A lab game's moves and whether it is over (game analysis).
     pub async fn game_of(&self, id: &LabId) -> Result<(Game, bool), CommandError> {
-        let entry = self.entry(id).await?;
+        let entry = self.entry(id.as_str()).await?;
         let game = entry.lock().await;
         Ok((game.game.clone(), game.game.is_over()))
     }
 
     /// The text export of a lab game.
     pub async fn export_text(&self, id: &LabId) -> Result<String, CommandError> {
-        let entry = self.entry(id).await?;
+        let entry = self.entry(id.as_str()).await?;
         let game = entry.lock().await;
         Ok(export::text(&game))
     }
 
     /// The JSON export of a lab game.
     pub async fn export_json(&self, id: &LabId) -> Result<serde_json::Value, CommandError> {
-        let entry = self.entry(id).await?;
+        let entry = self.entry(id.as_str()).await?;
         let game = entry.lock().await;
         Ok(export::json(&game))
     }

@@ -203,10 +203,10 @@ impl LabHub {
     async fn hear(self, mut heard: broadcast::Receiver<BusMessage>) {
         loop {
             match heard.recv().await {
-                Ok(BusMessage::Lab { id, version }) if version < 0 => self.forget(&id),
+                Ok(BusMessage::Lab { id, version }) if version < 0 => self.forget(id.as_str()),
                 Ok(BusMessage::Lab { id, version }) => {
-                    if self.cached(&id).is_some() {
-                        let _ = self.catch_up(&id, version).await;
+                    if self.cached(id.as_str()).is_some() {
+                        let _ = self.catch_up(id.as_str(), version).await;
                     }
                 }
                 Ok(_) => {}

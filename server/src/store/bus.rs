@@ -276,12 +276,12 @@ mod tests {
     fn messages_read_back_as_written_and_nothing_else_reads() {
         for message in [
             BusMessage::Table {
-                id: "0a1b".into(),
+                id: app::ids::TableId::new("0a1b"),
                 version: 42,
                 change: None,
             },
             BusMessage::Table {
-                id: "0a1b".into(),
+                id: app::ids::TableId::new("0a1b"),
                 version: 43,
                 change: Some(TableChange {
                     at: 1_700_000_000_123,
@@ -307,10 +307,10 @@ mod tests {
             },
             BusMessage::Matched {
                 ticket: 7,
-                table: "ff00".into(),
+                table: app::ids::TableId::new("ff00"),
             },
             BusMessage::Lab {
-                id: "c0ffee".into(),
+                id: app::ids::LabId::new("c0ffee"),
                 version: -1,
             },
         ] {

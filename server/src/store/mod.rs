@@ -176,7 +176,7 @@ crate::store::rows::row_struct! {
     /// A stored table header.
     #[derive(Clone, Debug)]
     pub struct StoredTable {
-        pub id: TableId as String,
+        pub id: TableId as stored,
         pub mode: mode::ModeColumns as flatten,
         pub owner: String,
         pub created_at: i64,
@@ -337,7 +337,7 @@ macro_rules! write_round_parts {
                 .execute(&mut **tx)
                 .await?;
             if let Some(rated) = &game.rated {
-                $rate(tx, &game.id, rated, end.winner, record.now).await?;
+                $rate(tx, game.id.as_str(), rated, end.winner, record.now).await?;
             }
         }
         if let Some((round, black, white)) = record.votes {
@@ -412,7 +412,7 @@ mod tests {
         let store = Store::open(&dir.path().join("t.db")).await.expect("open");
         store
             .create_table(
-                &"t".into(),
+                &app::ids::TableId::new("t"),
                 app::protocol::TableMode::HotSeat,
                 "owner",
                 (None, None),
@@ -440,7 +440,7 @@ mod tests {
             .collect();
         let record = Record {
             archive: None,
-            table_id: "t".into(),
+            table_id: app::ids::TableId::new("t"),
             rows,
             round_end: None,
             new_round: None,
@@ -463,7 +463,7 @@ mod tests {
             "the strings of migrations 0011 and 0022's CHECK, as earlier releases wrote them"
         );
         let read: Vec<MoveKind> = store
-            .moves(&"t".into())
+            .moves(&app::ids::TableId::new("t"))
             .await
             .expect("rows")
             .iter()

@@ -20,8 +20,10 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 /// PostgreSQL's rows: each field is read from the column of its name.
 /// `field: Type as i64` (or `as String`) reads an `i64` (a `String`) and
 /// converts it with `TryFrom`, a failure being the column's decoding error;
-/// `field: Type as flatten` reads a nested struct of columns from the same
-/// row (what the derive's `#[sqlx(try_from = "i64")]` and
+/// `field: Id as stored` reads the text of one of the store's own ids back
+/// (`Id::new`: ids convert from no `String` but the store's, see
+/// `app::ids`); `field: Type as flatten` reads a nested struct of columns
+/// from the same row (what the derive's `#[sqlx(try_from = "i64")]` and
 /// `#[sqlx(flatten)]` did).
 macro_rules! row_struct {
     (
@@ -57,6 +59,9 @@ macro_rules! row_struct {
     };
     (@field $row:ident, $field:ident ($ty:ty) flatten) => {
         sqlx::FromRow::from_row($row)?
+    };
+    (@field $row:ident, $field:ident ($ty:ty) stored) => {
+        <$ty>::new(sqlx::Row::try_get::<String, _>($row, stringify!($field))?)
     };
     (@field $row:ident, $field:ident ($ty:ty) $from:ident) => {
         <$ty as TryFrom<$from>>::try_from(sqlx::Row::try_get::<$from, _>($row, stringify!($field))?)

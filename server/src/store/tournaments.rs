@@ -269,7 +269,7 @@ impl Store {
                         .bind(from + 1)
                         .bind(game.black.get())
                         .bind(game.white.map(AccountId::get))
-                        .bind(game.table_id.as_deref())
+                        .bind(game.table_id.as_ref().map(|t| t.as_str()))
                         .bind(scored.then_some(bye.0))
                         .bind(scored.then_some(bye.1))
                         .bind(scored.then_some(bye.2))

@@ -34,7 +34,7 @@ fn hot_seat_turns_alternate_and_out_of_turn_is_refused() {
 #[test]
 fn invalid_moves_are_refused_with_their_message_and_change_nothing() {
     let mut table = Table::new(TableMode::HotSeat);
-    let before = table.view(&"t".into(), vec![], false);
+    let before = table.view(&app::ids::TableId::new("t"), vec![], false);
     let taken = place(&mut table, Side::Black, "d4").unwrap_err();
     assert_eq!(taken.to_string(), "Square d4 is taken.");
     let no_flip = place(&mut table, Side::Black, "a1").unwrap_err();
@@ -42,7 +42,10 @@ fn invalid_moves_are_refused_with_their_message_and_change_nothing() {
         no_flip.to_string().contains("would flip nothing"),
         "{no_flip}"
     );
-    assert_eq!(table.view(&"t".into(), vec![], false), before);
+    assert_eq!(
+        table.view(&app::ids::TableId::new("t"), vec![], false),
+        before
+    );
 }
 
 #[test]
@@ -162,7 +165,7 @@ fn a_whole_game_ends_with_automatic_passes_and_one_tally_entry() {
     }
     let tally = table.tally();
     assert_eq!(tally.black_wins + tally.white_wins + tally.draws, 1);
-    let view = table.view(&"t".into(), vec![], false);
+    let view = table.view(&app::ids::TableId::new("t"), vec![], false);
     assert_eq!(
         view.history.iter().filter(|h| h.square.is_none()).count(),
         passes
@@ -226,7 +229,7 @@ fn a_pass_notice_stays_until_the_passer_moves_again() {
     let notice = "White has no legal move and passes; Black plays again.";
     assert_eq!(
         table
-            .view(&"t".into(), vec![], false)
+            .view(&app::ids::TableId::new("t"), vec![], false)
             .notice
             .map(|n| n.to_string())
             .as_deref(),
@@ -245,7 +248,7 @@ fn a_pass_notice_stays_until_the_passer_moves_again() {
             square,
         })
         .expect("the AI's second move");
-    let view = table.view(&"t".into(), vec![Side::White], false);
+    let view = table.view(&app::ids::TableId::new("t"), vec![Side::White], false);
     assert_eq!(
         view.notice.as_ref().map(|n| n.to_string()).as_deref(),
         Some(notice)
@@ -275,7 +278,7 @@ fn a_pass_notice_stays_until_the_passer_moves_again() {
         })
         .expect("the human's move");
     let notice = table
-        .view(&"t".into(), vec![], false)
+        .view(&app::ids::TableId::new("t"), vec![], false)
         .notice
         .unwrap_or_default()
         .to_string();
@@ -287,7 +290,9 @@ fn a_table_from_a_position_replays_it_in_every_round() {
     let start = playable_start(HUMAN_MUST_PASS).expect("playable");
     let mut table = Table::from_position(TableMode::HotSeat, start);
     assert_eq!(
-        table.view(&"t".into(), vec![], false).black_count,
+        table
+            .view(&app::ids::TableId::new("t"), vec![], false)
+            .black_count,
         start.count(Color::Black) as u8
     );
     table
@@ -306,7 +311,7 @@ fn a_table_from_a_position_replays_it_in_every_round() {
     let black_passes = HUMAN_MUST_PASS.replace(" X", " O");
     let start = playable_start(&black_passes).expect("playable");
     let table = Table::from_position(TableMode::HotSeat, start);
-    let view = table.view(&"t".into(), vec![], false);
+    let view = table.view(&app::ids::TableId::new("t"), vec![], false);
     assert_eq!(view.history.len(), 1);
     assert!(view
         .notice
@@ -378,7 +383,7 @@ fn a_pass_is_announced() {
                 events.iter().find(|e| matches!(e, Event::Passed { .. }))
             {
                 let notice = table
-                    .view(&"t".into(), vec![], false)
+                    .view(&app::ids::TableId::new("t"), vec![], false)
                     .notice
                     .unwrap_or_default()
                     .to_string();
@@ -403,14 +408,23 @@ fn a_pass_is_announced() {
 fn the_version_grows_with_every_accepted_command_only() {
     let mut table = Table::new(TableMode::HotSeat);
     let first = table.version();
-    assert_eq!(first, table.view(&"t".into(), vec![], false).board.version);
+    assert_eq!(
+        first,
+        table
+            .view(&app::ids::TableId::new("t"), vec![], false)
+            .board
+            .version
+    );
     assert!(place(&mut table, Side::White, "f5").is_err());
     assert_eq!(table.version(), first, "a refusal changes nothing");
     place(&mut table, Side::Black, "f5").expect("black opens");
     assert!(table.version() > first);
     assert_eq!(
         table.version(),
-        table.view(&"t".into(), vec![], false).board.version
+        table
+            .view(&app::ids::TableId::new("t"), vec![], false)
+            .board
+            .version
     );
 }
 

@@ -498,7 +498,7 @@ mod tests {
         GameLine {
             black: "a".into(),
             white: Some("b".into()),
-            table: Some("t".into()),
+            table: Some(app::ids::TableId::new("t")),
             game: None,
             black_discs: None,
             white_discs: None,

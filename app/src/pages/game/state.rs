@@ -106,7 +106,7 @@ mod tests {
             deleted: false,
         };
         GameView {
-            id: "g1".into(),
+            id: crate::ids::GameId::new("g1"),
             mode: TableMode::HotSeat,
             black: nobody.clone(),
             white: nobody,

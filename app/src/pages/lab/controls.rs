@@ -91,7 +91,7 @@ pub(super) fn LabWatching(ctl: Ctl) -> impl IntoView {
         ctl.error.set(None);
         leptos::task::spawn_local(async move {
             match lab_copy(ctl.id.get_value()).await {
-                Ok(id) => open_lab(&id),
+                Ok(id) => open_lab(id.as_str()),
                 Err(e) => {
                     let _ = ctl.error.try_set(Some(e.text(ctl.lang)));
                 }

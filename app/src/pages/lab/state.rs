@@ -196,7 +196,7 @@ mod tests {
         let mut board = BoardSnapshot::empty();
         board.version = 99;
         LabView {
-            id: "x".into(),
+            id: crate::ids::LabId::new("x"),
             black_depth: 3,
             white_depth: 1,
             board,

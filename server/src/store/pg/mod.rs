@@ -308,7 +308,7 @@ impl DatabaseStore for PgStore {
     /// version it decided at.
     async fn record(&self, record: &Record) -> Result<(), StoreError> {
         let version = self
-            .version(&record.table_id)
+            .version(record.table_id.as_str())
             .await?
             .ok_or(StoreError::Gone)?;
         self.record_at(record, version).await

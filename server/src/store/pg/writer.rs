@@ -213,7 +213,7 @@ async fn write_records(
     let mut written: HashMap<&str, Written> = HashMap::new();
     for record in accepted {
         super::write_round_parts(tx, record).await?;
-        let entry = written.entry(&record.table_id).or_insert(Written {
+        let entry = written.entry(record.table_id.as_str()).or_insert(Written {
             records: 0,
             now: record.now,
             tally: record.tally,

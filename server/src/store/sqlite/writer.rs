@@ -136,10 +136,10 @@ async fn write_batch<'a>(
             ]));
         }
         if last
-            .insert(&record.table_id, (record.now, record.tally))
+            .insert(record.table_id.as_str(), (record.now, record.tally))
             .is_none()
         {
-            order.push(&record.table_id);
+            order.push(record.table_id.as_str());
         }
     }
     let tables: Vec<serde_json::Value> = order
@@ -211,7 +211,7 @@ mod tests {
     fn place(table: &str, seq: i64, square: i64) -> Record {
         Record {
             archive: None,
-            table_id: table.into(),
+            table_id: app::ids::TableId::new(table),
             rows: vec![MoveRow {
                 seq,
                 round: 1,
@@ -234,7 +234,7 @@ mod tests {
         for id in ["a", "b", "c"] {
             store
                 .create_table(
-                    &id.into(),
+                    &app::ids::TableId::new(id),
                     app::protocol::TableMode::HotSeat,
                     "owner",
                     (None, None),
@@ -255,7 +255,7 @@ mod tests {
 
     async fn squares(store: &Store, table: &str) -> Vec<Option<i64>> {
         store
-            .moves(&table.into())
+            .moves(&app::ids::TableId::new(table))
             .await
             .expect("moves")
             .into_iter()
@@ -301,7 +301,7 @@ mod tests {
         assert!(stats.largest_batch() >= 14, "{}", stats.largest_batch());
         for table in ["a", "b", "c"] {
             let seqs: Vec<i64> = store
-                .moves(&table.into())
+                .moves(&app::ids::TableId::new(table))
                 .await
                 .expect("moves")
                 .iter()
@@ -309,7 +309,10 @@ mod tests {
                 .collect();
             assert_eq!(seqs, vec![0, 1, 2, 3, 4], "table {table}");
             assert_eq!(
-                store.tally(&table.into()).await.expect("tally"),
+                store
+                    .tally(&app::ids::TableId::new(table))
+                    .await
+                    .expect("tally"),
                 Some((4, 0, 0))
             );
         }

@@ -10,7 +10,7 @@ fn table(mode: TableMode, you: &[Side]) -> TableView {
     board.legal = vec![19, 26, 37, 44];
     board.version = 3;
     TableView {
-        id: "t1".into(),
+        id: crate::ids::TableId::new("t1"),
         mode,
         round: 1,
         board,
