@@ -705,8 +705,28 @@ pub const SESSION_COOKIE: &str = "othello_session";
 /// middleware: the SHA-256 of an anonymous browser's token, or
 /// `account:<id>` for a browser signed in to an account (the same in every
 /// browser of that account).
+///
+/// Its text is read with [`Session::as_str`] (the identity's stored form,
+/// parsed on the server by `identity::Identity`); a session is made only by
+/// the server's middleware, the hub's queue and tests ([`Session::new`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Session(pub String);
+pub struct Session(String);
+
+impl Session {
+    /// The session of an identity's stored text.
+    pub fn new(identity: impl Into<String>) -> Self {
+        Self(identity.into())
+    }
+
+    /// The identity's stored text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
 
 /// The hash of the browser's own token (its cookie), whoever it is signed in
 /// as: what "sign out" ends. Put in the request beside [`Session`].

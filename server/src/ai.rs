@@ -157,7 +157,7 @@ impl QueueFull {
 /// when the address is known, else the session.
 pub fn fairness_key(caller: &app::api::backend::Caller) -> String {
     caller.address.map_or_else(
-        || caller.session.0.clone(),
+        || caller.session.as_str().to_string(),
         |address| format!("ip:{address}"),
     )
 }

@@ -574,7 +574,10 @@ impl Analyses {
         tracing::info!(game = %target.key, plies = total, "analysis started");
         // Its searches are the starter's: fair and capped per address.
         let (pool_key, pool_owner) = match caller {
-            Some(caller) => (crate::ai::fairness_key(caller), caller.session.0.clone()),
+            Some(caller) => (
+                crate::ai::fairness_key(caller),
+                caller.session.as_str().to_string(),
+            ),
             None => ("analysis".to_string(), "analysis".to_string()),
         };
         let service = self.clone();
@@ -692,7 +695,7 @@ impl Analyses {
             .pool
             .search(
                 &crate::ai::fairness_key(caller),
-                &caller.session.0,
+                caller.session.as_str(),
                 move |stop| position_values_until(&position, settings, stop),
             )
             .map_err(crate::ai::QueueFull::into_error)?;

@@ -306,7 +306,7 @@ impl Archive {
     /// its GGF record at the end.
     pub async fn text(&self, id: &GameId, lang: app::i18n::Lang) -> Result<String, CommandError> {
         let row = self.row(id).await?;
-        let summary = self.summary(&row, &Session(String::new())).await?;
+        let summary = self.summary(&row, &Session::new(String::new())).await?;
         let broken = |e: String| CommandError::internal(format!("archived game {id}: {e}"));
         let start = Position::from_obf(&row.start_obf).map_err(|e| broken(e.to_string()))?;
         let moves = engine::parse_moves(&row.moves).map_err(|e| broken(e.to_string()))?;
@@ -333,7 +333,7 @@ impl Archive {
 
     /// A stored game as one GGF record.
     async fn ggf_of(&self, row: &ArchivedRow) -> Result<String, CommandError> {
-        let summary = self.summary(row, &Session(String::new())).await?;
+        let summary = self.summary(row, &Session::new(String::new())).await?;
         let id = &row.id;
         let broken = |e: String| CommandError::internal(format!("archived game {id}: {e}"));
         let start = Position::from_obf(&row.start_obf).map_err(|e| broken(e.to_string()))?;

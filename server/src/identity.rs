@@ -43,7 +43,7 @@ impl Identity {
 
     /// The identity of whoever is at a browser.
     pub fn of(session: &Session) -> Self {
-        Self::parse(&session.0)
+        Self::parse(session.as_str())
     }
 
     /// The text form (a [`Session`]'s).
@@ -58,12 +58,18 @@ impl Identity {
 
 /// The identity of a browser signed in to `account`.
 pub fn identity_of(account: AccountId) -> Session {
-    Session(Identity::Account(account).stored())
+    Session::new(Identity::Account(account).stored())
 }
 
 /// The account an identity stands for, if it is an account's.
 pub fn account_of(session: &Session) -> Option<AccountId> {
-    match Identity::parse(&session.0) {
+    account_in(session.as_str())
+}
+
+/// The account a stored identity (a seat holder, an owner, a queue entry's
+/// session) stands for, if it is an account's.
+pub fn account_in(identity: &str) -> Option<AccountId> {
+    match Identity::parse(identity) {
         Identity::Account(id) => Some(id),
         _ => None,
     }
@@ -84,7 +90,7 @@ mod tests {
         }
         let seven = AccountId::new(7);
         assert_eq!(account_of(&identity_of(seven)), Some(seven));
-        assert_eq!(account_of(&Session("ai:3".into())), None);
+        assert_eq!(account_of(&Session::new("ai:3")), None);
         // A malformed prefix is a browser's text, never an account.
         assert_eq!(
             Identity::parse("account:x"),

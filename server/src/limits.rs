@@ -288,7 +288,7 @@ impl Limits {
     ) -> Result<Reservation, Msg> {
         let cap = self.config.cap(kind);
         let mut owners = vec![(
-            Owner::Session(caller.session.0.clone()),
+            Owner::Session(caller.session.as_str().to_string()),
             cap.per_session,
             true,
         )];
@@ -381,7 +381,7 @@ mod tests {
 
     fn caller(session: &str, ip: Option<&str>) -> Caller {
         Caller {
-            session: Session(session.to_string()),
+            session: Session::new(session.to_string()),
             address: ip.map(|ip| ip.parse().expect("ip")),
             browser: None,
             device: None,

@@ -332,7 +332,7 @@ impl Puzzles {
         caller: &Caller,
         choice: PuzzleChoice,
     ) -> Result<PuzzleView, CommandError> {
-        let solver = caller.session.0.as_str();
+        let solver = caller.session.as_str();
         let set = self.inner.set;
         let today = set.daily(self.now().div_euclid(DAY_MS));
         let ratings = self.ratings().await?;
@@ -457,7 +457,7 @@ impl Puzzles {
             let answered = self
                 .inner
                 .store
-                .puzzle_answered(&caller.session.0, &puzzle.id)
+                .puzzle_answered(caller.session.as_str(), &puzzle.id)
                 .await
                 .map_err(unavailable)?;
             let verdict = self.verdict(caller, &puzzle.id, answered, streak).await?;
@@ -471,7 +471,7 @@ impl Puzzles {
                 .inner
                 .store
                 .record_puzzle_try(
-                    &caller.session.0,
+                    caller.session.as_str(),
                     &puzzle.id,
                     start,
                     solved,
@@ -512,7 +512,7 @@ impl Puzzles {
         streak: bool,
     ) -> Result<Result<(), Unrated>, CommandError> {
         use crate::rating_gate::{gate, Facts, Refusal};
-        let solver = caller.session.0.as_str();
+        let solver = caller.session.as_str();
         let account = crate::identity::account_of(&caller.session);
         let (abuser, served) = match account {
             Some(account) => (
@@ -565,7 +565,7 @@ impl Puzzles {
         let rows = self
             .inner
             .store
-            .puzzle_history(&caller.session.0, HISTORY)
+            .puzzle_history(caller.session.as_str(), HISTORY)
             .await
             .map_err(unavailable)?;
         Ok(rows

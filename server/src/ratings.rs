@@ -77,10 +77,7 @@ impl Ratings {
         };
         let accounts: Vec<Option<AccountId>> = holders
             .iter()
-            .map(|h| {
-                h.as_ref()
-                    .and_then(|h| crate::accounts::account_of(&Session(h.clone())))
-            })
+            .map(|h| h.as_ref().and_then(|h| crate::accounts::account_in(h)))
             .collect();
         // Linked accounts play unrated (the round's commit decides the
         // same way): said before the first move.

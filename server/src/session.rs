@@ -107,7 +107,7 @@ pub fn session_cookie(token: String, max_age_secs: u64, secure: bool) -> String 
 /// The session a token stands for: the hex SHA-256 of the token.
 pub fn session_of(token: &str) -> Session {
     let digest = Sha256::digest(token.as_bytes());
-    Session(crate::hex::hex(&digest))
+    Session::new(crate::hex::hex(&digest))
 }
 
 /// A new random token (256 bits, hex).
@@ -127,14 +127,14 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     let (session, account) = if fresh {
         (browser.clone(), None)
     } else {
-        state.accounts.identity(&browser.0).await
+        state.accounts.identity(browser.as_str()).await
     };
     let device_name = cookie_name(app::protocol::DEVICE_COOKIE, state.secure_cookies);
     let (device, fresh_device) = match cookie_token(request.headers(), &device_name) {
         Some(device) => (device, false),
         None => (new_token(), true),
     };
-    let device_hash = session_of(&device).0;
+    let device_hash = session_of(&device).into_string();
     let signed_in = account.is_some();
     request.extensions_mut().insert(session);
     if let Some(account) = account {
@@ -142,7 +142,7 @@ pub async fn layer(State(state): State<AppState>, mut request: Request, next: Ne
     }
     request
         .extensions_mut()
-        .insert(app::protocol::BrowserToken(browser.0));
+        .insert(app::protocol::BrowserToken(browser.into_string()));
     request
         .extensions_mut()
         .insert(app::protocol::DeviceToken(device_hash));
@@ -190,11 +190,11 @@ mod tests {
         let token = new_token();
         assert_eq!(token.len(), 64);
         let session = session_of(&token);
-        assert_eq!(session.0.len(), 64);
-        assert_ne!(session.0, token);
+        assert_eq!(session.as_str().len(), 64);
+        assert_ne!(session.as_str(), token);
         assert_eq!(session_of(&token), session);
         assert_eq!(
-            session_of("").0,
+            session_of("").into_string(),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
     }

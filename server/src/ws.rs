@@ -123,7 +123,7 @@ fn admit(
     }
     state
         .limits
-        .open_socket(&session.0, ip.map(|c| c.0))
+        .open_socket(session.as_str(), ip.map(|c| c.0))
         .map_err(|message| {
             state.hub.metrics().note_refusal("sockets");
             CommandError::limited(message)

@@ -514,7 +514,9 @@ async fn lab_games_and_copies_are_capped_per_address() {
     assert!(site
         .state
         .store
-        .lab_games_of(&server::session::session_of(owner.token().as_deref().expect("token")).0)
+        .lab_games_of(
+            server::session::session_of(owner.token().as_deref().expect("token")).as_str()
+        )
         .await
         .expect("owned")
         .contains(&lab.to_string()));
@@ -693,7 +695,7 @@ async fn paid_explanations_are_capped_per_address_and_per_day_in_the_database() 
     let database = dir.path().join("othello.db");
     let clock = ManualClock::new(1_700_000_000_000);
     let caller = |n: u8, ip: &str| server::limits::Caller {
-        session: app::protocol::Session(format!("{n:02x}").repeat(32)),
+        session: app::protocol::Session::new(format!("{n:02x}").repeat(32)),
         address: Some(ip.parse().expect("ip")),
         browser: None,
         device: None,
@@ -794,7 +796,7 @@ async fn what_the_server_keeps_per_session_is_bounded_by_what_is_live_and_expire
 async fn a_lab_step_waiting_for_the_pool_holds_no_lock_and_a_players_reply_does_not_wait() {
     let site = start_site(|_| {}).await;
     let owner = server::limits::Caller {
-        session: app::protocol::Session("cd".repeat(32)),
+        session: app::protocol::Session::new("cd".repeat(32)),
         address: Some("192.0.2.9".parse().expect("ip")),
         browser: None,
         device: None,
@@ -845,7 +847,7 @@ async fn a_lab_step_waiting_for_the_pool_holds_no_lock_and_a_players_reply_does_
         .expect("the view answers while the step waits")
         .expect("view");
     assert!(view.moves.is_empty());
-    let list = tokio::time::timeout(quickly, lab.list(Some(&owner.session.0)))
+    let list = tokio::time::timeout(quickly, lab.list(Some(owner.session.as_str())))
         .await
         .expect("the list answers while the step waits")
         .expect("list");

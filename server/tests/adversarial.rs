@@ -916,7 +916,7 @@ async fn cookieless_visitors_store_no_sessions_and_tokens_are_stored_hashed() {
         !contains(&raw_db, &cookie) && !contains(&wal, &cookie),
         "the raw token is on disk"
     );
-    let hash = server::session::session_of(&cookie).0;
+    let hash = server::session::session_of(&cookie).into_string();
     assert!(
         contains(&raw_db, &hash) || contains(&wal, &hash),
         "the hash is stored"

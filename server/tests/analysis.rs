@@ -544,7 +544,7 @@ async fn abandoned_position_searches_never_start_and_another_address_goes_next()
         .expect("room");
     until("the blocker runs", |s| s.running == 1).await;
     let caller = |session: String, address: &str| server::limits::Caller {
-        session: Session(session),
+        session: Session::new(session),
         address: Some(address.parse().expect("ip")),
         browser: None,
         device: None,

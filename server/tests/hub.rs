@@ -250,14 +250,14 @@ async fn a_storage_failure_is_unavailable_not_the_players_fault_and_changes_noth
 async fn rows_stored_as_strings_by_earlier_releases_still_restore() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("db.sqlite");
-    let owner = Session("ab".repeat(32));
+    let owner = Session::new("ab".repeat(32));
     {
         let store = Store::open(&path).await.expect("store");
         store
             .create_table(
                 &app::ids::TableId::new("old"),
                 TableMode::HotSeat,
-                &owner.0,
+                owner.as_str(),
                 (None, None),
                 1_000,
             )

@@ -87,7 +87,7 @@ impl Player {
     async fn new(live: &Live) -> Player {
         let session = live.hub.new_session().await.expect("session");
         Player {
-            client: Client::with_token(&live.url, &session.0),
+            client: Client::with_token(&live.url, session.as_str()),
         }
     }
 

@@ -805,7 +805,7 @@ async fn berserk_halves_a_clock_once_before_the_first_move_and_a_win_scores_a_po
     .await
     .expect("a second hub on the same file");
     let seen = restarted
-        .view(&app::protocol::Session(String::new()), &table)
+        .view(&app::protocol::Session::new(String::new()), &table)
         .await
         .expect("restored");
     let again = seen.clocks.expect("clocks");

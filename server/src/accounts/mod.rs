@@ -75,7 +75,7 @@ fn now_minus_days(now: i64, days: i64) -> i64 {
     now.saturating_sub(days.saturating_mul(86_400_000))
 }
 
-pub use crate::identity::{account_of, identity_of};
+pub use crate::identity::{account_in, account_of, identity_of};
 
 /// What a successful sign-in, sign-up or sign-out hands the browser: its new
 /// token (for the cookie) and who it now is.
@@ -182,7 +182,7 @@ impl Accounts {
         };
         match account {
             Some((id, name)) => (identity_of(id), Some(AccountView { name })),
-            None => (Session(token.to_string()), None),
+            None => (Session::new(token.to_string()), None),
         }
     }
 
@@ -353,7 +353,7 @@ impl Accounts {
         name: String,
     ) -> Result<Signed, CommandError> {
         let token = crate::session::new_token();
-        let hash = crate::session::session_of(&token).0;
+        let hash = crate::session::session_of(&token).into_string();
         let now = self.now();
         self.inner
             .store
@@ -386,7 +386,7 @@ impl Accounts {
             if let Err(error) = self
                 .inner
                 .store
-                .carry_puzzle_solver(&caller.session.0, &to.0)
+                .carry_puzzle_solver(caller.session.as_str(), to.as_str())
                 .await
             {
                 tracing::warn!("cannot carry a puzzle rating to an account: {error}");
@@ -455,7 +455,7 @@ impl Accounts {
         let key = format!(
             "confirm:{}:{}",
             stored.id,
-            browser.unwrap_or(session.0.as_str())
+            browser.unwrap_or(session.as_str())
         );
         self.inner
             .throttle
@@ -559,7 +559,7 @@ mod tests {
     fn identities_of_accounts_never_look_like_token_hashes() {
         let id = AccountId::new(42);
         assert_eq!(account_of(&identity_of(id)), Some(id));
-        assert_eq!(account_of(&Session("ab".repeat(32))), None);
-        assert_eq!(account_of(&Session("account:x".into())), None);
+        assert_eq!(account_of(&Session::new("ab".repeat(32))), None);
+        assert_eq!(account_of(&Session::new("account:x")), None);
     }
 }

@@ -58,7 +58,11 @@ impl Accounts {
         let recent = self
             .inner
             .store
-            .reports_since(&caller.session.0, address.as_deref(), now - 86_400_000)
+            .reports_since(
+                caller.session.as_str(),
+                address.as_deref(),
+                now - 86_400_000,
+            )
             .await
             .map_err(store_failed)?;
         if recent >= REPORTS_PER_DAY {
@@ -69,7 +73,7 @@ impl Accounts {
             .store
             .add_report(
                 account.id,
-                &caller.session.0,
+                caller.session.as_str(),
                 address.as_deref(),
                 report.table.as_ref().map(|t| t.as_str()),
                 report.reason.key(),

@@ -84,7 +84,7 @@ pub(super) fn socket_place(
 ) -> Result<crate::limits::SocketPermit, ApiError> {
     state
         .limits
-        .open_socket(&bot.session().0, bot.caller.address)
+        .open_socket(bot.session().as_str(), bot.caller.address)
         .map_err(|message| CommandError::limited(message).into())
 }
 
@@ -288,10 +288,7 @@ async fn names(bots: &Bots, table: &TableId) -> [Option<String>; 2] {
     };
     let mut out = [None, None];
     for (slot, holder) in out.iter_mut().zip(holders) {
-        if let Some(account) = holder
-            .as_deref()
-            .and_then(|h| crate::identity::account_of(&app::protocol::Session(h.to_string())))
-        {
+        if let Some(account) = holder.as_deref().and_then(crate::identity::account_in) {
             *slot = bots.store().account_name(account).await.ok().flatten();
         }
     }
@@ -344,7 +341,7 @@ fn game_finish(view: &TableView) -> Value {
 }
 
 async fn game_events(bots: &Bots, bot: &BotCaller, seen: &mut Seen, first: bool) -> Vec<Value> {
-    let Ok(tables) = bots.store().tables_seating(&bot.session().0).await else {
+    let Ok(tables) = bots.store().tables_seating(bot.session().as_str()).await else {
         return Vec::new();
     };
     let mut events = Vec::new();

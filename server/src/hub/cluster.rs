@@ -806,7 +806,7 @@ impl<S: TableStore> Coordination<S> for Cluster {
     }
 
     async fn socket(&self, hub: &Hub<S>, id: &TableId, session: &Session, delta: i32) {
-        hub.shared_presence(self, id, &session.0, delta).await;
+        hub.shared_presence(self, id, session.as_str(), delta).await;
     }
 
     async fn sockets(

@@ -338,11 +338,7 @@ fn rated_game(entry: &Entry, table: &Table) -> Option<RatedGame> {
         return None;
     };
     let seating = entry.seating.as_ref()?;
-    let account = |side: Side| {
-        seating
-            .holder(side)
-            .and_then(|holder| crate::identity::account_of(&Session(holder.to_string())))
-    };
+    let account = |side: Side| seating.holder(side).and_then(crate::identity::account_in);
     let (black, white) = (account(Side::Black), account(Side::White));
     let moved = |color: Color| moved(table, color);
     // The rating gate decides from what the table knows (both seats held by

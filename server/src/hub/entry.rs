@@ -49,9 +49,9 @@ impl Entry {
     /// The sides a session may play at this table.
     pub(super) fn seats(&self, session: &Session) -> Vec<Side> {
         match (self.table.mode(), &self.seating) {
-            (_, Some(seating)) => seating.sides_of(&session.0),
-            (TableMode::VsAi { human, .. }, None) if session.0 == self.owner => vec![human],
-            (TableMode::HotSeat, None) if session.0 == self.owner => {
+            (_, Some(seating)) => seating.sides_of(session.as_str()),
+            (TableMode::VsAi { human, .. }, None) if session.as_str() == self.owner => vec![human],
+            (TableMode::HotSeat, None) if session.as_str() == self.owner => {
                 vec![Side::Black, Side::White]
             }
             _ => Vec::new(),

@@ -336,14 +336,17 @@ impl<S: TableStore> Hub<S> {
             .sessions
             .lock()
             .map(|s| {
-                s.get(&session.0)
+                s.get(session.as_str())
                     .is_some_and(|&at| now - at < SESSION_CACHE_MS)
             })
             .unwrap_or(false);
         if fresh {
             return Ok(());
         }
-        self.inner.store.remember_session(&session.0, now).await?;
+        self.inner
+            .store
+            .remember_session(session.as_str(), now)
+            .await?;
         if let Ok(mut sessions) = self.inner.sessions.lock() {
             if sessions.len() >= SESSION_CACHE_MAX {
                 sessions.retain(|_, at| now - *at < SESSION_CACHE_MS);
@@ -356,7 +359,7 @@ impl<S: TableStore> Hub<S> {
                 let cutoff = times[times.len() / 2];
                 sessions.retain(|_, at| *at > cutoff);
             }
-            sessions.insert(session.0.clone(), now);
+            sessions.insert(session.as_str().to_string(), now);
         }
         Ok(())
     }

@@ -24,7 +24,7 @@ impl<S: TableStore> Hub<S> {
     /// A socket opened (`delta` 1) or closed on this instance, which alone
     /// holds the table: its seating hears it.
     pub(super) async fn local_socket(&self, id: &TableId, session: &Session, delta: i32) {
-        let session = session.0.clone();
+        let session = session.as_str().to_string();
         let event = if delta > 0 {
             SeatEvent::SocketOpened { session }
         } else {

@@ -311,7 +311,7 @@ mod tests {
         let (tx, rx) = tokio::sync::oneshot::channel();
         (
             Waiting {
-                caller: Caller::from(&Session(session.into())),
+                caller: Caller::from(&Session::new(session)),
                 ticket: 0,
                 rating,
                 links: vec![format!("ip:{session}")],
@@ -328,7 +328,7 @@ mod tests {
         let (near, _b) = waiting("account:2", 1560.0, 0);
         let (nearer, _c) = waiting("account:3", 1480.0, 0);
         let line = vec![far, near, nearer];
-        let me = Session("account:4".into());
+        let me = Session::new("account:4");
         assert_eq!(pick(&line, &me, &[], Some(1500.0), 0, 0), Some(2));
         // Nobody inside ±100 at first; after 30 s anyone.
         let line = vec![line.into_iter().next().unwrap()];
@@ -336,7 +336,7 @@ mod tests {
         assert_eq!(pick(&line, &me, &[], Some(1500.0), 0, 30_000), Some(0));
         // Never with oneself; casual takes the longest waiting.
         assert_eq!(
-            pick(&line, &Session("account:1".into()), &[], Some(1900.0), 0, 0),
+            pick(&line, &Session::new("account:1"), &[], Some(1900.0), 0, 0),
             None
         );
         assert_eq!(pick(&line, &me, &[], None, 0, 0), Some(0));
@@ -347,7 +347,7 @@ mod tests {
         let (near, _a) = waiting("account:1", 1500.0, 0);
         let (far, _b) = waiting("account:2", 1580.0, 0);
         let line = vec![near, far];
-        let me = Session("account:3".into());
+        let me = Session::new("account:3");
         // The closest shares a link with the arrival: the other is taken.
         let shared = ["ip:account:1".to_string()];
         assert_eq!(pick(&line, &me, &shared, Some(1500.0), 0, 0), Some(1));

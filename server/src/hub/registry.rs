@@ -105,10 +105,15 @@ impl super::Hub<crate::store::Store> {
     /// moved ends and is archived as aborted. The opponent is told at once
     /// and can play on elsewhere. Returns how many rounds ended.
     pub async fn end_rounds_of(&self, who: &app::protocol::Session) -> Result<usize, CommandError> {
-        let tables = self.inner.store.tables_seating(&who.0).await.map_err(|e| {
-            tracing::error!("cannot find a leaving player's tables: {e}");
-            CommandError::unavailable(app::msg!("srv-save-failed"))
-        })?;
+        let tables = self
+            .inner
+            .store
+            .tables_seating(who.as_str())
+            .await
+            .map_err(|e| {
+                tracing::error!("cannot find a leaving player's tables: {e}");
+                CommandError::unavailable(app::msg!("srv-save-failed"))
+            })?;
         let mut ended = 0;
         for table in tables {
             let command = app::protocol::TableCommand::Resign {
@@ -140,7 +145,7 @@ impl super::Hub<crate::store::Store> {
     ) -> Result<(), CommandError> {
         self.inner
             .store
-            .transfer_identity(&from.0, &to.0)
+            .transfer_identity(from.as_str(), to.as_str())
             .await
             .map_err(|e| {
                 tracing::error!("cannot move a browser's tables to its account: {e}");
@@ -155,12 +160,12 @@ impl super::Hub<crate::store::Store> {
         for entry in entries {
             let mut entry = entry.lock().await;
             let mut changed = false;
-            if entry.owner == from.0 {
-                entry.owner = to.0.clone();
+            if entry.owner == from.as_str() {
+                entry.owner = to.as_str().to_string();
                 changed = true;
             }
             if let Some(seating) = entry.seating.as_mut() {
-                changed |= seating.rename(&from.0, &to.0);
+                changed |= seating.rename(from.as_str(), to.as_str());
             }
             if changed {
                 // A shared table's stored version grew: reload rather than

@@ -52,14 +52,14 @@ impl<S: TableStore> Hub<S> {
         let made = self
             .create_seated(
                 place,
-                &Session(partner),
+                &Session::new(partner),
                 TableMode::Online {
                     private: false,
                     time: Some(control),
                     rated: true,
                     tournament: false,
                 },
-                Some(&Session(session)),
+                Some(&Session::new(session)),
                 None,
             )
             .await;
@@ -101,7 +101,7 @@ impl<S: TableStore> Hub<S> {
             .flatten();
         match cluster
             .pg
-            .enqueue(&session.0, &key, now, alive_since, rating, unlinked)
+            .enqueue(session.as_str(), &key, now, alive_since, rating, unlinked)
             .await?
         {
             Ok(ticket) => {
@@ -116,7 +116,7 @@ impl<S: TableStore> Hub<S> {
                 let id = self
                     .create_seated(
                         place,
-                        &Session(partner),
+                        &Session::new(partner),
                         TableMode::Online {
                             private: false,
                             time: Some(control),

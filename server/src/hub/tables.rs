@@ -170,7 +170,7 @@ impl<S: TableStore> Hub<S> {
                         .apply(
                             SeatEvent::SeatTaken {
                                 side,
-                                session: who.0.clone(),
+                                session: who.as_str().to_string(),
                             },
                             now,
                         )
@@ -196,7 +196,7 @@ impl<S: TableStore> Hub<S> {
             .create_table(
                 &id,
                 mode,
-                &session.0,
+                session.as_str(),
                 (record.holders[0].as_deref(), record.holders[1].as_deref()),
                 now,
             )
@@ -221,15 +221,16 @@ impl<S: TableStore> Hub<S> {
         let entry = Entry {
             id: id.clone(),
             table,
-            owner: session.0.clone(),
+            owner: session.as_str().to_string(),
             seating,
             clock,
             times: vec![Vec::new()],
             next_seq: 1,
             version: 0,
-            ai_key: place
-                .address()
-                .map_or_else(|| session.0.clone(), |address| format!("ip:{address}")),
+            ai_key: place.address().map_or_else(
+                || session.as_str().to_string(),
+                |address| format!("ip:{address}"),
+            ),
             ai_thinking: false,
             ai_search: None,
             jobs_stored: None,
@@ -329,7 +330,7 @@ impl<S: TableStore> Hub<S> {
         let Some(seating) = entry.seating.as_ref() else {
             return Err(CommandError::refused(app::msg!("srv-no-seats")));
         };
-        if !seating.sides_of(&session.0).is_empty() {
+        if !seating.sides_of(session.as_str()).is_empty() {
             return Err(crate::seating::SeatError::AlreadySeated.into());
         }
         let Some(side) = seating.free_seat() else {
@@ -350,7 +351,7 @@ impl<S: TableStore> Hub<S> {
         let due = next.apply(
             SeatEvent::SeatTaken {
                 side,
-                session: session.0.clone(),
+                session: session.as_str().to_string(),
             },
             now,
         )?;

@@ -22,7 +22,7 @@ impl LabBackend for LabHub {
         &self,
         session: Option<&app::protocol::Session>,
     ) -> Result<Vec<LabSummary>, CommandError> {
-        LabHub::list(self, session.map(|s| s.0.as_str())).await
+        LabHub::list(self, session.map(|s| s.as_str())).await
     }
 
     async fn view(&self, lab: &LabId) -> Result<LabView, CommandError> {
@@ -50,11 +50,11 @@ impl LabBackend for LabHub {
         lab: &LabId,
         session: &app::protocol::Session,
     ) -> Result<bool, CommandError> {
-        LabHub::is_owner(self, lab, &session.0).await
+        LabHub::is_owner(self, lab, session.as_str()).await
     }
 
     async fn owned_by(&self, session: &app::protocol::Session) -> Result<Vec<LabId>, CommandError> {
-        let ids = self.inner.store.lab_games_of(&session.0).await?;
+        let ids = self.inner.store.lab_games_of(session.as_str()).await?;
         Ok(ids.into_iter().map(LabId::new).collect())
     }
 

@@ -57,7 +57,11 @@ impl LabHub {
             .reserve(Kind::LabGame, caller, |id| self.is_live(id))
             .map_err(CommandError::limited)?;
         let cap = self.limits().config().lab_games.per_session;
-        let owned = self.inner.store.lab_games_of(&caller.session.0).await?;
+        let owned = self
+            .inner
+            .store
+            .lab_games_of(caller.session.as_str())
+            .await?;
         if owned.len() >= cap {
             return Err(CommandError::limited(app::msg!(
                 "srv-lab-games-browser",
@@ -69,10 +73,11 @@ impl LabHub {
 
     /// Stores the caller as the owner of the new lab game `id`.
     async fn own(&self, caller: &Caller, id: &LabId) -> Result<(), CommandError> {
-        TableStore::remember_session(&self.inner.store, &caller.session.0, self.now()).await?;
+        TableStore::remember_session(&self.inner.store, caller.session.as_str(), self.now())
+            .await?;
         self.inner
             .store
-            .set_lab_owner(id.as_str(), &caller.session.0)
+            .set_lab_owner(id.as_str(), caller.session.as_str())
             .await?;
         Ok(())
     }
@@ -107,7 +112,7 @@ impl LabHub {
     async fn owned_by(&self, caller: &Caller, id: &LabId) -> Result<(), CommandError> {
         self.entry(id.as_str()).await?;
         match self.inner.store.lab_owner(id.as_str()).await? {
-            Some(owner) if owner == caller.session.0 => Ok(()),
+            Some(owner) if owner == caller.session.as_str() => Ok(()),
             _ => Err(CommandError::forbidden(app::msg!("srv-lab-owner-only"))),
         }
     }

@@ -279,7 +279,7 @@ impl PgStore {
                 .bind(now)
                 .bind(rating)
                 .bind(
-                    crate::identity::account_of(&app::protocol::Session(session.to_string()))
+                    crate::identity::account_in(session)
                         .map(AccountId::get),
                 )
                 .fetch_one(&mut *tx)
@@ -333,10 +333,7 @@ impl PgStore {
         .bind(rating)
         .bind(now)
         .bind(since)
-        .bind(
-            crate::identity::account_of(&app::protocol::Session(session.clone()))
-                .map(AccountId::get),
-        )
+        .bind(crate::identity::account_in(&session).map(AccountId::get))
         .bind(links_since)
         .fetch_optional(&mut *tx)
         .await?;
