@@ -331,11 +331,40 @@ pub struct NewTournament {
     pub bots: bool,
 }
 
-/// The name the site's schedule stores for its daily tournaments (shown by
-/// key, [`scheduled_name`]).
-pub const SCHEDULED_DAILY: &str = "@daily";
-/// The name the site's schedule stores for its hourly tournaments.
-pub const SCHEDULED_HOURLY: &str = "@hourly";
+/// How often a tournament of the site's schedule recurs. Such a
+/// tournament is stored under a reserved name (`@daily`, `@hourly`: a
+/// player's own names never start with `@`) and shown by key
+/// ([`scheduled_name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheduled {
+    Hourly,
+    Daily,
+}
+
+impl Scheduled {
+    pub const ALL: [Scheduled; 2] = [Scheduled::Hourly, Scheduled::Daily];
+
+    /// The name stored for its tournaments.
+    pub fn stored_name(self) -> &'static str {
+        match self {
+            Scheduled::Hourly => "@hourly",
+            Scheduled::Daily => "@daily",
+        }
+    }
+
+    /// The schedule a stored name stands for (`None`: a player's own name).
+    pub fn of_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.stored_name() == name)
+    }
+
+    /// Its period in milliseconds.
+    pub fn period_ms(self) -> i64 {
+        match self {
+            Scheduled::Hourly => 3_600_000,
+            Scheduled::Daily => 86_400_000,
+        }
+    }
+}
 
 /// A scheduled tournament's name as a message ("Daily arena 5+0");
 /// `None` for a player's own name, which is shown as written. The one place
@@ -343,12 +372,11 @@ pub const SCHEDULED_HOURLY: &str = "@hourly";
 /// and the export all ask it.
 pub fn scheduled_name(name: &str, kind: Kind, control: TimeControl) -> Option<crate::i18n::Msg> {
     let control = control.label();
-    Some(match (name, kind == Kind::Arena) {
-        (SCHEDULED_DAILY, true) => crate::msg!("tournament-daily-arena", control = control),
-        (SCHEDULED_HOURLY, true) => crate::msg!("tournament-hourly-arena", control = control),
-        (SCHEDULED_DAILY, false) => crate::msg!("tournament-daily", control = control),
-        (SCHEDULED_HOURLY, false) => crate::msg!("tournament-hourly", control = control),
-        _ => return None,
+    Some(match (Scheduled::of_name(name)?, kind == Kind::Arena) {
+        (Scheduled::Daily, true) => crate::msg!("tournament-daily-arena", control = control),
+        (Scheduled::Hourly, true) => crate::msg!("tournament-hourly-arena", control = control),
+        (Scheduled::Daily, false) => crate::msg!("tournament-daily", control = control),
+        (Scheduled::Hourly, false) => crate::msg!("tournament-hourly", control = control),
     })
 }
 
@@ -503,10 +531,12 @@ mod scheduled_tests {
     #[test]
     fn the_schedules_names_are_shown_by_key_and_a_players_as_written() {
         let control = TimeControl::PRESETS[0];
-        let daily = scheduled_name(SCHEDULED_DAILY, Kind::Arena, control).expect("scheduled");
+        let daily = scheduled_name(Scheduled::Daily.stored_name(), Kind::Arena, control)
+            .expect("scheduled");
         assert_eq!(daily.key, "tournament-daily-arena");
         assert_eq!(daily.english(), format!("Daily arena {}", control.label()));
-        let hourly = scheduled_name(SCHEDULED_HOURLY, Kind::Swiss, control).expect("scheduled");
+        let hourly = scheduled_name(Scheduled::Hourly.stored_name(), Kind::Swiss, control)
+            .expect("scheduled");
         assert_eq!(
             hourly.english(),
             format!("Hourly Swiss {}", control.label())

@@ -8,29 +8,9 @@
 
 use app::protocol::TimeControl;
 
-/// How often an entry recurs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Every {
-    Hour,
-    Day,
-}
-
-impl Every {
-    fn ms(self) -> i64 {
-        match self {
-            Every::Hour => 3_600_000,
-            Every::Day => 86_400_000,
-        }
-    }
-
-    /// The name stored for a scheduled tournament (shown through a key).
-    pub fn key(self) -> &'static str {
-        match self {
-            Every::Hour => app::tournaments::SCHEDULED_HOURLY,
-            Every::Day => app::tournaments::SCHEDULED_DAILY,
-        }
-    }
-}
+/// How often an entry recurs: the schedule's one enum, whose stored names
+/// the pages and exports read back (`app::tournaments::scheduled_name`).
+pub use app::tournaments::Scheduled as Every;
 
 /// The whole schedule.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -65,8 +45,8 @@ impl Scheduled {
         let (hours, minutes) = at.split_once(':').ok_or_else(bad)?;
         let minutes: i64 = minutes.parse().map_err(|_| bad())?;
         let (every, hours) = match every {
-            "daily" => (Every::Day, hours.parse::<i64>().map_err(|_| bad())?),
-            "hourly" if hours.is_empty() => (Every::Hour, 0),
+            "daily" => (Every::Daily, hours.parse::<i64>().map_err(|_| bad())?),
+            "hourly" if hours.is_empty() => (Every::Hourly, 0),
             _ => return Err(bad()),
         };
         if !(0..24).contains(&hours) || !(0..60).contains(&minutes) {
@@ -113,7 +93,7 @@ impl Scheduled {
 
     /// The first start strictly after `now`.
     pub fn next_after(&self, now: i64) -> i64 {
-        let period = self.every.ms();
+        let period = self.every.period_ms();
         let start = now.div_euclid(period) * period + self.at_ms;
         if start > now {
             start
@@ -126,8 +106,8 @@ impl Scheduled {
     /// instance.
     pub fn id_at(&self, start: i64) -> String {
         let every = match self.every {
-            Every::Hour => 'h',
-            Every::Day => 'd',
+            Every::Hourly => 'h',
+            Every::Daily => 'd',
         };
         let format = match self.arena_minutes {
             Some(minutes) => format!("a{minutes}"),
@@ -149,7 +129,7 @@ mod tests {
     #[test]
     fn entries_parse_and_recur() {
         let daily = Scheduled::parse("daily@19:00/5+0/5").unwrap();
-        assert_eq!(daily.every, Every::Day);
+        assert_eq!(daily.every, Every::Daily);
         assert_eq!(daily.control, TimeControl::PRESETS[1]);
         assert_eq!(daily.rounds, 5);
         // 2026-12-05 10:00 UTC → that day 19:00; at 19:00 → the next day.

@@ -297,7 +297,7 @@ impl Tournaments {
                     ends_at: entry
                         .arena_minutes
                         .map(|minutes| start + i64::from(minutes) * 60_000),
-                    name: entry.every.key(),
+                    name: entry.every.stored_name(),
                     creator: None,
                     address: None,
                     base_ms: i64::from(entry.control.base_s) * 1000,
