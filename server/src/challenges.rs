@@ -263,8 +263,6 @@ impl Challenges {
         } else {
             (row.challenged, row.challenger)
         };
-        let rated = row.rated != 0
-            && crate::rating_gate::may_meet_rated(self.hub.linked(black, white).await, false);
         // Both games of a pair start from the same position.
         let start = (row.random_start != 0).then(crate::starts::pick);
         let mut games = vec![(&table, black, white)];
@@ -276,11 +274,11 @@ impl Challenges {
                 .hub
                 .create_paired_table(
                     id_of,
-                    &crate::identity::identity_of(black),
-                    &crate::identity::identity_of(white),
+                    black,
+                    white,
                     crate::hub::PairedGame {
                         control: control_of(&row),
-                        rated,
+                        rated: row.rated != 0,
                         tournament: false,
                         start,
                     },
@@ -292,7 +290,7 @@ impl Challenges {
                 return Err(error);
             }
         }
-        tracing::info!(challenge = %id, table = %table, pair = ?pair, ?rated, "challenge accepted");
+        tracing::info!(challenge = %id, table = %table, pair = ?pair, asked_rated = row.rated != 0, "challenge accepted");
         Ok(Some(table))
     }
 

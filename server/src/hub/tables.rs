@@ -22,6 +22,8 @@ use tokio::sync::{broadcast, Mutex as AsyncMutex};
 #[derive(Clone, Copy, Debug)]
 pub struct PairedGame {
     pub control: TimeControl,
+    /// Asked rated: the game is rated only where the rating gate lets the
+    /// two accounts meet rated ([`Hub::create_paired_table`] asks it).
     pub rated: bool,
     pub tournament: bool,
     pub start: Option<engine::Position>,
@@ -91,25 +93,29 @@ impl<S: TableStore> Hub<S> {
     /// round (`tournament`) or an accepted challenge: `black` and `white`
     /// seated at the table `id` chosen (and written) before, counted against
     /// nobody's cap (tournaments and challenges are capped themselves).
+    /// Rated only if asked and the rating gate lets the two meet rated (fair
+    /// play's links: `rating_gate::may_meet_rated`), decided here for both.
     pub async fn create_paired_table(
         &self,
         id: &TableId,
-        black: &Session,
-        white: &Session,
+        black: AccountId,
+        white: AccountId,
         game: PairedGame,
     ) -> Result<(), CommandError> {
         let place = self.inner.limits.uncounted(Kind::Table);
+        let rated = game.rated
+            && crate::rating_gate::may_meet_rated(self.linked(black, white).await, false);
         let mode = TableMode::Online {
             private: true,
             time: Some(game.control),
-            rated: game.rated,
+            rated,
             tournament: game.tournament,
         };
         self.create_planned(
             place,
-            black,
+            &crate::identity::identity_of(black),
             mode,
-            Some(white),
+            Some(&crate::identity::identity_of(white)),
             game.start,
             Some((id.clone(), Side::Black)),
         )

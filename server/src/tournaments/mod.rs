@@ -814,16 +814,15 @@ impl Tournaments {
     /// Seats one game: black and white at the table the pairing named.
     async fn seat(&self, row: &TournamentRow, table: &TableId, black: AccountId, white: AccountId) {
         let control = summary(row).control;
-        let rated = row.rated && may_meet_rated(self.hub.linked(black, white).await, false);
         if let Err(error) = self
             .hub
             .create_paired_table(
                 table,
-                &crate::identity::identity_of(black),
-                &crate::identity::identity_of(white),
+                black,
+                white,
                 crate::hub::PairedGame {
                     control,
-                    rated,
+                    rated: row.rated,
                     tournament: true,
                     start: None,
                 },
